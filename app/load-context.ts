@@ -1,0 +1,12 @@
+/** What the Worker entry hands every Remix loader and action. */
+declare module '@remix-run/cloudflare' {
+  interface AppLoadContext {
+    cloudflare: { env: Env; ctx: ExecutionContext }
+    /** Realm bound to the request's host; null on multi-realm hosts. */
+    hostRealm: string | null
+    /** Dispatches a request to this Worker's realm API in-process (no network hop). */
+    fetchApi(request: Request): Promise<Response>
+  }
+}
+
+export {}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { EntityTable } from '~/components/entity-table'
+import { RouteError } from '~/components/route-error'
+import { realmList } from '~/lib/lists'
+import { loadList } from '~/server/list.server'
+
+export const handle = { title: 'resources.realm.name' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { page, query } = await loadList(request, context, realmList)
+  return { page, query }
+}
+
+export default function RealmListRoute() {
+  const { page, query } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return (
+    <>
+      <div className="page-header">
+        <h1 id="list-title">{t('resources.realm.name')}</h1>
+      </div>
+      <EntityTable spec={realmList} page={page} query={query} title={t('resources.realm.name')} />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

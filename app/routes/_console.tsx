@@ -1,0 +1,46 @@
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { LoginScreen, type LoginNotice } from '~/components/login-screen'
+import { NotFound } from '~/components/not-found'
+import { RouteError } from '~/components/route-error'
+import { Shell } from '~/components/shell'
+import type { RootData } from '~/root'
+import { requireUser, type SigninRequired } from '~/server/auth.server'
+
+/** Layout of every protected console route: requires a session with dashboard access. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user } = await requireUser(request, context)
+  return { user }
+}
+
+export default function ConsoleLayout() {
+  const { user } = useLoaderData<typeof loader>()
+  const root = useRouteLoaderData<RootData>('root')
+  if (!root?.realm) return null
+  return (
+    <Shell user={user} config={root.realm} locale={root.locale}>
+      <Outlet />
+    </Shell>
+  )
+}
+
+function isSigninRequired(data: unknown): data is SigninRequired {
+  return typeof data === 'object' && data !== null && 'reason' in data
+}
+
+/** Without a session the sign-in screen renders in place of the page; the URL stays, to be restored after. */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const root = useRouteLoaderData<RootData>('root')
+  if (isRouteErrorResponse(error) && isSigninRequired(error.data) && root?.realm) {
+    return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={error.data.reason as LoginNotice} />
+  }
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />
+  return (
+    <main className="entry" id="main">
+      <div className="entry-card">
+        <RouteError />
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,177 @@
+import * as v from 'valibot'
+import { RealmCode, UrlWithDefaultScheme } from './common'
+import { defineEntity, type FieldDef } from './entity'
+
+/** Sign-in methods a realm may allow (seed 000 §3 `allowed_signin`; issue 3 adds the employee forms). */
+export const SIGNIN_METHODS = ['iptv', 'google', 'employee', 'employee_token'] as const
+export type SigninMethod = (typeof SIGNIN_METHODS)[number]
+export const USER_KINDS = ['student', 'teacher', 'admin', 'partner', 'user'] as const
+export const AWARD_KINDS = ['life', 'product'] as const
+export const DASHBOARD_ROLES = ['manager', 'root', 'support', 'admin'] as const
+
+const text = (max = 500) => v.pipe(v.string(), v.trim(), v.maxLength(max, 'validation.max_length'))
+const url = UrlWithDefaultScheme
+const int = (min: number, max: number) =>
+  v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(min, 'validation.min_value'), v.maxValue(max, 'validation.max_value'))
+const bool = v.boolean('validation.boolean')
+const list = <T extends v.GenericSchema>(item: T, max = 100) => v.pipe(v.array(item), v.maxLength(max, 'validation.max_items'))
+
+/** Every stored realm field: its storage type and its write rule, declared once. */
+const realmFields = {
+  code: { def: { type: 'text', search: true, sort: true, list: true }, schema: RealmCode },
+  name: { def: { type: 'text', search: true, sort: true, list: true }, schema: v.pipe(v.string(), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')) },
+  parent_code: { def: { type: 'text', sort: true, list: true }, schema: v.nullable(RealmCode) },
+  canonical_name: { def: { type: 'text', search: true, sort: true, list: true }, schema: text(200) },
+  nick_suffix: { def: { type: 'text' }, schema: v.pipe(text(40), v.regex(/^\S*$/, 'validation.no_spaces')) },
+  allowed_signin: { def: { type: 'json' }, schema: v.pipe(list(v.picklist(SIGNIN_METHODS, 'validation.picklist'), 4), v.minLength(1, 'validation.min_items')) },
+  dashboard_url: { def: { type: 'text' }, schema: url },
+  logo_url: { def: { type: 'text' }, schema: url },
+  favicon_url: { def: { type: 'text' }, schema: url },
+  files_base_url: { def: { type: 'text' }, schema: url },
+  signin_domain: { def: { type: 'text' }, schema: text(200) },
+  irm_servers: { def: { type: 'json' }, schema: list(text(300)) },
+  room_servers: { def: { type: 'json' }, schema: list(text(300)) },
+  storage_bucket: { def: { type: 'text' }, schema: text(200) },
+  storage_region: { def: { type: 'text' }, schema: text(100) },
+  storage_credential_id: { def: { type: 'text' }, schema: text(200) },
+  storage_credential_key: { def: { type: 'secret' }, schema: text(500) },
+  csm_channel_enable: { def: { type: 'bool' }, schema: bool },
+  csm_room_enable: { def: { type: 'bool' }, schema: bool },
+  csm_max_duration: { def: { type: 'int' }, schema: int(0, 604800) },
+  csm_max_idle_time: { def: { type: 'int' }, schema: int(0, 86400) },
+  csm_must_record: { def: { type: 'bool' }, schema: bool },
+  csm_spa_url: { def: { type: 'text' }, schema: url },
+  csm_vod_slot_bucket: { def: { type: 'int' }, schema: int(1, 3600) },
+  tms_enable: { def: { type: 'bool' }, schema: bool },
+  tms_spa_url: { def: { type: 'text' }, schema: url },
+  tms_task_expire_offset_days: { def: { type: 'int' }, schema: int(0, 3650) },
+  msg_drop_rate: { def: { type: 'int' }, schema: int(0, 100000) },
+  msg_per_day: { def: { type: 'int' }, schema: int(-1, 10000000) },
+  room_msg_delay: { def: { type: 'int' }, schema: int(0, 86400) },
+  room_msg_per_day: { def: { type: 'int' }, schema: int(-1, 10000000) },
+  room_tx_duration: { def: { type: 'int' }, schema: int(0, 604800) },
+  room_tx_interval: { def: { type: 'int' }, schema: int(0, 604800) },
+  room_attachment_disabled: { def: { type: 'bool' }, schema: bool },
+  enable_pvt_audio_call: { def: { type: 'bool' }, schema: bool },
+  datami_tag: { def: { type: 'text' }, schema: text(200) },
+  metaverse_rooms: { def: { type: 'json' }, schema: list(v.record(v.string(), v.unknown()), 500) },
+  metaverse_api_token: { def: { type: 'secret' }, schema: text(500) },
+  development: { def: { type: 'bool' }, schema: bool },
+  time_zone: { def: { type: 'text' }, schema: v.pipe(text(64), v.check(isTimeZone, 'validation.time_zone')) },
+  web_client_url: { def: { type: 'text' }, schema: url },
+  base_url: { def: { type: 'text' }, schema: url },
+  ios_store_url: { def: { type: 'text' }, schema: url },
+  android_store_url: { def: { type: 'text' }, schema: url },
+  api_endpoint: { def: { type: 'text' }, schema: url },
+  br_bot_endpoint: { def: { type: 'text' }, schema: text(500) },
+  litmetrix_url: { def: { type: 'text' }, schema: url },
+  cognitive_test_results_url: { def: { type: 'text' }, schema: url },
+  allowed_roles: { def: { type: 'json' }, schema: list(v.picklist(DASHBOARD_ROLES, 'validation.picklist'), 4) },
+  auth_type: { def: { type: 'json' }, schema: v.record(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'validation.domain')), v.picklist(USER_KINDS, 'validation.picklist')) },
+  terms: { def: { type: 'text' }, schema: url },
+  privacy: { def: { type: 'text' }, schema: url },
+  season_enable: { def: { type: 'bool' }, schema: bool },
+  allowed_award: { def: { type: 'json' }, schema: list(v.picklist(AWARD_KINDS, 'validation.picklist'), 2) },
+  captcha_enabled: { def: { type: 'bool' }, schema: bool },
+  ledger_enabled: { def: { type: 'bool' }, schema: bool },
+  persona_enabled: { def: { type: 'bool' }, schema: bool },
+  tms_url: { def: { type: 'text' }, schema: url },
+  tms_question_extra_fields: { def: { type: 'json' }, schema: list(v.record(v.string(), v.unknown())) },
+  allow_custom_user_profile_picture: { def: { type: 'bool' }, schema: bool },
+  csm_player_controls_list: { def: { type: 'text' }, schema: text(200) },
+  task_external_preview_url: { def: { type: 'text' }, schema: url },
+  token_sso_url: { def: { type: 'text' }, schema: url },
+  handtalk_enabled: { def: { type: 'bool' }, schema: bool },
+  google_client_id: { def: { type: 'text' }, schema: text(300) },
+  created_at: { def: { type: 'text', sort: true }, schema: null },
+  updated_at: { def: { type: 'text', sort: true }, schema: null },
+  updated_by: { def: { type: 'text' }, schema: null },
+} as const satisfies Record<string, { def: FieldDef; schema: v.GenericSchema | null }>
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz })
+    return true
+  } catch {
+    return false
+  }
+}
+
+type Fields = typeof realmFields
+type Writable = { [K in keyof Fields as Fields[K]['schema'] extends null ? never : K]: Fields[K]['schema'] }
+const writable = Object.fromEntries(
+  Object.entries(realmFields).flatMap(([k, f]) => (f.schema ? [[k, f.schema]] : [])),
+) as unknown as { [K in keyof Writable]: Exclude<Writable[K], null> }
+
+/** Realm row as the API returns it (secrets masked). */
+export type Realm = {
+  [K in keyof Fields]: Fields[K]['def']['type'] extends 'bool'
+    ? boolean
+    : Fields[K]['def']['type'] extends 'int' | 'real'
+      ? number
+      : Fields[K]['def']['type'] extends 'json'
+        ? unknown
+        : K extends 'parent_code'
+          ? string | null
+          : string
+}
+
+export const realmEntity = defineEntity<Realm>({
+  name: 'realm',
+  table: 'realm',
+  key: 'code',
+  fields: Object.fromEntries(Object.entries(realmFields).map(([k, f]) => [k, f.def])) as { [K in keyof Realm]: FieldDef },
+  defaultOrder: 'code',
+})
+
+const { code: _code, ...updatable } = writable
+/** POST /mas/realm body: code and name required, every other field optional (stored defaults apply). */
+export const RealmCreate = v.object({
+  code: writable.code,
+  name: writable.name,
+  ...Object.fromEntries(Object.entries(updatable).filter(([k]) => k !== 'name').map(([k, s]) => [k, v.optional(s)])),
+} as { code: typeof writable.code; name: typeof writable.name } & { [K in Exclude<keyof typeof updatable, 'name'>]: v.OptionalSchema<(typeof updatable)[K], undefined> })
+/** PUT /mas/realm/{code} body: any subset of the writable fields except the code. */
+export const RealmUpdate = v.partial(v.object(updatable))
+
+/** Public realm configuration (seed 000 §3), answered by GET /mas/realm/{code}/config. */
+export interface RealmConfig {
+  realm: string
+  name: string
+  development: boolean
+  multirealm: boolean
+  realm_selected: boolean
+  time_zone: string
+  dashboard_url: string
+  web_client_url: string
+  base_url: string
+  files_base_url: string
+  ios_store_url: string
+  android_store_url: string
+  api_endpoint: string
+  br_bot_endpoint: string
+  logo_url: string
+  favicon_url: string
+  litmetrix_url: string
+  cognitive_test_results_url: string
+  allowed_signin: SigninMethod[]
+  allowed_roles: string[]
+  auth_type: Record<string, string>
+  terms: string
+  privacy: string
+  season_enable: boolean
+  allowed_award: string[]
+  canonical_name: string
+  nick_suffix: string
+  captcha_enabled: boolean
+  ledger_enabled: boolean
+  persona_enabled: boolean
+  tms_url: string
+  tms_question_extra_fields: unknown[]
+  allow_custom_user_profile_picture: boolean
+  'csm.player.attributes.controlsList': string
+  task_external_preview_url: string
+  token_sso_url: string
+  handtalk_enabled: boolean
+  google_client_id: string
+}

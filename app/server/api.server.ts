@@ -1,0 +1,82 @@
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import { isErrorEnvelope, type ErrorItem } from '~/schemas/error'
+
+export const DASH_VERSION_HEADER = 'x-dash-version'
+
+/** A failed realm-API call, carrying the envelope's items. */
+export class RealmApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorItem[],
+  ) {
+    super(errors.map((e) => `${e.cause}: ${e.message}`).join('; ') || `HTTP ${status}`)
+  }
+  /** True when some item has this cause. */
+  has(cause: string): boolean {
+    return this.errors.some((e) => e.cause === cause)
+  }
+}
+
+type Query = Record<string, string | number | boolean | null | undefined>
+interface CallOptions {
+  query?: Query
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+export interface RealmApiOptions {
+  /** The realm's api_endpoint; defaults to this Worker's `/api/`. */
+  endpoint?: string
+  /** Auth token sent as `x-api-key`. */
+  token?: string
+  /** Realm sent as `x-api-realm` (needed on multi-realm hosts). */
+  realm?: string
+}
+
+/**
+ * The one client loaders and actions use to reach the realm API. When the endpoint is this same Worker the
+ * request is dispatched in-process (no network hop); otherwise it goes over HTTP to the external realm API.
+ */
+export function realmApi(request: Request, context: AppLoadContext, opts: RealmApiOptions = {}) {
+  const origin = new URL(request.url).origin
+  const endpoint = opts.endpoint || `${origin}/api/`
+  const inProcess = new URL(endpoint).origin === origin
+  const version = context.cloudflare.env.DASH_VERSION
+
+  async function call<T>(method: string, path: string, { query, body, headers }: CallOptions = {}): Promise<T> {
+    const url = new URL(path.replace(/^\//, ''), endpoint.endsWith('/') ? endpoint : `${endpoint}/`)
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v))
+    const h = new Headers({ accept: 'application/json', [DASH_VERSION_HEADER]: version, ...headers })
+    if (opts.token) h.set('x-api-key', opts.token)
+    if (opts.realm) h.set('x-api-realm', opts.realm)
+    const forwarded = request.headers.get('user-agent')
+    if (forwarded) h.set('user-agent', forwarded)
+    let payload: BodyInit | undefined
+    if (body instanceof FormData) payload = body
+    else if (body !== undefined) {
+      payload = JSON.stringify(body)
+      h.set('content-type', 'application/json')
+    }
+    const req = new Request(url, { method, headers: h, body: payload })
+    let res: Response
+    try {
+      res = inProcess ? await context.fetchApi(req) : await fetch(req)
+    } catch (err) {
+      throw new RealmApiError(503, [{ field: '', cause: 'network', value: null, message: String(err) }])
+    }
+    if (res.status === 204) return undefined as T
+    const data: unknown = await res.json().catch(() => null)
+    if (!res.ok) {
+      throw new RealmApiError(res.status, isErrorEnvelope(data) ? data.errors : [{ field: '', cause: 'internal', value: res.status, message: res.statusText }])
+    }
+    return data as T
+  }
+
+  return {
+    get: <T>(path: string, query?: Query) => call<T>('GET', path, { query }),
+    post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, { body, headers }),
+    put: <T>(path: string, body?: unknown) => call<T>('PUT', path, { body }),
+    delete: <T = void>(path: string) => call<T>('DELETE', path),
+  }
+}
+export type RealmApi = ReturnType<typeof realmApi>

@@ -1,0 +1,87 @@
+import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import { can, type Access } from '~/lib/access'
+import type { PermissionMap } from '~/schemas/permission'
+import { RealmApiError, realmApi, type RealmApi } from './api.server'
+import { sessionCookie } from './cookies.server'
+import { getRealmContext, type RealmContext } from './realm.server'
+
+/** The signed-in staff member, as GET /api/mas/session answers (seed 000 §3 auth state). */
+export interface SessionUser {
+  realm: string
+  nick: string
+  name: string
+  avatar_url: string
+  origin_realm: string
+  role: string
+  roles: string[]
+  permissions: PermissionMap
+  server_ts: string
+}
+
+/** Why the sign-in screen is shown instead of a page; the boundary reads it from the 401/403 data. */
+export interface SigninRequired {
+  reason: 'signin' | 'session_timeout' | 'dashboard_access' | 'realm'
+}
+
+export async function getToken(request: Request): Promise<string | null> {
+  const value = (await sessionCookie(request).parse(request.headers.get('cookie'))) as unknown
+  return typeof value === 'string' && value.length > 0 ? value : null
+}
+
+/** The realm API for this request's realm, authenticated with the session token when there is one. */
+export async function apiFor(request: Request, context: AppLoadContext, realm?: RealmContext): Promise<RealmApi> {
+  const r = realm ?? (await getRealmContext(request, context))
+  const token = await getToken(request)
+  return realmApi(request, context, {
+    endpoint: r.config?.api_endpoint,
+    token: token ?? undefined,
+    realm: r.multirealm ? (r.code ?? undefined) : undefined,
+  })
+}
+
+async function clearSession(request: Request): Promise<string> {
+  return sessionCookie(request).serialize('', { maxAge: 0 })
+}
+
+function signinRequired(reason: SigninRequired['reason'], status: 401 | 403, headers?: HeadersInit): never {
+  throw data<SigninRequired>({ reason }, { status, headers })
+}
+
+/**
+ * The signed-in user with dashboard access, or a thrown 401/403 that the console boundary renders as the sign-in
+ * screen in place of the page (the URL stays, so the requested path is restored after sign-in).
+ */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<{ user: SessionUser; realm: RealmContext; api: RealmApi }> {
+  const realm = await getRealmContext(request, context)
+  if (!realm.code) signinRequired('realm', 401)
+  const token = await getToken(request)
+  if (!token) signinRequired('signin', 401)
+  const api = await apiFor(request, context, realm)
+  let user: SessionUser
+  try {
+    user = await api.get<SessionUser>('mas/session')
+  } catch (err) {
+    if (err instanceof RealmApiError && err.status === 401) {
+      signinRequired(err.has('session_timeout') ? 'session_timeout' : 'signin', 401, { 'Set-Cookie': await clearSession(request) })
+    }
+    throw err
+  }
+  if (!user.permissions.dashboard_dashboard_access) {
+    await api.delete('device').catch(() => undefined)
+    signinRequired('dashboard_access', 403, { 'Set-Cookie': await clearSession(request) })
+  }
+  return { user, realm, api }
+}
+
+/** Like requireUser, and sends users lacking the requirement (permissions or realm flags) to /notfound. */
+export async function requireAccess(request: Request, context: AppLoadContext, access: Access) {
+  const found = await requireUser(request, context)
+  if (!can(found.user.permissions, found.realm.config, access)) throw redirect('/notfound')
+  return found
+}
+
+/** A same-site path to return to after sign-in; anything else falls back to `/`. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
+  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
+  return to
+}

@@ -1,0 +1,38 @@
+import { createCookie } from '@remix-run/cloudflare'
+
+/** Hosts served over plain HTTP in development, where `Secure` and `__Host-` cookies cannot be set. */
+export function isLocalHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname.endsWith('.localhost')
+}
+
+const secureFor = (request: Request) => !isLocalHost(new URL(request.url).hostname)
+
+/**
+ * The session cookie holds the auth token; httpOnly so page scripts never see it, SameSite=Lax, and outside
+ * localhost `Secure` with the `__Host-` prefix (bound to this exact host, path /).
+ */
+export function sessionCookie(request: Request) {
+  const secure = secureFor(request)
+  return createCookie(secure ? '__Host-dash_session' : 'dash_session', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: 60 * 60 * 12,
+  })
+}
+
+/** The realm chosen on a multi-realm host. */
+export function realmCookie(request: Request) {
+  const secure = secureFor(request)
+  return createCookie(secure ? '__Host-dash_realm' : 'dash_realm', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: 60 * 60 * 24 * 365,
+  })
+}
+
+/** The interface language; readable by the page so the language menu needs no round trip to show it. */
+export const localeCookie = createCookie('lng', { sameSite: 'lax', path: '/', maxAge: 60 * 60 * 24 * 365 })

@@ -1,0 +1,38 @@
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import type { RealmConfig } from '~/schemas/realm'
+import { RealmApiError, realmApi } from './api.server'
+import { realmCookie } from './cookies.server'
+
+export interface RealmContext {
+  /** The realm in use, null while a multi-realm host has none chosen. */
+  code: string | null
+  /** True on hosts not bound to one realm (the chooser is available). */
+  multirealm: boolean
+  config: RealmConfig | null
+}
+
+const memo = new WeakMap<Request, Promise<RealmContext>>()
+
+/** The realm of this request: the host's realm, else the one chosen on a multi-realm host (cookie). */
+export function getRealmContext(request: Request, context: AppLoadContext): Promise<RealmContext> {
+  let found = memo.get(request)
+  if (!found) {
+    found = resolve(request, context)
+    memo.set(request, found)
+  }
+  return found
+}
+
+async function resolve(request: Request, context: AppLoadContext): Promise<RealmContext> {
+  const multirealm = context.hostRealm === null
+  const chosen = multirealm ? ((await realmCookie(request).parse(request.headers.get('cookie'))) as string | null) : null
+  const code = context.hostRealm ?? chosen
+  if (!code) return { code: null, multirealm, config: null }
+  try {
+    const config = await realmApi(request, context).get<RealmConfig>(`mas/realm/${encodeURIComponent(code)}/config`)
+    return { code, multirealm, config }
+  } catch (err) {
+    if (err instanceof RealmApiError && err.status === 404) return { code: null, multirealm, config: null }
+    throw err
+  }
+}

@@ -1,0 +1,55 @@
+import { SELF } from 'cloudflare:test'
+import { expect } from 'vitest'
+import type { ErrorEnvelope } from '../../app/schemas/error'
+
+export const DEMO = 'demo.localhost'
+export const ESCOLA = 'escola.localhost'
+
+/** A request to the Worker as a browser on `host` would send it. */
+export function call(host: string, path: string, init: RequestInit = {}): Promise<Response> {
+  return SELF.fetch(`http://${host}${path}`, { redirect: 'manual', ...init })
+}
+
+/** A JSON call to the realm API. */
+export function api(host: string, path: string, init: RequestInit & { json?: unknown; token?: string } = {}): Promise<Response> {
+  const headers = new Headers(init.headers)
+  if (init.json !== undefined) headers.set('content-type', 'application/json')
+  if (init.token) headers.set('x-api-key', init.token)
+  return call(host, `/api/${path.replace(/^\//, '')}`, {
+    ...init,
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  })
+}
+
+/** Signs in through POST /api/device and returns the token. */
+export async function signIn(host: string, realm: string, nick: string, password = 'demo1234'): Promise<string> {
+  const res = await api(host, 'device', { method: 'POST', json: { realm, nick, password } })
+  expect(res.status, await res.clone().text()).toBe(200)
+  return ((await res.json()) as { auth_token: string }).auth_token
+}
+
+/** Asserts the error envelope with the given status and (first) cause. */
+export async function expectEnvelope(res: Response, status: number, cause?: string): Promise<ErrorEnvelope> {
+  expect(res.status).toBe(status)
+  const body = (await res.json()) as ErrorEnvelope
+  expect(Array.isArray(body.errors)).toBe(true)
+  expect(body.errors.length).toBeGreaterThan(0)
+  for (const e of body.errors) expect(Object.keys(e).sort()).toEqual(['cause', 'field', 'message', 'value'])
+  if (cause) expect(body.errors.map((e) => e.cause)).toContain(cause)
+  return body
+}
+
+/** Signs in through the console's /login action and returns the session cookie header. */
+export async function consoleSignIn(host: string, nick: string, password = 'demo1234', extraCookie = ''): Promise<string> {
+  const form = new FormData()
+  form.set('nick', nick)
+  form.set('password', password)
+  form.set('redirectTo', '/')
+  const res = await call(host, '/login', { method: 'POST', body: form, headers: { origin: `http://${host}`, cookie: extraCookie } })
+  expect(res.status, await res.clone().text()).toBe(302)
+  const setCookie = res.headers.get('set-cookie') ?? ''
+  const match = /(?:__Host-)?dash_session=[^;]+/.exec(setCookie)
+  expect(match).not.toBeNull()
+  return [extraCookie, match![0]].filter(Boolean).join('; ')
+}

@@ -1,0 +1,34 @@
+import { vitePlugin as remix } from '@remix-run/dev'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+declare module '@remix-run/cloudflare' {
+  interface Future {
+    v3_singleFetch: true
+  }
+}
+
+/** The console is built once by Vite and served by the Worker (worker/index.ts) under wrangler. */
+export default defineConfig({
+  plugins: [
+    remix({
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+      },
+    }),
+  ],
+  resolve: {
+    alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) },
+    mainFields: ['browser', 'module', 'main'],
+  },
+  ssr: {
+    resolve: { conditions: ['workerd', 'worker', 'browser'], externalConditions: ['workerd', 'worker'] },
+    noExternal: true,
+    target: 'webworker',
+  },
+  build: { minify: true, sourcemap: false },
+})

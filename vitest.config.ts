@@ -1,0 +1,63 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+const alias = { '~': here('./app'), 'remix-server-build': here('./build/server/index.js') }
+
+/**
+ * Three suites: `workers` runs the API and the console's loaders inside workerd against a migrated D1;
+ * `components` renders React components in a DOM; `e2e` drives Debian's Chromium against the server
+ * started as `npm start` starts it.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(here('./worker/migrations')),
+                PARTY_SECRET: 'test-party-secret',
+              },
+            },
+          })),
+        ],
+        test: {
+          name: 'workers',
+          include: ['tests/workers/**/*.test.ts'],
+          setupFiles: ['tests/workers/setup.ts'],
+          deps: {
+            optimizer: {
+              ssr: { enabled: true, include: ['@remix-run/cloudflare', '@remix-run/server-runtime', 'cookie', 'set-cookie-parser'] },
+            },
+          },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'components',
+          include: ['tests/components/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/components/setup.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})

@@ -1,0 +1,35 @@
+import { Hono } from 'hono'
+import { ApiError } from '../lib/errors'
+import type { AppEnv } from './context'
+import { device } from './device'
+import { permission } from './permission'
+import { realm } from './realm'
+import { session } from './session'
+
+/** The realm API, mounted under `/api` by the Worker entry; paths follow seed 000 §7. */
+export function createApi(): Hono<AppEnv> {
+  const api = new Hono<AppEnv>()
+
+  api.use('*', async (c, next) => {
+    await next()
+    c.res.headers.set('x-dash-version', c.env.DASH_VERSION)
+  })
+
+  api.get('/version', (c) => c.json({ version: c.env.DASH_VERSION }))
+  api.route('/device', device)
+  api.route('/mas/session', session)
+  api.route('/mas/permission', permission)
+  api.route('/mas/realm', realm)
+
+  // Registered last: any other /api path answers the envelope instead of falling through to the console.
+  api.all('*', (c) =>
+    c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
+  )
+  api.onError((err, c) => {
+    if (err instanceof ApiError) return c.json({ errors: err.errors }, err.status)
+    const requestId = c.req.header('cf-ray') ?? crypto.randomUUID()
+    console.error(`[${requestId}] ${c.req.method} ${c.req.path}:`, err)
+    return c.json({ errors: [{ field: '', cause: 'internal', value: requestId, message: 'Unexpected server error.' }] }, 500)
+  })
+  return api
+}

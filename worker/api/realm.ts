@@ -1,0 +1,89 @@
+import { Hono } from 'hono'
+import { RealmCode } from '../../app/schemas/common'
+import { SECRET_MASK } from '../../app/schemas/entity'
+import { RealmCreate, RealmUpdate, realmEntity, type Realm } from '../../app/schemas/realm'
+import { getRealmRow, realmConfig } from '../db/realms'
+import type { Auth } from '../db/sessions'
+import { crud, type Scope } from '../lib/entity'
+import { apiError } from '../lib/errors'
+import { type AppEnv, type Ctx, origin, parse } from './context'
+
+/** Realms a caller administers: all with mas_realm_list_all, else their realm and its descendants. */
+export function realmTreeScope(auth: Auth, column = 'code'): Scope {
+  if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
+  return {
+    where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
+    params: [auth.realm],
+  }
+}
+
+async function inTree(c: Ctx, auth: Auth, code: string): Promise<boolean> {
+  const scope = realmTreeScope(auth)
+  const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`).bind(code, ...scope.params).first()
+  return row !== null
+}
+
+/** Write-only secrets: a masked or empty value sent back by the UI keeps the stored one. */
+function keepSecrets(values: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...values }
+  for (const [name, def] of Object.entries(realmEntity.fields)) {
+    if (def.type === 'secret' && typeof out[name] === 'string' && (out[name] === '' || String(out[name]).startsWith(SECRET_MASK))) delete out[name]
+  }
+  return out
+}
+
+export const realm = new Hono<AppEnv>()
+
+/** GET /mas/realm/{code}/config: public configuration of a realm. */
+realm.get('/:code/config', async (c) => {
+  const code = parse(RealmCode, c.req.param('code'))
+  const row = await getRealmRow(c.env.DB, code)
+  if (!row) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
+  return c.json(realmConfig(row, origin(c), c.get('hostRealm') === null))
+})
+
+realm.route(
+  '/',
+  crud(realmEntity, {
+    permissions: { list: 'mas_realm_list', get: 'mas_realm_get', create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
+    scope: (_c, auth) => realmTreeScope(auth),
+    create: RealmCreate,
+    update: RealmUpdate,
+    beforeCreate: async (c, auth, body) => {
+      const parent = body.parent_code ?? (auth.permissions.has('mas_realm_list_all') ? null : auth.realm)
+      if (parent && !(await inTree(c, auth, parent))) throw apiError(403, 'forbidden', `Realm ${parent} is outside your realms.`, 'parent_code', parent)
+      const now = new Date().toISOString()
+      return { ...keepSecrets(body), parent_code: parent, created_at: now, updated_at: now, updated_by: auth.nick }
+    },
+    beforeUpdate: async (c, auth, body, existing: Realm) => {
+      if (body.parent_code !== undefined && body.parent_code !== existing.parent_code) {
+        if (body.parent_code && !(await inTree(c, auth, body.parent_code))) {
+          throw apiError(403, 'forbidden', `Realm ${body.parent_code} is outside your realms.`, 'parent_code', body.parent_code)
+        }
+        if (body.parent_code && (await isDescendant(c.env.DB, body.parent_code, existing.code))) {
+          throw apiError(422, 'cycle', 'A realm cannot be placed under itself or one of its descendants.', 'parent_code', body.parent_code)
+        }
+        if (!body.parent_code && !auth.permissions.has('mas_realm_list_all')) {
+          throw apiError(403, 'forbidden', 'Only mas_realm_list_all may create top-level realms.', 'parent_code', null)
+        }
+      }
+      return { ...keepSecrets(body), updated_at: new Date().toISOString(), updated_by: auth.nick }
+    },
+    beforeDelete: async (c, auth, existing) => {
+      if (existing.code === auth.realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', existing.code)
+      const child = await c.env.DB.prepare('SELECT code FROM realm WHERE parent_code = ? LIMIT 1').bind(existing.code).first<{ code: string }>()
+      if (child) throw apiError(409, 'conflict', `Realm ${existing.code} still has child realm ${child.code}.`, 'code', existing.code)
+    },
+  }),
+)
+
+/** True when `code` is `ancestor` or lies below it. */
+async function isDescendant(db: D1Database, code: string, ancestor: string): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT 1 FROM tree WHERE code = ?`,
+    )
+    .bind(ancestor, code)
+    .first()
+  return row !== null
+}

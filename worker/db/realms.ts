@@ -1,0 +1,49 @@
+import { realmEntity, type Realm, type RealmConfig } from '../../app/schemas/realm'
+import { decodeRow } from '../lib/entity'
+
+/** Realm bound to a host name, or null when the host is multi-realm (unknown hosts included). */
+export async function resolveHost(db: D1Database, host: string): Promise<string | null> {
+  const row = await db.prepare('SELECT realm FROM realm_host WHERE host = ?').bind(host.toLowerCase()).first<{ realm: string }>()
+  return row?.realm ?? null
+}
+
+export async function listRealmHosts(db: D1Database, realm: string): Promise<string[]> {
+  const { results } = await db.prepare('SELECT host FROM realm_host WHERE realm = ? ORDER BY host').bind(realm).all<{ host: string }>()
+  return results.map((r) => r.host)
+}
+
+type RealmRow = Record<string, unknown> & { code: string; name: string }
+
+export async function getRealmRow(db: D1Database, code: string): Promise<RealmRow | null> {
+  return db.prepare('SELECT * FROM realm WHERE code = ?').bind(code).first<RealmRow>()
+}
+
+/** Realm fields the public configuration repeats as they are stored. */
+const CONFIG_FIELDS = [
+  'development', 'time_zone', 'web_client_url', 'ios_store_url', 'android_store_url', 'br_bot_endpoint', 'logo_url',
+  'favicon_url', 'litmetrix_url', 'cognitive_test_results_url', 'allowed_signin', 'allowed_roles', 'auth_type', 'terms',
+  'privacy', 'season_enable', 'allowed_award', 'canonical_name', 'nick_suffix', 'captcha_enabled', 'ledger_enabled',
+  'persona_enabled', 'tms_url', 'tms_question_extra_fields', 'allow_custom_user_profile_picture', 'task_external_preview_url',
+  'token_sso_url', 'handtalk_enabled', 'google_client_id',
+] as const satisfies readonly (keyof Realm & keyof RealmConfig)[]
+
+/**
+ * The public configuration of a realm (seed 000 §3). Empty URLs default to the serving origin:
+ * `api_endpoint` is `<origin>/api/`, `files_base_url` `<origin>/files/`, `dashboard_url` `<origin>/`.
+ */
+export function realmConfig(row: RealmRow, origin: string, multirealm: boolean): RealmConfig {
+  const realm = decodeRow(realmEntity, row)
+  const picked = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, realm[f]])) as Pick<RealmConfig, (typeof CONFIG_FIELDS)[number]>
+  return {
+    ...picked,
+    realm: realm.code,
+    name: realm.name,
+    multirealm,
+    realm_selected: true,
+    dashboard_url: realm.dashboard_url || `${origin}/`,
+    base_url: realm.base_url || origin,
+    files_base_url: realm.files_base_url || `${origin}/files/`,
+    api_endpoint: realm.api_endpoint || `${origin}/api/`,
+    'csm.player.attributes.controlsList': realm.csm_player_controls_list,
+  }
+}

@@ -1,0 +1,157 @@
+import { PERMISSIONS, type Permission } from '../../app/schemas/permission'
+
+/**
+ * Demo data for local runs and tests: realms `demo` and `escola`, their hosts, realistic roles and demo accounts.
+ * Every statement is an insert that ignores existing rows, so seeding twice changes nothing.
+ * The demo password is for local use only; production realms are created through the console.
+ */
+export const DEMO_PASSWORD = 'demo1234'
+
+export interface DemoRealm {
+  code: string
+  name: string
+  host: string
+  values: Record<string, unknown>
+}
+
+export const DEMO_REALMS: DemoRealm[] = [
+  {
+    code: 'demo',
+    name: 'Demo Academy',
+    host: 'demo.localhost',
+    values: {
+      canonical_name: 'Demo Academy',
+      nick_suffix: '@demo',
+      allowed_signin: JSON.stringify(['iptv', 'google']),
+      logo_url: '/brand/demo-logo.svg',
+      favicon_url: '/brand/demo-favicon.svg',
+      terms: '/brand/demo-terms.html',
+      privacy: '/brand/demo-privacy.html',
+      allowed_roles: JSON.stringify(['manager', 'root', 'support', 'admin']),
+      auth_type: JSON.stringify({ 'demo.edu': 'teacher', 'aluno.demo.edu': 'student' }),
+      allowed_award: JSON.stringify(['life', 'product']),
+      ledger_enabled: 1,
+      persona_enabled: 1,
+      tms_enable: 1,
+      season_enable: 1,
+      development: 1,
+    },
+  },
+  {
+    code: 'escola',
+    name: 'Escola Estadual Modelo',
+    host: 'escola.localhost',
+    values: {
+      canonical_name: 'Rede Estadual de Ensino',
+      nick_suffix: '@escola',
+      allowed_signin: JSON.stringify(['employee', 'employee_token', 'iptv']),
+      logo_url: '/brand/escola-logo.svg',
+      favicon_url: '/brand/escola-favicon.svg',
+      terms: '/brand/escola-terms.html',
+      privacy: '/brand/escola-privacy.html',
+      allowed_roles: JSON.stringify(['manager', 'root', 'support', 'admin']),
+      ledger_enabled: 0,
+      persona_enabled: 0,
+      tms_enable: 1,
+    },
+  },
+]
+
+const all = PERMISSIONS as readonly Permission[]
+const only = (...prefixes: string[]) => all.filter((p) => prefixes.some((x) => p.startsWith(x)))
+const reading = (p: string) => /_(list|get)$/.test(p)
+
+/** Demo roles with sensible permission sets; `root` holds every permission, `student` none of the console. */
+export const DEMO_ROLES: { role: string; description: string; permissions: readonly string[] }[] = [
+  { role: 'root', description: 'Platform root: every permission in every realm.', permissions: all },
+  {
+    role: 'admin',
+    description: 'Realm administrator: everything inside the realm and its children.',
+    permissions: all.filter((p) => !['mas_realm_list_all', 'mas_realm_edit_infra', 'mas_config_edit', 'ledger_transfer_cross_realm'].includes(p)),
+  },
+  {
+    role: 'manager',
+    description: 'Pedagogical manager: content, analytics, reports and users (read).',
+    permissions: [
+      'dashboard_dashboard_access', 'mas_realm_list', 'mas_realm_get', 'mas_user_list', 'mas_user_get', 'mas_report_list',
+      ...only('analytics_', 'reports_', 'tms_', 'survey_', 'achievement_', 'lesson_', 'genesis_', 'quiz_', 'poll_'),
+      ...only('ledger_').filter(reading), 'ledger_transfer_create', 'ledger_balance_list',
+      ...only('room_').filter(reading),
+    ],
+  },
+  {
+    role: 'support',
+    description: 'Support desk: users, complaint reports, technical logs.',
+    permissions: [
+      'dashboard_dashboard_access', 'mas_realm_get', 'mas_realm_technical', 'mas_report_list', 'mas_audit_log_list',
+      'mas_user_list', 'mas_user_get', 'mas_user_edit', 'mas_user_disable', 'analytics_analytics_module',
+      ...only('room_', 'sns_', 'csm_').filter(reading),
+    ],
+  },
+  {
+    role: 'teacher',
+    description: 'Teacher: authors, publishes and corrects tasks, lessons and surveys.',
+    permissions: [
+      'dashboard_dashboard_access', 'analytics_tms_module',
+      ...only('tms_').filter((p) => !/^tms_(category|assessed_skill|genre)_(create|edit|delete)$/.test(p)),
+      ...only('survey_', 'lesson_', 'achievement_', 'genesis_', 'quiz_', 'poll_'),
+      ...only('room_room_', 'asset_', 'persona_').filter(reading),
+      'ledger_content_list',
+    ],
+  },
+  {
+    role: 'moderator',
+    description: 'Moderator: channels, rooms, sessions, live quizzes and polls, word filter.',
+    permissions: [
+      'dashboard_dashboard_access', 'mas_report_list', 'mas_word_filter_get', 'mas_word_filter_edit', 'analytics_csm_module',
+      ...only('sns_', 'room_', 'csm_'), 'quiz_quiz_list', 'quiz_quiz_get', 'quiz_quiz_control', 'poll_poll_list', 'poll_poll_get', 'poll_poll_control',
+    ],
+  },
+  { role: 'student', description: 'Student: mobile-web tasks and lessons only; no console access.', permissions: [] },
+]
+
+export const DEMO_USERS: { realm: string; nick: string; name: string; email: string; roles: string[] }[] = [
+  { realm: 'demo', nick: 'root@demo', name: 'Root Demo', email: 'root@demo.edu', roles: ['root'] },
+  { realm: 'demo', nick: 'manager@demo', name: 'Marina Souza', email: 'marina@demo.edu', roles: ['manager'] },
+  { realm: 'demo', nick: 'teacher@demo', name: 'Paulo Lima', email: 'paulo@demo.edu', roles: ['teacher'] },
+  { realm: 'demo', nick: 'student@demo', name: 'Ana Costa', email: 'ana@aluno.demo.edu', roles: ['student'] },
+  { realm: 'escola', nick: 'root@escola', name: 'Direção Escola', email: 'direcao@escola.sp.gov.br', roles: ['root'] },
+]
+
+/** Seeds the demo data; `hash` turns the demo password into a stored hash (only called for missing users). */
+export async function seedDemo(db: D1Database, hash: (password: string) => Promise<string>): Promise<{ inserted: number }> {
+  const statements: D1PreparedStatement[] = []
+  for (const r of DEMO_REALMS) {
+    const cols = ['code', 'name', ...Object.keys(r.values)]
+    statements.push(
+      db
+        .prepare(`INSERT INTO realm (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (code) DO NOTHING`)
+        .bind(r.code, r.name, ...Object.values(r.values)),
+      db.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?) ON CONFLICT (host) DO NOTHING').bind(r.host, r.code),
+    )
+    for (const role of DEMO_ROLES) {
+      statements.push(
+        db.prepare(`INSERT INTO role (realm, role, description, updated_by) VALUES (?, ?, ?, 'seed') ON CONFLICT DO NOTHING`).bind(r.code, role.role, role.description),
+        ...[...new Set(role.permissions)].map((p) =>
+          db.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').bind(r.code, role.role, p),
+        ),
+      )
+    }
+  }
+  const existing = new Set(
+    ((await db.prepare('SELECT realm || \'/\' || nick AS id FROM user').all<{ id: string }>()).results ?? []).map((u) => u.id),
+  )
+  for (const u of DEMO_USERS) {
+    if (existing.has(`${u.realm}/${u.nick}`)) continue
+    statements.push(
+      db
+        .prepare('INSERT INTO user (realm, nick, name, email, password_hash, origin_realm) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+        .bind(u.realm, u.nick, u.name, u.email, await hash(DEMO_PASSWORD), u.realm),
+      ...u.roles.map((role, position) =>
+        db.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').bind(u.realm, u.nick, role, position),
+      ),
+    )
+  }
+  const results = await db.batch(statements)
+  return { inserted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) }
+}
