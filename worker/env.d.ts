@@ -1,13 +1,16 @@
-/** Bindings of the Worker (wrangler.toml) and its secrets. */
-interface Env {
-  DB: D1Database
-  FILES: R2Bucket
-  ASSETS: Fetcher
-  DASH_VERSION: string
-  PARTYKIT_HOST: string
-  /** Shared with the PartyKit server to sign connection tickets. Unset: live features report unavailable. */
-  PARTY_SECRET?: string
+/** Bindings of the Worker (wrangler.toml) and its secrets; `Cloudflare.Env` is what `cloudflare:test` exposes too. */
+declare namespace Cloudflare {
+  interface Env {
+    DB: D1Database
+    FILES: R2Bucket
+    ASSETS: Fetcher
+    DASH_VERSION: string
+    PARTYKIT_HOST: string
+    /** Shared with the PartyKit server to sign connection tickets. Unset: live features report unavailable. */
+    PARTY_SECRET?: string
+  }
 }
+interface Env extends Cloudflare.Env {}
 
 declare module 'remix-server-build' {
   import type { ServerBuild } from '@remix-run/cloudflare'

@@ -3,6 +3,7 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Sortin
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
+import { Icon, type IconName } from './icon'
 import { cellText } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '~/schemas/common'
 
@@ -74,7 +75,7 @@ export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<
           </button>
         </Form>
         <a className="btn" href={exportHref} download>
-          {t('table.export_csv')}
+          <Icon name="download" /> {t('table.export_csv')}
         </a>
       </div>
       <div className="table-wrap" aria-busy={loading}>
@@ -99,7 +100,7 @@ export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<
                       {header.column.getCanSort() ? (
                         <Link to={withParams({ order: nextOrder, offset: 0 })} preventScrollReset>
                           {flexRender(header.column.columnDef.header, header.getContext())}
-                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
+                          <Icon name={sorted === 'asc' ? 'sortAsc' : sorted === 'desc' ? 'sortDesc' : 'sort'} size={16} />
                           {sorted ? <span className="visually-hidden">, {t(sorted === 'asc' ? 'table.sort.asc' : 'table.sort.desc')}</span> : null}
                         </Link>
                       ) : (
@@ -163,27 +164,25 @@ export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<
         </Form>
         <span aria-live="polite">{t('table.range', { from, to, total: page.total })}</span>
         <nav aria-label={t('table.rows_per_page')} style={{ display: 'flex', gap: '.25rem' }}>
-          <PageLink disabled={page.offset === 0} to={withParams({ offset: Math.max(0, page.offset - page.limit) })} label={t('table.previous')} icon="‹" />
-          <PageLink disabled={page.offset + page.limit >= page.total} to={withParams({ offset: page.offset + page.limit })} label={t('table.next')} icon="›" />
+          <PageLink disabled={page.offset === 0} to={withParams({ offset: Math.max(0, page.offset - page.limit) })} label={t('table.previous')} icon="chevronLeft" />
+          <PageLink disabled={page.offset + page.limit >= page.total} to={withParams({ offset: page.offset + page.limit })} label={t('table.next')} icon="chevronRight" />
         </nav>
       </div>
     </section>
   )
 }
 
-function PageLink({ disabled, to, label, icon }: { disabled: boolean; to: string; label: string; icon: string }) {
+function PageLink({ disabled, to, label, icon }: { disabled: boolean; to: string; label: string; icon: IconName }) {
   if (disabled) {
     return (
       <span className="btn btn-icon" aria-disabled="true" title={label}>
-        <span aria-hidden="true">{icon}</span>
-        <span className="visually-hidden">{label}</span>
+        <Icon name={icon} label={label} />
       </span>
     )
   }
   return (
     <Link className="btn btn-icon" to={to} title={label} preventScrollReset>
-      <span aria-hidden="true">{icon}</span>
-      <span className="visually-hidden">{label}</span>
+      <Icon name={icon} label={label} />
     </Link>
   )
 }

@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { fieldErrors, UsernameSignin } from '~/schemas/auth'
 import type { RealmConfig } from '~/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
+import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
 
 /** What the /login action answers when sign-in fails. */
@@ -76,9 +77,9 @@ export function LoginScreen({
         <h1>{t('login.title')}</h1>
         <p className="lead">
           {t('login.subtitle', { realm: config.name })}{' '}
-          <abbr title={t('realm.tooltip', { name: config.name, code: config.realm })} aria-label={t('realm.tooltip', { name: config.name, code: config.realm })}>
-            ⓘ
-          </abbr>
+          <span className="tooltip" tabIndex={0} title={t('realm.tooltip', { name: config.name, code: config.realm })}>
+            <Icon name="info" size={16} label={t('realm.tooltip', { name: config.name, code: config.realm })} />
+          </span>
         </p>
         {noticeInfo ? (
           <div className={`alert alert-${noticeInfo.kind}`} role={noticeInfo.kind === 'error' ? 'alert' : 'status'}>
@@ -133,8 +134,7 @@ export function LoginScreen({
                 aria-controls="login-password"
                 onClick={() => setShowPassword((s) => !s)}
               >
-                <span aria-hidden="true">{showPassword ? '🙈' : '👁'}</span>
-                <span className="visually-hidden">{showPassword ? t('login.password.hide') : t('login.password.show')}</span>
+                <Icon name={showPassword ? 'eyeOff' : 'eye'} label={showPassword ? t('login.password.hide') : t('login.password.show')} />
               </button>
             </div>
             {errors.password ? (

@@ -6,6 +6,7 @@ import { ROUTES, type RouteEntry } from '~/lib/manifest'
 import type { RealmConfig } from '~/schemas/realm'
 import type { SessionUser } from '~/server/auth.server'
 import { LegalLinks, RealmLogo } from './brand'
+import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
 
 const NARROW = '(max-width: 800px)'
@@ -68,8 +69,8 @@ export function Shell({ user, config, locale, children }: { user: SessionUser; c
             {entries.map((r) => (
               <li key={r.path}>
                 <NavLink to={r.path} end={r.path === '/'} title={collapsed ? t(r.nav.label) : undefined}>
-                  <span className="nav-icon" aria-hidden="true">
-                    {r.nav.icon}
+                  <span className="nav-icon">
+                    <Icon name={r.nav.icon} />
                   </span>
                   <span className="nav-label">{t(r.nav.label)}</span>
                 </NavLink>
@@ -87,8 +88,7 @@ export function Shell({ user, config, locale, children }: { user: SessionUser; c
             aria-expanded={!collapsed || drawerOpen}
             onClick={toggleMenu}
           >
-            <span aria-hidden="true">☰</span>
-            <span className="visually-hidden">{t('shell.menu')}</span>
+            <Icon name="menu" label={t('shell.menu')} />
           </button>
           <span className="realm-name">{config.name}</span>
           <span className="spacer" />
@@ -106,14 +106,14 @@ export function Shell({ user, config, locale, children }: { user: SessionUser; c
                 {user.name.slice(0, 1).toUpperCase()}
               </span>
               <span className="visually-hidden">{t('shell.account')}: </span>
-              <span>{user.name}</span>
+              <span className="account-name">{user.name}</span>
             </button>
             {accountOpen ? (
               <div className="menu-panel" id="account-menu">
                 <div className="menu-header">{t('shell.signed_in_as', { name: user.nick })}</div>
                 <Form method="post" action="/logout">
                   <button type="submit" className="menu-item">
-                    {t('shell.logout')}
+                    <Icon name="logout" /> {t('shell.logout')}
                   </button>
                 </Form>
               </div>

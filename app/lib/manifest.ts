@@ -1,3 +1,4 @@
+import type { IconName } from '~/components/icon'
 import type { Access } from './access'
 
 /**
@@ -9,12 +10,12 @@ export interface RouteEntry {
   path: string
   access: Access
   /** When set, the route appears in the sidebar under this label. */
-  nav?: { label: string; icon: string }
+  nav?: { label: string; icon: IconName }
 }
 
 export const ROUTES = {
-  overview: { path: '/', access: {}, nav: { label: 'nav.overview', icon: '🏠' } },
-  realmList: { path: '/realm', access: { any: ['mas_realm_list', 'mas_realm_list_all'] }, nav: { label: 'nav.realms', icon: '🏛' } },
+  overview: { path: '/', access: {}, nav: { label: 'nav.overview', icon: 'home' } },
+  realmList: { path: '/realm', access: { any: ['mas_realm_list', 'mas_realm_list_all'] }, nav: { label: 'nav.realms', icon: 'realm' } },
 } as const satisfies Record<string, RouteEntry>
 
 export type RouteId = keyof typeof ROUTES

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/icon'
 import { Presence } from '~/components/presence'
 import { RouteError } from '~/components/route-error'
 import { navEntries } from '~/components/shell'
@@ -40,7 +41,7 @@ export default function Overview() {
             {modules.map((m) => (
               <li key={m.path}>
                 <Link to={m.path}>
-                  <span aria-hidden="true">{m.nav.icon}</span> {t(m.nav.label)}
+                  <Icon name={m.nav.icon} /> {t(m.nav.label)}
                 </Link>
               </li>
             ))}

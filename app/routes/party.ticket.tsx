@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { requireUser } from '~/server/auth.server'
 import { mintTicket } from '~/server/party.server'
@@ -9,10 +9,10 @@ const Query = v.object({ party: v.picklist(['presence']) })
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireUser(request, context)
   const parsed = v.safeParse(Query, Object.fromEntries(new URL(request.url).searchParams))
-  if (!parsed.success) return data({ errors: [{ field: 'party', cause: 'invalid', value: null, message: 'Unknown party.' }] }, { status: 400 })
+  if (!parsed.success) return Response.json({ errors: [{ field: 'party', cause: 'invalid', value: null, message: 'Unknown party.' }] }, { status: 400 })
   const ticket = await mintTicket(context, user, parsed.output.party, user.realm)
-  if (!ticket) return data({ errors: [{ field: '', cause: 'unavailable', value: null, message: 'Live features are not configured.' }] }, { status: 503 })
-  return data(
+  if (!ticket) return Response.json({ errors: [{ field: '', cause: 'unavailable', value: null, message: 'Live features are not configured.' }] }, { status: 503 })
+  return Response.json(
     { ticket, host: context.cloudflare.env.PARTYKIT_HOST, room: user.realm },
     { headers: { 'Cache-Control': 'no-store' } },
   )

@@ -1,4 +1,4 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { can, type Access } from '~/lib/access'
 import type { PermissionMap } from '~/schemas/permission'
 import { RealmApiError, realmApi, type RealmApi } from './api.server'
@@ -43,8 +43,11 @@ async function clearSession(request: Request): Promise<string> {
   return sessionCookie(request).serialize('', { maxAge: 0 })
 }
 
+/** Thrown as a Response so document routes (boundary) and resource routes (JSON) both handle it. */
 function signinRequired(reason: SigninRequired['reason'], status: 401 | 403, headers?: HeadersInit): never {
-  throw data<SigninRequired>({ reason }, { status, headers })
+  const h = new Headers(headers)
+  h.set('content-type', 'application/json')
+  throw new Response(JSON.stringify({ reason } satisfies SigninRequired), { status, headers: h })
 }
 
 /**

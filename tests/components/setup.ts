@@ -1,4 +1,16 @@
 import { cleanup } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import i18next from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import { afterEach, beforeAll } from 'vitest'
+import { catalogues } from '~/i18n/catalogues'
+import { i18nOptions } from '~/i18n/config'
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({
+    ...i18nOptions,
+    lng: 'pt-BR',
+    resources: Object.fromEntries(Object.entries(catalogues).map(([l, c]) => [l, { translation: c }])),
+  })
+})
 
 afterEach(() => cleanup())

@@ -1,5 +1,5 @@
-declare module 'cloudflare:test' {
-  interface ProvidedEnv extends Env {
+declare namespace Cloudflare {
+  interface Env {
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
   }
 }

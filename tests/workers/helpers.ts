@@ -7,7 +7,14 @@ export const ESCOLA = 'escola.localhost'
 
 /** A request to the Worker as a browser on `host` would send it. */
 export function call(host: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return SELF.fetch(`http://${host}${path}`, { redirect: 'manual', ...init })
+  const headers = new Headers(init.headers)
+  headers.set('host', host)
+  return SELF.fetch(`http://${host}${path}`, { redirect: 'manual', ...init, headers })
+}
+
+/** A cookie value as Remix's createCookie writes it (base64 of the JSON value). */
+export function cookieValue(value: unknown): string {
+  return encodeURIComponent(btoa(JSON.stringify(value)))
 }
 
 /** A JSON call to the realm API. */

@@ -1,0 +1,86 @@
+export interface BenchContext {
+  /** Origin of the running server for a host name, e.g. base('demo.localhost'). */
+  base(host: string): string
+}
+
+export interface Scenario {
+  name: string
+  /** Number of requests in flight at once. */
+  concurrency: number
+  /** Total requests. */
+  requests: number
+  /** One request; throws on an unexpected answer. */
+  run(i: number): Promise<void>
+  /** Optional figure computed after the run (e.g. an invariant check), printed beside the timings. */
+  after?(): Promise<string>
+}
+
+export interface Result {
+  name: string
+  concurrency: number
+  requests: number
+  failures: number
+  seconds: number
+  perSecond: number
+  p50: number
+  p95: number
+  p99: number
+  note: string
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
+export async function runScenario(s: Scenario): Promise<Result> {
+  const latencies: number[] = []
+  let failures = 0
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: s.concurrency }, async () => {
+      while (next < s.requests) {
+        const i = next++
+        const t0 = performance.now()
+        try {
+          await s.run(i)
+        } catch {
+          failures++
+        }
+        latencies.push(performance.now() - t0)
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    name: s.name,
+    concurrency: s.concurrency,
+    requests: s.requests,
+    failures,
+    seconds,
+    perSecond: s.requests / seconds,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    p99: pct(latencies, 99),
+    note: s.after ? await s.after() : '',
+  }
+}
+
+export function printTable(results: Result[]) {
+  const rows = results.map((r) => [
+    r.name,
+    String(r.concurrency),
+    String(r.requests),
+    String(r.failures),
+    r.perSecond.toFixed(1),
+    r.p50.toFixed(1),
+    r.p95.toFixed(1),
+    r.p99.toFixed(1),
+    r.note,
+  ])
+  const head = ['scenario', 'conc.', 'requests', 'failed', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'note']
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`
+  console.log(line(head))
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+  for (const r of rows) console.log(line(r))
+}

@@ -1,0 +1,213 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { sha256Hex } from '../../worker/lib/crypto'
+import { DEMO, call, consoleSignIn, cookieValue } from './helpers'
+
+const post = (host: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.set(k, v)
+  return call(host, path, { method: 'POST', body: form, headers: { origin: `http://${host}`, ...headers } })
+}
+
+describe('realm selection on a multi-realm host', () => {
+  it('shows the realm chooser on localhost until a realm is chosen', async () => {
+    const html = await (await call('localhost', '/')).text()
+    expect(html).toContain('id="realm-code"')
+    expect(html).not.toContain('id="login-nick"')
+  })
+
+  it('chooses a realm, then shows its sign-in with its branding', async () => {
+    const res = await post('localhost', '/oauth2/authorize', { intent: 'select', realm: 'demo' })
+    expect(res.status).toBe(302)
+    const cookie = /dash_realm=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0]
+    const html = await (await call('localhost', '/', { headers: { cookie } })).text()
+    expect(html).toContain('id="login-nick"')
+    expect(html).toContain('/brand/demo-logo.svg')
+    expect(html).toContain('<link rel="icon" href="/brand/demo-favicon.svg"/>')
+    expect(html).toContain('/brand/demo-terms.html')
+    expect(html).toContain('/brand/demo-privacy.html')
+    expect(html).toContain('Trocar de domínio')
+  })
+
+  it('marks the field when the code breaks the realm-code rule', async () => {
+    const res = await post('localhost', '/oauth2/authorize', { intent: 'select', realm: '-bad-' })
+    expect(res.status).toBe(400)
+  })
+
+  it('says it failed to load realm data for an unknown realm', async () => {
+    const res = await post('localhost', '/oauth2/authorize', { intent: 'select', realm: 'nowhere' })
+    expect(res.status).toBe(404)
+    expect(await res.text()).toContain('realm.error.load')
+  })
+
+  it('forgets the chosen realm with the change-realm button', async () => {
+    const res = await post('localhost', '/oauth2/authorize', { intent: 'reset' }, { cookie: `dash_realm=${cookieValue('demo')}` })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('set-cookie')).toMatch(/dash_realm=;.*Max-Age=0/)
+  })
+
+  it('has no chooser on a host bound to one realm', async () => {
+    const res = await call(DEMO, '/oauth2/authorize')
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/')
+  })
+})
+
+describe('sign-in in place and the requested path', () => {
+  it('renders the sign-in screen in place of a protected page, keeping the path to return to', async () => {
+    const res = await call(DEMO, '/realm?like=dem')
+    expect(res.status).toBe(401)
+    const html = await res.text()
+    expect(html).toContain('autoComplete="username"')
+    expect(html).toContain('autoComplete="current-password"')
+    expect(html).toContain('name="redirectTo" value="/realm?like=dem"')
+    expect(html).toMatch(/<title>[^<]*Demo Academy<\/title>/)
+  })
+
+  it('signs in, sets an httpOnly SameSite cookie and returns to the requested path', async () => {
+    const res = await post(DEMO, '/login', { nick: 'root', password: 'demo1234', redirectTo: '/realm' })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/realm')
+    const setCookie = res.headers.get('set-cookie') ?? ''
+    expect(setCookie).toMatch(/^dash_session=/)
+    expect(setCookie).toMatch(/HttpOnly/i)
+    expect(setCookie).toMatch(/SameSite=Lax/i)
+  })
+
+  it('uses a Secure __Host- cookie outside localhost', async () => {
+    await env.DB.prepare("INSERT OR IGNORE INTO realm_host (host, realm) VALUES ('console.demo.example', 'demo')").run()
+    const form = new FormData()
+    form.set('nick', 'root')
+    form.set('password', 'demo1234')
+    const res = await call('console.demo.example', '/login', { method: 'POST', body: form, headers: { origin: 'http://console.demo.example' } })
+    expect(res.status).toBe(302)
+    const setCookie = res.headers.get('set-cookie') ?? ''
+    expect(setCookie).toMatch(/^__Host-dash_session=/)
+    expect(setCookie).toMatch(/Secure/)
+    expect(setCookie).toMatch(/Path=\//)
+  })
+
+  it('never redirects off-site after sign-in', async () => {
+    const res = await post(DEMO, '/login', { nick: 'root', password: 'demo1234', redirectTo: '//evil.example/x' })
+    expect(res.headers.get('location')).toBe('/')
+  })
+
+  it('shows the credentials error for a wrong password', async () => {
+    const res = await post(DEMO, '/login', { nick: 'root', password: 'wrong-one' })
+    expect(res.status).toBe(401)
+    expect(await res.text()).toContain('login.msg.error.credentials')
+  })
+
+  it('blocks too-short fields before calling the API', async () => {
+    const res = await post(DEMO, '/login', { nick: 'r', password: 'x' })
+    expect(res.status).toBe(400)
+    const body = await res.text()
+    expect(body).toContain('validation.username_length')
+    expect(body).toContain('validation.password_length')
+  })
+
+  it('refuses a student (no dashboard access) with login.msg.error.403 and leaves no live session', async () => {
+    const res = await post(DEMO, '/login', { nick: 'student', password: 'demo1234' })
+    expect(res.status).toBe(403)
+    expect(await res.text()).toContain('login.msg.error.403')
+    expect(res.headers.get('set-cookie')).toBeNull()
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM session WHERE nick = 'student@demo' AND revoked_at IS NULL").first<{ n: number }>()
+    expect(live?.n).toBe(0)
+  })
+
+  it('refuses cross-site form posts (CSRF)', async () => {
+    const res = await post(DEMO, '/login', { nick: 'root', password: 'demo1234' }, { origin: 'http://evil.example' })
+    expect(res.status).toBe(403)
+    const noOrigin = new FormData()
+    noOrigin.set('nick', 'root')
+    const res2 = await call(DEMO, '/logout', { method: 'POST', body: noOrigin, headers: { 'sec-fetch-site': 'cross-site' } })
+    expect(res2.status).toBe(403)
+  })
+})
+
+describe('the console after sign-in', () => {
+  it('renders the shell with the overview at /', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const res = await call(DEMO, '/', { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('class="sidebar"')
+    expect(html).toContain('href="/realm"')
+    expect(html).toMatch(/Bom dia|Boa tarde|Boa noite/)
+  })
+
+  it('hides the realm list from a role without it, and sends a deep link to /notfound', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const html = await (await call(DEMO, '/', { headers: { cookie } })).text()
+    expect(html).not.toContain('href="/realm"')
+    const res = await call(DEMO, '/realm', { headers: { cookie } })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/notfound')
+  })
+
+  it('lists realms with paging, search and sorting through the shared table', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const body = async (path: string) => /<tbody>(.*)<\/tbody>/s.exec(await (await call(DEMO, path, { headers: { cookie } })).text())![1]
+    const descending = await body('/realm?order=-code')
+    expect(descending.indexOf('>escola<')).toBeGreaterThan(-1)
+    expect(descending.indexOf('>escola<')).toBeLessThan(descending.indexOf('>demo<'))
+    const ascending = await body('/realm?order=code')
+    expect(ascending.indexOf('>demo<')).toBeLessThan(ascending.indexOf('>escola<'))
+    const filtered = await body('/realm?like=escola')
+    expect(filtered).toContain('Escola Estadual Modelo')
+    expect(filtered).not.toContain('Demo Academy')
+  })
+
+  it('exports the current query as CSV with the table columns', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const res = await call(DEMO, '/export/realm?like=escola', { headers: { cookie } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/csv')
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="realm-\d{4}-\d{2}-\d{2}\.csv"/)
+    const text = (await res.text()).replace(/^\uFEFF/, '')
+    const [header, ...rows] = text.trim().split('\r\n')
+    expect(header).toBe('Código,Nome,Nome canônico,Domínio pai')
+    expect(rows).toEqual(['escola,Escola Estadual Modelo,Rede Estadual de Ensino,'])
+  })
+
+  it('exports in the chosen language', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const res = await call(DEMO, '/export/realm?like=escola', { headers: { cookie: `${cookie}; lng=${cookieValue('es-ES')}` } })
+    expect((await res.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('Código,Nombre,Nombre canónico,Dominio padre')
+  })
+
+  it('signs out: revokes the token server-side and returns to /', async () => {
+    const cookie = await consoleSignIn(DEMO, 'manager')
+    const token = decodeURIComponent(/dash_session=([^;]+)/.exec(cookie)![1])
+    const res = await call(DEMO, '/logout', { method: 'POST', headers: { cookie, origin: `http://${DEMO}` } })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/')
+    expect(res.headers.get('set-cookie')).toMatch(/dash_session=;.*Max-Age=0/)
+    const tokenValue = JSON.parse(atob(token)) as string
+    const row = await env.DB.prepare('SELECT revoked_at FROM session WHERE token_hash = ?').bind(await sha256Hex(tokenValue)).first<{ revoked_at: string | null }>()
+    expect(row?.revoked_at).not.toBeNull()
+    expect((await call(DEMO, '/', { headers: { cookie } })).status).toBe(401)
+  })
+
+  it('shows the 404 page for unknown paths', async () => {
+    const res = await call(DEMO, '/no/such/page')
+    expect(res.status).toBe(404)
+    expect(await res.text()).toContain('Você está perdido')
+  })
+
+  it('renders the interface in the language of the lng cookie', async () => {
+    const html = await (await call(DEMO, '/no/such/page', { headers: { cookie: `lng=${cookieValue('en-US')}` } })).text()
+    expect(html).toContain('You are lost')
+    expect(html).toContain('lang="en-US"')
+  })
+
+  it('mints a presence ticket only for a signed-in user', async () => {
+    expect((await call(DEMO, '/party/ticket?party=presence')).status).toBe(401)
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const res = await call(DEMO, '/party/ticket?party=presence', { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { ticket: string; host: string; room: string }
+    expect(body.room).toBe('demo')
+    expect(body.ticket).toMatch(/^[\w-]+\.[\w-]+$/)
+  })
+})

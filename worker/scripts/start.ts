@@ -1,0 +1,111 @@
+/**
+ * `npm start`: applies the D1 migrations locally, seeds the demo data (idempotent), builds the console, then serves
+ * the Worker (console + realm API) on PORT (8787) and PartyKit on PARTY_PORT (1999). Ctrl-C stops everything.
+ * Everything is local: D1, R2 and Durable Objects run embedded in workerd; state lives in STATE_DIR (.wrangler/state).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { seedLocal } from './seed'
+
+const PORT = process.env.PORT ?? '8787'
+const PARTY_PORT = process.env.PARTY_PORT ?? '1999'
+const STATE_DIR = process.env.STATE_DIR ?? '.wrangler/state'
+// Tickets live for a minute, so a secret made fresh for each run is enough locally.
+const PARTY_SECRET = process.env.PARTY_SECRET ?? randomBytes(32).toString('base64url')
+const bin = (name: string) => `node_modules/.bin/${name}`
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin(cmd), args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } })
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}`))))
+  })
+}
+
+const children: ChildProcess[] = []
+function serve(cmd: string, args: string[]): ChildProcess {
+  const child = spawn(bin(cmd), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, CI: '1' } })
+  const label = cmd === 'wrangler' ? 'worker' : 'party '
+  const relay = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) =>
+    stream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) out.write(`[${label}] ${line}\n`)
+    })
+  relay(child.stdout!, process.stdout)
+  relay(child.stderr!, process.stderr)
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[${label}] stopped (${signal ?? code}); shutting down.`)
+      stop(1)
+    }
+  })
+  children.push(child)
+  return child
+}
+
+let stopping = false
+function stop(code = 0) {
+  if (stopping) return
+  stopping = true
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+  setTimeout(() => process.exit(code), 500).unref()
+}
+process.on('SIGINT', () => stop(0))
+process.on('SIGTERM', () => stop(0))
+
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url)
+      if (res.status < 500) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
+}
+
+async function main() {
+  console.log('› Applying D1 migrations (local)…')
+  await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE_DIR], { CI: '1' })
+  console.log('› Seeding demo data…')
+  const inserted = await seedLocal(STATE_DIR)
+  console.log(`  ${inserted === 0 ? 'already seeded, nothing changed' : `${inserted} rows inserted`}`)
+  if (process.env.START_SKIP_BUILD !== '1') {
+    console.log('› Building the console…')
+    await run('remix', ['vite:build'])
+  }
+  console.log('› Starting the Worker and PartyKit…')
+  serve('wrangler', [
+    'dev', '--port', PORT, '--persist-to', STATE_DIR, '--show-interactive-dev-session=false', '--log-level', process.env.LOG_LEVEL ?? 'warn',
+    '--var', `PARTYKIT_HOST:localhost:${PARTY_PORT}`, '--var', `PARTY_SECRET:${PARTY_SECRET}`,
+  ])
+  serve('partykit', ['dev', '--port', PARTY_PORT, '--persist', `${STATE_DIR}/partykit`, '--no-hotkeys', '--var', `PARTY_SECRET=${PARTY_SECRET}`])
+  await Promise.all([waitFor(`http://localhost:${PORT}/api/version`), waitFor(`http://localhost:${PARTY_PORT}/`)])
+  console.log(`
+  Console and realm API ready.
+
+    Multi-realm (realm chooser)  http://localhost:${PORT}/
+    Realm demo                   http://demo.localhost:${PORT}/
+    Realm escola                 http://escola.localhost:${PORT}/
+    Realm API                    http://localhost:${PORT}/api/version
+    PartyKit                     ws://localhost:${PARTY_PORT}/parties/presence/<realm>
+
+  Demo accounts (password demo1234, local demo data only):
+    demo    root (every permission) · manager · teacher · student (no console access)
+    escola  root
+
+  Press Ctrl-C to stop.
+`)
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err)
+  stop(1)
+})
