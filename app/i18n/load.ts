@@ -1,14 +1,14 @@
+import type { Catalogue } from './catalogues'
 import type { Locale } from './config'
-import type { Catalogue } from './locales/pt-BR'
 
-/** Loads one catalogue in the browser; each language is its own chunk, fetched only when used. */
+const lazy = {
+  'pt-BR': import.meta.glob<Catalogue>('./locales/pt-BR/*.ts', { import: 'default' }),
+  'en-US': import.meta.glob<Catalogue>('./locales/en-US/*.ts', { import: 'default' }),
+  'es-ES': import.meta.glob<Catalogue>('./locales/es-ES/*.ts', { import: 'default' }),
+}
+
+/** Loads one language's catalogue in the browser; each language is fetched only when used. */
 export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
-  switch (locale) {
-    case 'en-US':
-      return (await import('./locales/en-US')).default
-    case 'es-ES':
-      return (await import('./locales/es-ES')).default
-    default:
-      return (await import('./locales/pt-BR')).default
-  }
+  const parts = await Promise.all(Object.values(lazy[locale]).map((load) => load()))
+  return Object.assign({}, ...parts)
 }

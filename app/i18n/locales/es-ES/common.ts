@@ -1,6 +1,4 @@
-import type { Catalogue } from './pt-BR'
-
-const esES = {
+export default {
   'app.name': 'Consola',
   'app.loading': 'Cargando…',
   'app.skip_to_content': 'Saltar al contenido',
@@ -8,36 +6,6 @@ const esES = {
   'app.error.title': 'Algo salió mal',
   'app.error.description': 'No se pudo completar esta acción. Inténtalo de nuevo en unos instantes.',
   'app.error.request_id': 'Código del error: {{id}}',
-
-  'realm.select.title': 'Elige tu dominio',
-  'realm.select.description': 'Indica el código del dominio (institución) al que quieres entrar.',
-  'realm.select.label': 'Código del dominio',
-  'realm.select.hint': 'Letras minúsculas, números, guion o guion bajo; hasta 10 caracteres.',
-  'realm.select.submit': 'Seleccionar',
-  'realm.select.loading': 'Cargando los datos del dominio…',
-  'realm.error.load': 'No se pudieron cargar los datos del dominio.',
-  'realm.change': 'Cambiar de dominio',
-  'realm.tooltip': 'Estás entrando en el dominio {{name}} ({{code}}).',
-
-  'login.title': 'Iniciar sesión',
-  'login.subtitle': 'Usa tu usuario y contraseña de {{realm}}.',
-  'login.username': 'Usuario',
-  'login.password': 'Contraseña',
-  'login.password.show': 'Mostrar contraseña',
-  'login.password.hide': 'Ocultar contraseña',
-  'login.submit': 'Entrar',
-  'login.submitting': 'Entrando…',
-  'login.terms': 'Términos de uso',
-  'login.privacy': 'Política de privacidad',
-  'login.session_required': 'Inicia sesión para continuar.',
-  'login.msg.error.400': 'Datos no válidos: {{details}}',
-  'login.msg.error.401': 'Acceso no autorizado. Vuelve a iniciar sesión.',
-  'login.msg.error.403': 'Tu perfil no tiene acceso al panel.',
-  'login.msg.error.credentials': 'Usuario o contraseña incorrectos.',
-  'login.msg.error.credentials.token': 'No se pudo entrar con este enlace de acceso.',
-  'login.msg.error.generic': 'Error al iniciar sesión: {{message}}',
-  'login.msg.error.session_timeout': 'Tu sesión ha caducado. Vuelve a iniciar sesión.',
-
   'validation.required': 'Campo obligatorio.',
   'validation.username_length': 'El usuario debe tener al menos 2 caracteres.',
   'validation.password_length': 'La contraseña debe tener al menos 2 caracteres.',
@@ -57,7 +25,6 @@ const esES = {
   'validation.domain': 'Dominio de correo no válido.',
   'validation.min_items': 'Elige al menos un elemento.',
   'validation.max_items': 'Demasiados elementos.',
-
   'errors.credentials': 'Usuario o contraseña incorrectos.',
   'errors.dashboard_access': 'Tu perfil no tiene acceso al panel.',
   'errors.forbidden': 'No tienes permiso para esta acción.',
@@ -72,35 +39,9 @@ const esES = {
   'errors.csrf': 'Solicitud de otro sitio rechazada.',
   'errors.internal': 'Error inesperado del servidor.',
   'error.http.network': 'Fallo de red. Comprueba tu conexión.',
-
   'notfound.title': 'Estás perdido',
   'notfound.description': 'La página que buscas no existe o no tienes acceso a ella.',
   'notfound.home': 'Volver al inicio',
-
-  'shell.menu': 'Menú',
-  'shell.menu.open': 'Abrir menú',
-  'shell.menu.close': 'Cerrar menú',
-  'shell.navigation': 'Navegación principal',
-  'shell.account': 'Cuenta',
-  'shell.logout': 'Cerrar sesión',
-  'shell.language': 'Idioma',
-  'shell.signed_in_as': 'Conectado como {{name}}',
-
-  'nav.overview': 'Resumen',
-  'nav.realms': 'Dominios',
-
-  'overview.greeting.good_morning': 'Buenos días, {{name}}',
-  'overview.greeting.good_afternoon': 'Buenas tardes, {{name}}',
-  'overview.greeting.good_night': 'Buenas noches, {{name}}',
-  'overview.realm': 'Estás en el dominio {{name}}.',
-  'overview.modules': 'Módulos disponibles',
-  'overview.modules.empty': 'Ningún módulo disponible para tu perfil.',
-  'presence.title': 'Equipo conectado ahora',
-  'presence.connecting': 'Conectando…',
-  'presence.unavailable': 'Presencia en tiempo real no disponible.',
-  'presence.empty': 'Solo estás tú.',
-  'presence.you': '{{name}} (tú)',
-
   'table.search': 'Buscar',
   'table.search.placeholder': 'Buscar…',
   'table.search.submit': 'Buscar',
@@ -114,12 +55,4 @@ const esES = {
   'table.sort.asc': 'orden ascendente',
   'table.sort.desc': 'orden descendente',
   'table.error': 'No se pudo cargar la lista.',
-
-  'resources.realm.name': 'Dominios',
-  'resources.realm.fields.code': 'Código',
-  'resources.realm.fields.name': 'Nombre',
-  'resources.realm.fields.canonical_name': 'Nombre canónico',
-  'resources.realm.fields.parent_code': 'Dominio padre',
-} satisfies Catalogue
-
-export default esES
+}

@@ -1,6 +1,4 @@
-import type { Catalogue } from './pt-BR'
-
-const enUS = {
+export default {
   'app.name': 'Console',
   'app.loading': 'Loading…',
   'app.skip_to_content': 'Skip to content',
@@ -8,36 +6,6 @@ const enUS = {
   'app.error.title': 'Something went wrong',
   'app.error.description': 'This action could not be completed. Please try again in a moment.',
   'app.error.request_id': 'Error code: {{id}}',
-
-  'realm.select.title': 'Choose your realm',
-  'realm.select.description': 'Enter the code of the realm (institution) you want to sign in to.',
-  'realm.select.label': 'Realm code',
-  'realm.select.hint': 'Lowercase letters, digits, hyphen or underscore; up to 10 characters.',
-  'realm.select.submit': 'Select',
-  'realm.select.loading': 'Loading realm data…',
-  'realm.error.load': 'Failed to load realm data.',
-  'realm.change': 'Change realm',
-  'realm.tooltip': 'You are signing in to realm {{name}} ({{code}}).',
-
-  'login.title': 'Sign in',
-  'login.subtitle': 'Use your {{realm}} username and password.',
-  'login.username': 'Username',
-  'login.password': 'Password',
-  'login.password.show': 'Show password',
-  'login.password.hide': 'Hide password',
-  'login.submit': 'Sign in',
-  'login.submitting': 'Signing in…',
-  'login.terms': 'Terms of use',
-  'login.privacy': 'Privacy policy',
-  'login.session_required': 'Sign in to continue.',
-  'login.msg.error.400': 'Invalid data: {{details}}',
-  'login.msg.error.401': 'Unauthorized. Please sign in again.',
-  'login.msg.error.403': 'Your profile has no access to the dashboard.',
-  'login.msg.error.credentials': 'Incorrect login or password.',
-  'login.msg.error.credentials.token': 'Could not sign in with this access link.',
-  'login.msg.error.generic': 'Error logging in: {{message}}',
-  'login.msg.error.session_timeout': 'Your session has expired. Please sign in again.',
-
   'validation.required': 'This field is required.',
   'validation.username_length': 'The username must have at least 2 characters.',
   'validation.password_length': 'The password must have at least 2 characters.',
@@ -57,7 +25,6 @@ const enUS = {
   'validation.domain': 'Invalid e-mail domain.',
   'validation.min_items': 'Choose at least one item.',
   'validation.max_items': 'Too many items.',
-
   'errors.credentials': 'Incorrect login or password.',
   'errors.dashboard_access': 'Your profile has no access to the dashboard.',
   'errors.forbidden': 'You are not allowed to do this.',
@@ -72,35 +39,9 @@ const enUS = {
   'errors.csrf': 'Cross-site request refused.',
   'errors.internal': 'Unexpected server error.',
   'error.http.network': 'Network failure. Check your connection.',
-
   'notfound.title': 'You are lost',
   'notfound.description': 'The page you are looking for does not exist or you have no access to it.',
   'notfound.home': 'Back to Home',
-
-  'shell.menu': 'Menu',
-  'shell.menu.open': 'Open menu',
-  'shell.menu.close': 'Close menu',
-  'shell.navigation': 'Main navigation',
-  'shell.account': 'Account',
-  'shell.logout': 'Sign out',
-  'shell.language': 'Language',
-  'shell.signed_in_as': 'Signed in as {{name}}',
-
-  'nav.overview': 'Overview',
-  'nav.realms': 'Realms',
-
-  'overview.greeting.good_morning': 'Good morning, {{name}}',
-  'overview.greeting.good_afternoon': 'Good afternoon, {{name}}',
-  'overview.greeting.good_night': 'Good evening, {{name}}',
-  'overview.realm': 'You are in realm {{name}}.',
-  'overview.modules': 'Available modules',
-  'overview.modules.empty': 'No module is available for your profile.',
-  'presence.title': 'Staff online now',
-  'presence.connecting': 'Connecting…',
-  'presence.unavailable': 'Live presence is unavailable.',
-  'presence.empty': 'Only you here.',
-  'presence.you': '{{name}} (you)',
-
   'table.search': 'Search',
   'table.search.placeholder': 'Search…',
   'table.search.submit': 'Search',
@@ -114,12 +55,4 @@ const enUS = {
   'table.sort.asc': 'sorted ascending',
   'table.sort.desc': 'sorted descending',
   'table.error': 'The list could not be loaded.',
-
-  'resources.realm.name': 'Realms',
-  'resources.realm.fields.code': 'Code',
-  'resources.realm.fields.name': 'Name',
-  'resources.realm.fields.canonical_name': 'Canonical name',
-  'resources.realm.fields.parent_code': 'Parent realm',
-} satisfies Catalogue
-
-export default enUS
+}

@@ -1,0 +1,7 @@
+export default {
+  'resources.realm.name': 'Realms',
+  'resources.realm.fields.code': 'Code',
+  'resources.realm.fields.name': 'Name',
+  'resources.realm.fields.canonical_name': 'Canonical name',
+  'resources.realm.fields.parent_code': 'Parent realm',
+}

@@ -1,0 +1,8 @@
+/** Realm resource. */
+export default {
+  'resources.realm.name': 'Domínios',
+  'resources.realm.fields.code': 'Código',
+  'resources.realm.fields.name': 'Nome',
+  'resources.realm.fields.canonical_name': 'Nome canônico',
+  'resources.realm.fields.parent_code': 'Domínio pai',
+}
