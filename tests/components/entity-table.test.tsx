@@ -42,6 +42,6 @@ describe('EntityTable', () => {
   it('links the CSV export to the current query, without paging', () => {
     renderTable({ items: rows.slice(0, 1), total: 1, limit: 50, offset: 50 }, { limit: 50, offset: 50, like: 'x', order: '-name' }, '/realm?limit=50&offset=50&like=x&order=-name')
     expect(screen.getByRole('link', { name: /Exportar CSV/ }).getAttribute('href')).toBe('/export/realm?like=x&order=-name')
-    expect((screen.getByRole('combobox', { name: 'Linhas por página' }) as HTMLSelectElement).value).toBe('50')
+    expect((screen.getByRole('combobox', { name: 'Linhas por página' }) as unknown as { value: string }).value).toBe('50')
   })
 })

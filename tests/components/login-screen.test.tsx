@@ -12,7 +12,9 @@ const config = {
   privacy: '/privacy',
 } as RealmConfig
 
-function renderLogin(action = vi.fn(() => null), props: Partial<Parameters<typeof LoginScreen>[0]> = {}) {
+type Action = (args: { request: Request }) => Promise<object | null> | object | null
+
+function renderLogin(action: Action & { mock?: unknown } = vi.fn(() => null), props: Partial<Parameters<typeof LoginScreen>[0]> = {}) {
   const Stub = createRemixStub([
     { path: '/realm', Component: () => <LoginScreen config={config} multirealm={false} locale="pt-BR" {...props} /> },
     { path: '/login', action },
