@@ -12,7 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NotFound } from './components/not-found'
 import { RealmChooser } from './components/realm-chooser'
@@ -65,7 +65,15 @@ export function Layout({ children }: { children: ReactNode }) {
   )
 }
 
+/** Marks the document once React has hydrated (browser tests wait for it before interacting). */
+function useHydratedMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
+}
+
 export default function App() {
+  useHydratedMarker()
   const data = useLoaderData<typeof loader>()
   const { pathname } = useLocation()
   if (!data.realm && !REALM_FREE.some((p) => pathname.startsWith(p))) return <RealmChooser />

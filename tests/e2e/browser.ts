@@ -26,6 +26,13 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
   return { context, page, errors }
 }
 
+/** Opens a page and waits until React has hydrated it, so interactions reach their handlers. */
+export async function open(page: Page, target: string) {
+  const response = await page.goto(target)
+  await page.waitForSelector('html[data-hydrated="true"]')
+  return response
+}
+
 /** Signs in on the sign-in screen currently shown. */
 export async function signInOnScreen(page: Page, nick: string, password = 'demo1234'): Promise<void> {
   await page.getByLabel('Usuário').fill(nick)

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, newPage, signInOnScreen, url } from './browser'
+import { launch, newPage, open, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(async () => {
 describe('choose a realm, sign in, see the console', () => {
   it('shows the chooser on localhost; choosing demo leads to demo’s sign-in', async () => {
     const { context, page, errors } = await newPage(browser)
-    await page.goto(url('localhost'))
+    await open(page, url('localhost'))
     await expect.poll(() => page.getByRole('heading', { name: 'Escolha o seu domínio' }).isVisible()).toBe(true)
     const field = page.getByLabel('Código do domínio')
     await field.fill('nowhere')
@@ -32,7 +32,7 @@ describe('choose a realm, sign in, see the console', () => {
 
   it('shows sign-in for a deep link to a protected page and restores it afterwards', async () => {
     const { context, page, errors } = await newPage(browser)
-    await page.goto(url('demo.localhost', '/realm?order=-code'))
+    await open(page, url('demo.localhost', '/realm?order=-code'))
     expect(await page.getByLabel('Usuário').getAttribute('autocomplete')).toBe('username')
     expect(await page.getByLabel('Senha', { exact: true }).getAttribute('autocomplete')).toBe('current-password')
     await signInOnScreen(page, 'root')
@@ -50,7 +50,7 @@ describe('choose a realm, sign in, see the console', () => {
 
   it('refuses a student with the no-dashboard-access message', async () => {
     const { context, page } = await newPage(browser)
-    await page.goto(url('demo.localhost'))
+    await open(page, url('demo.localhost'))
     await signInOnScreen(page, 'student')
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('O seu perfil não tem acesso ao painel.')
     expect(await page.getByLabel('Usuário').isVisible()).toBe(true)
@@ -59,7 +59,7 @@ describe('choose a realm, sign in, see the console', () => {
 
   it('shows the credentials error and toggles password visibility', async () => {
     const { context, page } = await newPage(browser)
-    await page.goto(url('demo.localhost'))
+    await open(page, url('demo.localhost'))
     const password = page.getByLabel('Senha', { exact: true })
     await password.fill('wrong-password')
     await page.getByRole('button', { name: 'Mostrar senha' }).click()
@@ -72,7 +72,7 @@ describe('choose a realm, sign in, see the console', () => {
 
   it('signs out back to /', async () => {
     const { context, page } = await newPage(browser)
-    await page.goto(url('demo.localhost'))
+    await open(page, url('demo.localhost'))
     await signInOnScreen(page, 'manager')
     await expect.poll(() => page.getByRole('navigation', { name: 'Navegação principal' }).isVisible()).toBe(true)
     await page.getByRole('button', { name: /Conta/ }).click()
@@ -85,7 +85,7 @@ describe('choose a realm, sign in, see the console', () => {
 
   it('shows the 404 page for an unknown path, with a way home', async () => {
     const { context, page } = await newPage(browser)
-    const res = await page.goto(url('demo.localhost', '/definitely/not/here'))
+    const res = await open(page, url('demo.localhost', '/definitely/not/here'))
     expect(res?.status()).toBe(404)
     expect(await page.getByRole('heading', { name: 'Você está perdido' }).isVisible()).toBe(true)
     await page.getByRole('link', { name: 'Voltar para o início' }).click()
@@ -95,10 +95,10 @@ describe('choose a realm, sign in, see the console', () => {
 
   it('switches the interface language and keeps it', async () => {
     const { context, page } = await newPage(browser)
-    await page.goto(url('escola.localhost'))
+    await open(page, url('escola.localhost'))
     await page.getByLabel('Idioma').selectOption('en-US')
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true)
-    await page.reload()
+    await open(page, url('escola.localhost'))
     expect(await page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true)
     expect(await page.locator('html').getAttribute('lang')).toBe('en-US')
     await context.close()
@@ -107,9 +107,9 @@ describe('choose a realm, sign in, see the console', () => {
   it('shows staff presence live over PartyKit', async () => {
     const a = await newPage(browser)
     const b = await newPage(browser)
-    await a.page.goto(url('demo.localhost'))
+    await open(a.page, url('demo.localhost'))
     await signInOnScreen(a.page, 'root')
-    await b.page.goto(url('demo.localhost'))
+    await open(b.page, url('demo.localhost'))
     await signInOnScreen(b.page, 'manager')
     const presence = a.page.locator('section[data-presence-status]')
     await expect.poll(() => presence.getAttribute('data-presence-status'), { timeout: 15_000 }).toBe('open')
