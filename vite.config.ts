@@ -12,6 +12,8 @@ declare module '@remix-run/cloudflare' {
 export default defineConfig({
   plugins: [
     remix({
+      // Route-local pieces (forms, editors) sit beside their routes as `__name.tsx` and are not routes.
+      ignoredRouteFiles: ['**/__*'],
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

@@ -5,6 +5,8 @@ import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { DEFAULT_LOCALE, i18nOptions, isLocale } from './i18n/config'
 import { loadCatalogue } from './i18n/load'
+import { reloadOnce } from './lib/chunk-reload'
+import { setupServiceWorker } from './lib/service-worker'
 
 async function hydrate() {
   const lang = document.documentElement.lang
@@ -24,6 +26,16 @@ async function hydrate() {
       </I18nextProvider>,
     )
   })
+}
+
+// A route chunk that fails to preload (a deploy happened under an open page) refreshes the page once.
+window.addEventListener('vite:preloadError', (event) => {
+  if (reloadOnce()) event.preventDefault()
+})
+
+if (import.meta.env.PROD) {
+  const version = document.querySelector<HTMLMetaElement>('meta[name="dash-version"]')?.content || 'dev'
+  window.addEventListener('load', () => void setupServiceWorker(version).catch((err) => console.warn('service worker', err)))
 }
 
 hydrate()

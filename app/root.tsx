@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import {
   Links,
   Meta,
@@ -14,40 +14,72 @@ import {
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { HeartbeatProvider } from './components/heartbeat'
 import { NotFound } from './components/not-found'
 import { RealmChooser } from './components/realm-chooser'
+import { ToastProvider, useToast } from './components/toast'
+import { isChunkLoadError, reloadOnce } from './lib/chunk-reload'
+import type { Settings } from './schemas/settings'
+import { takeFlash, type Flash } from './server/flash.server'
 import { getLocale } from './server/i18n.server'
 import { getRealmContext } from './server/realm.server'
+import { getSettings } from './server/settings.server'
 import stylesUrl from './styles/app.css?url'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesUrl }]
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesUrl },
+  { rel: 'manifest', href: '/manifest.webmanifest' },
+]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [locale, realm] = await Promise.all([getLocale(request), getRealmContext(request, context)])
-  return {
-    locale,
-    realm: realm.config,
-    multirealm: realm.multirealm,
-    version: context.cloudflare.env.DASH_VERSION,
-  }
+  const [locale, realm, settings, { flash, clear }] = await Promise.all([getLocale(request), getRealmContext(request, context), getSettings(request), takeFlash(request)])
+  return data(
+    { locale, realm: realm.config, multirealm: realm.multirealm, version: context.cloudflare.env.DASH_VERSION, settings, flash },
+    clear ? { headers: { 'Set-Cookie': clear } } : undefined,
+  )
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>
+export type RootData = {
+  locale: string
+  realm: Awaited<ReturnType<typeof getRealmContext>>['config']
+  multirealm: boolean
+  version: string
+  settings: Settings
+  flash: Flash | null
+}
 
 /** Paths that work before a realm is chosen (seed 000 §2.1), besides the chooser itself. */
 const REALM_FREE = ['/mobile/', '/deeplink', '/authentication/', '/oauth2/authorize']
 
+/** Attributes of <html> that apply the display settings on the server render, so no theme flashes. */
+function htmlAttributes(settings: Settings | undefined, pathname: string) {
+  // The mobile-web surface always uses OCEAN (seed 000 §2.1); SYSTEM leaves the choice to prefers-color-scheme.
+  const theme = pathname.startsWith('/mobile/') ? 'OCEAN' : settings && settings.theme !== 'SYSTEM' ? settings.theme : undefined
+  return {
+    'data-theme': theme,
+    dir: settings?.direction ?? 'ltr',
+    'data-compact': settings?.compact ? 'true' : undefined,
+    'data-rounded': settings?.roundedCorners === false ? 'false' : undefined,
+    'data-responsive-font': settings?.responsiveFontSizes === false ? 'false' : undefined,
+  }
+}
+
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>('root')
+  const data = useRouteLoaderData<RootData>('root')
   const { t } = useTranslation()
   const matches = useMatches()
-  const titleKey = [...matches].reverse().map((m) => (m.handle as { title?: string } | undefined)?.title).find(Boolean)
+  const location = useLocation()
+  const titleKey = [...matches]
+    .reverse()
+    .map((m) => (m.data as { title?: string } | undefined)?.title ?? (m.handle as { title?: string } | undefined)?.title)
+    .find(Boolean)
   const realmName = data?.realm?.name ?? t('app.name')
   return (
-    <html lang={data?.locale ?? 'pt-BR'} data-theme="OCEAN">
+    <html lang={data?.locale ?? 'pt-BR'} {...htmlAttributes(data?.settings, location.pathname)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="dash-version" content={data?.version ?? ''} />
         <title>{titleKey ? `${t(titleKey)} · ${realmName}` : realmName}</title>
         <link rel="icon" href={data?.realm?.favicon_url || '/favicon.svg'} />
         <Meta />
@@ -72,22 +104,41 @@ function useHydratedMarker() {
   }, [])
 }
 
+/** Shows the server's one-time message (after a redirect) as a toast. */
+function FlashToast({ flash }: { flash: Flash | null }) {
+  const toast = useToast()
+  useEffect(() => {
+    if (flash) toast.push({ kind: flash.kind, message: flash.message, values: flash.values })
+  }, [flash, toast])
+  return null
+}
+
 export default function App() {
   useHydratedMarker()
   const data = useLoaderData<typeof loader>()
   const { pathname } = useLocation()
-  if (!data.realm && !REALM_FREE.some((p) => pathname.startsWith(p))) return <RealmChooser />
-  return <Outlet />
+  return (
+    <ToastProvider>
+      <HeartbeatProvider version={data.version}>
+        <FlashToast flash={data.flash} />
+        {!data.realm && !REALM_FREE.some((p) => pathname.startsWith(p)) ? <RealmChooser /> : <Outlet />}
+      </HeartbeatProvider>
+    </ToastProvider>
+  )
 }
 
 export function ErrorBoundary() {
   const error = useRouteError()
   const { t } = useTranslation()
+  const chunk = isChunkLoadError(error)
+  useEffect(() => {
+    if (chunk) reloadOnce()
+  }, [chunk])
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />
   return (
     <main className="entry" id="main">
       <div className="entry-card" role="alert">
-        <h1>{t('app.error.title')}</h1>
+        <h1>{t(chunk ? 'app.error.chunk' : 'app.error.title')}</h1>
         <p className="lead">{t('app.error.description')}</p>
         <a href="." className="btn btn-primary">
           {t('app.retry')}

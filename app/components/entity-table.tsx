@@ -1,27 +1,40 @@
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table'
-import { useMemo } from 'react'
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
-import { Icon, type IconName } from './icon'
-import { cellText } from '~/lib/table'
+import { cellText, type TableColumn } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '~/schemas/common'
+import { Icon, type IconName } from './icon'
+import { SearchBar } from './search-bar'
 
-function orderToSorting(order: string): SortingState {
-  if (!order) return []
-  return [{ id: order.replace(/^-/, ''), desc: order.startsWith('-') }]
+export interface EntityTableProps<Row> {
+  spec: ListSpec<Row>
+  page: ListPage<Row>
+  query: ListQuery
+  title: string
+  /** Rows can be selected (checkbox column); `actions` receives the selected ids. */
+  selectable?: boolean
+  actions?: (selected: string[], clear: () => void) => ReactNode
+  /** Extra cells per row (edit/delete buttons), rendered in a last column. */
+  rowActions?: (row: Row) => ReactNode
 }
 
 /**
- * The console's data table: server-side paging (25/50/100), sorting and search, all kept in the URL so a list
- * can be linked, reloaded and used without JavaScript; CSV export of the current query.
+ * The console's data table (seed 000 §3 table column and row): server-side paging (25/50/100), sorting, search
+ * and filters, all kept in the URL so a list can be linked, reloaded and used without JavaScript; selectable rows;
+ * CSV export of the current query with the same columns and labels.
  */
-export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<Row>; page: ListPage<Row>; query: ListQuery; title: string }) {
+export function EntityTable<Row>({ spec, page, query, title, selectable, actions, rowActions }: EntityTableProps<Row>) {
   const { t } = useTranslation()
   const navigation = useNavigation()
   const location = useLocation()
   const [params] = useSearchParams()
+  const [selection, setSelection] = useState<RowSelectionState>({})
   const loading = navigation.state === 'loading' && navigation.location?.pathname === location.pathname
+
+  // A new page of rows is a new selection.
+  useEffect(() => setSelection({}), [page])
 
   const withParams = (changes: Record<string, string | number | null>) => {
     const next = new URLSearchParams(params)
@@ -32,18 +45,42 @@ export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<
     return `?${next.toString()}`
   }
 
-  const columns = useMemo<ColumnDef<Row>[]>(
-    () =>
-      spec.columns.map((c) => ({
-        id: c.id,
-        accessorFn: (row: Row) => row[c.id],
-        header: () => t(c.label),
-        enableSorting: Boolean(c.sorting),
-        cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t)),
-        meta: c,
-      })),
-    [spec, t],
-  )
+  const columns = useMemo<ColumnDef<Row>[]>(() => {
+    const data: ColumnDef<Row>[] = spec.columns.map((c) => ({
+      id: c.id,
+      accessorFn: (row: Row) => row[c.id],
+      header: () => t(c.label),
+      enableSorting: Boolean(c.sorting),
+      cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t)),
+      meta: c,
+    }))
+    if (!selectable) return data
+    return [
+      {
+        id: '__select',
+        header: ({ table }) => (
+          <input
+            type="checkbox"
+            aria-label={t('table.select_all')}
+            checked={table.getIsAllPageRowsSelected()}
+            ref={(el) => {
+              if (el) el.indeterminate = table.getIsSomePageRowsSelected()
+            }}
+            onChange={table.getToggleAllPageRowsSelectedHandler()}
+          />
+        ),
+        cell: ({ row }) => (
+          <input
+            type="checkbox"
+            aria-label={t('table.select_row', { name: row.id })}
+            checked={row.getIsSelected()}
+            onChange={row.getToggleSelectedHandler()}
+          />
+        ),
+      },
+      ...data,
+    ]
+  }, [spec, t, selectable])
 
   const table = useReactTable({
     data: page.items,
@@ -51,101 +88,135 @@ export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<
     getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
     manualPagination: true,
+    enableRowSelection: Boolean(selectable),
     rowCount: page.total,
-    state: { sorting: orderToSorting(query.order) },
+    state: { rowSelection: selection },
+    onRowSelectionChange: setSelection,
     getRowId: (row) => spec.rowId(row),
   })
 
+  const selected = Object.keys(selection).filter((k) => selection[k])
+  const sorted = (id: string) => (query.order === id ? 'asc' : query.order === `-${id}` ? 'desc' : false)
   const from = page.total === 0 ? 0 : page.offset + 1
   const to = Math.min(page.offset + page.items.length, page.total)
   const exportHref = `/export/${spec.name}${withParams({ limit: null, offset: null })}`
+  const colSpan = columns.length + (rowActions ? 1 : 0)
 
   return (
-    <section aria-labelledby="list-title">
+    <section aria-label={title}>
+      {spec.search ? <SearchBar descriptors={spec.search} keep={['limit', 'order', 'like']} /> : null}
       <div className="table-toolbar">
-        <Form method="get" role="search" aria-label={t('table.search')}>
-          <input type="hidden" name="limit" value={query.limit} />
-          {query.order ? <input type="hidden" name="order" value={query.order} /> : null}
+        <Form method="get" role="search" aria-label={t('table.search')} className="quick-search">
+          {[...params.entries()]
+            .filter(([k]) => !['like', 'offset'].includes(k))
+            .map(([k, v]) => (
+              <input key={k} type="hidden" name={k} value={v} />
+            ))}
           <label htmlFor="list-search" className="visually-hidden">
             {t('table.search')}
           </label>
           <input id="list-search" className="input" type="search" name="like" defaultValue={query.like} placeholder={t('table.search.placeholder')} />
           <button type="submit" className="btn">
-            {t('table.search.submit')}
+            <Icon name="search" /> {t('table.search.submit')}
           </button>
         </Form>
-        <a className="btn" href={exportHref} download>
-          <Icon name="download" /> {t('table.export_csv')}
-        </a>
+        <div className="toolbar-actions">
+          {selectable && selected.length ? (
+            <>
+              <span className="selection-count" role="status">
+                {t('table.selected', { count: selected.length })}
+              </span>
+              {actions?.(selected, () => setSelection({}))}
+              <button type="button" className="btn" onClick={() => setSelection({})}>
+                {t('table.clear_selection')}
+              </button>
+            </>
+          ) : null}
+          <a className="btn" href={exportHref} download>
+            <Icon name="download" /> {t('table.export_csv')}
+          </a>
+        </div>
       </div>
       <div className="table-wrap" aria-busy={loading}>
-        <table className="data" aria-labelledby="list-title" aria-rowcount={page.total + 1}>
-          <caption className="visually-hidden" id="list-caption">
-            {title}
-          </caption>
+        <table className="data">
+          <caption className="visually-hidden">{title}</caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => {
-                  const spec = header.column.columnDef.meta as { align?: 'left' | 'center' | 'right'; width?: number | string; minWidth?: number | string } | undefined
-                  const sorted = header.column.getIsSorted()
-                  const nextOrder = sorted === 'asc' ? `-${header.column.id}` : header.column.id
+                  const c = header.column.columnDef.meta as TableColumn<Row> | undefined
+                  const direction = c ? sorted(c.id) : false
+                  const nextOrder = direction === 'asc' ? `-${header.column.id}` : header.column.id
                   return (
                     <th
                       key={header.id}
                       scope="col"
-                      style={{ textAlign: spec?.align, width: spec?.width, minWidth: spec?.minWidth }}
-                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : header.column.getCanSort() ? 'none' : undefined}
+                      style={{ textAlign: c?.align, width: c?.width ?? (c ? undefined : '2.5rem'), minWidth: c?.minWidth }}
+                      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : c?.sorting ? 'none' : undefined}
                     >
-                      {header.column.getCanSort() ? (
-                        <Link to={withParams({ order: nextOrder, offset: 0 })} preventScrollReset>
+                      {c?.sorting ? (
+                        <Link to={withParams({ order: nextOrder, offset: 0 })} preventScrollReset className="sort-link">
                           {flexRender(header.column.columnDef.header, header.getContext())}
-                          <Icon name={sorted === 'asc' ? 'sortAsc' : sorted === 'desc' ? 'sortDesc' : 'sort'} size={16} />
-                          {sorted ? <span className="visually-hidden">, {t(sorted === 'asc' ? 'table.sort.asc' : 'table.sort.desc')}</span> : null}
+                          <Icon name={direction === 'asc' ? 'sortAsc' : direction === 'desc' ? 'sortDesc' : 'sort'} size={16} />
+                          {direction ? <span className="visually-hidden">, {t(direction === 'asc' ? 'table.sort.asc' : 'table.sort.desc')}</span> : null}
                         </Link>
                       ) : (
                         flexRender(header.column.columnDef.header, header.getContext())
                       )}
+                      {c?.info ? (
+                        <span className="tooltip" tabIndex={0} title={t(c.info)}>
+                          <Icon name="info" size={14} label={t(c.info)} />
+                        </span>
+                      ) : null}
                     </th>
                   )
                 })}
+                {rowActions ? (
+                  <th scope="col">
+                    <span className="visually-hidden">{t('table.actions')}</span>
+                  </th>
+                ) : null}
               </tr>
             ))}
           </thead>
           <tbody>
             {table.getRowModel().rows.length === 0 ? (
               <tr>
-                <td className="empty" colSpan={spec.columns.length}>
+                <td className="empty" colSpan={colSpan}>
                   {t('table.empty')}
                 </td>
               </tr>
             ) : (
               table.getRowModel().rows.map((row) => (
-                <tr key={row.id}>
+                <tr key={row.id} aria-selected={selectable ? row.getIsSelected() : undefined}>
                   {row.getVisibleCells().map((cell) => {
-                    const c = cell.column.columnDef.meta as { align?: 'left' | 'center' | 'right'; ellipsis?: boolean; tooltip?: boolean } | undefined
-                    const text = cellText(spec.columns.find((x) => x.id === cell.column.id)!, row.original, t)
+                    const c = cell.column.columnDef.meta as TableColumn<Row> | undefined
+                    const text = c ? cellText(c, row.original, t) : undefined
                     return (
                       <td key={cell.id} style={{ textAlign: c?.align }} className={c?.ellipsis ? 'ellipsis' : undefined} title={c?.tooltip ? text : undefined}>
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     )
                   })}
+                  {rowActions ? <td className="row-actions">{rowActions(row.original)}</td> : null}
                 </tr>
               ))
             )}
           </tbody>
         </table>
         {loading ? (
-          <p role="status" className="visually-hidden">
-            {t('table.loading')}
+          <p role="status" className="table-loading">
+            <span className="spinner" aria-hidden="true" /> {t('table.loading')}
           </p>
         ) : null}
       </div>
       <div className="table-footer">
-        <Form method="get">
-          {query.like ? <input type="hidden" name="like" value={query.like} /> : null}
-          {query.order ? <input type="hidden" name="order" value={query.order} /> : null}
+        <Form method="get" className="page-size">
+          {[...params.entries()]
+            .filter(([k]) => !['limit', 'offset'].includes(k))
+            .map(([k, v]) => (
+              <input key={k} type="hidden" name={k} value={v} />
+            ))}
           <label>
             {t('table.rows_per_page')}
             <select className="input" name="limit" defaultValue={query.limit} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
@@ -163,10 +234,10 @@ export function EntityTable<Row>({ spec, page, query, title }: { spec: ListSpec<
           </noscript>
         </Form>
         <span aria-live="polite">{t('table.range', { from, to, total: page.total })}</span>
-        <nav aria-label={t('table.rows_per_page')} style={{ display: 'flex', gap: '.25rem' }}>
+        <span className="pager">
           <PageLink disabled={page.offset === 0} to={withParams({ offset: Math.max(0, page.offset - page.limit) })} label={t('table.previous')} icon="chevronLeft" />
           <PageLink disabled={page.offset + page.limit >= page.total} to={withParams({ offset: page.offset + page.limit })} label={t('table.next')} icon="chevronRight" />
-        </nav>
+        </span>
       </div>
     </section>
   )

@@ -1,132 +1,241 @@
-import { Form, NavLink, useLocation } from '@remix-run/react'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { Form, Link, NavLink, useLocation } from '@remix-run/react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { can } from '~/lib/access'
-import { ROUTES, type RouteEntry } from '~/lib/manifest'
+import { abbreviate } from '~/lib/format'
+import type { VisibleSection } from '~/lib/navigation'
 import type { RealmConfig } from '~/schemas/realm'
+import type { Settings } from '~/schemas/settings'
 import type { SessionUser } from '~/server/auth.server'
 import { LegalLinks, RealmLogo } from './brand'
+import { NetworkIndicator } from './heartbeat'
 import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
+import { SettingsDrawer } from './settings-drawer'
 
-const NARROW = '(max-width: 800px)'
+/** Narrow screens (seed 000 §9: 800 px): the sidebar is a drawer, closed by default and after navigation. */
+export const NARROW_QUERY = '(max-width: 800px)'
 
-/** Sidebar entries the user may open: every manifest route with a nav label whose requirement holds. */
-export function navEntries(user: Pick<SessionUser, 'permissions'>, config: RealmConfig | null): (RouteEntry & { nav: NonNullable<RouteEntry['nav']> })[] {
-  return Object.values(ROUTES as Record<string, RouteEntry>).filter(
-    (r): r is RouteEntry & { nav: NonNullable<RouteEntry['nav']> } => Boolean(r.nav) && can(user.permissions, config, r.access),
-  )
+export interface ShellProps {
+  user: SessionUser
+  config: RealmConfig
+  locale: string
+  settings: Settings
+  nav: VisibleSection[]
+  /** Credit balance of the user's wallet when the realm has the ledger (null: unavailable). */
+  balance: number | null
+  hideSidebar?: boolean
+  children: ReactNode
 }
 
-/** The console shell (seed 000 §2.1): sidebar, top bar and content area. */
-export function Shell({ user, config, locale, children }: { user: SessionUser; config: RealmConfig; locale: string; children: ReactNode }) {
+/** The console shell (seed 000 §2.1, §2.5): sidebar (240 px open, 64 px collapsed), top bar and content. */
+export function Shell({ user, config, locale, settings, nav, balance, hideSidebar, children }: ShellProps) {
   const { t } = useTranslation()
   const location = useLocation()
   const [collapsed, setCollapsed] = useState(false)
   const [drawerOpen, setDrawerOpen] = useState(false)
-  const [accountOpen, setAccountOpen] = useState(false)
-  const accountRef = useRef<HTMLDivElement>(null)
-  const entries = navEntries(user, config)
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const closeSettings = useCallback(() => setSettingsOpen(false), [])
 
-  // After navigation on small screens the drawer closes (seed 000 §2.1).
-  useEffect(() => {
-    setDrawerOpen(false)
-    setAccountOpen(false)
-  }, [location.pathname])
-
-  useEffect(() => {
-    if (!accountOpen) return
-    const onDown = (e: MouseEvent) => {
-      if (!accountRef.current?.contains(e.target as Node)) setAccountOpen(false)
-    }
-    document.addEventListener('mousedown', onDown)
-    return () => document.removeEventListener('mousedown', onDown)
-  }, [accountOpen])
+  useEffect(() => setDrawerOpen(false), [location.pathname])
 
   function toggleMenu() {
-    if (window.matchMedia(NARROW).matches) setDrawerOpen((o) => !o)
+    if (window.matchMedia(NARROW_QUERY).matches) setDrawerOpen((o) => !o)
     else setCollapsed((c) => !c)
   }
 
+  const main = nav.filter((s) => s.group === 'main')
+  const manage = nav.filter((s) => s.group === 'manage')
   return (
     <div
       className="shell"
-      data-sidebar={collapsed ? 'collapsed' : 'open'}
+      data-sidebar={hideSidebar ? 'hidden' : collapsed ? 'collapsed' : 'open'}
       data-drawer={drawerOpen ? 'open' : 'closed'}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          setDrawerOpen(false)
-          setAccountOpen(false)
-        }
-      }}
+      onKeyDown={(e) => e.key === 'Escape' && setDrawerOpen(false)}
     >
-      <aside className="sidebar" id="sidebar" aria-label={t('shell.navigation')}>
-        <div className="sidebar-brand">
-          <RealmLogo config={config} />
-        </div>
-        <nav aria-label={t('shell.navigation')}>
-          <ul>
-            {entries.map((r) => (
-              <li key={r.path}>
-                <NavLink to={r.path} end={r.path === '/'} title={collapsed ? t(r.nav.label) : undefined}>
+      {hideSidebar ? null : (
+        <aside className="sidebar" id="sidebar" aria-label={t('shell.navigation')}>
+          <div className="sidebar-brand">
+            <Link to="/" aria-label={t('nav.overview')}>
+              <RealmLogo config={config} />
+            </Link>
+          </div>
+          <nav aria-label={t('shell.navigation')}>
+            <ul className="nav-list">
+              <li>
+                <NavLink to="/" end className="nav-link" title={collapsed ? t('nav.overview') : undefined}>
                   <span className="nav-icon">
-                    <Icon name={r.nav.icon} />
+                    <Icon name="home" />
                   </span>
-                  <span className="nav-label">{t(r.nav.label)}</span>
+                  <span className="nav-label">{t('nav.overview')}</span>
                 </NavLink>
               </li>
-            ))}
-          </ul>
-        </nav>
-      </aside>
+              {main.map((s) => (
+                <NavSectionItem key={s.id} section={s} collapsed={collapsed} />
+              ))}
+            </ul>
+            {manage.length ? (
+              <>
+                <h2 className="nav-heading">
+                  <span className="nav-label">{t('nav.manage')}</span>
+                </h2>
+                <ul className="nav-list">
+                  {manage.map((s) => (
+                    <NavSectionItem key={s.id} section={s} collapsed={collapsed} />
+                  ))}
+                </ul>
+              </>
+            ) : null}
+          </nav>
+        </aside>
+      )}
+      {drawerOpen ? <button type="button" className="drawer-backdrop" aria-label={t('shell.menu.close')} onClick={() => setDrawerOpen(false)} /> : null}
       <div className="main">
         <header className="topbar">
-          <button
-            type="button"
-            className="btn btn-icon"
-            aria-controls="sidebar"
-            aria-expanded={!collapsed || drawerOpen}
-            onClick={toggleMenu}
-          >
-            <Icon name="menu" label={t('shell.menu')} />
-          </button>
+          {hideSidebar ? (
+            <Link to="/" className="btn btn-icon">
+              <Icon name="home" label={t('nav.overview')} />
+            </Link>
+          ) : (
+            <button type="button" className="btn btn-icon" aria-controls="sidebar" aria-expanded={drawerOpen || !collapsed} onClick={toggleMenu}>
+              <Icon name="menu" label={t('shell.menu')} />
+            </button>
+          )}
           <span className="realm-name">{config.name}</span>
           <span className="spacer" />
+          <NetworkIndicator />
+          {config.ledger_enabled && balance !== null ? (
+            <span className="credit-balance" title={t('shell.balance.title', { value: new Intl.NumberFormat(locale).format(balance) })}>
+              <Icon name="coin" />
+              <span className="visually-hidden">{t('shell.balance')}: </span>
+              <span data-testid="credit-balance">{abbreviate(balance, locale)}</span>
+            </span>
+          ) : null}
           <LanguageMenu locale={locale} />
-          <div className="menu" ref={accountRef}>
-            <button
-              type="button"
-              className="btn"
-              aria-haspopup="true"
-              aria-expanded={accountOpen}
-              aria-controls="account-menu"
-              onClick={() => setAccountOpen((o) => !o)}
-            >
-              <span className="avatar" aria-hidden="true">
-                {user.name.slice(0, 1).toUpperCase()}
-              </span>
-              <span className="visually-hidden">{t('shell.account')}: </span>
-              <span className="account-name">{user.name}</span>
-            </button>
-            {accountOpen ? (
-              <div className="menu-panel" id="account-menu">
-                <div className="menu-header">{t('shell.signed_in_as', { name: user.nick })}</div>
-                <Form method="post" action="/logout">
-                  <button type="submit" className="menu-item">
-                    <Icon name="logout" /> {t('shell.logout')}
-                  </button>
-                </Form>
-              </div>
-            ) : null}
-          </div>
+          <AccountMenu user={user} config={config} onSettings={() => setSettingsOpen(true)} />
         </header>
         <main className="content" id="main" tabIndex={-1}>
           {children}
         </main>
-        <footer className="entry-footer" style={{ paddingBottom: '1rem' }}>
+        <footer className="app-footer">
           <LegalLinks config={config} />
         </footer>
       </div>
+      <SettingsDrawer open={settingsOpen} onClose={closeSettings} settings={settings} />
+    </div>
+  )
+}
+
+/** A sidebar section: a single link, or a disclosure with its links (open when it holds the current page). */
+/** The item of a section that holds the current page: the longest path that is a prefix of it. */
+function currentItem(section: VisibleSection, pathname: string) {
+  return section.items
+    .filter((i) => pathname === i.path || pathname.startsWith(`${i.path}/`))
+    .sort((a, b) => b.path.length - a.path.length)[0]
+}
+
+function NavSectionItem({ section, collapsed }: { section: VisibleSection; collapsed: boolean }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const active = currentItem(section, location.pathname)
+  const current = Boolean(active)
+  const [open, setOpen] = useState(current)
+  useEffect(() => {
+    if (current) setOpen(true)
+  }, [current])
+  if (section.items.length === 1 || collapsed) {
+    const first = section.items[0]
+    return (
+      <li>
+        <Link to={first.path} className={`nav-link${current ? ' is-current' : ''}`} aria-current={current ? 'page' : undefined} title={collapsed ? t(section.label) : undefined}>
+          <span className="nav-icon">
+            <Icon name={section.icon} />
+          </span>
+          <span className="nav-label">{section.items.length === 1 ? t(first.label) : t(section.label)}</span>
+        </Link>
+      </li>
+    )
+  }
+  const id = `nav-${section.id}`
+  return (
+    <li>
+      <button type="button" className={`nav-link nav-toggle${current ? ' is-current' : ''}`} aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+        <span className="nav-icon">
+          <Icon name={section.icon} />
+        </span>
+        <span className="nav-label">{t(section.label)}</span>
+        <span className={`nav-caret${open ? ' is-open' : ''}`}>
+          <Icon name="chevronDown" size={16} />
+        </span>
+      </button>
+      <ul id={id} className="nav-sub" hidden={!open}>
+        {section.items.map((i) => (
+          <li key={i.route}>
+            <Link to={i.path} className="nav-link" aria-current={active?.route === i.route ? 'page' : undefined}>
+              <span className="nav-label">{t(i.label)}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </li>
+  )
+}
+
+/** Account menu (seed 000 §2.1): edit profile, settings, logout. */
+function AccountMenu({ user, config, onSettings }: { user: SessionUser; config: RealmConfig; onSettings: () => void }) {
+  const { t } = useTranslation()
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  const location = useLocation()
+  useEffect(() => setOpen(false), [location.pathname])
+  useEffect(() => {
+    if (!open) return
+    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setOpen(false)
+    document.addEventListener('mousedown', onDown)
+    return () => document.removeEventListener('mousedown', onDown)
+  }, [open])
+  const canEdit = user.permissions.mas_user_edit === true
+  const foreign = user.origin_realm !== config.realm
+  return (
+    <div className="menu" ref={ref} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button type="button" className="btn account-button" aria-haspopup="true" aria-expanded={open} aria-controls="account-menu" onClick={() => setOpen((o) => !o)}>
+        <span className="avatar" aria-hidden="true">
+          {user.avatar_url ? <img src={user.avatar_url} alt="" /> : user.name.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="visually-hidden">{t('shell.account')}: </span>
+        <span className="account-name">{user.name}</span>
+      </button>
+      {open ? (
+        <div className="menu-panel" id="account-menu">
+          <div className="menu-header">{t('shell.signed_in_as', { name: user.nick })}</div>
+          {canEdit ? (
+            foreign ? (
+              <span className="menu-item is-disabled" aria-disabled="true" title={t('shell.profile.foreign')} tabIndex={0}>
+                <Icon name="user" /> {t('shell.profile')}
+                <span className="visually-hidden"> — {t('shell.profile.foreign')}</span>
+              </span>
+            ) : (
+              <Link className="menu-item" to={`/user/edit/${encodeURIComponent(user.nick)}`}>
+                <Icon name="user" /> {t('shell.profile')}
+              </Link>
+            )
+          ) : null}
+          <button
+            type="button"
+            className="menu-item"
+            onClick={() => {
+              setOpen(false)
+              onSettings()
+            }}
+          >
+            <Icon name="settings" /> {t('settings.title')}
+          </button>
+          <Form method="post" action="/logout">
+            <button type="submit" className="menu-item">
+              <Icon name="logout" /> {t('shell.logout')}
+            </button>
+          </Form>
+        </div>
+      ) : null}
     </div>
   )
 }

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/icon'
 import { Presence } from '~/components/presence'
 import { RouteError } from '~/components/route-error'
-import { navEntries } from '~/components/shell'
 import type { RootData } from '~/root'
-import { requireUser } from '~/server/auth.server'
+import type { loader as consoleLoader } from './_console'
+import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'nav.overview' }
 
@@ -16,7 +16,7 @@ export function greetingKey(hour: number): 'good_morning' | 'good_afternoon' | '
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user, realm } = await requireUser(request, context)
+  const { user, realm } = await requireRoute(request, context, 'overview')
   const hour = Number(new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: realm.config?.time_zone || 'America/Sao_Paulo' }).format(new Date()))
   return { user, greeting: greetingKey(hour) }
 }
@@ -25,7 +25,7 @@ export default function Overview() {
   const { user, greeting } = useLoaderData<typeof loader>()
   const root = useRouteLoaderData<RootData>('root')
   const { t } = useTranslation()
-  const modules = navEntries(user, root?.realm ?? null).filter((r) => r.path !== '/')
+  const nav = useRouteLoaderData<typeof consoleLoader>('routes/_console')?.nav ?? []
   return (
     <>
       <div className="page-header">
@@ -34,14 +34,16 @@ export default function Overview() {
       <p>{t('overview.realm', { name: root?.realm?.name })}</p>
       <section className="card" aria-labelledby="modules-title">
         <h2 id="modules-title">{t('overview.modules')}</h2>
-        {modules.length === 0 ? (
+        {nav.length === 0 ? (
           <p>{t('overview.modules.empty')}</p>
         ) : (
           <ul className="module-grid">
-            {modules.map((m) => (
-              <li key={m.path}>
-                <Link to={m.path}>
-                  <Icon name={m.nav.icon} /> {t(m.nav.label)}
+            {nav.map((section) => (
+              <li key={section.id}>
+                <Link to={section.items[0].path}>
+                  <Icon name={section.icon} />
+                  <span className="module-name">{t(section.label)}</span>
+                  <span className="module-items">{section.items.map((i) => t(i.label)).join(' · ')}</span>
                 </Link>
               </li>
             ))}

@@ -2,11 +2,12 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { EntityTable } from '~/components/entity-table'
+import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import { realmList } from '~/lib/lists'
 import { loadList } from '~/server/list.server'
 
-export const handle = { title: 'resources.realm.name' }
+export const handle = { title: 'pages.realm.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query } = await loadList(request, context, realmList)
@@ -19,9 +20,20 @@ export default function RealmListRoute() {
   return (
     <>
       <div className="page-header">
-        <h1 id="list-title">{t('resources.realm.name')}</h1>
+        <h1>{t('pages.realm.list')}</h1>
       </div>
-      <EntityTable spec={realmList} page={page} query={query} title={t('resources.realm.name')} />
+      <EntityTable
+        spec={realmList}
+        page={page}
+        query={query}
+        title={t('pages.realm.list')}
+        selectable
+        actions={(selected) => (
+          <a className="btn" href={`/export/realm?code=${encodeURIComponent(selected.join(','))}`} download>
+            <Icon name="download" /> {t('resources.realm.export_selected')}
+          </a>
+        )}
+      />
     </>
   )
 }

@@ -4,21 +4,32 @@ import { LoginScreen, type LoginNotice } from '~/components/login-screen'
 import { NotFound } from '~/components/not-found'
 import { RouteError } from '~/components/route-error'
 import { Shell } from '~/components/shell'
+import { matchRoute } from '~/lib/manifest'
+import { visibleNav } from '~/lib/navigation'
 import type { RootData } from '~/root'
 import { requireUser, type SigninRequired } from '~/server/auth.server'
 
-/** Layout of every protected console route: requires a session with dashboard access. */
+/** Layout of every console route: paths outside the manifest are 404; the rest need a session with dashboard access. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request, context)
-  return { user }
+  const entry = matchRoute(new URL(request.url).pathname)
+  if (!entry || entry.public) throw new Response(null, { status: 404 })
+  const { user, realm, api } = await requireUser(request, context)
+  let balance: number | null = null
+  if (realm.config?.ledger_enabled) {
+    balance = await api
+      .get<{ points: number }>(`ledger/wallet/${encodeURIComponent(user.nick)}`)
+      .then((w) => w.points)
+      .catch(() => null)
+  }
+  return { user, balance, nav: visibleNav(user.permissions, realm.config), hideSidebar: Boolean(entry.hideSidebar) }
 }
 
 export default function ConsoleLayout() {
-  const { user } = useLoaderData<typeof loader>()
+  const { user, balance, nav, hideSidebar } = useLoaderData<typeof loader>()
   const root = useRouteLoaderData<RootData>('root')
   if (!root?.realm) return null
   return (
-    <Shell user={user} config={root.realm} locale={root.locale}>
+    <Shell user={user} config={root.realm} locale={root.locale} settings={root.settings} nav={nav} balance={balance} hideSidebar={hideSidebar}>
       <Outlet />
     </Shell>
   )

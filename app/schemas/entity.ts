@@ -13,6 +13,11 @@ export interface FieldDef {
   sort?: boolean
   /** Returned by list answers (get answers return every field). */
   list?: boolean
+  /**
+   * Accepted as a list filter in the query string: `eq` (`?field=value`), `in` (`?field=a,b`), `like`
+   * (`?field=part`), `date` (`?field_from=YYYY-MM-DD&field_to=YYYY-MM-DD`, inclusive).
+   */
+  filter?: 'eq' | 'in' | 'like' | 'date'
 }
 
 export interface EntityDescriptor<Row extends Record<string, unknown> = Record<string, unknown>> {

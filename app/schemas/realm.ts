@@ -18,10 +18,10 @@ const list = <T extends v.GenericSchema>(item: T, max = 100) => v.pipe(v.array(i
 
 /** Every stored realm field: its storage type and its write rule, declared once. */
 const realmFields = {
-  code: { def: { type: 'text', search: true, sort: true, list: true }, schema: RealmCode },
-  name: { def: { type: 'text', search: true, sort: true, list: true }, schema: v.pipe(v.string(), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')) },
-  parent_code: { def: { type: 'text', sort: true, list: true }, schema: v.nullable(RealmCode) },
-  canonical_name: { def: { type: 'text', search: true, sort: true, list: true }, schema: text(200) },
+  code: { def: { type: 'text', search: true, sort: true, list: true, filter: 'in' }, schema: RealmCode },
+  name: { def: { type: 'text', search: true, sort: true, list: true, filter: 'like' }, schema: v.pipe(v.string(), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')) },
+  parent_code: { def: { type: 'text', sort: true, list: true, filter: 'eq' }, schema: v.nullable(RealmCode) },
+  canonical_name: { def: { type: 'text', search: true, sort: true, list: true, filter: 'like' }, schema: text(200) },
   nick_suffix: { def: { type: 'text' }, schema: v.pipe(text(40), v.regex(/^\S*$/, 'validation.no_spaces')) },
   allowed_signin: { def: { type: 'json' }, schema: v.pipe(list(v.picklist(SIGNIN_METHODS, 'validation.picklist'), 4), v.minLength(1, 'validation.min_items')) },
   dashboard_url: { def: { type: 'text' }, schema: url },
@@ -83,7 +83,7 @@ const realmFields = {
   token_sso_url: { def: { type: 'text' }, schema: url },
   handtalk_enabled: { def: { type: 'bool' }, schema: bool },
   google_client_id: { def: { type: 'text' }, schema: text(300) },
-  created_at: { def: { type: 'text', sort: true }, schema: null },
+  created_at: { def: { type: 'text', sort: true, list: true, filter: 'date' }, schema: null },
   updated_at: { def: { type: 'text', sort: true }, schema: null },
   updated_by: { def: { type: 'text' }, schema: null },
 } as const satisfies Record<string, { def: FieldDef; schema: v.GenericSchema | null }>

@@ -17,11 +17,23 @@ export class RealmApiError extends Error {
   }
 }
 
+/** Turns a failed API call into the Response a route error boundary shows (status and envelope kept). */
+export async function orErrorResponse<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call
+  } catch (err) {
+    if (err instanceof RealmApiError) throw Response.json({ errors: err.errors }, { status: err.status })
+    throw err
+  }
+}
+
 type Query = Record<string, string | number | boolean | null | undefined>
 interface CallOptions {
   query?: Query
   body?: unknown
   headers?: Record<string, string>
+  /** Gives up after this many milliseconds with cause `timeout` (504). */
+  timeoutMs?: number
 }
 
 export interface RealmApiOptions {
@@ -43,7 +55,7 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
   const inProcess = new URL(endpoint).origin === origin
   const version = context.cloudflare.env.DASH_VERSION
 
-  async function call<T>(method: string, path: string, { query, body, headers }: CallOptions = {}): Promise<T> {
+  async function call<T>(method: string, path: string, { query, body, headers, timeoutMs }: CallOptions = {}): Promise<T> {
     const url = new URL(path.replace(/^\//, ''), endpoint.endsWith('/') ? endpoint : `${endpoint}/`)
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v))
     const h = new Headers({ accept: 'application/json', [DASH_VERSION_HEADER]: version, ...headers })
@@ -59,10 +71,22 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     }
     const req = new Request(url, { method, headers: h, body: payload })
     let res: Response
+    let timer: ReturnType<typeof setTimeout> | undefined
     try {
-      res = inProcess ? await context.fetchApi(req) : await fetch(req)
+      const sent = inProcess ? context.fetchApi(req) : fetch(req)
+      res = timeoutMs
+        ? await Promise.race([
+            sent,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new RealmApiError(504, [{ field: '', cause: 'timeout', value: timeoutMs, message: `No answer within ${timeoutMs} ms.` }])), timeoutMs)
+            }),
+          ])
+        : await sent
     } catch (err) {
+      if (err instanceof RealmApiError) throw err
       throw new RealmApiError(503, [{ field: '', cause: 'network', value: null, message: String(err) }])
+    } finally {
+      clearTimeout(timer)
     }
     if (res.status === 204) return undefined as T
     const data: unknown = await res.json().catch(() => null)
@@ -73,7 +97,7 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
   }
 
   return {
-    get: <T>(path: string, query?: Query) => call<T>('GET', path, { query }),
+    get: <T>(path: string, query?: Query, opts: Pick<CallOptions, 'timeoutMs'> = {}) => call<T>('GET', path, { query, ...opts }),
     post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, { body, headers }),
     put: <T>(path: string, body?: unknown) => call<T>('PUT', path, { body }),
     delete: <T = void>(path: string) => call<T>('DELETE', path),

@@ -1,5 +1,6 @@
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { can, type Access } from '~/lib/access'
+import { routeById } from '~/lib/manifest'
 import type { PermissionMap } from '~/schemas/permission'
 import { RealmApiError, realmApi, type RealmApi } from './api.server'
 import { sessionCookie } from './cookies.server'
@@ -50,11 +51,24 @@ function signinRequired(reason: SigninRequired['reason'], status: 401 | 403, hea
   throw new Response(JSON.stringify({ reason } satisfies SigninRequired), { status, headers: h })
 }
 
+type Signed = { user: SessionUser; realm: RealmContext; api: RealmApi }
+const signedMemo = new WeakMap<Request, Promise<Signed>>()
+
 /**
  * The signed-in user with dashboard access, or a thrown 401/403 that the console boundary renders as the sign-in
  * screen in place of the page (the URL stays, so the requested path is restored after sign-in).
+ * Loaders of one request share the answer; permissions are still read fresh on every request.
  */
-export async function requireUser(request: Request, context: AppLoadContext): Promise<{ user: SessionUser; realm: RealmContext; api: RealmApi }> {
+export function requireUser(request: Request, context: AppLoadContext): Promise<Signed> {
+  let found = signedMemo.get(request)
+  if (!found) {
+    found = loadUser(request, context)
+    signedMemo.set(request, found)
+  }
+  return found
+}
+
+async function loadUser(request: Request, context: AppLoadContext): Promise<Signed> {
   const realm = await getRealmContext(request, context)
   if (!realm.code) signinRequired('realm', 401)
   const token = await getToken(request)
@@ -81,6 +95,11 @@ export async function requireAccess(request: Request, context: AppLoadContext, a
   const found = await requireUser(request, context)
   if (!can(found.user.permissions, found.realm.config, access)) throw redirect('/notfound')
   return found
+}
+
+/** The guard of a manifest route (first line of its loaders and actions). */
+export function requireRoute(request: Request, context: AppLoadContext, routeId: string) {
+  return requireAccess(request, context, routeById(routeId).access)
 }
 
 /** A same-site path to return to after sign-in; anything else falls back to `/`. */

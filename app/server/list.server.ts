@@ -1,8 +1,13 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
+import { paramsOf } from '~/lib/search'
 import { ListQuery, MAX_LIMIT, PAGE_SIZES, type ListPage } from '~/schemas/common'
-import { requireAccess } from './auth.server'
+import { orErrorResponse } from './api.server'
+import { requireRoute } from './auth.server'
+
+/** Table load timeout (seed 000 §9): a list that does not answer in time shows its error state. */
+export const LIST_TIMEOUT_MS = 5000
 
 /** The list query of a page URL; anything invalid falls back to the defaults (25 rows from the start). */
 export function listQueryFromUrl(url: URL): ListQuery {
@@ -13,21 +18,31 @@ export function listQueryFromUrl(url: URL): ListQuery {
   return query
 }
 
-/** Loads one page of a declared list for a console screen, behind the list's access rule. */
-export async function loadList<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>) {
-  const { api, user } = await requireAccess(request, context, spec.access)
-  const query = listQueryFromUrl(new URL(request.url))
-  const page = await api.get<ListPage<Row>>(spec.apiPath, { ...query })
-  return { page, query, user }
+/** The search-bar filters of a page URL that the list's descriptors declare. */
+function filtersFromUrl<Row>(url: URL, spec: ListSpec<Row>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const d of spec.search ?? []) for (const p of paramsOf(d)) if (url.searchParams.get(p)) out[p] = url.searchParams.get(p)!
+  return out
 }
 
-/** Every row of a declared list under the page's search and order (CSV export), up to `cap` rows. */
+/** Loads one page of a declared list for a console screen, behind the list's route guard. */
+export async function loadList<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>) {
+  const { api, user, realm } = await requireRoute(request, context, spec.route)
+  const url = new URL(request.url)
+  const query = listQueryFromUrl(url)
+  const page = await orErrorResponse(api.get<ListPage<Row>>(spec.apiPath, { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }))
+  return { page, query, user, realm }
+}
+
+/** Every row of a declared list under the page's search, filters and order (CSV export), up to `cap` rows. */
 export async function loadAllRows<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>, cap = 10_000): Promise<Row[]> {
-  const { api } = await requireAccess(request, context, spec.access)
-  const { like, order } = listQueryFromUrl(new URL(request.url))
+  const { api } = await requireRoute(request, context, spec.route)
+  const url = new URL(request.url)
+  const { like, order } = listQueryFromUrl(url)
+  const filters = filtersFromUrl(url, spec)
   const rows: Row[] = []
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
-    const page = await api.get<ListPage<Row>>(spec.apiPath, { like, order, limit: MAX_LIMIT, offset })
+    const page = await orErrorResponse(api.get<ListPage<Row>>(spec.apiPath, { like, order, ...filters, limit: MAX_LIMIT, offset }))
     rows.push(...page.items)
     if (page.items.length < MAX_LIMIT || offset + MAX_LIMIT >= page.total) break
   }

@@ -5,8 +5,8 @@ import { EntityTable } from '~/components/entity-table'
 import { realmList } from '~/lib/lists'
 import type { ListPage, ListQuery } from '~/schemas/common'
 
-type Row = { code: string; name: string; canonical_name: string; parent_code: string | null }
-const rows: Row[] = Array.from({ length: 25 }, (_, i) => ({ code: `r${i}`, name: `Realm ${i}`, canonical_name: `Canonical ${i}`, parent_code: i ? 'r0' : null }))
+type Row = { code: string; name: string; canonical_name: string; parent_code: string | null; created_at: string }
+const rows: Row[] = Array.from({ length: 25 }, (_, i) => ({ code: `r${i}`, name: `Realm ${i}`, canonical_name: `Canonical ${i}`, parent_code: i ? 'r0' : null, created_at: '2026-11-01T10:00:00.000Z' }))
 
 function renderTable(page: ListPage<Row>, query: Partial<ListQuery> = {}, url = '/realm') {
   const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', ...query }
@@ -18,7 +18,7 @@ describe('EntityTable', () => {
   it('renders the page with its columns, range and paging links', () => {
     renderTable({ items: rows, total: 60, limit: 25, offset: 0 }, {}, '/realm?like=r')
     const table = screen.getByRole('table')
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent?.trim())).toEqual(['Código', 'Nome', 'Nome canônico', 'Domínio pai'])
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent?.trim())).toEqual(['Código', 'Nome', 'Nome canônico', 'Domínio pai', 'Criado em'])
     expect(within(table).getAllByRole('row')).toHaveLength(26)
     expect(screen.getByText('1–25 de 60')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Próxima página' }).getAttribute('href')).toBe('/realm?like=r&offset=25')

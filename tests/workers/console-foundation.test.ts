@@ -166,14 +166,15 @@ describe('the console after sign-in', () => {
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="realm-\d{4}-\d{2}-\d{2}\.csv"/)
     const text = (await res.text()).replace(/^\uFEFF/, '')
     const [header, ...rows] = text.trim().split('\r\n')
-    expect(header).toBe('Código,Nome,Nome canônico,Domínio pai')
-    expect(rows).toEqual(['escola,Escola Estadual Modelo,Rede Estadual de Ensino,'])
+    expect(header).toBe('Código,Nome,Nome canônico,Domínio pai,Criado em')
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatch(/^escola,Escola Estadual Modelo,Rede Estadual de Ensino,,\d{4}-\d{2}-\d{2}$/)
   })
 
   it('exports in the chosen language', async () => {
     const cookie = await consoleSignIn(DEMO, 'root')
     const res = await call(DEMO, '/export/realm?like=escola', { headers: { cookie: `${cookie}; lng=${cookieValue('es-ES')}` } })
-    expect((await res.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('Código,Nombre,Nombre canónico,Dominio padre')
+    expect((await res.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('Código,Nombre,Nombre canónico,Dominio padre,Creado el')
   })
 
   it('signs out: revokes the token server-side and returns to /', async () => {

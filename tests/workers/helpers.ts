@@ -1,6 +1,7 @@
-import { SELF } from 'cloudflare:test'
+import { SELF, env } from 'cloudflare:test'
 import { expect } from 'vitest'
 import type { ErrorEnvelope } from '../../app/schemas/error'
+import { createSession } from '../../worker/db/sessions'
 
 export const DEMO = 'demo.localhost'
 export const ESCOLA = 'escola.localhost'
@@ -59,4 +60,33 @@ export async function consoleSignIn(host: string, nick: string, password = 'demo
   const match = /(?:__Host-)?dash_session=[^;]+/.exec(setCookie)
   expect(match).not.toBeNull()
   return [extraCookie, match![0]].filter(Boolean).join('; ')
+}
+
+const crafted = new Map<string, Promise<{ role: string; nick: string }>>()
+
+/**
+ * A staff member of `realm` holding exactly `permissions` (one role of their own), with a new session: its API
+ * token and the console cookie. Rows are written with plain SQL, the session with the product's createSession.
+ */
+export async function userWith(realm: string, permissions: readonly string[]) {
+  const key = `${realm}|${[...permissions].sort().join(',')}`
+  let found = crafted.get(key)
+  if (!found) {
+    found = (async () => {
+      const id = crypto.randomUUID().replace(/-/g, '').slice(0, 10)
+      const role = `m${id}`
+      const nick = `u${id}`
+      await env.DB.batch([
+        env.DB.prepare('INSERT INTO role (realm, role, description) VALUES (?, ?, ?)').bind(realm, role, 'matrix'),
+        ...[...new Set(permissions)].map((p) => env.DB.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?)').bind(realm, role, p)),
+        env.DB.prepare('INSERT INTO user (realm, nick, name, origin_realm) VALUES (?, ?, ?, ?)').bind(realm, nick, `Matrix ${id}`, realm),
+        env.DB.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, 0)').bind(realm, nick, role),
+      ])
+      return { role, nick }
+    })()
+    crafted.set(key, found)
+  }
+  const { role, nick } = await found
+  const { token } = await createSession(env.DB, realm, nick)
+  return { token, cookie: `dash_session=${cookieValue(token)}`, role, nick }
 }

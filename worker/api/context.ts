@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
+import type { Access } from '../../app/lib/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
 import { findSessionAuth, type Auth } from '../db/sessions'
 
@@ -33,6 +34,21 @@ export async function requireAuth(c: Ctx): Promise<Auth> {
   }
   c.set('auth', found.auth)
   return found.auth
+}
+
+/** The caller's session when it satisfies the requirement: every `all`, one of `any`, every realm flag. */
+export async function requireAccess(c: Ctx, access: Access): Promise<Auth> {
+  const auth = await requireAuth(c)
+  if (access.all?.length) await requirePermission(c, ...access.all)
+  if (access.any?.length) await requireAnyPermission(c, ...access.any)
+  if (access.flags?.length) {
+    const row = await c.env.DB.prepare(`SELECT ${access.flags.map((f) => `${f} AS "${f}"`).join(', ')} FROM realm WHERE code = ?`)
+      .bind(auth.realm)
+      .first<Record<string, number>>()
+    const off = access.flags.find((f) => row?.[f] !== 1)
+    if (off) throw apiError(403, 'disabled', `This realm does not have ${off}.`, 'realm', off)
+  }
+  return auth
 }
 
 /** The caller's session when it holds every listed permission; 403 naming the first one missing. */
@@ -73,6 +89,13 @@ export async function readJson<S extends v.GenericSchema>(c: Ctx, schema: S): Pr
 /** The query string validated against `schema`. */
 export function readQuery<S extends v.GenericSchema>(c: Ctx, schema: S): v.InferOutput<S> {
   return parse(schema, c.req.query())
+}
+
+/** A path parameter of the matched route (Hono always sets declared ones). */
+export function pathParam(c: Ctx, name: string): string {
+  const value = c.req.param(name)
+  if (value === undefined) throw apiError(400, 'invalid', `Missing path parameter ${name}.`, name)
+  return value
 }
 
 /** The request's origin as the browser sees it (scheme, host and port). */

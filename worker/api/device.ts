@@ -7,7 +7,8 @@ import { createSession, revokeSession } from '../db/sessions'
 import { findUserForSignin, setPasswordHash } from '../db/users'
 import { apiError } from '../lib/errors'
 import { hashPassword, needsRehash, verifyPassword } from '../lib/password'
-import { type AppEnv, origin, readJson, requireAuth } from './context'
+import { guarded } from '../lib/guard'
+import { type AppEnv, origin, readJson } from './context'
 
 /** Username sign-in (seed 000 §5): username and password each longer than 1 character. */
 export const DeviceSignin = v.object({
@@ -25,7 +26,9 @@ export function withNickSuffix(nick: string, suffix: string): string {
 export const device = new Hono<AppEnv>()
 
 /** POST /device: sign in with nick and password; answers a new session token (never a stored password). */
-device.post('/', async (c) => {
+device.post(
+  '/',
+  guarded('public', async (c) => {
   const body = await readJson(c, DeviceSignin)
   const hostRealm = c.get('hostRealm')
   if (hostRealm && hostRealm !== body.realm) {
@@ -53,11 +56,14 @@ device.post('/', async (c) => {
     origin_realm: user.origin_realm,
     expires_at: session.expiresAt,
   })
-})
+  }),
+)
 
 /** DELETE /device: sign out; revokes the calling token. */
-device.delete('/', async (c) => {
-  const auth = await requireAuth(c)
-  await revokeSession(c.env.DB, auth.tokenHash)
-  return c.body(null, 204)
-})
+device.delete(
+  '/',
+  guarded({}, async (c, auth) => {
+    await revokeSession(c.env.DB, auth.tokenHash)
+    return c.body(null, 204)
+  }),
+)

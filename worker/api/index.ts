@@ -1,29 +1,36 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { ApiError } from '../lib/errors'
+import { guarded } from '../lib/guard'
 import type { AppEnv } from './context'
 import { device } from './device'
 import { permission } from './permission'
 import { realm } from './realm'
 import { session } from './session'
 
+/** Every API answer carries the built version (seed 000 §7). */
+export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next()
+  c.res.headers.set('x-dash-version', c.env.DASH_VERSION)
+}
+
 /** The realm API, mounted under `/api` by the Worker entry; paths follow seed 000 §7. */
 export function createApi(): Hono<AppEnv> {
   const api = new Hono<AppEnv>()
 
-  api.use('*', async (c, next) => {
-    await next()
-    c.res.headers.set('x-dash-version', c.env.DASH_VERSION)
-  })
+  api.use('*', versionHeader)
 
-  api.get('/version', (c) => c.json({ version: c.env.DASH_VERSION }))
+  api.get('/version', guarded('public', (c) => c.json({ version: c.env.DASH_VERSION })))
   api.route('/device', device)
   api.route('/mas/session', session)
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
-  api.all('*', (c) =>
-    c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
+  api.all(
+    '*',
+    guarded('public', (c) =>
+      c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
+    ),
   )
   api.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ errors: err.errors }, err.status)

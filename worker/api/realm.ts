@@ -6,7 +6,8 @@ import { getRealmRow, realmConfig } from '../db/realms'
 import type { Auth } from '../db/sessions'
 import { crud, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
-import { type AppEnv, type Ctx, origin, parse } from './context'
+import { guarded } from '../lib/guard'
+import { type AppEnv, type Ctx, origin, parse, pathParam } from './context'
 
 /** Realms a caller administers: all with mas_realm_list_all, else their realm and its descendants. */
 export function realmTreeScope(auth: Auth, column = 'code'): Scope {
@@ -35,12 +36,15 @@ function keepSecrets(values: Record<string, unknown>): Record<string, unknown> {
 export const realm = new Hono<AppEnv>()
 
 /** GET /mas/realm/{code}/config: public configuration of a realm. */
-realm.get('/:code/config', async (c) => {
-  const code = parse(RealmCode, c.req.param('code'))
-  const row = await getRealmRow(c.env.DB, code)
-  if (!row) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
-  return c.json(realmConfig(row, origin(c), c.get('hostRealm') === null))
-})
+realm.get(
+  '/:code/config',
+  guarded('public', async (c) => {
+    const code = parse(RealmCode, pathParam(c, 'code'))
+    const row = await getRealmRow(c.env.DB, code)
+    if (!row) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
+    return c.json(realmConfig(row, origin(c), c.get('hostRealm') === null))
+  }),
+)
 
 realm.route(
   '/',

@@ -1,13 +1,15 @@
 import { Hono } from 'hono'
 import { permissionMap } from '../../app/schemas/permission'
-import { type AppEnv, requireAuth } from './context'
+import { guarded } from '../lib/guard'
+import type { AppEnv } from './context'
 
 export const session = new Hono<AppEnv>()
 
 /** GET /mas/session: the caller's auth state (seed 000 §3) with the effective permissions of all their roles. */
-session.get('/', async (c) => {
-  const auth = await requireAuth(c)
-  return c.json({
+session.get(
+  '/',
+  guarded({}, (c, auth) =>
+    c.json({
     realm: auth.realm,
     nick: auth.nick,
     name: auth.name,
@@ -17,6 +19,7 @@ session.get('/', async (c) => {
     role: auth.role,
     roles: auth.roles,
     permissions: permissionMap(auth.permissions),
-    server_ts: new Date().toISOString(),
-  })
-})
+      server_ts: new Date().toISOString(),
+    }),
+  ),
+)

@@ -2,9 +2,10 @@ import { Hono } from 'hono'
 import type * as v from 'valibot'
 import { ListQuery, type ListPage } from '../../app/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '../../app/schemas/entity'
-import { type AppEnv, type Ctx, parse, readJson, requirePermission } from '../api/context'
+import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import type { Auth } from '../db/sessions'
 import { apiError } from './errors'
+import { guarded } from './guard'
 
 /** A SQL condition restricting the rows a caller may see, e.g. `realm = ?` with the caller's realm. */
 export interface Scope {
@@ -72,6 +73,44 @@ function orderClause(desc: EntityDescriptor, order: string): string {
   if (!def?.sort) throw apiError(400, 'invalid', `Cannot order by ${field}.`, 'order', order)
   // The key breaks ties so paging is stable.
   return `ORDER BY ${quote(field)} ${descending ? 'DESC' : 'ASC'}${field === desc.key ? '' : `, ${quote(desc.key)} ASC`}`
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** The condition of the descriptor's field filters present in a list query string (400 on a malformed value). */
+export function filterScope(desc: EntityDescriptor, query: Record<string, string>): Scope | undefined {
+  const where: string[] = []
+  const params: unknown[] = []
+  for (const [name, def] of Object.entries(desc.fields as Record<string, FieldDef>)) {
+    if (!def.filter) continue
+    const value = query[name]
+    const bad = (v: unknown) => apiError(400, 'invalid', `Invalid filter ${name}.`, name, v)
+    if (def.filter === 'date') {
+      for (const [suffix, op, time] of [['_from', '>=', 'T00:00:00.000Z'], ['_to', '<=', 'T23:59:59.999Z']] as const) {
+        const d = query[`${name}${suffix}`]
+        if (d === undefined || d === '') continue
+        if (!DATE.test(d) || Number.isNaN(Date.parse(d))) throw bad(d)
+        where.push(`${quote(name)} ${op} ?`)
+        params.push(`${d}${time}`)
+      }
+      continue
+    }
+    if (value === undefined || value === '') continue
+    if (value.length > 500) throw bad(value)
+    if (def.filter === 'eq') {
+      where.push(`${quote(name)} = ?`)
+      params.push(def.type === 'bool' ? (value === 'true' ? 1 : 0) : def.type === 'int' || def.type === 'real' ? Number(value) : value)
+    } else if (def.filter === 'in') {
+      const values = value.split(',').map((x) => x.trim()).filter(Boolean).slice(0, 100)
+      if (!values.length) continue
+      where.push(`${quote(name)} IN (${values.map(() => '?').join(', ')})`)
+      params.push(...values)
+    } else {
+      where.push(`${quote(name)} LIKE ? ESCAPE '\\'`)
+      params.push(likePattern(value))
+    }
+  }
+  return where.length ? { where: where.join(' AND '), params } : undefined
 }
 
 /** One page of rows in scope, filtered by `like` over the searchable fields and ordered by `order`. */
@@ -182,22 +221,25 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     return raw
   }
 
-  app.get('/', async (c) => {
-    const auth = await requirePermission(c, opts.permissions.list)
-    const query = parse(ListQuery, c.req.query())
-    return c.json(await listRows(c.env.DB, desc, await scopeOf(c, auth), query))
-  })
+  app.get(
+    '/',
+    guarded({ all: [opts.permissions.list] }, async (c, auth) => {
+      const query = parse(ListQuery, c.req.query())
+      return c.json(await listRows(c.env.DB, desc, await scopeOf(c, auth), query, filterScope(desc, c.req.query())))
+    }),
+  )
 
-  app.get('/:id', async (c) => {
-    const auth = await requirePermission(c, opts.permissions.get)
-    return c.json(decodeRow(desc, await load(c, await scopeOf(c, auth), c.req.param('id'))))
-  })
+  app.get(
+    '/:id',
+    guarded({ all: [opts.permissions.get] }, async (c, auth) => c.json(decodeRow(desc, await load(c, await scopeOf(c, auth), pathParam(c, 'id'))))),
+  )
 
   if (opts.create && opts.permissions.create) {
     const schema = opts.create
     const permission = opts.permissions.create
-    app.post('/', async (c) => {
-      const auth = await requirePermission(c, permission)
+    app.post(
+      '/',
+      guarded({ all: [permission] }, async (c, auth) => {
       const body = await readJson(c, schema)
       const values = opts.beforeCreate ? await opts.beforeCreate(c, auth, body) : { ...(body as object), ...(desc.realmColumn ? { [desc.realmColumn]: auth.realm } : {}) }
       const id = String(values[desc.key])
@@ -207,35 +249,40 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       }
       await c.env.DB.batch([insertStatement(c.env.DB, desc, values)])
       return c.json(decodeRow(desc, await load(c, scope, id)), 201)
-    })
+      }),
+    )
   }
 
   if (opts.update && opts.permissions.edit) {
     const schema = opts.update
     const permission = opts.permissions.edit
-    app.put('/:id', async (c) => {
-      const auth = await requirePermission(c, permission)
-      const id = c.req.param('id')
+    app.put(
+      '/:id',
+      guarded({ all: [permission] }, async (c, auth) => {
+      const id = pathParam(c, 'id')
       const scope = await scopeOf(c, auth)
       const existing = decodeRow(desc, await load(c, scope, id))
       const body = await readJson(c, schema)
       const values = opts.beforeUpdate ? await opts.beforeUpdate(c, auth, body, existing) : (body as Record<string, unknown>)
       if (Object.keys(values).length) await c.env.DB.batch([updateStatement(c.env.DB, desc, scope, id, values)])
       return c.json(decodeRow(desc, await load(c, scope, id)))
-    })
+      }),
+    )
   }
 
   if (opts.permissions.delete) {
     const permission = opts.permissions.delete
-    app.delete('/:id', async (c) => {
-      const auth = await requirePermission(c, permission)
-      const id = c.req.param('id')
+    app.delete(
+      '/:id',
+      guarded({ all: [permission] }, async (c, auth) => {
+      const id = pathParam(c, 'id')
       const scope = await scopeOf(c, auth)
       const existing = decodeRow(desc, await load(c, scope, id))
       await opts.beforeDelete?.(c, auth, existing)
       await c.env.DB.batch([deleteStatement(c.env.DB, desc, scope, id)])
       return c.body(null, 204)
-    })
+      }),
+    )
   }
   return app
 }

@@ -4,4 +4,7 @@ export default {
   'resources.realm.fields.name': 'Nombre',
   'resources.realm.fields.canonical_name': 'Nombre canónico',
   'resources.realm.fields.parent_code': 'Dominio padre',
+  'resources.realm.fields.created_at': 'Creado el',
+  'resources.realm.search.codes': 'Códigos (varios)',
+  'resources.realm.export_selected': 'Exportar seleccionados',
 }

@@ -1,0 +1,45 @@
+import { useBeforeUnload, useBlocker } from '@remix-run/react'
+import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from '~/components/dialog'
+
+/**
+ * Unsaved-changes protection (seed 000 §2.4): while `dirty`, leaving by an in-app navigation asks for confirmation
+ * in a dialog, and closing or reloading the tab asks through the browser. Returns the dialog to render.
+ */
+export function useUnsavedChanges(dirty: boolean) {
+  const { t } = useTranslation()
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname)
+  useBeforeUnload(
+    useCallback(
+      (event: BeforeUnloadEvent) => {
+        if (!dirty) return
+        event.preventDefault()
+        event.returnValue = ''
+      },
+      [dirty],
+    ),
+  )
+  useEffect(() => {
+    if (blocker.state === 'blocked' && !dirty) blocker.reset()
+  }, [blocker, dirty])
+  return (
+    <ConfirmDialog
+      open={blocker.state === 'blocked'}
+      title={t('unsaved.title')}
+      message={t('unsaved.message')}
+      confirmLabel={t('unsaved.leave')}
+      cancelLabel={t('unsaved.stay')}
+      danger
+      onConfirm={() => blocker.proceed?.()}
+      onCancel={() => blocker.reset?.()}
+    />
+  )
+}
+
+/** Tracks whether a form differs from its initial state (any input or change event marks it dirty). */
+export function useFormDirty() {
+  const [dirty, setDirty] = useState(false)
+  const onChange = useCallback((_e: FormEvent<HTMLFormElement>) => setDirty(true), [])
+  return { dirty, setDirty, formProps: { onChange, onInput: onChange } }
+}

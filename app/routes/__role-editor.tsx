@@ -1,0 +1,198 @@
+import { useFetcher } from '@remix-run/react'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Dialog } from '~/components/dialog'
+import { Icon } from '~/components/icon'
+import { permissionAction, permissionDiff } from '~/lib/permission-diff'
+import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import type { ErrorItem } from '~/schemas/error'
+import { PERMISSION_GROUPS, PERMISSIONS, permissionGroup } from '~/schemas/permission'
+
+export interface RoleEditorResult {
+  fieldErrors?: Record<string, string>
+  errors?: ErrorItem[]
+}
+
+/**
+ * Role editor (seed 000 §6): name and description, then every catalogue permission grouped by prefix with a
+ * select-all per group and a search; saving first shows what changes (granted and revoked) for confirmation.
+ */
+export function RoleEditor({ mode, role, description, granted }: { mode: 'create' | 'edit'; role?: string; description?: string; granted: string[] }) {
+  const { t } = useTranslation()
+  const fetcher = useFetcher<RoleEditorResult>({ key: 'role-editor' })
+  const [name, setName] = useState(role ?? '')
+  const [desc, setDesc] = useState(description ?? '')
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(granted))
+  const [filter, setFilter] = useState('')
+  const [reviewing, setReviewing] = useState(false)
+  const saving = fetcher.state !== 'idle'
+  const diff = permissionDiff(granted, selected)
+  const dirty = !saving && (diff.added.length > 0 || diff.removed.length > 0 || desc !== (description ?? '') || (mode === 'create' && name !== ''))
+  const guard = useUnsavedChanges(dirty)
+  const errors = fetcher.data?.fieldErrors ?? {}
+
+  const groups = useMemo(() => {
+    const needle = filter.trim().toLowerCase()
+    return PERMISSION_GROUPS.map((g) => ({
+      group: g,
+      permissions: PERMISSIONS.filter((p) => permissionGroup(p) === g && (!needle || p.includes(needle) || t(`permissions.group.${g}`).toLowerCase().includes(needle))),
+    })).filter((g) => g.permissions.length > 0)
+  }, [filter, t])
+
+  const toggle = (p: string, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s)
+      on ? next.add(p) : next.delete(p)
+      return next
+    })
+  const toggleGroup = (ps: readonly string[], on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s)
+      for (const p of ps) on ? next.add(p) : next.delete(p)
+      return next
+    })
+
+  function submit() {
+    const form = new FormData()
+    form.set('intent', mode)
+    form.set('role', name)
+    form.set('description', desc)
+    for (const p of selected) form.append('permission', p)
+    fetcher.submit(form, { method: 'post' })
+    setReviewing(false)
+  }
+
+  return (
+    <fetcher.Form
+      method="post"
+      className="role-editor"
+      onSubmit={(e) => {
+        e.preventDefault()
+        setReviewing(true)
+      }}
+    >
+      <input type="hidden" name="intent" value={mode} />
+      {fetcher.data?.errors?.length ? (
+        <div className="alert alert-error" role="alert">
+          <ul>
+            {fetcher.data.errors.map((e, i) => (
+              <li key={i}>{t(`errors.${e.cause}`, { defaultValue: e.message })} {e.message && t(e.message, { defaultValue: e.message }) !== t(`errors.${e.cause}`) ? `— ${t(e.message, { defaultValue: e.message })}` : ''}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div className="card">
+        <div className="field">
+          <label htmlFor="role-name">{t('resources.role.fields.role')}</label>
+          <input
+            id="role-name"
+            className="input"
+            name="role"
+            value={name}
+            readOnly={mode === 'edit'}
+            required
+            onChange={(e) => setName(e.currentTarget.value)}
+            aria-invalid={errors.role ? true : undefined}
+            aria-describedby={errors.role ? 'role-name-error' : 'role-name-hint'}
+          />
+          {errors.role ? (
+            <p className="error" id="role-name-error">
+              {t(errors.role)}
+            </p>
+          ) : (
+            <p className="hint" id="role-name-hint">
+              {t('validation.role_name')}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="role-description">{t('resources.role.fields.description')}</label>
+          <textarea id="role-description" className="input" name="description" rows={2} maxLength={500} value={desc} onChange={(e) => setDesc(e.currentTarget.value)} />
+        </div>
+      </div>
+      <div className="card">
+        <div className="page-header">
+          <h2>{t('resources.role.permissions', { count: selected.size })}</h2>
+          <input className="input permission-search" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder={t('resources.role.search')} aria-label={t('resources.role.search')} />
+        </div>
+        {groups.length === 0 ? <p>{t('table.empty')}</p> : null}
+        <div className="permission-groups">
+          {groups.map(({ group, permissions }) => {
+            const on = permissions.filter((p) => selected.has(p)).length
+            return (
+              <fieldset key={group} className="permission-group">
+                <legend>
+                  <label className="group-toggle">
+                    <input
+                      type="checkbox"
+                      checked={on === permissions.length}
+                      ref={(el) => {
+                        if (el) el.indeterminate = on > 0 && on < permissions.length
+                      }}
+                      onChange={(e) => toggleGroup(permissions, e.currentTarget.checked)}
+                      aria-label={t('resources.role.select_group', { group: t(`permissions.group.${group}`) })}
+                    />
+                    <span>{t(`permissions.group.${group}`)}</span>
+                    <span className="badge">
+                      {on}/{permissions.length}
+                    </span>
+                  </label>
+                </legend>
+                <ul>
+                  {permissions.map((p) => (
+                    <li key={p}>
+                      <label>
+                        <input type="checkbox" name="permission" value={p} checked={selected.has(p)} onChange={(e) => toggle(p, e.currentTarget.checked)} />
+                        <code>{p}</code>
+                        <span className="hint"> · {t(`permissions.action.${permissionAction(p)}`, { defaultValue: permissionAction(p) })}</span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              </fieldset>
+            )
+          })}
+        </div>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('resources.role.review')}
+        </button>
+      </div>
+      <Dialog open={reviewing} onClose={() => setReviewing(false)} title={t('resources.role.diff.title')} labelledBy="role-diff-title">
+        {diff.added.length === 0 && diff.removed.length === 0 && desc === (description ?? '') && mode === 'edit' ? (
+          <p>{t('resources.role.diff.none')}</p>
+        ) : (
+          <div className="diff">
+            {desc !== (description ?? '') ? <p>{t('resources.role.diff.description')}</p> : null}
+            <h3>{t('resources.role.diff.added', { count: diff.added.length })}</h3>
+            <ul className="diff-added">
+              {diff.added.map((p) => (
+                <li key={p}>
+                  <code>+ {p}</code>
+                </li>
+              ))}
+            </ul>
+            <h3>{t('resources.role.diff.removed', { count: diff.removed.length })}</h3>
+            <ul className="diff-removed">
+              {diff.removed.map((p) => (
+                <li key={p}>
+                  <code>− {p}</code>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={() => setReviewing(false)}>
+            {t('resources.role.diff.back')}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={submit}>
+            {t('resources.role.diff.confirm')}
+          </button>
+        </div>
+      </Dialog>
+      {guard}
+    </fetcher.Form>
+  )
+}

@@ -1,0 +1,29 @@
+import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import { fieldErrors } from '~/schemas/auth'
+import { PERMISSIONS, type PermissionMap } from '~/schemas/permission'
+import { RoleName } from '~/schemas/role'
+import { RealmApiError } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { setFlash } from '~/server/flash.server'
+import type { RoleEditorResult } from './__role-editor'
+
+export type RoleObject = { realm: string; role: string; description: string; updated_at: string; updated_by: string } & PermissionMap
+
+/** Creates or updates a role from the editor's form: name, description and the granted permissions. */
+export async function saveRole(request: Request, context: AppLoadContext, mode: 'create' | 'edit', realm?: string) {
+  const { api } = await requireRoute(request, context, mode === 'create' ? 'role.create' : 'role.edit')
+  const form = await request.formData()
+  const name = v.safeParse(RoleName, form.get('role') ?? '')
+  if (!name.success) return data<RoleEditorResult>({ fieldErrors: fieldErrors(name.issues).form ? { role: name.issues[0].message } : fieldErrors(name.issues) }, { status: 400 })
+  const granted = new Set(form.getAll('permission').map(String))
+  const body = { description: String(form.get('description') ?? ''), ...Object.fromEntries(PERMISSIONS.map((p) => [p, granted.has(p)])) }
+  try {
+    if (mode === 'create') await api.post('mas/permission', { ...body, role: name.output, realm })
+    else await api.put(`mas/permission/${encodeURIComponent(name.output)}${realm ? `?realm=${encodeURIComponent(realm)}` : ''}`, body)
+  } catch (err) {
+    if (err instanceof RealmApiError) return data<RoleEditorResult>({ errors: err.errors }, { status: err.status })
+    throw err
+  }
+  throw redirect('/realm/role', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.role.saved', values: { role: name.output } }) } })
+}

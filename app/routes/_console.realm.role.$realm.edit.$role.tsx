@@ -1,0 +1,42 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { RouteError } from '~/components/route-error'
+import { ROLE_META_KEYS } from '~/schemas/permission'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { RoleEditor } from './__role-editor'
+import { saveRole, type RoleObject } from './__role.server'
+
+export const handle = { title: 'pages.role.edit' }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'role.edit')
+  const role = await orErrorResponse(api.get<RoleObject>(`mas/permission/${encodeURIComponent(params.role ?? '')}`, { realm: params.realm }))
+  // Seed 000 §6: every key except the meta keys is a permission.
+  const granted = Object.entries(role).filter(([k, v]) => !(ROLE_META_KEYS as readonly string[]).includes(k) && v === true).map(([k]) => k)
+  return { role: role.role, realm: role.realm, description: role.description, granted, updated_at: role.updated_at, updated_by: role.updated_by }
+}
+
+export const action = ({ request, context, params }: ActionFunctionArgs) => saveRole(request, context, 'edit', params.realm)
+
+export default function RoleEditRoute() {
+  const role = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>{t('pages.role.edit')}: {role.role}</h1>
+          <p className="hint">{t('resources.role.updated', { by: role.updated_by || '—', at: role.updated_at.replace('T', ' ').slice(0, 16) })}</p>
+        </div>
+        <Link to="/realm/role" className="btn">
+          {t('resources.role.back')}
+        </Link>
+      </div>
+      <RoleEditor key={`${role.realm}/${role.role}`} mode="edit" role={role.role} description={role.description} granted={role.granted} />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

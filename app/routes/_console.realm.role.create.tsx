@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { RouteError } from '~/components/route-error'
+import { requireRoute } from '~/server/auth.server'
+import { RoleEditor } from './__role-editor'
+import { saveRole } from './__role.server'
+
+export const handle = { title: 'pages.role.create' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireRoute(request, context, 'role.create')
+  return null
+}
+
+export const action = ({ request, context }: ActionFunctionArgs) => saveRole(request, context, 'create')
+
+export default function RoleCreateRoute() {
+  const { t } = useTranslation()
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.role.create')}</h1>
+        <Link to="/realm/role" className="btn">
+          {t('resources.role.back')}
+        </Link>
+      </div>
+      <RoleEditor mode="create" granted={['dashboard_dashboard_access']} />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

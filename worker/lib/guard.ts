@@ -1,0 +1,30 @@
+import type { Handler } from 'hono'
+import type { Access } from '../../app/lib/access'
+import type { AppEnv, Ctx } from '../api/context'
+import { requireAccess } from '../api/context'
+import type { Auth } from '../db/sessions'
+
+/** What an endpoint requires: a permission expression (`{}` = any signed-in user), or `public` (no session). */
+export type EndpointAccess = Access | 'public'
+
+const declared = new WeakMap<object, EndpointAccess>()
+
+type Guarded<A extends EndpointAccess> = (c: Ctx, auth: A extends 'public' ? null : Auth) => Response | Promise<Response>
+
+/**
+ * Every API handler is declared through `guarded`: the requirement is checked before the handler runs (403 with
+ * the envelope when it fails) and recorded, so tests can enumerate every endpoint with its requirement.
+ */
+export function guarded<A extends EndpointAccess>(access: A, handler: Guarded<A>): Handler<AppEnv> {
+  const h: Handler<AppEnv> = async (c) => {
+    const auth = access === 'public' ? null : await requireAccess(c, access as Access)
+    return handler(c, auth as A extends 'public' ? null : Auth)
+  }
+  declared.set(h, access)
+  return h
+}
+
+/** The requirement an API handler declared, or undefined when it was not declared through `guarded`. */
+export function endpointAccess(handler: unknown): EndpointAccess | undefined {
+  return typeof handler === 'function' ? declared.get(handler) : undefined
+}
