@@ -35,7 +35,10 @@ window.addEventListener('vite:preloadError', (event) => {
 
 if (import.meta.env.PROD) {
   const version = document.querySelector<HTMLMetaElement>('meta[name="dash-version"]')?.content || 'dev'
-  window.addEventListener('load', () => void setupServiceWorker(version).catch((err) => console.warn('service worker', err)))
+  const register = () => void setupServiceWorker(version).catch((err) => console.warn('service worker', err))
+  // This module may run after the load event (it is imported at the end of the streamed document).
+  if (document.readyState === 'complete') register()
+  else window.addEventListener('load', register)
 }
 
 hydrate()

@@ -4,7 +4,9 @@
  * nothing of a signed-in user stays on a shared computer. A new version waits until the page asks it to take over. */
 const VERSION = new URL(self.location.href).searchParams.get('v') || 'dev'
 const CACHE = `console-shell-${VERSION}`
-const SHELL = ['/offline.html', '/favicon.svg', '/manifest.webmanifest']
+// `/offline` is how the asset server names offline.html (it drops the extension).
+const OFFLINE = '/offline'
+const SHELL = [OFFLINE, '/favicon.svg', '/manifest.webmanifest']
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)))
@@ -40,6 +42,12 @@ self.addEventListener('fetch', (event) => {
     return
   }
   if (request.mode === 'navigate') {
-    event.respondWith(fetch(request).catch(() => caches.match('/offline.html')))
+    event.respondWith(
+      fetch(request).catch(async () => {
+        const cached = await caches.match(OFFLINE)
+        // A fresh Response: a cached redirected one may not answer a navigation.
+        return cached ? new Response(await cached.blob(), { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } }) : Response.error()
+      }),
+    )
   }
 })

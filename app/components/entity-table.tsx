@@ -49,7 +49,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
     const data: ColumnDef<Row>[] = spec.columns.map((c) => ({
       id: c.id,
       accessorFn: (row: Row) => row[c.id],
-      header: () => t(c.label),
+      header: () => <span className="th-label">{t(c.label)}</span>,
       enableSorting: Boolean(c.sorting),
       cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t)),
       meta: c,

@@ -150,7 +150,7 @@ function NavSectionItem({ section, collapsed }: { section: VisibleSection; colla
           <span className="nav-icon">
             <Icon name={section.icon} />
           </span>
-          <span className="nav-label">{section.items.length === 1 ? t(first.label) : t(section.label)}</span>
+          <span className="nav-label">{t(section.label)}</span>
         </Link>
       </li>
     )

@@ -30,15 +30,18 @@ export async function setupServiceWorker(version: string): Promise<void> {
       if (worker.state === 'installed' && navigator.serviceWorker.controller) announce(worker)
     })
   })
-  let reloading = false
+  // The first worker also takes control (clients.claim); only an update the user accepted reloads the page.
   navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (reloading) return
-    reloading = true
+    if (!updateAccepted) return
+    updateAccepted = false
     window.location.reload()
   })
 }
 
+let updateAccepted = false
+
 /** Lets the waiting worker take over; the page reloads when it does. */
 export function activateUpdate(worker: ServiceWorker) {
+  updateAccepted = true
   worker.postMessage('SKIP_WAITING')
 }

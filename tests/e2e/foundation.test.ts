@@ -38,7 +38,7 @@ describe('choose a realm, sign in, see the console', () => {
     await signInOnScreen(page, 'root')
     await expect.poll(() => page.getByRole('heading', { name: 'Domínios' }).isVisible()).toBe(true)
     expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/realm?order=-code')
-    const firstCell = page.locator('table.data tbody tr').first().locator('td').first()
+    const firstCell = page.locator('table.data tbody tr').first().locator('td').nth(1)
     expect(await firstCell.textContent()).toBe('escola')
     const cookies = await context.cookies()
     const session = cookies.find((c) => c.name === 'dash_session')

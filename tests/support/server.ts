@@ -22,14 +22,25 @@ export interface RunningServer {
 }
 
 /**
- * Starts the product exactly as `npm start` does (worker/scripts/start.ts) on free ports with a fresh state
+ * Starts the product exactly as `npm start` does (worker/scripts/start.mjs) on free ports with a fresh state
  * directory. The console must already be built (`npm test` and `npm run bench` build first).
  */
-export async function startServer(timeoutMs = 170_000): Promise<RunningServer> {
-  const [port, partyPort] = [await freePort(), await freePort()]
-  const state = mkdtempSync(join(tmpdir(), 'console-run-'))
-  const child = spawn('node_modules/.bin/tsx', ['worker/scripts/start.ts'], {
-    env: { ...process.env, PORT: String(port), PARTY_PORT: String(partyPort), STATE_DIR: state, START_SKIP_BUILD: '1' },
+export interface StartOptions {
+  port?: number
+  partyPort?: number
+  /** State directory to reuse (kept on stop); a fresh temporary one otherwise (removed on stop). */
+  state?: string
+  env?: Record<string, string>
+  timeoutMs?: number
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort())
+  const partyPort = opts.partyPort ?? (await freePort())
+  const state = opts.state ?? mkdtempSync(join(tmpdir(), 'console-run-'))
+  const timeoutMs = opts.timeoutMs ?? 170_000
+  const child = spawn('node', ['worker/scripts/start.mjs'], {
+    env: { ...process.env, ...opts.env, PORT: String(port), PARTY_PORT: String(partyPort), STATE_DIR: state, START_SKIP_BUILD: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })
@@ -58,7 +69,7 @@ export async function startServer(timeoutMs = 170_000): Promise<RunningServer> {
     stop: () =>
       new Promise<void>((resolve) => {
         const done = () => {
-          rmSync(state, { recursive: true, force: true })
+          if (!opts.state) rmSync(state, { recursive: true, force: true })
           resolve()
         }
         child.once('exit', done)

@@ -15,5 +15,5 @@ export async function seedLocal(stateDir: string): Promise<number> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const inserted = await seedLocal(process.argv[2] ?? '.wrangler/state')
-  console.log(`Demo data: ${inserted} rows inserted.`)
+  console.log(`  ${inserted === 0 ? 'demo data already present, nothing changed' : `demo data: ${inserted} rows inserted`}`)
 }

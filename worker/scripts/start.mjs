@@ -3,34 +3,36 @@
  * the Worker (console + realm API) on PORT (8787) and PartyKit on PARTY_PORT (1999). Ctrl-C stops everything.
  * Everything is local: D1, R2 and Durable Objects run embedded in workerd; state lives in STATE_DIR (.wrangler/state).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+// Plain Node (no TypeScript loader in between) so Ctrl-C reaches this process and it stops its children.
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { seedLocal } from './seed'
 
 const PORT = process.env.PORT ?? '8787'
 const PARTY_PORT = process.env.PARTY_PORT ?? '1999'
 const STATE_DIR = process.env.STATE_DIR ?? '.wrangler/state'
 // Tickets live for a minute, so a secret made fresh for each run is enough locally.
 const PARTY_SECRET = process.env.PARTY_SECRET ?? randomBytes(32).toString('base64url')
-const bin = (name: string) => `node_modules/.bin/${name}`
+const bin = (name) => `node_modules/.bin/${name}`
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
+/** Runs a command to completion. */
+function run(cmd, args, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin(cmd), args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } })
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}`))))
   })
 }
 
-const children: ChildProcess[] = []
-function serve(cmd: string, args: string[]): ChildProcess {
+const children = []
+/** Starts a long-running server in its own process group, relaying its output with a label. */
+function serve(cmd, args) {
   const child = spawn(bin(cmd), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, CI: '1' } })
   const label = cmd === 'wrangler' ? 'worker' : 'party '
-  const relay = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) =>
-    stream.on('data', (chunk: Buffer) => {
+  const relay = (stream, out) =>
+    stream.on('data', (chunk) => {
       for (const line of chunk.toString().split('\n')) if (line.trim()) out.write(`[${label}] ${line}\n`)
     })
-  relay(child.stdout!, process.stdout)
-  relay(child.stderr!, process.stderr)
+  relay(child.stdout, process.stdout)
+  relay(child.stderr, process.stderr)
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`[${label}] stopped (${signal ?? code}); shutting down.`)
@@ -42,22 +44,36 @@ function serve(cmd: string, args: string[]): ChildProcess {
 }
 
 let stopping = false
-function stop(code = 0) {
-  if (stopping) return
-  stopping = true
+const signalAll = (signal) => {
   for (const child of children) {
     try {
-      if (child.pid) process.kill(-child.pid, 'SIGTERM')
+      if (child.pid) process.kill(-child.pid, signal)
     } catch {
       // already gone
     }
   }
-  setTimeout(() => process.exit(code), 500).unref()
 }
+/** Stops both servers (their whole process groups), forcefully if they linger, then exits. */
+function stop(code = 0) {
+  if (stopping) return
+  stopping = true
+  signalAll('SIGTERM')
+  const alive = () => children.some((c) => c.exitCode === null && c.signalCode === null)
+  const started = Date.now()
+  const wait = setInterval(() => {
+    if (!alive() || Date.now() - started > 3000) {
+      clearInterval(wait)
+      signalAll('SIGKILL')
+      process.exit(code)
+    }
+  }, 100)
+}
+process.on('exit', () => signalAll('SIGKILL'))
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+/** Resolves once the URL answers (any status under 500). */
+async function waitFor(url, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
     try {
@@ -75,8 +91,7 @@ async function main() {
   console.log('› Applying D1 migrations (local)…')
   await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE_DIR], { CI: '1' })
   console.log('› Seeding demo data…')
-  const inserted = await seedLocal(STATE_DIR)
-  console.log(`  ${inserted === 0 ? 'already seeded, nothing changed' : `${inserted} rows inserted`}`)
+  await run('tsx', ['worker/scripts/seed.ts', STATE_DIR])
   if (process.env.START_SKIP_BUILD !== '1') {
     console.log('› Building the console…')
     await run('remix', ['vite:build'])
@@ -85,6 +100,8 @@ async function main() {
   serve('wrangler', [
     'dev', '--port', PORT, '--persist-to', STATE_DIR, '--show-interactive-dev-session=false', '--log-level', process.env.LOG_LEVEL ?? 'warn',
     '--var', `PARTYKIT_HOST:localhost:${PARTY_PORT}`, '--var', `PARTY_SECRET:${PARTY_SECRET}`,
+    // A deploy of another build is simulated in tests by starting with another version.
+    ...(process.env.DASH_VERSION ? ['--var', `DASH_VERSION:${process.env.DASH_VERSION}`] : []),
   ])
   serve('partykit', ['dev', '--port', PARTY_PORT, '--persist', `${STATE_DIR}/partykit`, '--no-hotkeys', '--var', `PARTY_SECRET=${PARTY_SECRET}`])
   await Promise.all([waitFor(`http://localhost:${PORT}/api/version`), waitFor(`http://localhost:${PARTY_PORT}/`)])

@@ -1,0 +1,83 @@
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { TOAST_TIMEOUT_MS, ToastProvider, useToast, type ToastInput } from '~/components/toast'
+
+function Pusher({ toast }: { toast: ToastInput }) {
+  const api = useToast()
+  return (
+    <button type="button" onClick={() => api.push(toast)}>
+      push
+    </button>
+  )
+}
+
+function Errors({ silent }: { silent?: boolean }) {
+  const api = useToast()
+  return (
+    <button type="button" onClick={() => api.pushErrors([{ field: 'role', cause: 'in_use', value: 3, message: 'Role teacher is held by 3 user(s).' }], { silent })}>
+      fail
+    </button>
+  )
+}
+
+describe('toasts', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('close after 5000 ms, top-right', () => {
+    render(
+      <ToastProvider>
+        <Pusher toast={{ kind: 'success', message: 'resources.role.deleted' }} />
+      </ToastProvider>,
+    )
+    fireEvent.click(screen.getByText('push'))
+    expect(screen.getByRole('status').textContent).toContain('Perfil excluído.')
+    expect(screen.getByRole('status').closest('.toast-top-right')).not.toBeNull()
+    expect(TOAST_TIMEOUT_MS).toBe(5000)
+    act(() => vi.advanceTimersByTime(4900))
+    expect(screen.queryByRole('status')).not.toBeNull()
+    act(() => vi.advanceTimersByTime(200))
+    expect(screen.queryByRole('status')).toBeNull()
+  })
+
+  it('pause while hovered and resume with the time left', () => {
+    render(
+      <ToastProvider>
+        <Pusher toast={{ kind: 'info', message: 'hello' }} />
+      </ToastProvider>,
+    )
+    fireEvent.click(screen.getByText('push'))
+    act(() => vi.advanceTimersByTime(3000))
+    fireEvent.mouseEnter(screen.getByRole('status'))
+    act(() => vi.advanceTimersByTime(10_000))
+    expect(screen.queryByRole('status')).not.toBeNull()
+    fireEvent.mouseLeave(screen.getByRole('status'))
+    act(() => vi.advanceTimersByTime(1900))
+    expect(screen.queryByRole('status')).not.toBeNull()
+    act(() => vi.advanceTimersByTime(200))
+    expect(screen.queryByRole('status')).toBeNull()
+  })
+
+  it('show every error of a failed call (cause, field, value, message), unless the call is silent', () => {
+    const { rerender } = render(
+      <ToastProvider>
+        <Errors />
+      </ToastProvider>,
+    )
+    fireEvent.click(screen.getByText('fail'))
+    const alert = screen.getByRole('alert')
+    expect(alert.textContent).toContain('Não foi possível concluir')
+    expect(alert.textContent).toContain('Ainda em uso; não pode ser removido.')
+    expect(alert.textContent).toContain('role')
+    expect(alert.textContent).toContain('3')
+    expect(alert.textContent).toContain('Role teacher is held by 3 user(s).')
+    fireEvent.click(screen.getByRole('button', { name: 'Fechar notificação' }))
+    rerender(
+      <ToastProvider>
+        <Errors silent />
+      </ToastProvider>,
+    )
+    fireEvent.click(screen.getByText('fail'))
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+})

@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../support/server'
+import { launch, newPage, signInOnScreen } from './browser'
+
+let server: RunningServer | undefined
+afterAll(async () => {
+  await server?.stop()
+})
+
+describe('the service worker (production build)', () => {
+  it('starts on its cached shell when the server cannot be reached, and leaves blacklisted URLs', { timeout: 240_000 }, async () => {
+    server = await startServer()
+    const base = `http://demo.localhost:${server.port}`
+    const browser = await launch()
+    try {
+      const { page } = await newPage(browser)
+      await page.goto(`${base}/`)
+      await page.waitForSelector('html[data-hydrated="true"]')
+      await signInOnScreen(page, 'manager')
+      await page.waitForSelector('nav[aria-label="Navegação principal"]')
+      await expect.poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active)), { timeout: 20_000 }).toBe(true)
+
+      // Blacklisted URLs unregister the worker and clear its caches.
+      await page.goto(`${base}/deeplink?nosw=1`)
+      await page.waitForSelector('html[data-hydrated="true"]')
+      await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0)
+      expect(await page.evaluate(async () => (await caches.keys()).length)).toBe(0)
+
+      // Back on a normal page it registers again; then the server goes away.
+      await page.goto(`${base}/`)
+      await page.waitForSelector('html[data-hydrated="true"]')
+      await expect.poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active)), { timeout: 20_000 }).toBe(true)
+      await expect.poll(() => page.evaluate(async () => (await caches.keys()).some((k) => k.startsWith('console-shell-')))).toBe(true)
+      await server.stop()
+      server = undefined
+      await page.goto(`${base}/realm/role`).catch(() => undefined)
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Você está sem conexão')
+    } finally {
+      await browser.close()
+    }
+  })
+})
