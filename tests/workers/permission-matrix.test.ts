@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import doc from '../../app/schemas/PERMISSIONS.md?raw'
+import { permissionsMarkdown } from '../../app/lib/permissions-doc'
+import { apiEndpoints } from '../../worker/api/endpoints'
 import { ROUTES, samplePath, type RouteEntry } from '../../app/lib/manifest'
 import { PERMISSIONS } from '../../app/schemas/permission'
 import { createApi, versionHeader } from '../../worker/api'
@@ -55,6 +58,12 @@ describe('every console route behind its manifest requirement', () => {
     }
     const chat = ROUTES.find((r) => r.id === 'public.persona.chat')!
     expect((await call(ESCOLA, samplePath(chat))).status).toBe(404)
+  })
+})
+
+describe('the documented table', () => {
+  it('is up to date with the catalogue, the manifest and the API (npm run docs)', () => {
+    expect(doc).toBe(permissionsMarkdown(apiEndpoints()))
   })
 })
 
