@@ -10,6 +10,8 @@ export type AppEnv = {
     /** Realm bound to the request's host, null on multi-realm hosts. Set by the Worker entry. */
     hostRealm: string | null
     auth?: Auth
+    /** Identifies the request in logs, error answers and audit records (also sent as x-request-id). */
+    requestId: string
   }
 }
 export type Ctx = Context<AppEnv>

@@ -9,8 +9,10 @@ import { session } from './session'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID())
   await next()
   c.res.headers.set('x-dash-version', c.env.DASH_VERSION)
+  c.res.headers.set('x-request-id', c.get('requestId'))
 }
 
 /** The realm API, mounted under `/api` by the Worker entry; paths follow seed 000 §7. */
@@ -34,7 +36,7 @@ export function createApi(): Hono<AppEnv> {
   )
   api.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ errors: err.errors }, err.status)
-    const requestId = c.req.header('cf-ray') ?? crypto.randomUUID()
+    const requestId = c.get('requestId') ?? crypto.randomUUID()
     console.error(`[${requestId}] ${c.req.method} ${c.req.path}:`, err)
     return c.json({ errors: [{ field: '', cause: 'internal', value: requestId, message: 'Unexpected server error.' }] }, 500)
   })

@@ -6,6 +6,7 @@ import { getRole, rolePermissions, roleUsage, setRolePermissionsStatements } fro
 import type { Auth } from '../db/sessions'
 import { filterScope, listRows } from '../lib/entity'
 import { apiError } from '../lib/errors'
+import { auditStatement } from '../lib/audit'
 import { guarded } from '../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from './context'
 import { realmTreeScope } from './realm'
@@ -73,6 +74,7 @@ permission.post(
     await c.env.DB.batch([
       c.env.DB.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').bind(realm, body.role, body.description, new Date().toISOString(), auth.nick),
       ...setRolePermissionsStatements(c.env.DB, realm, body.role, granted),
+      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'create', entity: 'role', entityId: body.role, after: { description: body.description, permissions: granted.sort() }, requestId: c.get('requestId') }),
     ])
     return c.json(await getRole(c.env.DB, realm, body.role), 201)
   }),
@@ -88,7 +90,8 @@ permission.put(
     const realm = await targetRealm(c, auth, typeof body.realm === 'string' ? body.realm : c.req.query('realm'))
     const existing = await getRole(c.env.DB, realm, name)
     if (!existing) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
-    const granted = new Set(await rolePermissions(c.env.DB, realm, name))
+    const before = await rolePermissions(c.env.DB, realm, name)
+    const granted = new Set(before)
     for (const [p, on] of Object.entries(flags)) on ? granted.add(p) : granted.delete(p)
     await refuseLockout(c, auth, realm, name, granted)
     await c.env.DB.batch([
@@ -100,6 +103,17 @@ permission.put(
         name,
       ),
       ...setRolePermissionsStatements(c.env.DB, realm, name, granted),
+      auditStatement(c.env.DB, {
+        realm,
+        actor: auth.nick,
+        actorRealm: auth.realm,
+        action: 'update',
+        entity: 'role',
+        entityId: name,
+        before: { description: existing.description, permissions: before.sort() },
+        after: { description: body.description ?? existing.description, permissions: [...granted].sort() },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json(await getRole(c.env.DB, realm, name))
   }),
@@ -111,11 +125,15 @@ permission.delete(
   guarded({ all: ['mas_role_delete'] }, async (c, auth) => {
     const name = parse(RoleName, pathParam(c, 'role'))
     const realm = await targetRealm(c, auth, c.req.query('realm'))
-    if (!(await getRole(c.env.DB, realm, name))) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
+    const existing = await getRole(c.env.DB, realm, name)
+    if (!existing) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
     const users = await roleUsage(c.env.DB, realm, name)
     if (users > 0) throw apiError(409, 'in_use', `Role ${name} is held by ${users} user(s); give them another role first.`, 'role', users)
     await refuseLockout(c, auth, realm, name, null)
-    await c.env.DB.prepare('DELETE FROM role WHERE realm = ? AND role = ?').bind(realm, name).run()
+    await c.env.DB.batch([
+      c.env.DB.prepare('DELETE FROM role WHERE realm = ? AND role = ?').bind(realm, name),
+      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'delete', entity: 'role', entityId: name, before: { description: existing.description, permissions: await rolePermissions(c.env.DB, realm, name) }, requestId: c.get('requestId') }),
+    ])
     return c.body(null, 204)
   }),
 )

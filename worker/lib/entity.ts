@@ -4,6 +4,7 @@ import { ListQuery, type ListPage } from '../../app/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '../../app/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import type { Auth } from '../db/sessions'
+import { auditStatement } from './audit'
 import { apiError } from './errors'
 import { guarded } from './guard'
 
@@ -15,15 +16,20 @@ export interface Scope {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
-/** A stored row → its typed value: 0/1 into booleans, JSON text into values, secrets masked. */
-export function decodeRow<Row extends Record<string, unknown>>(desc: EntityDescriptor<Row>, raw: Record<string, unknown>, fields?: string[]): Row {
+/** A stored row → its typed value: 0/1 into booleans, JSON text into values, secrets masked (unless `reveal`). */
+export function decodeRow<Row extends Record<string, unknown>>(desc: EntityDescriptor<Row>, raw: Record<string, unknown>, fields?: string[], reveal = false): Row {
   const out: Record<string, unknown> = {}
   for (const [name, def] of Object.entries(desc.fields) as [string, FieldDef][]) {
     if (fields && !fields.includes(name)) continue
     if (!(name in raw)) continue
-    out[name] = decodeValue(def, raw[name])
+    out[name] = decodeValue(reveal && def.type === 'secret' ? { ...def, type: 'text' } : def, raw[name])
   }
   return out as Row
+}
+
+/** Names of the descriptor's secret fields (masked in answers and audit records). */
+export function secretFields(desc: EntityDescriptor): string[] {
+  return Object.entries(desc.fields as Record<string, FieldDef>).filter(([, d]) => d.type === 'secret').map(([n]) => n)
 }
 
 function decodeValue(def: FieldDef, value: unknown): unknown {
@@ -214,6 +220,16 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
   opts: CrudOptions<Row, C, U>,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
+  const secrets = secretFields(desc)
+  /** Who changes what, for the audit record: tenant rows in their realm, realms in the caller's. */
+  const audit = (c: Ctx, auth: Auth, values: Record<string, unknown>) => ({
+    realm: desc.realmColumn && typeof values[desc.realmColumn] === 'string' ? String(values[desc.realmColumn]) : auth.realm,
+    actor: auth.nick,
+    actorRealm: auth.realm,
+    entity: desc.name,
+    secrets,
+    requestId: c.get('requestId'),
+  })
   const scopeOf = (c: Ctx, auth: Auth) => (opts.scope ? opts.scope(c, auth) : realmScope(desc, auth))
   const load = async (c: Ctx, scope: Scope, id: string) => {
     const raw = await getRawRow(c.env.DB, desc, scope, id)
@@ -247,7 +263,10 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       if (await getRawRow(c.env.DB, desc, { where: '1 = 1', params: [] }, id)) {
         throw apiError(409, 'conflict', `${desc.name} ${id} already exists.`, desc.key, id)
       }
-      await c.env.DB.batch([insertStatement(c.env.DB, desc, values)])
+      await c.env.DB.batch([
+        insertStatement(c.env.DB, desc, values),
+        auditStatement(c.env.DB, { ...audit(c, auth, values), action: 'create', entityId: id, after: values }),
+      ])
       return c.json(decodeRow(desc, await load(c, scope, id)), 201)
       }),
     )
@@ -261,10 +280,18 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       guarded({ all: [permission] }, async (c, auth) => {
       const id = pathParam(c, 'id')
       const scope = await scopeOf(c, auth)
-      const existing = decodeRow(desc, await load(c, scope, id))
+      const raw = await load(c, scope, id)
+      const existing = decodeRow(desc, raw)
       const body = await readJson(c, schema)
       const values = opts.beforeUpdate ? await opts.beforeUpdate(c, auth, body, existing) : (body as Record<string, unknown>)
-      if (Object.keys(values).length) await c.env.DB.batch([updateStatement(c.env.DB, desc, scope, id, values)])
+      if (Object.keys(values).length) {
+        const before = decodeRow(desc, raw, undefined, true)
+        const after = { ...before, ...values }
+        await c.env.DB.batch([
+          updateStatement(c.env.DB, desc, scope, id, values),
+          auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'update', entityId: id, before, after }),
+        ])
+      }
       return c.json(decodeRow(desc, await load(c, scope, id)))
       }),
     )
@@ -277,9 +304,14 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       guarded({ all: [permission] }, async (c, auth) => {
       const id = pathParam(c, 'id')
       const scope = await scopeOf(c, auth)
-      const existing = decodeRow(desc, await load(c, scope, id))
+      const raw = await load(c, scope, id)
+      const existing = decodeRow(desc, raw)
       await opts.beforeDelete?.(c, auth, existing)
-      await c.env.DB.batch([deleteStatement(c.env.DB, desc, scope, id)])
+      const before = decodeRow(desc, raw, undefined, true)
+      await c.env.DB.batch([
+        deleteStatement(c.env.DB, desc, scope, id),
+        auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'delete', entityId: id, before }),
+      ])
       return c.body(null, 204)
       }),
     )
