@@ -4,6 +4,7 @@ import * as build from 'remix-server-build'
 import '../app/load-context'
 import { createApi } from './api'
 import type { AppEnv } from './api/context'
+import { cleanupExpiredFiles, fileHeaders, type FileRow } from './db/files'
 import { resolveHost } from './db/realms'
 
 const handleRemix = createRequestHandler(build)
@@ -31,6 +32,18 @@ app.use('*', async (c, next) => {
 
 app.route('/api', api)
 
+/** Uploaded files, by their storage key (the `cdn_full_url` of POST /api/mas/file), with safe headers. */
+app.get('/files/*', async (c) => {
+  const key = decodeURIComponent(new URL(c.req.url).pathname.slice('/files/'.length))
+  const row = await c.env.DB.prepare('SELECT ext, name, permanent FROM file WHERE key = ?').bind(key).first<Pick<FileRow, 'ext' | 'name' | 'permanent'>>()
+  const object = row ? await c.env.FILES.get(key) : null
+  if (!row || !object) return c.text('Not found', 404, { 'X-Content-Type-Options': 'nosniff' })
+  const headers = fileHeaders(row)
+  headers.set('ETag', object.httpEtag)
+  headers.set('Content-Length', String(object.size))
+  return new Response(object.body, { headers })
+})
+
 app.all('*', async (c) => {
   if (isCrossSiteWrite(c.req.raw)) {
     return c.text('Cross-site request refused.', 403)
@@ -42,4 +55,10 @@ app.all('*', async (c) => {
   })
 })
 
-export default app satisfies ExportedHandler<Env>
+export default {
+  fetch: app.fetch,
+  /** Hourly (wrangler.toml [triggers]): removes temporary uploads whose time is up. */
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(cleanupExpiredFiles(env))
+  },
+} satisfies ExportedHandler<Env>

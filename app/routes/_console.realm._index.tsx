@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { realmList } from '~/lib/lists'
+import realmList from '~/lists/realm'
 import { loadList } from '~/server/list.server'
 
 export const handle = { title: 'pages.realm.list' }

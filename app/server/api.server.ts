@@ -64,12 +64,12 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     const forwarded = request.headers.get('user-agent')
     if (forwarded) h.set('user-agent', forwarded)
     let payload: BodyInit | undefined
-    if (body instanceof FormData) payload = body
+    if (body instanceof FormData || body instanceof ReadableStream) payload = body
     else if (body !== undefined) {
       payload = JSON.stringify(body)
       h.set('content-type', 'application/json')
     }
-    const req = new Request(url, { method, headers: h, body: payload })
+    const req = new Request(url, { method, headers: h, body: payload, ...(payload instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit)
     let res: Response
     let timer: ReturnType<typeof setTimeout> | undefined
     try {
@@ -99,6 +99,8 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
   return {
     get: <T>(path: string, query?: Query, opts: Pick<CallOptions, 'timeoutMs'> = {}) => call<T>('GET', path, { query, ...opts }),
     post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, { body, headers }),
+    /** Streams a request body (e.g. a multipart upload) to the API without buffering it. */
+    stream: <T>(path: string, body: ReadableStream, contentType: string) => call<T>('POST', path, { body, headers: { 'content-type': contentType } }),
     put: <T>(path: string, body?: unknown) => call<T>('PUT', path, { body }),
     delete: <T = void>(path: string) => call<T>('DELETE', path),
   }

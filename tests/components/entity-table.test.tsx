@@ -2,7 +2,7 @@ import { createRemixStub } from '@remix-run/testing'
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { EntityTable } from '~/components/entity-table'
-import { realmList } from '~/lib/lists'
+import realmList from '~/lists/realm'
 import type { ListPage, ListQuery } from '~/schemas/common'
 
 type Row = { code: string; name: string; canonical_name: string; parent_code: string | null; created_at: string }

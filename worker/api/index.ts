@@ -3,6 +3,7 @@ import { ApiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
 import type { AppEnv } from './context'
 import { device } from './device'
+import { file } from './file'
 import { permission } from './permission'
 import { realm } from './realm'
 import { session } from './session'
@@ -26,6 +27,7 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/session', session)
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
+  api.route('/mas/file', file)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(

@@ -75,7 +75,7 @@ export const DEMO_ROLES: { role: string; description: string; permissions: reado
     permissions: [
       'dashboard_dashboard_access', 'mas_realm_list', 'mas_realm_get', 'mas_user_list', 'mas_user_get', 'mas_report_list',
       ...only('analytics_', 'reports_', 'tms_', 'survey_', 'achievement_', 'lesson_', 'genesis_', 'quiz_', 'poll_'),
-      ...only('ledger_').filter(reading), 'ledger_transfer_create', 'ledger_balance_list',
+      ...only('ledger_').filter(reading), 'ledger_transfer_create', 'ledger_balance_list', 'mas_file_upload',
       ...only('room_').filter(reading),
     ],
   },
@@ -96,7 +96,7 @@ export const DEMO_ROLES: { role: string; description: string; permissions: reado
       ...only('tms_').filter((p) => !/^tms_(category|assessed_skill|genre)_(create|edit|delete)$/.test(p)),
       ...only('survey_', 'lesson_', 'achievement_', 'genesis_', 'quiz_', 'poll_'),
       ...only('room_room_', 'asset_', 'persona_').filter(reading),
-      'ledger_content_list',
+      'ledger_content_list', 'mas_file_upload',
     ],
   },
   {

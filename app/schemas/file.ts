@@ -1,0 +1,62 @@
+/**
+ * Upload rules (seed 000 §5): accepted extensions, their kind, content type and size limit (bytes), and the image
+ * dimension bounds. Shared by the API (which enforces them) and the console (which checks before sending).
+ */
+export type FileKind = 'image' | 'audio' | 'video' | 'document' | 'other'
+
+export const FILE_TYPES = {
+  png: { kind: 'image', type: 'image/png' },
+  jpg: { kind: 'image', type: 'image/jpeg' },
+  jpeg: { kind: 'image', type: 'image/jpeg' },
+  gif: { kind: 'image', type: 'image/gif' },
+  webp: { kind: 'image', type: 'image/webp' },
+  mp3: { kind: 'audio', type: 'audio/mpeg' },
+  wav: { kind: 'audio', type: 'audio/wav' },
+  mp4: { kind: 'video', type: 'video/mp4' },
+  pdf: { kind: 'document', type: 'application/pdf' },
+  docx: { kind: 'document', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+  xlsx: { kind: 'document', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  zip: { kind: 'other', type: 'application/zip' },
+  txt: { kind: 'other', type: 'text/plain; charset=utf-8' },
+} as const satisfies Record<string, { kind: FileKind; type: string }>
+
+export type FileExtension = keyof typeof FILE_TYPES
+
+/** Size limits per kind (seed 000 §5, §9; bytes). */
+export const MAX_SIZE: Record<FileKind, number> = {
+  image: 5_000_000,
+  other: 5_000_000,
+  audio: 10_000_000,
+  video: 100_000_000,
+  document: 100_000_000,
+}
+
+/** Images larger than this many pixels are refused whatever the bounds (decompression bombs). */
+export const MAX_IMAGE_PIXELS = 40_000_000
+
+/** How long a non-persisted upload lives before the cleanup removes it. */
+export const TEMPORARY_UPLOAD_HOURS = 24
+
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.')
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase()
+}
+
+export function isFileExtension(ext: string): ext is FileExtension {
+  return Object.hasOwn(FILE_TYPES, ext)
+}
+
+/** POST /mas/file answer. */
+export interface UploadedFile {
+  id: string
+  cdn_full_url: string
+  name: string
+  kind: FileKind
+  content_type: string
+  size: number
+  width: number | null
+  height: number | null
+  persist: boolean
+  permanent: boolean
+  expires_at: string | null
+}

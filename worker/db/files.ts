@@ -1,0 +1,67 @@
+import { FILE_TYPES, type FileExtension, type UploadedFile } from '../../app/schemas/file'
+
+export interface FileRow {
+  id: string
+  realm: string
+  key: string
+  name: string
+  ext: FileExtension
+  kind: string
+  content_type: string
+  size: number
+  width: number | null
+  height: number | null
+  persist: number
+  permanent: number
+  uploaded_by: string
+  created_at: string
+  expires_at: string | null
+}
+
+/** The API's view of a stored file, with its public URL under the realm's files base URL. */
+export function uploadedFile(row: FileRow, filesBaseUrl: string): UploadedFile {
+  return {
+    id: row.id,
+    cdn_full_url: `${filesBaseUrl.replace(/\/?$/, '/')}${row.key}`,
+    name: row.name,
+    kind: row.kind as UploadedFile['kind'],
+    content_type: row.content_type,
+    size: row.size,
+    width: row.width,
+    height: row.height,
+    persist: row.persist === 1,
+    permanent: row.permanent === 1,
+    expires_at: row.expires_at,
+  }
+}
+
+export function getFile(db: D1Database, realm: string, id: string): Promise<FileRow | null> {
+  return db.prepare('SELECT * FROM file WHERE realm = ? AND id = ?').bind(realm, id).first<FileRow>()
+}
+
+/** Headers a stored file is served with: its real type, never sniffed, never run as a page of the console's origin. */
+export function fileHeaders(row: Pick<FileRow, 'ext' | 'name' | 'permanent'>): Headers {
+  const h = new Headers()
+  h.set('Content-Type', FILE_TYPES[row.ext].type)
+  h.set('X-Content-Type-Options', 'nosniff')
+  const inline = ['image', 'audio', 'video'].includes(FILE_TYPES[row.ext].kind) || row.ext === 'pdf'
+  const safeName = row.name.replace(/[^\w.\- ]+/g, '_')
+  h.set('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(row.name)}`)
+  // Whatever a file contains, it runs no script and loads nothing when opened directly.
+  if (row.ext !== 'pdf') h.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox")
+  h.set('Cache-Control', row.permanent ? 'public, max-age=31536000, immutable' : 'private, max-age=300')
+  h.set('Cross-Origin-Resource-Policy', 'cross-origin')
+  return h
+}
+
+/** Removes non-persisted uploads whose time is up (R2 objects and rows). Returns how many were removed. */
+export async function cleanupExpiredFiles(env: Pick<Env, 'DB' | 'FILES'>, now = new Date()): Promise<number> {
+  let removed = 0
+  for (;;) {
+    const { results } = await env.DB.prepare('SELECT id, key FROM file WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 500').bind(now.toISOString()).all<{ id: string; key: string }>()
+    if (!results.length) return removed
+    await env.FILES.delete(results.map((r) => r.key))
+    await env.DB.batch(results.map((r) => env.DB.prepare('DELETE FROM file WHERE id = ?').bind(r.id)))
+    removed += results.length
+  }
+}
