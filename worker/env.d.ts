@@ -8,6 +8,10 @@ declare namespace Cloudflare {
     PARTYKIT_HOST: string
     /** Shared with the PartyKit server to sign connection tickets. Unset: live features report unavailable. */
     PARTY_SECRET?: string
+    /** OpenID issuer of Google sign-in (discovery at <issuer>/.well-known/openid-configuration); tests use a local issuer. */
+    GOOGLE_ISSUER: string
+    /** Key set (JWKS) that signs the issuer's id_tokens. */
+    GOOGLE_JWKS_URL: string
   }
 }
 interface Env extends Cloudflare.Env {}

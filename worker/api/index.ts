@@ -1,9 +1,11 @@
 import { Hono } from 'hono'
 import { ApiError } from '../lib/errors'
 import type { AppEnv } from './context'
+import { captcha } from './captcha'
 import { device } from './device'
 import { permission } from './permission'
 import { realm } from './realm'
+import { masRegistration, registration } from './registration'
 import { session } from './session'
 
 /** The realm API, mounted under `/api` by the Worker entry; paths follow seed 000 §7. */
@@ -20,6 +22,9 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/session', session)
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
+  api.route('/registration', registration)
+  api.route('/mas/registration', masRegistration)
+  api.route('/captcha', captcha)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all('*', (c) =>

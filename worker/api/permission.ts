@@ -12,7 +12,8 @@ permission.get('/:role', async (c) => {
   if (!auth.roles.includes(name) && !auth.permissions.has('mas_role_get')) {
     throw apiError(403, 'forbidden', 'Permission mas_role_get is required.', 'permission', 'mas_role_get')
   }
-  const role = await getRole(c.env.DB, auth.realm, name)
+  // The caller's own roles live in their home realm (the same realm unless they switched realms).
+  const role = await getRole(c.env.DB, auth.roles.includes(name) ? auth.home_realm : auth.realm, name)
   if (!role) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
   return c.json(role)
 })

@@ -8,12 +8,15 @@ import { crud, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
 import { type AppEnv, type Ctx, origin, parse } from './context'
 
-/** Realms a caller administers: all with mas_realm_list_all, else their realm and its descendants. */
-export function realmTreeScope(auth: Auth, column = 'code'): Scope {
+/**
+ * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
+ * After a realm switch the tree is still the home realm's, so the user can switch back.
+ */
+export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, column = 'code'): Scope {
   if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
   return {
     where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
-    params: [auth.realm],
+    params: [auth.home_realm],
   }
 }
 

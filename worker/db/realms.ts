@@ -24,7 +24,7 @@ const CONFIG_FIELDS = [
   'favicon_url', 'litmetrix_url', 'cognitive_test_results_url', 'allowed_signin', 'allowed_roles', 'auth_type', 'terms',
   'privacy', 'season_enable', 'allowed_award', 'canonical_name', 'nick_suffix', 'captcha_enabled', 'ledger_enabled',
   'persona_enabled', 'tms_url', 'tms_question_extra_fields', 'allow_custom_user_profile_picture', 'task_external_preview_url',
-  'token_sso_url', 'handtalk_enabled', 'google_client_id',
+  'token_sso_url', 'handtalk_enabled', 'google_client_id', 'captcha_type',
 ] as const satisfies readonly (keyof Realm & keyof RealmConfig)[]
 
 /**
