@@ -47,3 +47,24 @@ export function solveTextQuestion(question: string): string {
   const [a, b] = [NUMBER_WORDS[m[1]], NUMBER_WORDS[m[3]]]
   return String(m[2] === 'mais' || m[2] === 'plus' ? a + b : a - b)
 }
+
+/**
+ * An id_token from the local OpenID issuer, obtained through its authorization endpoint as a browser would
+ * (account chooser form → redirect with the token in the fragment).
+ */
+export async function googleIdToken(issuer: string, sub: string, opts: { clientId?: string; nonce?: string; deny?: boolean } = {}): Promise<{ id_token?: string; error?: string }> {
+  const form = new URLSearchParams({
+    client_id: opts.clientId ?? 'demo-console.apps.googleusercontent.com',
+    redirect_uri: 'http://demo.localhost/authentication/google/callback',
+    response_type: 'id_token',
+    scope: 'openid email profile',
+    nonce: opts.nonce ?? 'test-nonce',
+    state: 'test-state',
+    ...(opts.deny ? { decision: 'deny' } : { account: sub }),
+  })
+  const res = await fetch(`${issuer}/authorize`, { method: 'POST', body: form, redirect: 'manual' })
+  expect(res.status).toBe(302)
+  const fragment = new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1))
+  expect(fragment.get('state')).toBe('test-state')
+  return { id_token: fragment.get('id_token') ?? undefined, error: fragment.get('error') ?? undefined }
+}
