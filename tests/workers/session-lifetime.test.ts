@@ -1,8 +1,11 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { disableUser } from '../../worker/db/users'
 import { DEMO, api, expectEnvelope, signIn } from './helpers'
+
+// Each sign-in hashes a password (600,000 PBKDF2 iterations) and some solve a proof of work: slower than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 })
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString()
 const setSession = async (token: string, column: 'last_seen_at' | 'created_at', value: string) =>

@@ -1,11 +1,14 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { employeeId } from '../../app/schemas/auth'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { mintPortalToken } from '../../worker/lib/state-portal'
 import { DEMO_EMPLOYEES, DEMO_PORTAL_SECRET } from '../../worker/seed/demo'
 import { DEMO, ESCOLA, api, expectEnvelope } from './helpers'
 import { newSessionKey, randomIp, solveCaptcha } from './signin-helpers'
+
+// Each sign-in hashes a password (600,000 PBKDF2 iterations) and some solve a proof of work: slower than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 })
 
 /** A sign-in call from one client address, with a freshly solved captcha (escola requires one on every sign-in). */
 async function withCaptcha(path: string, json: Record<string, unknown>, ip = randomIp(), realm = 'escola', host = ESCOLA) {

@@ -1,9 +1,12 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { THROTTLE, delayFor } from '../../worker/db/throttle'
 import { DEMO, api, expectEnvelope } from './helpers'
 import { newSessionKey, randomIp, solveCaptcha } from './signin-helpers'
+
+// Each sign-in hashes a password (600,000 PBKDF2 iterations) and some solve a proof of work: slower than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 })
 
 async function attempt(nick: string, password: string, opts: { ip?: string; captcha?: boolean } = {}): Promise<Response> {
   const headers: Record<string, string> = { 'cf-connecting-ip': opts.ip ?? randomIp() }
