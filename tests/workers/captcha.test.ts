@@ -122,7 +122,7 @@ describe('image challenge', () => {
     expect([...png.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
     // Every chunk's CRC is right, and the picture is 220×80 8-bit grayscale.
     const view = new DataView(png.buffer)
-    const chunks: { type: string; data: Uint8Array }[] = []
+    const chunks: { type: string; data: Uint8Array<ArrayBuffer> }[] = []
     for (let at = 8; at < png.length; ) {
       const length = view.getUint32(at)
       const type = String.fromCharCode(...png.slice(at + 4, at + 8))
