@@ -3,6 +3,7 @@ import { ApiError } from '../lib/errors'
 import type { AppEnv } from './context'
 import { captcha } from './captcha'
 import { device } from './device'
+import { outbox, password } from './password'
 import { permission } from './permission'
 import { realm } from './realm'
 import { masRegistration, registration } from './registration'
@@ -25,6 +26,8 @@ export function createApi(): Hono<AppEnv> {
   api.route('/registration', registration)
   api.route('/mas/registration', masRegistration)
   api.route('/captcha', captcha)
+  api.route('/mas/password', password)
+  api.route('/dev/outbox', outbox)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all('*', (c) =>
