@@ -3,6 +3,7 @@ import { ApiError } from '../lib/errors'
 import type { AppEnv } from './context'
 import { captcha } from './captcha'
 import { device } from './device'
+import { oauth2 } from './oauth2'
 import { outbox, password } from './password'
 import { permission } from './permission'
 import { realm } from './realm'
@@ -28,6 +29,7 @@ export function createApi(): Hono<AppEnv> {
   api.route('/captcha', captcha)
   api.route('/mas/password', password)
   api.route('/dev/outbox', outbox)
+  api.route('/mas/oauth2', oauth2)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all('*', (c) =>
