@@ -2,11 +2,14 @@ import { Hono } from 'hono'
 import { RealmCode } from '../../app/schemas/common'
 import { SECRET_MASK } from '../../app/schemas/entity'
 import { RealmCreate, RealmUpdate, realmEntity, type Realm } from '../../app/schemas/realm'
-import { getRealmRow, realmConfig } from '../db/realms'
-import type { Auth } from '../db/sessions'
+import * as v from 'valibot'
+import { getRealmRow, realmConfig, realmHomeUrl } from '../db/realms'
+import { createSession, revokeSession, type Auth } from '../db/sessions'
+import { sha256Hex } from '../lib/crypto'
 import { crud, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
-import { type AppEnv, type Ctx, origin, parse } from './context'
+import { type AppEnv, type Ctx, origin, parse, readJson, requireAnyPermission } from './context'
+import { createHandover } from './session'
 
 /**
  * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
@@ -20,7 +23,7 @@ export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, c
   }
 }
 
-async function inTree(c: Ctx, auth: Auth, code: string): Promise<boolean> {
+async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
   const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`).bind(code, ...scope.params).first()
   return row !== null
@@ -45,10 +48,43 @@ realm.get('/:code/config', async (c) => {
   return c.json(realmConfig(row, origin(c), c.get('hostRealm') === null))
 })
 
+/**
+ * PUT /mas/realm/{realm}/change (seed 000 §4 realm switch): `{realm}` is the realm the session acts in, `leaf_realm`
+ * the target. Allowed targets: every realm with mas_realm_list_all, else the caller's home realm and its
+ * descendants. Answers a new token bound to the target (the old one is revoked), the target's configuration and
+ * the address of its console when it has its own host, with a one-time handover code when that host is another.
+ */
+realm.put('/:code/change', async (c) => {
+  const auth = await requireAnyPermission(c, 'mas_realm_list', 'mas_realm_list_all')
+  const code = parse(RealmCode, c.req.param('code'))
+  if (code !== auth.realm) throw apiError(400, 'realm', `The session acts in realm ${auth.realm}.`, 'realm', code)
+  const body = await readJson(c, v.object({ leaf_realm: RealmCode }))
+  const target = await getRealmRow(c.env.DB, body.leaf_realm)
+  if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
+  if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
+  const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
+  await revokeSession(c.env.DB, auth.tokenHash)
+  const homeUrl = await realmHomeUrl(c.env.DB, target, c.req.url)
+  // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
+  // the session with a one-time code. Multi-realm hosts serve every realm, so the console stays there.
+  const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
+  return c.json({
+    auth_token: session.token,
+    device_id: session.deviceId,
+    expires_at: session.expiresAt,
+    realm: target.code,
+    nick: auth.nick,
+    origin_realm: auth.origin_realm,
+    config: realmConfig(target, origin(c), c.get('hostRealm') === null),
+    home_url: homeUrl,
+    handover_code: otherHost ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code) : null,
+  })
+})
+
 realm.route(
   '/',
   crud(realmEntity, {
-    permissions: { list: 'mas_realm_list', get: 'mas_realm_get', create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
+    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: 'mas_realm_get', create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
     scope: (_c, auth) => realmTreeScope(auth),
     create: RealmCreate,
     update: RealmUpdate,

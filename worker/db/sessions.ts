@@ -59,7 +59,11 @@ export function sessionEnd(s: Pick<SessionRow, 'created_at' | 'last_seen_at' | '
  * them applies at once); `expires_at`, fixed at sign-in, caps it too. Revoked sessions and disabled users are unknown.
  */
 export async function findSessionAuth(db: D1Database, token: string): Promise<SessionLookup> {
-  const tokenHash = await sha256Hex(token)
+  return findSessionByHash(db, await sha256Hex(token))
+}
+
+/** Like findSessionAuth, for a session known by the hash of its token (session handover). */
+export async function findSessionByHash(db: D1Database, tokenHash: string): Promise<SessionLookup> {
   const [sessionRes, permRes] = await db.batch([
     db
       .prepare(

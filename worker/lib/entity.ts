@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type * as v from 'valibot'
 import { ListQuery, type ListPage } from '../../app/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '../../app/schemas/entity'
-import { type AppEnv, type Ctx, parse, readJson, requirePermission } from '../api/context'
+import { type AppEnv, type Ctx, parse, readJson, requireAnyPermission, requirePermission } from '../api/context'
 import type { Auth } from '../db/sessions'
 import { apiError } from './errors'
 
@@ -150,7 +150,8 @@ export function realmScope(desc: EntityDescriptor, auth: Auth): Scope {
   return { where: `${quote(desc.realmColumn)} = ?`, params: [auth.realm] }
 }
 
-type Permissions = { list: string; get: string; create?: string; edit?: string; delete?: string }
+/** `list` may name several permissions, any of which allows listing. */
+type Permissions = { list: string | readonly string[]; get: string; create?: string; edit?: string; delete?: string }
 
 export interface CrudOptions<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema> {
   permissions: Permissions
@@ -183,7 +184,8 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
   }
 
   app.get('/', async (c) => {
-    const auth = await requirePermission(c, opts.permissions.list)
+    const list = opts.permissions.list
+    const auth = typeof list === 'string' ? await requirePermission(c, list) : await requireAnyPermission(c, ...list)
     const query = parse(ListQuery, c.req.query())
     return c.json(await listRows(c.env.DB, desc, await scopeOf(c, auth), query))
   })
