@@ -8,6 +8,7 @@ import type { SessionUser } from '~/server/auth.server'
 import { LegalLinks, RealmLogo } from './brand'
 import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
+import { RealmSwitchButton } from './realm-switch'
 
 const NARROW = '(max-width: 800px)'
 
@@ -92,6 +93,7 @@ export function Shell({ user, config, locale, children }: { user: SessionUser; c
           </button>
           <span className="realm-name">{config.name}</span>
           <span className="spacer" />
+          <RealmSwitchButton permissions={user.permissions} />
           <LanguageMenu locale={locale} />
           <div className="menu" ref={accountRef}>
             <button

@@ -21,7 +21,7 @@ export const PasswordReset = v.pipe(
     confirm: v.string('validation.required'),
   }),
   v.forward(
-    v.check((f) => f.password === f.confirm, 'Password do not match'),
+    v.check((f) => f.password === f.confirm, 'validation.password_mismatch'),
     ['confirm'],
   ),
 )

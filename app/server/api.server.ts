@@ -51,6 +51,9 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     if (opts.realm) h.set('x-api-realm', opts.realm)
     const forwarded = request.headers.get('user-agent')
     if (forwarded) h.set('user-agent', forwarded)
+    // The browser's address, for per-client throttling of sign-in: Cloudflare's header in-process, X-Forwarded-For out.
+    const address = request.headers.get('cf-connecting-ip')
+    if (address) h.set(inProcess ? 'cf-connecting-ip' : 'x-forwarded-for', address)
     let payload: BodyInit | undefined
     if (body instanceof FormData) payload = body
     else if (body !== undefined) {
@@ -75,7 +78,7 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
   return {
     get: <T>(path: string, query?: Query) => call<T>('GET', path, { query }),
     post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, { body, headers }),
-    put: <T>(path: string, body?: unknown) => call<T>('PUT', path, { body }),
+    put: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, { body, headers }),
     delete: <T = void>(path: string) => call<T>('DELETE', path),
   }
 }

@@ -44,9 +44,12 @@ describe('PUT /mas/realm/{realm}/change', () => {
 
   it('confines mas_realm_list to the home realm and its descendants', async () => {
     await env.DB.prepare("INSERT INTO realm (code, name, parent_code) VALUES ('demo-sul', 'Demo Sul', 'demo')").run()
-    const manager = await signIn(DEMO, 'demo', 'manager')
+    const manager = await signIn('localhost', 'demo', 'manager')
     await expectEnvelope(await change(DEMO, manager, 'demo', 'escola'), 403, 'forbidden')
-    const res = await change(DEMO, manager, 'demo', 'demo-sul')
+    // From demo's own host a realm without a host of its own cannot be reached; nothing changes.
+    await expectEnvelope(await change(DEMO, manager, 'demo', 'demo-sul'), 409, 'realm_host')
+    expect((await api(DEMO, 'mas/session', { token: manager })).status).toBe(200)
+    const res = await change('localhost', manager, 'demo', 'demo-sul', { 'x-api-realm': 'demo' })
     expect(res.status).toBe(200)
     const body = (await res.json()) as Switched
     // A realm without a host of its own is served on multi-realm hosts only.

@@ -71,7 +71,7 @@ describe('password recovery', () => {
     await recover('root')
     const key = keyOf((await outbox()).find((m) => m.to_address === 'root@demo.edu')!)
     const body = await expectEnvelope(await reset(key, 'new-password-1', 'new-password-2'), 400, 'check')
-    expect(body.errors[0]).toMatchObject({ field: 'confirm', message: 'Password do not match' })
+    expect(body.errors[0]).toMatchObject({ field: 'confirm', message: 'validation.password_mismatch' })
     await expectEnvelope(await reset(key, 'short'), 400, 'min_length')
     expect((await reset(key, 'demo1234-again')).status).toBe(200)
     await reset(key, 'demo1234')

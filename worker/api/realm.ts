@@ -62,9 +62,13 @@ realm.put('/:code/change', async (c) => {
   const target = await getRealmRow(c.env.DB, body.leaf_realm)
   if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
   if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
+  const homeUrl = await realmHomeUrl(c.env.DB, target, c.req.url)
+  // A host bound to one realm cannot serve another: the target needs a console address of its own.
+  if (c.get('hostRealm') !== null && target.code !== c.get('hostRealm') && homeUrl === null) {
+    throw apiError(409, 'realm_host', `Realm ${target.code} has no console address of its own; switch from a multi-realm host.`, 'leaf_realm', target.code)
+  }
   const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
   await revokeSession(c.env.DB, auth.tokenHash)
-  const homeUrl = await realmHomeUrl(c.env.DB, target, c.req.url)
   // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
   // the session with a one-time code. Multi-realm hosts serve every realm, so the console stays there.
   const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
