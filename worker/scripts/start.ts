@@ -5,6 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { mintPortalToken } from '../lib/state-portal'
+import { DEMO_EMPLOYEES, DEMO_PORTAL_SECRET } from '../seed/demo'
 import { seedLocal } from './seed'
 
 const PORT = process.env.PORT ?? '8787'
@@ -13,6 +15,8 @@ const STATE_DIR = process.env.STATE_DIR ?? '.wrangler/state'
 // Tickets live for a minute, so a secret made fresh for each run is enough locally.
 const PARTY_SECRET = process.env.PARTY_SECRET ?? randomBytes(32).toString('base64url')
 const bin = (name: string) => `node_modules/.bin/${name}`
+// Google sign-in's issuer and keys default to Google's (wrangler.toml); tests point them at a local OpenID issuer.
+const googleVars = (['GOOGLE_ISSUER', 'GOOGLE_JWKS_URL'] as const).flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : []))
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -84,10 +88,14 @@ async function main() {
   console.log('› Starting the Worker and PartyKit…')
   serve('wrangler', [
     'dev', '--port', PORT, '--persist-to', STATE_DIR, '--show-interactive-dev-session=false', '--log-level', process.env.LOG_LEVEL ?? 'warn',
-    '--var', `PARTYKIT_HOST:localhost:${PARTY_PORT}`, '--var', `PARTY_SECRET:${PARTY_SECRET}`,
+    '--var', `PARTYKIT_HOST:localhost:${PARTY_PORT}`, '--var', `PARTY_SECRET:${PARTY_SECRET}`, ...googleVars,
   ])
   serve('partykit', ['dev', '--port', PARTY_PORT, '--persist', `${STATE_DIR}/partykit`, '--no-hotkeys', '--var', `PARTY_SECRET=${PARTY_SECRET}`])
   await Promise.all([waitFor(`http://localhost:${PORT}/api/version`), waitFor(`http://localhost:${PARTY_PORT}/`)])
+  // A ready-to-click token-login link, as the state portal would send it (valid 24 hours, single use).
+  const employee = DEMO_EMPLOYEES[0]
+  const portalToken = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', employee.id, 24 * 60 * 60)
+  const tokenLink = `http://escola.localhost:${PORT}/?token=${portalToken}&provider=employee_token&realm=escola`
   console.log(`
   Console and realm API ready.
 
@@ -99,7 +107,12 @@ async function main() {
 
   Demo accounts (password demo1234, local demo data only):
     demo    root (every permission) · manager · teacher · student (no console access)
-    escola  root
+    escola  root (TV-provider tab: click the logo 10 times)
+    escola employees: ${DEMO_EMPLOYEES.map((e) => `${e.doc_type.toUpperCase()} ${e.doc_number}${e.uf === '-' ? '' : ` / ${e.uf}`}`).join(' · ')}
+    Development outbox (recovery e-mails of demo): http://demo.localhost:${PORT}/authentication/outbox
+
+  Token login for ${employee.nick} (single use, 24 h):
+    ${tokenLink}
 
   Press Ctrl-C to stop.
 `)

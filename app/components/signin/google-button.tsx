@@ -22,8 +22,13 @@ function randomState(): string {
 export function GoogleButton({ onIdToken, onError, disabled }: { onIdToken: (idToken: string) => void; onError: (key: string) => void; disabled?: boolean }) {
   const { t } = useTranslation()
   const [waiting, setWaiting] = useState(false)
+  // The popup flow needs the page's script: the button stays disabled until it runs.
+  const [ready, setReady] = useState(false)
   const stop = useRef<(() => void) | null>(null)
-  useEffect(() => () => stop.current?.(), [])
+  useEffect(() => {
+    setReady(true)
+    return () => stop.current?.()
+  }, [])
 
   function open() {
     stop.current?.()
@@ -62,7 +67,7 @@ export function GoogleButton({ onIdToken, onError, disabled }: { onIdToken: (idT
   }
 
   return (
-    <button type="button" className="btn btn-block btn-google" onClick={open} disabled={disabled || waiting} aria-busy={waiting}>
+    <button type="button" className="btn btn-block btn-google" onClick={open} disabled={disabled || waiting || !ready} aria-busy={waiting}>
       {waiting ? <span className="spinner" aria-hidden="true" /> : <Icon name="google" />}
       {waiting ? t('login.google.waiting') : t('login.google.button')}
     </button>

@@ -1,3 +1,4 @@
+// `google_` keeps this page out of the /authentication/google layout: its loader would run here too.
 import { useEffect, useState } from 'react'
 import { PopupResult } from '~/components/signin/popup-result'
 import type { GoogleSigninMessage } from '~/components/signin/google-button'
