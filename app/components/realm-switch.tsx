@@ -42,7 +42,7 @@ export function RealmSwitchDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
   const id = useId()
   const list = useFetcher<RealmSwitchList>({ key: 'realm-switch-list' })
-  const change = useFetcher<RealmSwitchResult>({ key: 'realm-switch' })
+  const [change, setChange] = useState<{ state: 'idle' | 'submitting'; data?: RealmSwitchResult }>({ state: 'idle' })
   const [query, setQuery] = useState('')
   const search = useRef<HTMLInputElement>(null)
   const loadRef = useRef(list.load)
@@ -51,6 +51,17 @@ export function RealmSwitchDialog({ onClose }: { onClose: () => void }) {
     void loadRef.current('/realm/change')
     search.current?.focus()
   }, [])
+
+  async function switchTo(code: string) {
+    setChange({ state: 'submitting' })
+    try {
+      // Plain fetch: a fetcher would revalidate this page with the session the switch has just ended.
+      const res = await fetch('/realm/change', { method: 'POST', body: new URLSearchParams({ realm: code }), headers: { accept: 'application/json' } })
+      setChange({ state: 'idle', data: (await res.json()) as RealmSwitchResult })
+    } catch {
+      setChange({ state: 'idle', data: { ok: false, error: 'error.http.network' } })
+    }
+  }
 
   const switched = change.state === 'idle' && change.data?.ok ? change.data : null
   const lost = (change.state === 'idle' && change.data && !change.data.ok && change.data.error === 'session') || list.data?.error === 'session'
@@ -120,24 +131,22 @@ export function RealmSwitchDialog({ onClose }: { onClose: () => void }) {
             ) : shown.length === 0 ? (
               <p className="empty">{t('realm.switch.empty')}</p>
             ) : (
-              <change.Form method="post" action="/realm/change">
-                <ul className="realm-switch-list" aria-label={t('realm.switch.list')}>
-                  {shown.map((r) => {
-                    const current = r.code === list.data?.current
-                    return (
-                      <li key={r.code}>
-                        <button type="submit" name="realm" value={r.code} className="realm-switch-item" disabled={current || busy} aria-current={current ? 'true' : undefined}>
-                          <span className="realm-switch-name">{r.name}</span>
-                          <span className="realm-switch-code">
-                            {r.code}
-                            {current ? ` · ${t('realm.switch.current')}` : ''}
-                          </span>
-                        </button>
-                      </li>
-                    )
-                  })}
-                </ul>
-              </change.Form>
+              <ul className="realm-switch-list" aria-label={t('realm.switch.list')}>
+                {shown.map((r) => {
+                  const current = r.code === list.data?.current
+                  return (
+                    <li key={r.code}>
+                      <button type="button" className="realm-switch-item" disabled={current || busy} aria-current={current ? 'true' : undefined} onClick={() => void switchTo(r.code)}>
+                        <span className="realm-switch-name">{r.name}</span>
+                        <span className="realm-switch-code">
+                          {r.code}
+                          {current ? ` · ${t('realm.switch.current')}` : ''}
+                        </span>
+                      </button>
+                    </li>
+                  )
+                })}
+              </ul>
             )}
           </>
         )}

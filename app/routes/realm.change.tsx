@@ -61,31 +61,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * POST /realm/change: switches to `realm` (PUT mas/realm/{current}/change). On a multi-realm host the new token and
  * the chosen realm go into this host's cookies; from a realm's own host the browser goes on to the target's host,
  * which claims the session with the one-time handover code. The dialog waits 2000 ms, then opens `url`.
+ * Called with fetch() rather than a fetcher: the old session is revoked, so the page must not revalidate with it.
  */
+const reply = (body: RealmSwitchResult, init: ResponseInit = {}) => Response.json(body, init)
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const found = await dialogUser(request, context)
-  if (!found) return data<RealmSwitchResult>({ ok: false, error: 'session' }, { status: 401 })
+  if (!found) return reply({ ok: false, error: 'session' }, { status: 401 })
   const { user, api, realm } = found
-  if (!can(user.permissions, null, REALM_SWITCH_ACCESS)) return data<RealmSwitchResult>({ ok: false, error: 'errors.forbidden' }, { status: 403 })
+  if (!can(user.permissions, null, REALM_SWITCH_ACCESS)) return reply({ ok: false, error: 'errors.forbidden' }, { status: 403 })
   const form = await request.formData()
   const target = v.safeParse(RealmCode, form.get('realm') ?? '')
-  if (!target.success) return data<RealmSwitchResult>({ ok: false, error: 'validation.realm_code' }, { status: 400 })
+  if (!target.success) return reply({ ok: false, error: 'validation.realm_code' }, { status: 400 })
   let answer: ChangeAnswer
   try {
     answer = await api.put<ChangeAnswer>(`mas/realm/${user.realm}/change`, { leaf_realm: target.output })
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     const error = err.status === 401 ? 'session' : err.has('realm_host') ? 'realm.switch.no_host' : err.status === 403 ? 'realm.switch.forbidden' : 'realm.switch.failed'
-    return data<RealmSwitchResult>({ ok: false, error }, { status: err.status })
+    return reply({ ok: false, error }, { status: err.status })
   }
   if (!realm.multirealm && answer.home_url && answer.handover_code) {
     const url = new URL('authentication/handover', answer.home_url)
     url.searchParams.set('code', answer.handover_code)
-    return data<RealmSwitchResult>({ ok: true, realm: answer.realm, name: answer.config.name, url: url.toString() }, { headers: { 'Set-Cookie': await sessionCookie(request).serialize('', { maxAge: 0 }) } })
+    return reply({ ok: true, realm: answer.realm, name: answer.config.name, url: url.toString() }, { headers: { 'Set-Cookie': await sessionCookie(request).serialize('', { maxAge: 0 }) } })
   }
   const headers = new Headers()
   const seconds = Math.max(60, Math.floor((Date.parse(answer.expires_at) - Date.now()) / 1000))
   headers.append('Set-Cookie', await sessionCookie(request).serialize(answer.auth_token, { maxAge: seconds }))
   if (realm.multirealm) headers.append('Set-Cookie', await realmCookie(request).serialize(answer.realm))
-  return data<RealmSwitchResult>({ ok: true, realm: answer.realm, name: answer.config.name, url: '/' }, { headers })
+  return reply({ ok: true, realm: answer.realm, name: answer.config.name, url: '/' }, { headers })
 }

@@ -30,5 +30,5 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
 export async function signInOnScreen(page: Page, nick: string, password = 'demo1234'): Promise<void> {
   await page.getByLabel('Usuário').fill(nick)
   await page.getByLabel('Senha', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Entrar' }).click()
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
 }

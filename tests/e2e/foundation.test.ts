@@ -65,7 +65,7 @@ describe('choose a realm, sign in, see the console', () => {
     await page.getByRole('button', { name: 'Mostrar senha' }).click()
     expect(await password.getAttribute('type')).toBe('text')
     await page.getByLabel('Usuário').fill('root')
-    await page.getByRole('button', { name: 'Entrar' }).click()
+    await page.getByRole('button', { name: 'Entrar', exact: true }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Usuário ou senha incorretos.')
     await context.close()
   })
