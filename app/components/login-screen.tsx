@@ -74,13 +74,14 @@ export function LoginScreen({
   const linkProvider = params.get('provider') ?? ''
   const tokenLink = linkToken && (config.allowed_signin as string[]).includes(linkProvider) ? linkToken : null
 
-  // A finished attempt has spent its captcha token: a new captcha widget starts (and is demanded when the server says so).
+  // An attempt spends its captcha token: as soon as one is sent a new captcha widget starts, and when the answer
+  // says so the captcha is demanded from then on.
   useEffect(() => {
-    if (previous.current !== 'idle' && fetcher.state === 'idle') {
+    if (previous.current === 'idle' && fetcher.state !== 'idle') {
       setRound((r) => r + 1)
       setCaptchaToken(null)
-      if (fetcher.data?.captchaRequired) setCaptchaDemanded(true)
     }
+    if (previous.current !== 'idle' && fetcher.state === 'idle' && fetcher.data?.captchaRequired) setCaptchaDemanded(true)
     previous.current = fetcher.state
   }, [fetcher.state, fetcher.data])
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
@@ -67,11 +67,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return { sent: true } satisfies RecoverResult
 }
 
+/** The latest answer: the fetcher's, or the action's when the form was posted without the page's script. */
+function useRecoverResult(fetcher: { state: string; data?: RecoverResult }): RecoverResult | undefined {
+  const actionData = useActionData<typeof action>()
+  return fetcher.state !== 'idle' ? undefined : (fetcher.data ?? (actionData as RecoverResult | undefined))
+}
+
 function RequestForm() {
   const { t } = useTranslation()
   const fetcher = useFetcher<RecoverResult>()
   const pending = fetcher.state !== 'idle'
-  const result = pending ? undefined : fetcher.data
+  const result = useRecoverResult(fetcher)
   if (result?.sent) {
     return (
       <div className="alert alert-info" role="status">
@@ -98,7 +104,7 @@ function ResetForm({ resetKey }: { resetKey: string }) {
   const fetcher = useFetcher<RecoverResult>()
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({})
   const pending = fetcher.state !== 'idle'
-  const result = pending ? undefined : fetcher.data
+  const result = useRecoverResult(fetcher)
   const errors = { ...result?.fieldErrors, ...clientErrors }
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     const f = new FormData(e.currentTarget)

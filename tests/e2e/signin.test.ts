@@ -12,6 +12,11 @@ afterAll(async () => {
   await browser?.close()
 })
 
+/** Waits until the page's script has taken over (clicks before that reach no handler). */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => '__remixRouter' in window)
+}
+
 /** Waits until the page's captcha (a proof of work in escola) is solved in the browser. */
 async function captchaSolved(page: Page) {
   await expect.poll(() => page.locator('[data-captcha-state]').getAttribute('data-captcha-state'), { timeout: 30_000 }).toBe('verified')
@@ -24,6 +29,7 @@ describe('employee sign-in with captcha', () => {
     const workers: string[] = []
     page.on('worker', (w) => workers.push(w.url()))
     await page.goto(url('escola.localhost'))
+    await hydrated(page)
     expect(await page.getByRole('tab').allTextContents()).toEqual(['Servidor', 'Código de acesso'])
     expect(await page.getByRole('tab', { name: 'Servidor' }).getAttribute('aria-selected')).toBe('true')
     // rne has no state: choosing it blanks and disables the UF; rg and cin start at SP.
@@ -47,6 +53,7 @@ describe('employee sign-in with captcha', () => {
   it('keeps the rules of the employee form before calling the server', async () => {
     const { context, page } = await newPage(browser)
     await page.goto(url('escola.localhost'))
+    await hydrated(page)
     await page.getByLabel('Número do documento').fill('1')
     await page.getByLabel('Senha', { exact: true }).fill('x')
     await captchaSolved(page)
@@ -60,6 +67,7 @@ describe('employee sign-in with captcha', () => {
   it('shows the credentials error, then asks for a new captcha for the next attempt', async () => {
     const { context, page } = await newPage(browser)
     await page.goto(url('escola.localhost'))
+    await hydrated(page)
     await page.getByLabel('Documento', { exact: true }).selectOption('cin')
     await page.getByLabel('UF').selectOption('MG')
     await page.getByLabel('Número do documento').fill('987.654.321-00')
@@ -79,6 +87,7 @@ describe('the TV-provider tab', () => {
   it('appears after the logo is clicked 10 times, with the username form', async () => {
     const { context, page, errors } = await newPage(browser)
     await page.goto(url('escola.localhost'))
+    await hydrated(page)
     await expect.poll(() => page.getByRole('tab').count()).toBe(2)
     const logo = page.locator('.entry-logo button')
     for (let i = 0; i < 9; i++) await logo.click()
@@ -100,6 +109,7 @@ describe('the TV-provider tab', () => {
   it('is the main form where it comes first (demo), with the Google button', async () => {
     const { context, page } = await newPage(browser)
     await page.goto(url('demo.localhost'))
+    await hydrated(page)
     expect(await page.getByRole('tab').count()).toBe(0)
     expect(await page.getByLabel('Usuário').isVisible()).toBe(true)
     expect(await page.getByRole('button', { name: 'Entrar com Google' }).isVisible()).toBe(true)
@@ -113,6 +123,7 @@ describe('token login from a link', () => {
     const link = url('escola.localhost', `/?token=${token}&provider=employee_token&realm=escola`)
     const first = await newPage(browser)
     await first.page.goto(link)
+    await hydrated(first.page)
     await expect.poll(() => first.page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toMatch(/Lucía Coordenadora/)
     expect(new URL(first.page.url()).search).toBe('')
     expect(first.errors).toEqual([])
@@ -120,6 +131,7 @@ describe('token login from a link', () => {
 
     const again = await newPage(browser)
     await again.page.goto(link)
+    await hydrated(again.page)
     await expect.poll(() => again.page.getByRole('alert').textContent(), { timeout: 30_000 }).toContain('Não foi possível entrar com este link de acesso.')
     expect(await again.page.getByRole('alert').textContent()).toContain('Peça um novo link de acesso e tente novamente.')
     await again.page.getByRole('link', { name: 'Entrar de outra forma' }).click()
@@ -131,6 +143,7 @@ describe('token login from a link', () => {
     const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RG123456789SP', 600)
     const { context, page } = await newPage(browser)
     await page.goto(url('localhost', `/?token=${token}&provider=employee_token&realm=escola`))
+    await hydrated(page)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toMatch(/Beatriz Gestora/)
     expect((await context.cookies()).map((c) => c.name)).toContain('dash_realm')
     await context.close()
@@ -141,16 +154,19 @@ describe('password recovery through the local outbox', () => {
   it('mails a single-use link that sets a new password', async () => {
     const { context, page, errors } = await newPage(browser)
     await page.goto(url('demo.localhost'))
+    await hydrated(page)
     await page.getByRole('link', { name: 'Esqueci a minha senha' }).click()
     await page.getByLabel('Usuário ou e-mail').fill('teacher')
     await page.getByRole('button', { name: 'Enviar link' }).click()
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Se a conta existir')
     await page.goto(url('demo.localhost', '/authentication/outbox'))
+    await hydrated(page)
     const mail = page.locator('.mail-list li').first()
     expect(await mail.getByRole('heading').textContent()).toBe('Redefinição de senha — Demo Academy')
     const link = await mail.getByRole('link').getAttribute('href')
     expect(link).toContain('/authentication/recover?key=')
     await page.goto(link!)
+    await hydrated(page)
     await page.getByLabel('Nova senha', { exact: true }).fill('nova-senha-123')
     await page.getByLabel('Confirme a nova senha').fill('outra-senha-123')
     await page.getByRole('button', { name: 'Salvar a nova senha' }).click()
@@ -166,6 +182,7 @@ describe('password recovery through the local outbox', () => {
 
     const replay = await newPage(browser)
     await replay.page.goto(link!)
+    await hydrated(replay.page)
     await replay.page.getByLabel('Nova senha', { exact: true }).fill('mais-uma-senha-1')
     await replay.page.getByLabel('Confirme a nova senha').fill('mais-uma-senha-1')
     await replay.page.getByRole('button', { name: 'Salvar a nova senha' }).click()
@@ -178,6 +195,7 @@ describe('realm switch', () => {
   it('switches a root user from demo to escola: dialog, 2000 ms of progress, then escola’s console', async () => {
     const { context, page, errors } = await newPage(browser)
     await page.goto(url('demo.localhost'))
+    await hydrated(page)
     await signInOnScreen(page, 'root')
     await page.getByRole('button', { name: 'Trocar de domínio' }).click()
     const dialog = page.getByRole('dialog', { name: 'Trocar de domínio' })
