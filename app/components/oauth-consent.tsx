@@ -1,4 +1,4 @@
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { AuthorizeRequestInfo } from '~/schemas/oauth2'
 import type { RealmConfig } from '~/schemas/realm'
@@ -10,6 +10,7 @@ import { Icon } from './icon'
 export function OAuthConsent({ config, info, params, user }: { config: RealmConfig; info: AuthorizeRequestInfo; params: Record<string, string>; user: { name: string; nick: string } }) {
   const { t } = useTranslation()
   const navigation = useNavigation()
+  const location = useLocation()
   const busy = navigation.state !== 'idle'
   return (
     <main className="entry" id="main">
@@ -28,7 +29,8 @@ export function OAuthConsent({ config, info, params, user }: { config: RealmConf
           ))}
         </ul>
         <p className="hint">{t('oauth2.redirect', { host: new URL(info.redirect_uri).host })}</p>
-        <Form method="post" className="consent-actions">
+        {/* Posted to the request's own address: the page shown after the answer is this request's. */}
+        <Form method="post" action={location.pathname + location.search} className="consent-actions">
           {Object.entries(params).map(([k, v]) => (
             <input key={k} type="hidden" name={k} value={v} />
           ))}

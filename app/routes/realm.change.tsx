@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { can } from '~/lib/access'
 import { RealmCode, type ListPage } from '~/schemas/common'
@@ -43,16 +43,18 @@ async function dialogUser(request: Request, context: LoaderFunctionArgs['context
   }
 }
 
+const listReply = (body: RealmSwitchList, init: ResponseInit = {}) => Response.json(body, init)
+
 /** GET /realm/change: the realms the user may switch to (the realm list, limit 1000 as the specification's console asks). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const found = await dialogUser(request, context)
-  if (!found) return data<RealmSwitchList>({ error: 'session' }, { status: 401 })
-  if (!can(found.user.permissions, null, REALM_SWITCH_ACCESS)) return data<RealmSwitchList>({ error: 'errors.forbidden' }, { status: 403 })
+  if (!found) return listReply({ error: 'session' }, { status: 401 })
+  if (!can(found.user.permissions, null, REALM_SWITCH_ACCESS)) return listReply({ error: 'errors.forbidden' }, { status: 403 })
   try {
     const page = await found.api.get<ListPage<SwitchableRealm>>('mas/realm', { limit: 1000, offset: 0, order: 'name' })
-    return data<RealmSwitchList>({ current: found.user.realm, items: page.items })
+    return listReply({ current: found.user.realm, items: page.items })
   } catch (err) {
-    if (err instanceof RealmApiError) return data<RealmSwitchList>({ error: err.status === 401 ? 'session' : 'realm.switch.list_failed' }, { status: err.status })
+    if (err instanceof RealmApiError) return listReply({ error: err.status === 401 ? 'session' : 'realm.switch.list_failed' }, { status: err.status })
     throw err
   }
 }
