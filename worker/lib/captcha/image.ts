@@ -26,18 +26,18 @@ export function renderCaptchaPixels(text: string): Uint8Array {
   const pixels = new Uint8Array(w * h)
   const step = (w - 20) / text.length
   const glyphs: PlacedGlyph[] = [...text].map((ch, i) => {
-    const angle = between(-0.4, 0.4)
+    const angle = between(-0.28, 0.28)
     return {
       ch,
-      cx: 10 + step * (i + 0.5) + between(-4, 4),
-      cy: h / 2 + between(-7, 7),
+      cx: 10 + step * (i + 0.5) + between(-3, 3),
+      cy: h / 2 + between(-6, 6),
       cos: Math.cos(angle),
       sin: Math.sin(angle),
-      shear: between(-0.3, 0.3),
-      scale: between(6.2, 7.4),
+      shear: between(-0.22, 0.22),
+      scale: between(5.2, 6.2),
     }
   })
-  const wave = { ay: between(3, 6), py: between(50, 90), fy: between(0, Math.PI * 2), ax: between(1.5, 3), px: between(25, 45), fx: between(0, Math.PI * 2) }
+  const wave = { ay: between(2, 4), py: between(60, 100), fy: between(0, Math.PI * 2), ax: between(1, 2), px: between(30, 50), fx: between(0, Math.PI * 2) }
 
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -62,12 +62,12 @@ export function renderCaptchaPixels(text: string): Uint8Array {
   }
 
   // Noise lines in the ink's tone, so they cannot be filtered out by brightness alone.
-  for (let n = 0; n < 7; n++) {
-    const gray = intBetween(30, 110)
-    const thick = intBetween(1, 2)
+  for (let n = 0; n < 5; n++) {
+    const gray = intBetween(40, 120)
+    const thick = n < 2 ? 2 : 1
     drawLine(pixels, w, h, between(0, w), between(0, h), between(0, w), between(0, h), gray, thick)
   }
-  for (let n = 0; n < 500; n++) {
+  for (let n = 0; n < 350; n++) {
     pixels[intBetween(0, h - 1) * w + intBetween(0, w - 1)] = intBetween(0, 1) ? intBetween(0, 80) : intBetween(180, 255)
   }
   return pixels
