@@ -138,3 +138,9 @@ export async function startIssuer(accounts: IssuerAccount[] = ISSUER_ACCOUNTS, p
 function json(res: ServerResponse, body: unknown) {
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=60' }).end(JSON.stringify(body))
 }
+
+// `npx tsx tests/support/oidc-issuer.ts [port]` runs the issuer alone, to try Google sign-in offline with `npm start`.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const issuer = await startIssuer(ISSUER_ACCOUNTS, Number(process.argv[2] ?? 8799))
+  console.log(`Local OpenID issuer at ${issuer.url}\n  GOOGLE_ISSUER=${issuer.url} GOOGLE_JWKS_URL=${issuer.jwksUrl} npm start`)
+}
