@@ -117,6 +117,36 @@ describe('the TV-provider tab', () => {
   })
 })
 
+describe('Google sign-in through the issuer’s popup', () => {
+  it('signs in with the account chosen in the popup, and explains a refusal', async () => {
+    const { context, page, errors } = await newPage(browser)
+    await page.goto(url('demo.localhost'))
+    await hydrated(page)
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Entrar com Google' }).click()])
+    await popup.waitForLoadState()
+    expect(popup.url()).toContain('/authorize?')
+    await popup.getByRole('button', { name: 'Cancelar' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toContain('O acesso à conta Google foi negado.')
+    const [again] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Entrar com Google' }).click()])
+    await again.waitForLoadState()
+    await again.getByRole('button', { name: /root@demo\.edu/ }).click()
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toMatch(/Root Demo/)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('warns about third-party cookies when the popup is closed without an answer', async () => {
+    const { context, page } = await newPage(browser)
+    await page.goto(url('demo.localhost'))
+    await hydrated(page)
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Entrar com Google' }).click()])
+    await popup.waitForLoadState()
+    await popup.close()
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toContain('Permita janelas e cookies de terceiros')
+    await context.close()
+  })
+})
+
 describe('token login from a link', () => {
   it('signs in with the state portal’s link, and explains a link that no longer works', async () => {
     const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RNEV1234567', 600)
