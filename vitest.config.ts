@@ -59,6 +59,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // A page may take a few seconds on a busy machine (sign-in hashes 600,000 PBKDF2 iterations): polls wait
+          // up to 15 s for what they expect instead of vitest's 1 s. This waits; it asserts no timing.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },

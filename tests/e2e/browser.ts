@@ -26,6 +26,11 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
   return { context, page, errors }
 }
 
+/** Waits until the page's script has taken over: buttons that need it do nothing before. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => '__remixRouter' in window)
+}
+
 /** Signs in on the sign-in screen currently shown. */
 export async function signInOnScreen(page: Page, nick: string, password = 'demo1234'): Promise<void> {
   await page.getByLabel('Usuário').fill(nick)

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, newPage, signInOnScreen, url } from './browser'
+import { hydrated, launch, newPage, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -60,6 +60,7 @@ describe('choose a realm, sign in, see the console', () => {
   it('shows the credentials error and toggles password visibility', async () => {
     const { context, page } = await newPage(browser)
     await page.goto(url('demo.localhost'))
+    await hydrated(page)
     const password = page.getByLabel('Senha', { exact: true })
     await password.fill('wrong-password')
     await page.getByRole('button', { name: 'Mostrar senha' }).click()
@@ -75,6 +76,7 @@ describe('choose a realm, sign in, see the console', () => {
     await page.goto(url('demo.localhost'))
     await signInOnScreen(page, 'manager')
     await expect.poll(() => page.getByRole('navigation', { name: 'Navegação principal' }).isVisible()).toBe(true)
+    await hydrated(page)
     await page.getByRole('button', { name: /Conta/ }).click()
     await page.getByRole('button', { name: 'Sair' }).click()
     await expect.poll(() => page.getByLabel('Usuário').isVisible()).toBe(true)
@@ -96,6 +98,7 @@ describe('choose a realm, sign in, see the console', () => {
   it('switches the interface language and keeps it', async () => {
     const { context, page } = await newPage(browser)
     await page.goto(url('escola.localhost'))
+    await hydrated(page)
     await page.getByLabel('Idioma').selectOption('en-US')
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true)
     await page.reload()

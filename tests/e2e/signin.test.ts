@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mintPortalToken } from '../../worker/lib/state-portal'
 import { DEMO_PORTAL_SECRET } from '../../worker/seed/demo'
-import { launch, newPage, signInOnScreen, url } from './browser'
+import { hydrated, launch, newPage, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -11,11 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-/** Waits until the page's script has taken over (clicks before that reach no handler). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => '__remixRouter' in window)
-}
 
 /** Waits until the page's captcha (a proof of work in escola) is solved in the browser. */
 async function captchaSolved(page: Page) {
