@@ -1,7 +1,6 @@
 import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { DeviceSession } from '~/schemas/auth'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
@@ -17,9 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const realm = await getRealmContext(request, context)
   if (!realm.config || !code) throw data({ failed: true }, { status: 400 })
   const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? (realm.code ?? undefined) : undefined })
-  let session: DeviceSession
+  let session: { auth_token: string; expires_at: string }
   try {
-    session = await api.post<DeviceSession>('mas/session/handover/claim', { code })
+    session = await api.post<{ auth_token: string; expires_at: string }>('mas/session/handover/claim', { code })
   } catch (err) {
     if (err instanceof RealmApiError && err.status < 500) throw data({ failed: true }, { status: err.status })
     throw err

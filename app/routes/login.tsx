@@ -58,7 +58,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const realm = await signinRealm(request, context, form.get('realm'))
   if (!realm) return fail({ formError: 'realm.error.load' }, 400)
   const field = (name: string) => form.get(name) ?? ''
-  const method: SigninMethod = v.parse(Intent, form.get('intent') ?? undefined)
+  const intent = v.safeParse(Intent, form.get('intent') ?? undefined)
+  if (!intent.success) return fail({ formError: 'login.msg.error.400', formErrorValues: { details: 'intent: picklist' } }, 400)
+  const method: SigninMethod = intent.output
 
   const headers: Record<string, string> = { 'x-api-platform': 'dashboard' }
   const captcha = String(field('captcha_token'))

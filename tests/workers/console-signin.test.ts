@@ -177,3 +177,11 @@ describe('session timeout in the console', () => {
     expect(maxAge).toBeLessThanOrEqual(12 * 3600)
   })
 })
+
+describe('POST /login validation', () => {
+  it('refuses an unknown sign-in method with the 400 message, calling nothing', async () => {
+    const res = await post(DEMO, '/login', { intent: 'telepathy', nick: 'root', password: 'demo1234' })
+    expect(res.status).toBe(400)
+    expect(res.headers.get('set-cookie')).toBeNull()
+  })
+})
