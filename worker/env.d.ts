@@ -12,6 +12,11 @@ declare namespace Cloudflare {
     GOOGLE_ISSUER: string
     /** Key set (JWKS) that signs the issuer's id_tokens. */
     GOOGLE_JWKS_URL: string
+    /** E-mail provider (password recovery): JSON API base URL and key (a secret). Unset: the local outbox. */
+    EMAIL_API_URL?: string
+    EMAIL_API_KEY?: string
+    /** Sender address of the console's e-mail. */
+    EMAIL_FROM?: string
   }
 }
 interface Env extends Cloudflare.Env {}

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, inject, it, vi } from 'vitest'
+import { emailSender, HttpEmailSender, OutboxSender } from '../../worker/lib/mail'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { DEMO, ESCOLA, api, expectEnvelope, signIn } from './helpers'
 
@@ -97,5 +98,21 @@ describe('password recovery', () => {
 
   it('keeps the outbox to development realms', async () => {
     await expectEnvelope(await api(ESCOLA, 'dev/outbox'), 404, 'not_found')
+  })
+})
+
+describe('the HTTP e-mail provider', () => {
+  it('sends a message as the provider’s API expects, and fails loudly on a refused key', async () => {
+    const url = inject('mailApi')
+    const mail = { realm: 'demo', to: 'paulo@demo.edu', subject: 'Redefinição de senha — Demo Academy', text: 'link' }
+    await new HttpEmailSender(url, 'test-mail-key', 'console@demo.edu').send(mail)
+    const received = (await (await fetch(`${url}/emails`)).json()) as unknown[]
+    expect(received.at(-1)).toEqual({ from: 'console@demo.edu', to: ['paulo@demo.edu'], subject: mail.subject, text: 'link' })
+    await expect(new HttpEmailSender(url, 'wrong-key', 'console@demo.edu').send(mail)).rejects.toThrow('HTTP 401')
+  })
+
+  it('is the sender when configured, the outbox otherwise', () => {
+    expect(emailSender({ ...env, EMAIL_API_URL: 'https://mail.example', EMAIL_API_KEY: 'k' })).toBeInstanceOf(HttpEmailSender)
+    expect(emailSender(env)).toBeInstanceOf(OutboxSender)
   })
 })

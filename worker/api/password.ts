@@ -30,9 +30,13 @@ password.post('/recover', async (c) => {
       const link = new URL('/authentication/recover', origin(c))
       link.searchParams.set('key', issued.key)
       if (!c.get('hostRealm')) link.searchParams.set('realm', realm.code)
-      await emailSender(c.env).send(
-        recoveryMail(body.lang, { realm: realm.code, realmName: String(realm.name), to: user.email, name: user.name || user.nick, link: link.toString(), minutes: RESET_KEY_TTL_MS / 60_000 }),
-      )
+      const mail = recoveryMail(body.lang, { realm: realm.code, realmName: String(realm.name), to: user.email, name: user.name || user.nick, link: link.toString(), minutes: RESET_KEY_TTL_MS / 60_000 })
+      try {
+        await emailSender(c.env).send(mail)
+      } catch (err) {
+        // The answer stays neutral (it must not tell which accounts exist); the failure is for the operators.
+        console.error(`[recover] ${realm.code}: the reset e-mail could not be sent:`, err)
+      }
     }
   }
   return c.json({ sent: true }, 202)

@@ -25,8 +25,30 @@ export class OutboxSender implements EmailSender {
   }
 }
 
-/** The sender of this deployment. */
+/**
+ * Production: a JSON e-mail API in the style most providers share (Resend's): `POST <url>/emails` with a Bearer key
+ * and `{ from, to: [..], subject, text }`.
+ */
+export class HttpEmailSender implements EmailSender {
+  constructor(
+    private readonly url: string,
+    private readonly key: string,
+    private readonly from: string,
+  ) {}
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const res = await fetch(`${this.url.replace(/\/$/, '')}/emails`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ from: this.from, to: [mail.to], subject: mail.subject, text: mail.text }),
+    })
+    if (!res.ok) throw new Error(`The e-mail provider answered HTTP ${res.status}.`)
+  }
+}
+
+/** The sender of this deployment: the HTTP provider when configured (EMAIL_API_URL, EMAIL_API_KEY), else the outbox. */
 export function emailSender(env: Env): EmailSender {
+  if (env.EMAIL_API_URL && env.EMAIL_API_KEY) return new HttpEmailSender(env.EMAIL_API_URL, env.EMAIL_API_KEY, env.EMAIL_FROM || 'no-reply@localhost')
   return new OutboxSender(env.DB)
 }
 
