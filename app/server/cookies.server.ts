@@ -18,8 +18,8 @@ export function sessionCookie(request: Request) {
     sameSite: 'lax',
     secure,
     path: '/',
-    // The longest realm-tunable session lifetime (30 days); sign-in sets each cookie's own expiry to its session's.
-    maxAge: 60 * 60 * 24 * 30,
+    // Sign-in sets each cookie's own Max-Age to its session's remaining lifetime (realm-tunable).
+    maxAge: 60 * 60 * 12,
   })
 }
 
