@@ -11,7 +11,7 @@ import { apiError } from '../lib/errors'
 import { issuerForms, OidcError, verifyIdToken } from '../lib/oidc'
 import { hashPassword, needsRehash, verifyPassword } from '../lib/password'
 import { statePortalFor } from '../lib/state-portal'
-import { type AppEnv, type Ctx, parse, readJson } from './context'
+import { type AppEnv, type Ctx, parse, readHeader, readJson } from './context'
 import { beginSignin, issueSession, Platform, providerAttempt, type RealmRow, requireMethod, signinFailed, signinRealm } from './signin'
 
 const Password = v.pipe(v.string('validation.required'), v.minLength(2, 'validation.password_length'), v.maxLength(200, 'validation.max_length'))
@@ -134,7 +134,7 @@ function registrationRealm(c: Ctx, body: { realm?: string }, path?: string): str
 
 async function register(c: Ctx, pathRealm?: string) {
   const body = await readJson(c, Registration)
-  const platform = parse(Platform, c.req.header('x-api-platform') ?? undefined)
+  const platform = readHeader(c, 'x-api-platform', Platform)
   const realm = await signinRealm(c, registrationRealm(c, body, pathRealm ? parse(RealmCode, pathRealm) : undefined))
   if (body.provider === 'revalidate') return c.json(await revalidate(c, realm, body))
   if (body.provider === 'employee_token') {
