@@ -27,7 +27,8 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 
 const children: ChildProcess[] = []
 function serve(cmd: string, args: string[]): ChildProcess {
-  const child = spawn(bin(cmd), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, CI: '1' } })
+  // Same process group as this script: Ctrl-C (or a signal to the group) reaches wrangler, PartyKit and their workerd.
+  const child = spawn(bin(cmd), args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } })
   const label = cmd === 'wrangler' ? 'worker' : 'party '
   const relay = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) =>
     stream.on('data', (chunk: Buffer) => {
@@ -46,17 +47,22 @@ function serve(cmd: string, args: string[]): ChildProcess {
 }
 
 let stopping = false
+function signalChildren(signal: NodeJS.Signals) {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+}
+
+/**
+ * Stops wrangler and PartyKit: SIGINT (their Ctrl-C shutdown), then SIGKILL after a grace period for any still
+ * running — wrangler dev ignores SIGTERM, and left running they pile up on the machine.
+ */
 function stop(code = 0) {
   if (stopping) return
   stopping = true
-  for (const child of children) {
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGTERM')
-    } catch {
-      // already gone
-    }
-  }
-  setTimeout(() => process.exit(code), 500).unref()
+  signalChildren('SIGINT')
+  setTimeout(() => {
+    signalChildren('SIGKILL')
+    process.exit(code)
+  }, 2000)
 }
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
