@@ -16,12 +16,15 @@ export default defineConfig({
       {
         resolve: { alias },
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(here('./worker/migrations')),
                 PARTY_SECRET: 'test-party-secret',
+                // Google sign-in against the local OpenID issuer started by tests/workers/global-setup.ts.
+                GOOGLE_ISSUER: inject('oidcIssuer'),
+                GOOGLE_JWKS_URL: `${inject('oidcIssuer')}/jwks`,
               },
             },
           })),
@@ -29,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['tests/workers/**/*.test.ts'],
+          globalSetup: ['tests/workers/global-setup.ts'],
           // Generous limits: a loaded CI machine is slow, and no test asserts a timing.
           testTimeout: 60_000,
           setupFiles: ['tests/workers/setup.ts'],

@@ -8,6 +8,15 @@ declare namespace Cloudflare {
     PARTYKIT_HOST: string
     /** Shared with the PartyKit server to sign connection tickets. Unset: live features report unavailable. */
     PARTY_SECRET?: string
+    /** OpenID issuer of Google sign-in (discovery at <issuer>/.well-known/openid-configuration); tests use a local issuer. */
+    GOOGLE_ISSUER: string
+    /** Key set (JWKS) that signs the issuer's id_tokens. */
+    GOOGLE_JWKS_URL: string
+    /** E-mail provider (password recovery): JSON API base URL and key (a secret). Unset: the local outbox. */
+    EMAIL_API_URL?: string
+    EMAIL_API_KEY?: string
+    /** Sender address of the console's e-mail. */
+    EMAIL_FROM?: string
   }
 }
 interface Env extends Cloudflare.Env {}

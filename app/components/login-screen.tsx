@@ -1,12 +1,16 @@
 import { useFetcher, useLocation } from '@remix-run/react'
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
-import { fieldErrors, UsernameSignin } from '~/schemas/auth'
-import type { RealmConfig } from '~/schemas/realm'
+import type { RealmConfig, SigninMethod } from '~/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
 import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
+import { Captcha } from './signin/captcha'
+import { EmployeeForm, EmployeeTokenForm, UsernameForm, type SigninFormProps } from './signin/forms'
+import { GoogleButton } from './signin/google-button'
+import { SsoNotice } from './signin/sso-notice'
+import { googleInUsernameForm, signinTabs, TV_PROVIDER_CLICKS } from './signin/tabs'
+import { TokenLogin } from './signin/token-login'
 
 /** What the /login action answers when sign-in fails. */
 export interface LoginResult {
@@ -14,6 +18,8 @@ export interface LoginResult {
   formError?: string
   formErrorValues?: Record<string, string>
   fieldErrors?: Record<string, string>
+  /** The server demands a captcha from now on (repeated failures). */
+  captchaRequired?: boolean
 }
 
 export type LoginNotice = 'signin' | 'session_timeout' | 'dashboard_access' | 'realm'
@@ -26,8 +32,10 @@ const NOTICES: Record<LoginNotice, { key: string; kind: 'info' | 'error' }> = {
 }
 
 /**
- * The sign-in screen, rendered in place of any protected page without a session. It posts to /login with the
- * current path as `redirectTo`, so the requested page is restored after sign-in.
+ * The sign-in screen (seed 000 §2.1), rendered in place of any protected page without a session. One tab per method
+ * the realm allows, in its order; the TV-provider tab appears after 10 clicks on the logo where it is not first. A
+ * link carrying `token` and `provider` signs in on its own. Forms post to /login with the current path as
+ * `redirectTo`, so the requested page is restored after sign-in.
  */
 export function LoginScreen({
   config,
@@ -48,31 +56,78 @@ export function LoginScreen({
   const location = useLocation()
   const fetcher = useFetcher<LoginResult>({ key: 'login' })
   const realmFetcher = useFetcher({ key: 'realm-change' })
-  const [showPassword, setShowPassword] = useState(false)
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({})
+  const [clicks, setClicks] = useState(0)
+  const tabs = signinTabs(config.allowed_signin, clicks >= TV_PROVIDER_CLICKS)
+  const [active, setActive] = useState<SigninMethod | undefined>(tabs[0])
+  const tabRefs = useRef<Partial<Record<SigninMethod, HTMLButtonElement | null>>>({})
+  const [clientError, setClientError] = useState<string | null>(null)
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null)
+  const [captchaDemanded, setCaptchaDemanded] = useState(false)
+  const [round, setRound] = useState(0)
+  const previous = useRef(fetcher.state)
+
   const pending = fetcher.state !== 'idle'
   const server = pending ? undefined : (fetcher.data ?? result)
-  const errors = { ...server?.fieldErrors, ...clientErrors }
-  const noticeInfo = notice && !server?.formError ? NOTICES[notice] : undefined
   const target = redirectTo ?? location.pathname + location.search
+  const params = new URLSearchParams(location.search)
+  const linkToken = params.get('token')
+  const linkProvider = params.get('provider') ?? ''
+  const tokenLink = linkToken && (config.allowed_signin as string[]).includes(linkProvider) ? linkToken : null
 
-  function validate(e: FormEvent<HTMLFormElement>) {
-    const form = new FormData(e.currentTarget)
-    const parsed = v.safeParse(UsernameSignin, { nick: form.get('nick') ?? '', password: form.get('password') ?? '' })
-    const found = parsed.success ? {} : fieldErrors(parsed.issues)
-    setClientErrors(found)
-    if (!parsed.success) {
-      e.preventDefault()
-      const first = e.currentTarget.querySelector<HTMLInputElement>(`[name="${Object.keys(found)[0]}"]`)
-      first?.focus()
+  // An attempt spends its captcha token: as soon as one is sent a new captcha widget starts, and when the answer
+  // says so the captcha is demanded from then on.
+  useEffect(() => {
+    if (previous.current === 'idle' && fetcher.state !== 'idle') {
+      setRound((r) => r + 1)
+      setCaptchaToken(null)
     }
+    if (previous.current !== 'idle' && fetcher.state === 'idle' && fetcher.data?.captchaRequired) setCaptchaDemanded(true)
+    previous.current = fetcher.state
+  }, [fetcher.state, fetcher.data])
+  useEffect(() => {
+    if (result?.captchaRequired) setCaptchaDemanded(true)
+  }, [result])
+
+  const captchaNeeded = config.captcha_enabled || captchaDemanded
+  const captcha = captchaNeeded ? <Captcha key={`${active}-${round}`} config={config} locale={locale} onToken={setCaptchaToken} /> : null
+  const blocked = captchaNeeded && !captchaToken
+  const current = active && tabs.includes(active) ? active : tabs[0]
+
+  function onLogoClick() {
+    const next = clicks + 1
+    setClicks(next)
+    if (next === TV_PROVIDER_CLICKS && config.allowed_signin.includes('iptv')) setActive('iptv')
   }
+
+  function onTabKey(e: KeyboardEvent<HTMLButtonElement>) {
+    const index = tabs.indexOf(current!)
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
+    const to = e.key === 'Home' ? tabs[0] : e.key === 'End' ? tabs[tabs.length - 1] : step ? tabs[(index + step + tabs.length) % tabs.length] : null
+    if (!to) return
+    e.preventDefault()
+    setActive(to)
+    tabRefs.current[to]?.focus()
+  }
+
+  const formProps: Omit<SigninFormProps, 'children'> = { fetcher, serverErrors: server?.fieldErrors, redirectTo: target, captcha, blocked }
+  const google = (
+    <GoogleButton
+      disabled={pending}
+      onError={setClientError}
+      onIdToken={(idToken) => {
+        setClientError(null)
+        fetcher.submit({ intent: 'google', id_token: idToken, redirectTo: target }, { method: 'post', action: '/login' })
+      }}
+    />
+  )
+  const shownError = clientError && !pending && !server?.formError ? clientError : null
+  const noticeInfo = notice && !server?.formError && !shownError ? NOTICES[notice] : undefined
 
   return (
     <main className="entry" id="main">
       <div className="entry-card">
         <div className="entry-logo">
-          <RealmLogo config={config} />
+          <RealmLogo config={config} onClick={onLogoClick} />
         </div>
         <h1>{t('login.title')}</h1>
         <p className="lead">
@@ -81,73 +136,86 @@ export function LoginScreen({
             <Icon name="info" size={16} label={t('realm.tooltip', { name: config.name, code: config.realm })} />
           </span>
         </p>
+        {clicks >= TV_PROVIDER_CLICKS && config.allowed_signin.includes('iptv') ? (
+          <p className="visually-hidden" role="status">
+            {t('login.method.iptv.unlocked')}
+          </p>
+        ) : null}
         {noticeInfo ? (
           <div className={`alert alert-${noticeInfo.kind}`} role={noticeInfo.kind === 'error' ? 'alert' : 'status'}>
             {t(noticeInfo.key)}
           </div>
         ) : null}
-        {server?.formError ? (
-          <div className="alert alert-error" role="alert">
-            {t(server.formError, server.formErrorValues)}
-          </div>
-        ) : null}
-        <fetcher.Form method="post" action="/login" onSubmit={validate} noValidate aria-busy={pending}>
-          <input type="hidden" name="redirectTo" value={target} />
-          <div className="field">
-            <label htmlFor="login-nick">{t('login.username')}</label>
-            <input
-              id="login-nick"
-              className="input"
-              name="nick"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              minLength={2}
-              aria-invalid={errors.nick ? true : undefined}
-              aria-describedby={errors.nick ? 'login-nick-error' : undefined}
-            />
-            {errors.nick ? (
-              <p className="error" id="login-nick-error">
-                {t(errors.nick)}
-              </p>
+        {tokenLink ? (
+          <TokenLogin
+            token={tokenLink}
+            provider={linkProvider}
+            realm={config.realm}
+            fetcher={fetcher}
+            captcha={captchaNeeded ? <Captcha key={`token-${round}`} config={config} locale={locale} onToken={setCaptchaToken} /> : null}
+            ready={!blocked}
+          />
+        ) : (
+          <>
+            {server?.formError || shownError ? (
+              <div className="alert alert-error" role="alert">
+                {server?.formError ? t(server.formError, server.formErrorValues) : t(shownError!)}
+              </div>
             ) : null}
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">{t('login.password')}</label>
-            <div className="input-group">
-              <input
-                id="login-password"
-                className="input"
-                name="password"
-                type={showPassword ? 'text' : 'password'}
-                autoComplete="current-password"
-                required
-                minLength={2}
-                aria-invalid={errors.password ? true : undefined}
-                aria-describedby={errors.password ? 'login-password-error' : undefined}
-              />
-              <button
-                type="button"
-                className="btn btn-icon"
-                aria-pressed={showPassword}
-                aria-controls="login-password"
-                onClick={() => setShowPassword((s) => !s)}
-              >
-                <Icon name={showPassword ? 'eyeOff' : 'eye'} label={showPassword ? t('login.password.hide') : t('login.password.show')} />
-              </button>
-            </div>
-            {errors.password ? (
-              <p className="error" id="login-password-error">
-                {t(errors.password)}
-              </p>
+            {tabs.length > 1 ? (
+              <div className="signin-tabs" role="tablist" aria-label={t('login.methods')}>
+                {tabs.map((m) => (
+                  <button
+                    key={m}
+                    ref={(el) => {
+                      tabRefs.current[m] = el
+                    }}
+                    type="button"
+                    role="tab"
+                    id={`signin-tab-${m}`}
+                    aria-selected={m === current}
+                    aria-controls={`signin-panel-${m}`}
+                    tabIndex={m === current ? 0 : -1}
+                    onClick={() => setActive(m)}
+                    onKeyDown={onTabKey}
+                  >
+                    {t(`login.method.${m}`)}
+                  </button>
+                ))}
+              </div>
             ) : null}
-          </div>
-          <button type="submit" className="btn btn-primary" disabled={pending} style={{ width: '100%' }}>
-            {pending ? <span className="spinner" aria-hidden="true" /> : null}
-            {pending ? t('login.submitting') : t('login.submit')}
-          </button>
-        </fetcher.Form>
+            {current ? (
+              <div role={tabs.length > 1 ? 'tabpanel' : undefined} id={`signin-panel-${current}`} aria-labelledby={tabs.length > 1 ? `signin-tab-${current}` : undefined}>
+                {current === 'iptv' ? (
+                  <UsernameForm {...formProps}>
+                    {googleInUsernameForm(config.allowed_signin) ? (
+                      <div className="signin-alt">
+                        <p className="divider">
+                          <span>{t('login.or')}</span>
+                        </p>
+                        {google}
+                      </div>
+                    ) : null}
+                    <SsoNotice url={config.token_sso_url} />
+                  </UsernameForm>
+                ) : current === 'employee' ? (
+                  <EmployeeForm {...formProps} />
+                ) : current === 'employee_token' ? (
+                  <EmployeeTokenForm {...formProps}>
+                    <SsoNotice url={config.token_sso_url} />
+                  </EmployeeTokenForm>
+                ) : (
+                  <div className="signin-alt">
+                    <p>{t('login.google.description')}</p>
+                    {google}
+                  </div>
+                )}
+              </div>
+            ) : (
+              <p className="alert alert-info">{t('login.methods.none')}</p>
+            )}
+          </>
+        )}
         {multirealm ? (
           <realmFetcher.Form method="post" action="/oauth2/authorize" style={{ marginTop: '1rem', textAlign: 'center' }}>
             <input type="hidden" name="intent" value="reset" />

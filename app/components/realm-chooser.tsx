@@ -9,8 +9,9 @@ export interface RealmChoiceResult {
 /**
  * Realm chooser (seed 000 §2.1): one realm-code field and a select button. Posts to /oauth2/authorize, which
  * loads the realm's configuration; shows a loading state while pending and marks the field when it fails.
+ * `redirectTo` returns to the page that needed a realm (e.g. an OAuth2 request or a recovery link).
  */
-export function RealmChooser({ result, defaultCode = '' }: { result?: RealmChoiceResult; defaultCode?: string }) {
+export function RealmChooser({ result, defaultCode = '', redirectTo }: { result?: RealmChoiceResult; defaultCode?: string; redirectTo?: string }) {
   const { t } = useTranslation()
   const fetcher = useFetcher<RealmChoiceResult>({ key: 'realm-chooser' })
   const pending = fetcher.state !== 'idle'
@@ -22,6 +23,7 @@ export function RealmChooser({ result, defaultCode = '' }: { result?: RealmChoic
         <p className="lead">{t('realm.select.description')}</p>
         <fetcher.Form method="post" action="/oauth2/authorize" aria-busy={pending} noValidate>
           <input type="hidden" name="intent" value="select" />
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <div className="field">
             <label htmlFor="realm-code">{t('realm.select.label')}</label>
             <input

@@ -11,6 +11,7 @@ import { NetworkIndicator } from './heartbeat'
 import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
 import { SettingsDrawer } from './settings-drawer'
+import { RealmSwitchButton } from './realm-switch'
 
 /** Narrow screens (seed 000 §9: 800 px): the sidebar is a drawer, closed by default and after navigation. */
 export const NARROW_QUERY = '(max-width: 800px)'
@@ -110,6 +111,7 @@ export function Shell({ user, config, locale, settings, nav, balance, hideSideba
               <span data-testid="credit-balance">{abbreviate(balance, locale)}</span>
             </span>
           ) : null}
+          <RealmSwitchButton permissions={user.permissions} />
           <LanguageMenu locale={locale} />
           <AccountMenu user={user} config={config} onSettings={() => setSettingsOpen(true)} />
         </header>

@@ -2,12 +2,16 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import * as v from 'valibot'
 import { LoginScreen, type LoginResult } from '~/components/login-screen'
-import { fieldErrors, UsernameSignin, type DeviceSession } from '~/schemas/auth'
+import { EmployeeSignin, EmployeeTokenSignin, employeeId, fieldErrors, UsernameSignin, type DeviceSession } from '~/schemas/auth'
+import { SessionKey } from '~/schemas/captcha'
+import { RealmCode } from '~/schemas/common'
+import type { RealmConfig } from '~/schemas/realm'
 import type { RootData } from '~/root'
 import { RealmApiError, realmApi } from '~/server/api.server'
-import { getToken, safeRedirect, type SessionUser } from '~/server/auth.server'
-import { sessionCookie } from '~/server/cookies.server'
-import { getRealmContext } from '~/server/realm.server'
+import { getToken, safeRedirect } from '~/server/auth.server'
+import { googleNonceCookie } from '~/server/cookies.server'
+import { getRealmContext, type RealmContext } from '~/server/realm.server'
+import { completeSignin, signinFailure, type SigninMethod } from '~/server/signin.server'
 
 export const handle = { title: 'login.title' }
 
@@ -18,47 +22,100 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo }
 }
 
-/** Maps a failed sign-in call to the messages of seed 000 §8. */
-function signinFailure(err: unknown): { result: LoginResult; status: number } {
-  if (err instanceof RealmApiError) {
-    if (err.status === 401 && err.has('credentials')) return { result: { formError: 'login.msg.error.credentials' }, status: 401 }
-    if (err.status === 401) return { result: { formError: 'login.msg.error.401' }, status: 401 }
-    if (err.status === 403) return { result: { formError: 'login.msg.error.403' }, status: 403 }
-    if (err.status === 400) {
-      const details = err.errors.map((e) => `${e.field}: ${e.cause}`).join(', ')
-      return { result: { formError: 'login.msg.error.400', formErrorValues: { details } }, status: 400 }
+const Intent = v.optional(v.picklist(['device', 'employee', 'employee_token', 'google', 'token']), 'device')
+const GoogleSignin = v.object({ id_token: v.pipe(v.string('validation.required'), v.minLength(20, 'validation.token'), v.maxLength(8000, 'validation.max_length')) })
+const TokenLink = v.object({
+  token: v.pipe(v.string('validation.required'), v.minLength(10, 'validation.token'), v.maxLength(8000, 'validation.max_length')),
+  provider: v.picklist(['employee_token', 'google'], 'validation.picklist'),
+})
+
+/** The realm a sign-in is for: the host's or the chosen one; on multi-realm hosts a token link may name another. */
+async function signinRealm(request: Request, context: ActionFunctionArgs['context'], named: FormDataEntryValue | null): Promise<(RealmContext & { code: string; config: RealmConfig }) | null> {
+  const realm = await getRealmContext(request, context)
+  const wanted = v.safeParse(RealmCode, named ?? '')
+  if (realm.multirealm && wanted.success && wanted.output !== realm.code) {
+    try {
+      const config = await realmApi(request, context).get<RealmConfig>(`mas/realm/${wanted.output}/config`)
+      return { code: wanted.output, multirealm: true, config }
+    } catch (err) {
+      if (err instanceof RealmApiError && err.status === 404) return null
+      throw err
     }
-    if (err.has('network')) return { result: { formError: 'error.http.network' }, status: 503 }
-    return { result: { formError: 'login.msg.error.generic', formErrorValues: { message: err.message } }, status: err.status }
   }
-  throw err
+  return realm.code && realm.config ? { ...realm, code: realm.code, config: realm.config } : null
 }
 
-/** Username sign-in: POST /api/device, then the dashboard-access check; the token goes into the httpOnly cookie. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) return data<LoginResult>({ formError: 'realm.error.load' }, { status: 400 })
-  const form = await request.formData()
-  const parsed = v.safeParse(UsernameSignin, { nick: form.get('nick') ?? '', password: form.get('password') ?? '' })
-  if (!parsed.success) return data<LoginResult>({ fieldErrors: fieldErrors(parsed.issues) }, { status: 400 })
+const fail = (result: LoginResult, status: number) => data<LoginResult>(result, { status })
 
-  const opts = { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? realm.code : undefined }
+/**
+ * Every sign-in method (seed 000 §2.1, §7): username (POST device), employee (registration/edusp), employee token
+ * (registration/edusp/token), token link (query string) and Google (mas/registration). Each validates its form with
+ * the shared schema, forwards the captcha token when there is one, then `completeSignin` checks dashboard access and
+ * sets the session cookie.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData()
+  const realm = await signinRealm(request, context, form.get('realm'))
+  if (!realm) return fail({ formError: 'realm.error.load' }, 400)
+  const field = (name: string) => form.get(name) ?? ''
+  const intent = v.safeParse(Intent, form.get('intent') ?? undefined)
+  if (!intent.success) return fail({ formError: 'login.msg.error.400', formErrorValues: { details: 'intent: picklist' } }, 400)
+  const method: SigninMethod = intent.output
+
+  const headers: Record<string, string> = { 'x-api-platform': 'dashboard' }
+  const captcha = String(field('captcha_token'))
+  const key = v.safeParse(SessionKey, field('session_key'))
+  if (captcha && key.success) Object.assign(headers, { 'x-captcha-token': captcha, 'x-session-key': key.output })
+  const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? realm.code : undefined })
+  const base = { realm: realm.code, platform: 'dashboard' }
+  const setCookies = new Headers()
+
+  let call: () => Promise<DeviceSession>
+  if (method === 'device') {
+    const parsed = v.safeParse(UsernameSignin, { nick: field('nick'), password: field('password') })
+    if (!parsed.success) return fail({ fieldErrors: fieldErrors(parsed.issues) }, 400)
+    call = () => api.post<DeviceSession>('device', { ...base, ...parsed.output }, headers)
+  } else if (method === 'employee') {
+    const parsed = v.safeParse(EmployeeSignin, { doc_type: field('doc_type'), doc_number: field('doc_number'), uf: field('uf'), password: field('password') })
+    if (!parsed.success) return fail({ fieldErrors: fieldErrors(parsed.issues) }, 400)
+    const { doc_type, doc_number, uf, password } = parsed.output
+    call = () => api.post<DeviceSession>('registration/edusp', { ...base, id: employeeId(doc_type, doc_number, uf), password }, headers)
+  } else if (method === 'employee_token') {
+    const parsed = v.safeParse(EmployeeTokenSignin, { token: field('token') })
+    if (!parsed.success) return fail({ fieldErrors: fieldErrors(parsed.issues) }, 400)
+    call = () => api.post<DeviceSession>('registration/edusp/token', { ...base, token: parsed.output.token }, headers)
+  } else if (method === 'token') {
+    const parsed = v.safeParse(TokenLink, { token: field('token'), provider: field('provider') })
+    if (!parsed.success || !realm.config.allowed_signin.includes(parsed.output.provider)) return fail({ formError: 'login.msg.error.credentials.token' }, 400)
+    const { token, provider } = parsed.output
+    call = () =>
+      provider === 'employee_token'
+        ? api.post<DeviceSession>('registration/edusp/token', { ...base, token }, headers)
+        : api.post<DeviceSession>('mas/registration', { realm: realm.code, token, provider: 'google', create: true }, headers)
+  } else {
+    const parsed = v.safeParse(GoogleSignin, { id_token: field('id_token') })
+    if (!parsed.success) return fail({ formError: 'login.msg.error.google.invalid' }, 400)
+    const nonceCookie = googleNonceCookie(request)
+    const nonce = (await nonceCookie.parse(request.headers.get('cookie'))) as string | null
+    if (!nonce) return fail({ formError: 'login.msg.error.google.invalid' }, 400)
+    setCookies.append('Set-Cookie', await nonceCookie.serialize('', { maxAge: 0 }))
+    call = () => api.post<DeviceSession>('mas/registration', { realm: realm.code, token: parsed.output.id_token, provider: 'google', create: true, nonce }, headers)
+  }
+
   let session: DeviceSession
   try {
-    session = await realmApi(request, context, opts).post<DeviceSession>('device', { realm: realm.code, ...parsed.output, platform: 'dashboard' })
+    session = await call()
   } catch (err) {
-    const { result, status } = signinFailure(err)
-    return data(result, { status })
+    const { result, status } = signinFailure(err, method)
+    return data(result, { status, headers: setCookies })
   }
-  const api = realmApi(request, context, { ...opts, token: session.auth_token })
-  const user = await api.get<SessionUser>('mas/session')
-  if (!user.permissions.dashboard_dashboard_access) {
-    await api.delete('device')
-    return data<LoginResult>({ formError: 'login.msg.error.403' }, { status: 403 })
+  try {
+    const { result, status } = await completeSignin(request, context, realm, session, form.get('redirectTo'))
+    return data(result, { status, headers: setCookies })
+  } catch (response) {
+    if (response instanceof Response) for (const c of setCookies.getSetCookie()) response.headers.append('Set-Cookie', c)
+    throw response
   }
-  throw redirect(safeRedirect(form.get('redirectTo')), {
-    headers: { 'Set-Cookie': await sessionCookie(request).serialize(session.auth_token) },
-  })
 }
 
 export default function LoginRoute() {

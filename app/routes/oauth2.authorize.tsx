@@ -1,30 +1,95 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { useActionData } from '@remix-run/react'
+import { useActionData, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import * as v from 'valibot'
+import { LoginScreen, type LoginNotice } from '~/components/login-screen'
+import { OAuthConsent, OAuthError } from '~/components/oauth-consent'
 import { RealmChooser, type RealmChoiceResult } from '~/components/realm-chooser'
 import { RealmCode } from '~/schemas/common'
+import type { ErrorItem } from '~/schemas/error'
+import type { AuthorizeGrant, AuthorizeRequestInfo } from '~/schemas/oauth2'
 import type { RealmConfig } from '~/schemas/realm'
+import type { RootData } from '~/root'
 import { RealmApiError, realmApi } from '~/server/api.server'
-import { safeRedirect } from '~/server/auth.server'
+import { requireUser, safeRedirect, type SigninRequired } from '~/server/auth.server'
 import { realmCookie, sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
 
 export const handle = { title: 'realm.select.title' }
 
-/** The realm chooser exists on multi-realm hosts; a host bound to one realm has nothing to choose. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const realm = await getRealmContext(request, context)
-  if (!realm.multirealm) throw redirect('/')
-  return null
+const OAUTH_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const
+
+/** The OAuth2 parameters of a request or form, when it carries an authorization request. */
+function oauthParams(source: URLSearchParams | FormData): Record<string, string> | null {
+  if (!source.has('client_id') || !source.has('response_type')) return null
+  return Object.fromEntries(OAUTH_PARAMS.flatMap((k) => (source.has(k) ? [[k, String(source.get(k))]] : [])))
 }
 
-/** Chooses a realm (intent `select`) or forgets the chosen one (intent `reset`, the change-realm button). */
+type LoaderData =
+  | { mode: 'chooser' }
+  | { mode: 'choose-realm' }
+  | { mode: 'signin'; notice: LoginNotice }
+  | { mode: 'consent'; info: AuthorizeRequestInfo; params: Record<string, string>; user: { name: string; nick: string } }
+  | { mode: 'error'; errors: ErrorItem[] }
+
+/**
+ * Without OAuth2 parameters: the realm chooser of multi-realm hosts (a realm host has nothing to choose). With them:
+ * the consent screen of the signed-in user, after choosing a realm and signing in when needed (then back here).
+ */
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<LoaderData> {
+  const realm = await getRealmContext(request, context)
+  const params = oauthParams(new URL(request.url).searchParams)
+  if (!params) {
+    if (!realm.multirealm) throw redirect('/')
+    return { mode: 'chooser' }
+  }
+  if (!realm.config) return { mode: 'choose-realm' }
+  let found
+  try {
+    found = await requireUser(request, context)
+  } catch (err) {
+    if (err instanceof Response && (err.status === 401 || err.status === 403)) {
+      const reason = ((await err.json().catch(() => ({}))) as Partial<SigninRequired>).reason
+      return { mode: 'signin', notice: reason ?? 'signin' }
+    }
+    throw err
+  }
+  try {
+    const info = await found.api.get<AuthorizeRequestInfo>('mas/oauth2/authorize', params)
+    return { mode: 'consent', info, params, user: { name: found.user.name, nick: found.user.nick } }
+  } catch (err) {
+    if (err instanceof RealmApiError && err.status === 400) return { mode: 'error', errors: err.errors }
+    throw err
+  }
+}
+
+/** Consent (intents `allow`, `deny`), or the chooser's `select` and the change-realm button's `reset`. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const realm = await getRealmContext(request, context)
   const form = await request.formData()
+  const intent = form.get('intent')
+  if (intent === 'allow' || intent === 'deny') {
+    const params = oauthParams(form)
+    if (!params) return data({ errors: [{ field: 'client_id', cause: 'invalid_request', value: null, message: 'validation.required' }] as ErrorItem[] }, { status: 400 })
+    const { api } = await requireUser(request, context)
+    try {
+      if (intent === 'allow') {
+        const grant = await api.post<AuthorizeGrant>('mas/oauth2/authorize', params)
+        throw redirect(grant.redirect_to)
+      }
+      // Refusing returns to the application only once its redirect_uri is known to be registered.
+      const info = await api.get<AuthorizeRequestInfo>('mas/oauth2/authorize', params)
+      const back = new URL(info.redirect_uri)
+      back.searchParams.set('error', 'access_denied')
+      if (info.state) back.searchParams.set('state', info.state)
+      throw redirect(back.toString())
+    } catch (err) {
+      if (err instanceof RealmApiError && err.status === 400) return data({ errors: err.errors }, { status: 400 })
+      throw err
+    }
+  }
   const headers = new Headers()
   if (!realm.multirealm) throw redirect('/')
-  if (form.get('intent') === 'reset') {
+  if (intent === 'reset') {
     headers.append('Set-Cookie', await realmCookie(request).serialize('', { maxAge: 0 }))
     headers.append('Set-Cookie', await sessionCookie(request).serialize('', { maxAge: 0 }))
     throw redirect('/', { headers })
@@ -48,6 +113,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function RealmChooserRoute() {
+  const loaded = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
-  return <RealmChooser result={result ?? undefined} />
+  const root = useRouteLoaderData<RootData>('root')
+  const location = useLocation()
+  const here = location.pathname + location.search
+  if (result && 'errors' in result) return <OAuthError errors={result.errors} />
+  if (loaded.mode === 'error') return <OAuthError errors={loaded.errors} />
+  if (loaded.mode === 'choose-realm' || !root?.realm) return <RealmChooser result={result && 'error' in result ? result : undefined} redirectTo={loaded.mode === 'chooser' ? undefined : here} />
+  if (loaded.mode === 'signin') return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={loaded.notice} redirectTo={here} />
+  if (loaded.mode === 'consent') return <OAuthConsent config={root.realm} info={loaded.info} params={loaded.params} user={loaded.user} />
+  return <RealmChooser result={result && 'error' in result ? result : undefined} />
 }

@@ -8,6 +8,9 @@ export type SigninMethod = (typeof SIGNIN_METHODS)[number]
 export const USER_KINDS = ['student', 'teacher', 'admin', 'partner', 'user'] as const
 export const AWARD_KINDS = ['life', 'product'] as const
 export const DASHBOARD_ROLES = ['manager', 'root', 'support', 'admin'] as const
+/** Captcha kinds (seed 000 §3 "Captcha challenge"); a realm picks the one its sign-in shows. */
+export const CAPTCHA_TYPES = ['pow', 'image', 'text'] as const
+export type CaptchaType = (typeof CAPTCHA_TYPES)[number]
 
 const text = (max = 500) => v.pipe(v.string(), v.trim(), v.maxLength(max, 'validation.max_length'))
 const url = UrlWithDefaultScheme
@@ -83,6 +86,13 @@ const realmFields = {
   token_sso_url: { def: { type: 'text' }, schema: url },
   handtalk_enabled: { def: { type: 'bool' }, schema: bool },
   google_client_id: { def: { type: 'text' }, schema: text(300) },
+  // Sign-in and session (issue 3): idle timeout and absolute lifetime of sessions, the captcha kind and the
+  // proof-of-work difficulty (leading zero bits), and the secret of the local state-portal token adapter.
+  session_idle_minutes: { def: { type: 'int' }, schema: int(1, 1440) },
+  session_lifetime_minutes: { def: { type: 'int' }, schema: int(5, 43200) },
+  captcha_type: { def: { type: 'text' }, schema: v.picklist(CAPTCHA_TYPES, 'validation.picklist') },
+  captcha_pow_difficulty: { def: { type: 'int' }, schema: int(8, 24) },
+  employee_token_secret: { def: { type: 'secret' }, schema: text(500) },
   created_at: { def: { type: 'text', sort: true, list: true, filter: 'date' }, schema: null },
   updated_at: { def: { type: 'text', sort: true }, schema: null },
   updated_by: { def: { type: 'text' }, schema: null },
@@ -174,4 +184,5 @@ export interface RealmConfig {
   token_sso_url: string
   handtalk_enabled: boolean
   google_client_id: string
+  captcha_type: CaptchaType
 }

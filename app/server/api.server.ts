@@ -63,6 +63,9 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     if (opts.realm) h.set('x-api-realm', opts.realm)
     const forwarded = request.headers.get('user-agent')
     if (forwarded) h.set('user-agent', forwarded)
+    // The browser's address, for per-client throttling of sign-in: Cloudflare's header in-process, X-Forwarded-For out.
+    const address = request.headers.get('cf-connecting-ip')
+    if (address) h.set(inProcess ? 'cf-connecting-ip' : 'x-forwarded-for', address)
     let payload: BodyInit | undefined
     if (body instanceof FormData || body instanceof ReadableStream) payload = body
     else if (body !== undefined) {
@@ -101,7 +104,7 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, { body, headers }),
     /** Streams a request body (e.g. a multipart upload) to the API without buffering it. */
     stream: <T>(path: string, body: ReadableStream, contentType: string) => call<T>('POST', path, { body, headers: { 'content-type': contentType } }),
-    put: <T>(path: string, body?: unknown) => call<T>('PUT', path, { body }),
+    put: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, { body, headers }),
     delete: <T = void>(path: string) => call<T>('DELETE', path),
   }
 }

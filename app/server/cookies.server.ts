@@ -18,6 +18,7 @@ export function sessionCookie(request: Request) {
     sameSite: 'lax',
     secure,
     path: '/',
+    // Sign-in sets each cookie's own Max-Age to its session's remaining lifetime (realm-tunable).
     maxAge: 60 * 60 * 12,
   })
 }
@@ -36,3 +37,9 @@ export function realmCookie(request: Request) {
 
 /** The interface language; readable by the page so the language menu needs no round trip to show it. */
 export const localeCookie = createCookie('lng', { sameSite: 'lax', path: '/', maxAge: 60 * 60 * 24 * 365 })
+
+/** The nonce of a Google sign-in in progress (10 minutes), checked against the id_token's `nonce`. */
+export function googleNonceCookie(request: Request) {
+  const secure = secureFor(request)
+  return createCookie(secure ? '__Host-dash_g_nonce' : 'dash_g_nonce', { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: 600 })
+}

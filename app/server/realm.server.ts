@@ -19,9 +19,20 @@ export function getRealmContext(request: Request, context: AppLoadContext): Prom
   return once(request, () => resolve(request, context))
 }
 
+/**
+ * On a multi-realm host a link may name its realm (`?realm=` with a token-login `token`, or on /authentication/
+ * pages such as the reset link): it is used for that page without being remembered; signing in remembers it.
+ */
+export function linkedRealm(request: Request): string | null {
+  const url = new URL(request.url)
+  const realm = url.searchParams.get('realm')
+  if (!realm || !/^[a-z0-9][a-z0-9_-]{0,9}$/.test(realm)) return null
+  return url.searchParams.has('token') || url.pathname.startsWith('/authentication/') ? realm : null
+}
+
 async function resolve(request: Request, context: AppLoadContext): Promise<RealmContext> {
   const multirealm = context.hostRealm === null
-  const chosen = multirealm ? ((await realmCookie(request).parse(request.headers.get('cookie'))) as string | null) : null
+  const chosen = multirealm ? (linkedRealm(request) ?? ((await realmCookie(request).parse(request.headers.get('cookie'))) as string | null)) : null
   const code = context.hostRealm ?? chosen
   if (!code) return { code: null, multirealm, config: null }
   try {

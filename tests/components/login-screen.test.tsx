@@ -10,6 +10,9 @@ const config = {
   logo_url: '/brand/demo-logo.svg',
   terms: '/terms',
   privacy: '/privacy',
+  allowed_signin: ['iptv'],
+  captcha_enabled: false,
+  token_sso_url: '',
 } as RealmConfig
 
 type Action = (args: { request: Request }) => Promise<object | null> | object | null

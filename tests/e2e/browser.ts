@@ -29,13 +29,18 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
 /** Opens a page and waits until React has hydrated it, so interactions reach their handlers. */
 export async function open(page: Page, target: string) {
   const response = await page.goto(target)
-  await page.waitForSelector('html[data-hydrated="true"]')
+  await hydrated(page)
   return response
+}
+
+/** Waits until the page's script has taken over: buttons that need it do nothing before. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForSelector('html[data-hydrated="true"]')
 }
 
 /** Signs in on the sign-in screen currently shown. */
 export async function signInOnScreen(page: Page, nick: string, password = 'demo1234'): Promise<void> {
   await page.getByLabel('Usuário').fill(nick)
   await page.getByLabel('Senha', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Entrar' }).click()
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
 }

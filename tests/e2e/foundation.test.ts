@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
+import { hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -65,7 +65,7 @@ describe('choose a realm, sign in, see the console', () => {
     await page.getByRole('button', { name: 'Mostrar senha' }).click()
     expect(await password.getAttribute('type')).toBe('text')
     await page.getByLabel('Usuário').fill('root')
-    await page.getByRole('button', { name: 'Entrar' }).click()
+    await page.getByRole('button', { name: 'Entrar', exact: true }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Usuário ou senha incorretos.')
     await context.close()
   })
@@ -75,6 +75,7 @@ describe('choose a realm, sign in, see the console', () => {
     await open(page, url('demo.localhost'))
     await signInOnScreen(page, 'manager')
     await expect.poll(() => page.getByRole('navigation', { name: 'Navegação principal' }).isVisible()).toBe(true)
+    await hydrated(page)
     await page.getByRole('button', { name: /Conta/ }).click()
     await page.getByRole('button', { name: 'Sair' }).click()
     await expect.poll(() => page.getByLabel('Usuário').isVisible()).toBe(true)

@@ -60,7 +60,7 @@ describe('the console shell', () => {
     await expect.poll(async () => (await sidebar.boundingBox())!.x < 0).toBe(true)
     await page.getByRole('button', { name: 'Menu' }).click()
     await expect.poll(async () => Math.round((await sidebar.boundingBox())!.x)).toBe(0)
-    await page.getByRole('button', { name: pt['nav.realm'] }).click()
+    await page.getByRole('button', { name: pt['nav.realm'], exact: true }).click()
     await page.locator('#sidebar').getByRole('link', { name: pt['pages.realm.list'], exact: true }).click()
     await expect.poll(() => page.url()).toContain('/realm')
     await expect.poll(async () => (await sidebar.boundingBox())!.x < 0).toBe(true)

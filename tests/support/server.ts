@@ -68,17 +68,27 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     partyPort,
     stop: () =>
       new Promise<void>((resolve) => {
+        let finished = false
+        // Whatever of the server's process group is still running (wrangler, PartyKit, workerd) goes too.
         const done = () => {
+          if (finished) return
+          finished = true
+          try {
+            process.kill(-child.pid!, 'SIGKILL')
+          } catch {
+            // the whole group has exited
+          }
           if (!opts.state) rmSync(state, { recursive: true, force: true })
           resolve()
         }
-        child.once('exit', done)
+        // start.mjs stops its children on SIGINT (their own Ctrl-C shutdown) within 3 s.
+        child.once('exit', () => setTimeout(done, 2500))
         try {
           process.kill(-child.pid!, 'SIGINT')
         } catch {
           done()
         }
-        setTimeout(done, 5000).unref()
+        setTimeout(done, 6000).unref()
       }),
   }
 }

@@ -100,6 +100,16 @@ export function pathParam(c: Ctx, name: string): string {
   return value
 }
 
+/** A request header validated against `schema`; failures name the header as the field. */
+export function readHeader<S extends v.GenericSchema>(c: Ctx, name: string, schema: S): v.InferOutput<S> {
+  return parse(v.object({ [name]: schema }), { [name]: c.req.header(name) })[name] as v.InferOutput<S>
+}
+
+/** The caller's address as Cloudflare reports it; requests without one share a single bucket. */
+export function clientAddress(c: Ctx): string {
+  return c.req.header('cf-connecting-ip') ?? 'unknown'
+}
+
 /** The request's origin as the browser sees it (scheme, host and port). */
 export function origin(c: Ctx): string {
   return new URL(c.req.url).origin

@@ -2,10 +2,14 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { ApiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
 import type { AppEnv } from './context'
+import { captcha } from './captcha'
 import { device } from './device'
 import { file } from './file'
+import { oauth2 } from './oauth2'
+import { outbox, password } from './password'
 import { permission } from './permission'
 import { realm } from './realm'
+import { masRegistration, registration } from './registration'
 import { session } from './session'
 
 /** Every API answer carries the built version (seed 000 §7). */
@@ -28,6 +32,12 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
   api.route('/mas/file', file)
+  api.route('/registration', registration)
+  api.route('/mas/registration', masRegistration)
+  api.route('/captcha', captcha)
+  api.route('/mas/password', password)
+  api.route('/dev/outbox', outbox)
+  api.route('/mas/oauth2', oauth2)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(

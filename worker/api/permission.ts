@@ -53,10 +53,12 @@ permission.get(
   guarded({}, async (c, auth) => {
     const name = parse(RoleName, pathParam(c, 'role'))
     const realm = await targetRealm(c, auth, c.req.query('realm'))
-    if (!(realm === auth.realm && auth.roles.includes(name)) && !auth.permissions.has('mas_role_get')) {
+    const own = realm === auth.realm && auth.roles.includes(name)
+    if (!own && !auth.permissions.has('mas_role_get')) {
       throw apiError(403, 'forbidden', 'Permission mas_role_get is required.', 'permission', 'mas_role_get')
     }
-    const role = await getRole(c.env.DB, realm, name)
+    // The caller's own roles live in their home realm (the same realm unless they switched realms).
+    const role = await getRole(c.env.DB, own ? auth.home_realm : realm, name)
     if (!role) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
     return c.json(role)
   }),

@@ -2,23 +2,29 @@ import { Hono } from 'hono'
 import { RealmCode } from '../../app/schemas/common'
 import { SECRET_MASK } from '../../app/schemas/entity'
 import { RealmCreate, RealmUpdate, realmEntity, type Realm } from '../../app/schemas/realm'
-import { getRealmRow, realmConfig } from '../db/realms'
-import type { Auth } from '../db/sessions'
+import * as v from 'valibot'
+import { getRealmRow, realmConfig, realmHomeUrl } from '../db/realms'
+import { createSession, revokeSession, type Auth } from '../db/sessions'
+import { sha256Hex } from '../lib/crypto'
 import { crud, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
-import { type AppEnv, type Ctx, origin, parse, pathParam } from './context'
+import { type AppEnv, type Ctx, origin, parse, pathParam, readJson } from './context'
+import { createHandover } from './session'
 
-/** Realms a caller administers: all with mas_realm_list_all, else their realm and its descendants. */
-export function realmTreeScope(auth: Auth, column = 'code'): Scope {
+/**
+ * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
+ * After a realm switch the tree is still the home realm's, so the user can switch back.
+ */
+export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, column = 'code'): Scope {
   if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
   return {
     where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
-    params: [auth.realm],
+    params: [auth.home_realm],
   }
 }
 
-async function inTree(c: Ctx, auth: Auth, code: string): Promise<boolean> {
+async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
   const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`).bind(code, ...scope.params).first()
   return row !== null
@@ -46,10 +52,49 @@ realm.get(
   }),
 )
 
+/**
+ * PUT /mas/realm/{realm}/change (seed 000 §4 realm switch): `{realm}` is the realm the session acts in, `leaf_realm`
+ * the target. Allowed targets: every realm with mas_realm_list_all, else the caller's home realm and its
+ * descendants. Answers a new token bound to the target (the old one is revoked), the target's configuration and
+ * the address of its console when it has its own host, with a one-time handover code when that host is another.
+ */
+realm.put(
+  '/:code/change',
+  guarded({ any: ['mas_realm_list', 'mas_realm_list_all'] }, async (c, auth) => {
+  const code = parse(RealmCode, pathParam(c, 'code'))
+  if (code !== auth.realm) throw apiError(400, 'realm', `The session acts in realm ${auth.realm}.`, 'realm', code)
+  const body = await readJson(c, v.object({ leaf_realm: RealmCode }))
+  const target = await getRealmRow(c.env.DB, body.leaf_realm)
+  if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
+  if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
+  const homeUrl = await realmHomeUrl(c.env.DB, target, c.req.url)
+  // A host bound to one realm cannot serve another: the target needs a console address of its own.
+  if (c.get('hostRealm') !== null && target.code !== c.get('hostRealm') && homeUrl === null) {
+    throw apiError(409, 'realm_host', `Realm ${target.code} has no console address of its own; switch from a multi-realm host.`, 'leaf_realm', target.code)
+  }
+  const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
+  await revokeSession(c.env.DB, auth.tokenHash)
+  // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
+  // the session with a one-time code. Multi-realm hosts serve every realm, so the console stays there.
+  const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
+  return c.json({
+    auth_token: session.token,
+    device_id: session.deviceId,
+    expires_at: session.expiresAt,
+    realm: target.code,
+    nick: auth.nick,
+    origin_realm: auth.origin_realm,
+    config: realmConfig(target, origin(c), c.get('hostRealm') === null),
+    home_url: homeUrl,
+    handover_code: otherHost ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code) : null,
+  })
+  }),
+)
+
 realm.route(
   '/',
   crud(realmEntity, {
-    permissions: { list: 'mas_realm_list', get: 'mas_realm_get', create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
+    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: 'mas_realm_get', create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
     scope: (_c, auth) => realmTreeScope(auth),
     create: RealmCreate,
     update: RealmUpdate,

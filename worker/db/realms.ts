@@ -14,6 +14,21 @@ export async function listRealmHosts(db: D1Database, realm: string): Promise<str
 
 type RealmRow = Record<string, unknown> & { code: string; name: string }
 
+const isLocal = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1'
+
+/**
+ * Where a realm's console lives: its `dashboard_url`, else one of its hosts with the scheme and port of the
+ * current request (a local host when the request is local); null when the realm has neither (multi-realm hosts only).
+ */
+export async function realmHomeUrl(db: D1Database, row: RealmRow, requestUrl: string): Promise<string | null> {
+  if (row.dashboard_url) return String(row.dashboard_url)
+  const hosts = await listRealmHosts(db, row.code)
+  if (!hosts.length) return null
+  const here = new URL(requestUrl)
+  const host = hosts.find((h) => isLocal(h) === isLocal(here.hostname)) ?? hosts[0]
+  return `${here.protocol}//${host}${here.port ? `:${here.port}` : ''}/`
+}
+
 export async function getRealmRow(db: D1Database, code: string): Promise<RealmRow | null> {
   return db.prepare('SELECT * FROM realm WHERE code = ?').bind(code).first<RealmRow>()
 }
@@ -24,7 +39,7 @@ const CONFIG_FIELDS = [
   'favicon_url', 'litmetrix_url', 'cognitive_test_results_url', 'allowed_signin', 'allowed_roles', 'auth_type', 'terms',
   'privacy', 'season_enable', 'allowed_award', 'canonical_name', 'nick_suffix', 'captcha_enabled', 'ledger_enabled',
   'persona_enabled', 'tms_url', 'tms_question_extra_fields', 'allow_custom_user_profile_picture', 'task_external_preview_url',
-  'token_sso_url', 'handtalk_enabled', 'google_client_id',
+  'token_sso_url', 'handtalk_enabled', 'google_client_id', 'captcha_type',
 ] as const satisfies readonly (keyof Realm & keyof RealmConfig)[]
 
 /**

@@ -2,7 +2,10 @@ import { randomToken, sha256Hex } from '../lib/crypto'
 
 /** The signed-in caller as every guarded API handler sees it. */
 export interface Auth {
+  /** The realm the token acts in (after a realm switch, the target realm). */
   realm: string
+  /** The realm of the user's own account, whose roles apply; equals `realm` until the user switches realms. */
+  home_realm: string
   nick: string
   name: string
   avatar_url: string
@@ -16,18 +19,61 @@ export interface Auth {
   tokenHash: string
 }
 
-/** Absolute session lifetime. Issue 3 adds idle timeout and per-realm tuning. */
-export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000
+/** Defaults of the realm columns `session_idle_minutes` and `session_lifetime_minutes`. */
+export const DEFAULT_IDLE_MINUTES = 30
+export const DEFAULT_LIFETIME_MINUTES = 12 * 60
+/** `last_seen_at` is written at most this often, so reads do not each cost a write. */
+export const LAST_SEEN_GRANULARITY_MS = 60_000
+
+const MINUTE = 60_000
 
 export type SessionLookup = { status: 'ok'; auth: Auth } | { status: 'unknown' } | { status: 'ended' }
 
+type SessionRow = {
+  home_realm: string
+  realm: string
+  nick: string
+  device_id: string
+  created_at: string
+  last_seen_at: string
+  expires_at: string
+  revoked_at: string | null
+  name: string
+  avatar_url: string
+  origin_realm: string
+  disabled: number
+  idle_minutes: number
+  lifetime_minutes: number
+}
+
+/** Why a live-looking session has ended, or null while it is valid at `now`. */
+export function sessionEnd(s: Pick<SessionRow, 'created_at' | 'last_seen_at' | 'expires_at' | 'idle_minutes' | 'lifetime_minutes'>, now: number): 'expired' | 'idle' | null {
+  if (now >= Date.parse(s.expires_at) || now >= Date.parse(s.created_at) + s.lifetime_minutes * MINUTE) return 'expired'
+  if (now >= Date.parse(s.last_seen_at) + s.idle_minutes * MINUTE) return 'idle'
+  return null
+}
+
+/**
+ * The session of a token. A session ends after `session_idle_minutes` without a request and after
+ * `session_lifetime_minutes` from sign-in, both read from the realm it acts in at every request (so shortening
+ * them applies at once); `expires_at`, fixed at sign-in, caps it too. Revoked sessions and disabled users are unknown.
+ */
 export async function findSessionAuth(db: D1Database, token: string): Promise<SessionLookup> {
-  const tokenHash = await sha256Hex(token)
+  return findSessionByHash(db, await sha256Hex(token))
+}
+
+/** Like findSessionAuth, for a session known by the hash of its token (session handover). */
+export async function findSessionByHash(db: D1Database, tokenHash: string): Promise<SessionLookup> {
   const [sessionRes, permRes] = await db.batch([
     db
       .prepare(
-        `SELECT s.realm, s.nick, s.device_id, s.expires_at, s.revoked_at, u.name, u.avatar_url, u.origin_realm, u.disabled
-         FROM session s JOIN user u ON u.realm = s.realm AND u.nick = s.nick WHERE s.token_hash = ?`,
+        `SELECT s.realm AS home_realm, COALESCE(s.active_realm, s.realm) AS realm, s.nick, s.device_id, s.created_at, s.last_seen_at,
+                s.expires_at, s.revoked_at, u.name, u.avatar_url, u.origin_realm, u.disabled,
+                r.session_idle_minutes AS idle_minutes, r.session_lifetime_minutes AS lifetime_minutes
+         FROM session s
+         JOIN user u ON u.realm = s.realm AND u.nick = s.nick
+         JOIN realm r ON r.code = COALESCE(s.active_realm, s.realm)
+         WHERE s.token_hash = ?`,
       )
       .bind(tokenHash),
     db
@@ -39,11 +85,13 @@ export async function findSessionAuth(db: D1Database, token: string): Promise<Se
       )
       .bind(tokenHash),
   ])
-  const s = sessionRes.results[0] as
-    | { realm: string; nick: string; device_id: string; expires_at: string; revoked_at: string | null; name: string; avatar_url: string; origin_realm: string; disabled: number }
-    | undefined
+  const s = sessionRes.results[0] as SessionRow | undefined
   if (!s || s.revoked_at || s.disabled) return { status: 'unknown' }
-  if (s.expires_at <= new Date().toISOString()) return { status: 'ended' }
+  const now = Date.now()
+  if (sessionEnd(s, now)) return { status: 'ended' }
+  if (now - Date.parse(s.last_seen_at) >= LAST_SEEN_GRANULARITY_MS) {
+    await db.prepare('UPDATE session SET last_seen_at = ? WHERE token_hash = ?').bind(new Date(now).toISOString(), tokenHash).run()
+  }
   const roles: string[] = []
   const permissions = new Set<string>()
   for (const row of permRes.results as { role: string; permission: string | null }[]) {
@@ -54,6 +102,7 @@ export async function findSessionAuth(db: D1Database, token: string): Promise<Se
     status: 'ok',
     auth: {
       realm: s.realm,
+      home_realm: s.home_realm,
       nick: s.nick,
       name: s.name,
       avatar_url: s.avatar_url,
@@ -67,33 +116,53 @@ export async function findSessionAuth(db: D1Database, token: string): Promise<Se
   }
 }
 
-/** Creates a session for a user; returns the token (shown once) and the device id. */
+export interface NewSession {
+  token: string
+  deviceId: string
+  expiresAt: string
+}
+
+/**
+ * Creates a session for the user `nick` of realm `realm`; `activeRealm` is the realm it acts in when that is
+ * another one (realm switch). Its absolute lifetime is the acting realm's. Returns the token (shown once).
+ */
 export async function createSession(
   db: D1Database,
   realm: string,
   nick: string,
-  opts: { platform?: string; userAgent?: string } = {},
-): Promise<{ token: string; deviceId: string; expiresAt: string }> {
+  opts: { platform?: string; userAgent?: string; activeRealm?: string } = {},
+): Promise<NewSession> {
+  const acting = opts.activeRealm && opts.activeRealm !== realm ? opts.activeRealm : null
+  const lifetime = await db
+    .prepare('SELECT session_lifetime_minutes AS m FROM realm WHERE code = ?')
+    .bind(acting ?? realm)
+    .first<{ m: number }>()
   const token = randomToken(32)
   const deviceId = randomToken(12)
   const now = new Date()
-  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()
+  const expiresAt = new Date(now.getTime() + (lifetime?.m ?? DEFAULT_LIFETIME_MINUTES) * MINUTE).toISOString()
   await db
     .prepare(
-      `INSERT INTO session (token_hash, realm, nick, device_id, platform, created_at, last_seen_at, expires_at, user_agent)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO session (token_hash, realm, nick, device_id, platform, created_at, last_seen_at, expires_at, user_agent, active_realm)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(await sha256Hex(token), realm, nick, deviceId, opts.platform ?? 'dashboard', now.toISOString(), now.toISOString(), expiresAt, (opts.userAgent ?? '').slice(0, 300))
+    .bind(await sha256Hex(token), realm, nick, deviceId, opts.platform ?? 'dashboard', now.toISOString(), now.toISOString(), expiresAt, (opts.userAgent ?? '').slice(0, 300), acting)
     .run()
   return { token, deviceId, expiresAt }
 }
 
-/** Revokes one session (logout). */
+/** Revokes one session. */
 export async function revokeSession(db: D1Database, tokenHash: string): Promise<void> {
   await db.prepare(`UPDATE session SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL`).bind(new Date().toISOString(), tokenHash).run()
 }
 
-/** Revokes every session of a user (logout everywhere, user disabled). */
+/** Revokes every session of a user, switched ones included (logout, user disabled, password reset). */
 export function revokeUserSessionsStatement(db: D1Database, realm: string, nick: string): D1PreparedStatement {
   return db.prepare(`UPDATE session SET revoked_at = ? WHERE realm = ? AND nick = ? AND revoked_at IS NULL`).bind(new Date().toISOString(), realm, nick)
+}
+
+/** Revokes every session of a user; answers how many were live. */
+export async function revokeUserSessions(db: D1Database, realm: string, nick: string): Promise<number> {
+  const res = await revokeUserSessionsStatement(db, realm, nick).run()
+  return res.meta.changes ?? 0
 }

@@ -195,7 +195,8 @@ export function realmScope(desc: EntityDescriptor, auth: Auth): Scope {
   return { where: `${quote(desc.realmColumn)} = ?`, params: [auth.realm] }
 }
 
-type Permissions = { list: string; get: string; create?: string; edit?: string; delete?: string }
+/** `list` may name several permissions, any of which allows listing. */
+type Permissions = { list: string | readonly string[]; get: string; create?: string; edit?: string; delete?: string }
 
 export interface CrudOptions<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema> {
   permissions: Permissions
@@ -239,7 +240,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
 
   app.get(
     '/',
-    guarded({ all: [opts.permissions.list] }, async (c, auth) => {
+    guarded(typeof opts.permissions.list === 'string' ? { all: [opts.permissions.list] } : { any: opts.permissions.list }, async (c, auth) => {
       const query = parse(ListQuery, c.req.query())
       return c.json(await listRows(c.env.DB, desc, await scopeOf(c, auth), query, filterScope(desc, c.req.query())))
     }),

@@ -13,6 +13,8 @@ const STATE_DIR = process.env.STATE_DIR ?? '.wrangler/state'
 // Tickets live for a minute, so a secret made fresh for each run is enough locally.
 const PARTY_SECRET = process.env.PARTY_SECRET ?? randomBytes(32).toString('base64url')
 const bin = (name) => `node_modules/.bin/${name}`
+// Google sign-in's issuer and keys default to Google's (wrangler.toml); tests point them at a local OpenID issuer.
+const googleVars = ['GOOGLE_ISSUER', 'GOOGLE_JWKS_URL'].flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : []))
 
 /** Runs a command to completion. */
 function run(cmd, args, env = {}) {
@@ -53,11 +55,14 @@ const signalAll = (signal) => {
     }
   }
 }
-/** Stops both servers (their whole process groups), forcefully if they linger, then exits. */
+/**
+ * Stops both servers (their whole process groups): SIGINT, their own Ctrl-C shutdown (wrangler dev ignores SIGTERM),
+ * then SIGKILL for anything still running after 3 s, so nothing piles up on the machine.
+ */
 function stop(code = 0) {
   if (stopping) return
   stopping = true
-  signalAll('SIGTERM')
+  signalAll('SIGINT')
   const alive = () => children.some((c) => c.exitCode === null && c.signalCode === null)
   const started = Date.now()
   const wait = setInterval(() => {
@@ -102,6 +107,7 @@ async function main() {
     '--var', `PARTYKIT_HOST:localhost:${PARTY_PORT}`, '--var', `PARTY_SECRET:${PARTY_SECRET}`,
     // A deploy of another build is simulated in tests by starting with another version.
     ...(process.env.DASH_VERSION ? ['--var', `DASH_VERSION:${process.env.DASH_VERSION}`] : []),
+    ...googleVars,
   ])
   serve('partykit', ['dev', '--port', PARTY_PORT, '--persist', `${STATE_DIR}/partykit`, '--no-hotkeys', '--var', `PARTY_SECRET=${PARTY_SECRET}`])
   await Promise.all([waitFor(`http://localhost:${PORT}/api/version`), waitFor(`http://localhost:${PARTY_PORT}/`)])
@@ -114,12 +120,10 @@ async function main() {
     Realm API                    http://localhost:${PORT}/api/version
     PartyKit                     ws://localhost:${PARTY_PORT}/parties/presence/<realm>
 
-  Demo accounts (password demo1234, local demo data only):
-    demo    root (every permission) · manager · teacher · student (no console access)
-    escola  root
-
-  Press Ctrl-C to stop.
 `)
+  // Demo accounts, employees and a fresh token-login link (TypeScript: run through tsx).
+  await run('tsx', ['worker/scripts/demo-banner.ts', PORT])
+  console.log('  Press Ctrl-C to stop.\n')
 }
 
 main().catch((err) => {

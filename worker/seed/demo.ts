@@ -6,6 +6,8 @@ import { PERMISSIONS, type Permission } from '../../app/schemas/permission'
  * The demo password is for local use only; production realms are created through the console.
  */
 export const DEMO_PASSWORD = 'demo1234'
+/** Signs the local state portal's access tokens for realm escola (local demo data only). */
+export const DEMO_PORTAL_SECRET = 'escola-demo-portal-secret'
 
 export interface DemoRealm {
   code: string
@@ -35,6 +37,8 @@ export const DEMO_REALMS: DemoRealm[] = [
       tms_enable: 1,
       season_enable: 1,
       development: 1,
+      // Google sign-in: the console's OAuth client id at the issuer (any value works with the local test issuer).
+      google_client_id: 'demo-console.apps.googleusercontent.com',
     },
   },
   {
@@ -53,6 +57,13 @@ export const DEMO_REALMS: DemoRealm[] = [
       ledger_enabled: 0,
       persona_enabled: 0,
       tms_enable: 1,
+      // Every sign-in asks for a captcha (a proof of work the browser solves in the background).
+      captcha_enabled: 1,
+      captcha_type: 'pow',
+      // The state single sign-on portal public staff are sent to; locally a page that explains the stand-in.
+      token_sso_url: '/brand/escola-sso.html',
+      // Secret of the local state-portal adapter (employee-token sign-in); local demo data only.
+      employee_token_secret: DEMO_PORTAL_SECRET,
     },
   },
 ]
@@ -110,12 +121,46 @@ export const DEMO_ROLES: { role: string; description: string; permissions: reado
   { role: 'student', description: 'Student: mobile-web tasks and lessons only; no console access.', permissions: [] },
 ]
 
-export const DEMO_USERS: { realm: string; nick: string; name: string; email: string; roles: string[] }[] = [
+export interface DemoUser {
+  realm: string
+  nick: string
+  name: string
+  email: string
+  roles: string[]
+  /** Employee id (document type + number + state, normalised) for employee sign-in. */
+  external_id?: string
+}
+
+export const DEMO_USERS: DemoUser[] = [
   { realm: 'demo', nick: 'root@demo', name: 'Root Demo', email: 'root@demo.edu', roles: ['root'] },
   { realm: 'demo', nick: 'manager@demo', name: 'Marina Souza', email: 'marina@demo.edu', roles: ['manager'] },
   { realm: 'demo', nick: 'teacher@demo', name: 'Paulo Lima', email: 'paulo@demo.edu', roles: ['teacher'] },
   { realm: 'demo', nick: 'student@demo', name: 'Ana Costa', email: 'ana@aluno.demo.edu', roles: ['student'] },
+  // A second teacher whose password the recovery walkthrough (and its browser test) may change.
+  { realm: 'demo', nick: 'tutor@demo', name: 'Rita Tutora', email: 'rita@demo.edu', roles: ['teacher'] },
   { realm: 'escola', nick: 'root@escola', name: 'Direção Escola', email: 'direcao@escola.sp.gov.br', roles: ['root'] },
+  // Employees of the state network: they sign in with their document (see DEMO_EMPLOYEES).
+  { realm: 'escola', nick: 'gestora@escola', name: 'Beatriz Gestora', email: 'beatriz@escola.sp.gov.br', roles: ['manager'], external_id: 'RG123456789SP' },
+  { realm: 'escola', nick: 'professor@escola', name: 'Carlos Professor', email: 'carlos@escola.sp.gov.br', roles: ['teacher'], external_id: 'CIN98765432100MG' },
+  { realm: 'escola', nick: 'coordenadora@escola', name: 'Lucía Coordenadora', email: 'lucia@escola.sp.gov.br', roles: ['admin'], external_id: 'RNEV1234567' },
+]
+
+/** The demo employees as they type their document on the employee form (README). */
+export const DEMO_EMPLOYEES = [
+  { doc_type: 'rg', doc_number: '12.345.678-9', uf: 'SP', nick: 'gestora@escola', id: 'RG123456789SP' },
+  { doc_type: 'cin', doc_number: '987.654.321-00', uf: 'MG', nick: 'professor@escola', id: 'CIN98765432100MG' },
+  { doc_type: 'rne', doc_number: 'V123456-7', uf: '-', nick: 'coordenadora@escola', id: 'RNEV1234567' },
+] as const
+
+/** OAuth2 client applications of the demo realms (public clients with PKCE). */
+export const DEMO_OAUTH_CLIENTS = [
+  {
+    realm: 'demo',
+    client_id: 'demo-reports',
+    name: 'Relatórios Demo',
+    redirect_uris: ['http://localhost:8790/callback', 'http://127.0.0.1:8790/callback'],
+    scopes: ['profile', 'email', 'permissions'],
+  },
 ]
 
 /** Seeds the demo data; `hash` turns the demo password into a stored hash (only called for missing users). */
@@ -145,11 +190,18 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
     if (existing.has(`${u.realm}/${u.nick}`)) continue
     statements.push(
       db
-        .prepare('INSERT INTO user (realm, nick, name, email, password_hash, origin_realm) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
-        .bind(u.realm, u.nick, u.name, u.email, await hash(DEMO_PASSWORD), u.realm),
+        .prepare('INSERT INTO user (realm, nick, name, email, external_id, password_hash, origin_realm) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+        .bind(u.realm, u.nick, u.name, u.email, u.external_id ?? '', await hash(DEMO_PASSWORD), u.realm),
       ...u.roles.map((role, position) =>
         db.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').bind(u.realm, u.nick, role, position),
       ),
+    )
+  }
+  for (const client of DEMO_OAUTH_CLIENTS) {
+    statements.push(
+      db
+        .prepare('INSERT INTO oauth_client (realm, client_id, name, redirect_uris, scopes) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+        .bind(client.realm, client.client_id, client.name, JSON.stringify(client.redirect_uris), JSON.stringify(client.scopes)),
     )
   }
   const results = await db.batch(statements)

@@ -1,0 +1,20 @@
+/** Captcha widget (seed 000 §4, §8). */
+export default {
+  'captcha.label': 'Security check',
+  'captcha.start': 'I\'m not a robot',
+  'captcha.verified': 'Check complete',
+  'captcha.pow.solving': 'Checking that you are not a robot…',
+  'captcha.pow.progress': 'Check progress',
+  'captcha.retry': 'Try again',
+  'captcha.text.prompt': 'Answer with a number:',
+  'captcha.image.prompt': 'Type the characters in the picture:',
+  'captcha.image.alt': 'Picture of distorted characters',
+  'captcha.answer': 'Answer',
+  'captcha.confirm': 'Confirm',
+  'captcha.refresh': 'Another challenge',
+  'captcha.error.wrong': 'Wrong answer. Try this new challenge.',
+  'captcha.error.verify': 'The answer could not be checked. Try this new challenge.',
+  'captcha.error.generate': 'The security check could not be generated.',
+  'captcha.error.expired': 'The security check expired. Please solve it again.',
+  'captcha.error.required': 'Solve the security check to continue.',
+}

@@ -1,0 +1,20 @@
+/** OAuth2 authorization consent (seed 000 §2.1, §7). */
+export default {
+  'oauth2.title': '{{app}} wants to access your account',
+  'oauth2.signed_in_as': 'You are signed in as {{name}} ({{nick}}).',
+  'oauth2.scopes': 'If you allow it, the application will be able to:',
+  'oauth2.scope.profile': 'See your name, username and picture',
+  'oauth2.scope.email': 'See your e-mail address',
+  'oauth2.scope.permissions': 'See your role and permissions in this realm',
+  'oauth2.redirect': 'You will then return to {{host}}.',
+  'oauth2.allow': 'Allow',
+  'oauth2.deny': 'Deny',
+  'oauth2.error.title': 'Invalid authorization request',
+  'oauth2.error.description': 'The application sent a request that cannot be served (invalid_request).',
+  'oauth2.error.client': 'Application not registered in this realm.',
+  'oauth2.error.redirect_uri': 'Return address not registered for this application.',
+  'oauth2.error.scope': 'Permission not available to this application.',
+  'oauth2.error.response_type': 'Only the code response type is accepted.',
+  'oauth2.error.challenge_method': 'Only the S256 challenge method is accepted.',
+  'oauth2.error.invalid': 'Invalid value.',
+}

@@ -1,0 +1,20 @@
+/** Captcha widget (seed 000 §4, §8). */
+export default {
+  'captcha.label': 'Verificación de seguridad',
+  'captcha.start': 'No soy un robot',
+  'captcha.verified': 'Verificación completada',
+  'captcha.pow.solving': 'Comprobando que no eres un robot…',
+  'captcha.pow.progress': 'Progreso de la verificación',
+  'captcha.retry': 'Reintentar',
+  'captcha.text.prompt': 'Responde con un número:',
+  'captcha.image.prompt': 'Escribe los caracteres de la imagen:',
+  'captcha.image.alt': 'Imagen con caracteres distorsionados',
+  'captcha.answer': 'Respuesta',
+  'captcha.confirm': 'Confirmar',
+  'captcha.refresh': 'Otro desafío',
+  'captcha.error.wrong': 'Respuesta incorrecta. Prueba este nuevo desafío.',
+  'captcha.error.verify': 'No se pudo comprobar la respuesta. Prueba este nuevo desafío.',
+  'captcha.error.generate': 'No se pudo generar la verificación de seguridad.',
+  'captcha.error.expired': 'La verificación de seguridad caducó. Resuélvela de nuevo.',
+  'captcha.error.required': 'Resuelve la verificación de seguridad para continuar.',
+}

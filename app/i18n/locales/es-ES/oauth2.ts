@@ -1,0 +1,20 @@
+/** OAuth2 authorization consent (seed 000 §2.1, §7). */
+export default {
+  'oauth2.title': '{{app}} quiere acceder a tu cuenta',
+  'oauth2.signed_in_as': 'Has entrado como {{name}} ({{nick}}).',
+  'oauth2.scopes': 'Si lo permites, la aplicación podrá:',
+  'oauth2.scope.profile': 'Ver tu nombre, usuario y foto',
+  'oauth2.scope.email': 'Ver tu dirección de correo electrónico',
+  'oauth2.scope.permissions': 'Ver tu perfil y tus permisos en este dominio',
+  'oauth2.redirect': 'Después volverás a {{host}}.',
+  'oauth2.allow': 'Permitir',
+  'oauth2.deny': 'Denegar',
+  'oauth2.error.title': 'Solicitud de autorización no válida',
+  'oauth2.error.description': 'La aplicación envió una solicitud que no se puede atender (invalid_request).',
+  'oauth2.error.client': 'Aplicación no registrada en este dominio.',
+  'oauth2.error.redirect_uri': 'Dirección de retorno no registrada para esta aplicación.',
+  'oauth2.error.scope': 'Permiso no disponible para esta aplicación.',
+  'oauth2.error.response_type': 'Solo se acepta el tipo de respuesta code.',
+  'oauth2.error.challenge_method': 'Solo se acepta el método de desafío S256.',
+  'oauth2.error.invalid': 'Valor no válido.',
+}

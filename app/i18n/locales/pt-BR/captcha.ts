@@ -1,0 +1,20 @@
+/** Captcha widget (seed 000 §4, §8). */
+export default {
+  'captcha.label': 'Verificação de segurança',
+  'captcha.start': 'Não sou um robô',
+  'captcha.verified': 'Verificação concluída',
+  'captcha.pow.solving': 'Verificando que você não é um robô…',
+  'captcha.pow.progress': 'Progresso da verificação',
+  'captcha.retry': 'Tentar novamente',
+  'captcha.text.prompt': 'Responda com um número:',
+  'captcha.image.prompt': 'Digite os caracteres da imagem:',
+  'captcha.image.alt': 'Imagem com caracteres distorcidos',
+  'captcha.answer': 'Resposta',
+  'captcha.confirm': 'Confirmar',
+  'captcha.refresh': 'Outro desafio',
+  'captcha.error.wrong': 'Resposta errada. Tente este novo desafio.',
+  'captcha.error.verify': 'Não foi possível verificar a resposta. Tente este novo desafio.',
+  'captcha.error.generate': 'Não foi possível gerar a verificação de segurança.',
+  'captcha.error.expired': 'A verificação de segurança expirou. Resolva-a novamente.',
+  'captcha.error.required': 'Resolva a verificação de segurança para continuar.',
+}

@@ -1,0 +1,20 @@
+/** OAuth2 authorization consent (seed 000 §2.1, §7). */
+export default {
+  'oauth2.title': '{{app}} quer acessar a sua conta',
+  'oauth2.signed_in_as': 'Você entrou como {{name}} ({{nick}}).',
+  'oauth2.scopes': 'Se você permitir, o aplicativo poderá:',
+  'oauth2.scope.profile': 'Ver o seu nome, usuário e foto',
+  'oauth2.scope.email': 'Ver o seu endereço de e-mail',
+  'oauth2.scope.permissions': 'Ver o seu perfil e as suas permissões neste domínio',
+  'oauth2.redirect': 'Depois você voltará para {{host}}.',
+  'oauth2.allow': 'Permitir',
+  'oauth2.deny': 'Negar',
+  'oauth2.error.title': 'Pedido de autorização inválido',
+  'oauth2.error.description': 'O aplicativo enviou um pedido que não pode ser atendido (invalid_request).',
+  'oauth2.error.client': 'Aplicativo não registrado neste domínio.',
+  'oauth2.error.redirect_uri': 'Endereço de retorno não registrado para este aplicativo.',
+  'oauth2.error.scope': 'Permissão não disponível para este aplicativo.',
+  'oauth2.error.response_type': 'Só o tipo de resposta code é aceito.',
+  'oauth2.error.challenge_method': 'Só o método de desafio S256 é aceito.',
+  'oauth2.error.invalid': 'Valor inválido.',
+}

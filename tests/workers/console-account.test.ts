@@ -1,0 +1,169 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it, vi } from 'vitest'
+import { bytesToBase64Url, randomToken } from '../../worker/lib/crypto'
+import { DEMO, ESCOLA, api, call, consoleSignIn, cookieValue } from './helpers'
+
+vi.setConfig({ testTimeout: 30_000 })
+
+function post(host: string, path: string, fields: Record<string, string>, cookie = '') {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.set(k, v)
+  return call(host, path, { method: 'POST', body: form, headers: { origin: `http://${host}`, cookie } })
+}
+
+describe('password recovery pages', () => {
+  it('requests a link with a neutral answer and shows it in the development outbox', async () => {
+    const res = await post(DEMO, '/authentication/recover', { intent: 'request', login: 'student' })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('Se a conta existir')
+    const outbox = await (await call(DEMO, '/authentication/outbox')).text()
+    expect(outbox).toContain('Redefinição de senha — Demo Academy')
+    expect(outbox).toMatch(/href="http:\/\/demo\.localhost\/authentication\/recover\?key=[\w-]{43}"/)
+  })
+
+  it('has no outbox outside development realms', async () => {
+    expect((await call(ESCOLA, '/authentication/outbox')).status).toBe(404)
+  })
+
+  it('shows the reset form for a key and reports a key that does not work', async () => {
+    const key = randomToken(32)
+    const page = await (await call(DEMO, `/authentication/recover?key=${key}`)).text()
+    expect(page).toContain('Criar uma nova senha')
+    expect(page).toContain('autoComplete="new-password"')
+    const res = await post(DEMO, `/authentication/recover?key=${key}`, { intent: 'reset', key, password: 'new-password-1', confirm: 'new-password-1' })
+    expect(res.status).toBe(404)
+    expect(await res.text()).toContain('Link de recuperação não encontrado.')
+    const mismatch = await post(DEMO, `/authentication/recover?key=${key}`, { intent: 'reset', key, password: 'new-password-1', confirm: 'new-password-2' })
+    expect(mismatch.status).toBe(400)
+    expect(await mismatch.text()).toContain('As senhas não coincidem.')
+  })
+
+  it('asks for a realm first on the multi-realm host, unless the link names it', async () => {
+    expect(await (await call('localhost', '/authentication/recover')).text()).toContain('id="realm-code"')
+    const named = await (await call('localhost', '/authentication/recover?realm=demo&key=abc')).text()
+    expect(named).toContain('Criar uma nova senha')
+  })
+})
+
+describe('OAuth2 consent at /oauth2/authorize', () => {
+  const REDIRECT = 'http://localhost:8790/callback'
+  async function query() {
+    const verifier = randomToken(48)
+    const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))
+    const params = { client_id: 'demo-reports', redirect_uri: REDIRECT, response_type: 'code', scope: 'profile email', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' }
+    return { verifier, params, qs: new URLSearchParams(params).toString() }
+  }
+
+  it('keeps the plain realm chooser without OAuth2 parameters', async () => {
+    expect((await call(DEMO, '/oauth2/authorize')).headers.get('location')).toBe('/')
+    expect(await (await call('localhost', '/oauth2/authorize')).text()).toContain('id="realm-code"')
+  })
+
+  it('asks to sign in first, returning to the request afterwards', async () => {
+    const { qs } = await query()
+    const html = await (await call(DEMO, `/oauth2/authorize?${qs}`)).text()
+    expect(html).toContain('id="login-nick"')
+    expect(html).toContain(`name="redirectTo" value="/oauth2/authorize?${qs.replace(/&/g, '&amp;')}"`)
+  })
+
+  it('lists what the application may do, and grants a code the application exchanges with its verifier', async () => {
+    const cookie = await consoleSignIn(DEMO, 'manager')
+    const { qs, params, verifier } = await query()
+    const html = await (await call(DEMO, `/oauth2/authorize?${qs}`, { headers: { cookie } })).text()
+    expect(html).toContain('Relatórios Demo quer acessar a sua conta')
+    expect(html).toContain('Ver o seu nome, usuário e foto')
+    expect(html).toContain('Ver o seu endereço de e-mail')
+    expect(html).not.toContain('Ver o seu perfil e as suas permissões')
+    const allow = await post(DEMO, `/oauth2/authorize?${qs}`, { ...params, intent: 'allow' }, cookie)
+    expect(allow.status).toBe(302)
+    const back = new URL(allow.headers.get('location')!)
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT)
+    expect(back.searchParams.get('state')).toBe('s1')
+    const token = await api(DEMO, 'mas/oauth2/token', {
+      method: 'POST',
+      json: { grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: REDIRECT, client_id: 'demo-reports', code_verifier: verifier },
+    })
+    expect(token.status).toBe(200)
+  })
+
+  it('returns access_denied to the application when the user refuses', async () => {
+    const cookie = await consoleSignIn(DEMO, 'manager')
+    const { params, qs } = await query()
+    const deny = await post(DEMO, `/oauth2/authorize?${qs}`, { ...params, intent: 'deny' }, cookie)
+    expect(deny.headers.get('location')).toBe(`${REDIRECT}?error=access_denied&state=s1`)
+  })
+
+  it('shows invalid_request with field, cause and value, and never redirects to an unregistered address', async () => {
+    const cookie = await consoleSignIn(DEMO, 'manager')
+    const { params } = await query()
+    const bad = new URLSearchParams({ ...params, redirect_uri: 'https://evil.example/cb' }).toString()
+    const html = await (await call(DEMO, `/oauth2/authorize?${bad}`, { headers: { cookie } })).text()
+    expect(html).toContain('Pedido de autorização inválido')
+    expect(html).toContain('redirect_uri')
+    expect(html).toContain('https://evil.example/cb')
+    const deny = await post(DEMO, `/oauth2/authorize?${bad}`, { ...params, redirect_uri: 'https://evil.example/cb', intent: 'deny' }, cookie)
+    expect(deny.status).toBe(400)
+    expect(deny.headers.get('location')).toBeNull()
+  })
+})
+
+describe('realm switch in the console', () => {
+  it('shows the switch button only to users who list realms', async () => {
+    const root = await consoleSignIn(DEMO, 'root')
+    expect(await (await call(DEMO, '/', { headers: { cookie: root } })).text()).toContain('aria-haspopup="dialog"')
+    const teacher = await consoleSignIn(DEMO, 'teacher')
+    expect(await (await call(DEMO, '/', { headers: { cookie: teacher } })).text()).not.toContain('aria-haspopup="dialog"')
+    expect((await call(DEMO, '/realm/change', { headers: { cookie: teacher } })).status).toBe(403)
+  })
+
+  it('lists the realms a user may switch to', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const res = await call(DEMO, '/realm/change', { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body).toContain('escola')
+    expect(body).toContain('Demo Academy')
+  })
+
+  it('from a realm host: hands the session over to the target host with a one-time code', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const res = await post(DEMO, '/realm/change', { realm: 'escola' }, cookie)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { ok: boolean; url: string; name: string }
+    expect(body).toMatchObject({ ok: true, name: 'Escola Estadual Modelo' })
+    expect(body.url).toMatch(/^http:\/\/escola\.localhost\/authentication\/handover\?code=[\w-]{43}$/)
+    expect((await call(DEMO, '/', { headers: { cookie } })).status).toBe(401)
+    const arrive = await call(ESCOLA, new URL(body.url).pathname + new URL(body.url).search)
+    expect(arrive.status).toBe(302)
+    expect(arrive.headers.get('location')).toBe('/')
+    const escolaCookie = /dash_session=[^;]+/.exec(arrive.headers.get('set-cookie')!)![0]
+    const html = await (await call(ESCOLA, '/', { headers: { cookie: escolaCookie } })).text()
+    expect(html).toContain('Root Demo')
+    expect(html).toContain('Escola Estadual Modelo')
+    const again = await call(ESCOLA, new URL(body.url).pathname + new URL(body.url).search)
+    expect(again.status).toBe(409)
+    expect(await again.text()).toContain('Este link de troca de domínio não é mais válido.')
+  })
+
+  it('on the multi-realm host: switches the chosen realm and the session in place', async () => {
+    const realmCookie = `dash_realm=${cookieValue('demo')}`
+    const cookie = await consoleSignIn('localhost', 'root', 'demo1234', realmCookie)
+    const res = await post('localhost', '/realm/change', { realm: 'escola' }, cookie)
+    const body = (await res.json()) as { ok: boolean; url: string }
+    expect(body).toMatchObject({ ok: true, url: '/' })
+    const cookies = res.headers.get('set-cookie') ?? ''
+    expect(cookies).toContain(`dash_realm=${cookieValue('escola')}`)
+    const next = `dash_realm=${cookieValue('escola')}; ${/dash_session=[^;]+/.exec(cookies)![0]}`
+    expect(await (await call('localhost', '/', { headers: { cookie: next } })).text()).toContain('Escola Estadual Modelo')
+  })
+
+  it('refuses a realm outside the user’s tree, changing nothing', async () => {
+    await env.DB.prepare("INSERT INTO realm (code, name) VALUES ('outra', 'Outra Rede')").run()
+    await env.DB.prepare("INSERT INTO realm_host (host, realm) VALUES ('outra.localhost', 'outra')").run()
+    const cookie = await consoleSignIn(DEMO, 'manager')
+    const res = await post(DEMO, '/realm/change', { realm: 'outra' }, cookie)
+    expect(res.status).toBe(403)
+    expect(await res.json()).toEqual({ ok: false, error: 'realm.switch.forbidden' })
+    expect((await call(DEMO, '/', { headers: { cookie } })).status).toBe(200)
+  })
+})

@@ -1,0 +1,27 @@
+import type { TestProject } from 'vitest/node'
+import { startMailApi } from '../support/mail-api'
+import { startIssuer } from '../support/oidc-issuer'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the local OpenID issuer standing in for Google in tests. */
+    oidcIssuer: string
+    /** Base URL of the local stand-in for the HTTP e-mail provider (key `test-mail-key`). */
+    mailApi: string
+  }
+}
+
+/**
+ * Starts the local OpenID issuer (vitest.config.ts hands its URL to the Worker as GOOGLE_ISSUER / GOOGLE_JWKS_URL)
+ * and the local e-mail provider the HTTP sender is tested against.
+ */
+export default async function setup(project: TestProject) {
+  const issuer = await startIssuer()
+  const mail = await startMailApi('test-mail-key')
+  project.provide('oidcIssuer', issuer.url)
+  project.provide('mailApi', mail.url)
+  return async () => {
+    await issuer.stop()
+    await mail.stop()
+  }
+}

@@ -1,0 +1,99 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { DEMO, ESCOLA, api, expectEnvelope, signIn } from './helpers'
+
+const change = (host: string, token: string, from: string, leaf: string, headers: Record<string, string> = {}) =>
+  api(host, `mas/realm/${from}/change`, { method: 'PUT', token, json: { leaf_realm: leaf }, headers })
+
+type Switched = {
+  auth_token: string
+  realm: string
+  nick: string
+  origin_realm: string
+  home_url: string | null
+  handover_code: string | null
+  config: { realm: string; name: string }
+}
+
+describe('PUT /mas/realm/{realm}/change', () => {
+  it('gives a user with mas_realm_list_all a token bound to the target realm, and revokes the old one', async () => {
+    const token = await signIn(DEMO, 'demo', 'root')
+    const res = await change(DEMO, token, 'demo', 'escola')
+    expect(res.status, await res.clone().text()).toBe(200)
+    const body = (await res.json()) as Switched
+    expect(body).toMatchObject({ realm: 'escola', nick: 'root@demo', origin_realm: 'demo', home_url: 'http://escola.localhost/', config: { realm: 'escola', name: 'Escola Estadual Modelo' } })
+    await expectEnvelope(await api(DEMO, 'mas/session', { token }), 401, 'unauthorized')
+    // The new token acts in escola only; the user keeps their own roles and shows their home realm as origin.
+    const me = (await (await api(ESCOLA, 'mas/session', { token: body.auth_token })).json()) as { realm: string; origin_realm: string; role: string; permissions: Record<string, boolean> }
+    expect(me).toMatchObject({ realm: 'escola', origin_realm: 'demo', role: 'root' })
+    expect(me.permissions.mas_realm_list_all).toBe(true)
+    await expectEnvelope(await api(DEMO, 'mas/session', { token: body.auth_token }), 401, 'realm')
+    // Lists are scoped to the realm the token acts in.
+    const roles = await api(ESCOLA, 'mas/permission/manager', { token: body.auth_token })
+    expect(((await roles.json()) as { realm: string }).realm).toBe('escola')
+  })
+
+  it('lets the user switch back to their home realm', async () => {
+    const token = await signIn(DEMO, 'demo', 'root')
+    const there = (await (await change(DEMO, token, 'demo', 'escola')).json()) as Switched
+    const back = await change(ESCOLA, there.auth_token, 'escola', 'demo')
+    expect(back.status).toBe(200)
+    const home = (await back.json()) as Switched
+    expect(((await (await api(DEMO, 'mas/session', { token: home.auth_token })).json()) as { realm: string }).realm).toBe('demo')
+  })
+
+  it('confines mas_realm_list to the home realm and its descendants', async () => {
+    await env.DB.prepare("INSERT INTO realm (code, name, parent_code) VALUES ('demo-sul', 'Demo Sul', 'demo')").run()
+    const manager = await signIn('localhost', 'demo', 'manager')
+    await expectEnvelope(await change(DEMO, manager, 'demo', 'escola'), 403, 'forbidden')
+    // From demo's own host a realm without a host of its own cannot be reached; nothing changes.
+    await expectEnvelope(await change(DEMO, manager, 'demo', 'demo-sul'), 409, 'realm_host')
+    expect((await api(DEMO, 'mas/session', { token: manager })).status).toBe(200)
+    const res = await change('localhost', manager, 'demo', 'demo-sul', { 'x-api-realm': 'demo' })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as Switched
+    // A realm without a host of its own is served on multi-realm hosts only.
+    expect(body.home_url).toBeNull()
+    const me = await api('localhost', 'mas/session', { token: body.auth_token, headers: { 'x-api-realm': 'demo-sul' } })
+    expect(((await me.json()) as { realm: string }).realm).toBe('demo-sul')
+    // From the child realm the home tree is still the one the user may switch within.
+    const list = await api('localhost', 'mas/realm?limit=1000', { token: body.auth_token, headers: { 'x-api-realm': 'demo-sul' } })
+    expect(((await list.json()) as { items: { code: string }[] }).items.map((r) => r.code).sort()).toEqual(['demo', 'demo-sul'])
+  })
+
+  it('refuses users without realm listing, unknown targets and a path realm other than the session’s', async () => {
+    const teacher = await signIn(DEMO, 'demo', 'teacher')
+    await expectEnvelope(await change(DEMO, teacher, 'demo', 'demo'), 403, 'forbidden')
+    const root = await signIn(DEMO, 'demo', 'root')
+    await expectEnvelope(await change(DEMO, root, 'demo', 'nowhere'), 404, 'not_found')
+    await expectEnvelope(await change(DEMO, root, 'escola', 'escola'), 400, 'realm')
+    await expectEnvelope(await api(DEMO, 'mas/realm/demo/change', { method: 'PUT', token: root, json: { leaf_realm: 'Bad Code!' } }), 400)
+    await expectEnvelope(await change(DEMO, '', 'demo', 'escola'), 401, 'unauthorized')
+  })
+})
+
+describe('session handover between hosts', () => {
+  it('moves a session to another host with a single-use code', async () => {
+    const token = await signIn(DEMO, 'demo', 'root')
+    const switched = (await (await change(DEMO, token, 'demo', 'escola')).json()) as Switched
+    const code = switched.handover_code!
+    expect(code).toMatch(/^[\w-]{43}$/)
+    await expectEnvelope(await api(DEMO, 'mas/session/handover/claim', { method: 'POST', json: { code } }), 404, 'not_found')
+    const claimed = await api(ESCOLA, 'mas/session/handover/claim', { method: 'POST', json: { code } })
+    expect(claimed.status, await claimed.clone().text()).toBe(200)
+    const next = (await claimed.json()) as { auth_token: string; realm: string }
+    expect(next.realm).toBe('escola')
+    expect((await api(ESCOLA, 'mas/session', { token: next.auth_token })).status).toBe(200)
+    await expectEnvelope(await api(ESCOLA, 'mas/session', { token: switched.auth_token }), 401, 'unauthorized')
+    await expectEnvelope(await api(ESCOLA, 'mas/session/handover/claim', { method: 'POST', json: { code } }), 409, 'used')
+  })
+
+  it('needs no handover on a multi-realm host, and refuses an expired code', async () => {
+    const token = await signIn('localhost', 'demo', 'root')
+    const local = (await (await change('localhost', token, 'demo', 'escola', { 'x-api-realm': 'demo' })).json()) as Switched
+    expect(local).toMatchObject({ realm: 'escola', home_url: 'http://escola.localhost/', handover_code: null })
+    const there = (await (await change(ESCOLA, local.auth_token, 'escola', 'demo')).json()) as Switched
+    await env.DB.prepare("UPDATE session_handover SET expires_at = '2000-01-01T00:00:00.000Z'").run()
+    await expectEnvelope(await api(DEMO, 'mas/session/handover/claim', { method: 'POST', json: { code: there.handover_code } }), 410, 'expired')
+  })
+})

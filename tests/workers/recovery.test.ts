@@ -1,0 +1,118 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, inject, it, vi } from 'vitest'
+import { emailSender, HttpEmailSender, OutboxSender } from '../../worker/lib/mail'
+import { sha256Hex } from '../../worker/lib/crypto'
+import { DEMO, ESCOLA, api, expectEnvelope, signIn } from './helpers'
+
+// Password hashing (600,000 PBKDF2 iterations) makes these slower than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 })
+
+type Mail = { id: number; to_address: string; subject: string; text: string }
+
+async function outbox(host = DEMO): Promise<Mail[]> {
+  const res = await api(host, 'dev/outbox')
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { items: Mail[] }).items
+}
+
+async function recover(login: string, lang = 'pt-BR', host = DEMO, realm = 'demo'): Promise<Response> {
+  return api(host, 'mas/password/recover', { method: 'POST', json: { realm, login, lang } })
+}
+
+const keyOf = (mail: Mail) => new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('key')!
+const reset = (key: string, password: string, confirm = password, host = DEMO) =>
+  api(host, 'mas/password/reset', { method: 'POST', json: { password, confirm }, headers: { 'x-reset-key': key } })
+
+describe('password recovery', () => {
+  it('e-mails a reset link to the account, by nick or by e-mail, in the reader’s language', async () => {
+    expect((await recover('teacher')).status).toBe(202)
+    const [mail] = await outbox()
+    expect(mail.to_address).toBe('paulo@demo.edu')
+    expect(mail.subject).toBe('Redefinição de senha — Demo Academy')
+    expect(mail.text).toContain('http://demo.localhost/authentication/recover?key=')
+    expect(mail.text).toContain('30 minutos')
+    const stored = await env.DB.prepare('SELECT key_hash FROM password_reset WHERE nick = ?').bind('teacher@demo').all<{ key_hash: string }>()
+    expect(stored.results.map((r) => r.key_hash)).toContain(await sha256Hex(keyOf(mail)))
+    expect(JSON.stringify(stored.results)).not.toContain(keyOf(mail))
+    expect((await recover('MARINA@demo.edu', 'en-US')).status).toBe(202)
+    const [english] = await outbox()
+    expect(english).toMatchObject({ to_address: 'marina@demo.edu', subject: 'Password reset — Demo Academy' })
+  })
+
+  it('answers the same for an unknown account, and sends nothing', async () => {
+    const before = (await outbox()).length
+    const res = await recover('nobody-here')
+    expect(res.status).toBe(202)
+    expect(await res.json()).toEqual({ sent: true })
+    expect((await outbox()).length).toBe(before)
+  })
+
+  it('sends at most one message a minute per account', async () => {
+    await recover('student')
+    const before = (await outbox()).length
+    await recover('student')
+    expect((await outbox()).length).toBe(before)
+  })
+
+  it('resets the password with the key once, ending every session of the account', async () => {
+    await env.DB.prepare("DELETE FROM password_reset WHERE nick = 'manager@demo'").run()
+    const session = await signIn(DEMO, 'demo', 'manager')
+    await recover('manager')
+    const key = keyOf((await outbox()).find((m) => m.to_address === 'marina@demo.edu')!)
+    const res = await reset(key, 'new-password-1')
+    expect(res.status, await res.clone().text()).toBe(200)
+    await expectEnvelope(await api(DEMO, 'mas/session', { token: session }), 401, 'unauthorized')
+    await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'manager', password: 'demo1234' } }), 401, 'credentials')
+    expect(await signIn(DEMO, 'demo', 'manager', 'new-password-1')).toBeTruthy()
+    await expectEnvelope(await reset(key, 'another-pass-2'), 409, 'reset_key_used')
+  })
+
+  it('refuses a mismatched confirmation without spending the key', async () => {
+    await env.DB.prepare("DELETE FROM password_reset WHERE nick = 'root@demo'").run()
+    await recover('root')
+    const key = keyOf((await outbox()).find((m) => m.to_address === 'root@demo.edu')!)
+    const body = await expectEnvelope(await reset(key, 'new-password-1', 'new-password-2'), 400, 'check')
+    expect(body.errors[0]).toMatchObject({ field: 'confirm', message: 'validation.password_mismatch' })
+    await expectEnvelope(await reset(key, 'short'), 400, 'min_length')
+    expect((await reset(key, 'demo1234-again')).status).toBe(200)
+    await reset(key, 'demo1234')
+  })
+
+  it('refuses unknown, malformed and expired keys', async () => {
+    await expectEnvelope(await reset('A'.repeat(43), 'new-password-1'), 404, 'reset_key_not_found')
+    await expectEnvelope(await reset('not a key', 'new-password-1'), 400, 'reset_key_invalid')
+    await env.DB.prepare("DELETE FROM password_reset WHERE nick = 'teacher@demo'").run()
+    await recover('teacher')
+    const key = keyOf((await outbox()).find((m) => m.to_address === 'paulo@demo.edu')!)
+    await env.DB.prepare("UPDATE password_reset SET expires_at = '2000-01-01T00:00:00.000Z' WHERE key_hash = ?").bind(await sha256Hex(key)).run()
+    await expectEnvelope(await reset(key, 'new-password-1'), 410, 'reset_key_expired')
+  })
+
+  it('refuses a key on another realm’s host', async () => {
+    await env.DB.prepare("DELETE FROM password_reset WHERE nick = 'teacher@demo'").run()
+    await recover('teacher')
+    const key = keyOf((await outbox()).find((m) => m.to_address === 'paulo@demo.edu')!)
+    await expectEnvelope(await reset(key, 'new-password-1', 'new-password-1', ESCOLA), 404, 'reset_key_not_found')
+    expect((await reset(key, 'demo1234')).status).toBe(200)
+  })
+
+  it('keeps the outbox to development realms', async () => {
+    await expectEnvelope(await api(ESCOLA, 'dev/outbox'), 404, 'not_found')
+  })
+})
+
+describe('the HTTP e-mail provider', () => {
+  it('sends a message as the provider’s API expects, and fails loudly on a refused key', async () => {
+    const url = inject('mailApi')
+    const mail = { realm: 'demo', to: 'paulo@demo.edu', subject: 'Redefinição de senha — Demo Academy', text: 'link' }
+    await new HttpEmailSender(url, 'test-mail-key', 'console@demo.edu').send(mail)
+    const received = (await (await fetch(`${url}/emails`)).json()) as unknown[]
+    expect(received.at(-1)).toEqual({ from: 'console@demo.edu', to: ['paulo@demo.edu'], subject: mail.subject, text: 'link' })
+    await expect(new HttpEmailSender(url, 'wrong-key', 'console@demo.edu').send(mail)).rejects.toThrow('HTTP 401')
+  })
+
+  it('is the sender when configured, the outbox otherwise', () => {
+    expect(emailSender({ ...env, EMAIL_API_URL: 'https://mail.example', EMAIL_API_KEY: 'k' })).toBeInstanceOf(HttpEmailSender)
+    expect(emailSender(env)).toBeInstanceOf(OutboxSender)
+  })
+})

@@ -1,0 +1,52 @@
+import { Hono } from 'hono'
+import { guarded } from '../lib/guard'
+import { CaptchaChallengeRequest, CaptchaVerifyRequest, SessionKey } from '../../app/schemas/captcha'
+import type { CaptchaType } from '../../app/schemas/realm'
+import { createChallenge, verifyChallenge } from '../db/captcha'
+import { getRealmRow } from '../db/realms'
+import { ApiError, apiError } from '../lib/errors'
+import { type AppEnv, type Ctx, readHeader, readJson } from './context'
+
+export const captcha = new Hono<AppEnv>()
+
+/** The realm named in the body, which must be the host's realm on a realm host. */
+async function captchaRealm(c: Ctx, code: string) {
+  const hostRealm = c.get('hostRealm')
+  if (hostRealm && hostRealm !== code) throw apiError(400, 'realm', `This host serves realm ${hostRealm}.`, 'realm', code)
+  const row = await getRealmRow(c.env.DB, code)
+  if (!row) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
+  return row
+}
+
+/** POST /captcha/challenge (no auth; header x-session-key): a new text, image or proof-of-work challenge. */
+captcha.post(
+  '/challenge',
+  guarded('public', async (c) => {
+  const sessionKey = readHeader(c, 'x-session-key', SessionKey)
+  const body = await readJson(c, CaptchaChallengeRequest)
+  const realm = await captchaRealm(c, body.realm)
+  const type = body.type ?? (String(realm.captcha_type) as CaptchaType)
+  return c.json(await createChallenge(c.env.DB, body.realm, { type, sessionKey, lang: body.lang, difficulty: Number(realm.captcha_pow_difficulty) }))
+  }),
+)
+
+/** POST /captcha/verify (no auth; header x-session-key): `{ valid: true, token }`, or `valid: false` with the envelope. */
+captcha.post(
+  '/verify',
+  guarded('public', async (c) => {
+  const sessionKey = readHeader(c, 'x-session-key', SessionKey)
+  const body = await readJson(c, CaptchaVerifyRequest)
+  await captchaRealm(c, body.realm)
+  const answer = body.type === 'pow' ? body.payload.solution : body.payload.answer
+  if (answer === undefined || answer === '') {
+    throw apiError(400, 'required', 'validation.required', body.type === 'pow' ? 'payload.solution' : 'payload.answer')
+  }
+  try {
+    const result = await verifyChallenge(c.env.DB, body.realm, { type: body.type, sessionKey, challengeId: body.payload.challengeId, answer })
+    return c.json({ valid: true, ...result })
+  } catch (err) {
+    if (err instanceof ApiError) return c.json({ valid: false, errors: err.errors }, err.status)
+    throw err
+  }
+  }),
+)
