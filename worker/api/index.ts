@@ -4,6 +4,7 @@ import { guarded } from '../lib/guard'
 import type { AppEnv } from './context'
 import { device } from './device'
 import { file } from './file'
+import { ledger } from './ledger'
 import { permission } from './permission'
 import { realm } from './realm'
 import { session } from './session'
@@ -28,6 +29,7 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
   api.route('/mas/file', file)
+  api.route('/ledger', ledger)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(
