@@ -25,7 +25,7 @@ export const SYSTEM_CONTENT_KEYS = [
  * the decimal separator too (pt-BR "49,90"); any other comma separates thousands and is removed ("1,500" → 1500).
  */
 export function parseCost(input: string | number): number {
-  if (typeof input === 'number') return Number.isFinite(input) ? Math.round(input * 100) / 100 : Number.NaN
+  if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? round2(String(input)) : Number.NaN
   let s = input.trim().replace(/^(R\$|US\$|\$|€)\s*/i, '').replace(/\s+/g, '')
   if (!/^\d[\d.,]*$/.test(s)) return Number.NaN
   const comma = s.lastIndexOf(',')
@@ -33,8 +33,13 @@ export function parseCost(input: string | number): number {
   if (comma >= 0 && dot >= 0) s = comma > dot ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '')
   else if (comma >= 0) s = /^\d+,\d{1,2}$/.test(s) ? s.replace(',', '.') : s.replace(/,/g, '')
   else if ((s.match(/\./g) ?? []).length > 1) s = s.replace(/\./g, '')
-  const n = Number(s)
-  return Number.isFinite(n) ? Math.round(n * 100) / 100 : Number.NaN
+  return Number.isFinite(Number(s)) ? round2(s) : Number.NaN
+}
+
+/** Rounds decimal text half up to 2 places without binary drift (10.555 → 10.56, not 10.55). */
+function round2(decimal: string): number {
+  if (/e/i.test(decimal)) return Math.round(Number(decimal) * 100) / 100
+  return Number(`${Math.round(Number(`${decimal}e2`))}e-2`)
 }
 
 const text = (min: number, max: number) =>

@@ -6,19 +6,36 @@ import { auditStatement } from '../../lib/audit'
 import { randomToken } from '../../lib/crypto'
 import { crud, decodeRow, getRawRow } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
+import { endpointAccess, guarded } from '../../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson, readQuery } from '../context'
 import { Flag, inRealmTree, ledgerAccess, listAnswer } from './common'
 import { shop } from './purchase'
 
+const noNext = async () => undefined
+
 /**
  * crud() without its generic list: the ledger lists take `fields` and their own flags (system_only, deleted_only).
- * The remaining handlers are crud's own (guarded, audited), re-registered after the routes given here.
+ * The remaining handlers are crud's own (validated, scoped, audited), re-declared after the routes given here with
+ * their requirement plus the realm's ledger_enabled, which every ledger endpoint needs.
  */
 function crudWithOwnRoutes(base: Hono<AppEnv>, own: (app: Hono<AppEnv>) => void): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   own(app)
-  for (const r of base.routes) if (!(r.method === 'GET' && r.path === '/')) app.on(r.method, r.path, r.handler as Handler<AppEnv>)
+  for (const r of base.routes) {
+    if (r.method === 'GET' && r.path === '/') continue
+    const access = endpointAccess(r.handler)
+    if (!access || access === 'public') throw new Error(`crud route ${r.method} ${r.path} has no declared requirement`)
+    const handler = r.handler as Handler<AppEnv>
+    app.on(
+      r.method,
+      r.path,
+      guarded({ ...access, flags: ['ledger_enabled'] }, async (c) => {
+        const res = await handler(c, noNext)
+        if (res instanceof Response) return res
+        throw new Error(`crud route ${r.method} ${r.path} answered nothing`)
+      }),
+    )
+  }
   return app
 }
 
