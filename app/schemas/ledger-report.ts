@@ -63,15 +63,15 @@ export const ReportQuery = v.pipe(
   v.object({
     report: v.picklist(REPORTS, 'validation.picklist'),
     period: v.optional(v.picklist(GRANULARITIES, 'validation.picklist'), 'day'),
-    start_at: v.pipe(v.string('validation.invalid_date'), v.check(isDay, 'validation.invalid_date')),
-    end_at: v.pipe(v.string('validation.invalid_date'), v.check(isDay, 'validation.invalid_date')),
+    start_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
+    end_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
   }),
   v.forward(
-    v.check((q) => q.start_at <= q.end_at, 'validation.period_order'),
+    v.check((q) => q.start_at <= q.end_at, 'ledger.validation.period_order'),
     ['end_at'],
   ),
   v.forward(
-    v.check((q) => periodsOf(q.period, q.start_at, q.end_at).length <= PERIOD_LIMIT[q.period], 'validation.period_too_long'),
+    v.check((q) => periodsOf(q.period, q.start_at, q.end_at).length <= PERIOD_LIMIT[q.period], 'ledger.validation.period_too_long'),
     ['end_at'],
   ),
 )

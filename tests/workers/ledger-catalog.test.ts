@@ -114,7 +114,7 @@ describe('ledger/content', () => {
     const child = await ledgerRealm({ parent_code: 'demo' })
     const admin = await userWith('demo', [DASH, ...CONTENT])
     await api(DEMO, 'ledger/content/sys.item', { method: 'PUT', token: admin.token, json: { name: 'Sistema', points: 1, is_system: true, should_propagate: true } })
-    await expectEnvelope(await api(DEMO, 'ledger/content/sys.item', { method: 'DELETE', token: admin.token }), 409, 'system')
+    await expectEnvelope(await api(DEMO, 'ledger/content/sys.item', { method: 'DELETE', token: admin.token }), 409, 'system_content')
     expect((await api(DEMO, 'ledger/content/sys.item?is_system=true&should_propagate=true', { method: 'DELETE', token: admin.token })).status).toBe(204)
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_content WHERE key = 'sys.item' AND realm IN ('demo', ?)").bind(child.code).first()
     expect(left).toEqual({ n: 0 })

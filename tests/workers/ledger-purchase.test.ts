@@ -76,8 +76,8 @@ describe('buying a package through the sandbox provider', () => {
     const i = await intent(me.token)
     const event = { id: `evt_${crypto.randomUUID()}`, type: 'payment.succeeded', data: { intent_id: i.id, provider_ref: await providerRef(i.id), amount: 49.9, currency: 'BRL' } }
     const forged = await api(DEMO, 'ledger/webhook/sandbox-card', { method: 'POST', json: event, headers: { [SANDBOX_SIGNATURE_HEADER]: `t=${Math.floor(Date.now() / 1000)},v1=forged` } })
-    await expectEnvelope(forged, 400, 'signature')
-    await expectEnvelope(await webhook(event, Math.floor(Date.now() / 1000) - 3600), 400, 'signature')
+    await expectEnvelope(forged, 400, 'invalid_signature')
+    await expectEnvelope(await webhook(event, Math.floor(Date.now() / 1000) - 3600), 400, 'invalid_signature')
     await expectEnvelope(await webhook({ ...event, data: { ...event.data, provider_ref: 'sbx_other' } }), 404, 'not_found')
     await expectEnvelope(await webhook(event, undefined, 'nobody'), 404, 'not_found')
     const cheap = await webhook({ ...event, data: { ...event.data, amount: 0.01 } })
@@ -92,7 +92,7 @@ describe('buying a package through the sandbox provider', () => {
     expect(await (await pay(i, { card_number: '4000000000000002' })).json()).toMatchObject({ status: 'failed', failure_code: 'card_declined' })
     expect(await (await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: me.token })).json()).toMatchObject({ status: 'failed', failure: 'card_declined' })
     expect(await balance(me.nick)).toBe(0)
-    await expectEnvelope(await pay(i, { card_number: '4111111111111111' }), 400, 'card_number')
+    await expectEnvelope(await pay(i, { card_number: '4111111111111111' }), 400, 'test_card')
     await expectEnvelope(await pay({ ...i, client_secret: 'wrong-secret-wrong-secret' }, { card_number: '4242424242424242' }), 404, 'not_found')
     expect(await (await pay(i, { card_number: '4242424242424242' })).json()).toMatchObject({ status: 'succeeded' })
     expect(await balance(me.nick)).toBe(500)
@@ -114,8 +114,8 @@ describe('buying a package through the sandbox provider', () => {
     const me = await buyer()
     const post = (json: unknown) => api(DEMO, 'ledger/transaction/create-intent', { method: 'POST', token: me.token, json })
     await expectEnvelope(await post({ provider: 'sandbox-card', product_id: 'pkg_missing' }), 404, 'not_found')
-    await expectEnvelope(await post({ provider: 'sandbox-regional', product_id: 'pkg_demo_start' }), 422, 'provider')
-    await expectEnvelope(await post({ provider: 'acme-pay', product_id: 'pkg_demo_start' }), 422, 'provider')
+    await expectEnvelope(await post({ provider: 'sandbox-regional', product_id: 'pkg_demo_start' }), 422, 'provider_unavailable')
+    await expectEnvelope(await post({ provider: 'acme-pay', product_id: 'pkg_demo_start' }), 422, 'provider_unavailable')
     await expectEnvelope(await post({ provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url: 'https://evil.example/' } }), 400, 'invalid')
 
     // A production realm (not `development`) gets no sandbox: the UI says no provider is configured.
@@ -125,7 +125,7 @@ describe('buying a package through the sandbox provider', () => {
     const shop = (await (await api(prod.host, 'ledger/package/shop', { token: seller.token })).json()) as { providers: { available: boolean }[] }
     expect(shop.providers.map((p) => p.available)).toEqual([false, false])
     const refused = await api(prod.host, 'ledger/transaction/create-intent', { method: 'POST', token: seller.token, json: { provider: 'sandbox-card', product_id: pkg.id } })
-    const body = await expectEnvelope(refused, 422, 'provider')
+    const body = await expectEnvelope(refused, 422, 'provider_unavailable')
     expect(body.errors[0].message).toBe('ledger.error.provider_unavailable')
   })
 

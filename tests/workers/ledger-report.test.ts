@@ -61,9 +61,9 @@ describe('GET ledger/report', () => {
     expect((await q('report=consumed&period=year&start_at=2025-01-01&end_at=2026-12-31')).status).toBe(200)
     await expectEnvelope(await q('report=consumed&period=year&start_at=2024-12-31&end_at=2026-01-01'), 400, 'check')
     const reversed = await expectEnvelope(await q('report=consumed&start_at=2026-02-01&end_at=2026-01-01'), 400)
-    expect(reversed.errors[0]).toMatchObject({ field: 'end_at', message: 'validation.period_order' })
+    expect(reversed.errors[0]).toMatchObject({ field: 'end_at', message: 'ledger.validation.period_order' })
     const invalid = await expectEnvelope(await q('report=consumed&start_at=2026-02-30&end_at=2026-03-01'), 400)
-    expect(invalid.errors[0]).toMatchObject({ field: 'start_at', message: 'validation.invalid_date' })
+    expect(invalid.errors[0]).toMatchObject({ field: 'start_at', message: 'ledger.validation.invalid_date' })
     await expectEnvelope(await q('report=nope&start_at=2026-01-01&end_at=2026-01-01'), 400, 'picklist')
   })
 

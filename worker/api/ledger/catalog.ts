@@ -151,7 +151,7 @@ export const contents = crudWithOwnRoutes(
         const raw = await getRawRow(db, contentEntity, { where: 'realm = ?', params: [auth.realm] }, key)
         if (!raw) throw apiError(404, 'not_found', `ledger_content ${key} was not found.`, 'key', key)
         const row = decodeRow(contentEntity, raw)
-        if (row.is_system && !opts.is_system) throw apiError(409, 'system', 'ledger.error.system_content', 'is_system', false)
+        if (row.is_system && !opts.is_system) throw apiError(409, 'system_content', 'ledger.error.system_content', 'is_system', false)
         const statements: D1PreparedStatement[] = []
         for (const realm of await propagationRealms(db, auth.realm, opts.should_propagate)) {
           statements.push(

@@ -65,7 +65,7 @@ export function movementAnswer(p: Posting) {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
-const Instant = v.pipe(v.string(), v.trim(), v.check((s) => !Number.isNaN(Date.parse(s)), 'validation.date'))
+const Instant = v.pipe(v.string(), v.trim(), v.check((s) => !Number.isNaN(Date.parse(s)), 'ledger.validation.invalid_date'))
 /** `start_at` / `end_at` of history queries: a day (whole day, UTC) or an instant. */
 export const Period = v.object({ start_at: v.optional(Instant), end_at: v.optional(Instant) })
 export const Flag = v.optional(v.pipe(v.string(), v.transform((s) => s === 'true' || s === '1')), 'false')

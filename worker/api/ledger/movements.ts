@@ -45,7 +45,7 @@ movements.post(
       if (missing.length) {
         throw new ApiError(404, missing.map((m) => ({ field: `targets.${m.index}`, cause: 'not_found', value: m.nick, message: 'ledger.error.recipient_not_found' })))
       }
-      if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'validation.duplicate_targets', 'targets', nicks)
+      if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
       if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
       const total = body.points * nicks.length
       const p = posting(auth, 'transfer', body.description, [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))], {

@@ -54,7 +54,7 @@ async function startPurchase(c: Ctx, auth: Auth, kind: ProviderKind, body: { pro
   const db = c.env.DB
   const provider: PaymentProvider | undefined = providerByCode(body.provider)
   if (!provider || provider.kind !== kind || !(await provider.available(c.env, { development: await realmDevelopment(db, auth.realm) }))) {
-    throw apiError(422, 'provider', 'ledger.error.provider_unavailable', 'provider', body.provider)
+    throw apiError(422, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', body.provider)
   }
   const raw = await db.prepare('SELECT * FROM ledger_package WHERE id = ? AND realm = ? AND enabled = 1 AND deleted_at IS NULL').bind(body.product_id, auth.realm).first()
   if (!raw) throw apiError(404, 'not_found', 'ledger.error.package_not_found', 'product_id', body.product_id)
@@ -146,7 +146,7 @@ export async function receiveWebhook(env: Env, providerCode: string, request: Re
   if (!provider) throw apiError(404, 'not_found', `No payment provider ${providerCode}.`, 'provider', providerCode)
   const raw = await request.text()
   const event = await provider.verify(env, request, raw)
-  if (!event) throw apiError(400, 'signature', 'The webhook signature is not valid.', 'signature')
+  if (!event) throw apiError(400, 'invalid_signature', 'The webhook signature is not valid.', 'signature')
   const db = env.DB
   if (await db.prepare('SELECT 1 FROM ledger_payment_event WHERE provider = ? AND event_id = ?').bind(provider.code, event.id).first()) {
     return { status: 200, body: { received: true, duplicate: true } }

@@ -44,7 +44,7 @@ async function sandboxIntent(c: Ctx, id: string, secret: string): Promise<Sandbo
     row && provider?.sandbox && secret.length >= 16 && (!hostRealm || hostRealm === row.realm) && timingSafeEqual(enc.encode(await sha256Hex(secret)), enc.encode(row.client_secret_hash))
   if (!row || !provider || !valid) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'intent', id)
   const development = await c.env.DB.prepare('SELECT development FROM realm WHERE code = ?').bind(row.realm).first<{ development: number }>()
-  if (!(await provider.available(c.env, { development: development?.development === 1 }))) throw apiError(503, 'provider', 'ledger.error.provider_unavailable', 'provider', row.provider)
+  if (!(await provider.available(c.env, { development: development?.development === 1 }))) throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', row.provider)
   return { ...row, kind: provider.kind }
 }
 
@@ -72,7 +72,7 @@ sandbox.get(
 
 const PayBody = v.object({
   secret: Secret,
-  card_number: v.optional(v.pipe(v.string(), v.transform((s) => s.replace(/[\s-]/g, '')), v.regex(/^\d{12,19}$/, 'validation.card_number'))),
+  card_number: v.optional(v.pipe(v.string(), v.transform((s) => s.replace(/[\s-]/g, '')), v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'))),
   outcome: v.optional(v.picklist(['approve', 'decline'], 'validation.picklist')),
 })
 
@@ -87,14 +87,14 @@ sandbox.post(
     if (intent.kind === 'card') {
       if (!body.card_number) throw apiError(400, 'required', 'validation.required', 'card_number')
       const card = SANDBOX_CARDS[body.card_number]
-      if (!card) throw apiError(400, 'card_number', 'ledger.error.sandbox_card', 'card_number', null)
+      if (!card) throw apiError(400, 'test_card', 'ledger.error.sandbox_card', 'card_number', null)
       outcome = card
     } else {
       if (!body.outcome) throw apiError(400, 'required', 'validation.required', 'outcome')
       outcome = body.outcome === 'approve' ? { outcome: 'succeeded' } : { outcome: 'failed', failureCode: 'rejected' }
     }
     const secret = await sandboxSecret(c.env)
-    if (!secret) throw apiError(503, 'provider', 'ledger.error.provider_unavailable', 'provider', intent.provider)
+    if (!secret) throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', intent.provider)
     const event = {
       id: `evt_${randomToken(12)}`,
       type: outcome.outcome === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
