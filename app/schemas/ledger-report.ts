@@ -28,6 +28,11 @@ export const SERIES_REPORTS: ReportName[] = ['consumed', 'purchased', 'transferr
 
 export type ReportRow = { label: string } & Record<string, string | number>
 
+/** i18n key of the first column: the period for series, what the rows are for rankings. */
+export function labelKey(report: ReportName, period: Granularity): string {
+  return `ledger.report.label.${SERIES_REPORTS.includes(report) ? period : report}`
+}
+
 export interface ReportAnswer {
   report: ReportName
   period: Granularity
