@@ -29,6 +29,8 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['tests/workers/**/*.test.ts'],
+          // Generous limits: a loaded CI machine is slow, and no test asserts a timing.
+          testTimeout: 60_000,
           setupFiles: ['tests/workers/setup.ts'],
           deps: {
             optimizer: {
@@ -53,9 +55,10 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
           fileParallelism: false,
+          expect: { poll: { timeout: 20_000, interval: 100 } },
         },
       },
     ],

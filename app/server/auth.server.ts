@@ -4,6 +4,7 @@ import { routeById } from '~/lib/manifest'
 import type { PermissionMap } from '~/schemas/permission'
 import { RealmApiError, realmApi, type RealmApi } from './api.server'
 import { sessionCookie } from './cookies.server'
+import { oncePerRequest } from './memo.server'
 import { getRealmContext, type RealmContext } from './realm.server'
 
 /** The signed-in staff member, as GET /api/mas/session answers (seed 000 §3 auth state). */
@@ -52,7 +53,7 @@ function signinRequired(reason: SigninRequired['reason'], status: 401 | 403, hea
 }
 
 type Signed = { user: SessionUser; realm: RealmContext; api: RealmApi }
-const signedMemo = new WeakMap<Request, Promise<Signed>>()
+const once = oncePerRequest<Signed>()
 
 /**
  * The signed-in user with dashboard access, or a thrown 401/403 that the console boundary renders as the sign-in
@@ -60,12 +61,7 @@ const signedMemo = new WeakMap<Request, Promise<Signed>>()
  * Loaders of one request share the answer; permissions are still read fresh on every request.
  */
 export function requireUser(request: Request, context: AppLoadContext): Promise<Signed> {
-  let found = signedMemo.get(request)
-  if (!found) {
-    found = loadUser(request, context)
-    signedMemo.set(request, found)
-  }
-  return found
+  return once(request, () => loadUser(request, context))
 }
 
 async function loadUser(request: Request, context: AppLoadContext): Promise<Signed> {

@@ -2,6 +2,7 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { RealmConfig } from '~/schemas/realm'
 import { RealmApiError, realmApi } from './api.server'
 import { realmCookie } from './cookies.server'
+import { oncePerRequest } from './memo.server'
 
 export interface RealmContext {
   /** The realm in use, null while a multi-realm host has none chosen. */
@@ -11,16 +12,11 @@ export interface RealmContext {
   config: RealmConfig | null
 }
 
-const memo = new WeakMap<Request, Promise<RealmContext>>()
+const once = oncePerRequest<RealmContext>()
 
 /** The realm of this request: the host's realm, else the one chosen on a multi-realm host (cookie). */
 export function getRealmContext(request: Request, context: AppLoadContext): Promise<RealmContext> {
-  let found = memo.get(request)
-  if (!found) {
-    found = resolve(request, context)
-    memo.set(request, found)
-  }
-  return found
+  return once(request, () => resolve(request, context))
 }
 
 async function resolve(request: Request, context: AppLoadContext): Promise<RealmContext> {
