@@ -46,7 +46,8 @@ const realmOnly = (c: Ctx, realm: string) => ({ where: `realm = ? AND deleted_at
 /** GET/POST ledger/package, PUT/DELETE ledger/package/{id} (seed 000 §7); a deleted package is only marked. */
 export const packages = crudWithOwnRoutes(
   crud(packageEntity, {
-    permissions: { list: 'ledger_package_list', get: 'ledger_package_list', create: 'ledger_package_create', edit: 'ledger_package_edit' },
+    // Reading one package serves its edit screen (the list and the shop carry every field for readers and buyers).
+    permissions: { list: 'ledger_package_list', get: 'ledger_package_edit', create: 'ledger_package_create', edit: 'ledger_package_edit' },
     scope: (c, auth) => realmOnly(c, auth.realm),
     create: PackageCreate,
     update: PackageUpdate,
@@ -103,7 +104,8 @@ const DeleteOptions = v.object({ should_propagate: Flag, is_system: Flag })
 
 /** GET ledger/content, GET/PUT/DELETE ledger/content/{key} (seed 000 §7): the realm's price list. */
 export const contents = crudWithOwnRoutes(
-  crud(contentEntity, { permissions: { list: 'ledger_content_list', get: 'ledger_content_list' } }),
+  // Reading one price serves its edit screen; the list carries every field for readers.
+  crud(contentEntity, { permissions: { list: 'ledger_content_list', get: 'ledger_content_edit' } }),
   (app) => {
     /** key (a list), system_only, fields, field filters, like, limit (25), offset. */
     app.get(
@@ -146,7 +148,10 @@ export const contents = crudWithOwnRoutes(
       '/:key',
       guarded(ledgerAccess('ledger_content_delete'), async (c, auth) => {
         const key = parse(ContentKey, pathParam(c, 'key'))
-        const opts = readQuery(c, DeleteOptions)
+        // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body.
+        const sent = c.req.header('content-type')?.includes('application/json') ? await readJson(c, v.partial(v.object({ should_propagate: v.boolean(), is_system: v.boolean() }))) : {}
+        const query = readQuery(c, DeleteOptions)
+        const opts = { should_propagate: sent.should_propagate ?? query.should_propagate, is_system: sent.is_system ?? query.is_system }
         const db = c.env.DB
         const raw = await getRawRow(db, contentEntity, { where: 'realm = ?', params: [auth.realm] }, key)
         if (!raw) throw apiError(404, 'not_found', `ledger_content ${key} was not found.`, 'key', key)
