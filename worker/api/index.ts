@@ -7,6 +7,7 @@ import { device } from './device'
 import { file } from './file'
 import { oauth2 } from './oauth2'
 import { outbox, password } from './password'
+import { ledger } from './ledger'
 import { permission } from './permission'
 import { realm } from './realm'
 import { masRegistration, registration } from './registration'
@@ -38,6 +39,7 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/password', password)
   api.route('/dev/outbox', outbox)
   api.route('/mas/oauth2', oauth2)
+  api.route('/ledger', ledger)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(

@@ -1,4 +1,5 @@
 import { PERMISSIONS, type Permission } from '../../app/schemas/permission'
+import { seedLedger } from './ledger'
 
 /**
  * Demo data for local runs and tests: realms `demo` and `escola`, their hosts, realistic roles and demo accounts.
@@ -204,6 +205,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
         .bind(client.realm, client.client_id, client.name, JSON.stringify(client.redirect_uris), JSON.stringify(client.scopes)),
     )
   }
+  statements.push(...seedLedger(db))
   const results = await db.batch(statements)
   return { inserted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) }
 }

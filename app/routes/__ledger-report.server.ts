@@ -1,0 +1,35 @@
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import { fieldErrors } from '~/schemas/auth'
+import { defaultRange, GRANULARITIES, REPORTS, ReportQuery, type Granularity, type ReportAnswer, type ReportName } from '~/schemas/ledger-report'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+
+/** Today in the realm's calendar (YYYY-MM-DD). */
+export function realmToday(timeZone = 'America/Sao_Paulo'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
+}
+
+export interface ReportState {
+  query: { report: ReportName; period: Granularity; start_at: string; end_at: string }
+  answer: ReportAnswer | null
+  /** Field → message key when the period in the URL breaks the rules (nothing is fetched then). */
+  errors: Record<string, string>
+  today: string
+}
+
+/** The report a page's URL asks for (defaults: the longest day range ending today), behind the page's guard. */
+export async function loadReport(request: Request, context: AppLoadContext, routeId: string, fallback: ReportName): Promise<ReportState> {
+  const { api, realm } = await requireRoute(request, context, routeId)
+  const url = new URL(request.url)
+  const today = realmToday(realm.config?.time_zone)
+  const wanted = url.searchParams.get('period')
+  const period: Granularity = (GRANULARITIES as readonly string[]).includes(wanted ?? '') ? (wanted as Granularity) : 'day'
+  const askedReport = url.searchParams.get('report')
+  const report: ReportName = routeId === 'analytics.ledger' ? 'overview' : (REPORTS as readonly string[]).includes(askedReport ?? '') ? (askedReport as ReportName) : fallback
+  const range = defaultRange(period, today)
+  const query = { report, period, start_at: url.searchParams.get('start_at') || range.start_at, end_at: url.searchParams.get('end_at') || range.end_at }
+  const parsed = v.safeParse(ReportQuery, query)
+  if (!parsed.success) return { query, answer: null, errors: fieldErrors(parsed.issues), today }
+  return { query, answer: await orErrorResponse(api.get<ReportAnswer>('ledger/report', parsed.output)), errors: {}, today }
+}

@@ -1,0 +1,100 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useFetcher, useLoaderData } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from '~/components/dialog'
+import { EntityTable } from '~/components/entity-table'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { useToast } from '~/components/toast'
+import ledgerPackageList from '~/lists/ledger-package'
+import type { LedgerPackage } from '~/schemas/ledger-entity'
+import { requireRoute } from '~/server/auth.server'
+import { loadList } from '~/server/list.server'
+import { attempt, invalid, type ActionResult } from './__ledger.server'
+
+export const handle = { title: 'pages.ledger.package.list' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { page, query, user } = await loadList(request, context, ledgerPackageList)
+  const deletedOnly = new URL(request.url).searchParams.get('deleted_only') === 'true'
+  return { page, query, deletedOnly, canCreate: user.permissions.ledger_package_create, canEdit: user.permissions.ledger_package_edit, canDelete: user.permissions.ledger_package_delete }
+}
+
+/** Deletes a package: it leaves the shop; purchases keep pointing at it (the API only marks it deleted). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'ledger.package.list')
+  const id = String((await request.formData()).get('id') ?? '')
+  if (!/^[A-Za-z0-9_-]{4,80}$/.test(id)) return invalid([{ field: 'id', cause: 'invalid', value: null, message: 'ledger.validation.invalid_id' }])
+  const done = await attempt(() => api.delete(`ledger/package/${encodeURIComponent(id)}`))
+  return done.ok ? ({ ok: true, errors: [] } satisfies ActionResult) : done.response
+}
+
+export default function PackageListRoute() {
+  const { page, query, deletedOnly, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const toast = useToast()
+  const fetcher = useFetcher<ActionResult>()
+  const [confirm, setConfirm] = useState<LedgerPackage | null>(null)
+
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.ledger_package.deleted' })
+    else toast.pushErrors(fetcher.data.errors, { title: 'resources.ledger_package.delete_failed' })
+  }, [fetcher.state, fetcher.data, toast])
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.ledger.package.list')}</h1>
+        <div className="toolbar-actions">
+          <Link to="/ledger/package/purchase" className="btn">
+            <Icon name="coin" /> {t('pages.ledger.purchase')}
+          </Link>
+          {canCreate ? (
+            <Link to="/ledger/package/create" className="btn btn-primary">
+              <Icon name="plus" /> {t('pages.ledger.package.create')}
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <EntityTable<LedgerPackage>
+        spec={ledgerPackageList}
+        page={page}
+        query={query}
+        title={t('pages.ledger.package.list')}
+        rowActions={(row) =>
+          deletedOnly ? null : (
+            <>
+              {canEdit ? (
+                <Link className="btn btn-icon" to={`/ledger/package/edit/${encodeURIComponent(row.id)}`}>
+                  <Icon name="edit" label={t('resources.ledger_package.edit', { name: row.name })} />
+                </Link>
+              ) : null}
+              {canDelete ? (
+                <button type="button" className="btn btn-icon" onClick={() => setConfirm(row)}>
+                  <Icon name="trash" label={t('resources.ledger_package.delete', { name: row.name })} />
+                </button>
+              ) : null}
+            </>
+          )
+        }
+      />
+      <ConfirmDialog
+        open={confirm !== null}
+        title={t('resources.ledger_package.delete', { name: confirm?.name ?? '' })}
+        message={t('resources.ledger_package.delete_confirm', { name: confirm?.name ?? '' })}
+        confirmLabel={t('resources.ledger_package.delete_yes')}
+        cancelLabel={t('ledger.cancel')}
+        danger
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => {
+          if (confirm) fetcher.submit({ id: confirm.id }, { method: 'post' })
+          setConfirm(null)
+        }}
+      />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

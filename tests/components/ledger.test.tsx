@@ -1,0 +1,93 @@
+import { createRemixStub } from '@remix-run/testing'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { BarChart } from '~/components/bar-chart'
+import { catalogues } from '~/i18n/catalogues'
+import { PackageForm } from '~/routes/__ledger-package-form'
+import { TotalRequired } from '~/routes/__ledger-movement-ui'
+
+const pt = catalogues['pt-BR']
+
+describe('BarChart', () => {
+  it('is one named, described image with a legend, each bar carrying its value', () => {
+    const { container } = render(
+      <BarChart
+        title="Créditos no período"
+        summary="Gráfico de barras com 2 linhas"
+        labels={['2026-01', '2026-02']}
+        series={[
+          { key: 'purchased', label: 'Comprado' },
+          { key: 'consumed', label: 'Consumido' },
+        ]}
+        values={[
+          [100, 0],
+          [20, 40],
+        ]}
+        format={String}
+      />,
+    )
+    const img = screen.getByRole('img', { name: /Créditos no período/ })
+    expect(img.getAttribute('aria-labelledby')?.split(' ')).toHaveLength(2)
+    expect(screen.getByText('Gráfico de barras com 2 linhas')).toBeTruthy()
+    expect([...container.querySelectorAll('rect title')].map((t) => t.textContent)).toEqual([
+      'Comprado · 2026-01: 100',
+      'Consumido · 2026-01: 20',
+      'Comprado · 2026-02: 0',
+      'Consumido · 2026-02: 40',
+    ])
+    expect(screen.getByText('Consumido')).toBeTruthy()
+    // The tallest bar fills the plot; a zero bar has no height.
+    const heights = [...container.querySelectorAll('rect')].map((r) => Number(r.getAttribute('height')))
+    expect(heights[0]).toBe(180)
+    expect(heights[2]).toBe(0)
+  })
+})
+
+describe('TotalRequired', () => {
+  it('announces the total and warns when it exceeds the balance', () => {
+    const { rerender } = render(<TotalRequired total={30} balance={50} />)
+    expect(screen.getByRole('status').textContent).toContain('Total necessário: 30')
+    expect(screen.queryByText(pt['errors.insufficient_credits'])).toBeNull()
+    rerender(<TotalRequired total={60} balance={50} />)
+    expect(screen.getByText(pt['errors.insufficient_credits'])).toBeTruthy()
+  })
+})
+
+describe('PackageForm', () => {
+  function renderForm() {
+    const sent: FormData[] = []
+    const Stub = createRemixStub([
+      {
+        path: '/ledger/package/create',
+        Component: () => <PackageForm />,
+        action: async ({ request }) => {
+          sent.push(await request.formData())
+          return { ok: true, errors: [] }
+        },
+      },
+    ])
+    render(<Stub initialEntries={['/ledger/package/create']} />)
+    return sent
+  }
+
+  it('validates live with the API schema and blocks an invalid submission', async () => {
+    const sent = renderForm()
+    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.cost']), { target: { value: 'dez reais' } })
+    expect(await screen.findByText(pt['ledger.validation.cost'])).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: pt['ledger.save'] }))
+    await waitFor(() => expect(screen.getByLabelText(pt['resources.ledger_package.fields.name']).getAttribute('aria-invalid')).toBe('true'))
+    expect(sent).toHaveLength(0)
+  })
+
+  it('previews a cost typed with a comma in its currency, and sends the form when valid', async () => {
+    const sent = renderForm()
+    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.name']), { target: { value: 'Pacote' } })
+    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.cost']), { target: { value: '1.499,9' } })
+    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.points']), { target: { value: '20 000' } })
+    expect(screen.getByText(/Preço: R\$\s1\.499,90/)).toBeTruthy()
+    expect((screen.getByLabelText(pt['resources.ledger_package.fields.points']) as HTMLInputElement).value).toBe('20000')
+    fireEvent.click(screen.getByRole('button', { name: pt['ledger.save'] }))
+    await waitFor(() => expect(sent).toHaveLength(1))
+    expect(Object.fromEntries(sent[0])).toMatchObject({ name: 'Pacote', cost: '1.499,9', currency: 'BRL', points: '20000', enabled: 'on' })
+  })
+})

@@ -1,0 +1,76 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { catalogues } from '~/i18n/catalogues'
+import { launch, newPage, open, signInOnScreen, url } from './browser'
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const pt = catalogues['pt-BR']
+/** The top bar's balance as a number (it shows an abbreviation for large values; these stay under 1000 or read `1k`). */
+async function topBarBalance(page: Page): Promise<string> {
+  return (await page.getByTestId('credit-balance').textContent()) ?? ''
+}
+
+async function signedIn(nick: string, path: string) {
+  const session = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+  await open(session.page, url('demo.localhost', path))
+  await signInOnScreen(session.page, nick)
+  await session.page.waitForSelector('nav[aria-label="Navegação principal"]')
+  return session
+}
+
+describe('credit ledger in the browser', () => {
+  it('buys a package through the sandbox checkout and the top-bar balance rises', async () => {
+    const { context, page, errors } = await signedIn('teacher', '/ledger/package/purchase')
+    const before = Number(await topBarBalance(page))
+    expect(before).toBeGreaterThan(0)
+    await page.getByRole('link', { name: 'Comprar Inicial' }).click()
+    await page.getByRole('button', { name: /^Pagar R\$\s?49,90$/ }).click()
+
+    // The provider's hosted checkout (the embedded sandbox): a test card approves the payment.
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\/pi_/)
+    await page.waitForSelector('html[data-hydrated="true"]')
+    expect(await page.getByTestId('sandbox-amount').textContent()).toMatch(/R\$\s?49,90/)
+    await page.getByLabel(pt['ledger.sandbox.card_number']).fill('4242 4242 4242 4242')
+    await page.getByRole('button', { name: /^Pagar R\$/ }).click()
+
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/ledger/package/purchase/pkg_demo_start')
+    await expect.poll(() => page.getByRole('status').filter({ hasText: '500 créditos adicionados' }).count()).toBe(1)
+    expect(Number(await topBarBalance(page))).toBe(before + 500)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('refuses a transfer to two users when one is unknown, naming it; the corrected transfer moves the balance', async () => {
+    const { context, page, errors } = await signedIn('manager', '/ledger/transfer/create')
+    const before = await topBarBalance(page)
+    await page.getByLabel(pt['ledger.transfer.targets']).fill('teacher, fantasma')
+    await page.getByLabel(pt['ledger.transfer.points']).fill('5')
+    await expect.poll(() => page.getByTestId('total-required').textContent()).toBe('Total necessário: 10')
+    await page.getByRole('button', { name: pt['ledger.transfer.submit'] }).click()
+    const dialog = page.getByRole('dialog', { name: pt['ledger.transfer.confirm_title'] })
+    await expect.poll(() => dialog.textContent()).toContain('teacher, fantasma')
+    await dialog.getByRole('button', { name: pt['ledger.transfer.confirm_yes'] }).click()
+
+    const refusal = page.locator('main .alert-error')
+    await expect.poll(() => refusal.textContent()).toContain('fantasma')
+    expect(await refusal.textContent()).toContain(pt['ledger.error.recipient_not_found'])
+    expect(await refusal.textContent()).not.toContain('teacher')
+    await expect.poll(() => page.locator('.toast-top-right').getByRole('alert').textContent()).toContain('fantasma')
+    expect(await topBarBalance(page)).toBe(before)
+
+    await page.getByLabel(pt['ledger.transfer.targets']).fill('teacher root')
+    await page.getByRole('button', { name: pt['ledger.transfer.submit'] }).click()
+    await dialog.getByRole('button', { name: pt['ledger.transfer.confirm_yes'] }).click()
+    await expect.poll(() => page.locator('.toast-top-right').getByRole('status').textContent()).toContain('10 créditos transferidos para 2')
+    await expect.poll(() => topBarBalance(page)).not.toBe(before)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})

@@ -1,0 +1,114 @@
+import { Hono } from 'hono'
+import * as v from 'valibot'
+import { randomToken, sha256Hex, timingSafeEqual } from '../../lib/crypto'
+import { apiError } from '../../lib/errors'
+import { guarded } from '../../lib/guard'
+import { SANDBOX_CARDS, SANDBOX_SIGNATURE_HEADER, providerByCode, sandboxSecret, signSandboxWebhook } from '../../lib/payments'
+import { type AppEnv, type Ctx, origin, pathParam, readJson } from '../context'
+import { receiveWebhook } from './purchase'
+
+/**
+ * The embedded sandbox payment provider's own API, used by its hosted checkout page (/sandbox/checkout/{intent}).
+ * It stands where a real provider's servers stand: the buyer's browser proves itself with the intent's client
+ * secret, the sandbox decides by test card (or the buyer's choice for the regional flow), and it confirms by
+ * sending the same signed webhook a real provider would send to POST /api/ledger/webhook/{provider}.
+ */
+export const sandbox = new Hono<AppEnv>()
+
+type SandboxIntent = {
+  id: string
+  realm: string
+  provider: string
+  status: string
+  amount: number
+  currency: string
+  description: string
+  provider_ref: string
+  client_secret_hash: string
+  return_url: string
+  failure: string
+}
+
+const enc = new TextEncoder()
+
+async function sandboxIntent(c: Ctx, id: string, secret: string): Promise<SandboxIntent & { kind: string; merchant: string }> {
+  const row = await c.env.DB.prepare(
+    `SELECT i.id, i.realm, i.provider, i.status, i.amount, i.currency, i.description, i.provider_ref, i.client_secret_hash, i.return_url, i.failure, r.name AS merchant
+     FROM ledger_payment_intent i JOIN realm r ON r.code = i.realm WHERE i.id = ?`,
+  )
+    .bind(id)
+    .first<SandboxIntent & { merchant: string }>()
+  const provider = row ? providerByCode(row.provider) : undefined
+  const hostRealm = c.get('hostRealm')
+  const valid =
+    row && provider?.sandbox && secret.length >= 16 && (!hostRealm || hostRealm === row.realm) && timingSafeEqual(enc.encode(await sha256Hex(secret)), enc.encode(row.client_secret_hash))
+  if (!row || !provider || !valid) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'intent', id)
+  const development = await c.env.DB.prepare('SELECT development FROM realm WHERE code = ?').bind(row.realm).first<{ development: number }>()
+  if (!(await provider.available(c.env, { development: development?.development === 1 }))) throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', row.provider)
+  return { ...row, kind: provider.kind }
+}
+
+const Secret = v.pipe(v.string('validation.required'), v.minLength(16, 'validation.required'), v.maxLength(100))
+
+/** GET ledger/sandbox/intent/{id}?secret=: what the checkout page shows. */
+sandbox.get(
+  '/intent/:id',
+  guarded('public', async (c) => {
+    const i = await sandboxIntent(c, pathParam(c, 'id'), c.req.query('secret') ?? '')
+    return c.json({
+      id: i.id,
+      kind: i.kind,
+      status: i.status,
+      amount: i.amount,
+      currency: i.currency,
+      description: i.description,
+      merchant: i.merchant,
+      failure: i.failure,
+      return_url: i.return_url,
+      test_cards: Object.entries(SANDBOX_CARDS).map(([number, r]) => ({ number, ...r })),
+    })
+  }),
+)
+
+const PayBody = v.object({
+  secret: Secret,
+  card_number: v.optional(v.pipe(v.string(), v.transform((s) => s.replace(/[\s-]/g, '')), v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'))),
+  outcome: v.optional(v.picklist(['approve', 'decline'], 'validation.picklist')),
+})
+
+/** POST ledger/sandbox/pay/{id}: the buyer pays on the sandbox; it confirms through the signed webhook. */
+sandbox.post(
+  '/pay/:id',
+  guarded('public', async (c) => {
+    const body = await readJson(c, PayBody)
+    const intent = await sandboxIntent(c, pathParam(c, 'id'), body.secret)
+    if (intent.status === 'succeeded') throw apiError(409, 'already_paid', 'ledger.error.already_paid', 'intent', intent.id)
+    let outcome: { outcome: 'succeeded' | 'failed'; failureCode?: string }
+    if (intent.kind === 'card') {
+      if (!body.card_number) throw apiError(400, 'required', 'validation.required', 'card_number')
+      const card = SANDBOX_CARDS[body.card_number]
+      if (!card) throw apiError(400, 'test_card', 'ledger.error.sandbox_card', 'card_number', null)
+      outcome = card
+    } else {
+      if (!body.outcome) throw apiError(400, 'required', 'validation.required', 'outcome')
+      outcome = body.outcome === 'approve' ? { outcome: 'succeeded' } : { outcome: 'failed', failureCode: 'rejected' }
+    }
+    const secret = await sandboxSecret(c.env)
+    if (!secret) throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', intent.provider)
+    const event = {
+      id: `evt_${randomToken(12)}`,
+      type: outcome.outcome === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
+      created: Math.floor(Date.now() / 1000),
+      data: { intent_id: intent.id, provider_ref: intent.provider_ref, amount: intent.amount, currency: intent.currency, failure_code: outcome.failureCode },
+    }
+    const payload = JSON.stringify(event)
+    // Delivered in-process (a Worker cannot call its own host over the network), through the same verification.
+    const delivery = new Request(`${origin(c)}/api/ledger/webhook/${intent.provider}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(secret, payload) },
+      body: payload,
+    })
+    await receiveWebhook(c.env, intent.provider, delivery, c.get('requestId'))
+    return c.json({ status: outcome.outcome, failure_code: outcome.failureCode ?? null, return_url: intent.return_url, event_id: event.id })
+  }),
+)

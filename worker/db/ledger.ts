@@ -1,0 +1,154 @@
+import type { AccountKind, TransactionType } from '../../app/schemas/ledger-entity'
+import { withNickSuffix } from '../api/device'
+import { randomToken } from '../lib/crypto'
+import { ApiError, apiError } from '../lib/errors'
+
+/** An account by what it is; its id is derived, so a batch can create and use it without a prior read. */
+export interface AccountRef {
+  realm: string
+  kind: AccountKind
+  owner: string
+}
+
+export const accountId = (a: AccountRef) => `${a.kind}:${a.realm}:${a.owner}`
+export const userWallet = (realm: string, nick: string): AccountRef => ({ realm, kind: 'user', owner: nick })
+export const realmWallet = (realm: string): AccountRef => ({ realm, kind: 'realm', owner: realm })
+export const issuanceAccount = (realm: string): AccountRef => ({ realm, kind: 'issuance', owner: '' })
+export const consumptionAccount = (realm: string): AccountRef => ({ realm, kind: 'consumption', owner: '' })
+/** How an account is shown in answers: `<kind>:<owner>` (e.g. `user:root@demo`, `realm:demo`). */
+export const accountLabel = (a: AccountRef) => `${a.kind}:${a.owner}`
+
+export interface Line {
+  account: AccountRef
+  amount: number
+}
+
+export interface Posting {
+  id: string
+  realm: string
+  type: TransactionType
+  actor: string
+  description: string
+  /** Amounts must sum to zero; lines of one account are combined. */
+  lines: Line[]
+  reverses?: string
+  details?: Record<string, unknown>
+  idempotencyKey?: string
+  billingKey: string
+  createdAt: string
+}
+
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** A readable, unique reference of a movement (answered as `billing_key`), e.g. `BK20260421-7Q2M9XK4TD`. */
+export function newBillingKey(now = new Date()): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(10))
+  const code = [...bytes].map((b) => BASE32[b % 32]).join('')
+  return `BK${now.toISOString().slice(0, 10).replace(/-/g, '')}-${code}`
+}
+
+export const newTransactionId = () => `tx_${randomToken(12)}`
+
+/**
+ * The statements that post a transaction, to run in ONE db.batch() together with the caller's own statements
+ * (idempotency answer, audit record, intent status): account rows, balance changes, entries, then the transaction
+ * row, whose trigger refuses it unless the entries sum to zero. A wallet going below zero violates its CHECK and
+ * rolls the whole batch back. With `once`, every statement is skipped when the transaction id already exists, so
+ * posting the same id twice changes nothing (seed, provider confirmations).
+ */
+export function postingStatements(db: D1Database, p: Posting, opts: { once?: boolean } = {}): D1PreparedStatement[] {
+  const net = new Map<string, { ref: AccountRef; amount: number }>()
+  for (const line of p.lines) {
+    const id = accountId(line.account)
+    const found = net.get(id)
+    if (found) found.amount += line.amount
+    else net.set(id, { ref: line.account, amount: line.amount })
+  }
+  const lines = [...net.entries()].filter(([, l]) => l.amount !== 0).map(([id, l]) => ({ id, ...l.ref, amount: l.amount }))
+  if (lines.reduce((s, l) => s + l.amount, 0) !== 0) throw new Error(`unbalanced posting ${p.id}`)
+  const points = lines.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0)
+  const json = JSON.stringify(lines)
+  const once = opts.once ? 'AND NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = ?)' : ''
+  const onceParams = opts.once ? [p.id] : []
+  // Lists travel as one JSON parameter (json_each): D1 caps bound parameters per statement.
+  return [
+    db
+      .prepare(
+        `INSERT INTO ledger_account (id, realm, kind, owner, balance, created_at, updated_at)
+         SELECT j.value ->> 'id', j.value ->> 'realm', j.value ->> 'kind', j.value ->> 'owner', 0, ?, ? FROM json_each(?) j WHERE 1 ${once}
+         ON CONFLICT (id) DO NOTHING`,
+      )
+      .bind(p.createdAt, p.createdAt, json, ...onceParams),
+    db
+      .prepare(
+        `UPDATE ledger_account SET balance = balance + (SELECT j.value ->> 'amount' FROM json_each(?1) j WHERE j.value ->> 'id' = ledger_account.id), updated_at = ?2
+         WHERE id IN (SELECT j.value ->> 'id' FROM json_each(?1) j) ${opts.once ? 'AND NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = ?3)' : ''}`,
+      )
+      .bind(json, p.createdAt, ...onceParams),
+    db
+      .prepare(
+        `INSERT INTO ledger_entry (transaction_id, realm, account_id, amount, created_at)
+         SELECT ?, j.value ->> 'realm', j.value ->> 'id', j.value ->> 'amount', ? FROM json_each(?) j WHERE 1 ${once} ORDER BY j.key`,
+      )
+      .bind(p.id, p.createdAt, json, ...onceParams),
+    db
+      .prepare(
+        `INSERT INTO ledger_transaction (id, realm, type, actor, description, billing_key, points, reverses, details, idempotency_key, created_at)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE 1 ${once}`,
+      )
+      .bind(p.id, p.realm, p.type, p.actor, p.description, p.billingKey, points, p.reverses ?? null, JSON.stringify(p.details ?? {}), p.idempotencyKey ?? null, p.createdAt, ...onceParams),
+  ]
+}
+
+/** Runs a movement's batch; a wallet that would go below zero is the "insufficient credits" refusal (422). */
+export async function runMovement(db: D1Database, statements: D1PreparedStatement[], insufficient: () => Promise<ApiError>): Promise<D1Result[]> {
+  try {
+    return await db.batch(statements)
+  } catch (err) {
+    const text = String(err)
+    if (text.includes('wallet_not_negative')) throw await insufficient()
+    if (text.includes('ledger_transaction.reverses')) throw apiError(409, 'already_reversed', 'ledger.error.already_reversed', 'transaction_id')
+    throw err
+  }
+}
+
+/** The 422 of a movement that needs more credits than the wallet holds, with what it needs and what it holds. */
+export async function insufficientCredits(db: D1Database, wallet: AccountRef, required: number, message = 'ledger.error.insufficient_credits'): Promise<ApiError> {
+  const available = await balanceOf(db, wallet)
+  return apiError(422, 'insufficient_credits', message, 'points', { required, available })
+}
+
+/** An account's balance (0 when it has never moved). */
+export async function balanceOf(db: D1Database, account: AccountRef): Promise<number> {
+  const row = await db.prepare('SELECT balance FROM ledger_account WHERE id = ?').bind(accountId(account)).first<{ balance: number }>()
+  return row?.balance ?? 0
+}
+
+/**
+ * Recipients as typed → their nicks in the realm: an exact nick, else the nick with the realm's suffix appended
+ * (as at sign-in). Disabled users are not recipients. Answers the resolved nicks and those not found.
+ */
+export async function resolveNicks(db: D1Database, realm: string, typed: string[]): Promise<{ nicks: string[]; missing: { index: number; nick: string }[] }> {
+  const row = await db.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(realm).first<{ nick_suffix: string }>()
+  const suffix = row?.nick_suffix ?? ''
+  const candidates = [...new Set(typed.flatMap((t) => [t, withNickSuffix(t, suffix)]))]
+  const { results } = await db
+    .prepare('SELECT nick FROM user WHERE realm = ? AND disabled = 0 AND nick IN (SELECT value FROM json_each(?))')
+    .bind(realm, JSON.stringify(candidates))
+    .all<{ nick: string }>()
+  const known = new Set(results.map((r) => r.nick))
+  const nicks: string[] = []
+  const missing: { index: number; nick: string }[] = []
+  typed.forEach((t, index) => {
+    const nick = known.has(t) ? t : known.has(withNickSuffix(t, suffix)) ? withNickSuffix(t, suffix) : null
+    if (nick) nicks.push(nick)
+    else missing.push({ index, nick: t })
+  })
+  return { nicks, missing }
+}
+
+/** True when the realm exists and has the ledger enabled. */
+export async function ledgerEnabled(db: D1Database, realm: string): Promise<boolean> {
+  const row = await db.prepare('SELECT ledger_enabled FROM realm WHERE code = ?').bind(realm).first<{ ledger_enabled: number }>()
+  return row?.ledger_enabled === 1
+}

@@ -1,0 +1,102 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { IdempotencyKey } from '../../app/schemas/ledger'
+import type { Ctx } from '../api/context'
+import { parse } from '../api/context'
+import type { Auth } from '../db/sessions'
+import { sha256Hex } from './crypto'
+import { apiError } from './errors'
+
+/** A key whose first request died before its batch committed (nothing was posted) may be used again after this. */
+export const STALE_PENDING_MS = 5 * 60 * 1000
+
+/** JSON with object keys sorted, so the same body always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value ?? null)
+}
+
+/** The idempotency key of a call: the body's `idempotency_key`, else the `Idempotency-Key` header; required. */
+export function idempotencyKeyOf(c: Ctx, body: { idempotency_key?: string }): string {
+  const header = c.req.header('idempotency-key')
+  const key = body.idempotency_key ?? (header === undefined ? undefined : parse(IdempotencyKey, header))
+  if (!key) throw apiError(400, 'required', 'validation.required', 'idempotency_key')
+  if (body.idempotency_key && header && header.trim() !== body.idempotency_key) {
+    throw apiError(400, 'invalid', 'The Idempotency-Key header and the body disagree.', 'idempotency_key', null)
+  }
+  return key
+}
+
+/** What a key is bound to: the endpoint, the caller and the body without the key itself. */
+export function requestHash(endpoint: string, actor: string, body: Record<string, unknown>): Promise<string> {
+  const { idempotency_key: _key, ...rest } = body
+  return sha256Hex(canonical({ endpoint, actor, body: rest }))
+}
+
+export interface Outcome {
+  status: ContentfulStatusCode
+  answer: unknown
+}
+
+/**
+ * Runs a state-changing call at most once per (realm, key). The key is claimed as `pending` with a hash of the
+ * endpoint, the caller and the validated body (the key itself left out). Then:
+ * - the same key and body again → the stored answer, nothing posted again;
+ * - the same key with another body → 422 `idempotency_mismatch`;
+ * - while the first call is still running → 409 `idempotency_in_progress`.
+ * `run` receives `done(outcome)`, the statement that stores the answer, to put in the SAME batch as the movement,
+ * so the movement and its stored answer commit together. A refused call (any error) frees the key: nothing was
+ * posted, and the client may send the request again.
+ */
+export async function idempotent(
+  c: Ctx,
+  auth: Auth,
+  endpoint: string,
+  body: { idempotency_key?: string } & Record<string, unknown>,
+  run: (done: (o: Outcome) => D1PreparedStatement, key: string) => Promise<Outcome>,
+): Promise<Response> {
+  const db = c.env.DB
+  const key = idempotencyKeyOf(c, body)
+  const hash = await requestHash(endpoint, auth.nick, body)
+  const now = new Date()
+
+  const claimed = await db
+    .prepare(`INSERT INTO ledger_idempotency (realm, key, request_hash, status, created_at) VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING key`)
+    .bind(auth.realm, key, hash, now.toISOString())
+    .first()
+  if (!claimed) {
+    const row = await db
+      .prepare('SELECT request_hash, status, response_status, response, created_at FROM ledger_idempotency WHERE realm = ? AND key = ?')
+      .bind(auth.realm, key)
+      .first<{ request_hash: string; status: string; response_status: number; response: string; created_at: string }>()
+    if (!row) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
+    if (row.request_hash !== hash) throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', key)
+    if (row.status === 'done') {
+      return c.json(JSON.parse(row.response) as object, row.response_status as ContentfulStatusCode, { 'Idempotent-Replayed': 'true' })
+    }
+    // A pending claim older than STALE_PENDING_MS belongs to a request that died before committing: take it over.
+    const stale = new Date(now.getTime() - STALE_PENDING_MS).toISOString()
+    const retaken = await db
+      .prepare(`UPDATE ledger_idempotency SET created_at = ? WHERE realm = ? AND key = ? AND status = 'pending' AND created_at = ? AND created_at < ? RETURNING key`)
+      .bind(now.toISOString(), auth.realm, key, row.created_at, stale)
+      .first()
+    if (!retaken) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
+  }
+
+  const done = (o: Outcome) =>
+    db
+      .prepare(`UPDATE ledger_idempotency SET status = 'done', response_status = ?, response = ? WHERE realm = ? AND key = ? AND status = 'pending'`)
+      .bind(o.status, JSON.stringify(o.answer), auth.realm, key)
+  try {
+    const outcome = await run(done, key)
+    return c.json(outcome.answer as object, outcome.status)
+  } catch (err) {
+    await db.prepare(`DELETE FROM ledger_idempotency WHERE realm = ? AND key = ? AND status = 'pending'`).bind(auth.realm, key).run()
+    throw err
+  }
+}
