@@ -1,12 +1,20 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { ApiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
+import { asset } from './asset'
+import { category } from './category'
+import { config } from './config'
 import type { AppEnv } from './context'
 import { device } from './device'
+import { extraField } from './extra-field'
 import { file } from './file'
+import { metaverse } from './metaverse'
 import { permission } from './permission'
 import { realm } from './realm'
+import { realmSettings } from './realm-settings'
+import { report } from './report'
 import { session } from './session'
+import { auditLog, errorLog, handleApiError } from './technical'
+import { user } from './user'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -28,6 +36,16 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
   api.route('/mas/file', file)
+  api.route('/mas/realm', realmSettings)
+  api.route('/mas/config', config)
+  api.route('/mas/user', user)
+  api.route('/mas/report', report)
+  api.route('/mas/extra_field', extraField)
+  api.route('/mas/audit_log', auditLog)
+  api.route('/mas/error_log', errorLog)
+  api.route('/room/category', category)
+  api.route('/room/metaverse', metaverse)
+  api.route('/asset', asset)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(
@@ -36,11 +54,7 @@ export function createApi(): Hono<AppEnv> {
       c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
     ),
   )
-  api.onError((err, c) => {
-    if (err instanceof ApiError) return c.json({ errors: err.errors }, err.status)
-    const requestId = c.get('requestId') ?? crypto.randomUUID()
-    console.error(`[${requestId}] ${c.req.method} ${c.req.path}:`, err)
-    return c.json({ errors: [{ field: '', cause: 'internal', value: requestId, message: 'Unexpected server error.' }] }, 500)
-  })
+  // Unexpected errors are also stored with their request id for technical/logs.
+  api.onError(handleApiError)
   return api
 }

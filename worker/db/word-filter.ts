@@ -1,0 +1,119 @@
+import { getGlobalConfig } from './global-config'
+
+/** The realm's word-filter sentences, sorted. */
+export async function getWordFilter(db: D1Database, realm: string): Promise<string[]> {
+  const { results } = await db.prepare('SELECT sentence FROM realm_word_filter WHERE realm = ? ORDER BY sentence').bind(realm).all<{ sentence: string }>()
+  return results.map((r) => r.sentence)
+}
+
+/** Statements replacing the realm's word filter with `sentences`. */
+export function setWordFilterStatements(db: D1Database, realm: string, sentences: string[]): D1PreparedStatement[] {
+  return [
+    db.prepare('DELETE FROM realm_word_filter WHERE realm = ?').bind(realm),
+    ...sentences.map((s) => db.prepare('INSERT INTO realm_word_filter (realm, sentence) VALUES (?, ?)').bind(realm, s)),
+  ]
+}
+
+export async function getExemptionDomains(db: D1Database, realm: string): Promise<string[]> {
+  const { results } = await db.prepare('SELECT domain FROM realm_exemption_domain WHERE realm = ? ORDER BY domain').bind(realm).all<{ domain: string }>()
+  return results.map((r) => r.domain)
+}
+
+export function setExemptionStatements(db: D1Database, realm: string, domains: string[]): D1PreparedStatement[] {
+  return [
+    db.prepare('DELETE FROM realm_exemption_domain WHERE realm = ?').bind(realm),
+    ...domains.map((d) => db.prepare('INSERT INTO realm_exemption_domain (realm, domain) VALUES (?, ?)').bind(realm, d)),
+  ]
+}
+
+export interface FilterResult {
+  /** The text with every filtered sentence (and refused link) masked with `*`, spaces kept. */
+  text: string
+  /** The filtered sentences and links found, as written in the text. */
+  matches: string[]
+}
+
+/** Lowercase without accents, with a map from each folded character back to its index in the original text. */
+function fold(text: string): { folded: string; index: number[] } {
+  let folded = ''
+  const index: number[] = []
+  let i = 0
+  for (const ch of text) {
+    const f = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+    for (const c of f) {
+      folded += c
+      index.push(i)
+    }
+    i += ch.length
+  }
+  return { folded, index }
+}
+
+const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c)
+const LINK = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu
+
+/**
+ * Filters user text (seed 002 §3 word filter). Sentences match whole words, ignoring case and accents; the realm's
+ * sentences and the platform's default ones both apply. When the realm has `word_filter_links` on, links whose host
+ * is not an exemption domain (or below one) are filtered too. Callers decide what a match means: posted text is
+ * stored masked; identity fields (a user's name) are refused.
+ */
+export function filterText(text: string, sentences: readonly string[], links: { on: boolean; exempt: readonly string[] } = { on: false, exempt: [] }): FilterResult {
+  const { folded, index } = fold(text)
+  const masked = [...text]
+  // Positions into `masked` are by code point; `index` holds UTF-16 offsets, so map those to code points.
+  const cpAt = new Map<number, number>()
+  let cp = 0
+  for (let u = 0; u < text.length; ) {
+    cpAt.set(u, cp++)
+    u += text.codePointAt(u)! > 0xffff ? 2 : 1
+  }
+  const matches: string[] = []
+  const mask = (from: number, to: number) => {
+    for (let u = from; u < to; u++) {
+      const p = cpAt.get(u)
+      if (p !== undefined && !/\s/u.test(masked[p])) masked[p] = '*'
+    }
+  }
+  for (const sentence of sentences) {
+    const needle = fold(sentence).folded.trim()
+    if (!needle) continue
+    for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + 1)) {
+      const end = at + needle.length
+      if (wordChar(folded[at - 1]) || wordChar(folded[end])) continue
+      const from = index[at]
+      const to = index[end - 1] + 1
+      matches.push(text.slice(from, to))
+      mask(from, to)
+    }
+  }
+  if (links.on) {
+    for (const m of text.matchAll(LINK)) {
+      const host = hostOf(m[0])
+      if (host && links.exempt.some((d) => host === d || host.endsWith(`.${d}`))) continue
+      matches.push(m[0])
+      mask(m.index, m.index + m[0].length)
+    }
+  }
+  return { text: masked.join(''), matches }
+}
+
+function hostOf(link: string): string | null {
+  try {
+    return new URL(/^https?:\/\//i.test(link) ? link : `https://${link}`).hostname.toLowerCase()
+  } catch {
+    return null
+  }
+}
+
+/** Filters user text with the realm's word filter, the platform's default sentences and its link rule. */
+export async function checkWordFilter(db: D1Database, realm: string, text: string): Promise<FilterResult> {
+  if (!text) return { text, matches: [] }
+  const [sentences, global, row, exempt] = await Promise.all([
+    getWordFilter(db, realm),
+    getGlobalConfig(db),
+    db.prepare('SELECT word_filter_links FROM realm WHERE code = ?').bind(realm).first<{ word_filter_links: number }>(),
+    getExemptionDomains(db, realm),
+  ])
+  return filterText(text, [...sentences, ...global.default_word_filter], { on: row?.word_filter_links === 1, exempt })
+}
