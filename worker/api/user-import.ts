@@ -6,8 +6,7 @@ import { getUser } from '../db/user-admin'
 import { parseCsv } from '../lib/csv'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
 import type { Ctx } from './context'
-import { withNickSuffix } from './device'
-import { planUserWrite, userWriteContext } from './user-write'
+import { planUserWrite, realmNick, userWriteContext } from './user-write'
 
 /** POST /mas/user/import body: the CSV text (at most 1 MB) and whether to only check it. */
 export const ImportBody = v.object({
@@ -61,10 +60,11 @@ export async function importUsers(c: Ctx, auth: Auth, csv: string, dryRun: boole
       else record[h] = cellValue(h, raw)
     })
     if (Object.keys(extra).length) record.extra = extra
-    const nick = typeof record.nick === 'string' ? withNickSuffix(record.nick.toLowerCase(), realm?.nick_suffix ?? '') : ''
+    let nick = typeof record.nick === 'string' ? record.nick.toLowerCase() : ''
     const row: ImportRow = { line, nick, status: 'refused', errors: [] }
     report.rows.push(row)
     try {
+      nick = row.nick = realmNick(nick, realm?.nick_suffix ?? '', !w.known.has(realmNick(nick, realm?.nick_suffix ?? '', false)))
       if (seen.has(nick)) throw apiError(422, 'duplicate', 'validation.import.duplicate', 'nick', nick)
       seen.add(nick)
       const existing = nick ? await getUser(c.env.DB, auth.realm, nick) : null

@@ -47,6 +47,17 @@ export async function userWriteContext(c: Ctx, auth: Auth): Promise<UserWriteCon
   }
 }
 
+/**
+ * The stored nick: the realm's suffix is appended to a bare nick (as at sign-in); a nick that already has an
+ * `@suffix` is kept, to name users who came from another realm. A new user must carry the realm's own suffix.
+ */
+export function realmNick(nick: string, suffix: string, creating: boolean): string {
+  if (!nick) return nick
+  if (!nick.includes('@')) return suffix ? `${nick}${suffix}` : nick
+  if (creating && suffix && !nick.endsWith(suffix)) throw apiError(422, 'nick_suffix', 'validation.nick_suffix', 'nick', suffix)
+  return nick
+}
+
 /** Editing is refused when the user belongs to another realm (seed 000 §6, seed 002 §5). */
 export function refuseForeign(auth: Auth, user: Pick<User, 'origin_realm' | 'nick'>) {
   if (user.origin_realm !== auth.realm) {

@@ -9,9 +9,8 @@ import { filterScope, listRows, realmScope, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from './context'
-import { withNickSuffix } from './device'
 import { ImportBody, importUsers } from './user-import'
-import { planUserWrite, refuseForeign, userWriteContext } from './user-write'
+import { planUserWrite, realmNick, refuseForeign, userWriteContext } from './user-write'
 
 export const user = new Hono<AppEnv>()
 
@@ -73,7 +72,7 @@ user.post(
   guarded({ all: ['mas_user_create'] }, async (c, auth) => {
     const body = await readJson(c, UserCreate)
     const realm = await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>()
-    const nick = withNickSuffix(body.nick, realm?.nick_suffix ?? '')
+    const nick = realmNick(body.nick, realm?.nick_suffix ?? '', true)
     if (await getUser(c.env.DB, auth.realm, nick)) throw apiError(409, 'conflict', `User ${nick} already exists.`, 'nick', nick)
     await c.env.DB.batch(await planUserWrite(c, auth, await userWriteContext(c, auth), { ...body, nick }, null))
     return c.json(await getUser(c.env.DB, auth.realm, nick), 201)
