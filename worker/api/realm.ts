@@ -3,7 +3,8 @@ import { RealmCode } from '../../app/schemas/common'
 import { SECRET_MASK } from '../../app/schemas/entity'
 import { realmEntity, type Realm } from '../../app/schemas/realm'
 import { RealmCreateBody, RealmUpdateBody } from '../../app/schemas/realm-settings'
-import { realmExtras } from '../db/realm-admin'
+import { getGlobalConfig } from '../db/global-config'
+import { realmDefaults, realmExtras } from '../db/realm-admin'
 import { getRealmRow, realmConfig } from '../db/realms'
 import type { Auth } from '../db/sessions'
 import { crud, type Scope } from '../lib/entity'
@@ -47,6 +48,15 @@ realm.get(
     const row = await getRealmRow(c.env.DB, code)
     if (!row) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
     return c.json(realmConfig(row, origin(c), c.get('hostRealm') === null))
+  }),
+)
+
+/** GET /mas/realm/defaults: what a new realm gets for the fields not sent (the create form starts from it). */
+realm.get(
+  '/defaults',
+  guarded({ all: ['mas_realm_create'] }, async (c) => {
+    const global = await getGlobalConfig(c.env.DB)
+    return c.json({ ...(await realmDefaults(c.env.DB)), time_zone: global.default_time_zone, allowed_signin: global.default_allowed_signin })
   }),
 )
 

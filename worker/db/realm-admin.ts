@@ -1,4 +1,21 @@
+import { realmEntity } from '../../app/schemas/realm'
+import { decodeRow } from '../lib/entity'
 import { listRealmHosts } from './realms'
+
+/** A column default as SQLite reports it: a number or a quoted string; expressions (times) are skipped. */
+function literal(sql: string | null): unknown {
+  if (sql === null) return undefined
+  if (/^-?\d+(\.\d+)?$/.test(sql)) return Number(sql)
+  const quoted = /^'(.*)'$/s.exec(sql)
+  return quoted ? quoted[1].replace(/''/g, "'") : undefined
+}
+
+/** The values a new realm gets for every field not sent: the table's own defaults, so they never drift. */
+export async function realmDefaults(db: D1Database): Promise<Record<string, unknown>> {
+  const { results } = await db.prepare('PRAGMA table_info(realm)').all<{ name: string; dflt_value: string | null }>()
+  const raw = Object.fromEntries(results.flatMap((c) => (literal(c.dflt_value) === undefined ? [] : [[c.name, literal(c.dflt_value)]])))
+  return decodeRow(realmEntity, raw)
+}
 
 /** Hosts of `hosts` already bound to a realm other than `realm`. */
 export async function hostsTakenElsewhere(db: D1Database, hosts: string[], realm: string): Promise<{ host: string; realm: string }[]> {
