@@ -29,11 +29,13 @@ export function splitErrors(errors: ErrorItem[] | undefined): { fields: Record<s
  * Live validation of a form's values with the schema the API uses: a field shows its error once touched (or after
  * a submit attempt); server errors show until the field changes.
  */
-export function useLiveValidation<T extends Record<string, unknown>>(schema: v.GenericSchema, values: T, server?: ErrorItem[]) {
+export function useLiveValidation<T extends Record<string, unknown>>(schema: v.GenericSchema, values: T, server?: ErrorItem[], more?: Record<string, string>) {
   const [touched, setTouched] = useState<Set<string>>(new Set())
   const [submitted, setSubmitted] = useState(false)
   const [changedSince, setChangedSince] = useState<Set<string>>(new Set())
-  const live = useMemo(() => schemaErrors(schema, values), [schema, values])
+  // `more`: rules of the realm the schema cannot know (e.g. its required extra fields).
+  const extraKey = JSON.stringify(more ?? {})
+  const live = useMemo(() => ({ ...schemaErrors(schema, values), ...(JSON.parse(extraKey) as Record<string, string>) }), [schema, values, extraKey])
   const fromServer = useMemo(() => splitErrors(server).fields, [server])
   const errorOf = useCallback(
     (field: string): string | undefined => {

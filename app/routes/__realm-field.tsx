@@ -27,7 +27,8 @@ const linesToMap = (lines: string[]) => Object.fromEntries(lines.map((l) => { co
 /** The input of one realm field, chosen from its stored type (and a widget for the structured ones). */
 export function RealmFieldInput({ field, value, onChange, onBlur, error, disabled, stored, parents = [], topLevel }: RealmFieldProps) {
   const { t } = useTranslation()
-  const label = t(`resources.realm.fields.${field}`)
+  // A field added later without a label still shows (by its name) rather than a raw key.
+  const label = t(`resources.realm.fields.${field}`, { defaultValue: field })
   const hintKey = `resources.realm.hints.${field}`
   const hint = t(hintKey, { defaultValue: '' }) || undefined
   const common = { label, onBlur, error, disabled, hint }
