@@ -8,8 +8,11 @@ export function schemaErrors(schema: v.GenericSchema, value: unknown): Record<st
   if (result.success) return {}
   const out: Record<string, string> = {}
   for (const issue of result.issues) {
-    const field = (issue.path ?? []).map((p) => String(p.key)).join('.') || 'form'
-    out[field] ??= issue.input === undefined && issue.kind === 'schema' ? 'validation.required' : issue.message
+    const path = (issue.path ?? []).map((p) => String(p.key))
+    const message = issue.input === undefined && issue.kind === 'schema' ? 'validation.required' : issue.message
+    out[path.join('.') || 'form'] ??= message
+    // A list's item (hosts.2) also marks the list's own field, which is where its input shows errors.
+    if (path.length > 1) out[path[0]] ??= message
   }
   return out
 }
