@@ -115,7 +115,16 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
           <label htmlFor="list-search" className="visually-hidden">
             {t('table.search')}
           </label>
-          <input id="list-search" className="input" type="search" name="like" defaultValue={query.like} placeholder={t('table.search.placeholder')} />
+          <input
+            id="list-search"
+            className="input"
+            type="search"
+            name="like"
+            defaultValue={query.like}
+            placeholder={t('table.search.placeholder')}
+            minLength={spec.likeMinLength}
+            title={spec.likeMinLength ? t('validation.min_search', { min: String(spec.likeMinLength) }) : undefined}
+          />
           <button type="submit" className="btn">
             <Icon name="search" /> {t('table.search.submit')}
           </button>

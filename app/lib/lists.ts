@@ -5,12 +5,14 @@ import type { TableColumn } from './table'
 export interface ListSpec<Row = Record<string, unknown>> {
   /** Resource name (i18n `resources.<name>.name`), also the CSV export id. */
   name: string
-  /** Realm API path of the entity's list endpoint. */
+  /** Realm API path of the entity's list endpoint; `{realm}` stands for the realm in use. */
   apiPath: string
   /** Manifest route of the list screen: its guard also guards the CSV export. */
   route: string
   columns: TableColumn<Row>[]
   search?: SearchDescriptor[]
+  /** Shortest quick search the list accepts (user search needs 3 characters, seed 002 §5). */
+  likeMinLength?: number
   rowId: (row: Row) => string
 }
 

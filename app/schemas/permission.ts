@@ -14,7 +14,7 @@ export const PERMISSIONS = [
   'mas_config_get', 'mas_config_edit',
   ...crud('mas_role'),
   ...crud('mas_user'), 'mas_user_import', 'mas_user_disable',
-  'mas_report_list',
+  'mas_report_list', 'mas_report_edit',
   'mas_word_filter_get', 'mas_word_filter_edit',
   'mas_file_upload',
   ...crud('mas_extra_field'),

@@ -25,24 +25,29 @@ function filtersFromUrl<Row>(url: URL, spec: ListSpec<Row>): Record<string, stri
   return out
 }
 
+/** A list's API path in this realm: `{realm}` stands for the realm in use (lists of a realm's own resources). */
+function apiPathOf<Row>(spec: ListSpec<Row>, realm: string | null): string {
+  return spec.apiPath.replace('{realm}', encodeURIComponent(realm ?? ''))
+}
+
 /** Loads one page of a declared list for a console screen, behind the list's route guard. */
 export async function loadList<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>) {
   const { api, user, realm } = await requireRoute(request, context, spec.route)
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
-  const page = await orErrorResponse(api.get<ListPage<Row>>(spec.apiPath, { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }))
+  const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }))
   return { page, query, user, realm }
 }
 
 /** Every row of a declared list under the page's search, filters and order (CSV export), up to `cap` rows. */
 export async function loadAllRows<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>, cap = 10_000): Promise<Row[]> {
-  const { api } = await requireRoute(request, context, spec.route)
+  const { api, realm } = await requireRoute(request, context, spec.route)
   const url = new URL(request.url)
   const { like, order } = listQueryFromUrl(url)
   const filters = filtersFromUrl(url, spec)
   const rows: Row[] = []
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
-    const page = await orErrorResponse(api.get<ListPage<Row>>(spec.apiPath, { like, order, ...filters, limit: MAX_LIMIT, offset }))
+    const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { like, order, ...filters, limit: MAX_LIMIT, offset }))
     rows.push(...page.items)
     if (page.items.length < MAX_LIMIT || offset + MAX_LIMIT >= page.total) break
   }

@@ -225,7 +225,7 @@ describe('realm switch', () => {
     await page.getByRole('button', { name: 'Trocar de domínio' }).click()
     const dialog = page.getByRole('dialog', { name: 'Trocar de domínio' })
     await expect.poll(() => dialog.getByRole('button', { name: /Escola Estadual Modelo/ }).isVisible()).toBe(true)
-    expect(await dialog.getByRole('button', { name: /Demo Academy/ }).isDisabled()).toBe(true)
+    expect(await dialog.getByRole('button', { name: /^Demo Academy demo/ }).isDisabled()).toBe(true)
     await dialog.getByLabel('Buscar domínio').fill('escola')
     expect(await dialog.getByRole('button', { name: /Demo Academy/ }).count()).toBe(0)
     await dialog.getByRole('button', { name: /Escola Estadual Modelo/ }).click()

@@ -8,7 +8,7 @@ const records = async (entity: string, id: string) =>
 
 describe('the audit trail of the shared machinery', () => {
   it('records create, update (before/after, secrets masked) and delete in the same batch', async () => {
-    const { token, nick } = await userWith('demo', ['dashboard_dashboard_access', 'mas_realm_list_all', 'mas_realm_get', 'mas_realm_create', 'mas_realm_edit', 'mas_realm_delete'])
+    const { token, nick } = await userWith('demo', ['dashboard_dashboard_access', 'mas_realm_list_all', 'mas_realm_get', 'mas_realm_create', 'mas_realm_edit', 'mas_realm_delete', 'mas_realm_edit_infra'])
     const code = `a${crypto.randomUUID().slice(0, 6)}`
     const created = await api(DEMO, 'mas/realm', { method: 'POST', token, json: { code, name: 'Audited realm', parent_code: 'demo' } })
     expect(created.status).toBe(201)

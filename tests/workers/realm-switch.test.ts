@@ -43,22 +43,22 @@ describe('PUT /mas/realm/{realm}/change', () => {
   })
 
   it('confines mas_realm_list to the home realm and its descendants', async () => {
-    await env.DB.prepare("INSERT INTO realm (code, name, parent_code) VALUES ('demo-sul', 'Demo Sul', 'demo')").run()
+    await env.DB.prepare("INSERT INTO realm (code, name, parent_code) VALUES ('demo-oeste', 'Demo Oeste', 'demo')").run()
     const manager = await signIn('localhost', 'demo', 'manager')
     await expectEnvelope(await change(DEMO, manager, 'demo', 'escola'), 403, 'forbidden')
     // From demo's own host a realm without a host of its own cannot be reached; nothing changes.
-    await expectEnvelope(await change(DEMO, manager, 'demo', 'demo-sul'), 409, 'realm_host')
+    await expectEnvelope(await change(DEMO, manager, 'demo', 'demo-oeste'), 409, 'realm_host')
     expect((await api(DEMO, 'mas/session', { token: manager })).status).toBe(200)
-    const res = await change('localhost', manager, 'demo', 'demo-sul', { 'x-api-realm': 'demo' })
+    const res = await change('localhost', manager, 'demo', 'demo-oeste', { 'x-api-realm': 'demo' })
     expect(res.status).toBe(200)
     const body = (await res.json()) as Switched
     // A realm without a host of its own is served on multi-realm hosts only.
     expect(body.home_url).toBeNull()
-    const me = await api('localhost', 'mas/session', { token: body.auth_token, headers: { 'x-api-realm': 'demo-sul' } })
-    expect(((await me.json()) as { realm: string }).realm).toBe('demo-sul')
+    const me = await api('localhost', 'mas/session', { token: body.auth_token, headers: { 'x-api-realm': 'demo-oeste' } })
+    expect(((await me.json()) as { realm: string }).realm).toBe('demo-oeste')
     // From the child realm the home tree is still the one the user may switch within.
-    const list = await api('localhost', 'mas/realm?limit=1000', { token: body.auth_token, headers: { 'x-api-realm': 'demo-sul' } })
-    expect(((await list.json()) as { items: { code: string }[] }).items.map((r) => r.code).sort()).toEqual(['demo', 'demo-sul'])
+    const list = await api('localhost', 'mas/realm?limit=1000', { token: body.auth_token, headers: { 'x-api-realm': 'demo-oeste' } })
+    expect(((await list.json()) as { items: { code: string }[] }).items.map((r) => r.code).sort()).toEqual(['demo', 'demo-norte', 'demo-oeste', 'demo-sul'])
   })
 
   it('refuses users without realm listing, unknown targets and a path realm other than the session’s', async () => {

@@ -1,9 +1,12 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { ApiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
+import { asset } from './asset'
+import { category } from './category'
+import { config } from './config'
 import type { AppEnv } from './context'
 import { captcha } from './captcha'
 import { device } from './device'
+import { extraField } from './extra-field'
 import { file } from './file'
 import { oauth2 } from './oauth2'
 import { outbox, password } from './password'
@@ -11,7 +14,12 @@ import { ledger } from './ledger'
 import { permission } from './permission'
 import { realm } from './realm'
 import { masRegistration, registration } from './registration'
+import { metaverse } from './metaverse'
+import { realmSettings } from './realm-settings'
+import { report } from './report'
 import { session } from './session'
+import { auditLog, errorLog, handleApiError } from './technical'
+import { user } from './user'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -40,6 +48,16 @@ export function createApi(): Hono<AppEnv> {
   api.route('/dev/outbox', outbox)
   api.route('/mas/oauth2', oauth2)
   api.route('/ledger', ledger)
+  api.route('/mas/realm', realmSettings)
+  api.route('/mas/config', config)
+  api.route('/mas/user', user)
+  api.route('/mas/report', report)
+  api.route('/mas/extra_field', extraField)
+  api.route('/mas/audit_log', auditLog)
+  api.route('/mas/error_log', errorLog)
+  api.route('/room/category', category)
+  api.route('/room/metaverse', metaverse)
+  api.route('/asset', asset)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(
@@ -48,11 +66,7 @@ export function createApi(): Hono<AppEnv> {
       c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
     ),
   )
-  api.onError((err, c) => {
-    if (err instanceof ApiError) return c.json({ errors: err.errors }, err.status)
-    const requestId = c.get('requestId') ?? crypto.randomUUID()
-    console.error(`[${requestId}] ${c.req.method} ${c.req.path}:`, err)
-    return c.json({ errors: [{ field: '', cause: 'internal', value: requestId, message: 'Unexpected server error.' }] }, 500)
-  })
+  // Unexpected errors are also stored with their request id for technical/logs.
+  api.onError(handleApiError)
   return api
 }

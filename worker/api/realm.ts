@@ -1,12 +1,16 @@
 import { Hono } from 'hono'
 import { RealmCode } from '../../app/schemas/common'
 import { SECRET_MASK } from '../../app/schemas/entity'
-import { RealmCreate, RealmUpdate, realmEntity, type Realm } from '../../app/schemas/realm'
 import * as v from 'valibot'
+import { realmEntity, type Realm } from '../../app/schemas/realm'
+import { RealmCreateBody, RealmUpdateBody } from '../../app/schemas/realm-settings'
+import { getGlobalConfig } from '../db/global-config'
+import { realmDefaults, realmExtras } from '../db/realm-admin'
 import { getRealmRow, realmConfig, realmHomeUrl } from '../db/realms'
 import { createSession, revokeSession, type Auth } from '../db/sessions'
 import { sha256Hex } from '../lib/crypto'
 import { crud, type Scope } from '../lib/entity'
+import { prepareRealmCreate, prepareRealmUpdate, realmWriteStatements } from './realm-write'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
 import { type AppEnv, type Ctx, origin, parse, pathParam, readJson } from './context'
@@ -24,14 +28,15 @@ export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, c
   }
 }
 
-async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {
+/** True when the caller administers realm `code` (it lies in their realm tree). */
+export async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
   const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`).bind(code, ...scope.params).first()
   return row !== null
 }
 
 /** Write-only secrets: a masked or empty value sent back by the UI keeps the stored one. */
-function keepSecrets(values: Record<string, unknown>): Record<string, unknown> {
+export function keepSecrets(values: Record<string, unknown>): Record<string, unknown> {
   const out = { ...values }
   for (const [name, def] of Object.entries(realmEntity.fields)) {
     if (def.type === 'secret' && typeof out[name] === 'string' && (out[name] === '' || String(out[name]).startsWith(SECRET_MASK))) delete out[name]
@@ -91,18 +96,28 @@ realm.put(
   }),
 )
 
+/** GET /mas/realm/defaults: what a new realm gets for the fields not sent (the create form starts from it). */
+realm.get(
+  '/defaults',
+  guarded({ all: ['mas_realm_create'] }, async (c) => {
+    const global = await getGlobalConfig(c.env.DB)
+    return c.json({ ...(await realmDefaults(c.env.DB)), time_zone: global.default_time_zone, allowed_signin: global.default_allowed_signin })
+  }),
+)
+
 realm.route(
   '/',
   crud(realmEntity, {
-    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: 'mas_realm_get', create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
+    // An edit screen reads what it edits, so mas_realm_edit also reads a realm.
+    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: ['mas_realm_get', 'mas_realm_edit'], create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
     scope: (_c, auth) => realmTreeScope(auth),
-    create: RealmCreate,
-    update: RealmUpdate,
+    create: RealmCreateBody,
+    update: RealmUpdateBody,
     beforeCreate: async (c, auth, body) => {
       const parent = body.parent_code ?? (auth.permissions.has('mas_realm_list_all') ? null : auth.realm)
       if (parent && !(await inTree(c, auth, parent))) throw apiError(403, 'forbidden', `Realm ${parent} is outside your realms.`, 'parent_code', parent)
       const now = new Date().toISOString()
-      return { ...keepSecrets(body), parent_code: parent, created_at: now, updated_at: now, updated_by: auth.nick }
+      return prepareRealmCreate(c, auth, { ...keepSecrets(body), parent_code: parent, created_at: now, updated_at: now, updated_by: auth.nick })
     },
     beforeUpdate: async (c, auth, body, existing: Realm) => {
       if (body.parent_code !== undefined && body.parent_code !== existing.parent_code) {
@@ -116,8 +131,10 @@ realm.route(
           throw apiError(403, 'forbidden', 'Only mas_realm_list_all may create top-level realms.', 'parent_code', null)
         }
       }
-      return { ...keepSecrets(body), updated_at: new Date().toISOString(), updated_by: auth.nick }
+      return prepareRealmUpdate(c, auth, existing, { ...keepSecrets(body), updated_at: new Date().toISOString(), updated_by: auth.nick })
     },
+    statements: (c, auth, write) => realmWriteStatements(c, auth, write),
+    expand: async (c, row) => ({ ...row, ...(await realmExtras(c.env.DB, String(row.code))) }),
     beforeDelete: async (c, auth, existing) => {
       if (existing.code === auth.realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', existing.code)
       const child = await c.env.DB.prepare('SELECT code FROM realm WHERE parent_code = ? LIMIT 1').bind(existing.code).first<{ code: string }>()

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import type * as v from 'valibot'
+import type { Access } from '../../app/lib/access'
 import { ListQuery, type ListPage } from '../../app/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '../../app/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
@@ -195,8 +196,17 @@ export function realmScope(desc: EntityDescriptor, auth: Auth): Scope {
   return { where: `${quote(desc.realmColumn)} = ?`, params: [auth.realm] }
 }
 
-/** `list` may name several permissions, any of which allows listing. */
-type Permissions = { list: string | readonly string[]; get: string; create?: string; edit?: string; delete?: string }
+/** One permission, or a list of which any one suffices (e.g. an edit screen may read what it edits). */
+type Perm = string | readonly string[]
+type Permissions = { list: Perm; get: Perm; create?: string; edit?: string; delete?: string }
+const accessOf = (p: Perm): Access => (typeof p === 'string' ? { all: [p] } : { any: p })
+
+/** A write about to be stored: `values` as beforeCreate/beforeUpdate returned them (the row before, for a delete). */
+export interface CrudWrite {
+  action: 'create' | 'update' | 'delete'
+  id: string
+  values: Record<string, unknown>
+}
 
 export interface CrudOptions<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema> {
   permissions: Permissions
@@ -210,6 +220,10 @@ export interface CrudOptions<Row extends Record<string, unknown>, C extends v.Ge
   beforeUpdate?: (c: Ctx, auth: Auth, body: v.InferOutput<U>, existing: Row) => Record<string, unknown> | Promise<Record<string, unknown>>
   /** Refuses a delete with an ApiError (e.g. row still in use). */
   beforeDelete?: (c: Ctx, auth: Auth, existing: Row) => void | Promise<void>
+  /** More statements for the write's batch (rows of related tables), so they commit or fail with it. */
+  statements?: (c: Ctx, auth: Auth, write: CrudWrite) => D1PreparedStatement[] | Promise<D1PreparedStatement[]>
+  /** Derived fields of get and write answers, also given to the audit record's `before` of an update. */
+  expand?: (c: Ctx, row: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
 }
 
 /**
@@ -237,10 +251,12 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     if (!raw) throw apiError(404, 'not_found', `${desc.name} ${id} was not found.`, desc.key, id)
     return raw
   }
+  const answer = async (c: Ctx, raw: Record<string, unknown>) => (opts.expand ? opts.expand(c, decodeRow(desc, raw)) : decodeRow(desc, raw))
+  const more = async (c: Ctx, auth: Auth, write: CrudWrite) => (opts.statements ? opts.statements(c, auth, write) : [])
 
   app.get(
     '/',
-    guarded(typeof opts.permissions.list === 'string' ? { all: [opts.permissions.list] } : { any: opts.permissions.list }, async (c, auth) => {
+    guarded(accessOf(opts.permissions.list), async (c, auth) => {
       const query = parse(ListQuery, c.req.query())
       return c.json(await listRows(c.env.DB, desc, await scopeOf(c, auth), query, filterScope(desc, c.req.query())))
     }),
@@ -248,7 +264,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
 
   app.get(
     '/:id',
-    guarded({ all: [opts.permissions.get] }, async (c, auth) => c.json(decodeRow(desc, await load(c, await scopeOf(c, auth), pathParam(c, 'id'))))),
+    guarded(accessOf(opts.permissions.get), async (c, auth) => c.json(await answer(c, await load(c, await scopeOf(c, auth), pathParam(c, 'id'))))),
   )
 
   if (opts.create && opts.permissions.create) {
@@ -266,9 +282,10 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       }
       await c.env.DB.batch([
         insertStatement(c.env.DB, desc, values),
+        ...(await more(c, auth, { action: 'create', id, values })),
         auditStatement(c.env.DB, { ...audit(c, auth, values), action: 'create', entityId: id, after: values }),
       ])
-      return c.json(decodeRow(desc, await load(c, scope, id)), 201)
+      return c.json(await answer(c, await load(c, scope, id)), 201)
       }),
     )
   }
@@ -286,14 +303,16 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       const body = await readJson(c, schema)
       const values = opts.beforeUpdate ? await opts.beforeUpdate(c, auth, body, existing) : (body as Record<string, unknown>)
       if (Object.keys(values).length) {
-        const before = decodeRow(desc, raw, undefined, true)
+        const decoded = decodeRow(desc, raw, undefined, true)
+        const before = opts.expand ? await opts.expand(c, decoded) : decoded
         const after = { ...before, ...values }
         await c.env.DB.batch([
-          updateStatement(c.env.DB, desc, scope, id, values),
+          ...(writableColumns(desc, values).length ? [updateStatement(c.env.DB, desc, scope, id, values)] : []),
+          ...(await more(c, auth, { action: 'update', id, values })),
           auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'update', entityId: id, before, after }),
         ])
       }
-      return c.json(decodeRow(desc, await load(c, scope, id)))
+      return c.json(await answer(c, await load(c, scope, id)))
       }),
     )
   }
@@ -311,6 +330,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       const before = decodeRow(desc, raw, undefined, true)
       await c.env.DB.batch([
         deleteStatement(c.env.DB, desc, scope, id),
+        ...(await more(c, auth, { action: 'delete', id, values: before })),
         auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'delete', entityId: id, before }),
       ])
       return c.body(null, 204)

@@ -1,0 +1,20 @@
+import type { ListSpec } from '~/lib/lists'
+import type { Category } from '~/schemas/category'
+
+/** Room categories as a flat list: the CSV export of the tree screen (`realm/category`). */
+export const categoryList: ListSpec<Category> = {
+  name: 'category',
+  apiPath: 'room/category',
+  route: 'realm.category.list',
+  rowId: (r) => r.id,
+  columns: [
+    { id: 'id', label: 'resources.category.fields.id', width: 140 },
+    { id: 'name', label: 'resources.category.fields.name', sorting: true },
+    { id: 'parent', label: 'resources.category.fields.parent', sorting: true },
+    { id: 'priority', label: 'resources.category.fields.priority', sorting: true, align: 'right' },
+    { id: 'updated_at', label: 'resources.category.fields.updated_at', sorting: true, format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '') },
+  ],
+  search: [{ field: 'name', type: 'text', label: 'resources.category.fields.name' }],
+}
+
+export default categoryList

@@ -1,0 +1,58 @@
+import { useFetcher } from '@remix-run/react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { CopyButton } from '~/components/copy-button'
+import { Dialog } from '~/components/dialog'
+import { TextField } from '~/components/form/fields'
+import { Icon } from '~/components/icon'
+import { useLiveValidation } from '~/lib/form'
+import { dateTime } from '~/lib/format'
+import { jsonBody } from '~/lib/json'
+import type { ErrorItem } from '~/schemas/error'
+import { MetaverseTokenRequest, type MetaverseToken } from '~/schemas/metaverse'
+
+/** Generates a signed, expiring access token for an e-mail at a metaverse host (both needed, seed 002 §5). */
+export function MetaverseTokenDialog({ host, onClose, locale }: { host: string | null; onClose: () => void; locale: string }) {
+  const { t } = useTranslation()
+  const fetcher = useFetcher<{ ok: boolean; errors: ErrorItem[]; token: MetaverseToken | null }>({ key: 'metaverse-token' })
+  const [values, setValues] = useState({ host: host ?? '', email: '' })
+  const form = useLiveValidation(MetaverseTokenRequest, values, fetcher.data?.errors)
+  const token = fetcher.data?.token
+  return (
+    <Dialog open={host !== null} onClose={onClose} title={t('resources.metaverse_room.token.title')} labelledBy="metaverse-token-title">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (form.attempt()) fetcher.submit(jsonBody({ intent: 'token', ...values }), { method: 'post', encType: 'application/json' })
+        }}
+      >
+        <TextField label={t('resources.metaverse_room.fields.host')} value={values.host} onChange={(h) => setValues((x) => ({ ...x, host: h }))} onBlur={() => form.touch('host')} error={form.errorOf('host')} required />
+        <TextField label={t('resources.metaverse_room.token.email')} type="email" value={values.email} onChange={(m) => setValues((x) => ({ ...x, email: m }))} onBlur={() => form.touch('email')} error={form.errorOf('email')} required />
+        {fetcher.data && !fetcher.data.ok ? (
+          <p className="alert alert-error" role="alert">
+            {fetcher.data.errors.map((e) => t(e.message, { defaultValue: t(`errors.${e.cause}`) })).join(' ')}
+          </p>
+        ) : null}
+        {token ? (
+          <div className="token-result" role="status">
+            <label htmlFor="metaverse-token">{t('resources.metaverse_room.token.value')}</label>
+            <div className="input-group">
+              <input id="metaverse-token" className="input code" readOnly value={token.token} onFocus={(e) => e.currentTarget.select()} />
+              <CopyButton text={token.token} label={t('copy.copy')} iconOnly />
+            </div>
+            <p className="hint">{t('resources.metaverse_room.token.expires', { at: dateTime(token.expires_at, locale) })}</p>
+          </div>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('dialog.close')}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={fetcher.state !== 'idle'}>
+            <Icon name="key" /> {t('resources.metaverse_room.token.generate')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}

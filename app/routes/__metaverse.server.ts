@@ -1,0 +1,52 @@
+import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import type { ErrorItem } from '~/schemas/error'
+import type { MetaverseRoom, MetaverseToken } from '~/schemas/metaverse'
+import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { requireAccess, requireRoute } from '~/server/auth.server'
+import { setFlash } from '~/server/flash.server'
+
+const roomsOf = (realm: string | null) => `mas/realm/${encodeURIComponent(realm ?? '')}/metaverse_room`
+
+export async function metaverseFormData(request: Request, context: AppLoadContext, id?: string) {
+  const { api, realm } = await requireRoute(request, context, id ? 'metaverse.edit' : 'metaverse.create')
+  return { room: id ? await orErrorResponse(api.get<MetaverseRoom>(`${roomsOf(realm.code)}/${encodeURIComponent(id)}`)) : null }
+}
+
+/** Creates or updates a metaverse room of the current realm. */
+export async function saveMetaverseRoom(request: Request, context: AppLoadContext, id?: string) {
+  const { api, realm } = await requireRoute(request, context, id ? 'metaverse.edit' : 'metaverse.create')
+  const body = v.safeParse(v.record(v.string(), v.unknown()), await request.json().catch(() => null))
+  if (!body.success) return data({ errors: [{ field: 'name', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  try {
+    const saved = id ? await api.put<MetaverseRoom>(`${roomsOf(realm.code)}/${encodeURIComponent(id)}`, body.output) : await api.post<MetaverseRoom>(roomsOf(realm.code), body.output)
+    throw redirect('/metaverse', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.metaverse_room.saved', values: { name: saved.name } }) } })
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
+    throw err
+  }
+}
+
+const ListAction = v.variant('intent', [
+  v.object({ intent: v.literal('delete'), id: v.string() }),
+  v.object({ intent: v.literal('token'), host: v.string(), email: v.string() }),
+])
+
+/** The list's actions: delete a room, generate an access token (host and e-mail both needed). */
+export async function metaverseListAction(request: Request, context: AppLoadContext) {
+  const body = v.safeParse(ListAction, await request.json().catch(() => null))
+  const needs = body.success && body.output.intent === 'token' ? 'room_metaverse_token_generate' : 'mas_metaverse_room_delete'
+  const { api, realm } = await requireAccess(request, context, { all: ['mas_metaverse_room_list', needs] })
+  if (!body.success) return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], token: null }, { status: 400 })
+  try {
+    if (body.output.intent === 'token') {
+      const token = await api.put<MetaverseToken>('room/metaverse/token/generate', { host: body.output.host, email: body.output.email })
+      return { ok: true, errors: [] as ErrorItem[], token }
+    }
+    await api.delete(`${roomsOf(realm.code)}/${encodeURIComponent(body.output.id)}`)
+    return { ok: true, errors: [] as ErrorItem[], token: null }
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors, token: null }, { status: err.status })
+    throw err
+  }
+}

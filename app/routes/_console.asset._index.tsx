@@ -1,0 +1,88 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useFetcher, useLoaderData } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { CopyButton } from '~/components/copy-button'
+import { ConfirmDialog } from '~/components/dialog'
+import { EntityTable } from '~/components/entity-table'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { useToast } from '~/components/toast'
+import assetList from '~/lists/asset'
+import type { Asset } from '~/schemas/asset'
+import { loadList } from '~/server/list.server'
+import { deleteAsset } from './__asset.server'
+
+export const handle = { title: 'pages.asset.list' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { page, query, user } = await loadList(request, context, assetList)
+  const p = user.permissions
+  return { page, query, canCreate: p.asset_asset_create === true, canEdit: p.asset_asset_edit === true, canDelete: p.asset_asset_delete === true }
+}
+
+export const action = ({ request, context }: ActionFunctionArgs) => deleteAsset(request, context)
+
+export default function AssetListRoute() {
+  const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const toast = useToast()
+  const fetcher = useFetcher<typeof action>()
+  const [removing, setRemoving] = useState<Asset | null>(null)
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.asset.deleted' })
+    else toast.pushErrors(fetcher.data.errors)
+  }, [fetcher.state, fetcher.data, toast])
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.asset.list')}</h1>
+        {canCreate ? (
+          <Link to="/asset/create" className="btn btn-primary">
+            <Icon name="plus" /> {t('pages.asset.create')}
+          </Link>
+        ) : null}
+      </div>
+      <EntityTable<Asset>
+        spec={assetList}
+        page={page}
+        query={query}
+        title={t('pages.asset.list')}
+        rowActions={(row) => (
+          <>
+            <CopyButton text={row.url} label={t('resources.asset.copy_link_of', { name: row.name })} iconOnly />
+            <a className="btn btn-icon" href={row.url} target="_blank" rel="noopener noreferrer">
+              <Icon name="link" label={t('resources.asset.open', { name: row.name })} />
+            </a>
+            {canEdit ? (
+              <Link className="btn btn-icon" to={`/asset/edit/${encodeURIComponent(row.id)}`}>
+                <Icon name="edit" label={t('resources.asset.edit', { name: row.name })} />
+              </Link>
+            ) : null}
+            {canDelete ? (
+              <button type="button" className="btn btn-icon" onClick={() => setRemoving(row)}>
+                <Icon name="trash" label={t('resources.asset.delete', { name: row.name })} />
+              </button>
+            ) : null}
+          </>
+        )}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('resources.asset.delete', { name: removing?.name ?? '' })}
+        message={t('resources.asset.delete_confirm', { name: removing?.name ?? '' })}
+        confirmLabel={t('resources.role.delete_yes')}
+        cancelLabel={t('settings.cancel')}
+        danger
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) fetcher.submit({ id: removing.id }, { method: 'post' })
+          setRemoving(null)
+        }}
+      />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

@@ -1,0 +1,101 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useFetcher, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from '~/components/dialog'
+import { EntityTable } from '~/components/entity-table'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { useToast } from '~/components/toast'
+import { jsonBody } from '~/lib/json'
+import metaverseList from '~/lists/metaverse'
+import type { RootData } from '~/root'
+import type { MetaverseRoom } from '~/schemas/metaverse'
+import { loadList } from '~/server/list.server'
+import { MetaverseTokenDialog } from './__metaverse-token'
+import { metaverseListAction } from './__metaverse.server'
+
+export const handle = { title: 'pages.metaverse.list' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { page, query, user } = await loadList(request, context, metaverseList)
+  const p = user.permissions
+  return { page, query, canCreate: p.mas_metaverse_room_create === true, canEdit: p.mas_metaverse_room_edit === true, canDelete: p.mas_metaverse_room_delete === true, canToken: p.room_metaverse_token_generate === true }
+}
+
+export const action = ({ request, context }: ActionFunctionArgs) => metaverseListAction(request, context)
+
+export default function MetaverseListRoute() {
+  const { page, query, canCreate, canEdit, canDelete, canToken } = useLoaderData<typeof loader>()
+  const locale = useRouteLoaderData<RootData>('root')?.locale ?? 'pt-BR'
+  const { t } = useTranslation()
+  const toast = useToast()
+  const remover = useFetcher<typeof action>()
+  const [removing, setRemoving] = useState<MetaverseRoom | null>(null)
+  const [tokenHost, setTokenHost] = useState<string | null>(null)
+  useEffect(() => {
+    if (remover.state !== 'idle' || !remover.data) return
+    if (remover.data.ok) toast.push({ kind: 'success', message: 'resources.metaverse_room.deleted' })
+    else toast.pushErrors(remover.data.errors)
+  }, [remover.state, remover.data, toast])
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.metaverse.list')}</h1>
+        <div className="toolbar-actions">
+          {canToken ? (
+            <button type="button" className="btn" onClick={() => setTokenHost('')}>
+              <Icon name="key" /> {t('resources.metaverse_room.token.title')}
+            </button>
+          ) : null}
+          {canCreate ? (
+            <Link to="/metaverse/create" className="btn btn-primary">
+              <Icon name="plus" /> {t('pages.metaverse.create')}
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <EntityTable<MetaverseRoom>
+        spec={metaverseList}
+        page={page}
+        query={query}
+        title={t('pages.metaverse.list')}
+        rowActions={(row) => (
+          <>
+            {canToken && row.host ? (
+              <button type="button" className="btn btn-icon" onClick={() => setTokenHost(row.host)}>
+                <Icon name="key" label={t('resources.metaverse_room.token.for', { name: row.name })} />
+              </button>
+            ) : null}
+            {canEdit ? (
+              <Link className="btn btn-icon" to={`/metaverse/edit/${encodeURIComponent(row.id)}`}>
+                <Icon name="edit" label={t('resources.metaverse_room.edit', { name: row.name })} />
+              </Link>
+            ) : null}
+            {canDelete ? (
+              <button type="button" className="btn btn-icon" onClick={() => setRemoving(row)}>
+                <Icon name="trash" label={t('resources.metaverse_room.delete', { name: row.name })} />
+              </button>
+            ) : null}
+          </>
+        )}
+      />
+      {tokenHost !== null ? <MetaverseTokenDialog host={tokenHost} onClose={() => setTokenHost(null)} locale={locale} /> : null}
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('resources.metaverse_room.delete', { name: removing?.name ?? '' })}
+        message={t('resources.metaverse_room.delete_confirm', { name: removing?.name ?? '' })}
+        confirmLabel={t('resources.role.delete_yes')}
+        cancelLabel={t('settings.cancel')}
+        danger
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) remover.submit(jsonBody({ intent: 'delete', id: removing.id }), { method: 'post', encType: 'application/json' })
+          setRemoving(null)
+        }}
+      />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

@@ -1,0 +1,98 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useFetcher, useLoaderData } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import * as v from 'valibot'
+import { CategoryLink, CategoryTree } from '~/components/category-tree'
+import { ConfirmDialog } from '~/components/dialog'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { useToast } from '~/components/toast'
+import type { Category } from '~/schemas/category'
+import type { ErrorItem } from '~/schemas/error'
+import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { requireAccess, requireRoute } from '~/server/auth.server'
+
+export const handle = { title: 'pages.realm.category.list' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { api, user } = await requireRoute(request, context, 'realm.category.list')
+  const { items } = await orErrorResponse(api.get<{ items: Category[] }>('room/category/with-children'))
+  const p = user.permissions
+  return { roots: items, canCreate: p.room_category_create === true, canEdit: p.room_category_edit === true, canDelete: p.room_category_delete === true }
+}
+
+/** Deletes a category (refused by the API while it has sub-categories). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { api } = await requireAccess(request, context, { all: ['room_category_list', 'room_category_delete'] })
+  const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
+  if (!id.success) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  try {
+    await api.delete(`room/category/${encodeURIComponent(id.output)}`)
+    return { ok: true, errors: [] as ErrorItem[] }
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
+    throw err
+  }
+}
+
+export default function CategoryListRoute() {
+  const { roots, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const toast = useToast()
+  const fetcher = useFetcher<typeof action>()
+  const [removing, setRemoving] = useState<Category | null>(null)
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.category.deleted' })
+    else toast.pushErrors(fetcher.data.errors, { title: 'resources.category.delete_failed' })
+  }, [fetcher.state, fetcher.data, toast])
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.realm.category.list')}</h1>
+        <div className="toolbar-actions">
+          <a className="btn" href="/export/category" download>
+            <Icon name="download" /> {t('table.export_csv')}
+          </a>
+          {canCreate ? (
+            <Link to="/realm/category/create" className="btn btn-primary">
+              <Icon name="plus" /> {t('pages.realm.category.create')}
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <div className="card">
+        <CategoryTree
+          roots={roots}
+          actions={(node) => (
+            <>
+              {canEdit ? <CategoryLink to={`/realm/category/edit/${encodeURIComponent(node.id)}`} icon="edit" label={t('resources.category.edit', { name: node.name })} /> : null}
+              {canCreate ? <CategoryLink to={`/realm/category/create?parent=${encodeURIComponent(node.id)}`} icon="plus" label={t('resources.category.add_child', { name: node.name })} /> : null}
+              {canDelete ? (
+                <button type="button" className="btn btn-icon" onClick={() => setRemoving(node)}>
+                  <Icon name="trash" label={t('resources.category.delete', { name: node.name })} />
+                </button>
+              ) : null}
+            </>
+          )}
+        />
+      </div>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('resources.category.delete', { name: removing?.name ?? '' })}
+        message={t('resources.category.delete_confirm', { name: removing?.name ?? '' })}
+        confirmLabel={t('resources.role.delete_yes')}
+        cancelLabel={t('settings.cancel')}
+        danger
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) fetcher.submit({ id: removing.id }, { method: 'post' })
+          setRemoving(null)
+        }}
+      />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

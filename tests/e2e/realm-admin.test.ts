@@ -1,0 +1,138 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { catalogues } from '~/i18n/catalogues'
+import { visibleNav } from '~/lib/navigation'
+import { permissionMap } from '~/schemas/permission'
+import { DEMO_ROLES } from '../../worker/seed/demo'
+import { launch, newPage, open, signInOnScreen, url } from './browser'
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const pt = catalogues['pt-BR']
+const NAV = 'nav[aria-label="Navegação principal"]'
+
+async function signedIn(nick: string, path = '/', host = 'demo.localhost', password = 'demo1234') {
+  const session = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+  await open(session.page, url(host, path))
+  await signInOnScreen(session.page, nick, password)
+  await session.page.waitForSelector(NAV)
+  return session
+}
+
+/** The sidebar's section labels as shown. */
+async function sections(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Navegação principal' })
+  return (await nav.locator(':scope > ul > li > .nav-link .nav-label, :scope > ul > li > a .nav-label').allTextContents()).filter((l) => l !== pt['nav.overview'])
+}
+
+/** The sections the union of these seeded roles allows in a realm (from the manifest and the seed). */
+function expectedSections(roles: string[], flags = { ledger_enabled: true, persona_enabled: true }): string[] {
+  const granted = roles.flatMap((r) => DEMO_ROLES.find((x) => x.role === r)!.permissions)
+  return visibleNav(permissionMap(granted), flags).map((s) => pt[s.label])
+}
+const SLOW = { timeout: 15_000 }
+
+describe('realm administration in the browser', () => {
+  it('creates a realm with its host and first administrator, who signs in there at once', async () => {
+    const { context, page, errors } = await signedIn('root', '/realm/create')
+    await page.getByLabel(pt['resources.realm.fields.code']).fill('campus')
+    await page.getByRole('tabpanel').getByLabel(pt['resources.realm.fields.name'], { exact: true }).fill('Campus Novo')
+    await page.getByLabel(pt['resources.realm.fields.hosts']).fill('campus.localhost')
+    await page.getByLabel(pt['resources.realm.admin.enable']).check()
+    const admin = page.getByRole('group', { name: pt['resources.realm.admin.title'] })
+    await admin.getByLabel(pt['resources.realm.admin.nick']).fill('chefe')
+    await admin.getByLabel(pt['resources.realm.admin.name']).fill('Chefe do Campus')
+    await admin.getByLabel(pt['resources.realm.admin.password']).fill('senha-do-chefe')
+    await admin.getByLabel(pt['resources.realm.admin.role']).selectOption('admin')
+    // Live validation with the API's schema: a bad host is marked before anything is sent.
+    await page.getByLabel(pt['resources.realm.fields.hosts']).fill('not a host')
+    await page.getByRole('button', { name: pt['resources.realm.create'] }).click()
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: pt['validation.host'] }).count()).toBeGreaterThan(0)
+    await page.getByLabel(pt['resources.realm.fields.hosts']).fill('campus.localhost')
+    await page.getByRole('button', { name: pt['resources.realm.create'] }).click()
+    await expect.poll(() => new URL(page.url()).pathname, SLOW).toBe('/realm/edit/campus')
+    await expect.poll(() => page.locator('.toast-success').textContent()).toContain('Campus Novo')
+    expect(errors).toEqual([])
+    await context.close()
+
+    const chefe = await signedIn('chefe', '/', 'campus.localhost', 'senha-do-chefe')
+    expect(await chefe.page.locator('.realm-name').textContent()).toBe('Campus Novo')
+    // A new realm has the ledger and personas off (the defaults).
+    expect(await sections(chefe.page)).toEqual(expectedSections(['admin'], { ledger_enabled: false, persona_enabled: false }))
+    expect(chefe.errors).toEqual([])
+    await chefe.context.close()
+  })
+
+  it('edits a user\'s roles, and the sidebar changes for them on their next page', async () => {
+    const root = await signedIn('root', '/user/create')
+    await root.page.getByLabel(pt['resources.user.fields.nick']).fill('prof2')
+    await root.page.getByLabel(new RegExp(`^${pt['resources.user.fields.name']}`)).fill('Professora Dois')
+    await root.page.getByLabel(pt['resources.user.fields.password']).fill('senha-da-prof2')
+    await root.page.getByRole('checkbox', { name: /^teacher/ }).check()
+    await root.page.getByRole('button', { name: pt['resources.user.save'] }).click()
+    await expect.poll(() => new URL(root.page.url()).pathname, SLOW).toBe('/user')
+
+    const prof = await signedIn('prof2', '/', 'demo.localhost', 'senha-da-prof2')
+    expect(await sections(prof.page)).toEqual(expectedSections(['teacher']))
+
+    await open(root.page, url('demo.localhost', '/user/edit/prof2@demo'))
+    await root.page.getByRole('checkbox', { name: /^manager/ }).check()
+    await root.page.getByRole('button', { name: pt['resources.user.save'] }).click()
+    await expect.poll(() => new URL(root.page.url()).pathname, SLOW).toBe('/user')
+    const row = root.page.locator('table.data tbody tr', { hasText: 'prof2@demo' })
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('teacher, manager')
+
+    await prof.page.reload()
+    await prof.page.waitForSelector(NAV)
+    const after = await sections(prof.page)
+    expect(after).toEqual(expectedSections(['teacher', 'manager']))
+    expect(after).toContain(pt['nav.users'])
+    expect(after.length).toBeGreaterThan(expectedSections(['teacher']).length)
+    expect(root.errors).toEqual([])
+    await prof.context.close()
+    await root.context.close()
+  })
+
+  it('uploads an image asset with a progress bar and copies its link', async () => {
+    const { context, page, errors } = await signedIn('root', '/asset/create')
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url('demo.localhost', '') })
+    // A slow uplink so the progress of the upload is on screen while it runs.
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 4_000_000, uploadThroughput: 400_000 })
+    const png = Buffer.alloc(2_000_000)
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 3, 0x20, 0, 0, 2, 0x58, 8, 6, 0, 0, 0]).copy(png)
+    await page.getByLabel(pt['resources.asset.fields.name']).fill('Cartaz da feira')
+    await page.getByLabel(pt['resources.asset.fields.file']).setInputFiles({ name: 'cartaz.png', mimeType: 'image/png', buffer: png })
+    const progress = page.getByRole('progressbar', { name: pt['upload.progress'] })
+    await progress.waitFor({ state: 'visible' })
+    expect(Number(await progress.getAttribute('value'))).toBeLessThan(1)
+    await expect.poll(() => page.locator('.uploaded-file').textContent(), { timeout: 30_000 }).toContain('cartaz.png')
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    expect(await page.getByLabel(pt['resources.asset.fields.type']).inputValue()).toBe('image')
+
+    const link = await page.getByRole('textbox', { name: pt['resources.asset.fields.url'] }).inputValue()
+    expect(link).toMatch(/^http:\/\/demo\.localhost:\d+\/files\/demo\/\d{4}\/\d{2}\/[\w-]+\.png$/)
+    await page.getByRole('button', { name: pt['resources.asset.copy_link'] }).click()
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+
+    await page.getByRole('button', { name: pt['resources.asset.save'], exact: true }).click()
+    await expect.poll(() => new URL(page.url()).pathname, SLOW).toBe('/asset')
+    const row = page.locator('table.data tbody tr', { hasText: 'Cartaz da feira' })
+    await page.evaluate(() => navigator.clipboard.writeText(''))
+    await row.getByRole('button', { name: pt['resources.asset.copy_link_of'].replace('{{name}}', 'Cartaz da feira') }).click()
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+    const served = await page.evaluate(async (href) => {
+      const res = await fetch(href)
+      return { status: res.status, type: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options') }
+    }, link)
+    expect(served).toEqual({ status: 200, type: 'image/png', nosniff: 'nosniff' })
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})
