@@ -65,6 +65,9 @@ describe('password recovery', () => {
     await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'manager', password: 'demo1234' } }), 401, 'credentials')
     expect(await signIn(DEMO, 'demo', 'manager', 'new-password-1')).toBeTruthy()
     await expectEnvelope(await reset(key, 'another-pass-2'), 409, 'reset_key_used')
+    // One audit record for the one reset, naming no password; the refused replay left none.
+    const { results } = await env.DB.prepare("SELECT actor, changes FROM audit_log WHERE realm = 'demo' AND entity = 'user' AND entity_id = 'manager@demo' AND action = 'password_reset'").all<{ actor: string; changes: string }>()
+    expect(results).toEqual([{ actor: 'manager@demo', changes: JSON.stringify({ password: ['set', 'reset'] }) }])
   })
 
   it('refuses a mismatched confirmation without spending the key', async () => {

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { auditStatement } from '../lib/audit'
 import { guarded } from '../lib/guard'
 import * as v from 'valibot'
 import { PasswordReset, RecoverRequest, ResetKey } from '../../app/schemas/password'
@@ -66,6 +67,8 @@ password.post(
   await c.env.DB.batch([
     c.env.DB.prepare('UPDATE user SET password_hash = ?, updated_at = ? WHERE realm = ? AND nick = ?').bind(await hashPassword(body.password), new Date().toISOString(), used.realm, used.nick),
     revokeUserSessionsStatement(c.env.DB, used.realm, used.nick),
+    // The account holder acts through the mailed key; the record shows the change, never the password.
+    auditStatement(c.env.DB, { realm: used.realm, actor: used.nick, action: 'password_reset', entity: 'user', entityId: used.nick, before: { password: 'set' }, after: { password: 'reset' }, requestId: c.get('requestId') }),
   ])
   await clearAccountFailures(c.env.DB, used.realm, used.nick)
   return c.json({ realm: used.realm, nick: used.nick })
