@@ -7,6 +7,12 @@ import { file } from './file'
 import { permission } from './permission'
 import { realm } from './realm'
 import { session } from './session'
+import { room, roomGroup } from './room'
+import { bank } from './tms-bank'
+import { model } from './tms-model'
+import { assessedSkill, category, genre } from './tms-taxonomy'
+import { task } from './tms-task'
+import { token } from './tms-token'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -28,6 +34,15 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/permission', permission)
   api.route('/mas/realm', realm)
   api.route('/mas/file', file)
+  api.route('/tms/model', model)
+  api.route('/tms/task', task)
+  api.route('/tms/question_bank', bank)
+  api.route('/tms/category', category)
+  api.route('/tms/assessed_skill', assessedSkill)
+  api.route('/tms/genre', genre)
+  api.route('/tms/token', token)
+  api.route('/room/room', room)
+  api.route('/room/group', roomGroup)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(

@@ -1,4 +1,5 @@
 import { PERMISSIONS, type Permission } from '../../app/schemas/permission'
+import { seedTms } from './tms'
 
 /**
  * Demo data for local runs and tests: realms `demo` and `escola`, their hosts, realistic roles and demo accounts.
@@ -152,6 +153,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
       ),
     )
   }
+  statements.push(...seedTms(db))
   const results = await db.batch(statements)
   return { inserted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) }
 }
