@@ -27,7 +27,7 @@ async function inUse(c: Ctx, auth: Auth, sql: string, id: string, message: strin
 }
 
 const roomCrud = crud(roomEntity, {
-  permissions: { list: 'room_room_list', get: 'room_room_get', create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
+  permissions: { list: 'room_room_list', get: ['room_room_get', 'room_room_edit'], create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
   create: RoomInput,
   update: RoomInput,
   beforeCreate: async (c, auth, body) => {
@@ -56,7 +56,7 @@ async function requireRoom(c: Ctx, auth: Auth): Promise<{ id: string; name: stri
 /** GET /room/room/{id}/member: the room's members with their names. */
 room.get(
   '/:id/member',
-  guarded({ all: ['room_room_get'] }, async (c, auth) => {
+  guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
     const r = await requireRoom(c, auth)
     const { results } = await c.env.DB
       .prepare('SELECT m.room_id, m.nick, u.name, m.added_at, m.added_by FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? AND m.room_id = ? ORDER BY u.name, m.nick')
@@ -114,7 +114,7 @@ async function checkGroup(c: Ctx, auth: Auth, body: RoomGroupInput, self?: RoomG
 }
 
 export const roomGroup = crud(roomGroupEntity, {
-  permissions: { list: 'room_room_list', get: 'room_room_get', create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
+  permissions: { list: 'room_room_list', get: ['room_room_get', 'room_room_edit'], create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
   create: RoomGroupInput,
   update: RoomGroupInput,
   beforeCreate: async (c, auth, body) => {

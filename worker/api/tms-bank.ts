@@ -24,7 +24,7 @@ async function bankValues(c: Ctx, auth: Auth, body: BankItemInput) {
 bank.route(
   '/',
   crud(bankEntity, {
-    permissions: { list: 'tms_question_bank_list', get: 'tms_question_bank_get', create: 'tms_question_bank_create', edit: 'tms_question_bank_edit', delete: 'tms_question_bank_delete' },
+    permissions: { list: 'tms_question_bank_list', get: ['tms_question_bank_get', 'tms_question_bank_edit'], create: 'tms_question_bank_create', edit: 'tms_question_bank_edit', delete: 'tms_question_bank_delete' },
     // Lists also filter by a tag or a category (members of the JSON lists); other fields filter through the descriptor.
     scope: (c, auth) => {
       const base = realmScope(bankEntity, auth)

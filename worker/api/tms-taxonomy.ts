@@ -37,7 +37,7 @@ async function checkCategory(c: Ctx, auth: Auth, body: CategoryInput, self?: Cat
 }
 
 export const category = crud(categoryEntity, {
-  permissions: { list: 'tms_category_list', get: 'tms_category_get', create: 'tms_category_create', edit: 'tms_category_edit', delete: 'tms_category_delete' },
+  permissions: { list: 'tms_category_list', get: ['tms_category_get', 'tms_category_edit'], create: 'tms_category_create', edit: 'tms_category_edit', delete: 'tms_category_delete' },
   create: CategoryInput,
   update: CategoryInput,
   beforeCreate: async (c, auth, body) => {
@@ -63,7 +63,7 @@ async function checkSkill(c: Ctx, auth: Auth, body: SkillInput, self?: Skill) {
 }
 
 export const assessedSkill = crud(skillEntity, {
-  permissions: { list: 'tms_assessed_skill_list', get: 'tms_assessed_skill_get', create: 'tms_assessed_skill_create', edit: 'tms_assessed_skill_edit', delete: 'tms_assessed_skill_delete' },
+  permissions: { list: 'tms_assessed_skill_list', get: ['tms_assessed_skill_get', 'tms_assessed_skill_edit'], create: 'tms_assessed_skill_create', edit: 'tms_assessed_skill_edit', delete: 'tms_assessed_skill_delete' },
   create: SkillInput,
   update: SkillInput,
   beforeCreate: async (c, auth, body) => {
@@ -78,7 +78,7 @@ export const assessedSkill = crud(skillEntity, {
 })
 
 export const genre = crud(genreEntity, {
-  permissions: { list: 'tms_genre_list', get: 'tms_genre_get', create: 'tms_genre_create', edit: 'tms_genre_edit', delete: 'tms_genre_delete' },
+  permissions: { list: 'tms_genre_list', get: ['tms_genre_get', 'tms_genre_edit'], create: 'tms_genre_create', edit: 'tms_genre_edit', delete: 'tms_genre_delete' },
   create: GenreInput,
   update: GenreInput,
   beforeCreate: (_c, auth, body) => ({ ...body, ...created(auth) }),

@@ -195,7 +195,8 @@ export function realmScope(desc: EntityDescriptor, auth: Auth): Scope {
   return { where: `${quote(desc.realmColumn)} = ?`, params: [auth.realm] }
 }
 
-type Permissions = { list: string; get: string; create?: string; edit?: string; delete?: string }
+/** `get` may name several permissions, any of which reads a row (e.g. editors read what they edit). */
+type Permissions = { list: string; get: string | readonly string[]; create?: string; edit?: string; delete?: string }
 
 export interface CrudOptions<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema> {
   permissions: Permissions
@@ -247,7 +248,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
 
   app.get(
     '/:id',
-    guarded({ all: [opts.permissions.get] }, async (c, auth) => c.json(decodeRow(desc, await load(c, await scopeOf(c, auth), pathParam(c, 'id'))))),
+    guarded(typeof opts.permissions.get === 'string' ? { all: [opts.permissions.get] } : { any: opts.permissions.get }, async (c, auth) => c.json(decodeRow(desc, await load(c, await scopeOf(c, auth), pathParam(c, 'id'))))),
   )
 
   if (opts.create && opts.permissions.create) {
