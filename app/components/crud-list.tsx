@@ -14,7 +14,7 @@ import { useToast } from './toast'
  * A list screen of a declared list: title, create button, the shared table, and per-row edit and delete (with a
  * confirmation; a refusal such as "in use" shows in the multi-error toast). The route's action deletes.
  */
-export function CrudList<Row>({ spec, page, query, title, create, editTo, canDelete, label, extraActions, children }: {
+export function CrudList<Row>({ spec, page, query, title, create, editTo, canDelete, label, extraActions, selectable, actions, children }: {
   spec: ListSpec<Row>
   page: ListPage<Row>
   query: ListQuery
@@ -25,6 +25,9 @@ export function CrudList<Row>({ spec, page, query, title, create, editTo, canDel
   /** The row as named in buttons and the confirmation. */
   label: (row: Row) => string
   extraActions?: (row: Row) => ReactNode
+  /** Rows can be selected; `actions` acts on the selected ids (as in EntityTable). */
+  selectable?: boolean
+  actions?: (selected: string[], clear: () => void) => ReactNode
   children?: ReactNode
 }) {
   const { t } = useTranslation()
@@ -54,6 +57,8 @@ export function CrudList<Row>({ spec, page, query, title, create, editTo, canDel
         page={page}
         query={query}
         title={title}
+        selectable={selectable}
+        actions={actions}
         rowActions={(row) => (
           <>
             {extraActions?.(row)}
@@ -79,7 +84,7 @@ export function CrudList<Row>({ spec, page, query, title, create, editTo, canDel
         danger
         onCancel={() => setConfirm(null)}
         onConfirm={() => {
-          if (confirm) fetcher.submit({ id: spec.rowId(confirm) }, { method: 'post' })
+          if (confirm) fetcher.submit({ intent: 'delete', id: spec.rowId(confirm) }, { method: 'post' })
           setConfirm(null)
         }}
       />
