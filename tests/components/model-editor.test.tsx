@@ -27,7 +27,7 @@ function renderEditor(initial: Record<string, unknown> = EMPTY) {
 }
 
 const cards = () => screen.queryAllByRole('listitem').filter((li) => li.classList.contains('question-card'))
-const typeOf = (card: HTMLElement) => (within(card).getByLabelText(pt['tms.editor.type']) as HTMLSelectElement).value
+const typeOf = (card: HTMLElement) => (within(card).getByLabelText(pt['tms.editor.type']) as unknown as HTMLSelectElement).value
 
 function add(type: string) {
   fireEvent.change(screen.getByLabelText(pt['tms.editor.new_type']), { target: { value: type } })
