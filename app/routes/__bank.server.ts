@@ -35,7 +35,8 @@ export async function bankRefs(api: RealmApi, user: SessionUser) {
 
 /**
  * The bank list's actions: `delete` one question; `add_to_model` appends copies of the chosen questions to a model
- * (the model's own rules apply, and a model with published tasks gets a new version, as any edit).
+ * (the model's own rules apply, and a model with published tasks gets a new version, as any edit); `classify` gives
+ * the chosen questions of the chosen types one topic (the API checks: at least one type, a complete topic).
  */
 export async function bankListAction(request: Request, context: AppLoadContext) {
   const { api } = await requireRoute(request, context, 'tms.question_bank.list')
@@ -60,6 +61,22 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
       throw redirect(`/tms/model/edit/${saved.id}`, {
         headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.bank.added_to_model', values: { count: String(items.length), title: saved.title } }) },
       })
+    }
+    if (intent === 'classify') {
+      let ids: unknown
+      try {
+        ids = JSON.parse(String(form.get('ids') ?? '[]'))
+      } catch {
+        ids = null
+      }
+      if (!v.is(Ids, ids)) return fail(intent, invalid('ids'), 400)
+      const grade = Number(form.get('grade_id'))
+      const text = (k: string) => String(form.get(k) ?? '')
+      const result = await api.post<{ updated: number }>('tms/question_bank/classify', {
+        types: form.getAll('types').map(String), ids, grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
+        subject_id: text('subject_id'), standard_id: text('standard_id'), descriptor_id: text('descriptor_id'), curriculum: text('curriculum'),
+      })
+      return { ok: true, intent, errors: [] as ErrorItem[], updated: result.updated }
     }
     const id = v.safeParse(Id, form.get('id'))
     if (!id.success) return fail(intent, invalid('id'), 400)

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CrudList } from '~/components/crud-list'
 import { Dialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
+import { BankClassifyDialog } from '~/components/tms/bank-classify'
 import { useToast } from '~/components/toast'
 import { translatedErrors } from '~/lib/error-text'
 import { withFilterOptions } from '~/lib/list-format'
@@ -29,6 +30,8 @@ export default function QuestionBankListRoute() {
   const { page, query, categories, models, can } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const [adding, setAdding] = useState<string[] | null>(null)
+  const [classifying, setClassifying] = useState<string[] | null>(null)
+  const closeClassify = useCallback(() => setClassifying(null), [])
   const result = useActionData<typeof action>()
   const toast = useToast()
   useEffect(() => {
@@ -46,11 +49,20 @@ export default function QuestionBankListRoute() {
         editTo={can.edit ? (row) => `/tms/question_bank/edit/${row.id}` : null}
         canDelete={can.remove}
         label={(row) => row.statement_text.slice(0, 60)}
-        selectable={can.addToModel}
+        selectable={can.addToModel || can.edit}
         actions={(selected) => (
-          <button type="button" className="btn" onClick={() => setAdding(selected)}>
-            <Icon name="plus" /> {t('tms.bank.add_to_model')}
-          </button>
+          <>
+            {can.edit ? (
+              <button type="button" className="btn" onClick={() => setClassifying(selected)}>
+                <Icon name="edit" /> {t('tms.bank.classify')}
+              </button>
+            ) : null}
+            {can.addToModel ? (
+              <button type="button" className="btn" onClick={() => setAdding(selected)}>
+                <Icon name="plus" /> {t('tms.bank.add_to_model')}
+              </button>
+            ) : null}
+          </>
         )}
       />
       <Dialog open={adding !== null} onClose={() => setAdding(null)} title={t('tms.bank.add_to_model_title', { count: adding?.length ?? 0 })} labelledBy="add-to-model-title">
@@ -74,6 +86,7 @@ export default function QuestionBankListRoute() {
           </div>
         </Form>
       </Dialog>
+      <BankClassifyDialog ids={classifying} onClose={closeClassify} />
     </>
   )
 }

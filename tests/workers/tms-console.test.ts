@@ -114,6 +114,27 @@ describe('task-authoring screens', () => {
     expect(malformed.status).toBe(400)
   })
 
+  it('classifies chosen bank questions from the list: at least one type, a complete topic', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const classify = (fields: Record<string, string>, types: string[]) => {
+      const f = form({ intent: 'classify', ids: JSON.stringify(['b-demo-1', 'b-demo-2']), ...fields })
+      for (const type of types) f.append('types', type)
+      return call(DEMO, '/tms/question_bank', { method: 'POST', body: f, headers: { cookie, origin: `http://${DEMO}` } })
+    }
+    const topic = { grade_id: '7', subject_id: 'MAT', standard_id: 'EF07MA', descriptor_id: 'D22', curriculum: 'BNCC' }
+    const noType = await classify(topic, [])
+    expect(noType.status).toBe(400)
+    expect(await noType.text()).toContain('validation.tms.classify_types')
+    const incomplete = await classify({ ...topic, standard_id: '' }, ['single'])
+    expect(incomplete.status).toBe(400)
+    expect(await incomplete.text()).toContain('validation.tms.topic_incomplete')
+
+    // Only the chosen questions of the chosen types change.
+    expect((await classify(topic, ['single'])).status).toBe(200)
+    const rows = await env.DB.prepare("SELECT id, grade_id, descriptor_id FROM tms_question_bank WHERE id IN ('b-demo-1', 'b-demo-2') ORDER BY id").all<{ id: string; grade_id: number; descriptor_id: string }>()
+    expect(rows.results).toEqual([{ id: 'b-demo-1', grade_id: 7, descriptor_id: 'D22' }, { id: 'b-demo-2', grade_id: 9, descriptor_id: 'D1' }])
+  })
+
   it('refuses removing a model with published tasks from the list, with the blocked message, and keeps it', async () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const res = await post('/tms/model', cookie, { intent: 'delete', id: 'm-demo-fractions' })
