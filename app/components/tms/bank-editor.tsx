@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useDeferredValue, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
 import { useToast } from '~/components/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
@@ -8,7 +9,7 @@ import { liveErrors } from '~/lib/form-fields'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '~/schemas/error'
 import { BankItemInput } from '~/schemas/tms/bank'
-import { DIFFICULTIES, GRADES } from '~/schemas/tms/constants'
+import { DIFFICULTIES, GRADES, type QuestionType } from '~/schemas/tms/constants'
 import { QuestionCard } from './question-card'
 import { changeType, hasOwnOptions, toDraft, type QuestionDraft } from './question-draft'
 import { SelectField, TextField, type EditorRefs } from './question-options'
@@ -36,6 +37,7 @@ export function BankEditor({ initial, refs, categories }: { initial: Record<stri
   const [c, setC] = useState<Classification>(() => ({ ...initial }))
   const [dirty, setDirty] = useState(false)
   const [tried, setTried] = useState(false)
+  const [pendingType, setPendingType] = useState<QuestionType | null>(null)
   const saving = fetcher.state !== 'idle'
   const guard = useUnsavedChanges(dirty && !saving)
   const { id: _id, ...question } = q
@@ -72,7 +74,10 @@ export function BankEditor({ initial, refs, categories }: { initial: Record<stri
               setQ(next)
             },
             changeType: (type) => {
-              if (!hasOwnOptions(q, t) || window.confirm(t('tms.editor.change_type_message', { type: t(`tms.type.${type}`) }))) setQ(changeType(q, type, t))
+              if (type === q.type) return
+              if (hasOwnOptions(q, t)) return setPendingType(type)
+              setDirty(true)
+              setQ(changeType(q, type, t))
             },
             move: () => undefined,
             dropAt: () => undefined,
@@ -113,6 +118,22 @@ export function BankEditor({ initial, refs, categories }: { initial: Record<stri
           {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('tms.form.save')}
         </button>
       </div>
+      <ConfirmDialog
+        open={pendingType !== null}
+        title={t('tms.editor.change_type_title')}
+        message={t('tms.editor.change_type_message', { type: pendingType ? t(`tms.type.${pendingType}`) : '' })}
+        confirmLabel={t('tms.editor.change_type_yes')}
+        cancelLabel={t('settings.cancel')}
+        danger
+        onCancel={() => setPendingType(null)}
+        onConfirm={() => {
+          if (pendingType) {
+            setDirty(true)
+            setQ(changeType(q, pendingType, t))
+          }
+          setPendingType(null)
+        }}
+      />
       {guard}
     </div>
   )
