@@ -24,10 +24,13 @@ import { takeFlash, type Flash } from './server/flash.server'
 import { getLocale } from './server/i18n.server'
 import { getRealmContext } from './server/realm.server'
 import { getSettings } from './server/settings.server'
+import katexStylesUrl from 'katex/dist/katex.min.css?url'
 import stylesUrl from './styles/app.css?url'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesUrl },
+  // Formulas in rich text are typeset by KaTeX (statements, comments, previews).
+  { rel: 'stylesheet', href: katexStylesUrl },
   { rel: 'manifest', href: '/manifest.webmanifest' },
 ]
 

@@ -36,7 +36,7 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
   const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }))
-  return { page, query, user, realm }
+  return { page, query, user, realm, api }
 }
 
 /** Every row of a declared list under the page's search, filters and order (CSV export), up to `cap` rows. */

@@ -20,6 +20,12 @@ import { report } from './report'
 import { session } from './session'
 import { auditLog, errorLog, handleApiError } from './technical'
 import { user } from './user'
+import { room, roomGroup } from './room'
+import { bank } from './tms-bank'
+import { model } from './tms-model'
+import { assessedSkill, category as tmsCategory, genre } from './tms-taxonomy'
+import { task } from './tms-task'
+import { token } from './tms-token'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -58,6 +64,15 @@ export function createApi(): Hono<AppEnv> {
   api.route('/room/category', category)
   api.route('/room/metaverse', metaverse)
   api.route('/asset', asset)
+  api.route('/tms/model', model)
+  api.route('/tms/task', task)
+  api.route('/tms/question_bank', bank)
+  api.route('/tms/category', tmsCategory)
+  api.route('/tms/assessed_skill', assessedSkill)
+  api.route('/tms/genre', genre)
+  api.route('/tms/token', token)
+  api.route('/room/room', room)
+  api.route('/room/group', roomGroup)
 
   // Registered last: any other /api path answers the envelope instead of falling through to the console.
   api.all(

@@ -1,6 +1,7 @@
 import { PERMISSIONS, type Permission } from '../../app/schemas/permission'
 import { seedLedger } from './ledger'
 import { seedRealmAdmin } from './realm-admin'
+import { seedTms } from './tms'
 
 /**
  * Demo data for local runs and tests: realms `demo` and `escola`, their hosts, realistic roles and demo accounts.
@@ -208,6 +209,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
   }
   statements.push(...seedLedger(db))
   statements.push(...(await seedRealmAdmin(db, hash)))
+  statements.push(...seedTms(db))
   const results = await db.batch(statements)
   return { inserted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) }
 }

@@ -90,7 +90,7 @@ export function EmployeeForm({ fetcher, serverErrors, redirectTo, captcha, block
   return (
     <fetcher.Form method="post" action="/login" onSubmit={onSubmit} noValidate aria-busy={pending}>
       <Hidden intent="employee" redirectTo={redirectTo} />
-      <div className="field-row">
+      <div className="doc-row">
         <div className="field">
           <label htmlFor="employee-doc-type">{t('login.employee.doc_type')}</label>
           <select

@@ -1,0 +1,49 @@
+import { Link } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/icon'
+import type { QuestionInput } from '~/schemas/tms/question'
+import { QuestionView } from './question-view'
+
+export interface PaperModel {
+  title: string
+  description: string
+  kind: string
+  style?: { background_color?: string }
+  min_execution_time?: number
+  max_execution_time?: number
+  questions: QuestionInput[]
+}
+
+/**
+ * A model as one printable page: the student's view (preview) or the same with its resolution. Informative blocks
+ * and sections are not numbered.
+ */
+export function ModelPaper({ model, resolution = false, back }: { model: PaperModel; resolution?: boolean; back: string }) {
+  const { t } = useTranslation()
+  let n = 0
+  return (
+    <div className="paper" style={model.style?.background_color ? { background: model.style.background_color, color: '#142033' } : undefined}>
+      <div className="paper-actions no-print">
+        <Link to={back} className="btn">
+          <Icon name="chevronLeft" /> {t('tms.form.back')}
+        </Link>
+        <button type="button" className="btn" onClick={() => window.print()}>
+          <Icon name="print" /> {t('tms.view.print')}
+        </button>
+      </div>
+      <header className="paper-header">
+        <p className="hint">{t(resolution ? 'pages.tms.model.resolution' : 'pages.tms.model.preview')}</p>
+        <h1>{model.title}</h1>
+        {model.description ? <p>{model.description}</p> : null}
+        <p className="hint">
+          {t(`tms.kind.${model.kind}`)}
+          {model.min_execution_time || model.max_execution_time ? ` · ${t('tms.view.time', { min: String(model.min_execution_time ?? 0), max: String(model.max_execution_time ?? 0) })}` : ''}
+        </p>
+      </header>
+      {model.questions.length === 0 ? <p className="empty">{t('tms.view.no_questions')}</p> : null}
+      {model.questions.map((q, i) => (
+        <QuestionView key={(q as { id?: string }).id ?? i} q={q} index={q.type === 'info' || q.type === 'section' ? null : n++} resolution={resolution} />
+      ))}
+    </div>
+  )
+}

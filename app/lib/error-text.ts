@@ -1,0 +1,21 @@
+import type { TFunction } from 'i18next'
+import type { ErrorItem } from '~/schemas/error'
+import { QUESTION_LIMITS } from '~/schemas/tms/constants'
+
+/**
+ * The text of a rule message or an API error item: a translation key with the limits and the item's value as
+ * placeholders (`{{count}}`, `{{value}}`), else the cause's translation, else the message as sent.
+ */
+export function errorText(t: TFunction, e: Pick<ErrorItem, 'message' | 'cause'> & { value?: unknown }): string {
+  const values = { ...QUESTION_LIMITS, count: e.value as number, value: String(e.value ?? '') }
+  const key = e.message
+  const translated = t(key, { ...values, defaultValue: '' })
+  if (translated) return translated
+  return t(`errors.${e.cause}`, { defaultValue: key })
+}
+
+/** A live rule message (a key) as text. */
+export const ruleText = (t: TFunction, message: string) => errorText(t, { message, cause: 'invalid' })
+
+/** Error items with their messages already translated (with placeholders), for the shared multi-error toast. */
+export const translatedErrors = (t: TFunction, errors: ErrorItem[]): ErrorItem[] => errors.map((e) => ({ ...e, message: errorText(t, e) }))

@@ -1,0 +1,30 @@
+import type { ListSpec } from '~/lib/lists'
+import { joined, when } from '~/lib/list-format'
+import type { Model } from '~/schemas/tms/model'
+import { MODEL_KINDS } from '~/schemas/tms/constants'
+
+/** Task models (`tms/model`). */
+export const modelList: ListSpec<Model> = {
+  name: 'tms_model',
+  apiPath: 'tms/model',
+  route: 'tms.model.list',
+  rowId: (r) => r.id,
+  columns: [
+    { id: 'title', label: 'resources.tms_model.fields.title', sorting: true, ellipsis: true, tooltip: true },
+    { id: 'kind', label: 'resources.tms_model.fields.kind', sorting: true, width: 120, format: (v, _r, t) => t(`tms.kind.${String(v)}`) },
+    { id: 'question_count', label: 'resources.tms_model.fields.question_count', sorting: true, align: 'right', width: 110 },
+    { id: 'version', label: 'resources.tms_model.fields.version', sorting: true, align: 'right', width: 90 },
+    { id: 'published_count', label: 'resources.tms_model.fields.published_count', align: 'right', width: 120 },
+    { id: 'tags', label: 'resources.tms_model.fields.tags', format: joined, ellipsis: true },
+    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    { id: 'created_by', label: 'resources.tms.fields.created_by', width: 150 },
+  ],
+  search: [
+    { field: 'title', type: 'text', label: 'resources.tms_model.fields.title' },
+    { field: 'kind', type: 'select', label: 'resources.tms_model.fields.kind', options: MODEL_KINDS.map((k) => ({ label: `tms.kind.${k}`, value: k })) },
+    { field: 'tag', type: 'text', label: 'resources.tms_model.fields.tags' },
+    { field: 'category', type: 'select', label: 'resources.tms_model.fields.categories', options: [] },
+    { field: 'updated_at', type: 'date', label: 'resources.tms.fields.updated_at' },
+  ],
+}
+export default modelList

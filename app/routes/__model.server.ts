@@ -1,0 +1,70 @@
+import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import type { ListPage } from '~/schemas/common'
+import type { ErrorItem } from '~/schemas/error'
+import type { BankItem } from '~/schemas/tms/bank'
+import type { Category } from '~/schemas/tms/category'
+import type { Genre } from '~/schemas/tms/genre'
+import type { Model } from '~/schemas/tms/model'
+import type { Skill } from '~/schemas/tms/skill'
+import { RealmApiError, type RealmApi } from '~/server/api.server'
+import { requireRoute, type SessionUser } from '~/server/auth.server'
+import { setFlash } from '~/server/flash.server'
+
+/** What the model editor offers besides the model: categories, genres, skills, each when the user may list them. */
+export async function editorRefs(api: RealmApi, user: SessionUser) {
+  const p = user.permissions
+  const list = <T,>(ok: boolean | undefined, path: string) => (ok ? api.get<ListPage<T>>(path, { limit: 1000 }).then((r) => r.items) : Promise.resolve([] as T[]))
+  const [categories, genres, skills] = await Promise.all([
+    list<Category>(p.tms_category_list, 'tms/category'),
+    list<Genre>(p.tms_genre_list, 'tms/genre'),
+    list<Skill>(p.tms_assessed_skill_list, 'tms/assessed_skill'),
+  ])
+  return {
+    categories: categories.map(({ id, name, parent_id, required, selectable, enabled }) => ({ id, name, parent_id, required, selectable, enabled })),
+    genres: genres.map(({ id, name, min_words, max_words }) => ({ id, name, min_words, max_words })),
+    skills: skills.map(({ id, name, type }) => ({ id, name, type })),
+    canUseBank: Boolean(p.tms_question_bank_list && (p.tms_question_bank_get || p.tms_question_bank_edit)),
+  }
+}
+
+const Ids = v.pipe(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))), v.maxLength(50))
+
+/**
+ * The model editor's action: `save` sends the model (JSON) to the API (create or update) and returns to the edit
+ * screen with a message; `bank` answers bank questions as copies linked back to their source.
+ */
+export async function modelEditorAction(request: Request, context: AppLoadContext, route: 'tms.model.create' | 'tms.model.edit', modelId?: string) {
+  const { api } = await requireRoute(request, context, route)
+  const form = await request.formData()
+  const errors = (e: unknown) => {
+    if (e instanceof RealmApiError) return data({ errors: e.errors, bank: null }, { status: e.status })
+    throw e
+  }
+  if (form.get('intent') === 'bank') {
+    const ids = v.safeParse(Ids, JSON.parse(String(form.get('ids') ?? '[]')))
+    if (!ids.success) return data({ errors: [{ field: 'ids', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[], bank: null }, { status: 400 })
+    try {
+      const items = await Promise.all(ids.output.map((id) => api.get<BankItem>(`tms/question_bank/${id}`)))
+      const bank = items.map(({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
+        type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields, bank_id: id,
+      }))
+      return { errors: [] as ErrorItem[], bank }
+    } catch (e) {
+      return errors(e)
+    }
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(String(form.get('model') ?? ''))
+  } catch {
+    return data({ errors: [{ field: 'model', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], bank: null }, { status: 400 })
+  }
+  let saved: Model
+  try {
+    saved = modelId ? await api.put<Model>(`tms/model/${encodeURIComponent(modelId)}`, body) : await api.post<Model>('tms/model', body)
+  } catch (e) {
+    return errors(e)
+  }
+  throw redirect(`/tms/model/edit/${saved.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.editor.saved', values: { version: String(saved.version) } }) } })
+}

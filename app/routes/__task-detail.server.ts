@@ -1,0 +1,36 @@
+import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import type { ErrorItem } from '~/schemas/error'
+import { RealmApiError } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
+import { setFlash } from '~/server/flash.server'
+import { zonedToIso } from '~/lib/zoned-time'
+
+/**
+ * The task detail's actions (behind the detail route's guard; the API checks tms_task_edit or tms_task_delete):
+ * pause and resume (scheduling off and on), accept the newer model version, change the expiry, delete.
+ */
+export async function taskDetailAction(request: Request, context: AppLoadContext, taskId: string) {
+  const { api, realm } = await requireRoute(request, context, 'tms.task.detail')
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const path = `tms/task/${encodeURIComponent(taskId)}`
+  try {
+    if (intent === 'delete') {
+      await api.delete(path)
+      throw redirect('/tms/task', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.task.deleted' }) } })
+    }
+    const bodies: Record<string, () => Record<string, unknown>> = {
+      pause: () => ({ scheduling_enabled: false }),
+      resume: () => ({ scheduling_enabled: true }),
+      update_version: () => ({ update_version: true }),
+      expire: () => ({ expire_at: zonedToIso(String(form.get('expire_at') ?? ''), realm.config?.time_zone ?? DEFAULT_TIME_ZONE) ?? String(form.get('expire_at') ?? '') }),
+    }
+    if (!bodies[intent]) return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+    await api.put(path, bodies[intent]())
+    return { ok: true, intent, errors: [] as ErrorItem[] }
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ ok: false, intent, errors: err.errors }, { status: err.status })
+    throw err
+  }
+}

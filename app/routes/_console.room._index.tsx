@@ -1,0 +1,70 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { CrudList } from '~/components/crud-list'
+import { RouteError } from '~/components/route-error'
+import roomList from '~/lists/room'
+import roomGroupList from '~/lists/room-group'
+import type { Room, RoomGroup } from '~/schemas/room'
+import { deleteRow } from '~/server/entity-form.server'
+import { loadList } from '~/server/list.server'
+
+export const handle = { title: 'pages.room.list' }
+
+const groupsTab = (request: Request) => new URL(request.url).searchParams.get('tab') === 'groups'
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const groups = groupsTab(request)
+  const { page, query, user } = groups ? await loadList(request, context, roomGroupList) : await loadList(request, context, roomList)
+  const p = user.permissions
+  return { groups, page, query, canCreate: p.room_room_create, canEdit: p.room_room_edit, canDelete: p.room_room_delete }
+}
+
+export const action = ({ request, context }: ActionFunctionArgs) => deleteRow(request, context, 'room.list', (id) => `${groupsTab(request) ? 'room/group' : 'room/room'}/${id}`)
+
+export default function RoomListRoute() {
+  const data = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const tabs = (
+    <nav className="tabs" aria-label={t('room.tabs')}>
+      <Link to="/room" className="tab" aria-current={data.groups ? undefined : 'page'}>
+        {t('room.tab.rooms')}
+      </Link>
+      <Link to="/room?tab=groups" className="tab" aria-current={data.groups ? 'page' : undefined}>
+        {t('room.tab.groups')}
+      </Link>
+    </nav>
+  )
+  if (data.groups) {
+    return (
+      <CrudList<RoomGroup>
+        spec={roomGroupList}
+        page={data.page as typeof data.page & { items: RoomGroup[] }}
+        query={data.query}
+        title={t('room.groups')}
+        create={data.canCreate ? { to: '/room/create?kind=group', label: t('room.group.create') } : null}
+        editTo={data.canEdit ? (row) => `/room/edit/${row.id}?kind=group` : null}
+        canDelete={data.canDelete}
+        label={(row) => row.name}
+      >
+        {tabs}
+      </CrudList>
+    )
+  }
+  return (
+    <CrudList<Room>
+      spec={roomList}
+      page={data.page as typeof data.page & { items: Room[] }}
+      query={data.query}
+      title={t('pages.room.list')}
+      create={data.canCreate ? { to: '/room/create', label: t('pages.room.create') } : null}
+      editTo={data.canEdit ? (row) => `/room/edit/${row.id}` : null}
+      canDelete={data.canDelete}
+      label={(row) => row.name}
+    >
+      {tabs}
+    </CrudList>
+  )
+}
+
+export const ErrorBoundary = RouteError

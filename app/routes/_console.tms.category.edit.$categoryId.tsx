@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { FormScreen } from '~/components/form-screen'
+import { RouteError } from '~/components/route-error'
+import { CategoryInput, type Category } from '~/schemas/tms/category'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
+import { categoryFields, categoryParents } from './__tms-taxonomy'
+
+export const handle = { title: 'pages.tms.category.edit' }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api, user, realm } = await requireRoute(request, context, 'tms.category.edit')
+  const category = await orErrorResponse(api.get<Category>(`tms/category/${encodeURIComponent(params.categoryId ?? '')}`))
+  return { category, parents: await categoryParents(api, user, category.id), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
+}
+
+export const action = ({ request, context, params }: ActionFunctionArgs) =>
+  saveForm(request, context, { route: 'tms.category.edit', fields: categoryFields(), apiPath: `tms/category/${encodeURIComponent(params.categoryId ?? '')}`, method: 'put', back: '/tms/category', flash: 'tms.saved' })
+
+export default function CategoryEditRoute() {
+  const { category, parents, timeZone } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return <FormScreen key={category.id} title={`${t('pages.tms.category.edit')}: ${category.name}`} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={category} timeZone={timeZone} />
+}
+
+export const ErrorBoundary = RouteError

@@ -1,0 +1,39 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { RouteError } from '~/components/route-error'
+import { ModelEditor } from '~/components/tms/model-editor'
+import { requireRoute } from '~/server/auth.server'
+import { editorRefs, modelEditorAction } from './__model.server'
+
+export const handle = { title: 'pages.tms.model.create' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { api, user } = await requireRoute(request, context, 'tms.model.create')
+  return editorRefs(api, user)
+}
+
+export const action = ({ request, context }: ActionFunctionArgs) => modelEditorAction(request, context, 'tms.model.create')
+
+const EMPTY = {
+  title: '', kind: 'activity', description: '', tags: [], categories: [], style: { background_color: '' }, min_execution_time: 0, max_execution_time: 0,
+  token: false, audio_question: false, essay_transcription: false, verify_answers: false, disable_answer_review: false, auto_draft: false, questions: [],
+}
+
+export default function ModelCreateRoute() {
+  const { categories, genres, skills, canUseBank } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.tms.model.create')}</h1>
+        <Link to="/tms/model" className="btn">
+          {t('tms.form.back')}
+        </Link>
+      </div>
+      <ModelEditor initial={EMPTY} categories={categories} refs={{ genres, skills }} canUseBank={canUseBank} />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { RouteError } from '~/components/route-error'
+import { ModelPaper } from '~/components/tms/model-paper'
+import type { Model } from '~/schemas/tms/model'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+
+export const handle = { title: 'pages.tms.model.preview' }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'tms.model.preview')
+  return { model: await orErrorResponse(api.get<Model>(`tms/model/${encodeURIComponent(params.modelId ?? '')}`)) }
+}
+
+/** The model as the student will see it (no answers), printable. */
+export default function ModelPreviewRoute() {
+  const { model } = useLoaderData<typeof loader>()
+  return <ModelPaper model={model} back={`/tms/model`} />
+}
+
+export const ErrorBoundary = RouteError

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { RouteError } from '~/components/route-error'
+import { ModelPaper } from '~/components/tms/model-paper'
+import type { Model } from '~/schemas/tms/model'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+
+export const handle = { title: 'pages.tms.model.resolution' }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'tms.model.resolution')
+  return { model: await orErrorResponse(api.get<Model>(`tms/model/${encodeURIComponent(params.modelId ?? '')}`)) }
+}
+
+/** The model with its resolution: correct options, expected answers and comments (printable). */
+export default function ModelResolutionRoute() {
+  const { model } = useLoaderData<typeof loader>()
+  return <ModelPaper model={model} resolution back={`/tms/model`} />
+}
+
+export const ErrorBoundary = RouteError

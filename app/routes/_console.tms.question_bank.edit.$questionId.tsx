@@ -1,0 +1,44 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { RouteError } from '~/components/route-error'
+import { BankEditor } from '~/components/tms/bank-editor'
+import { when } from '~/lib/list-format'
+import type { BankItem } from '~/schemas/tms/bank'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { bankSaveAction } from './__bank.server'
+import { editorRefs } from './__model.server'
+
+export const handle = { title: 'pages.tms.question_bank.edit' }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api, user } = await requireRoute(request, context, 'tms.question_bank.edit')
+  const item = await orErrorResponse(api.get<BankItem>(`tms/question_bank/${encodeURIComponent(params.questionId ?? '')}`))
+  const { categories, genres, skills } = await editorRefs(api, user)
+  return { item, categories: categories.filter((c) => c.enabled && c.selectable), genres, skills }
+}
+
+export const action = ({ request, context, params }: ActionFunctionArgs) => bankSaveAction(request, context, 'tms.question_bank.edit', params.questionId)
+
+export default function QuestionBankEditRoute() {
+  const { item, categories, genres, skills } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const { id: _id, realm: _realm, statement_text: _text, created_at, created_by, updated_at: _u, updated_by: _ub, ...question } = item
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>{t('pages.tms.question_bank.edit')}</h1>
+          <p className="hint">{t('tms.bank.created_by', { by: created_by, at: when(created_at) })}</p>
+        </div>
+        <Link to="/tms/question_bank" className="btn">
+          {t('tms.form.back')}
+        </Link>
+      </div>
+      <BankEditor key={`${item.id}/${item.updated_at}`} initial={question} refs={{ genres, skills }} categories={categories} />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

@@ -1,0 +1,162 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from '~/components/dialog'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { useToast } from '~/components/toast'
+import { QuestionView } from '~/components/tms/question-view'
+import { translatedErrors } from '~/lib/error-text'
+import { when } from '~/lib/list-format'
+import { isoToZoned } from '~/lib/zoned-time'
+import type { ErrorItem } from '~/schemas/error'
+import type { QuestionInput } from '~/schemas/tms/question'
+import type { Task } from '~/schemas/tms/task'
+import { orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
+import { taskDetailAction } from './__task-detail.server'
+
+export const handle = { title: 'pages.tms.task.detail' }
+
+type Detail = Task & { targets: { room_id: string | null; room_name: string | null; nick: string | null; group_id: string | null; group_name: string | null }[]; content: { questions: QuestionInput[] } | null }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api, user, realm } = await requireRoute(request, context, 'tms.task.detail')
+  const task = await orErrorResponse(api.get<Detail>(`tms/task/${encodeURIComponent(params.taskId ?? '')}`))
+  const p = user.permissions
+  return { task, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE, can: { edit: p.tms_task_edit, remove: p.tms_task_delete, token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others) } }
+}
+
+export const action = ({ request, context, params }: ActionFunctionArgs) => taskDetailAction(request, context, params.taskId ?? '')
+
+export default function TaskDetailRoute() {
+  const { task, timeZone, can } = useLoaderData<typeof loader>()
+  const result = useActionData<{ ok: boolean; intent?: string; errors: ErrorItem[] }>()
+  const navigation = useNavigation()
+  const submit = useSubmit()
+  const { t } = useTranslation()
+  const toast = useToast()
+  const [removing, setRemoving] = useState(false)
+  const busy = navigation.state !== 'idle'
+  useEffect(() => {
+    if (!result) return
+    if (result.ok) toast.push({ kind: 'success', message: `tms.task.done_${result.intent}` })
+    else toast.pushErrors(translatedErrors(t, result.errors), { title: 'tms.task.change_failed' })
+  }, [result, toast, t])
+  const rooms = [...new Set(task.targets.map((x) => x.room_name).filter((x): x is string => Boolean(x)))]
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>{task.title}</h1>
+          <p>
+            <span className={`badge status-${task.status}`}>{t(`tms.status.${task.status}`)}</span> <span className="hint">{t('tms.task.version', { version: String(task.model_version) })}</span>
+          </p>
+        </div>
+        <Link to="/tms/task" className="btn">
+          {t('tms.form.back')}
+        </Link>
+      </div>
+      {task.newer_version ? (
+        <div className="alert alert-info" role="status">
+          <p>{t('tms.task.update_offer_text', { version: String(task.latest_version) })}</p>
+          {can.edit ? (
+            <Form method="post">
+              <button className="btn btn-primary" name="intent" value="update_version" disabled={busy}>
+                {t('tms.task.update_to', { version: String(task.latest_version) })}
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
+      <section className="card" aria-labelledby="task-facts">
+        <h2 id="task-facts">{t('tms.task.publication')}</h2>
+        <dl className="facts">
+          <dt>{t('resources.tms_task.fields.publication_type')}</dt>
+          <dd>{t(`tms.publication.${task.publication_type}`)}</dd>
+          <dt>{t('tms.task.targets')}</dt>
+          <dd>
+            <ul>
+              {task.targets.map((x, i) => (
+                <li key={i}>{x.group_name ?? (x.nick ? `${x.room_name} · ${x.nick}` : x.room_name)}</li>
+              ))}
+            </ul>
+          </dd>
+          <dt>{t('resources.tms_task.fields.publish_at')}</dt>
+          <dd>{when(task.publish_at)}</dd>
+          <dt>{t('resources.tms_task.fields.expire_at')}</dt>
+          <dd>{when(task.expire_at)}</dd>
+          <dt>{t('resources.tms_task.fields.display_answer_at')}</dt>
+          <dd>{when(task.display_answer_at) || '—'}</dd>
+          <dt>{t('resources.tms_task.fields.correct_at')}</dt>
+          <dd>{when(task.correct_at) || '—'}</dd>
+          <dt>{t('resources.tms_task.fields.show_timer')}</dt>
+          <dd>{t(task.show_timer ? 'tms.yes' : 'tms.no')}</dd>
+          <dt>{t('tms.task.created')}</dt>
+          <dd>{t('tms.task.created_by', { by: task.created_by, at: when(task.created_at) })}</dd>
+        </dl>
+        {can.edit ? (
+          <div className="toolbar-actions">
+            <Form method="post">
+              <button className="btn" name="intent" value={task.scheduling_enabled ? 'pause' : 'resume'} disabled={busy}>
+                {t(task.scheduling_enabled ? 'tms.task.pause' : 'tms.task.resume')}
+              </button>
+            </Form>
+            <Form method="post" className="inline-form">
+              <input type="hidden" name="intent" value="expire" />
+              <label htmlFor="new-expiry">{t('tms.task.new_expiry')}</label>
+              <input id="new-expiry" className="input" type="datetime-local" name="expire_at" defaultValue={isoToZoned(task.expire_at, timeZone)} required />
+              <button className="btn" disabled={busy}>
+                {t('tms.form.save')}
+              </button>
+            </Form>
+          </div>
+        ) : null}
+      </section>
+      {can.token && task.token ? (
+        <section className="card" aria-labelledby="task-tokens">
+          <h2 id="task-tokens">{t('tms.token.title')}</h2>
+          <ul className="link-list">
+            {rooms.map((name) => (
+              <li key={name}>
+                <Link to={`/tms/token/edit/room/${encodeURIComponent(name)}/task/${task.id}`}>
+                  <Icon name="key" /> {t('tms.token.for_room', { room: name })}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section className="card" aria-labelledby="task-content">
+        <h2 id="task-content">{t('tms.task.content', { version: String(task.model_version) })}</h2>
+        {(task.content?.questions ?? []).map((q, i) => (
+          <QuestionView key={(q as { id?: string }).id ?? i} q={q} index={i} />
+        ))}
+      </section>
+      {can.remove ? (
+        <div className="form-actions">
+          <button type="button" className="btn btn-danger" onClick={() => setRemoving(true)}>
+            <Icon name="trash" /> {t('tms.task.delete')}
+          </button>
+        </div>
+      ) : null}
+      <ConfirmDialog
+        open={removing}
+        title={t('tms.task.delete')}
+        message={t('tms.task.delete_confirm', { name: task.title })}
+        confirmLabel={t('tms.list.delete_yes')}
+        cancelLabel={t('settings.cancel')}
+        danger
+        onCancel={() => setRemoving(false)}
+        onConfirm={() => {
+          setRemoving(false)
+          submit({ intent: 'delete' }, { method: 'post' })
+        }}
+      />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

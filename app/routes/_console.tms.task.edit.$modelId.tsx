@@ -1,0 +1,67 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { PublishForm, type PublishOptions } from '~/components/tms/publish-form'
+import type { ErrorItem } from '~/schemas/error'
+import type { Task } from '~/schemas/tms/task'
+import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
+import { setFlash } from '~/server/flash.server'
+
+export const handle = { title: 'pages.tms.task.edit' }
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api, user, realm } = await requireRoute(request, context, 'tms.task.edit')
+  const options = await orErrorResponse(api.get<PublishOptions>(`tms/task/options/${encodeURIComponent(params.modelId ?? '')}`))
+  return { options, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE, canPreview: Boolean(user.permissions.tms_model_get) }
+}
+
+/** Publishes; the API applies every rule again and answers the envelope when one fails. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'tms.task.edit')
+  let body: unknown
+  try {
+    body = JSON.parse(String((await request.formData()).get('publication') ?? ''))
+  } catch {
+    return data({ errors: [{ field: 'publication', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  }
+  let task: Task
+  try {
+    task = await api.post<Task>('tms/task', body)
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
+    throw err
+  }
+  throw redirect(`/tms/task/detail/${task.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: `tms.publish.done_${task.status}` }) } })
+}
+
+export default function PublishRoute() {
+  const { options, timeZone, canPreview } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>{t('pages.tms.task.edit')}</h1>
+          <p className="hint">{options.model.title}</p>
+        </div>
+        <div className="toolbar-actions">
+          {canPreview ? (
+            <Link to={`/tms/task/preview/${options.model.id}`} className="btn">
+              <Icon name="eye" /> {t('tms.model.preview')}
+            </Link>
+          ) : null}
+          <Link to="/tms/task" className="btn">
+            {t('tms.form.back')}
+          </Link>
+        </div>
+      </div>
+      <PublishForm options={options} timeZone={timeZone} />
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

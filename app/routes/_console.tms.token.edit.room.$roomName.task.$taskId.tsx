@@ -1,0 +1,107 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/icon'
+import { RouteError } from '~/components/route-error'
+import { useToast } from '~/components/toast'
+import { translatedErrors } from '~/lib/error-text'
+import { when } from '~/lib/list-format'
+import type { ErrorItem } from '~/schemas/error'
+import type { TaskToken } from '~/schemas/tms/token'
+import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+
+export const handle = { title: 'pages.tms.token.edit' }
+
+type Tokens = { task: { id: string; title: string; status: string; token: boolean }; room: { id: string; name: string }; tokens: TaskToken[] }
+const path = (params: Record<string, string | undefined>) => `tms/token/task/${encodeURIComponent(params.taskId ?? '')}/room/${encodeURIComponent(params.roomName ?? '')}`
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'tms.token.edit')
+  return orErrorResponse(api.get<Tokens>(path(params)))
+}
+
+/** Generates a new code for the task in this room (the previous one stops being valid). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { api } = await requireRoute(request, context, 'tms.token.edit')
+  try {
+    await api.post(path(params), {})
+    return { ok: true, errors: [] as ErrorItem[] }
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
+    throw err
+  }
+}
+
+export default function TokenEditRoute() {
+  const { task, room, tokens } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const { t } = useTranslation()
+  const toast = useToast()
+  useEffect(() => {
+    if (!result) return
+    if (result.ok) toast.push({ kind: 'success', message: 'tms.token.generated' })
+    else toast.pushErrors(translatedErrors(t, result.errors), { title: 'tms.token.failed' })
+  }, [result, toast, t])
+  const active = tokens.find((k) => !k.revoked_at)
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>{t('pages.tms.token.edit')}</h1>
+          <p className="hint">{t('tms.token.subtitle', { task: task.title, room: room.name })}</p>
+        </div>
+        <Link to="/tms/token" className="btn">
+          {t('tms.form.back')}
+        </Link>
+      </div>
+      <section className="card" aria-labelledby="current-code">
+        <h2 id="current-code">{t('tms.token.current')}</h2>
+        {active ? (
+          <p className="token-code" aria-live="polite">
+            <strong>{active.code}</strong> <span className="hint">{t('tms.token.made_by', { by: active.created_by, at: when(active.created_at) })}</span>
+          </p>
+        ) : (
+          <p className="empty">{t('tms.token.none')}</p>
+        )}
+        {task.token ? null : <p className="hint">{t('validation.tms.token_disabled')}</p>}
+        <Form method="post">
+          <button type="submit" className="btn btn-primary" disabled={navigation.state !== 'idle' || !task.token}>
+            {navigation.state === 'submitting' ? <span className="spinner" aria-hidden="true" /> : <Icon name="key" />} {t(active ? 'tms.token.regenerate' : 'tms.token.generate')}
+          </button>
+        </Form>
+      </section>
+      <section className="card" aria-labelledby="code-history">
+        <h2 id="code-history">{t('tms.token.history')}</h2>
+        {tokens.length === 0 ? (
+          <p className="empty">{t('table.empty')}</p>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('resources.tms_token.fields.code')}</th>
+                <th scope="col">{t('resources.tms_token.fields.created_by')}</th>
+                <th scope="col">{t('resources.tms_token.fields.created_at')}</th>
+                <th scope="col">{t('resources.tms_token.fields.revoked_at')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.code}</td>
+                  <td>{k.created_by}</td>
+                  <td>{when(k.created_at)}</td>
+                  <td>{k.revoked_at ? when(k.revoked_at) : t('tms.token.active')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteError

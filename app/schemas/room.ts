@@ -1,0 +1,97 @@
+import * as v from 'valibot'
+import { defineEntity } from './entity'
+import { Id, Instant, fieldPath } from './tms/common'
+
+/**
+ * Rooms as plain entities (seed 002 §3 "Room": name, topic, type lecture or meeting, enable_at, disable_at), with
+ * members and room groups: enough to publish tasks to rooms, room members and room groups. The rooms issue adds
+ * recording, categories, breakout rooms and cards.
+ */
+export const ROOM_TYPES = ['lecture', 'meeting'] as const
+
+export const RoomName = v.pipe(
+  v.string('validation.required'),
+  v.trim(),
+  v.minLength(2, 'validation.min_length'),
+  v.maxLength(60, 'validation.max_length'),
+  v.regex(/^[^/\\?#%]+$/, 'validation.room.name'),
+)
+
+export const RoomInput = v.pipe(
+  v.object({
+    name: RoomName,
+    topic: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'validation.max_length')), ''),
+    type: v.optional(v.picklist(ROOM_TYPES, 'validation.picklist'), 'lecture'),
+    enable_at: v.optional(v.nullable(Instant), null),
+    disable_at: v.optional(v.nullable(Instant), null),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const r = dataset.value
+    if (r.enable_at && r.disable_at && r.disable_at <= r.enable_at) addIssue({ message: 'validation.room.disable_before_enable', path: fieldPath(r, 'disable_at') })
+  }),
+)
+export type RoomInput = v.InferOutput<typeof RoomInput>
+export type Room = RoomInput & { id: string; realm: string; member_count: number; created_at: string; created_by: string; updated_at: string; updated_by: string }
+
+export const roomEntity = defineEntity<Room>({
+  name: 'room',
+  table: 'room',
+  key: 'id',
+  realmColumn: 'realm',
+  fields: {
+    id: { type: 'text', list: true },
+    realm: { type: 'text' },
+    name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
+    topic: { type: 'text', search: true, list: true },
+    type: { type: 'text', sort: true, list: true, filter: 'eq' },
+    enable_at: { type: 'text', sort: true, list: true },
+    disable_at: { type: 'text', sort: true, list: true },
+    member_count: { type: 'int', sort: true, list: true },
+    created_at: { type: 'text', sort: true, list: true, filter: 'date' },
+    created_by: { type: 'text', list: true },
+    updated_at: { type: 'text', sort: true },
+    updated_by: { type: 'text' },
+  },
+  defaultOrder: 'name',
+})
+
+export const RoomMemberInput = v.object({ nick: v.pipe(v.string('validation.required'), v.trim(), v.toLowerCase(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')) })
+export interface RoomMember {
+  room_id: string
+  nick: string
+  name: string
+  added_at: string
+  added_by: string
+}
+
+/** A named group of rooms (publication to room groups). */
+export const RoomGroupInput = v.object({
+  name: v.pipe(v.string('validation.required'), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(80, 'validation.max_length')),
+  rooms: v.pipe(
+    v.array(Id),
+    v.minLength(1, 'validation.room.group_rooms'),
+    v.maxLength(200, 'validation.max_items'),
+    v.check((ids) => new Set(ids).size === ids.length, 'validation.room.group_duplicate'),
+  ),
+})
+export type RoomGroupInput = v.InferOutput<typeof RoomGroupInput>
+export type RoomGroup = RoomGroupInput & { id: string; realm: string; created_at: string; created_by: string; updated_at: string; updated_by: string }
+
+export const roomGroupEntity = defineEntity<RoomGroup>({
+  name: 'room_group',
+  table: 'room_group',
+  key: 'id',
+  realmColumn: 'realm',
+  fields: {
+    id: { type: 'text', list: true },
+    realm: { type: 'text' },
+    name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
+    rooms: { type: 'json', list: true },
+    created_at: { type: 'text', sort: true, list: true },
+    created_by: { type: 'text', list: true },
+    updated_at: { type: 'text', sort: true },
+    updated_by: { type: 'text' },
+  },
+  defaultOrder: 'name',
+})

@@ -1,0 +1,158 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { ROUTES } from '../../app/lib/manifest'
+import { call, consoleSignIn, DEMO, signIn, api } from './helpers'
+
+/** Console screens of task authoring and rooms, through the Worker as a browser reaches them (loaders and actions). */
+
+const SCREENS = ROUTES.filter((r) => /^(tms\.|room\.(list|create|edit)$)/.test(r.id) && !['tms.answer.list', 'tms.task.correct'].includes(r.id))
+const PARAMS: Record<string, string> = {
+  modelId: 'm-demo-fractions', taskId: 't-demo-fractions', questionId: 'b-demo-1', categoryId: 'c-demo-math', skillId: 'sk-demo-c1', genreId: 'gn-demo-diss',
+  roomName: encodeURIComponent('9º A'), room: 'r-demo-9a',
+}
+const pathOf = (pattern: string) => pattern.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? p)
+
+function form(fields: Record<string, string>) {
+  const f = new FormData()
+  for (const [k, v] of Object.entries(fields)) f.set(k, v)
+  return f
+}
+const post = (path: string, cookie: string, fields: Record<string, string>) => call(DEMO, path, { method: 'POST', body: form(fields), headers: { cookie, origin: `http://${DEMO}` } })
+
+describe('task-authoring screens', () => {
+  it('serves every tms and room screen of the manifest with its own screen, none "not available yet"', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    expect(SCREENS.length).toBeGreaterThanOrEqual(25)
+    for (const route of SCREENS) {
+      const res = await call(DEMO, pathOf(route.path), { headers: { cookie } })
+      expect(res.status, `${route.id} ${pathOf(route.path)}`).toBe(200)
+      const html = await res.text()
+      expect(html, route.id).not.toContain('not-available-title')
+    }
+  })
+
+  it('keeps the guard of each screen: a teacher cannot open category creation', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const res = await call(DEMO, '/tms/category/create', { headers: { cookie } })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/notfound')
+    const refused = await post('/tms/category/create', cookie, { name: 'Nova' })
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get('location')).toBe('/notfound')
+  })
+
+  it('saves a model from the editor, sanitizing its rich text, and answers rule errors next to their fields', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const model = {
+      title: 'Modelo da tela', kind: 'activity', description: '', tags: ['tela'], categories: ['c-demo-math'], style: { background_color: '' },
+      min_execution_time: 0, max_execution_time: 0, token: false, audio_question: false, essay_transcription: false, verify_answers: false, disable_answer_review: false, auto_draft: false,
+      questions: [{ id: 'q1', type: 'text', statement: '<p>Explique<script>alert(1)</script> <img src="x" onerror="alert(2)"></p>', score: 1, required: true, shuffle: false, partial_score: false, categories: [], media_type: '', media_url: '', comment: '', extra_fields: {}, options: { min_text_count: 1, max_text_count: 100 } }],
+    }
+    const res = await post('/tms/model/create', cookie, { intent: 'save', model: JSON.stringify(model) })
+    expect(res.status).toBe(302)
+    const id = /^\/tms\/model\/edit\/(.+)$/.exec(res.headers.get('location') ?? '')![1]
+    const stored = await env.DB.prepare('SELECT questions FROM tms_model WHERE id = ? AND realm = ?').bind(id, 'demo').first<{ questions: string }>()
+    expect(stored!.questions).not.toMatch(/<script|onerror|alert\(/)
+    const page = await (await call(DEMO, `/tms/model/edit/${id}`, { headers: { cookie } })).text()
+    expect(page).toContain('Modelo da tela')
+    expect(page).not.toContain('<script>alert(1)')
+
+    const bad = await post(`/tms/model/edit/${id}`, cookie, { intent: 'save', model: JSON.stringify({ ...model, questions: [{ ...model.questions[0], statement: '<p>a</p>', score: -1 }] }) })
+    expect(bad.status).toBe(400)
+    // The editor's page comes back with the rule messages, translated, and the stored model is unchanged.
+    const refused = await bad.text()
+    expect(refused).toContain('questions.0.statement')
+    expect(refused).toContain('questions.0.score')
+    const unchanged = await env.DB.prepare('SELECT version, questions FROM tms_model WHERE id = ?').bind(id).first<{ version: number; questions: string }>()
+    expect(unchanged!.questions).toContain('Explique')
+  })
+
+  it('creates and edits a bank question through its screens and refuses an incomplete topic', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const item = {
+      type: 'single', statement: '<p>Quanto é 2 + 2?</p>', comment: '', score: 1, required: true, shuffle: false, partial_score: false, categories: [], media_type: '', media_url: '', extra_fields: {},
+      options: [{ statement: '<p>4</p>', answer: true, media_type: '', media_url: '' }, { statement: '<p>5</p>', answer: false, media_type: '', media_url: '' }],
+      difficulty: 'medium', tags: ['soma'], grade_id: 3, subject_id: 'MAT', standard_id: 'EF03', descriptor_id: 'D9', batch_id: 'tela', curriculum: 'BNCC',
+    }
+    const created = await post('/tms/question_bank/create', cookie, { item: JSON.stringify(item) })
+    expect(created.status).toBe(302)
+    expect(created.headers.get('location')).toBe('/tms/question_bank')
+    const row = await env.DB.prepare("SELECT id, difficulty FROM tms_question_bank WHERE realm = 'demo' AND batch_id = 'tela'").first<{ id: string; difficulty: string }>()
+    expect(row!.difficulty).toBe('medium')
+
+    const list = await (await call(DEMO, '/tms/question_bank?difficulty=medium&subject_id=MAT&batch_id=tela', { headers: { cookie } })).text()
+    expect(list).toContain('Quanto é 2 + 2?')
+    expect(list).not.toContain('Quanto é 3/4 de 20?')
+
+    const incomplete = await post(`/tms/question_bank/edit/${row!.id}`, cookie, { item: JSON.stringify({ ...item, descriptor_id: '' }) })
+    expect(incomplete.status).toBe(400)
+    expect(await incomplete.text()).toContain('descriptor_id')
+    const saved = await post(`/tms/question_bank/edit/${row!.id}`, cookie, { item: JSON.stringify({ ...item, difficulty: 'hard' }) })
+    expect(saved.status).toBe(302)
+    const after = await env.DB.prepare('SELECT difficulty FROM tms_question_bank WHERE id = ?').bind(row!.id).first<{ difficulty: string }>()
+    expect(after!.difficulty).toBe('hard')
+  })
+
+  it('adds chosen bank questions to a model as copies linked to their source', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const token = await signIn(DEMO, 'demo', 'teacher')
+    const created = await api(DEMO, 'tms/model', {
+      method: 'POST', token,
+      json: { title: 'Destino do banco', categories: ['c-demo-math'], questions: [{ type: 'text', statement: '<p>Primeira questão</p>', score: 1, options: { min_text_count: 1, max_text_count: 50 } }] },
+    })
+    expect(created.status, await created.clone().text()).toBeLessThan(300)
+    const model = (await created.json()) as { id: string }
+    const res = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: JSON.stringify(['b-demo-1', 'b-demo-3']) })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe(`/tms/model/edit/${model.id}`)
+    const got = (await (await api(DEMO, `tms/model/${model.id}`, { token })).json()) as { questions: { type: string; bank_id?: string }[] }
+    expect(got.questions.map((q) => [q.type, q.bank_id ?? null])).toEqual([['text', null], ['single', 'b-demo-1'], ['order_sentences', 'b-demo-3']])
+
+    const unknown = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: JSON.stringify(['no-such-question']) })
+    expect(unknown.status).toBe(404)
+    const malformed = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: 'not json' })
+    expect(malformed.status).toBe(400)
+  })
+
+  it('classifies chosen bank questions from the list: at least one type, a complete topic', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const classify = (fields: Record<string, string>, types: string[]) => {
+      const f = form({ intent: 'classify', ids: JSON.stringify(['b-demo-1', 'b-demo-2']), ...fields })
+      for (const type of types) f.append('types', type)
+      return call(DEMO, '/tms/question_bank', { method: 'POST', body: f, headers: { cookie, origin: `http://${DEMO}` } })
+    }
+    const topic = { grade_id: '7', subject_id: 'MAT', standard_id: 'EF07MA', descriptor_id: 'D22', curriculum: 'BNCC' }
+    const noType = await classify(topic, [])
+    expect(noType.status).toBe(400)
+    expect(await noType.text()).toContain('validation.tms.classify_types')
+    const incomplete = await classify({ ...topic, standard_id: '' }, ['single'])
+    expect(incomplete.status).toBe(400)
+    expect(await incomplete.text()).toContain('validation.tms.topic_incomplete')
+
+    // Only the chosen questions of the chosen types change.
+    expect((await classify(topic, ['single'])).status).toBe(200)
+    const rows = await env.DB.prepare("SELECT id, grade_id, descriptor_id FROM tms_question_bank WHERE id IN ('b-demo-1', 'b-demo-2') ORDER BY id").all<{ id: string; grade_id: number; descriptor_id: string }>()
+    expect(rows.results).toEqual([{ id: 'b-demo-1', grade_id: 7, descriptor_id: 'D22' }, { id: 'b-demo-2', grade_id: 9, descriptor_id: 'D1' }])
+  })
+
+  it('refuses removing a model with published tasks from the list, with the blocked message, and keeps it', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const res = await post('/tms/model', cookie, { intent: 'delete', id: 'm-demo-fractions' })
+    expect(res.status).toBe(409)
+    expect(await res.text()).toContain('tms.model.delete_blocked')
+    const still = await env.DB.prepare("SELECT id FROM tms_model WHERE id = 'm-demo-fractions' AND realm = 'demo'").first()
+    expect(still).not.toBeNull()
+  })
+
+  it('exports the bank and the task list as CSV with translated headers', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const bank = await call(DEMO, '/export/tms_question_bank?difficulty=hard', { headers: { cookie } })
+    expect(bank.status).toBe(200)
+    const [header, ...rows] = (await bank.text()).replace(/^\uFEFF/, '').trim().split('\r\n')
+    expect(header.startsWith('Enunciado,Tipo,Dificuldade,Série')).toBe(true)
+    expect(rows.every((r) => r.includes('Difícil'))).toBe(true)
+    const tasks = await call(DEMO, '/export/tms_task', { headers: { cookie } })
+    expect(tasks.status).toBe(200)
+    expect((await tasks.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toContain('Situação')
+  })
+})
