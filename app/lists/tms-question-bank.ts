@@ -3,6 +3,9 @@ import { joined, when } from '~/lib/list-format'
 import type { BankItem } from '~/schemas/tms/bank'
 import { DIFFICULTIES, GRADES, QUESTION_TYPES } from '~/schemas/tms/constants'
 
+/** A bank question changed after it was created (creation stamps both dates with the same instant). */
+export const wasUpdated = (row: Pick<BankItem, 'created_at' | 'updated_at'>) => Boolean(row.updated_at && row.created_at && row.updated_at > row.created_at)
+
 /** The question bank (`tms/question_bank`), searchable by every classification field. */
 export const bankList: ListSpec<BankItem> = {
   name: 'tms_question_bank',
@@ -20,7 +23,9 @@ export const bankList: ListSpec<BankItem> = {
     { id: 'batch_id', label: 'resources.tms_question_bank.fields.batch_id', sorting: true, width: 120 },
     { id: 'curriculum', label: 'resources.tms_question_bank.fields.curriculum', sorting: true, width: 110 },
     { id: 'tags', label: 'resources.tms_question_bank.fields.tags', format: joined },
-    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    // "New" and "updated" (seed 001 §3): when the question entered the bank, and when it last changed after that.
+    { id: 'created_at', label: 'resources.tms_question_bank.fields.new', sorting: true, width: 150, format: when },
+    { id: 'updated_at', label: 'resources.tms_question_bank.fields.updated', sorting: true, width: 150, format: (v, row) => (wasUpdated(row) ? when(v) : '') },
   ],
   search: [
     { field: 'type', type: 'select', label: 'resources.tms_question_bank.fields.type', options: QUESTION_TYPES.map((q) => ({ label: `tms.type.${q}`, value: q })) },
@@ -33,6 +38,8 @@ export const bankList: ListSpec<BankItem> = {
     { field: 'curriculum', type: 'text', label: 'resources.tms_question_bank.fields.curriculum' },
     { field: 'tag', type: 'text', label: 'resources.tms_question_bank.fields.tags' },
     { field: 'category', type: 'select', label: 'resources.tms_question_bank.fields.categories', options: [] },
+    { field: 'created_at', type: 'date', label: 'resources.tms_question_bank.fields.new' },
+    { field: 'updated_at', type: 'date', label: 'resources.tms_question_bank.fields.updated' },
   ],
 }
 export default bankList

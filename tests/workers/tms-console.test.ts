@@ -144,6 +144,34 @@ describe('task-authoring screens', () => {
     expect(still).not.toBeNull()
   })
 
+  it('shows when a bank question is new and when it was updated, as separate columns', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const token = await signIn(DEMO, 'demo', 'teacher')
+    const batch = `nu-${crypto.randomUUID().slice(0, 8)}`
+    const body = { statement: '<p>Quanto é metade de dez?</p>', options: { min_text_count: 1, max_text_count: 50 }, batch_id: batch }
+    const created = (await (await api(DEMO, 'tms/question_bank', { method: 'POST', token, json: body })).json()) as { id: string; created_at: string; updated_at: string }
+    expect(created.updated_at).toBe(created.created_at)
+    const csv = async () => {
+      const res = await call(DEMO, `/export/tms_question_bank?batch_id=${batch}`, { headers: { cookie } })
+      expect(res.status).toBe(200)
+      const [header, row] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','))
+      return { added: row[header.indexOf('Nova em')], updated: row[header.indexOf('Atualizada em')] }
+    }
+    const fresh = await csv()
+    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(fresh.updated).toBe('')
+
+    await new Promise((r) => setTimeout(r, 5))
+    expect((await api(DEMO, `tms/question_bank/${created.id}`, { method: 'PUT', token, json: { ...body, difficulty: 'medium' } })).status).toBe(200)
+    const edited = await csv()
+    expect(edited.added).toBe(fresh.added)
+    expect(edited.updated).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    const today = new Date().toISOString().slice(0, 10)
+    const listed = (await (await api(DEMO, `tms/question_bank?batch_id=${batch}&created_at_from=${today}&created_at_to=${today}`, { token })).json()) as { items: { id: string; created_at: string }[] }
+    expect(listed.items.map((i) => i.id)).toEqual([created.id])
+    expect(listed.items[0].created_at).toBe(created.created_at)
+  })
+
   it('exports the bank and the task list as CSV with translated headers', async () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const bank = await call(DEMO, '/export/tms_question_bank?difficulty=hard', { headers: { cookie } })

@@ -47,6 +47,8 @@ export default {
   'resources.tms_question_bank.fields.descriptor_id': "Descriptor",
   'resources.tms_question_bank.fields.batch_id': "Batch",
   'resources.tms_question_bank.fields.curriculum': "Curriculum",
+  'resources.tms_question_bank.fields.new': "New on",
+  'resources.tms_question_bank.fields.updated': "Updated on",
   'resources.tms_question_bank.fields.tags': "Tags",
   'resources.tms_question_bank.fields.categories': "Categories",
   'resources.tms_category.fields.name': "Name",

@@ -47,6 +47,8 @@ export default {
   'resources.tms_question_bank.fields.descriptor_id': "Descriptor",
   'resources.tms_question_bank.fields.batch_id': "Lote",
   'resources.tms_question_bank.fields.curriculum': "Currículo",
+  'resources.tms_question_bank.fields.new': "Nueva el",
+  'resources.tms_question_bank.fields.updated': "Actualizada el",
   'resources.tms_question_bank.fields.tags': "Etiquetas",
   'resources.tms_question_bank.fields.categories': "Categorías",
   'resources.tms_category.fields.name': "Nombre",

@@ -47,6 +47,8 @@ export default {
   'resources.tms_question_bank.fields.descriptor_id': "Descritor",
   'resources.tms_question_bank.fields.batch_id': "Lote",
   'resources.tms_question_bank.fields.curriculum': "Currículo",
+  'resources.tms_question_bank.fields.new': "Nova em",
+  'resources.tms_question_bank.fields.updated': "Atualizada em",
   'resources.tms_question_bank.fields.tags': "Tags",
   'resources.tms_question_bank.fields.categories': "Categorias",
   'resources.tms_category.fields.name': "Nome",
