@@ -1,10 +1,7 @@
 import type { ListSpec } from '~/lib/lists'
-import { joined, when } from '~/lib/list-format'
+import { joined, when, whenUpdated } from '~/lib/list-format'
 import type { BankItem } from '~/schemas/tms/bank'
 import { DIFFICULTIES, GRADES, QUESTION_TYPES } from '~/schemas/tms/constants'
-
-/** A bank question changed after it was created (creation stamps both dates with the same instant). */
-export const wasUpdated = (row: Pick<BankItem, 'created_at' | 'updated_at'>) => Boolean(row.updated_at && row.created_at && row.updated_at > row.created_at)
 
 /** The question bank (`tms/question_bank`), searchable by every classification field. */
 export const bankList: ListSpec<BankItem> = {
@@ -25,7 +22,7 @@ export const bankList: ListSpec<BankItem> = {
     { id: 'tags', label: 'resources.tms_question_bank.fields.tags', format: joined },
     // "New" and "updated" (seed 001 §3): when the question entered the bank, and when it last changed after that.
     { id: 'created_at', label: 'resources.tms_question_bank.fields.new', sorting: true, width: 150, format: when },
-    { id: 'updated_at', label: 'resources.tms_question_bank.fields.updated', sorting: true, width: 150, format: (v, row) => (wasUpdated(row) ? when(v) : '') },
+    { id: 'updated_at', label: 'resources.tms_question_bank.fields.updated', sorting: true, width: 150, format: whenUpdated },
   ],
   search: [
     { field: 'type', type: 'select', label: 'resources.tms_question_bank.fields.type', options: QUESTION_TYPES.map((q) => ({ label: `tms.type.${q}`, value: q })) },

@@ -176,6 +176,28 @@ describe('task-authoring screens', () => {
     expect(listed.items[0].created_at).toBe(created.created_at)
   })
 
+  it('shows when a model is new and when it was updated, as separate columns', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const token = await signIn(DEMO, 'demo', 'teacher')
+    const title = `Modelo ${crypto.randomUUID().slice(0, 8)}`
+    const body = { title, questions: [validQuestion('single')] }
+    const created = (await (await api(DEMO, 'tms/model', { method: 'POST', token, json: body })).json()) as { id: string }
+    const csv = async () => {
+      const res = await call(DEMO, `/export/tms_model?like=${encodeURIComponent(title)}`, { headers: { cookie } })
+      expect(res.status).toBe(200)
+      const [header, ...rows] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','))
+      expect(rows).toHaveLength(1)
+      return { added: rows[0][header.indexOf('Novo em')], updated: rows[0][header.indexOf('Atualizado em')] }
+    }
+    const fresh = await csv()
+    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(fresh.updated).toBe('')
+    await new Promise((r) => setTimeout(r, 5))
+    expect((await api(DEMO, `tms/model/${created.id}`, { method: 'PUT', token, json: { ...body, description: 'revisto' } })).status).toBe(200)
+    const edited = await csv()
+    expect(edited).toEqual({ added: fresh.added, updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/) })
+  })
+
   it('exports a model from its list as a JSON download that imports back identically, and duplicates it', async () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const download = await call(DEMO, '/tms/model/export/m-demo-fractions', { headers: { cookie } })

@@ -20,6 +20,8 @@ export default {
   'resources.tms_model.fields.max_execution_time': "Maximum execution time (minutes)",
   'resources.tms_model.fields.question_count': "Questions",
   'resources.tms_model.fields.version': "Version",
+  'resources.tms_model.fields.new': "New on",
+  'resources.tms_model.fields.updated': "Updated on",
   'resources.tms_model.fields.published_count': "Publications",
   'resources.tms_model.fields.token': "Token access",
   'resources.tms_model.fields.audio_question': "Audio questions",

@@ -20,6 +20,8 @@ export default {
   'resources.tms_model.fields.max_execution_time': "Tiempo máximo de ejecución (minutos)",
   'resources.tms_model.fields.question_count': "Preguntas",
   'resources.tms_model.fields.version': "Versión",
+  'resources.tms_model.fields.new': "Nuevo el",
+  'resources.tms_model.fields.updated': "Actualizado el",
   'resources.tms_model.fields.published_count': "Publicaciones",
   'resources.tms_model.fields.token': "Acceso con token",
   'resources.tms_model.fields.audio_question': "Preguntas en audio",

@@ -20,6 +20,8 @@ export default {
   'resources.tms_model.fields.max_execution_time': "Tempo máximo de execução (minutos)",
   'resources.tms_model.fields.question_count': "Questões",
   'resources.tms_model.fields.version': "Versão",
+  'resources.tms_model.fields.new': "Novo em",
+  'resources.tms_model.fields.updated': "Atualizado em",
   'resources.tms_model.fields.published_count': "Publicações",
   'resources.tms_model.fields.token': "Acesso por token",
   'resources.tms_model.fields.audio_question': "Questões em áudio",
