@@ -63,13 +63,13 @@ export const ROUTES: RouteEntry[] = [
   route('tms.task.preview', '/tms/task/preview/:modelId', all('tms_model_get'), 'pages.tms.task.preview', { hideSidebar: true }),
   route('tms.task.detail', '/tms/task/detail/:taskId', all('tms_task_get'), 'pages.tms.task.detail'),
   route('tms.task.correct', '/tms/task/:taskId/:answerId/correct', all('tms_task_correct'), 'pages.tms.task.correct'),
-  ...resource('tms.question_bank', '/tms/question_bank', 'tms_question_bank', 'questionId'),
+  ...resource('tms.question_bank', '/tms/question_bank', 'tms_question_bank', 'questionId', { unsaved: true }),
   route('tms.answer.list', '/tms/answer', all('tms_answer_list'), 'pages.tms.answer.list'),
   route('tms.token.list', '/tms/token', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.list'),
   route('tms.token.edit', '/tms/token/edit/room/:roomName/task/:taskId', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.edit'),
-  ...resource('tms.category', '/tms/category', 'tms_category', 'categoryId'),
-  ...resource('tms.assessed_skills', '/tms/assessed_skills', 'tms_assessed_skill', 'skillId'),
-  ...resource('tms.genre', '/tms/genre', 'tms_genre', 'genreId'),
+  ...resource('tms.category', '/tms/category', 'tms_category', 'categoryId', { unsaved: true }),
+  ...resource('tms.assessed_skills', '/tms/assessed_skills', 'tms_assessed_skill', 'skillId', { unsaved: true }),
+  ...resource('tms.genre', '/tms/genre', 'tms_genre', 'genreId', { unsaved: true }),
 
   // Surveys
   route('survey.model.list', '/survey/model', all('survey_model_list'), 'pages.survey.model.list'),

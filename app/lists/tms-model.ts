@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { joined, when } from '~/lib/list-format'
+import { joined, when, whenUpdated } from '~/lib/list-format'
 import type { Model } from '~/schemas/tms/model'
 import { MODEL_KINDS } from '~/schemas/tms/constants'
 
@@ -16,7 +16,9 @@ export const modelList: ListSpec<Model> = {
     { id: 'version', label: 'resources.tms_model.fields.version', sorting: true, align: 'right', width: 90 },
     { id: 'published_count', label: 'resources.tms_model.fields.published_count', align: 'right', width: 120 },
     { id: 'tags', label: 'resources.tms_model.fields.tags', format: joined, ellipsis: true },
-    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    // "New" and "updated" (seed 001 §3): when the model was created, and when it last changed after that.
+    { id: 'created_at', label: 'resources.tms_model.fields.new', sorting: true, width: 150, format: when },
+    { id: 'updated_at', label: 'resources.tms_model.fields.updated', sorting: true, width: 150, format: whenUpdated },
     { id: 'created_by', label: 'resources.tms.fields.created_by', width: 150 },
   ],
   search: [
@@ -24,7 +26,8 @@ export const modelList: ListSpec<Model> = {
     { field: 'kind', type: 'select', label: 'resources.tms_model.fields.kind', options: MODEL_KINDS.map((k) => ({ label: `tms.kind.${k}`, value: k })) },
     { field: 'tag', type: 'text', label: 'resources.tms_model.fields.tags' },
     { field: 'category', type: 'select', label: 'resources.tms_model.fields.categories', options: [] },
-    { field: 'updated_at', type: 'date', label: 'resources.tms.fields.updated_at' },
+    { field: 'created_at', type: 'date', label: 'resources.tms_model.fields.new' },
+    { field: 'updated_at', type: 'date', label: 'resources.tms_model.fields.updated' },
   ],
 }
 export default modelList

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { joined, when } from '~/lib/list-format'
+import { joined, when, whenUpdated } from '~/lib/list-format'
 import type { BankItem } from '~/schemas/tms/bank'
 import { DIFFICULTIES, GRADES, QUESTION_TYPES } from '~/schemas/tms/constants'
 
@@ -20,7 +20,9 @@ export const bankList: ListSpec<BankItem> = {
     { id: 'batch_id', label: 'resources.tms_question_bank.fields.batch_id', sorting: true, width: 120 },
     { id: 'curriculum', label: 'resources.tms_question_bank.fields.curriculum', sorting: true, width: 110 },
     { id: 'tags', label: 'resources.tms_question_bank.fields.tags', format: joined },
-    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    // "New" and "updated" (seed 001 §3): when the question entered the bank, and when it last changed after that.
+    { id: 'created_at', label: 'resources.tms_question_bank.fields.new', sorting: true, width: 150, format: when },
+    { id: 'updated_at', label: 'resources.tms_question_bank.fields.updated', sorting: true, width: 150, format: whenUpdated },
   ],
   search: [
     { field: 'type', type: 'select', label: 'resources.tms_question_bank.fields.type', options: QUESTION_TYPES.map((q) => ({ label: `tms.type.${q}`, value: q })) },
@@ -33,6 +35,8 @@ export const bankList: ListSpec<BankItem> = {
     { field: 'curriculum', type: 'text', label: 'resources.tms_question_bank.fields.curriculum' },
     { field: 'tag', type: 'text', label: 'resources.tms_question_bank.fields.tags' },
     { field: 'category', type: 'select', label: 'resources.tms_question_bank.fields.categories', options: [] },
+    { field: 'created_at', type: 'date', label: 'resources.tms_question_bank.fields.new' },
+    { field: 'updated_at', type: 'date', label: 'resources.tms_question_bank.fields.updated' },
   ],
 }
 export default bankList

@@ -21,7 +21,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
 export default function SkillCreateRoute() {
   const { groups, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen title={t('pages.tms.assessed_skills.create')} back="/tms/assessed_skills" fields={skillFields(groups)} schema={SkillInput} initial={{ type: 'skill', weight: 1 }} timeZone={timeZone} />
+  return <FormScreen title={t('pages.tms.assessed_skills.create')} back="/tms/assessed_skills" fields={skillFields(groups)} schema={SkillInput} initial={{ type: 'skill', weight: 1 }} timeZone={timeZone} protect />
 }
 
 export const ErrorBoundary = RouteError

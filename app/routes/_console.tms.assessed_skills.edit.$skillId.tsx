@@ -23,7 +23,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
 export default function SkillEditRoute() {
   const { skill, groups, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen key={skill.id} title={`${t('pages.tms.assessed_skills.edit')}: ${skill.name}`} back="/tms/assessed_skills" fields={skillFields(groups)} schema={SkillInput} initial={skill} timeZone={timeZone} />
+  return <FormScreen key={skill.id} title={`${t('pages.tms.assessed_skills.edit')}: ${skill.name}`} back="/tms/assessed_skills" fields={skillFields(groups)} schema={SkillInput} initial={skill} timeZone={timeZone} protect />
 }
 
 export const ErrorBoundary = RouteError

@@ -22,7 +22,7 @@ export default function CategoryCreateRoute() {
   const { parents, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const initial = { selectable: true, enabled: true, multi_selection: true, show_in_filter: true, show_in_list: true }
-  return <FormScreen title={t('pages.tms.category.create')} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={initial} timeZone={timeZone} />
+  return <FormScreen title={t('pages.tms.category.create')} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={initial} timeZone={timeZone} protect />
 }
 
 export const ErrorBoundary = RouteError

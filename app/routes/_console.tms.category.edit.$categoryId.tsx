@@ -23,7 +23,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
 export default function CategoryEditRoute() {
   const { category, parents, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen key={category.id} title={`${t('pages.tms.category.edit')}: ${category.name}`} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={category} timeZone={timeZone} />
+  return <FormScreen key={category.id} title={`${t('pages.tms.category.edit')}: ${category.name}`} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={category} timeZone={timeZone} protect />
 }
 
 export const ErrorBoundary = RouteError

@@ -21,7 +21,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
 export default function GenreCreateRoute() {
   const { timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen title={t('pages.tms.genre.create')} back="/tms/genre" fields={genreFields} schema={GenreInput} initial={{}} timeZone={timeZone} />
+  return <FormScreen title={t('pages.tms.genre.create')} back="/tms/genre" fields={genreFields} schema={GenreInput} initial={{}} timeZone={timeZone} protect />
 }
 
 export const ErrorBoundary = RouteError

@@ -23,7 +23,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
 export default function GenreEditRoute() {
   const { genre, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen key={genre.id} title={`${t('pages.tms.genre.edit')}: ${genre.name}`} back="/tms/genre" fields={genreFields} schema={GenreInput} initial={genre} timeZone={timeZone} />
+  return <FormScreen key={genre.id} title={`${t('pages.tms.genre.edit')}: ${genre.name}`} back="/tms/genre" fields={genreFields} schema={GenreInput} initial={genre} timeZone={timeZone} protect />
 }
 
 export const ErrorBoundary = RouteError

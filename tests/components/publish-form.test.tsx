@@ -51,6 +51,14 @@ describe('the publication form', () => {
     expect((screen.getByLabelText(pt['tms.publication.all']) as HTMLInputElement).checked).toBe(true)
   })
 
+  it('adds the realm’s task expire offset to the default deadline', () => {
+    const opts = options()
+    renderForm({ ...opts, limits: { ...opts.limits, expireOffsetDays: 2 } })
+    const publish = (screen.getByLabelText(pt['resources.tms_task.fields.publish_at']) as HTMLInputElement).value
+    const expire = (screen.getByLabelText(pt['resources.tms_task.fields.expire_at']) as HTMLInputElement).value
+    expect(Date.parse(`${expire}:00Z`) - Date.parse(`${publish}:00Z`)).toBe(5 * 86_400_000)
+  })
+
   it('shows the publication rules live and sends nothing while one fails', async () => {
     renderForm()
     await submit()

@@ -1,6 +1,9 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { catalogues } from '../../app/i18n/catalogues'
 import { ROUTES } from '../../app/lib/manifest'
+import { ESSAY_ERROR_CATEGORIES } from '../../app/schemas/tms/constants'
+import { validQuestion } from '../support/tms-fixtures'
 import { call, consoleSignIn, DEMO, signIn, api } from './helpers'
 
 /** Console screens of task authoring and rooms, through the Worker as a browser reaches them (loaders and actions). */
@@ -10,6 +13,7 @@ const PARAMS: Record<string, string> = {
   modelId: 'm-demo-fractions', taskId: 't-demo-fractions', questionId: 'b-demo-1', categoryId: 'c-demo-math', skillId: 'sk-demo-c1', genreId: 'gn-demo-diss',
   roomName: encodeURIComponent('9º A'), room: 'r-demo-9a',
 }
+const pt = catalogues['pt-BR']
 const pathOf = (pattern: string) => pattern.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? p)
 
 function form(fields: Record<string, string>) {
@@ -142,6 +146,103 @@ describe('task-authoring screens', () => {
     expect(await res.text()).toContain('tms.model.delete_blocked')
     const still = await env.DB.prepare("SELECT id FROM tms_model WHERE id = 'm-demo-fractions' AND realm = 'demo'").first()
     expect(still).not.toBeNull()
+  })
+
+  it('shows when a bank question is new and when it was updated, as separate columns', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const token = await signIn(DEMO, 'demo', 'teacher')
+    const batch = `nu-${crypto.randomUUID().slice(0, 8)}`
+    const body = { statement: '<p>Quanto é metade de dez?</p>', options: { min_text_count: 1, max_text_count: 50 }, batch_id: batch }
+    const created = (await (await api(DEMO, 'tms/question_bank', { method: 'POST', token, json: body })).json()) as { id: string; created_at: string; updated_at: string }
+    expect(created.updated_at).toBe(created.created_at)
+    const csv = async () => {
+      const res = await call(DEMO, `/export/tms_question_bank?batch_id=${batch}`, { headers: { cookie } })
+      expect(res.status).toBe(200)
+      const [header, row] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','))
+      return { added: row[header.indexOf('Nova em')], updated: row[header.indexOf('Atualizada em')] }
+    }
+    const fresh = await csv()
+    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(fresh.updated).toBe('')
+
+    await new Promise((r) => setTimeout(r, 5))
+    expect((await api(DEMO, `tms/question_bank/${created.id}`, { method: 'PUT', token, json: { ...body, difficulty: 'medium' } })).status).toBe(200)
+    const edited = await csv()
+    expect(edited.added).toBe(fresh.added)
+    expect(edited.updated).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    const today = new Date().toISOString().slice(0, 10)
+    const listed = (await (await api(DEMO, `tms/question_bank?batch_id=${batch}&created_at_from=${today}&created_at_to=${today}`, { token })).json()) as { items: { id: string; created_at: string }[] }
+    expect(listed.items.map((i) => i.id)).toEqual([created.id])
+    expect(listed.items[0].created_at).toBe(created.created_at)
+  })
+
+  it('shows when a model is new and when it was updated, as separate columns', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const token = await signIn(DEMO, 'demo', 'teacher')
+    const title = `Modelo ${crypto.randomUUID().slice(0, 8)}`
+    const body = { title, questions: [validQuestion('single')] }
+    const created = (await (await api(DEMO, 'tms/model', { method: 'POST', token, json: body })).json()) as { id: string }
+    const csv = async () => {
+      const res = await call(DEMO, `/export/tms_model?like=${encodeURIComponent(title)}`, { headers: { cookie } })
+      expect(res.status).toBe(200)
+      const [header, ...rows] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','))
+      expect(rows).toHaveLength(1)
+      return { added: rows[0][header.indexOf('Novo em')], updated: rows[0][header.indexOf('Atualizado em')] }
+    }
+    const fresh = await csv()
+    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(fresh.updated).toBe('')
+    await new Promise((r) => setTimeout(r, 5))
+    expect((await api(DEMO, `tms/model/${created.id}`, { method: 'PUT', token, json: { ...body, description: 'revisto' } })).status).toBe(200)
+    const edited = await csv()
+    expect(edited).toEqual({ added: fresh.added, updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/) })
+  })
+
+  it('exports a model from its list as a JSON download that imports back identically, and duplicates it', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const download = await call(DEMO, '/tms/model/export/m-demo-fractions', { headers: { cookie } })
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.json"$/)
+    const document = await download.text()
+
+    const imported = await post('/tms/model', cookie, { intent: 'import', document })
+    expect(imported.status).toBe(302)
+    const copyId = /^\/tms\/model\/edit\/(.+)$/.exec(imported.headers.get('location') ?? '')![1]
+    expect(copyId).not.toBe('m-demo-fractions')
+    const again = await (await call(DEMO, `/tms/model/export/${copyId}`, { headers: { cookie } })).json()
+    expect(again).toEqual(JSON.parse(document))
+
+    const broken = await post('/tms/model', cookie, { intent: 'import', document: '{not json' })
+    expect(broken.status).toBe(400)
+    expect(await broken.text()).toContain('validation.tms.export_format')
+
+    const duplicated = await post('/tms/model', cookie, { intent: 'duplicate', id: 'm-demo-fractions', title: 'Frações (cópia da tela)' })
+    expect(duplicated.status).toBe(302)
+    const dupId = /^\/tms\/model\/edit\/(.+)$/.exec(duplicated.headers.get('location') ?? '')![1]
+    const dup = await env.DB.prepare('SELECT title, parent_id FROM tms_model WHERE id = ? AND realm = ?').bind(dupId, 'demo').first<{ title: string; parent_id: string }>()
+    expect(dup).toEqual({ title: 'Frações (cópia da tela)', parent_id: 'm-demo-fractions' })
+  })
+
+  it('lists the essay error categories with their colours on the category screen', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const html = await (await call(DEMO, '/tms/category', { headers: { cookie } })).text()
+    for (const [name, colour] of Object.entries(ESSAY_ERROR_CATEGORIES)) {
+      expect(html).toMatch(new RegExp(`background:\\s*${colour}[^>]*></span> ?(<!-- -->)?${pt[`tms.essay_error.${name}`]}`))
+    }
+  })
+
+  it('generates a task token from its screen and shows the code with who created it and when', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const token = await signIn(DEMO, 'demo', 'root')
+    const m = (await (await api(DEMO, 'tms/model', { method: 'POST', token, json: { title: 'Tarefa com código', token: true, questions: [validQuestion('single')] } })).json()) as { id: string }
+    const t = (await (await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: m.id, categories: ['c-demo-math'], rooms: ['r-demo-9a'] } })).json()) as { id: string }
+    const screenPath = `/tms/token/edit/room/${encodeURIComponent('9º A')}/task/${t.id}`
+    expect((await post(screenPath, cookie, {})).status).toBe(200)
+    const row = await env.DB.prepare('SELECT code, created_by FROM tms_token WHERE task_id = ? AND revoked_at IS NULL').bind(t.id).first<{ code: string; created_by: string }>()
+    expect(row?.created_by).toBe('root@demo')
+    const html = await (await call(DEMO, screenPath, { headers: { cookie } })).text()
+    expect(html).toContain(`<strong>${row!.code}</strong>`)
+    expect(html).toContain('root@demo')
   })
 
   it('exports the bank and the task list as CSV with translated headers', async () => {

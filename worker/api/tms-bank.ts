@@ -34,7 +34,11 @@ bank.route(
     },
     create: BankItemInput,
     update: BankItemInput,
-    beforeCreate: async (c, auth, body) => ({ ...(await bankValues(c, auth, body)), id: newId(), realm: auth.realm, created_at: nowIso(), created_by: auth.nick }),
+    beforeCreate: async (c, auth, body) => {
+      const values = await bankValues(c, auth, body)
+      // One instant for both dates: a question counts as updated only once it changes after its creation.
+      return { ...values, id: newId(), realm: auth.realm, created_at: values.updated_at, created_by: auth.nick }
+    },
     beforeUpdate: (c, auth, body) => bankValues(c, auth, body),
   }),
 )

@@ -111,7 +111,7 @@ export const bankEntity = defineEntity<BankItem>({
     descriptor_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     batch_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     curriculum: { type: 'text', sort: true, list: true, filter: 'eq' },
-    created_at: { type: 'text', sort: true },
+    created_at: { type: 'text', sort: true, list: true, filter: 'date' },
     created_by: { type: 'text', list: true },
     updated_at: { type: 'text', sort: true, list: true, filter: 'date' },
     updated_by: { type: 'text', list: true },

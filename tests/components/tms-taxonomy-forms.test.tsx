@@ -1,0 +1,71 @@
+import { createRemixStub } from '@remix-run/testing'
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import type { ComponentType } from 'react'
+import { describe, expect, it } from 'vitest'
+import { catalogues } from '~/i18n/catalogues'
+import SkillCreate from '~/routes/_console.tms.assessed_skills.create'
+import SkillEdit from '~/routes/_console.tms.assessed_skills.edit.$skillId'
+import CategoryCreate from '~/routes/_console.tms.category.create'
+import CategoryEdit from '~/routes/_console.tms.category.edit.$categoryId'
+import GenreCreate from '~/routes/_console.tms.genre.create'
+import GenreEdit from '~/routes/_console.tms.genre.edit.$genreId'
+
+/** The category, assessed-skill and genre screens (real route components) warn before leaving with unsaved changes. */
+
+const pt = catalogues['pt-BR']
+const timeZone = 'America/Sao_Paulo'
+const stamp = { realm: 'demo', created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', updated_by: 'root' }
+
+const SCREENS: { name: string; path: string; list: string; resource: string; Component: ComponentType; data: Record<string, unknown> }[] = [
+  { name: 'category create', path: '/tms/category/create', list: '/tms/category', resource: 'tms_category', Component: CategoryCreate, data: { parents: [], timeZone } },
+  {
+    name: 'category edit', path: '/tms/category/edit/c1', list: '/tms/category', resource: 'tms_category', Component: CategoryEdit,
+    data: { category: { id: 'c1', name: 'Matemática', parent_id: null, selectable: true, enabled: true, required: false, multi_selection: true, embed: false, show_in_navigation: false, show_in_filter: true, show_in_list: true, ...stamp }, parents: [], timeZone },
+  },
+  { name: 'assessed skill create', path: '/tms/assessed_skills/create', list: '/tms/assessed_skills', resource: 'tms_assessed_skill', Component: SkillCreate, data: { groups: [], timeZone } },
+  {
+    name: 'assessed skill edit', path: '/tms/assessed_skills/edit/s1', list: '/tms/assessed_skills', resource: 'tms_assessed_skill', Component: SkillEdit,
+    data: { skill: { id: 's1', name: 'Coesão', type: 'skill', weight: 1, group_id: null, description: '', ...stamp }, groups: [], timeZone },
+  },
+  { name: 'genre create', path: '/tms/genre/create', list: '/tms/genre', resource: 'tms_genre', Component: GenreCreate, data: { timeZone } },
+  { name: 'genre edit', path: '/tms/genre/edit/g1', list: '/tms/genre', resource: 'tms_genre', Component: GenreEdit, data: { genre: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp }, timeZone } },
+]
+
+function renderScreen(s: (typeof SCREENS)[number]) {
+  const Stub = createRemixStub([
+    { path: s.path, Component: s.Component, loader: () => s.data },
+    { path: s.list, Component: () => <h1>lista</h1> },
+  ])
+  render(<Stub initialEntries={[s.path]} />)
+}
+
+const backLink = () => screen.getByRole('link', { name: pt['tms.form.back'] })
+
+describe('unsaved-changes protection on the category, assessed-skill and genre forms', () => {
+  for (const s of SCREENS) {
+    it(`${s.name}: asks before leaving with a changed field, stays or leaves as chosen`, async () => {
+      renderScreen(s)
+      const label = new RegExp(pt[`resources.${s.resource}.fields.name`])
+      const name = (await screen.findByLabelText(label)) as HTMLInputElement
+      fireEvent.input(name, { target: { value: `${name.value} alterado` } })
+      await act(async () => fireEvent.click(backLink()))
+      const dialog = await screen.findByRole('dialog', { name: pt['unsaved.title'] })
+      expect(dialog).toBeTruthy()
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: pt['unsaved.stay'] })))
+      expect(screen.queryByRole('heading', { name: 'lista' })).toBeNull()
+      expect((screen.getByLabelText(label) as HTMLInputElement).value).toContain('alterado')
+
+      await act(async () => fireEvent.click(backLink()))
+      await act(async () => fireEvent.click(await screen.findByRole('button', { name: pt['unsaved.leave'] })))
+      expect(await screen.findByRole('heading', { name: 'lista' })).toBeTruthy()
+    })
+  }
+
+  it('leaves an untouched form without asking', async () => {
+    renderScreen(SCREENS[4])
+    await screen.findByRole('heading', { name: pt['pages.tms.genre.create'] })
+    await act(async () => fireEvent.click(backLink()))
+    expect(await screen.findByRole('heading', { name: 'lista' })).toBeTruthy()
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
