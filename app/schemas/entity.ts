@@ -37,6 +37,17 @@ export function defineEntity<Row extends Record<string, unknown>>(d: EntityDescr
 }
 
 /** Value returned in place of a secret: tells the UI a value is stored without revealing it. */
+/** The stamps of a realm-owned row: its id, realm, and when and by whom it was created and last changed. */
+export type Stamped = { id: string; realm: string; created_at: string; updated_at: string; updated_by: string }
+/** Field declarations of those stamps (spread into an entity's `fields`). */
+export const STAMP_FIELDS = {
+  id: { type: 'text', list: true },
+  realm: { type: 'text' },
+  created_at: { type: 'text', sort: true },
+  updated_at: { type: 'text', sort: true, list: true },
+  updated_by: { type: 'text', list: true },
+} as const satisfies Record<string, FieldDef>
+
 export const SECRET_MASK = '********'
 
 /** Masks a secret so the last 4 characters remain as a hint when it is long enough. */

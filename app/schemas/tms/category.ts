@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { defineEntity } from '../entity'
+import { STAMP_FIELDS, type Stamped, defineEntity } from '../entity'
 import { Id, Name } from './common'
 
 const flag = (fallback: boolean) => v.optional(v.boolean('validation.boolean'), fallback)
@@ -21,7 +21,7 @@ export const CategoryInput = v.object({
   show_in_list: flag(true),
 })
 export type CategoryInput = v.InferOutput<typeof CategoryInput>
-export type Category = CategoryInput & { id: string; realm: string; created_at: string; updated_at: string; updated_by: string }
+export type Category = CategoryInput & Stamped
 
 export const categoryEntity = defineEntity<Category>({
   name: 'tms_category',
@@ -29,8 +29,7 @@ export const categoryEntity = defineEntity<Category>({
   key: 'id',
   realmColumn: 'realm',
   fields: {
-    id: { type: 'text', list: true },
-    realm: { type: 'text' },
+    ...STAMP_FIELDS,
     name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
     parent_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     selectable: { type: 'bool', list: true, filter: 'eq' },
@@ -41,9 +40,6 @@ export const categoryEntity = defineEntity<Category>({
     show_in_navigation: { type: 'bool', list: true },
     show_in_filter: { type: 'bool', list: true },
     show_in_list: { type: 'bool', list: true },
-    created_at: { type: 'text', sort: true },
-    updated_at: { type: 'text', sort: true, list: true },
-    updated_by: { type: 'text', list: true },
   },
   defaultOrder: 'name',
 })

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { defineEntity } from '../entity'
+import { STAMP_FIELDS, type Stamped, defineEntity } from '../entity'
 import { Description, Name, fieldPath } from './common'
 
 const words = v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(5000, 'validation.max_value'))
@@ -12,7 +12,7 @@ export const GenreInput = v.pipe(
   }),
 )
 export type GenreInput = v.InferOutput<typeof GenreInput>
-export type Genre = GenreInput & { id: string; realm: string; created_at: string; updated_at: string; updated_by: string }
+export type Genre = GenreInput & Stamped
 
 export const genreEntity = defineEntity<Genre>({
   name: 'tms_genre',
@@ -20,15 +20,11 @@ export const genreEntity = defineEntity<Genre>({
   key: 'id',
   realmColumn: 'realm',
   fields: {
-    id: { type: 'text', list: true },
-    realm: { type: 'text' },
+    ...STAMP_FIELDS,
     name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
     min_words: { type: 'int', sort: true, list: true },
     max_words: { type: 'int', sort: true, list: true },
     description: { type: 'text', search: true, list: true },
-    created_at: { type: 'text', sort: true },
-    updated_at: { type: 'text', sort: true, list: true },
-    updated_by: { type: 'text', list: true },
   },
   defaultOrder: 'name',
 })

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { defineEntity } from '../entity'
+import { STAMP_FIELDS, type Stamped, defineEntity } from '../entity'
 import { Description, Id, Name, fieldPath } from './common'
 
 /** Assessed skill (seed 001 §3): a group, or a skill (optionally inside a group) with a weight. */
@@ -16,7 +16,7 @@ export const SkillInput = v.pipe(
   }),
 )
 export type SkillInput = v.InferOutput<typeof SkillInput>
-export type Skill = SkillInput & { id: string; realm: string; created_at: string; updated_at: string; updated_by: string }
+export type Skill = SkillInput & Stamped
 
 export const skillEntity = defineEntity<Skill>({
   name: 'tms_assessed_skill',
@@ -24,16 +24,12 @@ export const skillEntity = defineEntity<Skill>({
   key: 'id',
   realmColumn: 'realm',
   fields: {
-    id: { type: 'text', list: true },
-    realm: { type: 'text' },
+    ...STAMP_FIELDS,
     name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
     type: { type: 'text', sort: true, list: true, filter: 'eq' },
     weight: { type: 'real', sort: true, list: true },
     group_id: { type: 'text', list: true, filter: 'eq' },
     description: { type: 'text', search: true, list: true },
-    created_at: { type: 'text', sort: true },
-    updated_at: { type: 'text', sort: true, list: true },
-    updated_by: { type: 'text', list: true },
   },
   defaultOrder: 'name',
 })
