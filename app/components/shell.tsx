@@ -1,12 +1,12 @@
 import { Form, Link, NavLink, useLocation } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { abbreviate } from '~/lib/format'
 import type { VisibleSection } from '~/lib/navigation'
 import type { RealmConfig } from '~/schemas/realm'
 import type { Settings } from '~/schemas/settings'
 import type { SessionUser } from '~/server/auth.server'
 import { LegalLinks, RealmLogo } from './brand'
+import { CreditBalance } from './credit-balance'
 import { NetworkIndicator } from './heartbeat'
 import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'
@@ -105,11 +105,7 @@ export function Shell({ user, config, locale, settings, nav, balance, hideSideba
           <span className="spacer" />
           <NetworkIndicator />
           {config.ledger_enabled && balance !== null ? (
-            <span className="credit-balance" title={t('shell.balance.title', { value: new Intl.NumberFormat(locale).format(balance) })}>
-              <Icon name="coin" />
-              <span className="visually-hidden">{t('shell.balance')}: </span>
-              <span data-testid="credit-balance">{abbreviate(balance, locale)}</span>
-            </span>
+            <CreditBalance balance={balance} locale={locale} />
           ) : null}
           <RealmSwitchButton permissions={user.permissions} />
           <LanguageMenu locale={locale} />

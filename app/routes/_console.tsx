@@ -8,19 +8,14 @@ import { matchRoute } from '~/lib/manifest'
 import { visibleNav } from '~/lib/navigation'
 import type { RootData } from '~/root'
 import { requireUser, type SigninRequired } from '~/server/auth.server'
+import { walletBalance } from '~/server/wallet.server'
 
 /** Layout of every console route: paths outside the manifest are 404; the rest need a session with dashboard access. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const entry = matchRoute(new URL(request.url).pathname)
   if (!entry || entry.public) throw new Response(null, { status: 404 })
   const { user, realm, api } = await requireUser(request, context)
-  let balance: number | null = null
-  if (realm.config?.ledger_enabled) {
-    balance = await api
-      .get<{ points: number }>(`ledger/wallet/${encodeURIComponent(user.nick)}`)
-      .then((w) => w.points)
-      .catch(() => null)
-  }
+  const balance = await walletBalance(api, realm, user.nick)
   return { user, balance, nav: visibleNav(user.permissions, realm.config), hideSidebar: Boolean(entry.hideSidebar) }
 }
 

@@ -18,9 +18,11 @@ import { userListAction } from './__user.server'
 export const handle = { title: 'pages.user.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const query = listQueryFromUrl(new URL(request.url))
-  // Seed 002 §5: a search shorter than 3 characters is not sent; the page says why instead.
-  if (query.like && query.like.length < USER_SEARCH_MIN) {
+  const url = new URL(request.url)
+  const query = listQueryFromUrl(url)
+  // Seed 002 §5: a search shorter than 3 characters (the search bar, or a text filter) is not sent; the page says why instead.
+  const searches = [query.like, ...['nick', 'name', 'email'].map((f) => url.searchParams.get(f)?.trim())]
+  if (searches.some((text) => text && text.length < USER_SEARCH_MIN)) {
     const { user, realm } = await requireRoute(request, context, 'user.list')
     return { ...flags(user.permissions, realm.code), page: { items: [] as User[], total: 0, limit: query.limit, offset: 0 }, query, tooShort: true }
   }

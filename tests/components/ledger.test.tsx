@@ -2,6 +2,7 @@ import { createRemixStub } from '@remix-run/testing'
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { BarChart } from '~/components/bar-chart'
+import { CreditBalance } from '~/components/credit-balance'
 import { catalogues } from '~/i18n/catalogues'
 import { PackageForm } from '~/routes/__ledger-package-form'
 import { TotalRequired } from '~/routes/__ledger-movement-ui'
@@ -89,5 +90,27 @@ describe('PackageForm', () => {
     fireEvent.click(screen.getByRole('button', { name: pt['ledger.save'] }))
     await waitFor(() => expect(sent).toHaveLength(1))
     expect(Object.fromEntries(sent[0])).toMatchObject({ name: 'Pacote', cost: '1.499,9', currency: 'BRL', points: '20000', enabled: 'on' })
+  })
+})
+
+describe('CreditBalance', () => {
+  it('shows the loader balance, then reads /wallet again when the tab becomes visible', async () => {
+    let reads = 0
+    const Stub = createRemixStub([
+      { path: '/', Component: () => <CreditBalance balance={1500} locale="pt-BR" /> },
+      {
+        path: '/wallet',
+        loader: () => {
+          reads++
+          return { points: 2_500_000 }
+        },
+      },
+    ])
+    render(<Stub initialEntries={['/']} />)
+    expect((await screen.findByTestId('credit-balance')).textContent).toBe('1,5k')
+    expect(reads).toBe(0)
+    document.dispatchEvent(new Event('visibilitychange'))
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('2,5mi'))
+    expect(reads).toBe(1)
   })
 })

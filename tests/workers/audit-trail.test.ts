@@ -6,6 +6,7 @@ import type { AuditLog, ErrorLog } from '../../app/schemas/technical'
 import type { AppEnv } from '../../worker/api/context'
 import { handleApiError } from '../../worker/api/technical'
 import { DEMO, api, expectEnvelope, signIn, userWith } from './helpers'
+import { funded, ledgerRealm, recipient } from './ledger-helpers'
 
 const DASH = 'dashboard_dashboard_access'
 const count = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM audit_log').first<{ n: number }>())!.n
@@ -54,6 +55,48 @@ describe('the audit trail of realm administration', () => {
     expect(JSON.parse(results[2].changes)).toEqual({ disabled: [false, true] })
     expect(JSON.stringify(results)).not.toMatch(/senha-longa|pbkdf2/)
     expect(JSON.parse(results[1].changes).password).toEqual([null, '********'])
+  })
+})
+
+/** Mutations that need rows first (rooms, members, ledger movements and packages), each refused once then accepted. */
+const prepared: Record<string, () => Promise<{ token: string; entity: string; action: string; refused: Call; accepted: Call }>> = {
+  'room create': async () => ({ token: await signIn(DEMO, 'demo', 'root'), entity: 'room', action: 'create', refused: ['POST', 'room/room', { name: 'x' }], accepted: ['POST', 'room/room', { name: `Sala ${crypto.randomUUID().slice(0, 8)}` }] }),
+  'room member': async () => {
+    const token = await signIn(DEMO, 'demo', 'root')
+    const room = (await (await api(DEMO, 'room/room', { method: 'POST', token, json: { name: `Sala ${crypto.randomUUID().slice(0, 8)}` } })).json()) as { id: string }
+    return { token, entity: 'room', action: 'add_member', refused: ['POST', `room/room/${room.id}/member`, { nick: 'nobody-here' }], accepted: ['POST', `room/room/${room.id}/member`, { nick: 'teacher' }] }
+  },
+  'ledger package': async () => ({ token: await signIn(DEMO, 'demo', 'root'), entity: 'ledger_package', action: 'create', refused: ['POST', 'ledger/package', { name: 'Pacote', cost: 'dez', points: 10 }], accepted: ['POST', 'ledger/package', { name: 'Pacote auditado', cost: '9,90', points: 10 }] }),
+  'ledger transfer': async () => {
+    const payer = await funded(10)
+    const to = await recipient()
+    const key = () => `k-${crypto.randomUUID()}`
+    return { token: payer.token, entity: 'ledger_transaction', action: 'transfer', refused: ['POST', 'ledger/transaction/transfer', { targets: [to.nick], points: 11, idempotency_key: key() }], accepted: ['POST', 'ledger/transaction/transfer', { targets: [to.nick], points: 10, idempotency_key: key() }] }
+  },
+  'ledger debit': async () => {
+    const user = await funded(10, ['ledger_transaction_debit'])
+    return { token: user.token, entity: 'ledger_transaction', action: 'debit', refused: ['POST', 'ledger/transaction/debit', { contents: ['persona.voice_clone'], idempotency_key: `k-${crypto.randomUUID()}` }], accepted: ['POST', 'ledger/transaction/debit', { contents: ['lesson.summary'], idempotency_key: `k-${crypto.randomUUID()}` }] }
+  },
+  'ledger sponsor': async () => {
+    const child = await ledgerRealm({ parent_code: 'demo' })
+    const user = await funded(10, ['ledger_sponsor_create'])
+    return { token: user.token, entity: 'ledger_transaction', action: 'sponsor', refused: ['POST', 'ledger/transaction/sponsor', { realm: child.code, points: 11, idempotency_key: `k-${crypto.randomUUID()}` }], accepted: ['POST', 'ledger/transaction/sponsor', { realm: child.code, points: 10, idempotency_key: `k-${crypto.randomUUID()}` }] }
+  },
+}
+
+describe('the audit trail of rooms and the credit ledger', () => {
+  it.each(Object.entries(prepared))('%s: one record per accepted change, none for a refused one', async (_name, setup) => {
+    const m = await setup()
+    const before = await count()
+    const [method, path, json] = m.refused
+    const refused = await api(DEMO, path, { method, token: m.token, json })
+    expect(refused.status, await refused.clone().text()).toBeGreaterThanOrEqual(400)
+    expect(await count()).toBe(before)
+    const [m2, p2, j2] = m.accepted
+    const ok = await api(DEMO, p2, { method: m2, token: m.token, json: j2 })
+    expect(ok.status, await ok.clone().text()).toBeLessThan(300)
+    expect(await count()).toBe(before + 1)
+    expect(await last()).toMatchObject({ entity: m.entity, action: m.action, realm: 'demo', request_id: ok.headers.get('x-request-id') })
   })
 })
 

@@ -52,6 +52,28 @@ describe('ledger screens', () => {
     expect(html).toContain('data-testid="credit-balance">1,2k<')
   })
 
+  it('answers the wallet to the top bar at /wallet, following movements made by others; null without a session or the ledger', async () => {
+    const user = await userWith('demo', [DASH, `x_${crypto.randomUUID()}`])
+    const points = async (host: string, cookie?: string) => {
+      const res = await call(host, '/wallet', { headers: cookie ? { cookie } : {} })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      return ((await res.json()) as { points: number | null }).points
+    }
+    const before = await points(DEMO, user.cookie)
+    const payer = await funded(30)
+    const sent = await call(DEMO, '/api/ledger/transaction/transfer', {
+      method: 'POST',
+      headers: { 'x-api-key': payer.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ targets: [user.nick], points: 7, idempotency_key: key() }),
+    })
+    expect(sent.status, await sent.clone().text()).toBe(201)
+    expect(await points(DEMO, user.cookie)).toBe((before ?? 0) + 7)
+    expect(await points(DEMO)).toBeNull()
+    const escola = await userWith('escola', [DASH])
+    expect(await points('escola.localhost', escola.cookie)).toBeNull()
+  })
+
   it('says the period is wrong instead of fetching a report', async () => {
     const user = await userWith('demo', ALL_LEDGER)
     const html = await (await call(DEMO, '/reports/ledger?report=consumed&period=day&start_at=2026-01-01&end_at=2026-03-01', { headers: { cookie: user.cookie } })).text()

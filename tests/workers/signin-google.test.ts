@@ -31,11 +31,18 @@ describe('Google sign-in (POST /mas/registration, provider google)', () => {
     expect(res.status, await res.clone().text()).toBe(200)
     const body = (await res.json()) as { nick: string; role: string; auth_token: string }
     expect(body).toMatchObject({ nick: 'nova.professora@demo', role: 'teacher' })
+    // The new account has its audit record, written with it (the actor is the provider).
+    const records = () => env.DB.prepare("SELECT * FROM audit_log WHERE entity = 'user' AND entity_id = 'nova.professora@demo'").all<{ realm: string; actor: string; action: string; changes: string; request_id: string }>()
+    const { results } = await records()
+    expect(results).toHaveLength(1)
+    expect(results[0]).toMatchObject({ realm: 'demo', actor: 'provider:google', action: 'create', request_id: res.headers.get('x-request-id') })
+    expect(JSON.parse(results[0].changes)).toMatchObject({ email: [null, 'nova.professora@demo.edu'], roles: [null, ['teacher']] })
     const session = (await (await api(DEMO, 'mas/session', { token: body.auth_token })).json()) as { permissions: Record<string, boolean> }
     expect(session.permissions.dashboard_dashboard_access).toBe(true)
     // Signing in again finds the same account.
     const again = (await (await register({ realm: 'demo', provider: 'google', token: await token('1002'), create: true })).json()) as { nick: string }
     expect(again.nick).toBe('nova.professora@demo')
+    expect((await records()).results).toHaveLength(1)
   })
 
   it('creates students as students (no dashboard access; the console refuses them)', async () => {

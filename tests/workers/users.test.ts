@@ -15,6 +15,13 @@ describe('user search', () => {
     const { token } = await userWith('demo', USERS)
     const short = await expectEnvelope(await api(DEMO, 'mas/user?like=ma', { token }), 400, 'min_search')
     expect(short.errors[0]).toMatchObject({ field: 'like', value: 3, message: 'validation.min_search' })
+    // The list's text filters are searches too.
+    for (const field of ['nick', 'name', 'email']) {
+      const filtered = await expectEnvelope(await api(DEMO, `mas/user?${field}=ma`, { token }), 400, 'min_search')
+      expect(filtered.errors[0]).toMatchObject({ field, value: 3 })
+    }
+    const byName = (await (await api(DEMO, 'mas/user?name=marina', { token })).json()) as ListPage<User>
+    expect(byName.items.map((u) => u.nick)).toEqual(['manager@demo'])
     const found = (await (await api(DEMO, 'mas/user?like=marina', { token })).json()) as ListPage<User>
     expect(found.items.map((u) => u.nick)).toEqual(['manager@demo'])
     expect(found.items[0].roles).toEqual(['manager'])
@@ -27,6 +34,19 @@ describe('user search', () => {
     expect(page.total).toBeGreaterThan(3)
     const foreign = (await (await api(DEMO, 'mas/user?origin_realm=demo-sul', { token })).json()) as ListPage<User>
     expect(foreign.items.map((u) => u.nick)).toEqual(['coord@demo-sul'])
+  })
+
+  it('shows why on the users screen instead of sending a short search or text filter', async () => {
+    const { cookie } = await userWith('demo', [DASH, 'mas_user_list'])
+    for (const q of ['like=ma', 'name=ma', 'email=ab']) {
+      const res = await call(DEMO, `/user?${q}`, { headers: { cookie } })
+      expect(res.status, q).toBe(200)
+      expect(await res.text()).toMatch(/role="alert">Digite pelo menos 3 caracteres\./)
+    }
+    const res = await call(DEMO, '/user?name=marina', { headers: { cookie } })
+    const page = await res.text()
+    expect(page).not.toMatch(/role="alert">Digite pelo menos/)
+    expect(page).toContain('manager@demo')
   })
 })
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { ComplaintReport } from '../../app/schemas/report'
 import { checkWordFilter, filterText } from '../../worker/db/word-filter'
 import { DEMO, api, expectEnvelope, signIn, userWith } from './helpers'
+import { funded, ledgerRealm, move, recipient } from './ledger-helpers'
 
 const DASH = 'dashboard_dashboard_access'
 
@@ -64,6 +65,22 @@ describe('exemption domains', () => {
 })
 
 describe('where users post text', () => {
+  it('stores the descriptions of transfers and sponsorships masked, as their recipients read them', async () => {
+    const payer = await funded(50, ['ledger_transfer_create', 'ledger_sponsor_create'])
+    const to = await recipient()
+    const transfer = await move('transfer', payer.token, { targets: [to.nick], points: 5, description: 'Para o idiota da turma' })
+    expect(transfer.status, await transfer.clone().text()).toBe(201)
+    const t = (await transfer.json()) as { id: string; description: string }
+    expect(t.description).toBe('Para o ****** da turma')
+    const child = await ledgerRealm({ parent_code: 'demo' })
+    const sponsor = await move('sponsor', payer.token, { realm: child.code, points: 5, description: 'Palavrao e idiota' })
+    expect(sponsor.status, await sponsor.clone().text()).toBe(201)
+    const s = (await sponsor.json()) as { id: string; description: string }
+    expect(s.description).toBe('******** e ******')
+    const stored = await env.DB.prepare('SELECT description FROM ledger_transaction WHERE id IN (?, ?) ORDER BY id').bind(t.id, s.id).all<{ description: string }>()
+    expect(stored.results.map((r) => r.description).sort()).toEqual(['******** e ******', 'Para o ****** da turma'])
+  })
+
   it('stores complaint reports masked by the word filter, with a reason of the realm', async () => {
     const student = await signIn(DEMO, 'demo', 'student')
     const res = await api(DEMO, 'mas/report', { method: 'POST', token: student, json: { target_type: 'user', target_id: 'teacher@demo', reason: 'harassment', message: 'Ele me chamou de idiota.' } })

@@ -81,7 +81,7 @@ async function googleAccount(c: Ctx, realm: RealmRow, claims: { email: string; n
   const base = claims.email.split('@')[0].toLowerCase().replace(/[^a-z0-9._-]/g, '').slice(0, 40) || 'user'
   const nick = await freeNick(c.env.DB, realm.code, base, String(realm.nick_suffix ?? ''))
   // Kinds become the realm's role of the same name when it has one (student, teacher, admin); others get none.
-  await createUser(c.env.DB, realm.code, { nick, name: claims.name ?? base, email: claims.email, avatar_url: claims.picture ?? '', roles: [mapped] })
+  await createUser(c.env.DB, realm.code, { nick, name: claims.name ?? base, email: claims.email, avatar_url: claims.picture ?? '', roles: [mapped] }, { provider: 'google', requestId: c.get('requestId') })
   const created = await findUserByEmail(c.env.DB, realm.code, claims.email)
   if (!created) throw new Error('created account not found')
   return created

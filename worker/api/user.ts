@@ -14,6 +14,9 @@ import { planUserWrite, realmNick, refuseForeign, userWriteContext } from './use
 
 export const user = new Hono<AppEnv>()
 
+/** The user list's text filters (`like` filters of the entity), each a search of at least USER_SEARCH_MIN characters. */
+const USER_SEARCH_FIELDS = Object.entries(userEntity.fields).filter(([, def]) => def.filter === 'like').map(([name]) => name)
+
 async function load(c: Ctx, auth: Auth): Promise<User> {
   const nick = parse(Nick, pathParam(c, 'nick'))
   const found = await getUser(c.env.DB, auth.realm, nick)
@@ -30,6 +33,11 @@ user.get(
   guarded({ all: ['mas_user_list'] }, async (c, auth) => {
     const query = parse(ListQuery, c.req.query())
     if (query.like && query.like.length < USER_SEARCH_MIN) throw apiError(400, 'min_search', 'validation.min_search', 'like', USER_SEARCH_MIN)
+    // The text filters (nick, name, e-mail) are searches too: the same minimum applies to each.
+    for (const field of USER_SEARCH_FIELDS) {
+      const text = c.req.query(field)?.trim()
+      if (text && text.length < USER_SEARCH_MIN) throw apiError(400, 'min_search', 'validation.min_search', field, USER_SEARCH_MIN)
+    }
     const filters = filterScope(userEntity, c.req.query())
     const role = c.req.query('role') ? parse(RoleName, c.req.query('role')) : null
     const byRole: Scope | undefined = role ? { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [auth.realm, role] } : undefined

@@ -1,4 +1,5 @@
 import { revokeUserSessionsStatement } from './sessions'
+import { auditStatement } from '../lib/audit'
 
 export interface SigninUser {
   nick: string
@@ -65,11 +66,15 @@ export async function freeNick(db: D1Database, realm: string, base: string, suff
   }
 }
 
-/** Creates an account signed in by an identity provider (no password) with the given roles. */
+/**
+ * Creates an account signed in by an identity provider (no password) with the given roles, and its audit record in
+ * the same batch (the actor is the provider: nobody of the realm made the change).
+ */
 export async function createUser(
   db: D1Database,
   realm: string,
   user: { nick: string; name: string; email: string; avatar_url: string; roles: string[] },
+  origin: { provider: string; requestId?: string },
 ): Promise<void> {
   await db.batch([
     db
@@ -78,5 +83,14 @@ export async function createUser(
     ...user.roles.map((role, position) =>
       db.prepare('INSERT INTO user_role (realm, nick, role, position) SELECT ?, ?, role, ? FROM role WHERE realm = ? AND role = ?').bind(realm, user.nick, position, realm, role),
     ),
+    auditStatement(db, {
+      realm,
+      actor: `provider:${origin.provider}`,
+      action: 'create',
+      entity: 'user',
+      entityId: user.nick,
+      after: { name: user.name, email: user.email, avatar_url: user.avatar_url, roles: user.roles },
+      requestId: origin.requestId,
+    }),
   ])
 }

@@ -16,6 +16,7 @@ import {
   type AccountRef,
   type Posting,
 } from '../../db/ledger'
+import { checkWordFilter } from '../../db/word-filter'
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { idempotent } from '../../lib/idempotency'
@@ -29,6 +30,9 @@ const posting = (auth: { realm: string; nick: string }, type: Posting['type'], d
   const now = new Date()
   return { id: newTransactionId(), realm: auth.realm, type, actor: auth.nick, description, lines, billingKey: newBillingKey(now), createdAt: now.toISOString(), ...extra }
 }
+
+/** A description recipients read (transfers, sponsorships): stored through the paying realm's word filter, masked. */
+const filtered = async (db: D1Database, realm: string, text: string) => (await checkWordFilter(db, realm, text)).text
 
 /**
  * Transfer: `points` to each target, from the caller's wallet or (`from_realm`) a realm's wallet; the targets are
@@ -48,7 +52,7 @@ movements.post(
       if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
       if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
       const total = body.points * nicks.length
-      const p = posting(auth, 'transfer', body.description, [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))], {
+      const p = posting(auth, 'transfer', await filtered(c.env.DB, realm, body.description), [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))], {
         idempotencyKey: key,
         details: { points: body.points, targets: nicks, from_realm: body.from_realm ?? null },
       })
@@ -104,7 +108,7 @@ movements.post(
       const source = body.from_realm ? realmWallet(await payingRealm(c, auth, body.from_realm)) : userWallet(auth.realm, auth.nick)
       const target = realmWallet(body.realm)
       if (source.kind === 'realm' && source.owner === body.realm) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'realm', body.realm)
-      const p = posting(auth, 'sponsor', body.description, [{ account: source, amount: -body.points }, { account: target, amount: body.points }], {
+      const p = posting(auth, 'sponsor', await filtered(c.env.DB, auth.realm, body.description), [{ account: source, amount: -body.points }, { account: target, amount: body.points }], {
         idempotencyKey: key,
         details: { realm: body.realm, from_realm: body.from_realm ?? null },
       })
