@@ -26,11 +26,11 @@ export default function RoomListRoute() {
   const data = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const tabs = (
-    <nav className="tabs" aria-label={t('room.tabs')}>
-      <Link to="/room" className="tab" aria-current={data.groups ? undefined : 'page'}>
+    <nav className="link-tabs" aria-label={t('room.tabs')}>
+      <Link to="/room" className="link-tab" aria-current={data.groups ? undefined : 'page'}>
         {t('room.tab.rooms')}
       </Link>
-      <Link to="/room?tab=groups" className="tab" aria-current={data.groups ? 'page' : undefined}>
+      <Link to="/room?tab=groups" className="link-tab" aria-current={data.groups ? 'page' : undefined}>
         {t('room.tab.groups')}
       </Link>
     </nav>

@@ -38,7 +38,7 @@ export function BankPicker({ open, onClose, onAdd }: { open: boolean; onClose: (
   return (
     <Dialog open={open} onClose={onClose} title={t('tms.bank.pick_title')} labelledBy={`${id}-title`} className="dialog-wide">
       <form
-        className="search-fields"
+        className="bank-search"
         onSubmit={(e) => {
           e.preventDefault()
           setSent({ ...query })
