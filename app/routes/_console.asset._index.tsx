@@ -3,7 +3,7 @@ import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CopyButton } from '~/components/copy-button'
-import { ConfirmDialog } from '~/components/dialog'
+import { DeleteConfirm } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
@@ -68,18 +68,12 @@ export default function AssetListRoute() {
           </>
         )}
       />
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('resources.asset.delete', { name: removing?.name ?? '' })}
-        message={t('resources.asset.delete_confirm', { name: removing?.name ?? '' })}
-        confirmLabel={t('resources.role.delete_yes')}
-        cancelLabel={t('settings.cancel')}
-        danger
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) fetcher.submit({ id: removing.id }, { method: 'post' })
-          setRemoving(null)
-        }}
+      <DeleteConfirm
+        item={removing}
+        prefix="resources.asset"
+        values={{ name: removing?.name ?? '' }}
+        onConfirm={() => removing && fetcher.submit({ id: removing.id }, { method: 'post' })}
+        onClose={() => setRemoving(null)}
       />
     </>
   )

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Link, useFetcher, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ConfirmDialog } from '~/components/dialog'
+import { DeleteConfirm } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
@@ -81,18 +81,12 @@ export default function MetaverseListRoute() {
         )}
       />
       {tokenHost !== null ? <MetaverseTokenDialog host={tokenHost} onClose={() => setTokenHost(null)} locale={locale} /> : null}
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('resources.metaverse_room.delete', { name: removing?.name ?? '' })}
-        message={t('resources.metaverse_room.delete_confirm', { name: removing?.name ?? '' })}
-        confirmLabel={t('resources.role.delete_yes')}
-        cancelLabel={t('settings.cancel')}
-        danger
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) remover.submit(jsonBody({ intent: 'delete', id: removing.id }), { method: 'post', encType: 'application/json' })
-          setRemoving(null)
-        }}
+      <DeleteConfirm
+        item={removing}
+        prefix="resources.metaverse_room"
+        values={{ name: removing?.name ?? '' }}
+        onConfirm={() => removing && remover.submit(jsonBody({ intent: 'delete', id: removing.id }), { method: 'post', encType: 'application/json' })}
+        onClose={() => setRemoving(null)}
       />
     </>
   )

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { CategoryLink, CategoryTree } from '~/components/category-tree'
-import { ConfirmDialog } from '~/components/dialog'
+import { DeleteConfirm } from '~/components/dialog'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import { useToast } from '~/components/toast'
@@ -78,18 +78,12 @@ export default function CategoryListRoute() {
           )}
         />
       </div>
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('resources.category.delete', { name: removing?.name ?? '' })}
-        message={t('resources.category.delete_confirm', { name: removing?.name ?? '' })}
-        confirmLabel={t('resources.role.delete_yes')}
-        cancelLabel={t('settings.cancel')}
-        danger
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) fetcher.submit({ id: removing.id }, { method: 'post' })
-          setRemoving(null)
-        }}
+      <DeleteConfirm
+        item={removing}
+        prefix="resources.category"
+        values={{ name: removing?.name ?? '' }}
+        onConfirm={() => removing && fetcher.submit({ id: removing.id }, { method: 'post' })}
+        onClose={() => setRemoving(null)}
       />
     </>
   )

@@ -3,7 +3,7 @@ import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { ConfirmDialog, Dialog } from '~/components/dialog'
+import { DeleteConfirm, Dialog } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
@@ -98,18 +98,12 @@ export default function ExtraFieldRoute() {
       <Dialog open={editing !== null} onClose={close} title={t(editing === 'new' ? 'resources.extra_field.create' : 'resources.extra_field.edit', { label: editing && editing !== 'new' ? editing.label : '' })} labelledBy="extra-field-dialog">
         {editing !== null ? <ExtraFieldForm key={editing === 'new' ? 'new' : editing.id} field={editing === 'new' ? null : editing} onDone={close} /> : null}
       </Dialog>
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('resources.extra_field.delete', { label: removing?.label ?? '' })}
-        message={t('resources.extra_field.delete_confirm', { label: removing?.label ?? '' })}
-        confirmLabel={t('resources.role.delete_yes')}
-        cancelLabel={t('settings.cancel')}
-        danger
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) remover.submit({ intent: 'delete', id: removing.id }, { method: 'post', encType: 'application/json' })
-          setRemoving(null)
-        }}
+      <DeleteConfirm
+        item={removing}
+        prefix="resources.extra_field"
+        values={{ label: removing?.label ?? '' }}
+        onConfirm={() => removing && remover.submit({ intent: 'delete', id: removing.id }, { method: 'post', encType: 'application/json' })}
+        onClose={() => setRemoving(null)}
       />
     </>
   )
