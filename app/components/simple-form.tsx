@@ -3,7 +3,7 @@ import { useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type * as v from 'valibot'
 import { errorText, ruleText } from '~/lib/error-text'
-import { formToValues, liveErrors, splitErrors, type FieldSpec } from '~/lib/form-fields'
+import { formToValues, liveErrors, splitErrors, valueAt, type FieldSpec } from '~/lib/form-fields'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { isoToZoned } from '~/lib/zoned-time'
 import type { ErrorItem } from '~/schemas/error'
@@ -67,7 +67,7 @@ export function SimpleForm({ fields, schema, initial, timeZone, submitLabel, pro
         </div>
       ) : null}
       {fields.map((f) => (
-        <Field key={f.name} spec={f} initial={initial[f.name]} timeZone={timeZone} error={message(f.name)} />
+        <Field key={f.name} spec={f} initial={valueAt(initial, f.name)} timeZone={timeZone} error={message(f.name)} />
       ))}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={saving}>
@@ -81,7 +81,8 @@ export function SimpleForm({ fields, schema, initial, timeZone, submitLabel, pro
 
 function Field({ spec, initial, timeZone, error }: { spec: FieldSpec; initial: unknown; timeZone: string; error: string | null }) {
   const { t } = useTranslation()
-  const id = `field-${spec.name}`
+  const label = spec.literal ? spec.label : t(spec.label)
+  const id = `field-${spec.name.replace('.', '-')}`
   const described = [error ? `${id}-error` : '', spec.hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined
   const common = { id, name: spec.name, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, required: spec.required }
   const text = initial === null || initial === undefined ? '' : String(initial)
@@ -93,7 +94,7 @@ function Field({ spec, initial, timeZone, error }: { spec: FieldSpec; initial: u
     case 'checkbox':
       control = (
         <label className="switch">
-          <input type="checkbox" defaultChecked={initial === true} {...common} /> {t(spec.label)}
+          <input type="checkbox" defaultChecked={initial === true} {...common} /> {label}
         </label>
       )
       break
@@ -112,7 +113,7 @@ function Field({ spec, initial, timeZone, error }: { spec: FieldSpec; initial: u
     case 'checkboxes':
       control = (
         <fieldset className="option-list" aria-describedby={described}>
-          <legend className="visually-hidden">{t(spec.label)}</legend>
+          <legend className="visually-hidden">{label}</legend>
           {spec.options?.map((o) => (
             <label key={o.value} className="switch">
               <input type="checkbox" name={spec.name} value={o.value} defaultChecked={Array.isArray(initial) && initial.includes(o.value)} /> {t(o.label, { defaultValue: o.label })}
@@ -132,7 +133,7 @@ function Field({ spec, initial, timeZone, error }: { spec: FieldSpec; initial: u
   }
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
-      {spec.kind === 'checkbox' ? null : spec.kind === 'checkboxes' ? <span className="field-label">{t(spec.label)}</span> : <label htmlFor={id}>{t(spec.label)}</label>}
+      {spec.kind === 'checkbox' ? null : spec.kind === 'checkboxes' ? <span className="field-label">{label}</span> : <label htmlFor={id}>{label}</label>}
       {control}
       {spec.hint ? (
         <p className="hint" id={`${id}-hint`}>

@@ -8,8 +8,10 @@ import { zonedToIso } from './zoned-time'
  */
 export interface FieldSpec {
   name: string
-  /** i18n key of the label. */
+  /** i18n key of the label (the label itself when `literal`). */
   label: string
+  /** The label is the realm's own words (extra fields), not a translation key. */
+  literal?: boolean
   kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'checkboxes' | 'list' | 'color'
   options?: { value: string; label: string }[]
   hint?: string
@@ -28,31 +30,45 @@ export function formToValues(form: FormData, fields: FieldSpec[], timeZone: stri
   const out: Record<string, unknown> = {}
   for (const f of fields) {
     const raw = form.get(f.name)
-    const text = typeof raw === 'string' ? raw : ''
-    switch (f.kind) {
-      case 'checkbox':
-        out[f.name] = form.has(f.name)
-        break
-      case 'checkboxes':
-        out[f.name] = form.getAll(f.name).map(String)
-        break
-      case 'list':
-        out[f.name] = text.split(',').map((s) => s.trim()).filter(Boolean)
-        break
-      case 'number':
-        out[f.name] = text.trim() === '' ? undefined : Number(text)
-        break
-      case 'datetime':
-        out[f.name] = text.trim() === '' ? null : (zonedToIso(text, timeZone) ?? text)
-        break
-      case 'select':
-        out[f.name] = text === '' && f.nullable ? null : f.numeric && text !== '' ? Number(text) : text
-        break
-      default:
-        out[f.name] = text === '' && f.nullable ? null : text
-    }
+    const value = fieldValue(form, f, typeof raw === 'string' ? raw : '', timeZone)
+    // `extra.key` fields (a realm's extra fields) go into a nested object, as the API takes them.
+    const [head, key] = f.name.split('.', 2)
+    if (key !== undefined) out[head] = { ...(out[head] as Record<string, unknown> | undefined), [key]: value }
+    else out[f.name] = value
   }
   return out
+}
+
+/** The value at a field's name in a row (`extra.key` reads the nested object). */
+export function valueAt(row: Record<string, unknown>, name: string): unknown {
+  const [head, key] = name.split('.', 2)
+  if (key === undefined) return row[head]
+  const nested = row[head]
+  return nested && typeof nested === 'object' ? (nested as Record<string, unknown>)[key] : undefined
+}
+
+/** The realm's extra fields of an entity as form fields (their labels are the realm's own words). */
+export function extraFieldSpecs(items: { key: string; label: string; required: boolean }[]): FieldSpec[] {
+  return items.map((f) => ({ name: `extra.${f.key}`, label: f.label, literal: true, kind: 'text', required: f.required }))
+}
+
+function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string): unknown {
+  switch (f.kind) {
+    case 'checkbox':
+      return form.has(f.name)
+    case 'checkboxes':
+      return form.getAll(f.name).map(String)
+    case 'list':
+      return text.split(',').map((s) => s.trim()).filter(Boolean)
+    case 'number':
+      return text.trim() === '' ? undefined : Number(text)
+    case 'datetime':
+      return text.trim() === '' ? null : (zonedToIso(text, timeZone) ?? text)
+    case 'select':
+      return text === '' && f.nullable ? null : f.numeric && text !== '' ? Number(text) : text
+    default:
+      return text === '' && f.nullable ? null : text
+  }
 }
 
 /** Field → first message of the schema's issues (live validation). */
@@ -72,7 +88,8 @@ export function splitErrors(items: ErrorItem[], fields: string[]): { byField: Re
   const byField: Record<string, ErrorItem> = {}
   const rest: ErrorItem[] = []
   for (const e of items) {
-    const top = e.field.split('.')[0]
+    // An item names a declared field (`extra.code`) or belongs to the field it is part of (`options.2` → `options`).
+    const top = fields.includes(e.field) ? e.field : e.field.split('.')[0]
     if (fields.includes(top) && !byField[top]) byField[top] = e
     else rest.push(e)
   }

@@ -1,4 +1,5 @@
-import type { FieldSpec } from '~/lib/form-fields'
+import { extraFieldSpecs, type FieldSpec } from '~/lib/form-fields'
+import type { RealmApi } from '~/server/api.server'
 import { ROOM_TYPES } from '~/schemas/room'
 
 /** Fields of the room and room-group forms, declared once for screen and action. */
@@ -9,6 +10,12 @@ export const roomFields: FieldSpec[] = [
   { name: 'enable_at', label: 'resources.room.fields.enable_at', kind: 'datetime', nullable: true },
   { name: 'disable_at', label: 'resources.room.fields.disable_at', kind: 'datetime', nullable: true },
 ]
+
+/** The room form: its own fields, then the realm's active extra fields of rooms (seed 002 §3). */
+export async function roomFormFields(api: RealmApi): Promise<FieldSpec[]> {
+  const { items } = await api.get<{ items: { key: string; label: string; required: boolean }[] }>('mas/extra_field/form/room')
+  return [...roomFields, ...extraFieldSpecs(items)]
+}
 
 export const groupFields = (rooms: { value: string; label: string }[] = []): FieldSpec[] => [
   { name: 'name', label: 'resources.room_group.fields.name', kind: 'text', required: true },

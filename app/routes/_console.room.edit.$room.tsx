@@ -13,7 +13,7 @@ import { RoomGroupInput, RoomInput, type Room, type RoomGroup, type RoomMember }
 import { RealmApiError, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { groupFields, isGroup, roomFields } from './__room'
+import { groupFields, isGroup, roomFormFields } from './__room'
 
 export const handle = { title: 'pages.room.edit' }
 
@@ -28,7 +28,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
   const room = await orErrorResponse(api.get<Room>(`room/room/${id}`))
   const members = await orErrorResponse(api.get<ListPage<RoomMember>>(`room/room/${id}/member`))
-  return { kind: 'room' as const, room, members: members.items, timeZone }
+  return { kind: 'room' as const, room, members: members.items, fields: await roomFormFields(api), timeZone }
 }
 
 /** Saves the room or group; adds and removes members (intent). */
@@ -36,8 +36,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = encodeURIComponent(params.room ?? '')
   if (isGroup(request)) return saveForm(request, context, { route: 'room.edit', fields: groupFields(), apiPath: `room/group/${id}`, method: 'put', back: '/room?tab=groups', flash: 'tms.saved' })
   const intent = new URL(request.url).searchParams.get('intent')
-  if (intent !== 'add_member' && intent !== 'remove_member') return saveForm(request, context, { route: 'room.edit', fields: roomFields, apiPath: `room/room/${id}`, method: 'put', back: '/room', flash: 'tms.saved' })
   const { api } = await requireRoute(request, context, 'room.edit')
+  if (intent !== 'add_member' && intent !== 'remove_member') return saveForm(request, context, { route: 'room.edit', fields: await roomFormFields(api), apiPath: `room/room/${id}`, method: 'put', back: '/room', flash: 'tms.saved' })
   const nick = String((await request.formData()).get('nick') ?? '')
   try {
     if (intent === 'add_member') await api.post(`room/room/${id}/member`, { nick })
@@ -56,7 +56,7 @@ export default function RoomEditRoute() {
     return <FormScreen key={d.group.id} title={`${t('room.group.edit')}: ${d.group.name}`} back="/room?tab=groups" fields={groupFields(d.rooms)} schema={RoomGroupInput} initial={d.group} timeZone={d.timeZone} />
   }
   return (
-    <FormScreen key={d.room.id} title={`${t('pages.room.edit')}: ${d.room.name}`} back="/room" fields={roomFields} schema={RoomInput} initial={d.room} timeZone={d.timeZone}>
+    <FormScreen key={d.room.id} title={`${t('pages.room.edit')}: ${d.room.name}`} back="/room" fields={d.fields} schema={RoomInput} initial={d.room} timeZone={d.timeZone}>
       <Members members={d.members} />
     </FormScreen>
   )

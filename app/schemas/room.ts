@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { defineEntity } from './entity'
 import { Id, Instant, fieldPath } from './tms/common'
+import { ExtraValues } from './user'
 
 /**
  * Rooms as plain entities (seed 002 §3 "Room": name, topic, type lecture or meeting, enable_at, disable_at), with
@@ -24,6 +25,8 @@ export const RoomInput = v.pipe(
     type: v.optional(v.picklist(ROOM_TYPES, 'validation.picklist'), 'lecture'),
     enable_at: v.optional(v.nullable(Instant), null),
     disable_at: v.optional(v.nullable(Instant), null),
+    /** Values of the realm's extra fields of rooms, by key (required ones are checked by the API). */
+    extra: v.optional(ExtraValues, {}),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return
@@ -48,6 +51,7 @@ export const roomEntity = defineEntity<Room>({
     enable_at: { type: 'text', sort: true, list: true },
     disable_at: { type: 'text', sort: true, list: true },
     member_count: { type: 'int', sort: true, list: true },
+    extra: { type: 'json' },
     created_at: { type: 'text', sort: true, list: true, filter: 'date' },
     created_by: { type: 'text', list: true },
     updated_at: { type: 'text', sort: true },

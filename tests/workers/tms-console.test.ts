@@ -257,3 +257,35 @@ describe('task-authoring screens', () => {
     expect((await tasks.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toContain('Situação')
   })
 })
+
+describe('extra fields of rooms', () => {
+  it('shows the realm’s room fields on the room form, requires the required ones, and stores their values', async () => {
+    const root = await signIn(DEMO, 'demo', 'root')
+    const key = `inep_${crypto.randomUUID().slice(0, 6)}`
+    const field = await api(DEMO, 'mas/extra_field', { method: 'POST', token: root, json: { entity: 'room', key, label: 'Código INEP: escola', required: true } })
+    expect(field.status, await field.clone().text()).toBe(201)
+    const fieldId = ((await field.json()) as { id: string }).id
+    try {
+      // The API refuses a room without the required value, naming the field, and stores nothing.
+      const name = `Sala extra ${crypto.randomUUID().slice(0, 6)}`
+      const refused = await api(DEMO, 'room/room', { method: 'POST', token: root, json: { name } })
+      expect(refused.status).toBe(422)
+      expect(((await refused.json()) as { errors: { field: string; cause: string }[] }).errors).toEqual([expect.objectContaining({ field: `extra.${key}`, cause: 'required' })])
+      expect(await env.DB.prepare('SELECT 1 FROM room WHERE realm = ? AND name = ?').bind('demo', name).first()).toBeNull()
+
+      // The console form carries the field under the realm's own label, and its action sends the value.
+      const cookie = await consoleSignIn(DEMO, 'root')
+      const page = await (await call(DEMO, '/room/create', { headers: { cookie } })).text()
+      expect(page).toContain('Código INEP: escola')
+      expect(page).toContain(`name="extra.${key}"`)
+      const missing = await post('/room/create', cookie, { name, type: 'lecture' })
+      expect(missing.status).toBe(422)
+      const saved = await post('/room/create', cookie, { name, type: 'lecture', [`extra.${key}`]: '35012345' })
+      expect(saved.status).toBe(302)
+      const row = await env.DB.prepare('SELECT extra FROM room WHERE realm = ? AND name = ?').bind('demo', name).first<{ extra: string }>()
+      expect(JSON.parse(row!.extra)).toEqual({ [key]: '35012345' })
+    } finally {
+      await api(DEMO, `mas/extra_field/${fieldId}`, { method: 'DELETE', token: root })
+    }
+  })
+})

@@ -4,7 +4,8 @@ import { RoomGroupInput, RoomInput, RoomMemberInput, roomEntity, roomGroupEntity
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../lib/audit'
 import { crud } from '../lib/entity'
-import { apiError } from '../lib/errors'
+import { ApiError, apiError } from '../lib/errors'
+import { checkExtraFields } from '../lib/extra-fields'
 import { guarded } from '../lib/guard'
 import { existingIds, newId, nowIso, refuse, ruleError } from '../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from './context'
@@ -26,16 +27,24 @@ async function inUse(c: Ctx, auth: Auth, sql: string, id: string, message: strin
   if (row && row.n > 0) throw apiError(409, 'in_use', message, 'id', row.n)
 }
 
+/** The realm's required active extra fields of rooms must have values; only declared keys are kept (seed 002 §3). */
+async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, string>) {
+  const errors = await checkExtraFields(c.env.DB, auth.realm, 'room', extra)
+  if (errors.length) throw new ApiError(422, errors)
+}
+
 const roomCrud = crud(roomEntity, {
   permissions: { list: 'room_room_list', get: ['room_room_get', 'room_room_edit'], create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
   create: RoomInput,
   update: RoomInput,
   beforeCreate: async (c, auth, body) => {
     await uniqueName(c, auth, 'room', body.name)
+    await requireExtraFields(c, auth, body.extra)
     return { ...body, ...born(auth), member_count: 0 }
   },
   beforeUpdate: async (c, auth, body, existing: Room) => {
     await uniqueName(c, auth, 'room', body.name, existing.id)
+    await requireExtraFields(c, auth, body.extra)
     return { ...body, ...stamp(auth) }
   },
   beforeDelete: async (c, auth, existing) => {
