@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { Fragment, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
@@ -24,15 +24,20 @@ type Detail = Task & { targets: { room_id: string | null; room_name: string | nu
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'tms.task.detail')
-  const task = await orErrorResponse(api.get<Detail>(`tms/task/${encodeURIComponent(params.taskId ?? '')}`))
+  const [task, extra] = await Promise.all([
+    orErrorResponse(api.get<Detail>(`tms/task/${encodeURIComponent(params.taskId ?? '')}`)),
+    api.get<{ items: { key: string; label: string }[] }>('mas/extra_field/form/task'),
+  ])
   const p = user.permissions
-  return { task, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE, can: { edit: p.tms_task_edit, remove: p.tms_task_delete, token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others) } }
+  // The realm's task fields with this task's values, under the realm's own labels.
+  const extraValues = extra.items.map((f) => ({ key: f.key, label: f.label, value: task.extra?.[f.key] ?? '' }))
+  return { task, extraValues, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE, can: { edit: p.tms_task_edit, remove: p.tms_task_delete, token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others) } }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => taskDetailAction(request, context, params.taskId ?? '')
 
 export default function TaskDetailRoute() {
-  const { task, timeZone, can } = useLoaderData<typeof loader>()
+  const { task, extraValues, timeZone, can } = useLoaderData<typeof loader>()
   const result = useActionData<{ ok: boolean; intent?: string; errors: ErrorItem[] }>()
   const navigation = useNavigation()
   const submit = useSubmit()
@@ -96,6 +101,12 @@ export default function TaskDetailRoute() {
           <dd>{t(task.show_timer ? 'tms.yes' : 'tms.no')}</dd>
           <dt>{t('tms.task.created')}</dt>
           <dd>{t('tms.task.created_by', { by: task.created_by, at: when(task.created_at) })}</dd>
+          {extraValues.map((f) => (
+            <Fragment key={f.key}>
+              <dt>{f.label}</dt>
+              <dd>{f.value || '—'}</dd>
+            </Fragment>
+          ))}
         </dl>
         {can.edit ? (
           <div className="toolbar-actions">

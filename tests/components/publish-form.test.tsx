@@ -95,4 +95,17 @@ describe('the publication form', () => {
     fireEvent.click(screen.getByLabelText(pt['resources.tms_task.fields.scheduling_enabled']))
     expect(within(document.body).getByText(pt['tms.publish.paused_hint'])).toBeTruthy()
   })
+
+  it('asks for the realm’s extra fields of tasks, requires the required one, and sends them', async () => {
+    renderForm({ ...options(), extra: [{ key: 'bncc', label: 'Código BNCC', required: true }, { key: 'obs', label: 'Observação', required: false }] })
+    fireEvent.click(screen.getByLabelText(/9º A/))
+    fireEvent.click(screen.getByLabelText('Matemática'))
+    await submit()
+    expect(posted).toBeNull()
+    const code = screen.getByLabelText(/Código BNCC/)
+    expect(code.getAttribute('aria-invalid')).toBe('true')
+    fireEvent.change(code, { target: { value: 'EF06MA07' } })
+    await submit()
+    expect(posted).toMatchObject({ rooms: ['r1'], extra: { bncc: 'EF06MA07', obs: '' } })
+  })
 })

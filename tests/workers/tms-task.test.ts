@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Model } from '../../app/schemas/tms/model'
 import type { Task } from '../../app/schemas/tms/task'
 import { validQuestion } from '../support/tms-fixtures'
-import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
+import { DEMO, ESCOLA, api, call, consoleSignIn, expectEnvelope, userWith } from './helpers'
 
 const PUBLISHER = ['dashboard_dashboard_access', 'tms_model_create', 'tms_model_get', 'tms_task_publish', 'tms_task_get', 'tms_task_edit', 'tms_task_delete', 'tms_task_list_others']
 const DAY = 86_400_000
@@ -142,5 +142,40 @@ describe('publication (/tms/task)', () => {
     expect(o.groups.map((g) => g.name)).toContain('9º ano')
     expect(o.categories.find((c) => c.id === 'c-demo-subject')?.required).toBe(true)
     expect(o.limits).toEqual({ defaultDeadlineDays: 3, maxScheduleDays: 365, expireOffsetDays: 0 })
+  })
+})
+
+describe('extra fields of tasks', () => {
+  it('offers the realm’s task fields at publication, requires the required one, and keeps the values', async () => {
+    const root = (await userWith('demo', ['dashboard_dashboard_access', 'mas_extra_field_create', 'mas_extra_field_delete'])).token
+    const { token } = await userWith('demo', PUBLISHER)
+    const key = `bncc_${crypto.randomUUID().slice(0, 6)}`
+    const created = await api(DEMO, 'mas/extra_field', { method: 'POST', token: root, json: { entity: 'task', key, label: 'Código BNCC', required: true } })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const fieldId = ((await created.json()) as { id: string }).id
+    try {
+      const m = await model(token)
+      const options = (await (await api(DEMO, `tms/task/options/${m.id}`, { token })).json()) as { extra: { key: string; label: string; required: boolean }[] }
+      expect(options.extra).toContainEqual({ key, label: 'Código BNCC', required: true })
+      const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM tms_task WHERE model_id = ?').bind(m.id).first<{ n: number }>()
+      const refused = await publish(token, { model_id: m.id })
+      expect(refused.status).toBe(422)
+      expect(((await refused.json()) as { errors: { field: string; cause: string }[] }).errors).toEqual([expect.objectContaining({ field: `extra.${key}`, cause: 'required' })])
+      expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM tms_task WHERE model_id = ?').bind(m.id).first<{ n: number }>()).toEqual(before)
+      await expectEnvelope(await publish(token, { model_id: m.id, extra: { [key]: 'EF06MA07', undeclared: 'x' } }), 422, 'unknown_field')
+      const res = await publish(token, { model_id: m.id, extra: { [key]: 'EF06MA07' } })
+      expect(res.status, await res.clone().text()).toBe(201)
+      const task = (await res.json()) as Task
+      expect(task.extra).toEqual({ [key]: 'EF06MA07' })
+      await expectEnvelope(await api(DEMO, `tms/task/${task.id}`, { method: 'PUT', token, json: { extra: { [key]: ' ' } } }), 422, 'required')
+      const edited = await api(DEMO, `tms/task/${task.id}`, { method: 'PUT', token, json: { extra: { [key]: 'EF06MA08' } } })
+      expect(edited.status).toBe(200)
+      expect(((await (await api(DEMO, `tms/task/${task.id}`, { token })).json()) as Task).extra).toEqual({ [key]: 'EF06MA08' })
+      // The task's page shows the value under the realm's label.
+      const page = await (await call(DEMO, `/tms/task/detail/${task.id}`, { headers: { cookie: await consoleSignIn(DEMO, 'root') } })).text()
+      expect(page).toMatch(/<dt>Código BNCC<\/dt><dd>EF06MA08<\/dd>/)
+    } finally {
+      await api(DEMO, `mas/extra_field/${fieldId}`, { method: 'DELETE', token: root })
+    }
   })
 })

@@ -9,7 +9,8 @@ import { getTask, publicationTargets, roomFilter, taskTargets } from '../db/tms-
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../lib/audit'
 import { filterScope, listRows, type Scope } from '../lib/entity'
-import { apiError } from '../lib/errors'
+import { ApiError, apiError } from '../lib/errors'
+import { checkExtraFields } from '../lib/extra-fields'
 import { guarded } from '../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, realmTmsLimits, refuse, ruleError } from '../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from './context'
@@ -52,7 +53,13 @@ function checkPublication(p: Publication, ctx: PublicationContext) {
 }
 
 /** A task column's stored value. */
-const column = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : Array.isArray(value) ? JSON.stringify(value) : value)
+const column = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value !== null && typeof value === 'object' ? JSON.stringify(value) : value)
+
+/** The realm's required active extra fields of tasks must have values; only declared keys are kept (seed 002 §3). */
+async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, string>) {
+  const errors = await checkExtraFields(c.env.DB, auth.realm, 'task', extra)
+  if (errors.length) throw new ApiError(422, errors)
+}
 
 task.get('/options/:modelId', guarded({ all: ['tms_task_publish'] }, publishOptions))
 
@@ -90,6 +97,7 @@ task.post(
     const expire_at = input.expire_at ?? new Date(Date.parse(publish_at) + (limits.defaultDeadlineDays + limits.expireOffsetDays) * 86_400_000).toISOString()
     const p: Publication = { ...input, publish_at, expire_at, categories: input.categories.length ? input.categories : model.categories }
     checkPublication(p, await ruleContext(c, auth, model))
+    await requireExtraFields(c, auth, input.extra)
     const targets = await publicationTargets(db, auth.realm, input)
     refuse(targets.problems)
     const id = newId()
@@ -97,7 +105,7 @@ task.post(
     const row = {
       id, realm: auth.realm, model_id: model.id, model_version: model.version, title: model.title, kind: model.kind, publication_type: input.publication_type,
       publish_at, expire_at, display_answer_at: input.display_answer_at, correct_at: input.correct_at, show_timer: input.show_timer ? 1 : 0,
-      scheduling_enabled: input.scheduling_enabled ? 1 : 0, token: model.token ? 1 : 0, categories: JSON.stringify(p.categories),
+      scheduling_enabled: input.scheduling_enabled ? 1 : 0, token: model.token ? 1 : 0, categories: JSON.stringify(p.categories), extra: JSON.stringify(input.extra),
       created_at: now, created_by: auth.nick, updated_at: now, updated_by: auth.nick,
     }
     const cols = Object.keys(row)
@@ -127,6 +135,7 @@ task.put(
     // The rules read the content the task will have: the newest version when moving, else its own.
     const content = moving ? model : ((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<Model, 'questions' | 'token' | 'min_execution_time'> | null) ?? model
     checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
+    if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
     const statements: D1PreparedStatement[] = []
     if (moving) {
       statements.push(snapshotStatement(db, model, auth.nick))

@@ -19,6 +19,8 @@ export interface PublishOptions {
   groups: { id: string; name: string; rooms: string[] }[]
   categories: { id: string; name: string; parent_id: string | null; required: boolean; multi_selection: boolean; selectable: boolean; enabled: boolean }[]
   limits: { defaultDeadlineDays: number; maxScheduleDays: number; expireOffsetDays: number }
+  /** The realm's active extra fields of tasks (absent: none). */
+  extra?: { key: string; label: string; required: boolean }[]
 }
 
 const DAY = 86_400_000
@@ -32,6 +34,7 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
   const toast = useToast()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'publish' })
   const { model, limits } = options
+  const extraFields = options.extra ?? []
   const [opened] = useState(() => Date.now())
   const [state, setState] = useState(() => ({
     publication_type: 'all' as PublicationType,
@@ -46,6 +49,7 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
     show_timer: false,
     scheduling_enabled: true,
     categories: model.categories,
+    extra: Object.fromEntries(extraFields.map((f) => [f.key, ''])) as Record<string, string>,
   }))
   const [dirty, setDirty] = useState(false)
   const [tried, setTried] = useState(false)
@@ -69,8 +73,9 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
       for (const x of publicationProblems(p, ctx)) out[x.field] ??= x.message
       for (const x of categoryChoiceProblems(p.categories, options.categories)) out.categories ??= x.message
     }
+    for (const f of extraFields) if (f.required && !state.extra[f.key]?.trim()) out[`extra.${f.key}`] ??= 'validation.required'
     return out
-  }, [body, limits, model, options.categories])
+  }, [body, limits, model, options.categories, extraFields, state.extra])
   const server = fetcher.data?.errors ?? []
   useEffect(() => {
     if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'tms.publish.failed' })
@@ -184,6 +189,32 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
             </fieldset>
           ))}
           {err('categories') ? <p className="error">{err('categories')}</p> : null}
+        </section>
+      ) : null}
+      {extraFields.length ? (
+        <section className="card" aria-labelledby="task-extra-title">
+          <h2 id="task-extra-title">{t('tms.publish.extra')}</h2>
+          <div className="field-row">
+            {extraFields.map((f) => {
+              const name = `extra.${f.key}`
+              return (
+                <div key={f.key} className="field">
+                  <label htmlFor={`publish-extra-${f.key}`}>
+                    {f.label} {f.required ? <span className="badge">{t('tms.publish.extra_required')}</span> : null}
+                  </label>
+                  <input
+                    id={`publish-extra-${f.key}`}
+                    className="input"
+                    value={state.extra[f.key] ?? ''}
+                    onChange={(e) => set({ extra: { ...state.extra, [f.key]: e.currentTarget.value } })}
+                    aria-invalid={err(name) ? true : undefined}
+                    aria-describedby={err(name) ? `publish-extra-${f.key}-error` : undefined}
+                  />
+                  {err(name) ? <p className="error" id={`publish-extra-${f.key}-error`}>{err(name)}</p> : null}
+                </div>
+              )
+            })}
+          </div>
         </section>
       ) : null}
       {err('model_id') ? <p className="alert alert-error" role="alert">{err('model_id')}</p> : null}

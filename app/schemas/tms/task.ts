@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { defineEntity } from '../entity'
+import { ExtraValues } from '../user'
 import { CategoryLinks, Id, Instant, fieldPath } from './common'
 import { INFORMATIVE_TYPES, PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS, type PublicationType, type QuestionType, type TaskStatus } from './constants'
 
@@ -25,6 +26,8 @@ export const PublishInput = v.pipe(
     /** Off: the task is paused (seed 001 §4). */
     scheduling_enabled: v.optional(v.boolean('validation.boolean'), true),
     categories: CategoryLinks,
+    /** Values of the realm's extra fields of tasks, by key (required ones are checked by the API). */
+    extra: v.optional(ExtraValues, {}),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return
@@ -45,6 +48,7 @@ export const TaskUpdate = v.object({
   show_timer: v.optional(v.boolean('validation.boolean')),
   scheduling_enabled: v.optional(v.boolean('validation.boolean')),
   categories: v.optional(CategoryLinks),
+  extra: v.optional(ExtraValues),
   /** Accepts the update offer: the task moves to the model's newest version. */
   update_version: v.optional(v.boolean('validation.boolean')),
 })
@@ -133,6 +137,7 @@ export type Task = {
   scheduling_enabled: boolean
   token: boolean
   categories: string[]
+  extra: Record<string, string>
   status: TaskStatus
   rooms: string
   created_at: string
@@ -165,6 +170,7 @@ export const taskEntity = defineEntity<Task>({
     scheduling_enabled: { type: 'bool', list: true },
     token: { type: 'bool', list: true },
     categories: { type: 'json', list: true },
+    extra: { type: 'json' },
     status: { type: 'text', sort: true, list: true, filter: 'eq' },
     rooms: { type: 'text', search: true, list: true },
     created_at: { type: 'text', sort: true, list: true },

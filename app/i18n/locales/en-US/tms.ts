@@ -361,4 +361,6 @@ export default {
   'richtext.formula.inline': "Inline",
   'richtext.formula.block': "Block",
   'richtext.formula.save': "Insert",
+  'tms.publish.extra': 'Extra fields',
+  'tms.publish.extra_required': 'required',
 }

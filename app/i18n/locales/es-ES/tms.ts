@@ -361,4 +361,6 @@ export default {
   'richtext.formula.inline': "En línea",
   'richtext.formula.block': "En bloque",
   'richtext.formula.save': "Insertar",
+  'tms.publish.extra': 'Campos extra',
+  'tms.publish.extra_required': 'obligatorio',
 }

@@ -361,4 +361,6 @@ export default {
   'richtext.formula.inline': "Na linha",
   'richtext.formula.block': "Em bloco",
   'richtext.formula.save': "Inserir",
+  'tms.publish.extra': 'Campos extras',
+  'tms.publish.extra_required': 'obrigatório',
 }
