@@ -9,6 +9,7 @@ const portalToken = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', employee
 console.log(`  Demo accounts (password demo1234, local demo data only):
     demo    root (every permission) · manager · teacher · tutor · student (no console access)
     escola  root (TV-provider tab: click the logo 10 times)
+    demo-sul  admin (a child realm of demo) at http://demo-sul.localhost:${port}/
     escola employees: ${DEMO_EMPLOYEES.map((e) => `${e.doc_type.toUpperCase()} ${e.doc_number}${e.uf === '-' ? '' : ` / ${e.uf}`}`).join(' · ')}
     Development outbox (recovery e-mails of demo): http://demo.localhost:${port}/authentication/outbox
 
