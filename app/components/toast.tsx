@@ -44,6 +44,19 @@ export function useToast(): ToastApi {
   return api
 }
 
+/**
+ * Toasts a fetcher's `{ ok, errors }` answer once it has come back: the success message, or the errors (under
+ * `failedTitle` when given). List screens use it for their delete and other row actions.
+ */
+export function useResultToast(fetcher: { state: string; data?: { ok: boolean; errors: ErrorItem[] } }, success: string, failedTitle?: string) {
+  const toast = useToast()
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) toast.push({ kind: 'success', message: success })
+    else toast.pushErrors(fetcher.data.errors, failedTitle ? { title: failedTitle } : undefined)
+  }, [fetcher.state, fetcher.data, toast, success, failedTitle])
+}
+
 /** Toasts: top-right, close after 5000 ms, pause while hovered or focused (seed 000 §9). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([])

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CopyButton } from '~/components/copy-button'
 import { DeleteConfirm } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import assetList from '~/lists/asset'
 import type { Asset } from '~/schemas/asset'
 import { loadList } from '~/server/list.server'
@@ -26,14 +26,9 @@ export const action = ({ request, context }: ActionFunctionArgs) => deleteAsset(
 export default function AssetListRoute() {
   const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const fetcher = useFetcher<typeof action>()
   const [removing, setRemoving] = useState<Asset | null>(null)
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.asset.deleted' })
-    else toast.pushErrors(fetcher.data.errors)
-  }, [fetcher.state, fetcher.data, toast])
+  useResultToast(fetcher, 'resources.asset.deleted')
   return (
     <>
       <div className="page-header">

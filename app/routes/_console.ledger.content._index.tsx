@@ -1,13 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { ConfirmDialog } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import ledgerContentList from '~/lists/ledger-content'
 import type { ListPage } from '~/schemas/common'
 import { ContentKey, SYSTEM_CONTENT_KEYS } from '~/schemas/ledger'
@@ -45,18 +45,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ContentListRoute() {
   const { page, query, unpriced, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const fetcher = useFetcher<ActionResult>()
   const [confirm, setConfirm] = useState<LedgerContent | null>(null)
   const [propagate, setPropagate] = useState(false)
   const [custom, setCustom] = useState('')
   const customOk = v.safeParse(ContentKey, custom).success
 
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.ledger_content.deleted' })
-    else toast.pushErrors(fetcher.data.errors, { title: 'resources.ledger_content.delete_failed' })
-  }, [fetcher.state, fetcher.data, toast])
+  useResultToast(fetcher, 'resources.ledger_content.deleted', 'resources.ledger_content.delete_failed')
 
   return (
     <>

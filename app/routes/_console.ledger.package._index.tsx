@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import ledgerPackageList from '~/lists/ledger-package'
 import type { LedgerPackage } from '~/schemas/ledger-entity'
 import { requireRoute } from '~/server/auth.server'
@@ -33,15 +33,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function PackageListRoute() {
   const { page, query, deletedOnly, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const fetcher = useFetcher<ActionResult>()
   const [confirm, setConfirm] = useState<LedgerPackage | null>(null)
 
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.ledger_package.deleted' })
-    else toast.pushErrors(fetcher.data.errors, { title: 'resources.ledger_package.delete_failed' })
-  }, [fetcher.state, fetcher.data, toast])
+  useResultToast(fetcher, 'resources.ledger_package.deleted', 'resources.ledger_package.delete_failed')
 
   return (
     <>

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData, useRouteLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { DeleteConfirm } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import { jsonBody } from '~/lib/json'
 import metaverseList from '~/lists/metaverse'
 import type { RootData } from '~/root'
@@ -29,15 +29,10 @@ export default function MetaverseListRoute() {
   const { page, query, canCreate, canEdit, canDelete, canToken } = useLoaderData<typeof loader>()
   const locale = useRouteLoaderData<RootData>('root')?.locale ?? 'pt-BR'
   const { t } = useTranslation()
-  const toast = useToast()
   const remover = useFetcher<typeof action>()
   const [removing, setRemoving] = useState<MetaverseRoom | null>(null)
   const [tokenHost, setTokenHost] = useState<string | null>(null)
-  useEffect(() => {
-    if (remover.state !== 'idle' || !remover.data) return
-    if (remover.data.ok) toast.push({ kind: 'success', message: 'resources.metaverse_room.deleted' })
-    else toast.pushErrors(remover.data.errors)
-  }, [remover.state, remover.data, toast])
+  useResultToast(remover, 'resources.metaverse_room.deleted')
   return (
     <>
       <div className="page-header">

@@ -1,13 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { ConfirmDialog } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import realmList from '~/lists/realm'
 import { RealmCode } from '~/schemas/common'
 import type { ErrorItem } from '~/schemas/error'
@@ -39,15 +39,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function RealmListRoute() {
   const { page, query, current, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const fetcher = useFetcher<typeof action>()
   const [confirm, setConfirm] = useState<string | null>(null)
 
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.realm.deleted' })
-    else toast.pushErrors(fetcher.data.errors, { title: 'resources.realm.delete_failed' })
-  }, [fetcher.state, fetcher.data, toast])
+  useResultToast(fetcher, 'resources.realm.deleted', 'resources.realm.delete_failed')
 
   return (
     <>

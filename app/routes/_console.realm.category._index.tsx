@@ -1,13 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { CategoryLink, CategoryTree } from '~/components/category-tree'
 import { DeleteConfirm } from '~/components/dialog'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import type { Category } from '~/schemas/category'
 import type { ErrorItem } from '~/schemas/error'
 import { RealmApiError, orErrorResponse } from '~/server/api.server'
@@ -39,14 +39,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function CategoryListRoute() {
   const { roots, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const fetcher = useFetcher<typeof action>()
   const [removing, setRemoving] = useState<Category | null>(null)
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.category.deleted' })
-    else toast.pushErrors(fetcher.data.errors, { title: 'resources.category.delete_failed' })
-  }, [fetcher.state, fetcher.data, toast])
+  useResultToast(fetcher, 'resources.category.deleted', 'resources.category.delete_failed')
   return (
     <>
       <div className="page-header">

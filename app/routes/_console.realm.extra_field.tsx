@@ -1,13 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { DeleteConfirm, Dialog } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import extraFieldList from '~/lists/extra-field'
 import type { ErrorItem } from '~/schemas/error'
 import type { ExtraField } from '~/schemas/extra-field'
@@ -52,16 +52,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ExtraFieldRoute() {
   const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const remover = useFetcher<typeof action>()
   const [editing, setEditing] = useState<ExtraField | 'new' | null>(null)
   const [removing, setRemoving] = useState<ExtraField | null>(null)
   const close = useCallback(() => setEditing(null), [])
-  useEffect(() => {
-    if (remover.state !== 'idle' || !remover.data) return
-    if (remover.data.ok) toast.push({ kind: 'success', message: 'resources.extra_field.deleted' })
-    else toast.pushErrors(remover.data.errors)
-  }, [remover.state, remover.data, toast])
+  useResultToast(remover, 'resources.extra_field.deleted')
   return (
     <>
       <div className="page-header">

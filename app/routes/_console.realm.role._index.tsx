@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
-import { useToast } from '~/components/toast'
+import { useResultToast } from '~/components/toast'
 import roleList from '~/lists/role'
 import type { ErrorItem } from '~/schemas/error'
 import { RoleName, type RoleRow } from '~/schemas/role'
@@ -40,15 +40,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function RoleListRoute() {
   const { page, query, realm, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const toast = useToast()
   const fetcher = useFetcher<typeof action>()
   const [confirm, setConfirm] = useState<string | null>(null)
 
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.role.deleted' })
-    else toast.pushErrors(fetcher.data.errors, { title: 'resources.role.delete_failed' })
-  }, [fetcher.state, fetcher.data, toast])
+  useResultToast(fetcher, 'resources.role.deleted', 'resources.role.delete_failed')
 
   return (
     <>

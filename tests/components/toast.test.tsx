@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { TOAST_TIMEOUT_MS, ToastProvider, useToast, type ToastInput } from '~/components/toast'
+import { TOAST_TIMEOUT_MS, ToastProvider, useResultToast, useToast, type ToastInput } from '~/components/toast'
+import type { ErrorItem } from '~/schemas/error'
 
 function Pusher({ toast }: { toast: ToastInput }) {
   const api = useToast()
@@ -79,5 +80,31 @@ describe('toasts', () => {
     )
     fireEvent.click(screen.getByText('fail'))
     expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('tell the result of a row action once its fetcher is back: success, or the errors under their title', () => {
+    function Result({ fetcher }: { fetcher: { state: string; data?: { ok: boolean; errors: ErrorItem[] } } }) {
+      useResultToast(fetcher, 'resources.role.deleted', 'resources.role.delete_failed')
+      return null
+    }
+    const failed = { ok: false, errors: [{ field: 'role', cause: 'in_use', value: 3, message: 'Role teacher is held by 3 user(s).' }] }
+    const { rerender } = render(
+      <ToastProvider>
+        <Result fetcher={{ state: 'submitting' }} />
+      </ToastProvider>,
+    )
+    expect(screen.queryByRole('status')).toBeNull()
+    rerender(
+      <ToastProvider>
+        <Result fetcher={{ state: 'idle', data: { ok: true, errors: [] } }} />
+      </ToastProvider>,
+    )
+    expect(screen.getByRole('status').textContent).toContain('Perfil excluído.')
+    rerender(
+      <ToastProvider>
+        <Result fetcher={{ state: 'idle', data: failed }} />
+      </ToastProvider>,
+    )
+    expect(screen.getByRole('alert').textContent).toContain('Ainda em uso; não pode ser removido.')
   })
 })

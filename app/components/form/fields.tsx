@@ -17,7 +17,6 @@ export interface FieldProps<T> {
 
 /** Label, control, then the hint or the error (announced), linked to the control with aria-describedby. */
 export function FieldShell({ id, label, error, hint, errorValues, children, required }: { id: string; label: string; error?: string; hint?: string; errorValues?: Record<string, string>; children: ReactNode; required?: boolean }) {
-  const { t } = useTranslation()
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -25,17 +24,26 @@ export function FieldShell({ id, label, error, hint, errorValues, children, requ
         {required ? <span aria-hidden="true"> *</span> : null}
       </label>
       {children}
-      {error ? (
-        <p className="error" id={`${id}-msg`} role="alert">
-          {t(error, { defaultValue: error, ...errorValues })}
-        </p>
-      ) : hint ? (
-        <p className="hint" id={`${id}-msg`}>
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessage id={id} error={error} hint={hint} errorValues={errorValues} />
     </div>
   )
+}
+
+/** The field's error (announced) or else its hint, under the id the control's aria-describedby names. */
+function FieldMessage({ id, error, hint, errorValues }: { id: string; error?: string; hint?: string; errorValues?: Record<string, string> }) {
+  const { t } = useTranslation()
+  if (error) {
+    return (
+      <p className="error" id={`${id}-msg`} role="alert">
+        {t(error, { defaultValue: error, ...errorValues })}
+      </p>
+    )
+  }
+  return hint ? (
+    <p className="hint" id={`${id}-msg`}>
+      {hint}
+    </p>
+  ) : null
 }
 
 const described = (id: string, error?: string, hint?: string) => ({
@@ -96,22 +104,13 @@ export function NumberField(p: FieldProps<number> & { min?: number; max?: number
 
 export function CheckboxField(p: FieldProps<boolean>) {
   const id = useId()
-  const { t } = useTranslation()
   return (
     <div className="field field-check">
       <label className="switch" htmlFor={id}>
         <input id={id} type="checkbox" checked={p.value} disabled={p.disabled} onChange={(e) => p.onChange(e.currentTarget.checked)} onBlur={p.onBlur} {...described(id, p.error, p.hint)} />
         <span>{p.label}</span>
       </label>
-      {p.error ? (
-        <p className="error" id={`${id}-msg`} role="alert">
-          {t(p.error)}
-        </p>
-      ) : p.hint ? (
-        <p className="hint" id={`${id}-msg`}>
-          {p.hint}
-        </p>
-      ) : null}
+      <FieldMessage id={id} error={p.error} hint={p.hint} />
     </div>
   )
 }
@@ -156,7 +155,6 @@ export function LinesField({ rows = 4, ...p }: FieldProps<string[]> & { rows?: n
 
 /** Several of a fixed set of options (checkboxes in a fieldset). */
 export function ChoicesField({ options, ...p }: FieldProps<string[]> & { options: { value: string; label: string }[] }) {
-  const { t } = useTranslation()
   const id = useId()
   return (
     <fieldset className="field choices" aria-describedby={p.error || p.hint ? `${id}-msg` : undefined} aria-invalid={p.error ? true : undefined}>
@@ -173,15 +171,7 @@ export function ChoicesField({ options, ...p }: FieldProps<string[]> & { options
           <span>{o.label}</span>
         </label>
       ))}
-      {p.error ? (
-        <p className="error" id={`${id}-msg`} role="alert">
-          {t(p.error)}
-        </p>
-      ) : p.hint ? (
-        <p className="hint" id={`${id}-msg`}>
-          {p.hint}
-        </p>
-      ) : null}
+      <FieldMessage id={id} error={p.error} hint={p.hint} />
     </fieldset>
   )
 }
