@@ -1,4 +1,4 @@
-import { PERMISSIONS, PERMISSION_GROUPS, permissionGroup } from '~/schemas/permission'
+import { PERMISSIONS, PERMISSION_GROUPS, PLATFORM_PERMISSIONS, PLATFORM_ROLE, permissionGroup } from '~/schemas/permission'
 import type { Access } from './access'
 import { ROUTES } from './manifest'
 
@@ -28,6 +28,15 @@ export function permissionsMarkdown(endpoints: { method: string; path: string; a
     '| group | permissions |',
     '|---|---|',
     ...PERMISSION_GROUPS.map((g) => `| ${g} | ${PERMISSIONS.filter((p) => permissionGroup(p) === g).map((p) => `\`${p}\``).join(', ') || '—'} |`),
+    '',
+    '## Platform-level permissions',
+    '',
+    `These reach beyond one realm tree. A realm's \`root\` role does not hold them; the \`${PLATFORM_ROLE}\` role (platform operator) does.`,
+    'Like every permission they are granted only by someone who holds them, and they are never copied into a new realm.',
+    '',
+    '| permission | why it is platform-level |',
+    '|---|---|',
+    ...Object.entries(PLATFORM_PERMISSIONS).map(([p, why]) => `| \`${p}\` | ${why} |`),
     '',
     '## Console routes',
     '',

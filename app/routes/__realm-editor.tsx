@@ -6,7 +6,7 @@ import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '~/schemas/error'
-import { REALM_TABS, RealmCreateBody, RealmUpdateBody, STORAGE_FIELDS, type RealmField, type RealmTab } from '~/schemas/realm-settings'
+import { INFRA_FIELDS, REALM_TABS, RealmCreateBody, RealmUpdateBody, STORAGE_FIELDS, type RealmField, type RealmTab } from '~/schemas/realm-settings'
 import { FirstAdminFields, HostsField } from './__realm-create-fields'
 import { RealmFieldInput } from './__realm-field'
 import { RealmPanel, type PanelData } from './__realm-panels'
@@ -31,8 +31,8 @@ export interface RealmSaveResult {
 
 /**
  * The realm editor (seed 002 §2 settings tabs): every field of a tab rendered from its type, validated live with the
- * API's schema; an edit sends only what changed. Server, storage and host settings are read-only without
- * mas_realm_edit_infra. A tab whose features need storage credentials says so while they are missing.
+ * API's schema; an edit sends only what changed. Server, storage and host settings, the development flag and the
+ * sign-in secret (INFRA_FIELDS) are read-only without mas_realm_edit_infra. A tab whose features need storage credentials says so while they are missing.
  */
 export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfra, roles, panels }: RealmEditorProps) {
   const { t } = useTranslation()
@@ -133,7 +133,7 @@ export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfr
                 onChange={set(f)}
                 onBlur={() => form.touch(f)}
                 error={form.errorOf(f)}
-                disabled={x.infra && !canInfra}
+                disabled={!canInfra && INFRA_FIELDS.includes(f)}
                 stored={secrets[f]}
                 parents={parents}
                 topLevel={topLevel}

@@ -1,25 +1,44 @@
 import { useFetcher } from '@remix-run/react'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
+import { useToast } from '~/components/toast'
+import { errorText, translatedErrors } from '~/lib/error-text'
 import { permissionAction, permissionDiff } from '~/lib/permission-diff'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '~/schemas/error'
-import { PERMISSION_GROUPS, PERMISSIONS, permissionGroup } from '~/schemas/permission'
+import { PERMISSION_GROUPS, PERMISSIONS, isPlatformPermission, permissionGroup } from '~/schemas/permission'
 
 export interface RoleEditorResult {
   fieldErrors?: Record<string, string>
   errors?: ErrorItem[]
 }
 
+export interface RoleEditorProps {
+  mode: 'create' | 'edit'
+  role?: string
+  description?: string
+  granted: string[]
+  /** The permissions the editor holds: the only ones they may grant or revoke (the API's grant ceiling). */
+  grantable: readonly string[]
+  /** The editor holds this role: it is shown, not editable (the API refuses the change). */
+  own?: boolean
+}
+
 /**
- * Role editor (seed 000 §6): name and description, then every catalogue permission grouped by prefix with a
- * select-all per group and a search; saving first shows what changes (granted and revoked) for confirmation.
+ * Role editor (seed 000 §6): name and description, then the catalogue permissions the editor holds, grouped by
+ * prefix with a select-all per group and a search; saving first shows what changes (granted and revoked) for
+ * confirmation. Permissions beyond the editor are not offered: on an existing role, those it grants are listed
+ * read-only apart, so the editor sees the whole role and knows saving leaves them as they are. A refused save shows
+ * the API's message in a toast.
  */
-export function RoleEditor({ mode, role, description, granted }: { mode: 'create' | 'edit'; role?: string; description?: string; granted: string[] }) {
+export function RoleEditor({ mode, role, description, granted, grantable, own = false }: RoleEditorProps) {
   const { t } = useTranslation()
+  const toast = useToast()
   const fetcher = useFetcher<RoleEditorResult>({ key: 'role-editor' })
+  const mine = useMemo(() => new Set(grantable), [grantable])
+  const outside = useMemo(() => granted.filter((p) => !mine.has(p)).sort(), [granted, mine])
   const [name, setName] = useState(role ?? '')
   const [desc, setDesc] = useState(description ?? '')
   const [selected, setSelected] = useState<Set<string>>(() => new Set(granted))
@@ -31,13 +50,18 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
   const guard = useUnsavedChanges(dirty)
   const errors = fetcher.data?.fieldErrors ?? {}
 
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data?.errors?.length) return
+    toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'resources.role.save_failed' })
+  }, [fetcher.state, fetcher.data, toast, t])
+
   const groups = useMemo(() => {
     const needle = filter.trim().toLowerCase()
     return PERMISSION_GROUPS.map((g) => ({
       group: g,
-      permissions: PERMISSIONS.filter((p) => permissionGroup(p) === g && (!needle || p.includes(needle) || t(`permissions.group.${g}`).toLowerCase().includes(needle))),
+      permissions: PERMISSIONS.filter((p) => mine.has(p) && permissionGroup(p) === g && (!needle || p.includes(needle) || t(`permissions.group.${g}`).toLowerCase().includes(needle))),
     })).filter((g) => g.permissions.length > 0)
-  }, [filter, t])
+  }, [filter, t, mine])
 
   const toggle = (p: string, on: boolean) =>
     setSelected((s) => {
@@ -72,11 +96,12 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
       }}
     >
       <input type="hidden" name="intent" value={mode} />
+      {own ? <p className="alert alert-info">{t('resources.role.own')}</p> : null}
       {fetcher.data?.errors?.length ? (
         <div className="alert alert-error" role="alert">
           <ul>
             {fetcher.data.errors.map((e, i) => (
-              <li key={i}>{t(`errors.${e.cause}`, { defaultValue: e.message })} {e.message && t(e.message, { defaultValue: e.message }) !== t(`errors.${e.cause}`) ? `— ${t(e.message, { defaultValue: e.message })}` : ''}</li>
+              <li key={i}>{errorText(t, e)}</li>
             ))}
           </ul>
         </div>
@@ -89,7 +114,7 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
             className="input"
             name="role"
             value={name}
-            readOnly={mode === 'edit'}
+            readOnly={mode === 'edit' || own}
             required
             onChange={(e) => setName(e.currentTarget.value)}
             aria-invalid={errors.role ? true : undefined}
@@ -107,7 +132,7 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
         </div>
         <div className="field">
           <label htmlFor="role-description">{t('resources.role.fields.description')}</label>
-          <textarea id="role-description" className="input" name="description" rows={2} maxLength={500} value={desc} onChange={(e) => setDesc(e.currentTarget.value)} />
+          <textarea id="role-description" className="input" name="description" rows={2} maxLength={500} value={desc} readOnly={own} onChange={(e) => setDesc(e.currentTarget.value)} />
         </div>
       </div>
       <div className="card">
@@ -115,6 +140,7 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
           <h2>{t('resources.role.permissions', { count: selected.size })}</h2>
           <input className="input permission-search" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder={t('resources.role.search')} aria-label={t('resources.role.search')} />
         </div>
+        <p className="hint">{t('resources.role.grantable_hint')}</p>
         {groups.length === 0 ? <p>{t('table.empty')}</p> : null}
         <div className="permission-groups">
           {groups.map(({ group, permissions }) => {
@@ -126,6 +152,7 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
                     <input
                       type="checkbox"
                       checked={on === permissions.length}
+                      disabled={own}
                       ref={(el) => {
                         if (el) el.indeterminate = on > 0 && on < permissions.length
                       }}
@@ -142,9 +169,14 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
                   {permissions.map((p) => (
                     <li key={p}>
                       <label>
-                        <input type="checkbox" name="permission" value={p} checked={selected.has(p)} onChange={(e) => toggle(p, e.currentTarget.checked)} />
+                        <input type="checkbox" name="permission" value={p} checked={selected.has(p)} disabled={own} onChange={(e) => toggle(p, e.currentTarget.checked)} />
                         <code>{p}</code>
                         <span className="hint"> · {t(`permissions.action.${permissionAction(p)}`, { defaultValue: permissionAction(p) })}</span>
+                        {isPlatformPermission(p) ? (
+                          <span className="badge" title={t('resources.platform.hint')}>
+                            {t('resources.platform.badge')}
+                          </span>
+                        ) : null}
                       </label>
                     </li>
                   ))}
@@ -154,11 +186,26 @@ export function RoleEditor({ mode, role, description, granted }: { mode: 'create
           })}
         </div>
       </div>
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('resources.role.review')}
-        </button>
-      </div>
+      {outside.length ? (
+        <div className="card role-outside">
+          <h2>{t('resources.role.outside.title', { count: outside.length })}</h2>
+          <p className="hint">{t('resources.role.outside.hint')}</p>
+          <ul className="permission-readonly">
+            {outside.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {own ? null : (
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('resources.role.review')}
+          </button>
+        </div>
+      )}
       <Dialog open={reviewing} onClose={() => setReviewing(false)} title={t('resources.role.diff.title')} labelledBy="role-diff-title">
         {diff.added.length === 0 && diff.removed.length === 0 && desc === (description ?? '') && mode === 'edit' ? (
           <p>{t('resources.role.diff.none')}</p>

@@ -10,14 +10,20 @@ import type { RoleEditorResult } from './__role-editor'
 
 export type RoleObject = { realm: string; role: string; description: string; updated_at: string; updated_by: string } & PermissionMap
 
-/** Creates or updates a role from the editor's form: name, description and the granted permissions. */
+/** The permissions an editor may grant or revoke: those they hold (the API's grant ceiling). */
+export const grantableBy = (permissions: PermissionMap): string[] => PERMISSIONS.filter((p) => permissions[p] === true)
+
+/**
+ * Creates or updates a role from the editor's form: name, description and the granted permissions. Only the flags
+ * of permissions the editor holds are sent; the API keeps the others as they are.
+ */
 export async function saveRole(request: Request, context: AppLoadContext, mode: 'create' | 'edit', realm?: string) {
-  const { api } = await requireRoute(request, context, mode === 'create' ? 'role.create' : 'role.edit')
+  const { api, user } = await requireRoute(request, context, mode === 'create' ? 'role.create' : 'role.edit')
   const form = await request.formData()
   const name = v.safeParse(RoleName, form.get('role') ?? '')
   if (!name.success) return data<RoleEditorResult>({ fieldErrors: fieldErrors(name.issues).form ? { role: name.issues[0].message } : fieldErrors(name.issues) }, { status: 400 })
   const granted = new Set(form.getAll('permission').map(String))
-  const body = { description: String(form.get('description') ?? ''), ...Object.fromEntries(PERMISSIONS.map((p) => [p, granted.has(p)])) }
+  const body = { description: String(form.get('description') ?? ''), ...Object.fromEntries(grantableBy(user.permissions).map((p) => [p, granted.has(p)])) }
   try {
     if (mode === 'create') await api.post('mas/permission', { ...body, role: name.output, realm })
     else await api.put(`mas/permission/${encodeURIComponent(name.output)}${realm ? `?realm=${encodeURIComponent(realm)}` : ''}`, body)

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CheckboxField, LinesField, TextField } from '~/components/form/fields'
 import { Icon } from '~/components/icon'
+import { errorText } from '~/lib/error-text'
 import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
@@ -20,6 +21,8 @@ export interface UserFormProps {
   allowPicture: boolean
   /** The user belongs to another realm: shown, not editable (seed 002 §5). */
   foreign: boolean
+  /** The user holds more than the editor (the API's user ceiling): shown, not editable, saying why. */
+  ceiling?: ErrorItem | null
 }
 
 type Values = { nick: string; name: string; email: string; phone: string; external_id: string; password: string; roles: string[]; supervisees: string[]; invisible: boolean; bot: boolean; hd_support: boolean; extra: Record<string, string>; avatar_file_id?: string }
@@ -49,8 +52,10 @@ function payload(mode: 'create' | 'edit', initial: Values, values: Values): Reco
 }
 
 /** The user form (seed 002 §3 "User"), validated live with the API's schema plus the realm's required extra fields. */
-export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, foreign }: UserFormProps) {
+export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, foreign: otherRealm, ceiling = null }: UserFormProps) {
   const { t } = useTranslation()
+  // Either way the form is read-only: the API would refuse every change.
+  const foreign = otherRealm || ceiling !== null
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'user-form' })
   const initial = useMemo(() => start(user, extra), [user, extra])
   const [values, setValues] = useState<Values>(initial)
@@ -79,7 +84,12 @@ export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, f
         submit()
       }}
     >
-      {foreign ? <p className="alert alert-info">{t('resources.user.foreign', { realm: user?.origin_realm ?? '' })}</p> : null}
+      {otherRealm ? <p className="alert alert-info">{t('resources.user.foreign', { realm: user?.origin_realm ?? '' })}</p> : null}
+      {ceiling && !otherRealm ? (
+        <p className="alert alert-warning" role="status">
+          {errorText(t, ceiling)}
+        </p>
+      ) : null}
       {other.length ? (
         <div className="alert alert-error" role="alert">
           <ul>

@@ -6,16 +6,18 @@ import { ROLE_META_KEYS } from '~/schemas/permission'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { RoleEditor } from './__role-editor'
-import { saveRole, type RoleObject } from './__role.server'
+import { grantableBy, saveRole, type RoleObject } from './__role.server'
 
 export const handle = { title: 'pages.role.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { api } = await requireRoute(request, context, 'role.edit')
+  const { api, user } = await requireRoute(request, context, 'role.edit')
   const role = await orErrorResponse(api.get<RoleObject>(`mas/permission/${encodeURIComponent(params.role ?? '')}`, { realm: params.realm }))
   // Seed 000 §6: every key except the meta keys is a permission.
   const granted = Object.entries(role).filter(([k, v]) => !(ROLE_META_KEYS as readonly string[]).includes(k) && v === true).map(([k]) => k)
-  return { role: role.role, realm: role.realm, description: role.description, granted, updated_at: role.updated_at, updated_by: role.updated_by }
+  // A role of the editor's own (home realm) roles is shown but not editable: the API refuses it.
+  const own = role.realm === user.home_realm && user.roles.includes(role.role)
+  return { role: role.role, realm: role.realm, description: role.description, granted, grantable: grantableBy(user.permissions), own, updated_at: role.updated_at, updated_by: role.updated_by }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => saveRole(request, context, 'edit', params.realm)
@@ -34,7 +36,7 @@ export default function RoleEditRoute() {
           {t('resources.role.back')}
         </Link>
       </div>
-      <RoleEditor key={`${role.realm}/${role.role}`} mode="edit" role={role.role} description={role.description} granted={role.granted} />
+      <RoleEditor key={`${role.realm}/${role.role}`} mode="edit" role={role.role} description={role.description} granted={role.granted} grantable={role.grantable} own={role.own} />
     </>
   )
 }

@@ -1,21 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
 import { requireRoute } from '~/server/auth.server'
 import { RoleEditor } from './__role-editor'
-import { saveRole } from './__role.server'
+import { grantableBy, saveRole } from './__role.server'
 
 export const handle = { title: 'pages.role.create' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireRoute(request, context, 'role.create')
-  return null
+  const { user } = await requireRoute(request, context, 'role.create')
+  return { grantable: grantableBy(user.permissions) }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => saveRole(request, context, 'create')
 
 export default function RoleCreateRoute() {
+  const { grantable } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
     <>
@@ -25,7 +26,7 @@ export default function RoleCreateRoute() {
           {t('resources.role.back')}
         </Link>
       </div>
-      <RoleEditor mode="create" granted={['dashboard_dashboard_access']} />
+      <RoleEditor mode="create" granted={grantable.includes('dashboard_dashboard_access') ? ['dashboard_dashboard_access'] : []} grantable={grantable} />
     </>
   )
 }

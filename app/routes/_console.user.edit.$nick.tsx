@@ -42,7 +42,7 @@ export default function UserEditRoute() {
           </p>
         </div>
         <div className="toolbar-actions">
-          {data.canDisable && !data.self && !foreign ? (
+          {data.canDisable && !data.self && !foreign && !user.ceiling ? (
             <button type="button" className={`btn ${user.disabled ? '' : 'btn-danger'}`} onClick={() => setConfirm(true)} disabled={toggle.state !== 'idle'}>
               <Icon name={user.disabled ? 'check' : 'block'} /> {t(user.disabled ? 'resources.user.enable' : 'resources.user.disable', { nick: user.nick })}
             </button>
@@ -52,7 +52,7 @@ export default function UserEditRoute() {
           </Link>
         </div>
       </div>
-      <UserForm key={`${user.nick}:${user.updated_at}`} mode="edit" user={user} roles={data.roles} extra={data.extra} nickSuffix={data.nickSuffix} allowPicture={data.allowPicture} foreign={foreign} />
+      <UserForm key={`${user.nick}:${user.updated_at}`} mode="edit" user={user} roles={data.roles} extra={data.extra} nickSuffix={data.nickSuffix} allowPicture={data.allowPicture} foreign={foreign} ceiling={user.ceiling ?? null} />
       <ConfirmDialog
         open={confirm}
         title={t(user.disabled ? 'resources.user.enable' : 'resources.user.disable', { nick: user.nick })}

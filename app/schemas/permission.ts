@@ -66,6 +66,27 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number]
 export type PermissionMap = Record<string, boolean>
 
+/**
+ * Platform-level permissions: each reaches beyond one realm tree (or changes what every realm runs on), so a realm's
+ * own top role (`root`) does not hold them; only the platform operator role does. Granting them follows the same
+ * ceiling as every permission (only someone holding one may give it), they are never copied into a new realm's roles,
+ * and migration 0010 strips them from every role not named `platform` (keep its list equal to this one).
+ */
+export const PLATFORM_PERMISSIONS: Readonly<Partial<Record<Permission, string>>> = {
+  mas_realm_list_all: 'Lists, switches to and administers every realm, not only the home realm and its descendants; also reads server errors outside any realm.',
+  mas_config_get: 'Reads the global configuration shared by every realm (platform word filter, blocked media hosts, defaults of new realms).',
+  mas_config_edit: 'Changes the global configuration, which applies to every realm.',
+  mas_realm_edit_infra: 'Changes servers, storage credentials, hosts, the development flag and sign-in secrets: what a realm runs on, not what it teaches.',
+  ledger_transfer_cross_realm: 'Spends the wallet of another realm (from_realm) instead of the caller’s own.',
+}
+
+export function isPlatformPermission(name: string): boolean {
+  return Object.hasOwn(PLATFORM_PERMISSIONS, name)
+}
+
+/** Name of the platform operator role (every permission, platform ones included). */
+export const PLATFORM_ROLE = 'platform'
+
 /** Prefix groups of seed 000 §3, in display order; anything else falls in `others`. */
 export const PERMISSION_GROUPS = [
   'dashboard', 'mas', 'analytics', 'reports', 'ledger', 'invite', 'room', 'tms', 'cgs', 'csm', 'sns', 'genesis',

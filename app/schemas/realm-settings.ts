@@ -91,8 +91,19 @@ export const REALM_TABS: RealmTab[] = declared.map((t) =>
   t.id === 'general' ? { ...t, fields: [...t.fields.filter((f) => writable.includes(f)), ...writable.filter((f) => f !== 'code' && !claimed.has(f))] } : { ...t, fields: t.fields.filter((f) => writable.includes(f)) },
 )
 
-/** Fields whose change needs mas_realm_edit_infra besides mas_realm_edit (the `hosts` list too). */
-export const INFRA_FIELDS: string[] = [...REALM_TABS.filter((t) => t.infra).flatMap((t) => t.fields), 'hosts']
+/**
+ * Infra fields outside the servers and storage tabs: `development` offers the payment sandbox (free credits) and the
+ * development outbox, and `employee_token_secret` signs state-portal sign-in links for any employee of the realm
+ * (whoever holds it can sign in as anyone with an employee id, above them included).
+ */
+const INFRA_ELSEWHERE: RealmField[] = ['development', 'employee_token_secret']
+
+/**
+ * Fields whose change needs mas_realm_edit_infra besides mas_realm_edit: the servers and storage tabs, the `hosts`
+ * list, the development flag and the sign-in secret. The API refuses them (worker/api/realm-write.ts) on create and
+ * update; the realm editor shows them read-only without the permission.
+ */
+export const INFRA_FIELDS: string[] = [...REALM_TABS.filter((t) => t.infra).flatMap((t) => t.fields), ...INFRA_ELSEWHERE.filter((f) => writable.includes(f)), 'hosts']
 /** The storage credentials a `needsStorage` tab requires. */
 export const STORAGE_FIELDS = STORAGE
 /** Recording cannot be enabled without storage credentials. */

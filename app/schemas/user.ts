@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { defineEntity } from './entity'
+import type { ErrorItem } from './error'
 import { RoleName } from './role'
 
 /**
@@ -78,10 +79,15 @@ export interface User {
   supervisees: string[]
   created_at: string
   updated_at: string
+  /**
+   * GET /mas/user/{nick} only: why the caller may not change this user (they hold more than the caller, or `root`),
+   * as the 403 any write would answer; null when the caller may.
+   */
+  ceiling?: ErrorItem | null
 }
 
 /** The user table for the shared list machinery (search, filters, paging, CSV). */
-export const userEntity = defineEntity<Omit<User, 'roles' | 'supervisees'>>({
+export const userEntity = defineEntity<Omit<User, 'roles' | 'supervisees' | 'ceiling'>>({
   name: 'user',
   table: 'user',
   key: 'nick',

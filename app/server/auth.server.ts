@@ -10,6 +10,8 @@ import { getRealmContext, type RealmContext } from './realm.server'
 /** The signed-in staff member, as GET /api/mas/session answers (seed 000 §3 auth state). */
 export interface SessionUser {
   realm: string
+  /** The realm whose roles the user holds (`realm` differs after a realm switch). */
+  home_realm: string
   nick: string
   name: string
   avatar_url: string

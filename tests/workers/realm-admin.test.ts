@@ -38,7 +38,8 @@ describe('realm tree scoping', () => {
 
 describe('realm create, update and delete', () => {
   it('creates a realm with its host, roles and first administrator, who can sign in there at once', async () => {
-    const root = await signIn(DEMO, 'demo', 'root')
+    // Hosts are infra (mas_realm_edit_infra): a platform operator's job, not a realm root's.
+    const root = await signIn(DEMO, 'demo', 'platform')
     const c = code()
     const res = await api(DEMO, 'mas/realm', {
       method: 'POST',
@@ -62,7 +63,7 @@ describe('realm create, update and delete', () => {
   })
 
   it('makes hosts editable and unique across realms', async () => {
-    const root = await signIn(DEMO, 'demo', 'root')
+    const root = await signIn(DEMO, 'demo', 'platform')
     const c = code()
     expect((await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Hosted', parent_code: 'demo' } })).status).toBe(201)
     const taken = await expectEnvelope(await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: root, json: { hosts: ['demo.localhost'] } }), 409, 'conflict')
@@ -78,7 +79,8 @@ describe('realm create, update and delete', () => {
   })
 
   it('never answers a secret in full, and a masked or empty value keeps the stored one', async () => {
-    const root = await signIn(DEMO, 'demo', 'root')
+    // Storage credentials are infra.
+    const root = await signIn(DEMO, 'demo', 'platform')
     const c = code()
     await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Secrets', parent_code: 'demo', storage_credential_key: 'AKIA-very-secret-0001', metaverse_api_token: 'mv-token-secret-0002' } })
     const shown = await (await api(DEMO, `mas/realm/${c}`, { token: root })).text()
@@ -108,7 +110,7 @@ describe('realm create, update and delete', () => {
   })
 
   it('refuses to switch recording on without storage credentials', async () => {
-    const root = await signIn(DEMO, 'demo', 'root')
+    const root = await signIn(DEMO, 'demo', 'platform')
     const c = code()
     await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Recording', parent_code: 'demo' } })
     const body = await expectEnvelope(await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: root, json: { csm_room_enable: true } }), 422, 'storage_credentials')
@@ -139,10 +141,11 @@ describe('global configuration', () => {
     expect(await (await api(DEMO, 'mas/config', { token: reader.token })).json()).toMatchObject({ default_time_zone: 'America/Sao_Paulo', default_allowed_signin: ['iptv'] })
     const realmAdmin = await userWith('demo', [DASH, 'mas_config_get', 'mas_config_edit'])
     await expectEnvelope(await api(DEMO, 'mas/config', { method: 'PUT', token: realmAdmin.token, json: { default_time_zone: 'America/Manaus' } }), 403)
-    const root = await signIn(DEMO, 'demo', 'root')
+    // The global configuration applies to every realm: the platform operator's.
+    const root = await signIn(DEMO, 'demo', 'platform')
     await expectEnvelope(await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_time_zone: 'Nowhere/City' } }), 400)
     const put = await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_time_zone: 'America/Manaus', default_allowed_signin: ['iptv', 'google'] } })
-    expect(await put.json()).toMatchObject({ default_time_zone: 'America/Manaus', updated_by: 'root@demo' })
+    expect(await put.json()).toMatchObject({ default_time_zone: 'America/Manaus', updated_by: 'platform@demo' })
     const c = code()
     const created = (await (await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Defaults', parent_code: 'demo' } })).json()) as RealmDetail
     expect(created).toMatchObject({ time_zone: 'America/Manaus', allowed_signin: ['iptv', 'google'] })

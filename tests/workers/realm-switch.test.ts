@@ -17,15 +17,16 @@ type Switched = {
 
 describe('PUT /mas/realm/{realm}/change', () => {
   it('gives a user with mas_realm_list_all a token bound to the target realm, and revokes the old one', async () => {
-    const token = await signIn(DEMO, 'demo', 'root')
+    // Reaching a realm outside one's own tree takes a platform operator (a realm's root stays in its tree).
+    const token = await signIn(DEMO, 'demo', 'platform')
     const res = await change(DEMO, token, 'demo', 'escola')
     expect(res.status, await res.clone().text()).toBe(200)
     const body = (await res.json()) as Switched
-    expect(body).toMatchObject({ realm: 'escola', nick: 'root@demo', origin_realm: 'demo', home_url: 'http://escola.localhost/', config: { realm: 'escola', name: 'Escola Estadual Modelo' } })
+    expect(body).toMatchObject({ realm: 'escola', nick: 'platform@demo', origin_realm: 'demo', home_url: 'http://escola.localhost/', config: { realm: 'escola', name: 'Escola Estadual Modelo' } })
     await expectEnvelope(await api(DEMO, 'mas/session', { token }), 401, 'unauthorized')
     // The new token acts in escola only; the user keeps their own roles and shows their home realm as origin.
     const me = (await (await api(ESCOLA, 'mas/session', { token: body.auth_token })).json()) as { realm: string; origin_realm: string; role: string; permissions: Record<string, boolean> }
-    expect(me).toMatchObject({ realm: 'escola', origin_realm: 'demo', role: 'root' })
+    expect(me).toMatchObject({ realm: 'escola', origin_realm: 'demo', role: 'platform' })
     expect(me.permissions.mas_realm_list_all).toBe(true)
     await expectEnvelope(await api(DEMO, 'mas/session', { token: body.auth_token }), 401, 'realm')
     // Lists are scoped to the realm the token acts in.
@@ -34,7 +35,7 @@ describe('PUT /mas/realm/{realm}/change', () => {
   })
 
   it('lets the user switch back to their home realm', async () => {
-    const token = await signIn(DEMO, 'demo', 'root')
+    const token = await signIn(DEMO, 'demo', 'platform')
     const there = (await (await change(DEMO, token, 'demo', 'escola')).json()) as Switched
     const back = await change(ESCOLA, there.auth_token, 'escola', 'demo')
     expect(back.status).toBe(200)
@@ -74,7 +75,7 @@ describe('PUT /mas/realm/{realm}/change', () => {
 
 describe('session handover between hosts', () => {
   it('moves a session to another host with a single-use code', async () => {
-    const token = await signIn(DEMO, 'demo', 'root')
+    const token = await signIn(DEMO, 'demo', 'platform')
     const switched = (await (await change(DEMO, token, 'demo', 'escola')).json()) as Switched
     const code = switched.handover_code!
     expect(code).toMatch(/^[\w-]{43}$/)
@@ -89,7 +90,7 @@ describe('session handover between hosts', () => {
   })
 
   it('needs no handover on a multi-realm host, and refuses an expired code', async () => {
-    const token = await signIn('localhost', 'demo', 'root')
+    const token = await signIn('localhost', 'demo', 'platform')
     const local = (await (await change('localhost', token, 'demo', 'escola', { 'x-api-realm': 'demo' })).json()) as Switched
     expect(local).toMatchObject({ realm: 'escola', home_url: 'http://escola.localhost/', handover_code: null })
     const there = (await (await change(ESCOLA, local.auth_token, 'escola', 'demo')).json()) as Switched

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO, api, call, expectEnvelope, userWith } from './helpers'
+import { DEMO, api, call, consoleSignIn, expectEnvelope, signIn, userWith } from './helpers'
 
 const ADMIN = ['dashboard_dashboard_access', 'mas_role_list', 'mas_role_get', 'mas_role_create', 'mas_role_edit', 'mas_role_delete']
+/** What the tests below grant: an editor gives only permissions they hold (grant ceiling, privilege.test.ts). */
+const GIVES = ['mas_user_list', 'mas_user_get', 'mas_realm_list', 'tms_model_list', 'tms_model_get']
 const uniq = () => `r${crypto.randomUUID().slice(0, 8)}`
 
 async function admin() {
-  return (await userWith('demo', ADMIN)).token
+  return (await userWith('demo', [...ADMIN, ...GIVES])).token
 }
 
 describe('roles API (/mas/permission)', () => {
@@ -63,7 +65,8 @@ describe('roles API (/mas/permission)', () => {
 
   it('refuses to delete a role in use, with a clear message, and deletes an unused one', async () => {
     const token = await admin()
-    const body = await expectEnvelope(await api(DEMO, 'mas/permission/teacher', { method: 'DELETE', token }), 409, 'in_use')
+    // Deleting `teacher` needs every permission it grants: realm root holds them.
+    const body = await expectEnvelope(await api(DEMO, 'mas/permission/teacher', { method: 'DELETE', token: await signIn(DEMO, 'demo', 'root') }), 409, 'in_use')
     expect(body.errors[0].message).toContain('held by')
     const role = uniq()
     await api(DEMO, 'mas/permission', { method: 'POST', token, json: { role } })
@@ -71,11 +74,11 @@ describe('roles API (/mas/permission)', () => {
     await expectEnvelope(await api(DEMO, `mas/permission/${role}`, { token }), 404)
   })
 
-  it('refuses a change that would lock the caller out', async () => {
+  it('refuses any change to a role the caller holds, so nobody locks themselves out (or in)', async () => {
     const me = await userWith('demo', [...ADMIN, 'mas_user_list'])
-    await expectEnvelope(await api(DEMO, `mas/permission/${me.role}`, { method: 'PUT', token: me.token, json: { mas_role_edit: false } }), 409, 'lockout')
-    // Other flags of one's own role can change.
-    expect((await api(DEMO, `mas/permission/${me.role}`, { method: 'PUT', token: me.token, json: { mas_user_list: false } })).status).toBe(200)
+    await expectEnvelope(await api(DEMO, `mas/permission/${me.role}`, { method: 'PUT', token: me.token, json: { mas_role_edit: false } }), 403, 'own_role')
+    await expectEnvelope(await api(DEMO, `mas/permission/${me.role}`, { method: 'PUT', token: me.token, json: { mas_user_list: false } }), 403, 'own_role')
+    expect(((await (await api(DEMO, `mas/permission/${me.role}`, { token: me.token })).json()) as Record<string, boolean>).mas_role_edit).toBe(true)
   })
 
   it('reaches other realms only within the caller’s realm tree', async () => {
@@ -96,7 +99,7 @@ describe('role screens', () => {
   }
 
   it('creates a role from the editor form and returns to the list with a message', async () => {
-    const { cookie } = await userWith('demo', ADMIN)
+    const { cookie } = await userWith('demo', [...ADMIN, ...GIVES])
     const role = uniq()
     const res = await call(DEMO, '/realm/role/create', {
       method: 'POST',
@@ -114,7 +117,7 @@ describe('role screens', () => {
   })
 
   it('edits a role: unticked permissions are revoked', async () => {
-    const { cookie, token } = await userWith('demo', ADMIN)
+    const { cookie, token } = await userWith('demo', [...ADMIN, ...GIVES])
     const role = uniq()
     await api(DEMO, 'mas/permission', { method: 'POST', token, json: { role, tms_model_list: true, tms_model_get: true } })
     const res = await call(DEMO, `/realm/role/demo/edit/${role}`, {
@@ -128,7 +131,7 @@ describe('role screens', () => {
   })
 
   it('reports a role in use when deleting it from the list', async () => {
-    const { cookie } = await userWith('demo', ADMIN)
+    const cookie = await consoleSignIn(DEMO, 'root')
     const res = await call(DEMO, '/realm/role?index', { method: 'POST', headers: { cookie, origin: `http://${DEMO}` }, body: form({ role: 'teacher' }) })
     expect(res.status).toBe(409)
     expect(await res.text()).toContain('in_use')

@@ -7,6 +7,7 @@ import type { Auth } from '../db/sessions'
 import { filterScope, listRows } from '../lib/entity'
 import { apiError } from '../lib/errors'
 import { auditStatement } from '../lib/audit'
+import { refuseBeyondGrant, refuseOwnRole } from '../lib/ceiling'
 import { guarded } from '../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from './context'
 import { realmTreeScope } from './realm'
@@ -22,16 +23,6 @@ async function targetRealm(c: Ctx, auth: Auth, wanted: string | undefined): Prom
   const row = await c.env.DB.prepare(`SELECT code FROM realm WHERE code = ? AND (${scope.where})`).bind(wanted, ...scope.params).first()
   if (!row) throw apiError(403, 'forbidden', `Realm ${wanted} is outside your realms.`, 'realm', wanted)
   return wanted
-}
-
-/** Refuses a change that would take dashboard access or role editing away from the caller (no self-lockout). */
-async function refuseLockout(c: Ctx, auth: Auth, realm: string, role: string, granted: Set<string> | null) {
-  if (realm !== auth.realm || !auth.roles.includes(role)) return
-  const others = new Set<string>()
-  for (const r of auth.roles) if (r !== role) for (const p of await rolePermissions(c.env.DB, realm, r)) others.add(p)
-  const after = (p: string) => others.has(p) || (granted?.has(p) ?? false)
-  const lost = ['dashboard_dashboard_access', 'mas_role_edit'].find((p) => auth.permissions.has(p) && !after(p))
-  if (lost) throw apiError(409, 'lockout', `This change would remove ${lost} from your own access.`, 'role', role)
 }
 
 /** GET /mas/permission?realm=: the roles of a realm (limit, offset, like, order), with how many permissions each grants. */
@@ -64,15 +55,17 @@ permission.get(
   }),
 )
 
-/** POST /mas/permission: creates a role from its name, description and permission flags. */
+/** POST /mas/permission: creates a role from its name, description and permission flags (only flags the caller holds may be on). */
 permission.post(
   '/',
   guarded({ all: ['mas_role_create'] }, async (c, auth) => {
     const body = await readJson(c, RoleCreate)
     const flags = parse(PermissionFlags, body)
     const realm = await targetRealm(c, auth, typeof body.realm === 'string' ? body.realm : undefined)
+    refuseOwnRole(auth, realm, body.role)
     if (await getRole(c.env.DB, realm, body.role)) throw apiError(409, 'conflict', `Role ${body.role} already exists.`, 'role', body.role)
     const granted = Object.entries(flags).filter(([, on]) => on).map(([p]) => p)
+    refuseBeyondGrant(auth, [], granted)
     await c.env.DB.batch([
       c.env.DB.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').bind(realm, body.role, body.description, new Date().toISOString(), auth.nick),
       ...setRolePermissionsStatements(c.env.DB, realm, body.role, granted),
@@ -82,7 +75,10 @@ permission.post(
   }),
 )
 
-/** PUT /mas/permission/{role}: new description and/or permission flags; flags left out keep their value. */
+/**
+ * PUT /mas/permission/{role}: new description and/or permission flags; flags left out keep their value. Only flags the
+ * caller holds may change (sent unchanged, the others pass), and never on a role the caller holds.
+ */
 permission.put(
   '/:role',
   guarded({ all: ['mas_role_edit'] }, async (c, auth) => {
@@ -95,7 +91,9 @@ permission.put(
     const before = await rolePermissions(c.env.DB, realm, name)
     const granted = new Set(before)
     for (const [p, on] of Object.entries(flags)) on ? granted.add(p) : granted.delete(p)
-    await refuseLockout(c, auth, realm, name, granted)
+    // The ceiling first: it names the permission, which says more than "your own role".
+    refuseBeyondGrant(auth, before, granted)
+    refuseOwnRole(auth, realm, name)
     await c.env.DB.batch([
       c.env.DB.prepare('UPDATE role SET description = ?, updated_at = ?, updated_by = ? WHERE realm = ? AND role = ?').bind(
         body.description ?? existing.description,
@@ -121,7 +119,7 @@ permission.put(
   }),
 )
 
-/** DELETE /mas/permission/{role}: refused while any user holds the role. */
+/** DELETE /mas/permission/{role}: refused while any user holds the role, for a role of the caller's, and for one granting more than the caller holds. */
 permission.delete(
   '/:role',
   guarded({ all: ['mas_role_delete'] }, async (c, auth) => {
@@ -129,12 +127,15 @@ permission.delete(
     const realm = await targetRealm(c, auth, c.req.query('realm'))
     const existing = await getRole(c.env.DB, realm, name)
     if (!existing) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
+    refuseOwnRole(auth, realm, name)
+    // Deleting a role turns every permission of it off: the same ceiling as an edit.
+    const before = await rolePermissions(c.env.DB, realm, name)
+    refuseBeyondGrant(auth, before, [])
     const users = await roleUsage(c.env.DB, realm, name)
     if (users > 0) throw apiError(409, 'in_use', `Role ${name} is held by ${users} user(s); give them another role first.`, 'role', users)
-    await refuseLockout(c, auth, realm, name, null)
     await c.env.DB.batch([
       c.env.DB.prepare('DELETE FROM role WHERE realm = ? AND role = ?').bind(realm, name),
-      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'delete', entity: 'role', entityId: name, before: { description: existing.description, permissions: await rolePermissions(c.env.DB, realm, name) }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'delete', entity: 'role', entityId: name, before: { description: existing.description, permissions: before.sort() }, requestId: c.get('requestId') }),
     ])
     return c.body(null, 204)
   }),

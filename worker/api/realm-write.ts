@@ -1,11 +1,12 @@
 import { INFRA_FIELDS, RECORDING_SWITCHES, STORAGE_FIELDS } from '../../app/schemas/realm-settings'
 import type { Realm } from '../../app/schemas/realm'
 import { getGlobalConfig } from '../db/global-config'
-import { copyRolesStatements, hostsTakenElsewhere, permissionsOf, setHostsStatements } from '../db/realm-admin'
+import { copiedPermissionsOf, copyRolesStatements, hostsTakenElsewhere, realmDefaults, setHostsStatements } from '../db/realm-admin'
 import { listRealmHosts } from '../db/realms'
 import type { Auth } from '../db/sessions'
 import { insertUserStatements } from '../db/user-admin'
 import type { CrudWrite } from '../lib/entity'
+import { beyondCaller } from '../lib/ceiling'
 import { apiError } from '../lib/errors'
 import { hashPassword } from '../lib/password'
 import type { Ctx } from './context'
@@ -44,7 +45,9 @@ async function refuseTakenHosts(c: Ctx, hosts: unknown, realm: string) {
 /** Checks and completes a new realm: global defaults, infra rights, storage, free hosts, and its first administrator. */
 export async function prepareRealmCreate(c: Ctx, auth: Auth, values: Record<string, unknown>): Promise<Record<string, unknown>> {
   const code = String(values.code)
-  refuseInfra(auth, Object.keys(values).filter((k) => given(values[k])))
+  // A value equal to the table's default (`development: false`, an empty server list) changes nothing.
+  const defaults = await realmDefaults(c.env.DB)
+  refuseInfra(auth, Object.keys(values).filter((k) => given(values[k]) && !same(values[k], defaults[k])))
   const global = await getGlobalConfig(c.env.DB)
   const out: Record<string, unknown> = {
     ...values,
@@ -60,9 +63,10 @@ export async function prepareRealmCreate(c: Ctx, auth: Auth, values: Record<stri
   const plan: PendingCreate = { source }
   const admin = out.admin as { nick: string; name: string; email: string; password: string; role: string } | undefined
   if (admin) {
-    const granted = await permissionsOf(c.env.DB, source, admin.role)
+    // The role as the new realm gets it (no platform permission); nobody gives it beyond what they hold.
+    const granted = await copiedPermissionsOf(c.env.DB, source, admin.role)
     if (!granted) throw apiError(422, 'not_found', `Role ${admin.role} does not exist in realm ${source}.`, 'admin.role', admin.role)
-    const beyond = granted.find((p) => !auth.permissions.has(p))
+    const beyond = beyondCaller(auth, granted)
     if (beyond) throw apiError(403, 'escalation', `You cannot grant ${beyond}, which you do not hold.`, 'admin.role', beyond)
     const nick = withNickSuffix(admin.nick, String(out.nick_suffix))
     plan.admin = { nick, name: admin.name, email: admin.email, role: admin.role, hash: await hashPassword(admin.password) }

@@ -31,6 +31,8 @@ session.get(
   guarded({}, (c, auth) =>
     c.json({
     realm: auth.realm,
+    // The realm whose roles apply to the caller (differs from `realm` after a realm switch).
+    home_realm: auth.home_realm,
     nick: auth.nick,
     name: auth.name,
     avatar_url: auth.avatar_url,

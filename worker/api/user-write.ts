@@ -15,6 +15,7 @@ import {
 } from '../db/user-admin'
 import { checkWordFilter } from '../db/word-filter'
 import { auditStatement } from '../lib/audit'
+import { beyondCaller, isSelf, refuseAboveUser } from '../lib/ceiling'
 import { ApiError, apiError } from '../lib/errors'
 import { extraFieldErrors, type ExtraFieldRule } from '../lib/extra-fields'
 import { hashPassword } from '../lib/password'
@@ -74,7 +75,7 @@ function checkRoles(auth: Auth, w: UserWriteContext, before: string[], after: st
   fail(after.filter((r) => !w.roles.has(r)).map((r) => ({ field: 'roles', cause: 'not_found', value: r, message: 'validation.role_unknown' })))
   const changed = [...after.filter((r) => !before.includes(r)), ...before.filter((r) => !after.includes(r))]
   for (const role of changed) {
-    const beyond = [...(w.roles.get(role) ?? [])].find((p) => !auth.permissions.has(p))
+    const beyond = beyondCaller(auth, w.roles.get(role) ?? [])
     if (beyond) throw apiError(403, 'escalation', `You cannot give or remove role ${role}: it grants ${beyond}, which you do not hold.`, 'roles', role)
   }
   if (self && changed.length) {
@@ -87,18 +88,21 @@ function checkRoles(auth: Auth, w: UserWriteContext, before: string[], after: st
 type Body = Partial<UserCreate> & UserUpdate
 
 /**
- * The statements and audit record of a user create or update, after every rule: name through the word filter,
- * roles without escalation or self-lockout, supervisees in the realm, extra fields, profile picture allowed by the
- * realm. Throws an ApiError (nothing written) when a rule fails.
+ * The statements and audit record of a user create or update, after every rule: another user only below the
+ * editor (user ceiling), name through the word filter, roles without escalation or self-lockout, supervisees in the
+ * realm, extra fields, profile picture allowed by the realm. Throws an ApiError (nothing written) when a rule fails.
  */
 export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, body: Body, existing: User | null): Promise<D1PreparedStatement[]> {
   const db = c.env.DB
   const nick = existing?.nick ?? String(body.nick)
+  const self = isSelf(auth, w.realm, nick)
+  // Any field of another user (e-mail and password included: either is enough to take the account over).
+  if (existing) refuseAboveUser(auth, w.realm, existing, w.roles)
   if (body.name !== undefined && (await checkWordFilter(db, w.realm, body.name)).matches.length) {
     throw apiError(422, 'word_filter', 'validation.word_filter', 'name', body.name)
   }
   const roles = body.roles ?? existing?.roles ?? []
-  checkRoles(auth, w, existing?.roles ?? [], roles, nick === auth.nick)
+  checkRoles(auth, w, existing?.roles ?? [], roles, self)
   if (body.supervisees) {
     const known = w.known ?? (await existingNicks(db, w.realm, body.supervisees))
     fail(body.supervisees.filter((s) => s === nick || !known.has(s)).map((s) => ({ field: 'supervisees', cause: s === nick ? 'invalid' : 'not_found', value: s, message: s === nick ? 'validation.supervisee_self' : 'validation.supervisee_unknown' })))
@@ -127,7 +131,7 @@ export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, bod
   if (body.password !== undefined) {
     changes.password_hash = await hashPassword(body.password)
     // A new password ends the user's other sessions (their own current one stays when they change it themselves).
-    more.push(nick === auth.nick ? revokeOtherSessionsStatement(db, w.realm, nick, auth.tokenHash) : revokeUserSessionsStatement(db, w.realm, nick))
+    more.push(self ? revokeOtherSessionsStatement(db, w.realm, nick, auth.tokenHash) : revokeUserSessionsStatement(db, w.realm, nick))
   }
 
   const statements: D1PreparedStatement[] = []

@@ -3,8 +3,9 @@ import { ListQuery } from '../../app/schemas/common'
 import { RoleName } from '../../app/schemas/role'
 import { Nick, USER_SEARCH_MIN, UserCreate, UserDisable, UserUpdate, userEntity, type User } from '../../app/schemas/user'
 import { revokeUserSessionsStatement, type Auth } from '../db/sessions'
-import { getUser, rolesOf } from '../db/user-admin'
+import { getUser, rolePermissionSets, rolesOf } from '../db/user-admin'
 import { auditStatement } from '../lib/audit'
+import { beyondCaller, isSelf, refuseAboveUser, userCeiling } from '../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
@@ -22,6 +23,11 @@ async function load(c: Ctx, auth: Auth): Promise<User> {
   const found = await getUser(c.env.DB, auth.realm, nick)
   if (!found) throw apiError(404, 'not_found', `User ${nick} was not found.`, 'nick', nick)
   return found
+}
+
+/** The user ceiling for disabling or deleting `target` (403 when they hold more than the caller). */
+async function refuseAbove(c: Ctx, auth: Auth, target: User) {
+  refuseAboveUser(auth, auth.realm, target, await rolePermissionSets(c.env.DB, auth.realm))
 }
 
 /**
@@ -55,7 +61,7 @@ user.get(
   guarded({ any: ['mas_user_create', 'mas_user_edit'] }, async (c, auth) => {
     const w = await userWriteContext(c, auth)
     const { results } = await c.env.DB.prepare('SELECT role, description FROM role WHERE realm = ? ORDER BY role').bind(auth.realm).all<{ role: string; description: string }>()
-    return c.json({ items: results.map((r) => ({ ...r, assignable: [...(w.roles.get(r.role) ?? [])].every((p) => auth.permissions.has(p)) })) })
+    return c.json({ items: results.map((r) => ({ ...r, assignable: beyondCaller(auth, w.roles.get(r.role) ?? []) === undefined })) })
   }),
 )
 
@@ -68,10 +74,17 @@ user.post(
   }),
 )
 
-/** GET /mas/user/{nick}: the user with roles and supervisees (mas_user_edit reads what it edits). */
+/**
+ * GET /mas/user/{nick}: the user with roles and supervisees (mas_user_edit reads what it edits), and `ceiling`: the
+ * refusal any write to them would get because they hold more than the caller (null when the caller may edit them).
+ */
 user.get(
   '/:nick',
-  guarded({ any: ['mas_user_get', 'mas_user_edit'] }, async (c, auth) => c.json(await load(c, auth))),
+  guarded({ any: ['mas_user_get', 'mas_user_edit'] }, async (c, auth) => {
+    const found = await load(c, auth)
+    const ceiling = isSelf(auth, auth.realm, found.nick) ? null : userCeiling(auth, found.roles, await rolePermissionSets(c.env.DB, auth.realm))
+    return c.json({ ...found, ceiling })
+  }),
 )
 
 /** POST /mas/user: creates a user of the caller's realm (its origin realm). */
@@ -106,7 +119,8 @@ user.put(
     const existing = await load(c, auth)
     refuseForeign(auth, existing)
     const { disabled } = await readJson(c, UserDisable)
-    if (existing.nick === auth.nick) throw apiError(409, 'lockout', 'You cannot disable yourself.', 'nick', existing.nick)
+    if (isSelf(auth, auth.realm, existing.nick)) throw apiError(409, 'lockout', 'You cannot disable yourself.', 'nick', existing.nick)
+    await refuseAbove(c, auth, existing)
     if (disabled !== existing.disabled) {
       const db = c.env.DB
       await db.batch([
@@ -125,7 +139,8 @@ user.delete(
   guarded({ all: ['mas_user_delete'] }, async (c, auth) => {
     const existing = await load(c, auth)
     refuseForeign(auth, existing)
-    if (existing.nick === auth.nick) throw apiError(409, 'lockout', 'You cannot delete yourself.', 'nick', existing.nick)
+    if (isSelf(auth, auth.realm, existing.nick)) throw apiError(409, 'lockout', 'You cannot delete yourself.', 'nick', existing.nick)
+    await refuseAbove(c, auth, existing)
     const { roles, supervisees, ...rest } = existing
     await c.env.DB.batch([
       c.env.DB.prepare('DELETE FROM user WHERE realm = ? AND nick = ?').bind(auth.realm, existing.nick),

@@ -1,3 +1,4 @@
+import { PLATFORM_PERMISSIONS, PLATFORM_ROLE } from '../../app/schemas/permission'
 import { realmEntity } from '../../app/schemas/realm'
 import { decodeRow } from '../lib/entity'
 import { listRealmHosts } from './realms'
@@ -35,20 +36,33 @@ export function setHostsStatements(db: D1Database, realm: string, hosts: string[
   ]
 }
 
-/** Statements copying every role of `from` (with its permissions) into the new realm `to`. */
+const PLATFORM = Object.keys(PLATFORM_PERMISSIONS)
+const notPlatform = `permission NOT IN (${PLATFORM.map(() => '?').join(', ')})`
+
+/**
+ * Statements copying the roles of `from` (with their permissions) into the new realm `to`, as a realm of its own
+ * gets them: without platform-level permissions, and without the platform operator role, which would be nothing but
+ * a second `root` there.
+ */
 export function copyRolesStatements(db: D1Database, from: string, to: string, by: string): D1PreparedStatement[] {
   const now = new Date().toISOString()
   return [
-    db.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) SELECT ?, role, description, ?, ? FROM role WHERE realm = ?').bind(to, now, by, from),
-    db.prepare('INSERT INTO role_permission (realm, role, permission) SELECT ?, role, permission FROM role_permission WHERE realm = ?').bind(to, from),
+    db.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) SELECT ?, role, description, ?, ? FROM role WHERE realm = ? AND role <> ?').bind(to, now, by, from, PLATFORM_ROLE),
+    db
+      .prepare(`INSERT INTO role_permission (realm, role, permission) SELECT ?, role, permission FROM role_permission WHERE realm = ? AND role <> ? AND ${notPlatform}`)
+      .bind(to, from, PLATFORM_ROLE, ...PLATFORM),
   ]
 }
 
-/** Granted permissions of a role. */
-export async function permissionsOf(db: D1Database, realm: string, role: string): Promise<string[] | null> {
+/**
+ * Permissions a role of `realm` will grant once copied into a new realm (copyRolesStatements), or null when it does
+ * not exist or is not copied.
+ */
+export async function copiedPermissionsOf(db: D1Database, realm: string, role: string): Promise<string[] | null> {
+  if (role === PLATFORM_ROLE) return null
   const exists = await db.prepare('SELECT 1 FROM role WHERE realm = ? AND role = ?').bind(realm, role).first()
   if (!exists) return null
-  const { results } = await db.prepare('SELECT permission FROM role_permission WHERE realm = ? AND role = ?').bind(realm, role).all<{ permission: string }>()
+  const { results } = await db.prepare(`SELECT permission FROM role_permission WHERE realm = ? AND role = ? AND ${notPlatform}`).bind(realm, role, ...PLATFORM).all<{ permission: string }>()
   return results.map((r) => r.permission)
 }
 

@@ -64,7 +64,7 @@ export async function findSessionAuth(db: D1Database, token: string): Promise<Se
 
 /** Like findSessionAuth, for a session known by the hash of its token (session handover). */
 export async function findSessionByHash(db: D1Database, tokenHash: string): Promise<SessionLookup> {
-  const [sessionRes, permRes] = await db.batch([
+  const [sessionRes, permRes, treeRes] = await db.batch([
     db
       .prepare(
         `SELECT s.realm AS home_realm, COALESCE(s.active_realm, s.realm) AS realm, s.nick, s.device_id, s.created_at, s.last_seen_at,
@@ -84,6 +84,15 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
          WHERE s.token_hash = ? ORDER BY ur.position, ur.role`,
       )
       .bind(tokenHash),
+    // A switched session's acting realm, when it still lies in the tree of the user's home realm.
+    db
+      .prepare(
+        `WITH RECURSIVE tree(code) AS (
+           SELECT s.realm FROM session s WHERE s.token_hash = ? AND s.active_realm IS NOT NULL
+           UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code)
+         SELECT 1 AS inside FROM session s WHERE s.token_hash = ? AND s.active_realm IN (SELECT code FROM tree)`,
+      )
+      .bind(tokenHash, tokenHash),
   ])
   const s = sessionRes.results[0] as SessionRow | undefined
   if (!s || s.revoked_at || s.disabled) return { status: 'unknown' }
@@ -97,6 +106,15 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
   for (const row of permRes.results as { role: string; permission: string | null }[]) {
     if (!roles.includes(row.role)) roles.push(row.role)
     if (row.permission) permissions.add(row.permission)
+  }
+  // A realm switch lasts only while it would still be allowed (PUT /mas/realm/{realm}/change): mas_realm_list_all,
+  // or mas_realm_list with the acting realm in the home realm's tree. Otherwise the session ends for good.
+  if (s.realm !== s.home_realm) {
+    const allowed = permissions.has('mas_realm_list_all') || (permissions.has('mas_realm_list') && treeRes.results.length > 0)
+    if (!allowed) {
+      await revokeSession(db, tokenHash)
+      return { status: 'unknown' }
+    }
   }
   return {
     status: 'ok',

@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission } from '../../app/schemas/permission'
+import { PERMISSIONS, PLATFORM_ROLE, isPlatformPermission, type Permission } from '../../app/schemas/permission'
 import { seedLedger } from './ledger'
 import { seedRealmAdmin } from './realm-admin'
 import { seedTms } from './tms'
@@ -75,13 +75,21 @@ const all = PERMISSIONS as readonly Permission[]
 const only = (...prefixes: string[]) => all.filter((p) => prefixes.some((x) => p.startsWith(x)))
 const reading = (p: string) => /_(list|get)$/.test(p)
 
-/** Demo roles with sensible permission sets; `root` holds every permission, `student` none of the console. */
-export const DEMO_ROLES: { role: string; description: string; permissions: readonly string[] }[] = [
-  { role: 'root', description: 'Platform root: every permission in every realm.', permissions: all },
+/** Every permission that stays inside one realm tree (PLATFORM_PERMISSIONS are the others). */
+const realmWide = all.filter((p) => !isPlatformPermission(p))
+
+/**
+ * Demo roles with sensible permission sets. `root` holds every permission of its realm tree and none of the platform
+ * ones; `platform` (realm demo only, held by platform@demo) holds every permission; `student` none of the console.
+ * `realms` limits a role to some realms (default: every demo realm).
+ */
+export const DEMO_ROLES: { role: string; description: string; permissions: readonly string[]; realms?: readonly string[] }[] = [
+  { role: 'root', description: 'Realm root: every permission within the realm and its child realms; no platform-level permission.', permissions: realmWide },
+  { role: PLATFORM_ROLE, description: 'Platform operator: every permission, in every realm, platform-level ones included.', permissions: all, realms: ['demo'] },
   {
     role: 'admin',
     description: 'Realm administrator: everything inside the realm and its children.',
-    permissions: all.filter((p) => !['mas_realm_list_all', 'mas_realm_edit_infra', 'mas_config_edit', 'ledger_transfer_cross_realm'].includes(p)),
+    permissions: realmWide,
   },
   {
     role: 'manager',
@@ -136,6 +144,8 @@ export interface DemoUser {
 
 export const DEMO_USERS: DemoUser[] = [
   { realm: 'demo', nick: 'root@demo', name: 'Root Demo', email: 'root@demo.edu', roles: ['root'] },
+  // The one platform operator of the demo data: every realm, the global configuration, infra settings.
+  { realm: 'demo', nick: 'platform@demo', name: 'Operadora da Plataforma', email: 'platform@demo.edu', roles: [PLATFORM_ROLE] },
   { realm: 'demo', nick: 'manager@demo', name: 'Marina Souza', email: 'marina@demo.edu', roles: ['manager'] },
   { realm: 'demo', nick: 'teacher@demo', name: 'Paulo Lima', email: 'paulo@demo.edu', roles: ['teacher'] },
   { realm: 'demo', nick: 'student@demo', name: 'Ana Costa', email: 'ana@aluno.demo.edu', roles: ['student'] },
@@ -178,6 +188,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
       db.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?) ON CONFLICT (host) DO NOTHING').bind(r.host, r.code),
     )
     for (const role of DEMO_ROLES) {
+      if (role.realms && !role.realms.includes(r.code)) continue
       statements.push(
         db.prepare(`INSERT INTO role (realm, role, description, updated_by) VALUES (?, ?, ?, 'seed') ON CONFLICT DO NOTHING`).bind(r.code, role.role, role.description),
         ...[...new Set(role.permissions)].map((p) =>

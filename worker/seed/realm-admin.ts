@@ -20,6 +20,7 @@ export async function seedRealmAdmin(db: D1Database, hash: (password: string) =>
     run(`INSERT INTO realm (code, name, parent_code, canonical_name, nick_suffix, tms_enable) VALUES (?, ?, 'demo', ?, ?, 1) ON CONFLICT (code) DO NOTHING`, r.code, r.name, r.name, `@${r.code}`)
     run('INSERT INTO realm_host (host, realm) VALUES (?, ?) ON CONFLICT (host) DO NOTHING', r.host, r.code)
     for (const role of DEMO_ROLES) {
+      if (role.realms && !role.realms.includes(r.code)) continue
       run(`INSERT INTO role (realm, role, description, updated_by) VALUES (?, ?, ?, 'seed') ON CONFLICT DO NOTHING`, r.code, role.role, role.description)
       for (const p of new Set(role.permissions)) run('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', r.code, role.role, p)
     }
