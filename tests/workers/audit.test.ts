@@ -38,7 +38,8 @@ describe('the audit trail of the shared machinery', () => {
   })
 
   it('records role changes with the permissions granted before and after', async () => {
-    const { token } = await userWith('demo', ['dashboard_dashboard_access', 'mas_role_create', 'mas_role_edit'])
+    // The editor holds what it grants (grant ceiling).
+    const { token } = await userWith('demo', ['dashboard_dashboard_access', 'mas_role_create', 'mas_role_edit', 'tms_model_list', 'tms_model_get'])
     const role = `a${crypto.randomUUID().slice(0, 6)}`
     await api(DEMO, 'mas/permission', { method: 'POST', token, json: { role, tms_model_list: true } })
     await api(DEMO, `mas/permission/${role}`, { method: 'PUT', token, json: { tms_model_get: true } })

@@ -116,17 +116,22 @@ describe('realm switch in the console', () => {
     expect((await call(DEMO, '/realm/change', { headers: { cookie: teacher } })).status).toBe(403)
   })
 
-  it('lists the realms a user may switch to', async () => {
+  it('lists the realms a user may switch to: a realm root its tree, the platform operator every realm', async () => {
     const cookie = await consoleSignIn(DEMO, 'root')
     const res = await call(DEMO, '/realm/change', { headers: { cookie } })
     expect(res.status).toBe(200)
     const body = await res.text()
-    expect(body).toContain('escola')
-    expect(body).toContain('Demo Academy')
+    expect(body).toContain('Demo Academy Sul')
+    expect(body).not.toContain('Escola Estadual Modelo')
+    const platform = await consoleSignIn(DEMO, 'platform')
+    const every = await (await call(DEMO, '/realm/change', { headers: { cookie: platform } })).text()
+    expect(every).toContain('Escola Estadual Modelo')
+    expect(every).toContain('Demo Academy')
   })
 
   it('from a realm host: hands the session over to the target host with a one-time code', async () => {
-    const cookie = await consoleSignIn(DEMO, 'root')
+    // Another realm tree: the platform operator's reach.
+    const cookie = await consoleSignIn(DEMO, 'platform')
     const res = await post(DEMO, '/realm/change', { realm: 'escola' }, cookie)
     expect(res.status).toBe(200)
     const body = (await res.json()) as { ok: boolean; url: string; name: string }
@@ -138,7 +143,7 @@ describe('realm switch in the console', () => {
     expect(arrive.headers.get('location')).toBe('/')
     const escolaCookie = /dash_session=[^;]+/.exec(arrive.headers.get('set-cookie')!)![0]
     const html = await (await call(ESCOLA, '/', { headers: { cookie: escolaCookie } })).text()
-    expect(html).toContain('Root Demo')
+    expect(html).toContain('Operadora da Plataforma')
     expect(html).toContain('Escola Estadual Modelo')
     const again = await call(ESCOLA, new URL(body.url).pathname + new URL(body.url).search)
     expect(again.status).toBe(409)
@@ -147,7 +152,7 @@ describe('realm switch in the console', () => {
 
   it('on the multi-realm host: switches the chosen realm and the session in place', async () => {
     const realmCookie = `dash_realm=${cookieValue('demo')}`
-    const cookie = await consoleSignIn('localhost', 'root', 'demo1234', realmCookie)
+    const cookie = await consoleSignIn('localhost', 'platform', 'demo1234', realmCookie)
     const res = await post('localhost', '/realm/change', { realm: 'escola' }, cookie)
     const body = (await res.json()) as { ok: boolean; url: string }
     expect(body).toMatchObject({ ok: true, url: '/' })

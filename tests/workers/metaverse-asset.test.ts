@@ -97,7 +97,8 @@ describe('assets', () => {
     await expectEnvelope(await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Sem arquivo' } }), 400, 'required')
     const hls = await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Ao vivo', provider: 'link', infra: 'hls', url: 'stream.example.org/live/index.m3u8' } })
     expect(await hls.json()).toMatchObject({ infra: 'hls', url: 'https://stream.example.org/live/index.m3u8' })
-    const root = await signIn(DEMO, 'demo', 'root')
+    // The global configuration is the platform operator's.
+    const root = await signIn(DEMO, 'demo', 'platform')
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { blocked_media_hosts: ['badcdn'] } })
     await expectEnvelope(await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Bloqueado', provider: 'link', url: 'https://media.badcdn.net/x.mp4' } }), 422, 'blocked_host')
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { blocked_media_hosts: [] } })

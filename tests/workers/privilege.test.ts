@@ -148,6 +148,27 @@ describe('grant ceiling (roles)', () => {
     expect(res.status, await res.clone().text()).toBe(200)
   })
 
+  it('role screen: offers only what the editor holds, and saving leaves the rest of the role as it was', async () => {
+    const editor = await userWith('demo', [...ROLES, 'tms_model_list', 'tms_model_get'])
+    const target = await roleWith('demo', ['tms_model_list', 'tms_model_delete'])
+    const page = await (await call(DEMO, `/realm/role/demo/edit/${target}`, { headers: { cookie: editor.cookie } })).text()
+    const box = (p: string) => new RegExp(`<input[^>]*value="${p}"[^>]*>`).exec(page)?.[0] ?? null
+    expect(box('tms_model_list')).toContain('checked')
+    expect(box('tms_model_get')).not.toBeNull()
+    // Beyond the editor: listed apart, read-only, never a checkbox.
+    expect(box('tms_model_delete')).toBeNull()
+    expect(box('mas_realm_list_all')).toBeNull()
+    expect(page).toContain('<code>tms_model_delete</code>')
+    const form = new FormData()
+    for (const [k, v] of [['intent', 'edit'], ['role', target], ['description', 'Pela tela'], ['permission', 'tms_model_get']]) form.append(k, v)
+    const res = await call(DEMO, `/realm/role/demo/edit/${target}`, { method: 'POST', headers: { cookie: editor.cookie, origin: `http://${DEMO}` }, body: form })
+    expect(res.status, await res.clone().text()).toBe(302)
+    expect(await permissionsOf('demo', target)).toEqual(['tms_model_delete', 'tms_model_get'])
+    // The editor's own role opens read-only.
+    const own = await (await call(DEMO, `/realm/role/demo/edit/${editor.role}`, { headers: { cookie: editor.cookie } })).text()
+    expect(own).toContain('Você tem este perfil, então não pode alterá-lo.')
+  })
+
   it('copies no platform permission, and not the platform role, into a new realm', async () => {
     const platform = await signIn(DEMO, 'demo', 'platform')
     const code = uniq('n').slice(0, 9)

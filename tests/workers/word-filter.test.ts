@@ -46,7 +46,8 @@ describe('GET/PUT /mas/realm/{realm}/word_filter', () => {
   })
 
   it('applies the platform default sentences in every realm', async () => {
-    const root = await signIn(DEMO, 'demo', 'root')
+    // The global configuration is the platform operator's.
+    const root = await signIn(DEMO, 'demo', 'platform')
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_word_filter: ['proibidao'] } })
     expect((await checkWordFilter(env.DB, 'escola', 'isso é proibidão')).matches).toEqual(['proibidão'])
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_word_filter: [] } })
