@@ -330,3 +330,24 @@ describe('infra and development fields', () => {
     expect((await api(DEMO, `mas/realm/${code}`, { method: 'PUT', token: platform, json: { development: true } })).status).toBe(200)
   })
 })
+
+describe('npm run platform:grant (out-of-band bootstrap of a platform operator)', () => {
+  it('creates the platform role where missing, gives it to the user once, and refuses bad names', async () => {
+    const { findUserSql, grantSql, parseGrant } = await import('../../worker/lib/platform-grant')
+    const nick = await member('escola', ['manager'])
+    const grant = parseGrant('escola', nick.replace('@escola', ''))
+    expect(await env.DB.prepare(findUserSql(grant)).all()).toMatchObject({ results: [{ nick }] })
+    for (let i = 0; i < 2; i++) for (const sql of grantSql(grant)) await env.DB.prepare(sql).run()
+    expect(await permissionsOf('escola', 'platform')).toEqual([...PERMISSIONS].sort())
+    const roles = await env.DB.prepare('SELECT role, position FROM user_role WHERE realm = ? AND nick = ? ORDER BY position').bind('escola', nick).all()
+    expect(roles.results).toEqual([{ role: 'manager', position: 0 }, { role: 'platform', position: 1 }])
+    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE realm = 'escola' AND actor = 'platform:grant' AND entity_id = ?").bind(nick).first<{ n: number }>()
+    expect(audit?.n).toBe(1)
+    // Now a platform operator: reaches demo from escola.
+    const token = await tokenOf('escola', nick)
+    expect((await api(ESCOLA, 'mas/realm/escola/change', { method: 'PUT', token, json: { leaf_realm: 'demo' } })).status).toBe(200)
+    expect(() => parseGrant('escola', "x' OR 1=1 --")).toThrow()
+    expect(() => parseGrant("demo'; DROP TABLE user; --", 'root')).toThrow()
+    expect((await env.DB.prepare(findUserSql(parseGrant('escola', 'ninguem'))).all()).results).toEqual([])
+  })
+})

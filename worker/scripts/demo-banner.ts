@@ -7,8 +7,8 @@ const port = process.argv[2] ?? '8787'
 const employee = DEMO_EMPLOYEES[0]
 const portalToken = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', employee.id, 24 * 60 * 60)
 console.log(`  Demo accounts (password demo1234, local demo data only):
-    demo    root (every permission) · manager · teacher · tutor · student (no console access)
-    escola  root (TV-provider tab: click the logo 10 times)
+    demo    root (realm root of demo and its children) · platform (platform operator: every realm) · manager · teacher · tutor · student (no console access)
+    escola  root (escola's realm root; TV-provider tab: click the logo 10 times)
     demo-sul  admin (a child realm of demo) at http://demo-sul.localhost:${port}/
     escola employees: ${DEMO_EMPLOYEES.map((e) => `${e.doc_type.toUpperCase()} ${e.doc_number}${e.uf === '-' ? '' : ` / ${e.uf}`}`).join(' · ')}
     Development outbox (recovery e-mails of demo): http://demo.localhost:${port}/authentication/outbox
