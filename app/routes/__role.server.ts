@@ -14,8 +14,10 @@ export type RoleObject = { realm: string; role: string; description: string; upd
 export const grantableBy = (permissions: PermissionMap): string[] => PERMISSIONS.filter((p) => permissions[p] === true)
 
 /**
- * Creates or updates a role from the editor's form: name, description and the granted permissions. Only the flags
- * of permissions the editor holds are sent; the API keeps the others as they are.
+ * Creates or updates a role from the editor's form: name, description and the granted permissions. Sent: every
+ * permission the editor holds, on or off as ticked, and every other one the form carries as on (a role's permissions
+ * beyond the editor, unchanged, pass the API's ceiling; one ticked while the editor lost it is refused, not dropped).
+ * Permissions beyond the editor that the form leaves out are not sent, so the API keeps them as they are.
  */
 export async function saveRole(request: Request, context: AppLoadContext, mode: 'create' | 'edit', realm?: string) {
   const { api, user } = await requireRoute(request, context, mode === 'create' ? 'role.create' : 'role.edit')
@@ -23,7 +25,8 @@ export async function saveRole(request: Request, context: AppLoadContext, mode: 
   const name = v.safeParse(RoleName, form.get('role') ?? '')
   if (!name.success) return data<RoleEditorResult>({ fieldErrors: fieldErrors(name.issues).form ? { role: name.issues[0].message } : fieldErrors(name.issues) }, { status: 400 })
   const granted = new Set(form.getAll('permission').map(String))
-  const body = { description: String(form.get('description') ?? ''), ...Object.fromEntries(grantableBy(user.permissions).map((p) => [p, granted.has(p)])) }
+  const flags = { ...Object.fromEntries(grantableBy(user.permissions).map((p) => [p, granted.has(p)])), ...Object.fromEntries(PERMISSIONS.filter((p) => granted.has(p)).map((p) => [p, true])) }
+  const body = { description: String(form.get('description') ?? ''), ...flags }
   try {
     if (mode === 'create') await api.post('mas/permission', { ...body, role: name.output, realm })
     else await api.put(`mas/permission/${encodeURIComponent(name.output)}${realm ? `?realm=${encodeURIComponent(realm)}` : ''}`, body)

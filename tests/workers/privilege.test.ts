@@ -232,6 +232,21 @@ describe('user ceiling', () => {
     expect(((await (await api(DEMO, `mas/user/${encodeURIComponent(below)}`, { token: editor.token })).json()) as User).ceiling).toBeNull()
   })
 
+  it('gives the root role only to a holder of root (admin grants the same permissions, not the same station)', async () => {
+    const coord = await tokenOf('escola', 'coordenadora@escola')
+    const created = await expectEnvelope(await api(ESCOLA, 'mas/user', { method: 'POST', token: coord, json: { nick: uniq('n'), name: 'Nova Raiz', roles: ['root'], password: 'senha-da-raiz' } }), 403, 'root_only')
+    expect(created.errors[0]).toMatchObject({ field: 'roles', value: 'root' })
+    const gestora = 'mas/user/gestora%40escola'
+    await expectEnvelope(await api(ESCOLA, gestora, { method: 'PUT', token: coord, json: { roles: ['manager', 'root'] } }), 403, 'root_only')
+    const roles = (await (await api(ESCOLA, 'mas/user/roles', { token: coord })).json()) as { items: { role: string; assignable: boolean }[] }
+    expect(roles.items.find((r) => r.role === 'root')?.assignable).toBe(false)
+    expect(roles.items.find((r) => r.role === 'admin')?.assignable).toBe(true)
+    const report = (await (await api(ESCOLA, 'mas/user/import', { method: 'POST', token: coord, json: { csv: `nick,name,roles\n${uniq('n')},Raiz Importada,root\n` } })).json()) as ImportReport
+    expect(report.rows[0].errors[0]).toMatchObject({ cause: 'root_only' })
+    const root = await tokenOf('escola', 'root@escola')
+    expect((await api(ESCOLA, 'mas/user', { method: 'POST', token: root, json: { nick: uniq('n'), name: 'Vice Raiz', roles: ['root'] } })).status).toBe(201)
+  })
+
   it('lets users change their own name and password, never their own roles upwards', async () => {
     const me = await userWith('demo', [...USERS, 'tms_model_list'])
     const path = `mas/user/${encodeURIComponent(me.nick)}`

@@ -6,7 +6,7 @@ import { listRealmHosts } from '../db/realms'
 import type { Auth } from '../db/sessions'
 import { insertUserStatements } from '../db/user-admin'
 import type { CrudWrite } from '../lib/entity'
-import { beyondCaller } from '../lib/ceiling'
+import { ROOT_ROLE, beyondCaller, mayTouchRoot } from '../lib/ceiling'
 import { apiError } from '../lib/errors'
 import { hashPassword } from '../lib/password'
 import type { Ctx } from './context'
@@ -68,6 +68,7 @@ export async function prepareRealmCreate(c: Ctx, auth: Auth, values: Record<stri
     if (!granted) throw apiError(422, 'not_found', `Role ${admin.role} does not exist in realm ${source}.`, 'admin.role', admin.role)
     const beyond = beyondCaller(auth, granted)
     if (beyond) throw apiError(403, 'escalation', `You cannot grant ${beyond}, which you do not hold.`, 'admin.role', beyond)
+    if (admin.role === ROOT_ROLE && !mayTouchRoot(auth)) throw apiError(403, 'root_only', 'privilege.root_only', 'admin.role', ROOT_ROLE)
     const nick = withNickSuffix(admin.nick, String(out.nick_suffix))
     plan.admin = { nick, name: admin.name, email: admin.email, role: admin.role, hash: await hashPassword(admin.password) }
     out.admin = { nick, name: admin.name, email: admin.email, role: admin.role }

@@ -15,7 +15,7 @@ import {
 } from '../db/user-admin'
 import { checkWordFilter } from '../db/word-filter'
 import { auditStatement } from '../lib/audit'
-import { beyondCaller, isSelf, refuseAboveUser } from '../lib/ceiling'
+import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser } from '../lib/ceiling'
 import { ApiError, apiError } from '../lib/errors'
 import { extraFieldErrors, type ExtraFieldRule } from '../lib/extra-fields'
 import { hashPassword } from '../lib/password'
@@ -78,6 +78,8 @@ function checkRoles(auth: Auth, w: UserWriteContext, before: string[], after: st
     const beyond = beyondCaller(auth, w.roles.get(role) ?? [])
     if (beyond) throw apiError(403, 'escalation', `You cannot give or remove role ${role}: it grants ${beyond}, which you do not hold.`, 'roles', role)
   }
+  // `admin` grants what `root` grants; making (or unmaking) a root account is still root's, like changing one.
+  if (changed.includes(ROOT_ROLE) && !mayTouchRoot(auth)) throw apiError(403, 'root_only', 'privilege.root_only', 'roles', ROOT_ROLE)
   if (self && changed.length) {
     const kept = new Set(after.flatMap((r) => [...(w.roles.get(r) ?? [])]))
     const lost = ['dashboard_dashboard_access', 'mas_user_edit'].find((p) => auth.permissions.has(p) && !kept.has(p))

@@ -5,7 +5,7 @@ import { Nick, USER_SEARCH_MIN, UserCreate, UserDisable, UserUpdate, userEntity,
 import { revokeUserSessionsStatement, type Auth } from '../db/sessions'
 import { getUser, rolePermissionSets, rolesOf } from '../db/user-admin'
 import { auditStatement } from '../lib/audit'
-import { beyondCaller, isSelf, refuseAboveUser, userCeiling } from '../lib/ceiling'
+import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../lib/entity'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
@@ -61,7 +61,7 @@ user.get(
   guarded({ any: ['mas_user_create', 'mas_user_edit'] }, async (c, auth) => {
     const w = await userWriteContext(c, auth)
     const { results } = await c.env.DB.prepare('SELECT role, description FROM role WHERE realm = ? ORDER BY role').bind(auth.realm).all<{ role: string; description: string }>()
-    return c.json({ items: results.map((r) => ({ ...r, assignable: beyondCaller(auth, w.roles.get(r.role) ?? []) === undefined })) })
+    return c.json({ items: results.map((r) => ({ ...r, assignable: beyondCaller(auth, w.roles.get(r.role) ?? []) === undefined && (r.role !== ROOT_ROLE || mayTouchRoot(auth)) })) })
   }),
 )
 

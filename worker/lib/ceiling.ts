@@ -53,12 +53,17 @@ export function isSelf(auth: Pick<Auth, 'home_realm' | 'nick'>, realm: string, n
  * realm tree: a switched session is re-checked on every request (worker/db/sessions.ts).
  */
 export function userCeiling(auth: Pick<Auth, 'permissions' | 'roles'>, targetRoles: readonly string[], rolePermissions: Map<string, Set<string>>): ErrorItem | null {
-  if (targetRoles.includes(ROOT_ROLE) && !auth.roles.includes(ROOT_ROLE) && !isPlatformOperator(auth)) {
+  if (targetRoles.includes(ROOT_ROLE) && !mayTouchRoot(auth)) {
     return { field: 'roles', cause: 'root_only', value: ROOT_ROLE, message: 'privilege.root_only' }
   }
   const held = [...new Set(targetRoles.flatMap((r) => [...(rolePermissions.get(r) ?? [])]))].sort()
   const beyond = beyondCaller(auth, held)
   return beyond ? { field: 'nick', cause: 'user_ceiling', value: beyond, message: 'privilege.user_ceiling' } : null
+}
+
+/** True when the caller may change who holds `root`, or change a root account: a holder of root or a platform operator. */
+export function mayTouchRoot(auth: Pick<Auth, 'permissions' | 'roles'>): boolean {
+  return auth.roles.includes(ROOT_ROLE) || isPlatformOperator(auth)
 }
 
 /** Throws the user ceiling's refusal (403) unless the target is the caller. */

@@ -122,6 +122,8 @@ export default {
   'resources.realm.hints.tms_default_deadline_days': 'Deadline suggested when publishing a task (default 3).',
   'resources.realm.hints.tms_max_schedule_days': 'How many days ahead a publication may be scheduled (default 365).',
   'resources.realm.hints.nick_suffix': 'Appended to usernames at sign-in, e.g. @school.',
+  'resources.realm.hints.development': 'Offers the payment sandbox and the local e-mail outbox. Changing it needs the mas_realm_edit_infra permission.',
+  'resources.realm.hints.employee_token_secret': 'Signs the state portal’s sign-in links for any employee. Changing it needs the mas_realm_edit_infra permission.',
   'resources.realm.hints.agent_endpoint_url': 'OpenAI-compatible endpoint. Empty: the embedded local engine.',
   'resources.realm.hints.word_filter_links': 'Links to the domains of the Exemption domains tab stay allowed.',
   'resources.realm.hints.report_reasons': 'One reason per line.',

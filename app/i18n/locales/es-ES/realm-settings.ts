@@ -122,6 +122,8 @@ export default {
   'resources.realm.hints.tms_default_deadline_days': 'Plazo sugerido al publicar una tarea (predeterminado 3).',
   'resources.realm.hints.tms_max_schedule_days': 'Hasta cuántos días en el futuro se puede programar una publicación (predeterminado 365).',
   'resources.realm.hints.nick_suffix': 'Se añade al usuario al entrar, p. ej.: @escuela.',
+  'resources.realm.hints.development': 'Ofrece el sandbox de pagos y la bandeja de salida de correos local. Cambiarlo exige el permiso mas_realm_edit_infra.',
+  'resources.realm.hints.employee_token_secret': 'Firma los enlaces de entrada del portal del estado para cualquier servidor. Cambiarlo exige el permiso mas_realm_edit_infra.',
   'resources.realm.hints.agent_endpoint_url': 'Endpoint compatible con OpenAI. Vacío: el motor local integrado.',
   'resources.realm.hints.word_filter_links': 'Los enlaces a los dominios de la pestaña Dominios de excepción siguen permitidos.',
   'resources.realm.hints.report_reasons': 'Un motivo por línea.',

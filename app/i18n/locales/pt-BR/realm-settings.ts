@@ -122,6 +122,8 @@ export default {
   'resources.realm.hints.tms_default_deadline_days': 'Prazo sugerido ao publicar uma tarefa (padrão 3).',
   'resources.realm.hints.tms_max_schedule_days': 'Até quantos dias no futuro uma publicação pode ser agendada (padrão 365).',
   'resources.realm.hints.nick_suffix': 'Acrescentado ao usuário na entrada, ex.: @escola.',
+  'resources.realm.hints.development': 'Oferece o sandbox de pagamentos e a caixa de saída de e-mails locais. Alterar exige a permissão mas_realm_edit_infra.',
+  'resources.realm.hints.employee_token_secret': 'Assina os links de entrada do portal do estado para qualquer servidor. Alterar exige a permissão mas_realm_edit_infra.',
   'resources.realm.hints.agent_endpoint_url': 'Endpoint compatível com OpenAI. Vazio: o motor local embutido.',
   'resources.realm.hints.word_filter_links': 'Links para os domínios da aba Domínios de exceção continuam liberados.',
   'resources.realm.hints.report_reasons': 'Um motivo por linha.',
