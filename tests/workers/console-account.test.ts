@@ -1,5 +1,6 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
+import worker from '../../worker/index'
 import { bytesToBase64Url, randomToken } from '../../worker/lib/crypto'
 import { DEMO, ESCOLA, api, call, consoleSignIn, cookieValue } from './helpers'
 
@@ -12,17 +13,34 @@ function post(host: string, path: string, fields: Record<string, string>, cookie
 }
 
 describe('password recovery pages', () => {
-  it('requests a link with a neutral answer and shows it in the development outbox', async () => {
+  it('requests a link with a neutral answer and shows it in the development outbox to a signed-in staff member', async () => {
     const res = await post(DEMO, '/authentication/recover', { intent: 'request', login: 'student' })
     expect(res.status).toBe(200)
     expect(await res.text()).toContain('Se a conta existir')
-    const outbox = await (await call(DEMO, '/authentication/outbox')).text()
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const outbox = await (await call(DEMO, '/authentication/outbox', { headers: { cookie } })).text()
     expect(outbox).toContain('Redefinição de senha — Demo Academy')
     expect(outbox).toMatch(/href="http:\/\/demo\.localhost\/authentication\/recover\?key=[\w-]{43}"/)
   })
 
-  it('has no outbox outside development realms', async () => {
-    expect((await call(ESCOLA, '/authentication/outbox')).status).toBe(404)
+  it('shows the sign-in screen instead of the outbox to a visitor, and no mail', async () => {
+    await post(DEMO, '/authentication/recover', { intent: 'request', login: 'student' })
+    const res = await call(DEMO, '/authentication/outbox')
+    expect(res.status).toBe(401)
+    const html = await res.text()
+    expect(html).not.toContain('Redefinição de senha')
+    expect(html).not.toContain('/authentication/recover?key=')
+    expect(html).toContain('name="password"')
+  })
+
+  it('has no outbox page when the Worker does not run in development mode', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    expect((await call(DEMO, '/authentication/outbox', { headers: { cookie } })).status).toBe(200)
+    const ctx = createExecutionContext()
+    const res = await worker.fetch(new Request(`http://${DEMO}/authentication/outbox`, { headers: { host: DEMO, cookie } }), { ...env, DEV_MODE: undefined }, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(404)
+    expect(await res.text()).not.toContain('/authentication/recover?key=')
   })
 
   it('shows the reset form for a key and reports a key that does not work', async () => {
