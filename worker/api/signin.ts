@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { SessionKey } from '../../app/schemas/captcha'
 import type { ErrorItem } from '../../app/schemas/error'
-import { consumeCaptchaToken } from '../db/captcha'
+import { consumeCaptchaToken, realmCaptchaType } from '../db/captcha'
 import { getRealmRow, realmConfig } from '../db/realms'
 import { createSession } from '../db/sessions'
 import { type Bucket, clearAccountFailures, recordFailure, throttleState } from '../db/throttle'
@@ -54,7 +54,7 @@ export async function beginSignin(c: Ctx, realm: RealmRow, account: string | nul
     const token = c.req.header('x-captcha-token')
     if (!token) throw apiError(400, 'captcha_required', 'A solved captcha is required.', 'x-captcha-token')
     const key = v.safeParse(SessionKey, c.req.header('x-session-key'))
-    if (!key.success || !(await consumeCaptchaToken(c.env.DB, code, token, key.output))) {
+    if (!key.success || !(await consumeCaptchaToken(c.env.DB, code, token, key.output, realmCaptchaType(realm)))) {
       throw apiError(400, 'captcha_invalid', 'The captcha token is not valid; solve a new captcha.', 'x-captcha-token')
     }
   }
