@@ -1,6 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import worker from '../../worker/index'
+import { pairKey } from '../../worker/db/throttle'
 import { emailSender, HttpEmailSender, OutboxSender } from '../../worker/lib/mail'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { DEMO, ESCOLA, api, expectEnvelope, signIn, userWith } from './helpers'
@@ -77,8 +78,13 @@ describe('password recovery', () => {
     const session = await signIn(DEMO, 'demo', 'manager')
     await recover('manager')
     const key = keyOf((await outbox()).find((m) => m.to_address === 'marina@demo.edu')!)
+    // Failures counted against the account, from any address, are forgotten with the reset.
+    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'manager@demo', 12, ?1), ('demo', 'pair', ?2, 7, ?1)")
+      .bind(new Date().toISOString(), await pairKey('manager@demo', '10.9.9.9'))
+      .run()
     const res = await reset(key, 'new-password-1')
     expect(res.status, await res.clone().text()).toBe(200)
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM signin_throttle WHERE key LIKE '%manager@demo'").first<{ n: number }>())?.n).toBe(0)
     await expectEnvelope(await api(DEMO, 'mas/session', { token: session }), 401, 'unauthorized')
     await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'manager', password: 'demo1234' } }), 401, 'credentials')
     expect(await signIn(DEMO, 'demo', 'manager', 'new-password-1')).toBeTruthy()
