@@ -91,15 +91,14 @@ password.post(
  * The realm's `development` flag plays no part.
  */
 export const outbox = new Hono<AppEnv>()
-outbox.use('*', async (c, next) => {
-  // The same answer as any unknown /api path.
-  if (!devMode(c.env)) throw apiError(404, 'not_found', 'No such API endpoint.', 'path', `${c.req.method} ${c.req.path}`)
-  await next()
-})
 outbox.get(
   '/',
-  guarded({ all: ['dashboard_dashboard_access'] }, async (c, auth) => {
-    const { results } = await c.env.DB.prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50').bind(auth.realm).all()
-    return c.json({ items: results })
-  }),
+  guarded(
+    { all: ['dashboard_dashboard_access'] },
+    async (c, auth) => {
+      const { results } = await c.env.DB.prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50').bind(auth.realm).all()
+      return c.json({ items: results })
+    },
+    devMode,
+  ),
 )

@@ -29,7 +29,16 @@ export async function realmHomeUrl(db: D1Database, row: RealmRow, requestUrl: st
   if (!hosts.length) return null
   const here = new URL(requestUrl)
   const host = hosts.find((h) => isLocal(h) === isLocal(here.hostname)) ?? hosts[0]
-  return isLocal(host) ? `${here.protocol}//${host}${here.port ? `:${here.port}` : ''}/` : `https://${host}/`
+  return `${consoleOrigin(host, requestUrl)}/`
+}
+
+/**
+ * The origin of the console on a realm `host`: for a local development host the request's scheme and port (`npm
+ * start` serves plain HTTP on its own port), for any other host https on the default port.
+ */
+export function consoleOrigin(host: string, requestUrl: string): string {
+  const here = new URL(requestUrl)
+  return isLocal(host) ? `${here.protocol}//${host}${here.port ? `:${here.port}` : ''}` : `https://${host}`
 }
 
 export async function getRealmRow(db: D1Database, code: string): Promise<RealmRow | null> {
