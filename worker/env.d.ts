@@ -17,6 +17,11 @@ declare namespace Cloudflare {
     EMAIL_API_KEY?: string
     /** Sender address of the console's e-mail. */
     EMAIL_FROM?: string
+    /**
+     * `1` when the Worker runs locally for development: set only by `npm start` (`wrangler dev --var`), never in
+     * wrangler.toml, so a deployed Worker never has it. Opens the local e-mail outbox to the realm's staff.
+     */
+    DEV_MODE?: string
   }
 }
 interface Env extends Cloudflare.Env {}

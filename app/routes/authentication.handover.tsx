@@ -1,48 +1,64 @@
 import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import * as v from 'valibot'
+import { HandoverFailed } from '~/components/handover-failed'
+import { HandoverSecret } from '~/schemas/handover'
 import { RealmApiError, realmApi } from '~/server/api.server'
-import { sessionCookie } from '~/server/cookies.server'
+import { handoverNonceCookie, sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
+import { randomToken, sha256Hex } from '../../worker/lib/crypto'
 
 export const handle = { title: 'realm.switch.title' }
 
+const failed = (status: number) => data({ failed: true }, { status })
+
 /**
- * Arrival on a realm's own host after a realm switch: claims the one-time handover code for a session of this
- * host (cookies are per host), sets the session cookie and opens the console at `/` (seed 000 §4).
+ * Arrival on a realm's own host after a realm switch started on another host (seed 000 §4). Cookies are per host,
+ * so the session moves with a one-time code, bound to the browser that started the switch in three legs (like
+ * OAuth's state): otherwise anyone could send a victim their own code and sign the victim's browser in to the
+ * sender's session (login CSRF).
+ * - First arrival (`?code=`): binds the hash of a fresh nonce, kept in a cookie of this host, to the code (once),
+ *   and sends the browser to the starting host (its address as stored at the switch) to vouch for it with the
+ *   state cookie it set there (authentication.handover_.confirm.tsx).
+ * - Back from there (`?code=&step=claim`): claims the session with the nonce, sets the session cookie and opens
+ *   the console at `/`.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const code = new URL(request.url).searchParams.get('code') ?? ''
+  const url = new URL(request.url)
+  const code = v.safeParse(HandoverSecret, url.searchParams.get('code') ?? '')
   const realm = await getRealmContext(request, context)
-  if (!realm.config || !code) throw data({ failed: true }, { status: 400 })
+  if (!realm.config || !code.success) throw failed(400)
   const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? (realm.code ?? undefined) : undefined })
-  let session: { auth_token: string; expires_at: string }
+  const nonces = handoverNonceCookie(request)
   try {
-    session = await api.post<{ auth_token: string; expires_at: string }>('mas/session/handover/claim', { code })
+    if (url.searchParams.get('step') === 'claim') {
+      const nonce = v.safeParse(HandoverSecret, await nonces.parse(request.headers.get('cookie')))
+      // No nonce of this host: this browser did not arrive here first, so it did not start this switch.
+      if (!nonce.success) throw failed(400)
+      const session = await api.post<{ auth_token: string; expires_at: string }>('mas/session/handover/claim', { code: code.output, nonce: nonce.output })
+      const seconds = Math.max(60, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000))
+      const headers = new Headers()
+      headers.append('Set-Cookie', await sessionCookie(request).serialize(session.auth_token, { maxAge: seconds }))
+      headers.append('Set-Cookie', await nonces.serialize('', { maxAge: 0 }))
+      return redirect('/', { headers })
+    }
+    const nonce = randomToken(32)
+    const nonceHash = await sha256Hex(nonce)
+    const bound = await api.post<{ confirm_url: string }>('mas/session/handover/bind', { code: code.output, nonce_hash: nonceHash })
+    const confirm = new URL(bound.confirm_url)
+    confirm.searchParams.set('code', code.output)
+    confirm.searchParams.set('nonce_hash', nonceHash)
+    return redirect(confirm.toString(), { headers: { 'Set-Cookie': await nonces.serialize(nonce) } })
   } catch (err) {
-    if (err instanceof RealmApiError && err.status < 500) throw data({ failed: true }, { status: err.status })
+    if (err instanceof RealmApiError && err.status < 500) throw failed(err.status)
     throw err
   }
-  const seconds = Math.max(60, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000))
-  throw redirect('/', { headers: { 'Set-Cookie': await sessionCookie(request).serialize(session.auth_token, { maxAge: seconds }) } })
 }
 
 export default function Handover() {
   return null
 }
 
-/** A code that is unknown, used or expired: the switch cannot finish here; signing in again is the way on. */
+/** A code that is unknown, used, expired or not this browser's: the switch cannot finish here; signing in again is the way on. */
 export function ErrorBoundary() {
-  const { t } = useTranslation()
-  return (
-    <main className="entry" id="main">
-      <div className="entry-card" role="alert">
-        <h1>{t('realm.switch.title')}</h1>
-        <p className="lead">{t('realm.switch.handover_failed')}</p>
-        <Link className="btn btn-primary" to="/" reloadDocument>
-          {t('notfound.home')}
-        </Link>
-      </div>
-    </main>
-  )
+  return <HandoverFailed />
 }

@@ -1,8 +1,12 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useLoaderData } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { realmApi } from '~/server/api.server'
-import { getRealmContext } from '~/server/realm.server'
+import { LoginScreen, type LoginNotice } from '~/components/login-screen'
+import { NotFound } from '~/components/not-found'
+import { RouteError } from '~/components/route-error'
+import type { RootData } from '~/root'
+import { requireUser, type SigninRequired } from '~/server/auth.server'
+import { devMode } from '../../worker/lib/dev-mode'
 
 export const handle = { title: 'outbox.title' }
 
@@ -15,13 +19,14 @@ interface Mail {
 }
 
 /**
- * The local e-mail outbox (development realms only): what the local EmailSender "sent", so recovery links can be
- * followed without an e-mail provider. Public like the recovery page it serves; absent (404) in other realms.
+ * The local e-mail outbox: what the local EmailSender "sent", so recovery links can be followed without an e-mail
+ * provider. It exists only while the Worker runs in development mode (`npm start`; 404 otherwise) and shows the
+ * realm's mail only to a signed-in staff member of the realm (others get the sign-in screen, then come back here):
+ * the messages hold live reset links.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const realm = await getRealmContext(request, context)
-  if (!realm.config?.development || !realm.code) throw data(null, { status: 404 })
-  const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.code })
+  if (!devMode(context.cloudflare.env)) throw data(null, { status: 404 })
+  const { api } = await requireUser(request, context)
   const { items } = await api.get<{ items: Mail[] }>('dev/outbox')
   return { items }
 }
@@ -62,6 +67,27 @@ export default function OutboxRoute() {
         <p className="form-links">
           <Link to="/authentication/recover">{t('recover.title')}</Link>
         </p>
+      </div>
+    </main>
+  )
+}
+
+function isSigninRequired(value: unknown): value is SigninRequired {
+  return typeof value === 'object' && value !== null && 'reason' in value
+}
+
+/** Without a staff session the sign-in screen renders in place of the outbox; the URL stays, to come back after. */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const root = useRouteLoaderData<RootData>('root')
+  if (isRouteErrorResponse(error) && isSigninRequired(error.data) && root?.realm) {
+    return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={error.data.reason as LoginNotice} />
+  }
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />
+  return (
+    <main className="entry" id="main">
+      <div className="entry-card">
+        <RouteError />
       </div>
     </main>
   )

@@ -12,6 +12,7 @@ import type { RootData } from '~/root'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { getLocale } from '~/server/i18n.server'
 import { getRealmContext } from '~/server/realm.server'
+import { devMode } from '../../worker/lib/dev-mode'
 
 export const handle = { title: 'recover.title' }
 
@@ -22,7 +23,8 @@ export const handle = { title: 'recover.title' }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const realm = await getRealmContext(request, context)
   const key = new URL(request.url).searchParams.get('key')
-  return { hasRealm: Boolean(realm.config), key, development: realm.config?.development ?? false }
+  // The outbox link shows only where the outbox exists (the Worker in development mode); reading it needs a staff session.
+  return { hasRealm: Boolean(realm.config), key, outbox: devMode(context.cloudflare.env) }
 }
 
 interface RecoverResult {
@@ -141,7 +143,7 @@ function ResetForm({ resetKey }: { resetKey: string }) {
 }
 
 export default function RecoverRoute() {
-  const { hasRealm, key, development } = useLoaderData<typeof loader>()
+  const { hasRealm, key, outbox } = useLoaderData<typeof loader>()
   const root = useRouteLoaderData<RootData>('root')
   const location = useLocation()
   const { t } = useTranslation()
@@ -157,7 +159,7 @@ export default function RecoverRoute() {
         {key ? <ResetForm resetKey={key} /> : <RequestForm />}
         <p className="form-links">
           <Link to="/">{t('recover.to_signin')}</Link>
-          {development ? <Link to="/authentication/outbox">{t('outbox.title')}</Link> : null}
+          {outbox ? <Link to="/authentication/outbox">{t('outbox.title')}</Link> : null}
         </p>
       </div>
     </main>

@@ -5,7 +5,8 @@ import { RealmCode, type ListPage } from '~/schemas/common'
 import type { RealmConfig } from '~/schemas/realm'
 import { RealmApiError } from '~/server/api.server'
 import { requireUser } from '~/server/auth.server'
-import { realmCookie, sessionCookie } from '~/server/cookies.server'
+import { handoverStateCookie, realmCookie, sessionCookie } from '~/server/cookies.server'
+import { randomToken, sha256Hex } from '../../worker/lib/crypto'
 
 /** Who may switch realms (seed 000 §2.1: the icon shows for mas_realm_list or mas_realm_list_all). */
 export const REALM_SWITCH_ACCESS = { any: ['mas_realm_list', 'mas_realm_list_all'] } as const
@@ -61,8 +62,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /**
  * POST /realm/change: switches to `realm` (PUT mas/realm/{current}/change). On a multi-realm host the new token and
- * the chosen realm go into this host's cookies; from a realm's own host the browser goes on to the target's host,
- * which claims the session with the one-time handover code. The dialog waits 2000 ms, then opens `url`.
+ * the chosen realm go into this host's cookies; from a realm's own host the browser goes on to the target's host
+ * with a one-time handover code, bound to this browser by the state cookie set here (see
+ * authentication.handover.tsx for the legs that follow). The dialog waits 2000 ms, then opens `url`.
  * Called with fetch() rather than a fetcher: the old session is revoked, so the page must not revalidate with it.
  */
 const reply = (body: RealmSwitchResult, init: ResponseInit = {}) => Response.json(body, init)
@@ -75,18 +77,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const target = v.safeParse(RealmCode, form.get('realm') ?? '')
   if (!target.success) return reply({ ok: false, error: 'validation.realm_code' }, { status: 400 })
+  // From a realm's own host the session may move to another host: that handover is bound to this browser by a
+  // random state kept in a cookie here, of which the API stores only the hash.
+  const state = realm.multirealm ? null : randomToken(32)
   let answer: ChangeAnswer
   try {
-    answer = await api.put<ChangeAnswer>(`mas/realm/${user.realm}/change`, { leaf_realm: target.output })
+    answer = await api.put<ChangeAnswer>(`mas/realm/${user.realm}/change`, { leaf_realm: target.output, ...(state ? { handover_state: await sha256Hex(state) } : {}) })
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     const error = err.status === 401 ? 'session' : err.has('realm_host') ? 'realm.switch.no_host' : err.status === 403 ? 'realm.switch.forbidden' : 'realm.switch.failed'
     return reply({ ok: false, error }, { status: err.status })
   }
-  if (!realm.multirealm && answer.home_url && answer.handover_code) {
+  if (state && answer.home_url && answer.handover_code) {
     const url = new URL('authentication/handover', answer.home_url)
     url.searchParams.set('code', answer.handover_code)
-    return reply({ ok: true, realm: answer.realm, name: answer.config.name, url: url.toString() }, { headers: { 'Set-Cookie': await sessionCookie(request).serialize('', { maxAge: 0 }) } })
+    const headers = new Headers()
+    headers.append('Set-Cookie', await sessionCookie(request).serialize('', { maxAge: 0 }))
+    headers.append('Set-Cookie', await handoverStateCookie(request).serialize(state))
+    return reply({ ok: true, realm: answer.realm, name: answer.config.name, url: url.toString() }, { headers })
   }
   const headers = new Headers()
   const seconds = Math.max(60, Math.floor((Date.parse(answer.expires_at) - Date.now()) / 1000))

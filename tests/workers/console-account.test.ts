@@ -1,5 +1,6 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
+import worker from '../../worker/index'
 import { bytesToBase64Url, randomToken } from '../../worker/lib/crypto'
 import { DEMO, ESCOLA, api, call, consoleSignIn, cookieValue } from './helpers'
 
@@ -12,17 +13,34 @@ function post(host: string, path: string, fields: Record<string, string>, cookie
 }
 
 describe('password recovery pages', () => {
-  it('requests a link with a neutral answer and shows it in the development outbox', async () => {
+  it('requests a link with a neutral answer and shows it in the development outbox to a signed-in staff member', async () => {
     const res = await post(DEMO, '/authentication/recover', { intent: 'request', login: 'student' })
     expect(res.status).toBe(200)
     expect(await res.text()).toContain('Se a conta existir')
-    const outbox = await (await call(DEMO, '/authentication/outbox')).text()
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const outbox = await (await call(DEMO, '/authentication/outbox', { headers: { cookie } })).text()
     expect(outbox).toContain('Redefinição de senha — Demo Academy')
     expect(outbox).toMatch(/href="http:\/\/demo\.localhost\/authentication\/recover\?key=[\w-]{43}"/)
   })
 
-  it('has no outbox outside development realms', async () => {
-    expect((await call(ESCOLA, '/authentication/outbox')).status).toBe(404)
+  it('shows the sign-in screen instead of the outbox to a visitor, and no mail', async () => {
+    await post(DEMO, '/authentication/recover', { intent: 'request', login: 'student' })
+    const res = await call(DEMO, '/authentication/outbox')
+    expect(res.status).toBe(401)
+    const html = await res.text()
+    expect(html).not.toContain('Redefinição de senha')
+    expect(html).not.toContain('/authentication/recover?key=')
+    expect(html).toContain('name="password"')
+  })
+
+  it('has no outbox page when the Worker does not run in development mode', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    expect((await call(DEMO, '/authentication/outbox', { headers: { cookie } })).status).toBe(200)
+    const ctx = createExecutionContext()
+    const res = await worker.fetch(new Request(`http://${DEMO}/authentication/outbox`, { headers: { host: DEMO, cookie } }), { ...env, DEV_MODE: undefined }, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(404)
+    expect(await res.text()).not.toContain('/authentication/recover?key=')
   })
 
   it('shows the reset form for a key and reports a key that does not work', async () => {
@@ -107,6 +125,27 @@ describe('OAuth2 consent at /oauth2/authorize', () => {
   })
 })
 
+/** The `name=value` of a cookie a response sets. */
+function cookieFrom(res: Response, name: string): string {
+  const found = new RegExp(`(?:__(?:Host|Secure)-)?${name}=[^;]+`).exec(res.headers.get('set-cookie') ?? '')
+  expect(found, `${name} in ${res.headers.get('set-cookie')}`).not.toBeNull()
+  return found![0]
+}
+
+/** The attributes of the cookie `name` a response sets (Path=…, HttpOnly, …). */
+function attributes(res: Response, name: string): string[] {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))
+  expect(line, name).toBeDefined()
+  return line!.split('; ').slice(1)
+}
+
+/** A browser's GET of an absolute URL on `host`, with the cookies it holds for that host. */
+function go(host: string, url: string, cookie = ''): Promise<Response> {
+  const u = new URL(url)
+  expect(u.host).toBe(host)
+  return call(host, u.pathname + u.search, { headers: cookie ? { cookie } : {} })
+}
+
 describe('realm switch in the console', () => {
   it('shows the switch button only to users who list realms', async () => {
     const root = await consoleSignIn(DEMO, 'root')
@@ -129,8 +168,7 @@ describe('realm switch in the console', () => {
     expect(every).toContain('Demo Academy')
   })
 
-  it('from a realm host: hands the session over to the target host with a one-time code', async () => {
-    // Another realm tree: the platform operator's reach.
+  it('from a realm host: hands the session over to the target host in three legs bound to the browser, once', async () => {
     const cookie = await consoleSignIn(DEMO, 'platform')
     const res = await post(DEMO, '/realm/change', { realm: 'escola' }, cookie)
     expect(res.status).toBe(200)
@@ -138,16 +176,77 @@ describe('realm switch in the console', () => {
     expect(body).toMatchObject({ ok: true, name: 'Escola Estadual Modelo' })
     expect(body.url).toMatch(/^http:\/\/escola\.localhost\/authentication\/handover\?code=[\w-]{43}$/)
     expect((await call(DEMO, '/', { headers: { cookie } })).status).toBe(401)
-    const arrive = await call(ESCOLA, new URL(body.url).pathname + new URL(body.url).search)
+    // (a) The starting host keeps the state in an httpOnly cookie for the handover routes only.
+    const state = cookieFrom(res, 'dash_handover_state')
+    expect(attributes(res, 'dash_handover_state')).toEqual(expect.arrayContaining(['Path=/authentication/handover', 'HttpOnly', 'SameSite=Lax']))
+    // (b) The target host binds a nonce of its own and sends the browser back to the starting host to vouch for it.
+    const arrive = await go(ESCOLA, body.url)
     expect(arrive.status).toBe(302)
-    expect(arrive.headers.get('location')).toBe('/')
-    const escolaCookie = /dash_session=[^;]+/.exec(arrive.headers.get('set-cookie')!)![0]
+    const confirmUrl = arrive.headers.get('location')!
+    expect(confirmUrl).toMatch(/^http:\/\/demo\.localhost\/authentication\/handover\/confirm\?code=[\w-]{43}&nonce_hash=[0-9a-f]{64}$/)
+    const nonce = cookieFrom(arrive, 'dash_handover_nonce')
+    expect(attributes(arrive, 'dash_handover_nonce')).toEqual(expect.arrayContaining(['Path=/authentication/handover', 'HttpOnly', 'SameSite=Lax']))
+    expect(arrive.headers.get('set-cookie')).not.toContain('dash_session')
+    // (c) The starting host finds its state, confirms, and forgets the state.
+    const confirmed = await go(DEMO, confirmUrl, state)
+    expect(confirmed.status).toBe(302)
+    const claimUrl = confirmed.headers.get('location')!
+    expect(claimUrl).toBe(`${body.url}&step=claim`)
+    expect(confirmed.headers.get('set-cookie')).toMatch(/dash_handover_state=; Max-Age=0/)
+    // (d) The target host claims with its nonce: the session cookie, and the nonce forgotten.
+    const claimed = await go(ESCOLA, claimUrl, nonce)
+    expect(claimed.status).toBe(302)
+    expect(claimed.headers.get('location')).toBe('/')
+    expect(claimed.headers.get('set-cookie')).toMatch(/dash_handover_nonce=; Max-Age=0/)
+    const escolaCookie = cookieFrom(claimed, 'dash_session')
     const html = await (await call(ESCOLA, '/', { headers: { cookie: escolaCookie } })).text()
     expect(html).toContain('Operadora da Plataforma')
     expect(html).toContain('Escola Estadual Modelo')
-    const again = await call(ESCOLA, new URL(body.url).pathname + new URL(body.url).search)
-    expect(again.status).toBe(409)
-    expect(await again.text()).toContain('Este link de troca de domínio não é mais válido.')
+    // Replayed, at any leg, the code does nothing more.
+    for (const [host, url, with_] of [[ESCOLA, claimUrl, nonce], [ESCOLA, body.url, ''], [DEMO, confirmUrl, state]] as const) {
+      const again = await go(host, url, with_)
+      expect(again.status).toBeGreaterThanOrEqual(400)
+      expect(again.status).toBeLessThan(500)
+      expect(again.headers.get('set-cookie') ?? '').not.toMatch(/dash_session=[^;]/)
+      expect(await again.text()).toContain('Este link de troca de domínio não é mais válido.')
+    }
+  })
+
+  it('refuses a handover started by someone else: the victim’s starting host has no state for it', async () => {
+    // The attacker starts a switch in their own browser and sends the link to the victim.
+    const attacker = await consoleSignIn(DEMO, 'platform')
+    const started = await post(DEMO, '/realm/change', { realm: 'escola' }, attacker)
+    const { url } = (await started.json()) as { url: string }
+    // The victim's browser (no cookies of this flow) follows it: the target host sends it to the starting host…
+    const arrive = await go(ESCOLA, url)
+    expect(arrive.status).toBe(302)
+    const victimNonce = cookieFrom(arrive, 'dash_handover_nonce')
+    // …which has no state for this browser: refused there (c).
+    const confirm = await go(DEMO, arrive.headers.get('location')!)
+    expect(confirm.status).toBe(400)
+    expect(await confirm.text()).toContain('Este link de troca de domínio não é mais válido.')
+    // Going straight to the claim leg with the victim's own nonce does not sign the victim in either.
+    const claim = await go(ESCOLA, `${url}&step=claim`, victimNonce)
+    expect(claim.status).toBeGreaterThanOrEqual(400)
+    expect(claim.headers.get('set-cookie') ?? '').not.toMatch(/dash_session=[^;]/)
+  })
+
+  it('refuses a claim link from someone else’s browser: the victim’s target host has no nonce for it', async () => {
+    // The attacker runs the first three legs in their own browser and sends the victim the claim link (d).
+    const attacker = await consoleSignIn(DEMO, 'platform')
+    const started = await post(DEMO, '/realm/change', { realm: 'escola' }, attacker)
+    const { url } = (await started.json()) as { url: string }
+    const arrive = await go(ESCOLA, url)
+    const confirmed = await go(DEMO, arrive.headers.get('location')!, cookieFrom(started, 'dash_handover_state'))
+    expect(confirmed.status).toBe(302)
+    const claimUrl = confirmed.headers.get('location')!
+    const victim = await go(ESCOLA, claimUrl)
+    expect(victim.status).toBe(400)
+    expect(victim.headers.get('set-cookie') ?? '').not.toMatch(/dash_session=[^;]/)
+    // A nonce cookie of another handover (the victim's own earlier one) does not fit either.
+    const other = await go(ESCOLA, claimUrl, `dash_handover_nonce=${cookieValue('x'.repeat(43))}`)
+    expect(other.status).toBeGreaterThanOrEqual(400)
+    expect(other.headers.get('set-cookie') ?? '').not.toMatch(/dash_session=[^;]/)
   })
 
   it('on the multi-realm host: switches the chosen realm and the session in place', async () => {

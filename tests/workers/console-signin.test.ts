@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
+import { pairKey } from '../../worker/db/throttle'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { mintPortalToken } from '../../worker/lib/state-portal'
 import { DEMO_PORTAL_SECRET } from '../../worker/seed/demo'
@@ -120,13 +121,18 @@ describe('POST /login, every method', () => {
     await expectMessage('1003', 'login.msg.error.403')
   })
 
-  it('tells how long to wait while an account is delayed', async () => {
-    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'teacher@demo', 6, ?)").bind(new Date().toISOString()).run()
-    const res = await post(DEMO, '/login', { nick: 'teacher', password: 'demo1234', ...(await captchaFields(DEMO, 'demo')) })
+  it('tells how long to wait while an account is delayed from this address, offering the captcha that skips the wait', async () => {
+    const ip = randomIp()
+    const key = await pairKey('teacher@demo', ip)
+    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'pair', ?, 4, ?)").bind(key, new Date().toISOString()).run()
+    const res = await post(DEMO, '/login', { nick: 'teacher', password: 'demo1234' }, { 'cf-connecting-ip': ip })
     expect(res.status).toBe(429)
     const body = await res.text()
     expect(body).toMatch(/Muitas tentativas sem sucesso\. Tente novamente em \d+ segundos\./)
-    await env.DB.prepare("DELETE FROM signin_throttle WHERE key = 'teacher@demo'").run()
+    // The form is told to show the captcha (set only when the API answers captcha_required).
+    expect(body).toContain('captchaRequired')
+    const solved = await post(DEMO, '/login', { nick: 'teacher', password: 'demo1234', redirectTo: '/', ...(await captchaFields(DEMO, 'demo')) }, { 'cf-connecting-ip': ip })
+    expect(solved.status, await solved.clone().text()).toBe(302)
   })
 })
 

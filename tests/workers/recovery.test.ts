@@ -1,18 +1,37 @@
-import { env } from 'cloudflare:test'
-import { describe, expect, inject, it, vi } from 'vitest'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import worker from '../../worker/index'
+import { pairKey } from '../../worker/db/throttle'
 import { emailSender, HttpEmailSender, OutboxSender } from '../../worker/lib/mail'
 import { sha256Hex } from '../../worker/lib/crypto'
-import { DEMO, ESCOLA, api, expectEnvelope, signIn } from './helpers'
+import { DEMO, ESCOLA, api, expectEnvelope, signIn, userWith } from './helpers'
 
 // Password hashing (600,000 PBKDF2 iterations) makes these slower than the default 5 s.
 vi.setConfig({ testTimeout: 30_000 })
 
 type Mail = { id: number; to_address: string; subject: string; text: string }
 
-async function outbox(host = DEMO): Promise<Mail[]> {
-  const res = await api(host, 'dev/outbox')
-  expect(res.status).toBe(200)
+const DASH = 'dashboard_dashboard_access'
+let staff: string
+beforeAll(async () => {
+  staff = (await userWith('demo', [DASH])).token
+})
+
+/** The realm's outbox as a signed-in staff member of that realm reads it (the tests run the Worker in development mode). */
+async function outbox(host = DEMO, token = staff): Promise<Mail[]> {
+  const res = await api(host, 'dev/outbox', { token })
+  expect(res.status, await res.clone().text()).toBe(200)
   return ((await res.json()) as { items: Mail[] }).items
+}
+
+/** The Worker's own fetch with this environment (e.g. without DEV_MODE, as a deployed Worker runs). */
+async function fetchWith(bindings: Env, host: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers)
+  headers.set('host', host)
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(new Request(`http://${host}${path}`, { redirect: 'manual', ...init, headers }), bindings, ctx)
+  await waitOnExecutionContext(ctx)
+  return res
 }
 
 async function recover(login: string, lang = 'pt-BR', host = DEMO, realm = 'demo'): Promise<Response> {
@@ -59,8 +78,13 @@ describe('password recovery', () => {
     const session = await signIn(DEMO, 'demo', 'manager')
     await recover('manager')
     const key = keyOf((await outbox()).find((m) => m.to_address === 'marina@demo.edu')!)
+    // Failures counted against the account, from any address, are forgotten with the reset.
+    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'manager@demo', 12, ?1), ('demo', 'pair', ?2, 7, ?1)")
+      .bind(new Date().toISOString(), await pairKey('manager@demo', '10.9.9.9'))
+      .run()
     const res = await reset(key, 'new-password-1')
     expect(res.status, await res.clone().text()).toBe(200)
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM signin_throttle WHERE key LIKE '%manager@demo'").first<{ n: number }>())?.n).toBe(0)
     await expectEnvelope(await api(DEMO, 'mas/session', { token: session }), 401, 'unauthorized')
     await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'manager', password: 'demo1234' } }), 401, 'credentials')
     expect(await signIn(DEMO, 'demo', 'manager', 'new-password-1')).toBeTruthy()
@@ -99,8 +123,69 @@ describe('password recovery', () => {
     expect((await reset(key, 'demo1234')).status).toBe(200)
   })
 
-  it('keeps the outbox to development realms', async () => {
-    await expectEnvelope(await api(ESCOLA, 'dev/outbox'), 404, 'not_found')
+  it('builds the link from the realm’s own console address, never from the Host header', async () => {
+    await env.DB.prepare("DELETE FROM password_reset WHERE nick = 'teacher@demo'").run()
+    // evil.example is not a realm host, so it serves every realm: the request names demo and asks for teacher's link.
+    expect((await recover('teacher', 'pt-BR', 'evil.example')).status).toBe(202)
+    const [mail] = await outbox()
+    expect(mail.to_address).toBe('paulo@demo.edu')
+    expect(mail.text).not.toContain('evil.example')
+    expect(mail.text).toMatch(/http:\/\/demo\.localhost\/authentication\/recover\?key=[\w-]{43}\n/)
+  })
+
+  it('uses https and no port for a deployed host, the dashboard_url when set, and sends nothing without an address', async () => {
+    const user = (realm: string) =>
+      env.DB.prepare("INSERT INTO user (realm, nick, name, email, origin_realm) VALUES (?, ?, 'Reader', ?, ?)").bind(realm, `reader@${realm}`, `reader@${realm}.example`, realm)
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO realm (code, name, nick_suffix) VALUES ('rhost', 'Hosted', '@rhost'), ('rdash', 'Dashboard', '@rdash'), ('rnone', 'Nowhere', '@rnone')"),
+      env.DB.prepare("INSERT INTO realm_host (host, realm) VALUES ('console.rhost.example', 'rhost')"),
+      env.DB.prepare("UPDATE realm SET dashboard_url = 'https://painel.rdash.example/' WHERE code = 'rdash'"),
+      user('rhost'),
+      user('rdash'),
+      user('rnone'),
+    ])
+    const admin = async (realm: string) => (await userWith(realm, [DASH])).token
+    const mails = async (realm: string) => {
+      const res = await api('localhost', 'dev/outbox', { token: await admin(realm), headers: { 'x-api-realm': realm } })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { items: Mail[] }).items
+    }
+    expect((await recover('reader', 'en-US', 'evil.example:8443', 'rhost')).status).toBe(202)
+    expect((await mails('rhost'))[0].text).toMatch(/https:\/\/console\.rhost\.example\/authentication\/recover\?key=[\w-]{43}\n/)
+    // The dashboard address is a multi-realm host here, so the link names the realm too.
+    expect((await recover('reader', 'en-US', 'evil.example', 'rdash')).status).toBe(202)
+    expect((await mails('rdash'))[0].text).toMatch(/https:\/\/painel\.rdash\.example\/authentication\/recover\?key=[\w-]{43}&realm=rdash\n/)
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const res = await recover('reader', 'en-US', 'localhost', 'rnone')
+      expect(res.status).toBe(202)
+      expect(await res.json()).toEqual({ sent: true })
+      expect(await mails('rnone')).toEqual([])
+      expect(errors.mock.calls.flat().join(' ')).toContain('rnone')
+    } finally {
+      errors.mockRestore()
+    }
+  })
+})
+
+describe('the development outbox', () => {
+  it('answers only a signed-in staff member of the realm', async () => {
+    await expectEnvelope(await api(DEMO, 'dev/outbox'), 401, 'unauthorized')
+    const student = await signIn(DEMO, 'demo', 'student')
+    await expectEnvelope(await api(DEMO, 'dev/outbox', { token: student }), 403, 'forbidden')
+    const other = (await userWith('escola', [DASH])).token
+    await expectEnvelope(await api(DEMO, 'dev/outbox', { token: other }), 401, 'realm')
+    expect((await api(DEMO, 'dev/outbox', { token: staff })).status).toBe(200)
+    // The realm's development flag is not what opens it: a staff member of a realm without the flag reads their own.
+    expect((await api(ESCOLA, 'dev/outbox', { token: other })).status).toBe(200)
+  })
+
+  it('does not exist when the Worker does not run in development mode, even for staff and development realms', async () => {
+    const deployed = { ...env, DEV_MODE: undefined }
+    expect((await fetchWith(env, DEMO, '/api/dev/outbox', { headers: { 'x-api-key': staff } })).status).toBe(200)
+    await expectEnvelope(await fetchWith(deployed, DEMO, '/api/dev/outbox', { headers: { 'x-api-key': staff } }), 404, 'not_found')
+    await expectEnvelope(await fetchWith(deployed, DEMO, '/api/dev/outbox'), 404, 'not_found')
+    await expectEnvelope(await fetchWith({ ...env, DEV_MODE: 'true' }, DEMO, '/api/dev/outbox', { headers: { 'x-api-key': staff } }), 404, 'not_found')
   })
 })
 

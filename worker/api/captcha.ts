@@ -1,8 +1,7 @@
 import { Hono } from 'hono'
 import { guarded } from '../lib/guard'
 import { CaptchaChallengeRequest, CaptchaVerifyRequest, SessionKey } from '../../app/schemas/captcha'
-import type { CaptchaType } from '../../app/schemas/realm'
-import { createChallenge, verifyChallenge } from '../db/captcha'
+import { createChallenge, realmCaptchaType, verifyChallenge } from '../db/captcha'
 import { getRealmRow } from '../db/realms'
 import { ApiError, apiError } from '../lib/errors'
 import { type AppEnv, type Ctx, readHeader, readJson } from './context'
@@ -18,14 +17,18 @@ async function captchaRealm(c: Ctx, code: string) {
   return row
 }
 
-/** POST /captcha/challenge (no auth; header x-session-key): a new text, image or proof-of-work challenge. */
+/**
+ * POST /captcha/challenge (no auth; header x-session-key): a new challenge of the realm's kind (text, image or proof
+ * of work). The realm decides: a `type` the client asks for is ignored, so nobody can pick the easiest kind (a
+ * worded sum a machine reads) on a realm set to another.
+ */
 captcha.post(
   '/challenge',
   guarded('public', async (c) => {
   const sessionKey = readHeader(c, 'x-session-key', SessionKey)
   const body = await readJson(c, CaptchaChallengeRequest)
   const realm = await captchaRealm(c, body.realm)
-  const type = body.type ?? (String(realm.captcha_type) as CaptchaType)
+  const type = realmCaptchaType(realm)
   return c.json(await createChallenge(c.env.DB, body.realm, { type, sessionKey, lang: body.lang, difficulty: Number(realm.captcha_pow_difficulty) }))
   }),
 )
@@ -36,12 +39,15 @@ captcha.post(
   guarded('public', async (c) => {
   const sessionKey = readHeader(c, 'x-session-key', SessionKey)
   const body = await readJson(c, CaptchaVerifyRequest)
-  await captchaRealm(c, body.realm)
+  const realm = await captchaRealm(c, body.realm)
   const answer = body.type === 'pow' ? body.payload.solution : body.payload.answer
   if (answer === undefined || answer === '') {
     throw apiError(400, 'required', 'validation.required', body.type === 'pow' ? 'payload.solution' : 'payload.answer')
   }
   try {
+    // Only the realm's kind earns a token (a challenge of another kind may have been issued before the realm changed).
+    const kind = realmCaptchaType(realm)
+    if (body.type !== kind) throw apiError(400, 'captcha_type', `This realm's captcha is ${kind}.`, 'type', kind)
     const result = await verifyChallenge(c.env.DB, body.realm, { type: body.type, sessionKey, challengeId: body.payload.challengeId, answer })
     return c.json({ valid: true, ...result })
   } catch (err) {

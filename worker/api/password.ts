@@ -6,11 +6,13 @@ import { PasswordReset, RecoverRequest, ResetKey } from '../../app/schemas/passw
 import { createResetKey, RESET_KEY_TTL_MS, resetKeyRealm, useResetKey } from '../db/password-reset'
 import { revokeUserSessionsStatement } from '../db/sessions'
 import { clearAccountFailures } from '../db/throttle'
+import { realmHomeUrl, resolveHost } from '../db/realms'
 import { findUserByEmail, findUserForSignin } from '../db/users'
+import { devMode } from '../lib/dev-mode'
 import { apiError } from '../lib/errors'
 import { emailSender, recoveryMail } from '../lib/mail'
 import { hashPassword } from '../lib/password'
-import { type AppEnv, origin, readJson, requestRealm } from './context'
+import { type AppEnv, readJson, requestRealm } from './context'
 import { withNickSuffix } from './device'
 import { signinRealm } from './signin'
 
@@ -28,12 +30,19 @@ password.post(
   const user =
     (await findUserForSignin(c.env.DB, realm.code, withNickSuffix(body.login, String(realm.nick_suffix ?? '')))) ??
     (body.login.includes('@') ? await findUserByEmail(c.env.DB, realm.code, body.login) : null)
-  if (user && !user.disabled && user.email) {
+  // The link points at the realm's own console address, never at the request's Host header: whoever asks for a
+  // reset must not be able to send the account holder a link to a host of their choosing.
+  const home = user && !user.disabled && user.email ? await realmHomeUrl(c.env.DB, realm, c.req.url) : null
+  if (user && !user.disabled && user.email && !home) {
+    console.error(`[recover] ${realm.code}: the realm has no console address (dashboard_url or host); no reset e-mail was sent.`)
+  }
+  if (user && !user.disabled && user.email && home) {
     const issued = await createResetKey(c.env.DB, realm.code, user.nick)
     if (issued) {
-      const link = new URL('/authentication/recover', origin(c))
+      const link = new URL('/authentication/recover', home)
       link.searchParams.set('key', issued.key)
-      if (!c.get('hostRealm')) link.searchParams.set('realm', realm.code)
+      // A console address that is not one of the realm's own hosts serves every realm: the link names it.
+      if ((await resolveHost(c.env.DB, link.hostname)) !== realm.code) link.searchParams.set('realm', realm.code)
       const mail = recoveryMail(body.lang, { realm: realm.code, realmName: String(realm.name), to: user.email, name: user.name || user.nick, link: link.toString(), minutes: RESET_KEY_TTL_MS / 60_000 })
       try {
         await emailSender(c.env).send(mail)
@@ -75,16 +84,21 @@ password.post(
   }),
 )
 
-/** GET /dev/outbox (development realms only, public): the realm's latest e-mails from the local outbox. */
+/**
+ * GET /dev/outbox: the latest e-mails of the local outbox, for the realm the caller signs in to. It exists only
+ * while the Worker runs in development mode (otherwise 404, so a deployed Worker does not even advertise it), and
+ * answers only a signed-in staff member (dashboard access) of that realm: the messages hold live reset links.
+ * The realm's `development` flag plays no part.
+ */
 export const outbox = new Hono<AppEnv>()
 outbox.get(
   '/',
-  guarded('public', async (c) => {
-  const code = requestRealm(c)
-  if (!code) throw apiError(400, 'required', 'validation.required', 'x-api-realm')
-  const realm = await c.env.DB.prepare('SELECT development FROM realm WHERE code = ?').bind(code).first<{ development: number }>()
-  if (!realm || realm.development !== 1) throw apiError(404, 'not_found', 'The outbox exists only in development realms.', 'realm', code)
-  const { results } = await c.env.DB.prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50').bind(code).all()
-  return c.json({ items: results })
-  }),
+  guarded(
+    { all: ['dashboard_dashboard_access'] },
+    async (c, auth) => {
+      const { results } = await c.env.DB.prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50').bind(auth.realm).all()
+      return c.json({ items: results })
+    },
+    devMode,
+  ),
 )

@@ -1,12 +1,13 @@
 import { Hono } from 'hono'
 import { RealmCode } from '../../app/schemas/common'
+import { HandoverHash } from '../../app/schemas/handover'
 import { SECRET_MASK } from '../../app/schemas/entity'
 import * as v from 'valibot'
 import { realmEntity, type Realm } from '../../app/schemas/realm'
 import { RealmCreateBody, RealmUpdateBody } from '../../app/schemas/realm-settings'
 import { getGlobalConfig } from '../db/global-config'
 import { realmDefaults, realmExtras } from '../db/realm-admin'
-import { getRealmRow, realmConfig, realmHomeUrl } from '../db/realms'
+import { consoleOrigin, getRealmRow, realmConfig, realmHomeUrl } from '../db/realms'
 import { createSession, revokeSession, type Auth } from '../db/sessions'
 import { sha256Hex } from '../lib/crypto'
 import { crud, type Scope } from '../lib/entity'
@@ -68,7 +69,8 @@ realm.put(
   guarded({ any: ['mas_realm_list', 'mas_realm_list_all'] }, async (c, auth) => {
   const code = parse(RealmCode, pathParam(c, 'code'))
   if (code !== auth.realm) throw apiError(400, 'realm', `The session acts in realm ${auth.realm}.`, 'realm', code)
-  const body = await readJson(c, v.object({ leaf_realm: RealmCode }))
+  // handover_state: the SHA-256 of the state the starting browser keeps (needed for a handover code, below).
+  const body = await readJson(c, v.object({ leaf_realm: RealmCode, handover_state: v.optional(HandoverHash) }))
   const target = await getRealmRow(c.env.DB, body.leaf_realm)
   if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
   if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
@@ -80,8 +82,13 @@ realm.put(
   const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
   await revokeSession(c.env.DB, auth.tokenHash)
   // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
-  // the session with a one-time code. Multi-realm hosts serve every realm, so the console stays there.
+  // the session with a one-time code, bound to the starting browser's state (no state, no code: a code that is not
+  // bound could sign a victim's browser in to someone else's session). This host is one of the session's realm, so
+  // its origin is where the target host sends the browser back to vouch for it. Multi-realm hosts serve every realm,
+  // so the console stays there.
   const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
+  const handover =
+    otherHost && body.handover_state ? { stateHash: body.handover_state, origin: consoleOrigin(new URL(c.req.url).hostname, c.req.url), targetUrl: homeUrl! } : null
   return c.json({
     auth_token: session.token,
     device_id: session.deviceId,
@@ -91,7 +98,7 @@ realm.put(
     origin_realm: auth.origin_realm,
     config: realmConfig(target, origin(c), c.get('hostRealm') === null),
     home_url: homeUrl,
-    handover_code: otherHost ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code) : null,
+    handover_code: handover ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code, handover) : null,
   })
   }),
 )

@@ -1,10 +1,10 @@
 import * as v from 'valibot'
 import { SessionKey } from '../../app/schemas/captcha'
 import type { ErrorItem } from '../../app/schemas/error'
-import { consumeCaptchaToken } from '../db/captcha'
+import { consumeCaptchaToken, realmCaptchaType } from '../db/captcha'
 import { getRealmRow, realmConfig } from '../db/realms'
 import { createSession } from '../db/sessions'
-import { type Bucket, clearAccountFailures, recordFailure, throttleState } from '../db/throttle'
+import { type Bucket, clearAccountFailures, pairKey, recordFailure, throttleState } from '../db/throttle'
 import type { SigninUser } from '../db/users'
 import { sha256Hex } from '../lib/crypto'
 import { ApiError, apiError } from '../lib/errors'
@@ -36,29 +36,42 @@ export async function signinRealm(c: Ctx, code: string): Promise<RealmRow> {
 }
 
 /**
- * Opens a sign-in attempt for `account` (null when the method names no account, e.g. a token): refuses with 429
- * while a delay runs (`value.retry_after` in seconds), and spends a captcha token (header `x-captcha-token`, with
- * the visitor's `x-session-key`) when the realm enables captcha or repeated failures demand one.
+ * Opens a sign-in attempt for `account` (null when the method names no account, e.g. a token). A solved captcha
+ * is header `x-captcha-token` with the visitor's `x-session-key`; it is spent whenever one is sent. In order:
+ * - an address over the flood ceiling is refused (429 `throttled`, `value.retry_after` in seconds), captcha or not;
+ * - when the realm enables captcha or repeated failures demand one, an attempt without a valid token is refused
+ *   (400 `captcha_required` or `captcha_invalid`);
+ * - an attempt without a solved captcha waits out the (account, address) pair's delay (429 `throttled`, with a
+ *   `captcha_required` item: solving one skips the wait). A solved captcha is never delayed, so the right password
+ *   with a captcha always signs in.
  */
 export async function beginSignin(c: Ctx, realm: RealmRow, account: string | null): Promise<SigninAttempt> {
   const code = realm.code
-  const buckets: Bucket[] = [{ kind: 'client', key: await sha256Hex(clientAddress(c)) }]
-  if (account) buckets.push({ kind: 'account', key: account.toLowerCase() })
+  const address = clientAddress(c)
+  const buckets: Bucket[] = [{ kind: 'client', key: await sha256Hex(address) }]
+  if (account) buckets.push({ kind: 'account', key: account.toLowerCase() }, { kind: 'pair', key: await pairKey(account, address) })
   const state = await throttleState(c.env.DB, code, buckets)
-  if (state.retryAfterMs > 0) {
-    const seconds = Math.ceil(state.retryAfterMs / 1000)
-    throw apiError(429, 'throttled', 'Too many failed attempts; wait before trying again.', account ? 'nick' : 'token', { retry_after: seconds })
+  const field = account ? 'nick' : 'token'
+  if (state.hardRetryAfterMs > 0) {
+    throw apiError(429, 'throttled', 'Too many failed attempts from this address; wait before trying again.', field, { retry_after: Math.ceil(state.hardRetryAfterMs / 1000) })
   }
   const captchaDemanded = realm.captcha_enabled === 1 || state.captchaRequired
-  if (captchaDemanded) {
-    const token = c.req.header('x-captcha-token')
-    if (!token) throw apiError(400, 'captcha_required', 'A solved captcha is required.', 'x-captcha-token')
+  const token = c.req.header('x-captcha-token')
+  let captchaSolved = false
+  if (token) {
     const key = v.safeParse(SessionKey, c.req.header('x-session-key'))
-    if (!key.success || !(await consumeCaptchaToken(c.env.DB, code, token, key.output))) {
-      throw apiError(400, 'captcha_invalid', 'The captcha token is not valid; solve a new captcha.', 'x-captcha-token')
-    }
+    captchaSolved = key.success && (await consumeCaptchaToken(c.env.DB, code, token, key.output, realmCaptchaType(realm)))
+    if (!captchaSolved && captchaDemanded) throw apiError(400, 'captcha_invalid', 'The captcha token is not valid; solve a new captcha.', 'x-captcha-token')
+  } else if (captchaDemanded) {
+    throw apiError(400, 'captcha_required', 'A solved captcha is required.', 'x-captcha-token')
   }
-  return { realm, code, buckets, captchaDemanded }
+  if (!captchaSolved && state.retryAfterMs > 0) {
+    throw new ApiError(429, [
+      { field, cause: 'throttled', value: { retry_after: Math.ceil(state.retryAfterMs / 1000) }, message: 'Too many failed attempts; wait before trying again.' },
+      { field: 'x-captcha-token', cause: 'captcha_required', value: null, message: 'A solved captcha skips the wait.' },
+    ])
+  }
+  return { realm, code, buckets, captchaDemanded: captchaDemanded || captchaSolved }
 }
 
 /** An attempt without throttling or captcha, for methods whose credential cannot be guessed (identity provider tokens). */
@@ -94,7 +107,7 @@ export async function signinFailed(c: Ctx, attempt: SigninAttempt, error: ApiErr
 
 /** Ends a successful attempt: forgets the account's failures and answers a new session (seed 000 §7). */
 export async function issueSession(c: Ctx, attempt: SigninAttempt, user: SigninUser, platform: string, account: string | null = null) {
-  if (account) await clearAccountFailures(c.env.DB, attempt.code, account.toLowerCase())
+  if (account) await clearAccountFailures(c.env.DB, attempt.code, account.toLowerCase(), attempt.buckets.find((b) => b.kind === 'pair')?.key)
   const session = await createSession(c.env.DB, attempt.code, user.nick, { platform, userAgent: c.req.header('user-agent') })
   const config = realmConfig(attempt.realm, origin(c), !c.get('hostRealm'))
   return {

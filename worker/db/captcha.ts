@@ -1,4 +1,4 @@
-import type { CaptchaType } from '../../app/schemas/realm'
+import { CAPTCHA_TYPES, type CaptchaType } from '../../app/schemas/realm'
 import { powSolves } from '../../app/lib/pow'
 import { hmacSign, hmacVerify, randomToken, sha256Hex } from '../lib/crypto'
 import { CAPTCHA_ALPHABET } from '../lib/captcha/font'
@@ -7,6 +7,11 @@ import { pick } from '../lib/captcha/random'
 import { normalizeTextAnswer, textQuestion } from '../lib/captcha/text'
 import { apiError } from '../lib/errors'
 import { signingKey } from './keys'
+
+/** The kind of captcha a realm asks for (its `captcha_type`; proof of work when the stored value is unknown). */
+export function realmCaptchaType(realm: Record<string, unknown>): CaptchaType {
+  return (CAPTCHA_TYPES as readonly unknown[]).includes(realm.captcha_type) ? (realm.captcha_type as CaptchaType) : 'pow'
+}
 
 /** A challenge lives 5 minutes; the verification token it earns lives 10 (time to type a password). */
 export const CHALLENGE_TTL_MS = 5 * 60_000
@@ -127,19 +132,22 @@ export async function verifyChallenge(
   const token = randomToken(32)
   const expires = iso(now() + TOKEN_TTL_MS)
   await db
-    .prepare('INSERT INTO captcha_token (token_hash, realm, session_key_hash, expires_at) VALUES (?, ?, ?, ?)')
-    .bind(await sha256Hex(token), realm, sessionKeyHash, expires)
+    .prepare('INSERT INTO captcha_token (token_hash, realm, type, session_key_hash, expires_at) VALUES (?, ?, ?, ?, ?)')
+    .bind(await sha256Hex(token), realm, opts.type, sessionKeyHash, expires)
     .run()
   return { token, expires_at: expires }
 }
 
-/** Spends a verification token; false when it is unknown, of another realm or visitor, expired or already used. */
-export async function consumeCaptchaToken(db: D1Database, realm: string, token: string, sessionKey: string): Promise<boolean> {
+/**
+ * Spends a verification token; false when it is unknown, of another realm or visitor, earned by another kind of
+ * challenge than `type` (the realm's kind now), expired or already used.
+ */
+export async function consumeCaptchaToken(db: D1Database, realm: string, token: string, sessionKey: string, type: CaptchaType): Promise<boolean> {
   const res = await db
     .prepare(
-      `UPDATE captcha_token SET used_at = ? WHERE token_hash = ? AND realm = ? AND session_key_hash = ? AND used_at IS NULL AND expires_at > ?`,
+      `UPDATE captcha_token SET used_at = ? WHERE token_hash = ? AND realm = ? AND type = ? AND session_key_hash = ? AND used_at IS NULL AND expires_at > ?`,
     )
-    .bind(iso(now()), await sha256Hex(token), realm, await sha256Hex(sessionKey), iso(now()))
+    .bind(iso(now()), await sha256Hex(token), realm, type, await sha256Hex(sessionKey), iso(now()))
     .run()
   return (res.meta.changes ?? 0) === 1
 }

@@ -17,8 +17,11 @@ type RealmRow = Record<string, unknown> & { code: string; name: string }
 const isLocal = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1'
 
 /**
- * Where a realm's console lives: its `dashboard_url`, else one of its hosts with the scheme and port of the
- * current request (a local host when the request is local); null when the realm has neither (multi-realm hosts only).
+ * Where a realm's console lives: its `dashboard_url`, else one of its hosts (a local one for a local request); null
+ * when the realm has neither (it is served on multi-realm hosts only). Nothing of the request's Host header goes into
+ * the address but its scheme and port for a local development host (`*.localhost`: `npm start` serves plain HTTP on
+ * its own port, and such a name only ever reaches the developer's own machine); any other host is a deployed
+ * console, reached at https on the default port.
  */
 export async function realmHomeUrl(db: D1Database, row: RealmRow, requestUrl: string): Promise<string | null> {
   if (row.dashboard_url) return String(row.dashboard_url)
@@ -26,7 +29,16 @@ export async function realmHomeUrl(db: D1Database, row: RealmRow, requestUrl: st
   if (!hosts.length) return null
   const here = new URL(requestUrl)
   const host = hosts.find((h) => isLocal(h) === isLocal(here.hostname)) ?? hosts[0]
-  return `${here.protocol}//${host}${here.port ? `:${here.port}` : ''}/`
+  return `${consoleOrigin(host, requestUrl)}/`
+}
+
+/**
+ * The origin of the console on a realm `host`: for a local development host the request's scheme and port (`npm
+ * start` serves plain HTTP on its own port), for any other host https on the default port.
+ */
+export function consoleOrigin(host: string, requestUrl: string): string {
+  const here = new URL(requestUrl)
+  return isLocal(host) ? `${here.protocol}//${host}${here.port ? `:${here.port}` : ''}` : `https://${host}`
 }
 
 export async function getRealmRow(db: D1Database, code: string): Promise<RealmRow | null> {

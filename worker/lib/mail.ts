@@ -1,6 +1,7 @@
 /**
- * Outgoing e-mail behind one interface. The local default writes to the `outbox` table (readable in development
- * realms at /authentication/outbox); a production provider implements the same `send`.
+ * Outgoing e-mail behind one interface. The local default writes to the `outbox` table (readable at
+ * /authentication/outbox by the realm's signed-in staff, only while the Worker runs in development mode); a
+ * production provider implements the same `send`.
  */
 export interface OutgoingMail {
   realm: string

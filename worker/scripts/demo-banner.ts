@@ -11,7 +11,7 @@ console.log(`  Demo accounts (password demo1234, local demo data only):
     escola  root (escola's realm root; TV-provider tab: click the logo 10 times)
     demo-sul  admin (a child realm of demo) at http://demo-sul.localhost:${port}/
     escola employees: ${DEMO_EMPLOYEES.map((e) => `${e.doc_type.toUpperCase()} ${e.doc_number}${e.uf === '-' ? '' : ` / ${e.uf}`}`).join(' · ')}
-    Development outbox (recovery e-mails of demo): http://demo.localhost:${port}/authentication/outbox
+    Development outbox (recovery e-mails; sign in as staff, e.g. root): http://demo.localhost:${port}/authentication/outbox
 
   Token login for ${employee.nick} (single use, 24 h):
     http://escola.localhost:${port}/?token=${portalToken}&provider=employee_token&realm=escola

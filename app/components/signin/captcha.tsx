@@ -87,9 +87,10 @@ export function Captcha({ config, locale, onToken }: { config: CaptchaConfig; lo
 
   async function verify(challenge: CaptchaChallenge, value: string): Promise<void> {
     setState({ step: 'verifying', challenge })
-    const payload = type === 'pow' ? { challengeId: challenge.challengeId, solution: value } : { challengeId: challenge.challengeId, answer: value }
+    // The server decides the kind (the realm's); the answer goes back as the kind of challenge it answered.
+    const payload = challenge.type === 'pow' ? { challengeId: challenge.challengeId, solution: value } : { challengeId: challenge.challengeId, answer: value }
     try {
-      const res = await post<CaptchaVerification>(config, 'verify', { type, realm: config.realm, payload })
+      const res = await post<CaptchaVerification>(config, 'verify', { type: challenge.type, realm: config.realm, payload })
       if (cancelled.current) return
       if (res.ok && res.data.valid && res.data.token) return setState({ step: 'verified', token: res.data.token })
       // Every challenge serves once: after a wrong answer or any other failure a new one is fetched.

@@ -21,7 +21,7 @@ export default {
   'validation.new_password_length': 'The new password must have at least 8 characters.',
   'validation.password_mismatch': 'Password do not match',
   'outbox.title': 'Outbox (development)',
-  'outbox.description': 'Messages the console would send by e-mail in this development realm.',
+  'outbox.description': 'Messages the console would have sent by e-mail in this realm. It exists only while the console runs locally for development.',
   'outbox.empty': 'No messages sent.',
   'outbox.to': 'To {{to}}',
 }

@@ -21,7 +21,7 @@ export default {
   'validation.new_password_length': 'A nova senha deve ter pelo menos 8 caracteres.',
   'validation.password_mismatch': 'As senhas não coincidem.',
   'outbox.title': 'Caixa de saída (desenvolvimento)',
-  'outbox.description': 'Mensagens que o painel enviaria por e-mail neste domínio de desenvolvimento.',
+  'outbox.description': 'Mensagens que o painel teria enviado por e-mail neste domínio. Ela só existe enquanto o painel roda localmente para desenvolvimento.',
   'outbox.empty': 'Nenhuma mensagem enviada.',
   'outbox.to': 'Para {{to}}',
 }
