@@ -161,6 +161,34 @@ describe('the deleted realms and their restore', () => {
   })
 })
 
+describe('the realm list screen', () => {
+  const post = (cookie: string, fields: Record<string, string>) => {
+    const form = new FormData()
+    for (const [k, v] of Object.entries(fields)) form.set(k, v)
+    return call(DEMO, '/realm?index', { method: 'POST', body: form, headers: { cookie, origin: `http://${DEMO}` } })
+  }
+
+  it('deletes with the typed code, shows the realm under the deleted realms, and restores it', async () => {
+    const operator = await userWith('demo', OPERATOR)
+    const t = await tenant(operator)
+    const wrong = await post(operator.cookie, { intent: 'delete', code: t.code, confirm: 'oops' })
+    expect(wrong.status).toBe(422)
+    expect(await wrong.text()).toContain('validation.realm_confirm')
+    expect(await realmRow(t.code)).toMatchObject({ deleted_at: null })
+    expect((await post(operator.cookie, { intent: 'delete', code: t.code })).status).toBe(400)
+
+    expect((await post(operator.cookie, { intent: 'delete', code: t.code, confirm: t.code })).status).toBe(200)
+    expect(await realmRow(t.code)).toMatchObject({ deleted_by: operator.nick })
+    const live = await (await call(DEMO, '/realm?limit=100', { headers: { cookie: operator.cookie } })).text()
+    expect(live).not.toContain(`Realm ${t.code}`)
+    const deleted = await (await call(DEMO, '/realm?view=deleted&limit=100', { headers: { cookie: operator.cookie } })).text()
+    expect(deleted).toContain(`Realm ${t.code}`)
+
+    expect((await post(operator.cookie, { intent: 'restore', code: t.code })).status).toBe(200)
+    expect(await realmRow(t.code)).toMatchObject({ deleted_at: null })
+  })
+})
+
 describe('the scheduled purge', () => {
   async function runScheduled() {
     const ctx = createExecutionContext()

@@ -190,10 +190,10 @@ realm.post(
     if (!raw) throw apiError(404, 'not_found', `No deleted realm ${code} was found.`, 'code', code)
     const deletedAt = String(raw.deleted_at)
     if (Date.now() >= Date.parse(deletedAt) + REALM_RESTORE_DAYS * DAY_MS) {
-      throw apiError(410, 'restore_expired', `Realm ${code} was deleted more than ${REALM_RESTORE_DAYS} days ago.`, 'code', deletedAt)
+      throw apiError(410, 'restore_expired', 'resources.realm.restore_expired', 'code', deletedAt)
     }
     if (raw.parent_code && !(await isLiveRealm(c.env.DB, String(raw.parent_code)))) {
-      throw apiError(409, 'parent_deleted', `Restore realm ${raw.parent_code} first.`, 'parent_code', raw.parent_code)
+      throw apiError(409, 'parent_deleted', 'resources.realm.parent_deleted', 'parent_code', raw.parent_code)
     }
     const now = new Date().toISOString()
     await c.env.DB.batch([
