@@ -6,6 +6,8 @@ declare module '@remix-run/cloudflare' {
     hostRealm: string | null
     /** Dispatches a request to this Worker's realm API in-process (no network hop). */
     fetchApi(request: Request): Promise<Response>
+    /** This response's Content-Security-Policy nonce (fresh per request); every inline script of a page carries it. */
+    cspNonce: string
   }
 }
 

@@ -19,6 +19,7 @@ import { NotFound } from './components/not-found'
 import { RealmChooser } from './components/realm-chooser'
 import { ToastProvider, useToast } from './components/toast'
 import { isChunkLoadError, reloadOnce } from './lib/chunk-reload'
+import { useNonce } from './lib/nonce'
 import type { Settings } from './schemas/settings'
 import { takeFlash, type Flash } from './server/flash.server'
 import { getLocale } from './server/i18n.server'
@@ -77,6 +78,8 @@ export function Layout({ children }: { children: ReactNode }) {
     .map((m) => (m.data as { title?: string } | undefined)?.title ?? (m.handle as { title?: string } | undefined)?.title)
     .find(Boolean)
   const realmName = data?.realm?.name ?? t('app.name')
+  // Remix's inline scripts carry this response's nonce, the only inline scripts the page's policy runs.
+  const nonce = useNonce()
   return (
     <html lang={data?.locale ?? 'pt-BR'} {...htmlAttributes(data?.settings, location.pathname)}>
       <head>
@@ -93,8 +96,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {t('app.skip_to_content')}
         </a>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

@@ -2,9 +2,12 @@ import { createRequestHandler } from '@remix-run/cloudflare'
 import { Hono } from 'hono'
 import * as build from 'remix-server-build'
 import '../app/load-context'
+import { realmCookie } from '../app/server/cookies.server'
+import { NO_SCRIPT_POLICY, applyBaseHeaders, newNonce } from '../app/server/security-headers.server'
 import { createApi } from './api'
 import type { AppEnv } from './api/context'
 import { cleanupExpiredFiles, fileHeaders, type FileRow } from './db/files'
+import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
 
 const handleRemix = createRequestHandler(build)
@@ -25,19 +28,59 @@ function isCrossSiteWrite(request: Request): boolean {
 
 const app = new Hono<AppEnv>()
 
+/** What a host of a deleted realm answers until the realm is restored or purged (it serves nothing else). */
+const REALM_DELETED_PAGE = 'Realm indisponível. · Realm not available. · Realm no disponible.'
+
 app.use('*', async (c, next) => {
-  c.set('hostRealm', await resolveHost(c.env.DB, new URL(c.req.url).hostname))
-  await next()
+  const url = new URL(c.req.url)
+  const bound = await resolveHost(c.env.DB, url.hostname)
+  c.set('hostRealm', bound?.realm ?? null)
+  if (bound?.deleted) {
+    c.res = url.pathname.startsWith('/api/')
+      ? c.json({ errors: [{ field: 'realm', cause: 'realm_deleted', value: bound.realm, message: 'This realm is not available.' }] }, 404)
+      : c.text(REALM_DELETED_PAGE, 404)
+  } else {
+    await next()
+  }
+  // Every answer: nosniff, Referrer-Policy, HSTS outside local hosts; HTML that is not a console page runs no script.
+  // (A response with immutable headers, such as one passed through from fetch(), is copied first.)
+  try {
+    c.res.headers.set('X-Content-Type-Options', 'nosniff')
+  } catch {
+    c.res = new Response(c.res.body, c.res)
+  }
+  const headers = c.res.headers
+  applyBaseHeaders(headers, url)
+  if (headers.get('content-type')?.startsWith('text/html')) {
+    if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', NO_SCRIPT_POLICY)
+    headers.set('X-Frame-Options', 'DENY')
+  }
 })
 
 app.route('/api', api)
 
-/** Uploaded files, by their storage key (the `cdn_full_url` of POST /api/mas/file), with safe headers. */
+const NOT_FOUND = () => new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+
+/**
+ * Uploaded files, by their storage key (the `cdn_full_url` of POST /api/mas/file), with safe headers, served only
+ * where the realm that owns them is: on a realm's own host only that realm's files; on a multi-realm host (such as
+ * localhost) only the files of the realm the browser has chosen (the chooser's cookie). A malformed key is a 404.
+ */
 app.get('/files/*', async (c) => {
-  const key = decodeURIComponent(new URL(c.req.url).pathname.slice('/files/'.length))
-  const row = await c.env.DB.prepare('SELECT ext, name, permanent FROM file WHERE key = ?').bind(key).first<Pick<FileRow, 'ext' | 'name' | 'permanent'>>()
-  const object = row ? await c.env.FILES.get(key) : null
-  if (!row || !object) return c.text('Not found', 404, { 'X-Content-Type-Options': 'nosniff' })
+  let key: string
+  try {
+    key = decodeURIComponent(new URL(c.req.url).pathname.slice('/files/'.length))
+  } catch {
+    return NOT_FOUND()
+  }
+  const row = await c.env.DB.prepare('SELECT f.realm, f.ext, f.name, f.permanent FROM file f JOIN realm r ON r.code = f.realm WHERE f.key = ? AND r.deleted_at IS NULL')
+    .bind(key)
+    .first<Pick<FileRow, 'realm' | 'ext' | 'name' | 'permanent'>>()
+  if (!row) return NOT_FOUND()
+  const servedRealm = c.get('hostRealm') ?? ((await realmCookie(c.req.raw).parse(c.req.header('cookie') ?? null)) as string | null)
+  if (row.realm !== servedRealm) return NOT_FOUND()
+  const object = await c.env.FILES.get(key)
+  if (!object) return NOT_FOUND()
   const headers = fileHeaders(row)
   headers.set('ETag', object.httpEtag)
   headers.set('Content-Length', String(object.size))
@@ -52,13 +95,23 @@ app.all('*', async (c) => {
     cloudflare: { env: c.env, ctx: c.executionCtx as ExecutionContext },
     hostRealm: c.get('hostRealm'),
     fetchApi: (request: Request) => Promise.resolve(app.fetch(request, c.env, c.executionCtx)),
+    cspNonce: newNonce(),
   })
 })
 
 export default {
   fetch: app.fetch,
-  /** Hourly (wrangler.toml [triggers]): removes temporary uploads whose time is up. */
+  /**
+   * Hourly (wrangler.toml [triggers]): removes temporary uploads whose time is up, and purges the realms deleted
+   * more than 30 days ago (worker/db/purge.ts; a bounded amount of work per run, the rest in the next hour).
+   */
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(cleanupExpiredFiles(env))
+    ctx.waitUntil(
+      (async () => {
+        // One after the other, each on its own: a failure of one job does not keep the other from running.
+        await cleanupExpiredFiles(env).catch((err: unknown) => console.error('[scheduled] upload cleanup failed:', err))
+        await purgeDeletedRealms(env).catch((err: unknown) => console.error('[scheduled] realm purge failed:', err))
+      })(),
+    )
   },
 } satisfies ExportedHandler<Env>

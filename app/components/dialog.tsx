@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from './icon'
 
@@ -58,7 +58,7 @@ export function Dialog({
   )
 }
 
-/** A yes/no confirmation in a modal dialog. */
+/** A yes/no confirmation in a modal dialog; `children` go between the message and the buttons. */
 export function ConfirmDialog({
   open,
   title,
@@ -66,6 +66,8 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel,
   danger,
+  confirmDisabled,
+  children,
   onConfirm,
   onCancel,
 }: {
@@ -75,17 +77,23 @@ export function ConfirmDialog({
   confirmLabel: string
   cancelLabel: string
   danger?: boolean
+  /** While true the confirm button is disabled (e.g. until the operator has typed what is asked). */
+  confirmDisabled?: boolean
+  children?: ReactNode
   onConfirm: () => void
   onCancel: () => void
 }) {
   return (
     <Dialog open={open} onClose={onCancel} title={title} labelledBy="confirm-title">
-      <div className="dialog-message">{message}</div>
+      <div className="dialog-message" id="confirm-message">
+        {message}
+      </div>
+      {children}
       <div className="dialog-actions">
-        <button type="button" className="btn" onClick={onCancel} autoFocus>
+        <button type="button" className="btn" onClick={onCancel} autoFocus={!children}>
           {cancelLabel}
         </button>
-        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm}>
+        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={confirmDisabled}>
           {confirmLabel}
         </button>
       </div>
@@ -95,23 +103,73 @@ export function ConfirmDialog({
 
 /**
  * The confirmation before deleting `item` (closed while null): title `<prefix>.delete` and message
- * `<prefix>.delete_confirm`, interpolated with `values`. Yes runs `onConfirm` and closes.
+ * `<prefix>.delete_confirm`, interpolated with `values`. Yes runs `onConfirm` and closes. With `typeToConfirm` the
+ * operator must type that text (e.g. a realm's code) into a field labelled `<prefix>.delete_type` before yes is
+ * enabled; `onConfirm` receives what was typed.
  */
-export function DeleteConfirm({ item, prefix, values, onConfirm, onClose }: { item: unknown; prefix: string; values: Record<string, string>; onConfirm: () => void; onClose: () => void }) {
+export function DeleteConfirm({
+  item,
+  prefix,
+  values,
+  typeToConfirm,
+  onConfirm,
+  onClose,
+}: {
+  item: unknown
+  prefix: string
+  values: Record<string, string>
+  typeToConfirm?: string
+  onConfirm: (typed: string) => void
+  onClose: () => void
+}) {
   const { t } = useTranslation()
+  const [typed, setTyped] = useState('')
+  const inputId = useId()
+  const open = item !== null
+  // Each opening starts empty: a code typed for one realm never confirms another.
+  useEffect(() => {
+    if (!open) setTyped('')
+  }, [open])
+  const matches = typeToConfirm === undefined || typed.trim() === typeToConfirm
+  const confirm = () => {
+    if (!matches) return
+    onConfirm(typed.trim())
+    onClose()
+  }
   return (
     <ConfirmDialog
-      open={item !== null}
+      open={open}
       title={t(`${prefix}.delete`, values)}
       message={t(`${prefix}.delete_confirm`, values)}
-      confirmLabel={t('resources.role.delete_yes')}
+      confirmLabel={t(typeToConfirm === undefined ? 'resources.role.delete_yes' : `${prefix}.delete_yes`, values)}
       cancelLabel={t('settings.cancel')}
       danger
+      confirmDisabled={!matches}
       onCancel={onClose}
-      onConfirm={() => {
-        onConfirm()
-        onClose()
-      }}
-    />
+      onConfirm={confirm}
+    >
+      {typeToConfirm !== undefined ? (
+        <form
+          className="field dialog-confirm-field"
+          onSubmit={(e) => {
+            e.preventDefault()
+            confirm()
+          }}
+        >
+          <label htmlFor={inputId}>{t(`${prefix}.delete_type`, values)}</label>
+          <input
+            id={inputId}
+            className="input"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoFocus
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-describedby="confirm-message"
+          />
+        </form>
+      ) : null}
+    </ConfirmDialog>
   )
 }

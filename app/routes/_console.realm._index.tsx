@@ -3,95 +3,147 @@ import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { ConfirmDialog } from '~/components/dialog'
+import { DeleteConfirm } from '~/components/dialog'
 import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import { useResultToast } from '~/components/toast'
 import realmList from '~/lists/realm'
+import deletedRealmList from '~/lists/realm-deleted'
 import { RealmCode } from '~/schemas/common'
 import type { ErrorItem } from '~/schemas/error'
+import { REALM_RESTORE_DAYS, RealmDeleteBody } from '~/schemas/realm'
 import { RealmApiError } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 
 export const handle = { title: 'pages.realm.list' }
 
+/** The realm list, or with `?view=deleted` the deleted realms that can still be restored. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const flags = (p: Record<string, boolean>) => ({ canCreate: p.mas_realm_create === true, canEdit: p.mas_realm_edit === true, canDelete: p.mas_realm_delete === true })
+  if (new URL(request.url).searchParams.get('view') === 'deleted') {
+    const { page, query, user, realm } = await loadList(request, context, deletedRealmList)
+    return { view: 'deleted' as const, page, query, current: realm.code, ...flags(user.permissions) }
+  }
   const { page, query, user, realm } = await loadList(request, context, realmList)
-  return { page, query, current: realm.code, canCreate: user.permissions.mas_realm_create === true, canEdit: user.permissions.mas_realm_edit === true, canDelete: user.permissions.mas_realm_delete === true }
+  return { view: 'live' as const, page, query, current: realm.code, ...flags(user.permissions) }
 }
 
-/** Deletes a realm (the API refuses the caller's own realm and realms with children). */
+const Intent = v.variant('intent', [
+  v.object({ intent: v.literal('delete'), code: RealmCode, ...RealmDeleteBody.entries }),
+  v.object({ intent: v.literal('restore'), code: RealmCode }),
+])
+
+/**
+ * Deletes a realm (a soft delete: the API asks for its code typed as confirmation, refuses the caller's own realm
+ * and realms with child realms) or restores a deleted one.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['mas_realm_delete'], any: ['mas_realm_list', 'mas_realm_list_all'] })
-  const code = v.safeParse(RealmCode, (await request.formData()).get('code') ?? '')
-  if (!code.success) return data({ ok: false, errors: [{ field: 'code', cause: 'invalid', value: null, message: 'validation.realm_code' }] as ErrorItem[] }, { status: 400 })
+  const form = Object.fromEntries(await request.formData())
+  const parsed = v.safeParse(Intent, form)
+  if (!parsed.success) {
+    const errors: ErrorItem[] = parsed.issues.map((i) => ({ field: i.path?.map((p) => String(p.key)).join('.') ?? '', cause: 'invalid', value: null, message: i.message }))
+    return data({ ok: false, errors }, { status: 400 })
+  }
+  const { intent, code } = parsed.output
   try {
-    await api.delete(`mas/realm/${encodeURIComponent(code.output)}`)
+    if (parsed.output.intent === 'delete') await api.delete(`mas/realm/${encodeURIComponent(code)}`, { confirm: parsed.output.confirm })
+    else await api.post(`mas/realm/${encodeURIComponent(code)}/restore`)
   } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
+    if (err instanceof RealmApiError) return data({ ok: false, intent, errors: err.errors }, { status: err.status })
     throw err
   }
-  return { ok: true, errors: [] as ErrorItem[] }
+  return { ok: true, intent, errors: [] as ErrorItem[] }
 }
 
 export default function RealmListRoute() {
-  const { page, query, current, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const loaded = useLoaderData<typeof loader>()
+  const { current, canCreate, canEdit, canDelete } = loaded
+  const deleted = loaded.view === 'deleted'
   const { t } = useTranslation()
-  const fetcher = useFetcher<typeof action>()
-  const [confirm, setConfirm] = useState<string | null>(null)
+  const remover = useFetcher<typeof action>()
+  const restorer = useFetcher<typeof action>()
+  const [removing, setRemoving] = useState<{ code: string; name: string } | null>(null)
 
-  useResultToast(fetcher, 'resources.realm.deleted', 'resources.realm.delete_failed')
+  useResultToast(remover, 'resources.realm.deleted', 'resources.realm.delete_failed')
+  useResultToast(restorer, 'resources.realm.restored', 'resources.realm.restore_failed')
 
   return (
     <>
       <div className="page-header">
         <h1>{t('pages.realm.list')}</h1>
-        {canCreate ? (
+        {canCreate && !deleted ? (
           <Link to="/realm/create" className="btn btn-primary">
             <Icon name="plus" /> {t('pages.realm.create')}
           </Link>
         ) : null}
       </div>
-      <EntityTable
-        spec={realmList}
-        page={page}
-        query={query}
-        title={t('pages.realm.list')}
-        selectable
-        actions={(selected) => (
-          <a className="btn" href={`/export/realm?code=${encodeURIComponent(selected.join(','))}`} download>
-            <Icon name="download" /> {t('resources.realm.export_selected')}
-          </a>
-        )}
-        rowActions={(row) => (
-          <>
-            {canEdit ? (
-              <Link className="btn btn-icon" to={`/realm/edit/${encodeURIComponent(row.code)}`}>
-                <Icon name="edit" label={t('resources.realm.edit', { name: row.name })} />
-              </Link>
-            ) : null}
-            {canDelete && row.code !== current ? (
-              <button type="button" className="btn btn-icon" onClick={() => setConfirm(row.code)}>
-                <Icon name="trash" label={t('resources.realm.delete', { name: row.name })} />
-              </button>
-            ) : null}
-          </>
-        )}
-      />
-      <ConfirmDialog
-        open={confirm !== null}
-        title={t('resources.realm.delete', { name: confirm ?? '' })}
-        message={t('resources.realm.delete_confirm', { code: confirm ?? '' })}
-        confirmLabel={t('resources.realm.delete_yes')}
-        cancelLabel={t('settings.cancel')}
-        danger
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => {
-          if (confirm) fetcher.submit({ code: confirm }, { method: 'post' })
-          setConfirm(null)
-        }}
+      <nav className="tabs" aria-label={t('resources.realm.views')}>
+        <Link className="tab" to="/realm" aria-current={deleted ? undefined : 'page'}>
+          {t('resources.realm.view_live')}
+        </Link>
+        <Link className="tab" to="/realm?view=deleted" aria-current={deleted ? 'page' : undefined}>
+          {t('resources.realm.view_deleted')}
+        </Link>
+      </nav>
+      {loaded.view === 'deleted' ? (
+        <>
+          <p className="hint">{t('resources.realm.deleted_hint', { days: REALM_RESTORE_DAYS })}</p>
+          <EntityTable
+            spec={deletedRealmList}
+            page={loaded.page}
+            query={loaded.query}
+            title={t('resources.realm.view_deleted')}
+            rowActions={(row) =>
+              canDelete ? (
+                <restorer.Form method="post">
+                  <input type="hidden" name="intent" value="restore" />
+                  <input type="hidden" name="code" value={row.code} />
+                  <button type="submit" className="btn btn-icon" disabled={restorer.state !== 'idle'}>
+                    <Icon name="restore" label={t('resources.realm.restore', { name: row.name })} />
+                  </button>
+                </restorer.Form>
+              ) : null
+            }
+          />
+        </>
+      ) : (
+        <EntityTable
+          spec={realmList}
+          page={loaded.page}
+          query={loaded.query}
+          title={t('pages.realm.list')}
+          selectable
+          actions={(selected) => (
+            <a className="btn" href={`/export/realm?code=${encodeURIComponent(selected.join(','))}`} download>
+              <Icon name="download" /> {t('resources.realm.export_selected')}
+            </a>
+          )}
+          rowActions={(row) => (
+            <>
+              {canEdit ? (
+                <Link className="btn btn-icon" to={`/realm/edit/${encodeURIComponent(row.code)}`}>
+                  <Icon name="edit" label={t('resources.realm.edit', { name: row.name })} />
+                </Link>
+              ) : null}
+              {canDelete && row.code !== current ? (
+                <button type="button" className="btn btn-icon" onClick={() => setRemoving({ code: row.code, name: row.name })}>
+                  <Icon name="trash" label={t('resources.realm.delete', { name: row.name })} />
+                </button>
+              ) : null}
+            </>
+          )}
+        />
+      )}
+      <DeleteConfirm
+        item={removing}
+        prefix="resources.realm"
+        values={{ name: removing?.name ?? '', code: removing?.code ?? '' }}
+        typeToConfirm={removing?.code}
+        onConfirm={(typed) => removing && remover.submit({ intent: 'delete', code: removing.code, confirm: typed }, { method: 'post' })}
+        onClose={() => setRemoving(null)}
       />
     </>
   )

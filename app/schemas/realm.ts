@@ -118,6 +118,10 @@ const realmFields = {
   created_at: { def: { type: 'text', sort: true, list: true, filter: 'date' }, schema: null },
   updated_at: { def: { type: 'text', sort: true }, schema: null },
   updated_by: { def: { type: 'text' }, schema: null },
+  // Soft delete (migration 0011): set by DELETE /mas/realm/{code}, cleared by a restore; never written by a form.
+  deleted_at: { def: { type: 'text', sort: true, list: true }, schema: null },
+  deleted_by: { def: { type: 'text', list: true }, schema: null },
+  deleted_by_realm: { def: { type: 'text' }, schema: null },
 } as const satisfies Record<string, { def: FieldDef; schema: v.GenericSchema | null }>
 
 function isTimeZone(tz: string): boolean {
@@ -143,7 +147,7 @@ export type Realm = {
       ? number
       : Fields[K]['def']['type'] extends 'json'
         ? unknown
-        : K extends 'parent_code'
+        : K extends 'parent_code' | 'deleted_at' | 'deleted_by' | 'deleted_by_realm'
           ? string | null
           : string
 }
@@ -207,4 +211,21 @@ export interface RealmConfig {
   handtalk_enabled: boolean
   google_client_id: string
   captcha_type: CaptchaType
+}
+
+/** Days a deleted realm can be restored; the scheduled purge removes it after that. */
+export const REALM_RESTORE_DAYS = 30
+
+/** DELETE /mas/realm/{code} body: the operator types the realm's code to confirm (compared with the path's code). */
+export const RealmDeleteBody = v.object({
+  confirm: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(40, 'validation.max_length')),
+})
+
+/** Answer of DELETE /mas/realm/{code}: when and by whom, and from when the purge may remove it. */
+export interface RealmDeletion {
+  code: string
+  name: string
+  deleted_at: string
+  deleted_by: string
+  purge_after: string
 }

@@ -105,7 +105,8 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     /** Streams a request body (e.g. a multipart upload) to the API without buffering it. */
     stream: <T>(path: string, body: ReadableStream, contentType: string) => call<T>('POST', path, { body, headers: { 'content-type': contentType } }),
     put: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, { body, headers }),
-    delete: <T = void>(path: string) => call<T>('DELETE', path),
+    /** A delete, with a JSON body when the API asks for one (e.g. a realm's typed confirmation). */
+    delete: <T = void>(path: string, body?: unknown) => call<T>('DELETE', path, { body }),
   }
 }
 export type RealmApi = ReturnType<typeof realmApi>

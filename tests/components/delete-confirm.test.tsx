@@ -40,4 +40,43 @@ describe('DeleteConfirm', () => {
     expect(onDelete).not.toHaveBeenCalled()
     expect(screen.queryByRole('button', { name: pt['resources.role.delete_yes'] })).toBeNull()
   })
+
+  it('with typeToConfirm, enables yes only once the code is typed into its labelled field, and passes it on', () => {
+    const onDelete = vi.fn()
+    function Realms() {
+      const [removing, setRemoving] = useState<{ code: string; name: string } | null>(null)
+      return (
+        <>
+          <button type="button" onClick={() => setRemoving({ code: 'demo-sul', name: 'Demo Sul' })}>
+            apagar
+          </button>
+          <DeleteConfirm
+            item={removing}
+            prefix="resources.realm"
+            values={{ name: removing?.name ?? '', code: removing?.code ?? '' }}
+            typeToConfirm={removing?.code}
+            onConfirm={(typed) => onDelete(typed)}
+            onClose={() => setRemoving(null)}
+          />
+        </>
+      )
+    }
+    render(<Realms />)
+    fireEvent.click(screen.getByText('apagar'))
+    const yes = () => screen.getByRole('button', { name: pt['resources.realm.delete_yes'] }) as HTMLButtonElement
+    const field = screen.getByLabelText(pt['resources.realm.delete_type'].replace('{{code}}', 'demo-sul')) as HTMLInputElement
+    expect(field.getAttribute('aria-describedby')).toBe('confirm-message')
+    expect(yes().disabled).toBe(true)
+    fireEvent.change(field, { target: { value: 'demo' } })
+    expect(yes().disabled).toBe(true)
+    fireEvent.submit(field.form!)
+    expect(onDelete).not.toHaveBeenCalled()
+    fireEvent.change(field, { target: { value: 'demo-sul' } })
+    expect(yes().disabled).toBe(false)
+    fireEvent.click(yes())
+    expect(onDelete).toHaveBeenCalledExactlyOnceWith('demo-sul')
+    // Opened again, the field starts empty.
+    fireEvent.click(screen.getByText('apagar'))
+    expect((screen.getByLabelText(pt['resources.realm.delete_type'].replace('{{code}}', 'demo-sul')) as HTMLInputElement).value).toBe('')
+  })
 })

@@ -16,7 +16,7 @@ describe('the audit trail of the shared machinery', () => {
     const put = await api(DEMO, `mas/realm/${code}`, { method: 'PUT', token, json: { name: 'Renamed realm', storage_credential_key: 'super-secret-key-123456' } })
     expect(put.status).toBe(200)
     expect(JSON.stringify(await put.json())).not.toContain('super-secret-key-123456')
-    expect((await api(DEMO, `mas/realm/${code}`, { method: 'DELETE', token })).status).toBe(204)
+    expect((await api(DEMO, `mas/realm/${code}`, { method: 'DELETE', token, json: { confirm: code } })).status).toBe(200)
 
     const rows = await records('realm', code)
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'delete'])

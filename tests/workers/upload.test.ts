@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { UploadedFile } from '../../app/schemas/file'
 import { cleanupExpiredFiles } from '../../worker/db/files'
-import { DEMO, api, call, expectEnvelope, userWith } from './helpers'
+import { DEMO, ESCOLA, api, call, cookieValue, expectEnvelope, userWith } from './helpers'
 
 const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
 /** The start of a real PNG: signature and IHDR chunk with the given size. */
@@ -105,6 +105,47 @@ describe('POST /mas/file', () => {
     expect(await count()).toBe(before)
     await upload('ok.png', png(3, 3))
     expect(await count()).toBe(before + 1)
+  })
+})
+
+describe('serving uploaded files', () => {
+  it('serves a realm’s files only on its own hosts: another realm’s host answers 404', async () => {
+    const file = (await (await upload('cartaz.png', png(4, 4), { persist: 'true' })).json()) as UploadedFile
+    const path = new URL(file.cdn_full_url).pathname
+    expect((await call(DEMO, path)).status).toBe(200)
+    const elsewhere = await call(ESCOLA, path)
+    expect(elsewhere.status).toBe(404)
+    expect(await elsewhere.text()).not.toContain('PNG')
+    expect((await call('demo-sul.localhost', path)).status).toBe(404)
+  })
+
+  it('on a multi-realm host, serves only the files of the realm the browser has chosen (realm cookie)', async () => {
+    const file = (await (await upload('cartaz.png', png(4, 4), { persist: 'true' })).json()) as UploadedFile
+    const path = new URL(file.cdn_full_url).pathname
+    expect((await call('localhost', path)).status).toBe(404)
+    expect((await call('localhost', path, { headers: { cookie: `dash_realm=${cookieValue('escola')}` } })).status).toBe(404)
+    expect((await call('localhost', path, { headers: { cookie: `dash_realm=${cookieValue('demo')}` } })).status).toBe(200)
+    expect((await call('127.0.0.1', path, { headers: { cookie: `dash_realm=${cookieValue('demo')}` } })).status).toBe(200)
+  })
+
+  it('gives PDFs and every other type the same sandbox policy as images', async () => {
+    const pdf = (await (await upload('slides.pdf', '%PDF-1.7\n%âãÏÓ\n', { persist: 'true' })).json()) as UploadedFile
+    const txt = (await (await upload('notes.txt', 'Olá, turma!', { persist: 'true' })).json()) as UploadedFile
+    const img = (await (await upload('a.png', png(2, 2), { persist: 'true' })).json()) as UploadedFile
+    const policy = (f: UploadedFile) => call(DEMO, new URL(f.cdn_full_url).pathname).then((r) => r.headers.get('content-security-policy'))
+    const imagePolicy = await policy(img)
+    expect(imagePolicy).toContain('sandbox')
+    expect(imagePolicy).toContain("default-src 'none'")
+    expect(await policy(pdf)).toBe(imagePolicy)
+    expect(await policy(txt)).toBe(imagePolicy)
+  })
+
+  it('answers 404, never 500, to bad percent-encodings and unknown keys', async () => {
+    for (const path of ['/files/%', '/files/%E0%A4%A', '/files/demo/%ZZ.png', '/files/%C0%AF', '/files/', '/files/demo/2026/01/nothing.png']) {
+      const res = await call(DEMO, path)
+      expect(res.status, path).toBe(404)
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff')
+    }
   })
 })
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import * as v from 'valibot'
 import { buildTree, CategoryCreate, CategoryUpdate, categoryEntity, type Category } from '../../app/schemas/category'
 import { ListQuery, RealmCode } from '../../app/schemas/common'
+import { isLiveRealm } from '../db/realms'
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../lib/audit'
 import { randomToken } from '../lib/crypto'
@@ -24,7 +25,7 @@ const GET = { any: ['room_category_get', 'room_category_edit'] }
 /** The realm whose categories a read addresses: the caller's, or one of the realms they administer (`realm`). */
 async function readRealm(c: Ctx, auth: Auth, wanted: string | undefined): Promise<string> {
   if (!wanted || wanted === auth.realm) return auth.realm
-  if (!(await inTree(c, auth, wanted))) throw apiError(404, 'not_found', `Realm ${wanted} was not found.`, 'realm', wanted)
+  if (!(await inTree(c, auth, wanted)) || !(await isLiveRealm(c.env.DB, wanted))) throw apiError(404, 'not_found', `Realm ${wanted} was not found.`, 'realm', wanted)
   return wanted
 }
 

@@ -20,7 +20,7 @@ const RealmParam = v.object({ realm: v.optional(v.pipe(v.string(), v.trim())) })
 async function targetRealm(c: Ctx, auth: Auth, wanted: string | undefined): Promise<string> {
   if (!wanted || wanted === auth.realm) return auth.realm
   const scope = realmTreeScope(auth)
-  const row = await c.env.DB.prepare(`SELECT code FROM realm WHERE code = ? AND (${scope.where})`).bind(wanted, ...scope.params).first()
+  const row = await c.env.DB.prepare(`SELECT code FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`).bind(wanted, ...scope.params).first()
   if (!row) throw apiError(403, 'forbidden', `Realm ${wanted} is outside your realms.`, 'realm', wanted)
   return wanted
 }

@@ -19,7 +19,7 @@ export const realmSettings = new Hono<AppEnv>()
 async function pathRealm(c: Ctx, auth: Auth, param: string): Promise<string> {
   const code = parse(RealmCode, pathParam(c, param))
   if (code !== auth.realm && !(await inTree(c, auth, code))) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
-  const exists = await c.env.DB.prepare('SELECT 1 FROM realm WHERE code = ?').bind(code).first()
+  const exists = await c.env.DB.prepare('SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL').bind(code).first()
   if (!exists) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
   return code
 }

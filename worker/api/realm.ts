@@ -3,14 +3,15 @@ import { RealmCode } from '../../app/schemas/common'
 import { HandoverHash } from '../../app/schemas/handover'
 import { SECRET_MASK } from '../../app/schemas/entity'
 import * as v from 'valibot'
-import { realmEntity, type Realm } from '../../app/schemas/realm'
+import { REALM_RESTORE_DAYS, RealmDeleteBody, realmEntity, type Realm, type RealmDeletion } from '../../app/schemas/realm'
 import { RealmCreateBody, RealmUpdateBody } from '../../app/schemas/realm-settings'
 import { getGlobalConfig } from '../db/global-config'
 import { realmDefaults, realmExtras } from '../db/realm-admin'
-import { consoleOrigin, getRealmRow, realmConfig, realmHomeUrl } from '../db/realms'
+import { consoleOrigin, deletedRealms, getRealmRow, isLiveRealm, liveRealms, realmConfig, realmHomeUrl } from '../db/realms'
 import { createSession, revokeSession, type Auth } from '../db/sessions'
 import { sha256Hex } from '../lib/crypto'
-import { crud, type Scope } from '../lib/entity'
+import { auditStatement } from '../lib/audit'
+import { crud, decodeRow, getRawRow, type Scope } from '../lib/entity'
 import { prepareRealmCreate, prepareRealmUpdate, realmWriteStatements } from './realm-write'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'
@@ -116,13 +117,17 @@ realm.route(
   '/',
   crud(realmEntity, {
     // An edit screen reads what it edits, so mas_realm_edit also reads a realm.
-    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: ['mas_realm_get', 'mas_realm_edit'], create: 'mas_realm_create', edit: 'mas_realm_edit', delete: 'mas_realm_delete' },
-    scope: (_c, auth) => realmTreeScope(auth),
+    // Deleting is a soft delete with its own handler (below), not crud's delete.
+    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: ['mas_realm_get', 'mas_realm_edit'], create: 'mas_realm_create', edit: 'mas_realm_edit' },
+    scope: (_c, auth) => liveRealms(realmTreeScope(auth)),
+    // `?deleted=true` lists the deleted realms of the caller's tree (the console's restore view).
+    listScope: (c, auth) => (parse(DeletedQuery, { deleted: c.req.query('deleted') }).deleted ? deletedRealms(realmTreeScope(auth)) : liveRealms(realmTreeScope(auth))),
     create: RealmCreateBody,
     update: RealmUpdateBody,
     beforeCreate: async (c, auth, body) => {
       const parent = body.parent_code ?? (auth.permissions.has('mas_realm_list_all') ? null : auth.realm)
       if (parent && !(await inTree(c, auth, parent))) throw apiError(403, 'forbidden', `Realm ${parent} is outside your realms.`, 'parent_code', parent)
+      if (parent && !(await isLiveRealm(c.env.DB, parent))) throw apiError(404, 'not_found', `Realm ${parent} was not found.`, 'parent_code', parent)
       const now = new Date().toISOString()
       return prepareRealmCreate(c, auth, { ...keepSecrets(body), parent_code: parent, created_at: now, updated_at: now, updated_by: auth.nick })
     },
@@ -130,6 +135,9 @@ realm.route(
       if (body.parent_code !== undefined && body.parent_code !== existing.parent_code) {
         if (body.parent_code && !(await inTree(c, auth, body.parent_code))) {
           throw apiError(403, 'forbidden', `Realm ${body.parent_code} is outside your realms.`, 'parent_code', body.parent_code)
+        }
+        if (body.parent_code && !(await isLiveRealm(c.env.DB, body.parent_code))) {
+          throw apiError(404, 'not_found', `Realm ${body.parent_code} was not found.`, 'parent_code', body.parent_code)
         }
         if (body.parent_code && (await isDescendant(c.env.DB, body.parent_code, existing.code))) {
           throw apiError(422, 'cycle', 'A realm cannot be placed under itself or one of its descendants.', 'parent_code', body.parent_code)
@@ -142,11 +150,65 @@ realm.route(
     },
     statements: (c, auth, write) => realmWriteStatements(c, auth, write),
     expand: async (c, row) => ({ ...row, ...(await realmExtras(c.env.DB, String(row.code))) }),
-    beforeDelete: async (c, auth, existing) => {
-      if (existing.code === auth.realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', existing.code)
-      const child = await c.env.DB.prepare('SELECT code FROM realm WHERE parent_code = ? LIMIT 1').bind(existing.code).first<{ code: string }>()
-      if (child) throw apiError(409, 'conflict', `Realm ${existing.code} still has child realm ${child.code}.`, 'code', existing.code)
-    },
+  }),
+)
+
+const DeletedQuery = v.object({ deleted: v.optional(v.pipe(v.picklist(['true', 'false'], 'validation.picklist'), v.transform((x) => x === 'true')), 'false') })
+const DAY_MS = 24 * 3_600_000
+
+/**
+ * DELETE /mas/realm/{code} with `{ confirm: "<code>" }`: a soft delete. The realm disappears from lists, the realm
+ * switch, its hosts, its public configuration and sign-in, and its sessions stop working, but no row is removed:
+ * it can be restored for REALM_RESTORE_DAYS days, then the scheduled purge (worker/db/purge.ts) removes it. Its hosts
+ * stay reserved until then. Refused for the caller's own realm and for a realm with live child realms.
+ */
+realm.delete(
+  '/:code',
+  guarded({ all: ['mas_realm_delete'] }, async (c, auth) => {
+    const code = parse(RealmCode, pathParam(c, 'code'))
+    const body = await readJson(c, RealmDeleteBody)
+    const raw = await getRawRow(c.env.DB, realmEntity, liveRealms(realmTreeScope(auth)), code)
+    if (!raw) throw apiError(404, 'not_found', `realm ${code} was not found.`, 'code', code)
+    if (body.confirm !== code) throw apiError(422, 'confirm', 'validation.realm_confirm', 'confirm', body.confirm)
+    if (code === auth.realm || code === auth.home_realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', code)
+    const child = await c.env.DB.prepare('SELECT code FROM realm WHERE parent_code = ? AND deleted_at IS NULL LIMIT 1').bind(code).first<{ code: string }>()
+    if (child) throw apiError(409, 'conflict', `Realm ${code} still has child realm ${child.code}.`, 'code', code)
+    const deletedAt = new Date()
+    const after = { deleted_at: deletedAt.toISOString(), deleted_by: auth.nick }
+    await c.env.DB.batch([
+      c.env.DB.prepare('UPDATE realm SET deleted_at = ?, deleted_by = ?, deleted_by_realm = ? WHERE code = ? AND deleted_at IS NULL').bind(after.deleted_at, auth.nick, auth.realm, code),
+      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'realm', entityId: code, before: { deleted_at: null, deleted_by: null }, after, requestId: c.get('requestId') }),
+    ])
+    const answer: RealmDeletion = { code, name: String(raw.name), ...after, purge_after: new Date(deletedAt.getTime() + REALM_RESTORE_DAYS * DAY_MS).toISOString() }
+    return c.json(answer)
+  }),
+)
+
+/**
+ * POST /mas/realm/{code}/restore: brings a deleted realm of the caller's tree back as it was (hosts, users, sessions
+ * still in time), within REALM_RESTORE_DAYS days of its deletion and only under a live parent. Needs mas_realm_delete,
+ * like the delete it undoes.
+ */
+realm.post(
+  '/:code/restore',
+  guarded({ all: ['mas_realm_delete'] }, async (c, auth) => {
+    const code = parse(RealmCode, pathParam(c, 'code'))
+    const raw = await getRawRow(c.env.DB, realmEntity, deletedRealms(realmTreeScope(auth)), code)
+    if (!raw) throw apiError(404, 'not_found', `No deleted realm ${code} was found.`, 'code', code)
+    const deletedAt = String(raw.deleted_at)
+    if (Date.now() >= Date.parse(deletedAt) + REALM_RESTORE_DAYS * DAY_MS) {
+      throw apiError(410, 'restore_expired', 'resources.realm.restore_expired', 'code', deletedAt)
+    }
+    if (raw.parent_code && !(await isLiveRealm(c.env.DB, String(raw.parent_code)))) {
+      throw apiError(409, 'parent_deleted', 'resources.realm.parent_deleted', 'parent_code', raw.parent_code)
+    }
+    const now = new Date().toISOString()
+    await c.env.DB.batch([
+      c.env.DB.prepare('UPDATE realm SET deleted_at = NULL, deleted_by = NULL, deleted_by_realm = NULL, updated_at = ?, updated_by = ? WHERE code = ? AND deleted_at IS NOT NULL').bind(now, auth.nick, code),
+      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'restore', entity: 'realm', entityId: code, before: { deleted_at: deletedAt, deleted_by: raw.deleted_by }, after: { deleted_at: null, deleted_by: null }, requestId: c.get('requestId') }),
+    ])
+    const row = (await getRealmRow(c.env.DB, code))!
+    return c.json({ ...decodeRow(realmEntity, row), ...(await realmExtras(c.env.DB, code)) })
   }),
 )
 

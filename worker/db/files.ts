@@ -39,6 +39,9 @@ export function getFile(db: D1Database, realm: string, id: string): Promise<File
   return db.prepare('SELECT * FROM file WHERE realm = ? AND id = ?').bind(realm, id).first<FileRow>()
 }
 
+/** The policy of every served file: nothing runs, nothing loads but the file itself, nothing frames it. */
+export const FILE_POLICY = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'"
+
 /** Headers a stored file is served with: its real type, never sniffed, never run as a page of the console's origin. */
 export function fileHeaders(row: Pick<FileRow, 'ext' | 'name' | 'permanent'>): Headers {
   const h = new Headers()
@@ -47,8 +50,9 @@ export function fileHeaders(row: Pick<FileRow, 'ext' | 'name' | 'permanent'>): H
   const inline = ['image', 'audio', 'video'].includes(FILE_TYPES[row.ext].kind) || row.ext === 'pdf'
   const safeName = row.name.replace(/[^\w.\- ]+/g, '_')
   h.set('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(row.name)}`)
-  // Whatever a file contains, it runs no script and loads nothing when opened directly.
-  if (row.ext !== 'pdf') h.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox")
+  // Whatever a file contains (PDF included: its scripts and forms too), it runs no script, loads nothing and cannot
+  // be framed when opened directly: every file gets the same sandbox policy.
+  h.set('Content-Security-Policy', FILE_POLICY)
   h.set('Cache-Control', row.permanent ? 'public, max-age=31536000, immutable' : 'private, max-age=300')
   h.set('Cross-Origin-Resource-Policy', 'cross-origin')
   return h

@@ -100,7 +100,7 @@ export async function ledgerReport(db: D1Database, realm: string, timeZone: stri
   const { results } = await db
     .prepare(
       `SELECT code AS label, name, ${balanceAt('realm', 'a.realm = realm.code')} AS realm_wallet, ${balanceAt('user', 'a.realm = realm.code')} AS users
-       FROM realm WHERE ledger_enabled = 1 AND (${tree.where}) ORDER BY code LIMIT 1000`,
+       FROM realm WHERE ledger_enabled = 1 AND deleted_at IS NULL AND (${tree.where}) ORDER BY code LIMIT 1000`,
     )
     .bind(w.to, w.to, ...tree.params)
     .all<{ label: string; name: string; realm_wallet: number; users: number }>()

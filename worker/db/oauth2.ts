@@ -51,7 +51,14 @@ export interface CodeRow {
 }
 
 export async function findCode(db: D1Database, code: string): Promise<CodeRow | null> {
-  return db.prepare('SELECT * FROM oauth_code WHERE code_hash = ?').bind(await sha256Hex(code)).first<CodeRow>()
+  // Codes of a deleted realm (the client's or the user's) are unknown.
+  return db
+    .prepare(
+      `SELECT c.* FROM oauth_code c JOIN realm r ON r.code = c.realm AND r.deleted_at IS NULL JOIN realm u ON u.code = c.user_realm AND u.deleted_at IS NULL
+       WHERE c.code_hash = ?`,
+    )
+    .bind(await sha256Hex(code))
+    .first<CodeRow>()
 }
 
 /** Marks a code used; false when another exchange got there first. */
@@ -82,7 +89,9 @@ export async function findAccessToken(db: D1Database, token: string) {
   return db
     .prepare(
       `SELECT t.realm, t.client_id, t.user_realm, t.nick, t.scope, t.expires_at, t.revoked_at, u.name, u.email, u.avatar_url, u.disabled
-       FROM oauth_token t JOIN user u ON u.realm = t.user_realm AND u.nick = t.nick WHERE t.token_hash = ?`,
+       FROM oauth_token t JOIN user u ON u.realm = t.user_realm AND u.nick = t.nick
+       JOIN realm r ON r.code = t.realm AND r.deleted_at IS NULL JOIN realm ur ON ur.code = t.user_realm AND ur.deleted_at IS NULL
+       WHERE t.token_hash = ?`,
     )
     .bind(await sha256Hex(token))
     .first<{ realm: string; client_id: string; user_realm: string; nick: string; scope: string; expires_at: string; revoked_at: string | null; name: string; email: string; avatar_url: string; disabled: number }>()

@@ -25,7 +25,10 @@ export type ResetKeyUse = { status: 'ok'; realm: string; nick: string } | { stat
 /** Spends a reset key: the first successful call wins; later calls see it used. */
 export async function useResetKey(db: D1Database, key: string, now = Date.now()): Promise<ResetKeyUse> {
   const keyHash = await sha256Hex(key)
-  const row = await db.prepare('SELECT realm, nick, expires_at, used_at FROM password_reset WHERE key_hash = ?').bind(keyHash).first<{ realm: string; nick: string; expires_at: string; used_at: string | null }>()
+  // A key of a deleted realm is unknown (the realm signs nobody in until it is restored).
+  const row = await db
+    .prepare('SELECT p.realm, p.nick, p.expires_at, p.used_at FROM password_reset p JOIN realm r ON r.code = p.realm AND r.deleted_at IS NULL WHERE p.key_hash = ?')
+    .bind(keyHash).first<{ realm: string; nick: string; expires_at: string; used_at: string | null }>()
   if (!row) return { status: 'not_found' }
   if (row.used_at) return { status: 'used' }
   const at = new Date(now).toISOString()

@@ -1,10 +1,31 @@
 import { realmEntity, type Realm, type RealmConfig } from '../../app/schemas/realm'
-import { decodeRow } from '../lib/entity'
+import { decodeRow, type Scope } from '../lib/entity'
 
-/** Realm bound to a host name, or null when the host is multi-realm (unknown hosts included). */
-export async function resolveHost(db: D1Database, host: string): Promise<string | null> {
-  const row = await db.prepare('SELECT realm FROM realm_host WHERE host = ?').bind(host.toLowerCase()).first<{ realm: string }>()
-  return row?.realm ?? null
+/**
+ * The realm bound to a host name and whether it is deleted, or null when the host is multi-realm (unknown hosts
+ * included). A deleted realm keeps its hosts until the purge, so no other realm can take them before a restore.
+ */
+export async function resolveHost(db: D1Database, host: string): Promise<{ realm: string; deleted: boolean } | null> {
+  const row = await db
+    .prepare('SELECT h.realm, r.deleted_at FROM realm_host h JOIN realm r ON r.code = h.realm WHERE h.host = ?')
+    .bind(host.toLowerCase())
+    .first<{ realm: string; deleted_at: string | null }>()
+  return row ? { realm: row.realm, deleted: row.deleted_at !== null } : null
+}
+
+/** Narrows a scope over the realm table to live realms (soft-deleted ones are hidden everywhere but their own view). */
+export function liveRealms(scope: Scope): Scope {
+  return { where: `(${scope.where}) AND deleted_at IS NULL`, params: scope.params }
+}
+
+/** Narrows a scope over the realm table to soft-deleted realms (the deleted-realms view and restore). */
+export function deletedRealms(scope: Scope): Scope {
+  return { where: `(${scope.where}) AND deleted_at IS NOT NULL`, params: scope.params }
+}
+
+/** True when realm `code` exists and is not deleted. */
+export async function isLiveRealm(db: D1Database, code: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL').bind(code).first()) !== null
 }
 
 export async function listRealmHosts(db: D1Database, realm: string): Promise<string[]> {
@@ -41,8 +62,9 @@ export function consoleOrigin(host: string, requestUrl: string): string {
   return isLocal(host) ? `${here.protocol}//${host}${here.port ? `:${here.port}` : ''}` : `https://${host}`
 }
 
+/** A live realm's stored row; null for an unknown or deleted realm (a deleted realm signs nobody in and serves nothing). */
 export async function getRealmRow(db: D1Database, code: string): Promise<RealmRow | null> {
-  return db.prepare('SELECT * FROM realm WHERE code = ?').bind(code).first<RealmRow>()
+  return db.prepare('SELECT * FROM realm WHERE code = ? AND deleted_at IS NULL').bind(code).first<RealmRow>()
 }
 
 /** Realm fields the public configuration repeats as they are stored. */

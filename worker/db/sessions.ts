@@ -56,7 +56,8 @@ export function sessionEnd(s: Pick<SessionRow, 'created_at' | 'last_seen_at' | '
 /**
  * The session of a token. A session ends after `session_idle_minutes` without a request and after
  * `session_lifetime_minutes` from sign-in, both read from the realm it acts in at every request (so shortening
- * them applies at once); `expires_at`, fixed at sign-in, caps it too. Revoked sessions and disabled users are unknown.
+ * them applies at once); `expires_at`, fixed at sign-in, caps it too. Revoked sessions, disabled users and sessions of
+ * a deleted realm (the user's, or the one it acts in) are unknown.
  */
 export async function findSessionAuth(db: D1Database, token: string): Promise<SessionLookup> {
   return findSessionByHash(db, await sha256Hex(token))
@@ -72,7 +73,8 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
                 r.session_idle_minutes AS idle_minutes, r.session_lifetime_minutes AS lifetime_minutes
          FROM session s
          JOIN user u ON u.realm = s.realm AND u.nick = s.nick
-         JOIN realm r ON r.code = COALESCE(s.active_realm, s.realm)
+         JOIN realm r ON r.code = COALESCE(s.active_realm, s.realm) AND r.deleted_at IS NULL
+         JOIN realm home ON home.code = s.realm AND home.deleted_at IS NULL
          WHERE s.token_hash = ?`,
       )
       .bind(tokenHash),

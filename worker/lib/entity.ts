@@ -212,6 +212,8 @@ export interface CrudOptions<Row extends Record<string, unknown>, C extends v.Ge
   permissions: Permissions
   /** Rows the caller may see and change; defaults to the caller's realm. */
   scope?: (c: Ctx, auth: Auth) => Scope | Promise<Scope>
+  /** Rows the list shows when they differ from `scope` (e.g. a view of soft-deleted rows asked for in the query). */
+  listScope?: (c: Ctx, auth: Auth) => Scope | Promise<Scope>
   create?: C
   update?: U
   /** Turns a validated create body into stored values (realm, audit fields, derived values). */
@@ -258,7 +260,8 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     '/',
     guarded(accessOf(opts.permissions.list), async (c, auth) => {
       const query = parse(ListQuery, c.req.query())
-      return c.json(await listRows(c.env.DB, desc, await scopeOf(c, auth), query, filterScope(desc, c.req.query())))
+      const scope = opts.listScope ? await opts.listScope(c, auth) : await scopeOf(c, auth)
+      return c.json(await listRows(c.env.DB, desc, scope, query, filterScope(desc, c.req.query())))
     }),
   )
 

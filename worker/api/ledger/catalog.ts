@@ -90,11 +90,11 @@ export const packages = crudWithOwnRoutes(
 
 // ---- Price list ---------------------------------------------------------------------------------------------------
 
-/** The realm and, with should_propagate, every realm below it (where the ledger is kept). */
+/** The realm and, with should_propagate, every live realm below it (where the ledger is kept; deleted realms are left alone). */
 async function propagationRealms(db: D1Database, realm: string, propagate: boolean): Promise<string[]> {
   if (!propagate) return [realm]
   const { results } = await db
-    .prepare('WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree')
+    .prepare('WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree')
     .bind(realm)
     .all<{ code: string }>()
   return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]

@@ -19,7 +19,7 @@ export const CROSS_REALM = 'ledger_transfer_cross_realm'
 /** True when `code` is the caller's realm or below it (every realm with mas_realm_list_all). */
 export async function inRealmTree(db: D1Database, auth: Auth, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
-  return (await db.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`).bind(code, ...scope.params).first()) !== null
+  return (await db.prepare(`SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`).bind(code, ...scope.params).first()) !== null
 }
 
 /**

@@ -84,4 +84,5 @@ export default {
   'table.filter.choose': 'Choose…',
   'table.filter.chips_hint': 'Separate values with a comma or Enter.',
   'table.filter.remove_chip': 'Remove {{value}}',
+  'validation.realm_confirm': 'What you typed is not the realm code.',
 }

@@ -84,4 +84,5 @@ export default {
   'table.filter.choose': 'Elegir…',
   'table.filter.chips_hint': 'Separa valores con coma o Enter.',
   'table.filter.remove_chip': 'Quitar {{value}}',
+  'validation.realm_confirm': 'Lo que escribiste no es el código del dominio.',
 }

@@ -85,4 +85,5 @@ export default {
   'table.filter.choose': 'Escolher…',
   'table.filter.chips_hint': 'Separe valores com vírgula ou Enter.',
   'table.filter.remove_chip': 'Remover {{value}}',
+  'validation.realm_confirm': 'O texto digitado não é o código do domínio.',
 }
