@@ -42,7 +42,7 @@ password.post(
       const link = new URL('/authentication/recover', home)
       link.searchParams.set('key', issued.key)
       // A console address that is not one of the realm's own hosts serves every realm: the link names it.
-      if ((await resolveHost(c.env.DB, link.hostname)) !== realm.code) link.searchParams.set('realm', realm.code)
+      if ((await resolveHost(c.env.DB, link.hostname))?.realm !== realm.code) link.searchParams.set('realm', realm.code)
       const mail = recoveryMail(body.lang, { realm: realm.code, realmName: String(realm.name), to: user.email, name: user.name || user.nick, link: link.toString(), minutes: RESET_KEY_TTL_MS / 60_000 })
       try {
         await emailSender(c.env).send(mail)
