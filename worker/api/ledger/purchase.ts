@@ -38,6 +38,7 @@ function returnUrl(c: Ctx, given: string | undefined, packageId: string, intentI
   const base = origin(c)
   let url = new URL(`/ledger/package/purchase/${encodeURIComponent(packageId)}`, base)
   if (given) {
+    // The schema admits only a local path or an absolute http(s) address, so this parses.
     const wanted = new URL(given, base)
     if (wanted.origin !== base) throw apiError(400, 'invalid', 'The return address must be on this console.', 'provider_data.return_url', given)
     url = wanted
