@@ -205,6 +205,21 @@ describe('JSON bodies are bounded before they are parsed', () => {
     await expectEnvelope(await send('asset', 'POST', token, new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, 'invalid')
   })
 
+  it("reads a payment provider's webhook through the same bounds", async () => {
+    const res = await api(DEMO, 'ledger/webhook/sandbox-card', {
+      method: 'POST',
+      body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    })
+    await expectEnvelope(res, 400, 'too_large')
+    const bytes = await api(DEMO, 'ledger/webhook/sandbox-card', {
+      method: 'POST',
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    })
+    await expectEnvelope(bytes, 400, 'invalid')
+  })
+
   it('keeps the echoed value in the envelope small whatever was sent', async () => {
     const { token } = await userWith('demo', [DASH, 'asset_asset_create'])
     const big = { name: ['x'.repeat(100_000), ...Array.from({ length: 5000 }, (_, i) => ({ i, nested: [[[[['deep']]]]] }))] }

@@ -93,18 +93,7 @@ const bodies = new WeakMap<Request, unknown>()
 export async function readJsonBody(c: Ctx): Promise<unknown> {
   const request = c.req.raw
   if (bodies.has(request)) return bodies.get(request)
-  const declared = Number(c.req.header('content-length'))
-  if (declared > MAX_JSON_BYTES) {
-    await request.body?.cancel().catch(() => undefined)
-    throw tooLarge()
-  }
-  const bytes = await readBytes(request, MAX_JSON_BYTES)
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
-  } catch {
-    throw apiError(400, 'invalid', 'The request body must be JSON in UTF-8.', 'body')
-  }
+  const text = await readBodyText(request)
   if (nestingExceeds(text, MAX_JSON_DEPTH)) throw apiError(400, 'too_deep', 'validation.body.too_deep', 'body', MAX_JSON_DEPTH)
   let body: unknown
   try {
@@ -116,12 +105,26 @@ export async function readJsonBody(c: Ctx): Promise<unknown> {
   return body
 }
 
+/** The request body as UTF-8 text, at most `max` bytes (`too_large` otherwise); bytes that are not UTF-8 are `invalid`. */
+export async function readBodyText(request: Request, max = MAX_JSON_BYTES): Promise<string> {
+  if (Number(request.headers.get('content-length')) > max) {
+    await request.body?.cancel().catch(() => undefined)
+    throw tooLarge(max)
+  }
+  const bytes = await readBytes(request, max)
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw apiError(400, 'invalid', 'The request body must be UTF-8 text.', 'body')
+  }
+}
+
 /** The JSON body validated against `schema` (see readJsonBody for the bounds); 400 with the envelope otherwise. */
 export async function readJson<S extends v.GenericSchema>(c: Ctx, schema: S): Promise<v.InferOutput<S>> {
   return parse(schema, await readJsonBody(c))
 }
 
-const tooLarge = () => apiError(400, 'too_large', 'validation.body.too_large', 'body', MAX_JSON_BYTES)
+const tooLarge = (max: number) => apiError(400, 'too_large', 'validation.body.too_large', 'body', max)
 
 /** The whole body, refusing it as soon as it passes `max` bytes (a lying or missing Content-Length included). */
 async function readBytes(request: Request, max: number): Promise<Uint8Array> {
@@ -136,7 +139,7 @@ async function readBytes(request: Request, max: number): Promise<Uint8Array> {
     size += value.byteLength
     if (size > max) {
       await reader.cancel().catch(() => undefined)
-      throw tooLarge()
+      throw tooLarge(max)
     }
     chunks.push(value)
   }
