@@ -14,12 +14,15 @@ export type CaptchaType = (typeof CAPTCHA_TYPES)[number]
 
 const text = (max = 500) => v.pipe(v.string(), v.trim(), v.maxLength(max, 'validation.max_length'))
 const url = UrlWithDefaultScheme
-/** Documents people open from a link (terms, privacy): seed 000 §5 also accepts ftp for plain links. */
-const LINK: WebUrlOptions = { defaultScheme: true, empty: true, schemes: ['http', 'https', 'ftp'] }
-const link = WebUrl(LINK)
-/** Branding images may also be served by the console itself (`/brand/logo.svg`, as the demo realms are). */
+/**
+ * Branding images and pages people open from the sign-in screen (logo, favicon, single sign-on notice) may also be
+ * served by the console itself (`/brand/logo.svg`, as the demo realms are).
+ */
 const ASSET: WebUrlOptions = { defaultScheme: true, empty: true, relative: true }
 const asset = WebUrl(ASSET)
+/** Documents people open from a link (terms, privacy): seed 000 §5 also accepts ftp for plain links. */
+const LINK: WebUrlOptions = { ...ASSET, schemes: ['http', 'https', 'ftp'] }
+const link = WebUrl(LINK)
 const int = (min: number, max: number) =>
   v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(min, 'validation.min_value'), v.maxValue(max, 'validation.max_value'))
 const bool = v.boolean('validation.boolean')
@@ -88,7 +91,7 @@ const realmFields = {
   allow_custom_user_profile_picture: { def: { type: 'bool' }, schema: bool },
   csm_player_controls_list: { def: { type: 'text' }, schema: text(200) },
   task_external_preview_url: { def: { type: 'text' }, schema: url },
-  token_sso_url: { def: { type: 'text' }, schema: url },
+  token_sso_url: { def: { type: 'text' }, schema: asset },
   handtalk_enabled: { def: { type: 'bool' }, schema: bool },
   google_client_id: { def: { type: 'text' }, schema: text(300) },
   // Sign-in and session (issue 3): idle timeout and absolute lifetime of sessions, the captcha kind and the

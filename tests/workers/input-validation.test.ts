@@ -59,7 +59,7 @@ describe('URL fields accept only absolute web addresses that parse', () => {
     await expectEnvelope(await api(DEMO, `asset/${created.id}`, { method: 'PUT', token, json: { provider: 'link' } }), 422, 'url')
   })
 
-  it('refuses realm URLs such as dashboard_url that do not parse, javascript: ones included; ftp only for terms and privacy', async () => {
+  it('refuses realm URLs such as dashboard_url that do not parse, javascript: ones included; ftp only for terms and privacy, console paths only for branding', async () => {
     const { token } = await realmEditor()
     const row = () => env.DB.prepare("SELECT * FROM realm WHERE code = 'demo-sul'").first()
     const stored = await row()
@@ -69,23 +69,32 @@ describe('URL fields accept only absolute web addresses that parse', () => {
       ['logo_url', 'data:image/png;base64,AAAA'],
       ['api_endpoint', 'http://['],
       ['dashboard_url', 'ftp://files.example.org/'],
+      ['dashboard_url', '/console'],
+      ['api_endpoint', '//evil.example/api/'],
       ['terms', 'javascript:alert(1)'],
     ]) {
       const body = await expectEnvelope(await api(DEMO, 'mas/realm/demo-sul', { method: 'PUT', token, json: { [field]: value } }), 400)
       expect(body.errors[0], `${field}=${value}`).toMatchObject({ field, message: 'validation.url' })
     }
     expect(await row()).toEqual(stored)
-    // A bare host still gets https:// (seed 000 §5), a port is not a scheme, and ftp is a plain link for terms.
+    // A bare host still gets https:// (seed 000 §5), a port is not a scheme, ftp is a plain link for terms, and
+    // branding may be served by the console itself.
     const ok = await api(DEMO, 'mas/realm/demo-sul', {
       method: 'PUT',
       token,
-      json: { logo_url: 'cdn.example.org/logo.png', ios_store_url: 'apps.example.org:8443/app', terms: 'ftp://docs.example.org/terms.pdf' },
+      json: {
+        logo_url: 'cdn.example.org/logo.png',
+        ios_store_url: 'apps.example.org:8443/app',
+        terms: 'ftp://docs.example.org/terms.pdf',
+        favicon_url: '/brand/favicon.svg',
+      },
     })
     expect(ok.status, await ok.clone().text()).toBe(200)
     expect(await ok.json()).toMatchObject({
       logo_url: 'https://cdn.example.org/logo.png',
       ios_store_url: 'https://apps.example.org:8443/app',
       terms: 'ftp://docs.example.org/terms.pdf',
+      favicon_url: '/brand/favicon.svg',
     })
   })
 
