@@ -49,6 +49,8 @@ export interface ListPage<T> {
   offset: number
 }
 
+/** Longest address accepted anywhere. */
+export const URL_MAX = 2000
 /** Schemes a web address may use. `ftp` only where seed 000 §5 allows plain links (never for content links). */
 export type UrlScheme = 'http' | 'https' | 'ftp'
 const WEB: readonly UrlScheme[] = ['http', 'https']
@@ -78,9 +80,6 @@ export function parseWebUrl(raw: string, schemes: readonly UrlScheme[] = WEB): U
 /** True for an address `parseWebUrl` accepts. */
 export const isWebUrl = (raw: string, schemes: readonly UrlScheme[] = WEB) => parseWebUrl(raw, schemes) !== null
 
-/** Longest address accepted anywhere. */
-export const URL_MAX = 2000
-
 export interface WebUrlOptions {
   /** Allowed schemes; http and https by default. */
   schemes?: readonly UrlScheme[]
@@ -95,8 +94,9 @@ export interface WebUrlOptions {
 
 /**
  * The one valibot schema of every address field (asset links, realm URLs, metaverse scenes, return and redirect
- * addresses): trimmed, at most `max` characters, and accepted only when `parseWebUrl` parses it. Failures are
- * `validation.url` (400 with the envelope), so a malformed address never reaches code that parses it again.
+ * addresses): trimmed, at most `max` characters, and accepted only when `parseWebUrl` parses it (or, where
+ * `relative`, it is a path on this site). Failures are `validation.url` (400 with the envelope), so a malformed
+ * address never reaches code that parses it again.
  */
 export function WebUrl(options: WebUrlOptions = {}) {
   const { schemes = WEB, defaultScheme = false, empty = false, relative = false, max = URL_MAX } = options
