@@ -27,6 +27,9 @@ export default defineConfig({
                 // Google sign-in against the local OpenID issuer started by tests/workers/global-setup.ts.
                 GOOGLE_ISSUER: inject('oidcIssuer'),
                 GOOGLE_JWKS_URL: `${inject('oidcIssuer')}/jwks`,
+                // The input fuzz test (tests/workers/input-fuzz.test.ts): more cases, or another seed, from the shell.
+                FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+                FUZZ_SEED: process.env.FUZZ_SEED ?? '',
               },
             },
           })),

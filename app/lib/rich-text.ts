@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2'
 import katex from 'katex'
+import { isWebUrl } from '../schemas/common'
 
 /**
  * Rich text (question statements, comments, option statements) is HTML written by the editor. Whatever arrives is
@@ -32,14 +33,15 @@ const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;').replace(
 /** Browsers ignore control characters and whitespace inside a scheme (`java\tscript:`); so do we before checking. */
 const compact = (url: string) => url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '')
 
+/** A link the reader may follow: an http(s) address that parses (the shared rule of every URL field), or mailto. */
 export function safeLinkUrl(url: string): string | null {
   const u = compact(url)
-  return /^(https?:\/\/|mailto:)/i.test(u) ? u : null
+  return isWebUrl(u) || /^mailto:\S+$/i.test(u) ? u : null
 }
 
 export function safeImageUrl(url: string, policy: RichTextPolicy = {}): string | null {
   const u = compact(url)
-  if (/^https:\/\//i.test(u)) return u
+  if (isWebUrl(u, ['https'])) return u
   if (policy.filesBase && u.startsWith(policy.filesBase) && !u.slice(policy.filesBase.length).includes('..')) return u
   return null
 }

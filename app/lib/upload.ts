@@ -1,4 +1,4 @@
-import { FILE_TYPES, MAX_SIZE, extensionOf, isFileExtension, type UploadedFile } from '~/schemas/file'
+import { FILE_TYPES, MAX_SIZE, extensionOf, isFileExtension, isSafeFileName, type UploadedFile } from '~/schemas/file'
 import type { ErrorItem } from '~/schemas/error'
 
 export interface UploadOptions {
@@ -12,8 +12,9 @@ export interface UploadOptions {
   accept?: string[]
 }
 
-/** Checks done in the browser before sending (the server checks everything again): extension and size. */
+/** Checks done in the browser before sending (the server checks everything again): name, extension and size. */
 export function precheck(file: File, accept?: string[]): ErrorItem | null {
+  if (!isSafeFileName(file.name)) return { field: 'data', cause: 'file_name', value: null, message: 'validation.file.name' }
   const ext = extensionOf(file.name)
   if (!isFileExtension(ext) || (accept && !accept.includes(ext))) return { field: 'data', cause: 'type', value: ext, message: 'file.upload.type.error' }
   const limit = MAX_SIZE[FILE_TYPES[ext].kind]

@@ -34,7 +34,7 @@ const fields = {
   provider: v.picklist(ASSET_PROVIDERS, 'validation.picklist'),
   infra: v.picklist(ASSET_INFRAS, 'validation.picklist'),
   file_id: v.pipe(v.string(), v.trim(), v.maxLength(64, 'validation.max_length')),
-  url: v.pipe(UrlWithDefaultScheme, v.maxLength(2000, 'validation.max_length')),
+  url: UrlWithDefaultScheme,
 }
 
 /** POST /asset: an upload names its file (POST /mas/file id); a link gives its url. */

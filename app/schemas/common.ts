@@ -49,10 +49,80 @@ export interface ListPage<T> {
   offset: number
 }
 
-/** Accepts http(s) URLs; a bare host gets `https://` prepended (seed 000 §5: new realm URLs). */
-export const UrlWithDefaultScheme = v.pipe(
-  v.string(),
-  v.trim(),
-  v.transform((s) => (s === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`)),
-  v.check((s) => s === '' || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(s), 'validation.url'),
-)
+/** Longest address accepted anywhere. */
+export const URL_MAX = 2000
+/** Schemes a web address may use. `ftp` only where seed 000 §5 allows plain links (never for content links). */
+export type UrlScheme = 'http' | 'https' | 'ftp'
+const WEB: readonly UrlScheme[] = ['http', 'https']
+/** Control characters, whitespace and bidirectional controls: never part of an address someone typed on purpose. */
+const UNSAFE_IN_URL = /[\u0000-\u0020\u007f-\u00a0\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/
+/** Text that names its own scheme (`a:b`, `javascript:…`); `host:8080` is a port, not a scheme. */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d)/i
+
+/**
+ * The one parser of web addresses: an absolute URL that `new URL` accepts, with an allowed scheme, a host and no
+ * user name or password (`https://bank.example@evil.example`). Null for anything else, never an exception, so
+ * readers of stored values can use it too.
+ */
+export function parseWebUrl(raw: string, schemes: readonly UrlScheme[] = WEB): URL | null {
+  if (typeof raw !== 'string' || raw.length > URL_MAX || UNSAFE_IN_URL.test(raw)) return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return null
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1) as UrlScheme)) return null
+  if (!url.hostname || url.username || url.password) return null
+  return url
+}
+
+/** True for an address `parseWebUrl` accepts. */
+export const isWebUrl = (raw: string, schemes: readonly UrlScheme[] = WEB) => parseWebUrl(raw, schemes) !== null
+
+export interface WebUrlOptions {
+  /** Allowed schemes; http and https by default. */
+  schemes?: readonly UrlScheme[]
+  /** Prepend `https://` to text without a scheme (seed 000 §5: new realm URLs get https:// if missing). */
+  defaultScheme?: boolean
+  /** Accept the empty string (an unset optional address). */
+  empty?: boolean
+  /** Also accept a path on this site (`/ledger/…`, never `//host`); absolute ones still need an allowed scheme. */
+  relative?: boolean
+  max?: number
+}
+
+/**
+ * The one valibot schema of every address field (asset links, realm URLs, metaverse scenes, return and redirect
+ * addresses): trimmed, at most `max` characters, and accepted only when `parseWebUrl` parses it (or, where
+ * `relative`, it is a path on this site). Failures are `validation.url` (400 with the envelope), so a malformed
+ * address never reaches code that parses it again.
+ */
+export function WebUrl(options: WebUrlOptions = {}) {
+  const { schemes = WEB, defaultScheme = false, empty = false, relative = false, max = URL_MAX } = options
+  return v.pipe(
+    v.string('validation.url'),
+    v.trim(),
+    v.maxLength(max, 'validation.max_length'),
+    v.transform((s) => (defaultScheme && s !== '' && !HAS_SCHEME.test(s) && !s.startsWith('/') ? `https://${s}` : s)),
+    v.check((s) => (s === '' ? empty : isAcceptedUrl(s, { schemes, relative })), 'validation.url'),
+  )
+}
+
+/** The rule WebUrl applies, for code that reads stored addresses back (a value stored before the rule may break it). */
+export function isAcceptedUrl(s: string, { schemes = WEB, relative = false }: Pick<WebUrlOptions, 'schemes' | 'relative'> = {}): boolean {
+  return (relative && isLocalPath(s)) || isWebUrl(s, schemes)
+}
+
+/** A path on this site: starts with one `/` (not `//` or `/\`, which browsers read as another host), nothing unsafe. */
+export function isLocalPath(s: string): boolean {
+  if (!/^\/(?![/\\])/.test(s) || UNSAFE_IN_URL.test(s)) return false
+  try {
+    return new URL(s, 'http://x.invalid').host === 'x.invalid'
+  } catch {
+    return false
+  }
+}
+
+/** Realm and content addresses: http(s), `https://` prepended when the scheme is missing, empty allowed. */
+export const UrlWithDefaultScheme = WebUrl({ defaultScheme: true, empty: true })

@@ -37,6 +37,20 @@ export const MAX_IMAGE_PIXELS = 40_000_000
 /** How long a non-persisted upload lives before the cleanup removes it. */
 export const TEMPORARY_UPLOAD_HOURS = 24
 
+/**
+ * Characters no file name may hold: control characters (NUL included), which break headers and logs, and the
+ * bidirectional controls that make `invoice\u202Efdp.exe` display as `invoiceexe.pdf`.
+ */
+const UNSAFE_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+
+/** With the `u` flag a surrogate pair is one code point, so this matches only halves of a broken pair. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u
+
+/** A file name the console stores and shows: not empty, well-formed Unicode, no control or bidirectional characters. */
+export function isSafeFileName(name: string): boolean {
+  return name.trim() !== '' && !LONE_SURROGATE.test(name) && !UNSAFE_IN_FILE_NAME.test(name)
+}
+
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase()

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { RealmCode } from './common'
+import { RealmCode, WebUrl } from './common'
 
 /** Currencies of packages (seed 000 §3, §9); BRL is the default. */
 export const CURRENCIES = ['BRL', 'USD', 'EUR'] as const
@@ -149,7 +149,8 @@ export const ReversalBody = v.object({
 })
 
 const ProductId = v.pipe(v.string('validation.required'), v.trim(), v.regex(/^[A-Za-z0-9_-]{4,80}$/, 'ledger.validation.invalid_id'))
-const ReturnUrl = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, 'validation.max_length')))
+/** Where checkout sends the buyer back: a path of this console, or an absolute http(s) address (checked against the console's origin). */
+const ReturnUrl = v.optional(WebUrl({ relative: true, empty: true, max: 500 }))
 
 /** POST ledger/transaction/create-intent (card provider). */
 export const IntentBody = v.object({

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { WebUrl } from './common'
 
 /** What a client application may be allowed to read (the consent screen lists each, `oauth2.scope.<name>`). */
 export const OAUTH_SCOPES = ['profile', 'email', 'permissions'] as const
@@ -9,7 +10,7 @@ const Base64Url = (min: number, max: number) => v.pipe(v.string('validation.requ
 /** Parameters of an authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636): only code + S256. */
 export const AuthorizeParams = v.object({
   client_id: v.pipe(v.string('validation.required'), v.minLength(1, 'validation.required'), v.maxLength(100, 'validation.max_length')),
-  redirect_uri: v.pipe(v.string('validation.required'), v.url('validation.url'), v.maxLength(500, 'validation.max_length')),
+  redirect_uri: v.pipe(v.string('validation.required'), WebUrl({ max: 500 })),
   response_type: v.literal('code', 'oauth2.error.response_type'),
   scope: v.pipe(
     v.string('validation.required'),

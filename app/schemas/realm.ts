@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { RealmCode, UrlWithDefaultScheme } from './common'
+import { RealmCode, UrlWithDefaultScheme, WebUrl, type WebUrlOptions } from './common'
 import { defineEntity, type FieldDef } from './entity'
 
 /** Sign-in methods a realm may allow (seed 000 §3 `allowed_signin`; issue 3 adds the employee forms). */
@@ -14,6 +14,15 @@ export type CaptchaType = (typeof CAPTCHA_TYPES)[number]
 
 const text = (max = 500) => v.pipe(v.string(), v.trim(), v.maxLength(max, 'validation.max_length'))
 const url = UrlWithDefaultScheme
+/**
+ * Branding images and pages people open from the sign-in screen (logo, favicon, single sign-on notice) may also be
+ * served by the console itself (`/brand/logo.svg`, as the demo realms are).
+ */
+const ASSET: WebUrlOptions = { defaultScheme: true, empty: true, relative: true }
+const asset = WebUrl(ASSET)
+/** Documents people open from a link (terms, privacy): seed 000 §5 also accepts ftp for plain links. */
+const LINK: WebUrlOptions = { ...ASSET, schemes: ['http', 'https', 'ftp'] }
+const link = WebUrl(LINK)
 const int = (min: number, max: number) =>
   v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(min, 'validation.min_value'), v.maxValue(max, 'validation.max_value'))
 const bool = v.boolean('validation.boolean')
@@ -28,8 +37,8 @@ const realmFields = {
   nick_suffix: { def: { type: 'text' }, schema: v.pipe(text(40), v.regex(/^\S*$/, 'validation.no_spaces')) },
   allowed_signin: { def: { type: 'json' }, schema: v.pipe(list(v.picklist(SIGNIN_METHODS, 'validation.picklist'), 4), v.minLength(1, 'validation.min_items')) },
   dashboard_url: { def: { type: 'text' }, schema: url },
-  logo_url: { def: { type: 'text' }, schema: url },
-  favicon_url: { def: { type: 'text' }, schema: url },
+  logo_url: { def: { type: 'text' }, schema: asset },
+  favicon_url: { def: { type: 'text' }, schema: asset },
   files_base_url: { def: { type: 'text' }, schema: url },
   signin_domain: { def: { type: 'text' }, schema: text(200) },
   irm_servers: { def: { type: 'json' }, schema: list(text(300)) },
@@ -70,8 +79,8 @@ const realmFields = {
   cognitive_test_results_url: { def: { type: 'text' }, schema: url },
   allowed_roles: { def: { type: 'json' }, schema: list(v.picklist(DASHBOARD_ROLES, 'validation.picklist'), 4) },
   auth_type: { def: { type: 'json' }, schema: v.record(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'validation.domain')), v.picklist(USER_KINDS, 'validation.picklist')) },
-  terms: { def: { type: 'text' }, schema: url },
-  privacy: { def: { type: 'text' }, schema: url },
+  terms: { def: { type: 'text' }, schema: link },
+  privacy: { def: { type: 'text' }, schema: link },
   season_enable: { def: { type: 'bool' }, schema: bool },
   allowed_award: { def: { type: 'json' }, schema: list(v.picklist(AWARD_KINDS, 'validation.picklist'), 2) },
   captcha_enabled: { def: { type: 'bool' }, schema: bool },
@@ -82,7 +91,7 @@ const realmFields = {
   allow_custom_user_profile_picture: { def: { type: 'bool' }, schema: bool },
   csm_player_controls_list: { def: { type: 'text' }, schema: text(200) },
   task_external_preview_url: { def: { type: 'text' }, schema: url },
-  token_sso_url: { def: { type: 'text' }, schema: url },
+  token_sso_url: { def: { type: 'text' }, schema: asset },
   handtalk_enabled: { def: { type: 'bool' }, schema: bool },
   google_client_id: { def: { type: 'text' }, schema: text(300) },
   // Sign-in and session (issue 3): idle timeout and absolute lifetime of sessions, the captcha kind and the
@@ -132,6 +141,12 @@ function isTimeZone(tz: string): boolean {
     return false
   }
 }
+
+/** Realm fields holding web addresses (validated by the shared WebUrl schema; readers re-check stored ones). */
+export const REALM_URL_FIELDS = Object.entries(realmFields).flatMap(([name, f]) => {
+  const options: WebUrlOptions | null = f.schema === url ? {} : f.schema === link ? LINK : f.schema === asset ? ASSET : null
+  return options ? [{ name: name as keyof typeof realmFields & string, options }] : []
+})
 
 type Fields = typeof realmFields
 type Writable = { [K in keyof Fields as Fields[K]['schema'] extends null ? never : K]: Fields[K]['schema'] }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { AssetCreate, AssetUpdate, assetEntity, videoId, type Asset } from '../../app/schemas/asset'
+import { parseWebUrl } from '../../app/schemas/common'
 import { TEMPORARY_UPLOAD_HOURS } from '../../app/schemas/file'
 import { uploadedFile, type FileRow } from '../db/files'
 import { getGlobalConfig } from '../db/global-config'
@@ -28,13 +29,15 @@ async function resolveSource(c: Ctx, auth: Auth, src: Source, id: string): Promi
     return { provider: 'upload', infra: 'cdn', file_id: file.id, url: uploadedFile(file, base).cdn_full_url, type: file.kind, size: file.size, content_type: file.content_type }
   }
   if (!src.url) throw apiError(400, 'required', 'validation.required', 'url', null)
-  if (!/^https:\/\//i.test(src.url)) throw apiError(422, 'url', 'validation.https', 'url', src.url)
-  const host = new URL(src.url).hostname.toLowerCase()
+  // Parsed once, never thrown: a stored link from before the shared URL schema may not parse.
+  const link = parseWebUrl(src.url, ['https'])
+  if (!link) throw apiError(422, 'url', 'validation.https', 'url', src.url)
+  const host = link.hostname.toLowerCase()
   const blocked = (await getGlobalConfig(c.env.DB)).blocked_media_hosts.find((fragment) => host.includes(fragment))
   if (blocked) throw apiError(422, 'blocked_host', 'validation.asset.blocked_host', 'url', host)
   if ((src.provider === 'youtube' || src.provider === 'vimeo') && !videoId(src.provider, src.url)) throw apiError(422, 'url', 'validation.video_url', 'url', src.url)
   const infra = src.provider === 'link' ? (src.infra === 'hls' ? 'hls' : 'cdn') : 'embed'
-  if (infra === 'hls' && !/\.m3u8(\?|$)/i.test(new URL(src.url).pathname + new URL(src.url).search)) throw apiError(422, 'url', 'validation.asset.hls', 'url', src.url)
+  if (infra === 'hls' && !/\.m3u8(\?|$)/i.test(link.pathname + link.search)) throw apiError(422, 'url', 'validation.asset.hls', 'url', src.url)
   return { provider: src.provider, infra, file_id: null, url: src.url, type: src.type, size: null, content_type: '' }
 }
 

@@ -77,15 +77,96 @@ export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.I
   return result.output
 }
 
-/** The JSON body validated against `schema`; a body that is not JSON is a 400 too. */
-export async function readJson<S extends v.GenericSchema>(c: Ctx, schema: S): Promise<v.InferOutput<S>> {
+/** Largest JSON body any endpoint reads (bytes); the largest real ones are task models and user imports. */
+export const MAX_JSON_BYTES = 5 * 1024 * 1024
+/** Deepest nesting of arrays and objects a JSON body may have; real bodies stay under 10 levels. */
+export const MAX_JSON_DEPTH = 32
+
+const bodies = new WeakMap<Request, unknown>()
+
+/**
+ * The request body as parsed JSON, read once per request and bounded before it is parsed: more than MAX_JSON_BYTES
+ * is `too_large`, nesting deeper than MAX_JSON_DEPTH is `too_deep`, bytes that are not UTF-8 or text that is not
+ * JSON are `invalid` (all 400). Without the bounds a 50,000-deep array overflowed the stack while being validated
+ * or echoed in the error envelope, and answered a plain-text 500 that skipped the error handler.
+ */
+export async function readJsonBody(c: Ctx): Promise<unknown> {
+  const request = c.req.raw
+  if (bodies.has(request)) return bodies.get(request)
+  const text = await readBodyText(request)
+  if (nestingExceeds(text, MAX_JSON_DEPTH)) throw apiError(400, 'too_deep', 'validation.body.too_deep', 'body', MAX_JSON_DEPTH)
   let body: unknown
   try {
-    body = await c.req.json()
+    body = JSON.parse(text)
   } catch {
     throw apiError(400, 'invalid', 'The request body must be JSON.', 'body')
   }
-  return parse(schema, body)
+  bodies.set(request, body)
+  return body
+}
+
+/** The request body as UTF-8 text, at most `max` bytes (`too_large` otherwise); bytes that are not UTF-8 are `invalid`. */
+export async function readBodyText(request: Request, max = MAX_JSON_BYTES): Promise<string> {
+  if (Number(request.headers.get('content-length')) > max) {
+    await request.body?.cancel().catch(() => undefined)
+    throw tooLarge(max)
+  }
+  const bytes = await readBytes(request, max)
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw apiError(400, 'invalid', 'The request body must be UTF-8 text.', 'body')
+  }
+}
+
+/** The JSON body validated against `schema` (see readJsonBody for the bounds); 400 with the envelope otherwise. */
+export async function readJson<S extends v.GenericSchema>(c: Ctx, schema: S): Promise<v.InferOutput<S>> {
+  return parse(schema, await readJsonBody(c))
+}
+
+const tooLarge = (max: number) => apiError(400, 'too_large', 'validation.body.too_large', 'body', max)
+
+/** The whole body, refusing it as soon as it passes `max` bytes (a lying or missing Content-Length included). */
+async function readBytes(request: Request, max: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0)
+  if (request.bodyUsed) throw apiError(400, 'invalid', 'The request body was already read.', 'body')
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => undefined)
+      throw tooLarge(max)
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
+}
+
+/** True when arrays and objects nest deeper than `limit` (brackets inside strings do not count). One pass, no recursion. */
+export function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (inString) {
+      if (ch === 0x5c) i++
+      else if (ch === 0x22) inString = false
+    } else if (ch === 0x22) inString = true
+    else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > limit) return true
+    } else if (ch === 0x5d || ch === 0x7d) depth--
+  }
+  return false
 }
 
 /** The query string validated against `schema`. */

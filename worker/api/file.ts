@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension } from '../../app/schemas/file'
+import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension, isSafeFileName } from '../../app/schemas/file'
 import { getRealmRow, realmConfig } from '../db/realms'
 import { fileHeaders, getFile, uploadedFile, type FileRow } from '../db/files'
 import { auditStatement } from '../lib/audit'
@@ -41,6 +41,7 @@ file.post(
     }
     const form = parse(UploadForm, body)
     const data = form.data
+    if (!isSafeFileName(data.name)) throw apiError(400, 'file_name', 'validation.file.name', 'data', null)
     const ext = extensionOf(data.name)
     if (!isFileExtension(ext)) throw apiError(400, 'type', 'file.upload.type.error', 'data', ext || data.name)
     const { kind, type } = FILE_TYPES[ext]
@@ -56,6 +57,8 @@ file.post(
       const { min_width, max_width, min_height, max_height } = form
       const out =
         !size ||
+        size.width < 1 ||
+        size.height < 1 ||
         size.width * size.height > MAX_IMAGE_PIXELS ||
         (min_width && size.width < min_width) ||
         (max_width && size.width > max_width) ||

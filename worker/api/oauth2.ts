@@ -7,7 +7,7 @@ import { createAccessToken, createCode, CODE_TTL_MS, findAccessToken, findCode, 
 import type { Auth } from '../db/sessions'
 import { bytesToBase64Url, timingSafeEqual } from '../lib/crypto'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
-import { type AppEnv, type Ctx, requestRealm } from './context'
+import { type AppEnv, type Ctx, readJsonBody, requestRealm } from './context'
 
 /**
  * OAuth2 authorization code flow with PKCE S256 for the realm's registered client applications (public clients).
@@ -45,13 +45,7 @@ oauth2.get(
 oauth2.post(
   '/authorize',
   guarded({}, async (c, auth) => {
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    throw invalid('body', null, 'The request body must be JSON.')
-  }
-  const { params } = await checkRequest(c, auth, body)
+  const { params } = await checkRequest(c, auth, await readJsonBody(c))
   const code = await createCode(c.env.DB, auth.realm, {
     clientId: params.client_id,
     userRealm: auth.home_realm,
@@ -79,9 +73,10 @@ oauth2.post(
   const type = c.req.header('content-type') ?? ''
   let input: unknown
   try {
-    input = type.includes('application/x-www-form-urlencoded') ? await c.req.parseBody() : await c.req.json()
-  } catch {
-    return c.json(tokenError('invalid_request', 'body', null, 'The body must be form-encoded or JSON.'), 400)
+    input = type.includes('application/x-www-form-urlencoded') ? await c.req.parseBody() : await readJsonBody(c)
+  } catch (err) {
+    const message = err instanceof ApiError ? err.errors[0].message : 'The body must be form-encoded or JSON.'
+    return c.json(tokenError('invalid_request', 'body', null, message), 400)
   }
   const parsed = v.safeParse(TokenRequest, input)
   if (!parsed.success) {

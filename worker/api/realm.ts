@@ -81,7 +81,6 @@ realm.put(
     throw apiError(409, 'realm_host', `Realm ${target.code} has no console address of its own; switch from a multi-realm host.`, 'leaf_realm', target.code)
   }
   const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
-  await revokeSession(c.env.DB, auth.tokenHash)
   // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
   // the session with a one-time code, bound to the starting browser's state (no state, no code: a code that is not
   // bound could sign a victim's browser in to someone else's session). This host is one of the session's realm, so
@@ -90,7 +89,7 @@ realm.put(
   const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
   const handover =
     otherHost && body.handover_state ? { stateHash: body.handover_state, origin: consoleOrigin(new URL(c.req.url).hostname, c.req.url), targetUrl: homeUrl! } : null
-  return c.json({
+  const answer = {
     auth_token: session.token,
     device_id: session.deviceId,
     expires_at: session.expiresAt,
@@ -100,7 +99,10 @@ realm.put(
     config: realmConfig(target, origin(c), c.get('hostRealm') === null),
     home_url: homeUrl,
     handover_code: handover ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code, handover) : null,
-  })
+  }
+  // Only once the answer is ready: a failure above must not leave the user signed out of both realms.
+  await revokeSession(c.env.DB, auth.tokenHash)
+  return c.json(answer)
   }),
 )
 

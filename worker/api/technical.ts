@@ -47,7 +47,15 @@ export async function recordServerError(db: D1Database, e: ServerError): Promise
  * a header the client chose.
  */
 export const handleApiError: ErrorHandler<AppEnv> = async (err, c) => {
-  if (err instanceof ApiError) return c.json({ errors: err.errors }, err.status)
+  if (err instanceof ApiError) {
+    // ApiError bounds its values, but the handler must answer whatever happens: an error thrown here would skip
+    // the envelope and reach the client as Hono's plain-text 500.
+    try {
+      return c.json({ errors: err.errors }, err.status)
+    } catch {
+      return c.json({ errors: err.errors.map((e) => ({ ...e, value: null })) }, err.status)
+    }
+  }
   const requestId = c.get('requestId') ?? crypto.randomUUID()
   console.error(`[${requestId}] ${c.req.method} ${c.req.path}:`, err)
   const auth = c.get('auth')

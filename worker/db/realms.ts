@@ -1,4 +1,5 @@
-import { realmEntity, type Realm, type RealmConfig } from '../../app/schemas/realm'
+import { isAcceptedUrl, parseWebUrl } from '../../app/schemas/common'
+import { REALM_URL_FIELDS, realmEntity, type Realm, type RealmConfig } from '../../app/schemas/realm'
 import { decodeRow, type Scope } from '../lib/entity'
 
 /**
@@ -45,7 +46,8 @@ const isLocal = (host: string) => host === 'localhost' || host.endsWith('.localh
  * console, reached at https on the default port.
  */
 export async function realmHomeUrl(db: D1Database, row: RealmRow, requestUrl: string): Promise<string | null> {
-  if (row.dashboard_url) return String(row.dashboard_url)
+  // A stored address that does not parse (saved before addresses were parsed on input) is ignored, not thrown.
+  if (row.dashboard_url && parseWebUrl(String(row.dashboard_url))) return String(row.dashboard_url)
   const hosts = await listRealmHosts(db, row.code)
   if (!hosts.length) return null
   const here = new URL(requestUrl)
@@ -82,6 +84,8 @@ const CONFIG_FIELDS = [
  */
 export function realmConfig(row: RealmRow, origin: string, multirealm: boolean): RealmConfig {
   const realm = decodeRow(realmEntity, row)
+  // Stored addresses that do not parse read as unset, so one bad value cannot break every page of the realm.
+  for (const { name, options } of REALM_URL_FIELDS) if (typeof realm[name] === 'string' && realm[name] && !isAcceptedUrl(realm[name] as string, options)) (realm as Record<string, unknown>)[name] = ''
   const picked = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, realm[f]])) as Pick<RealmConfig, (typeof CONFIG_FIELDS)[number]>
   return {
     ...picked,

@@ -1,4 +1,5 @@
 import { formulaProblem, formulasOf, plainText } from '../../lib/rich-text'
+import { isLocalPath, isWebUrl } from '../common'
 import { parseVideoUrl } from '../../lib/video'
 import { CHOICE_TYPES, INFORMATIVE_TYPES, PARTIAL_SCORE_TYPES, SHUFFLE_TYPES, type QuestionLimits, type QuestionType } from './constants'
 import { parsePhrase, sameAnswer, sentenceProblem, wordsOf } from './phrase'
@@ -33,7 +34,10 @@ export interface ChoiceOption {
 }
 
 /** A media link: http(s) or a file of this console (`/files/...`). */
-export const isMediaUrl = (url: string) => /^(https?:\/\/[^\s]+|\/files\/[^\s]+)$/i.test(url.trim())
+export const isMediaUrl = (url: string) => {
+  const u = url.trim()
+  return isWebUrl(u) || (u.startsWith('/files/') && u.length > 7 && isLocalPath(u))
+}
 
 function richRules(html: string, field: Key[], report: Report) {
   for (const f of formulasOf(html)) {

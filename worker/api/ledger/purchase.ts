@@ -11,7 +11,7 @@ import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { idempotent, type Outcome } from '../../lib/idempotency'
 import { PROVIDERS, providerByCode, type PaymentProvider, type ProviderKind } from '../../lib/payments'
-import { type AppEnv, type Ctx, origin, pathParam, readJson } from '../context'
+import { type AppEnv, type Ctx, origin, pathParam, readBodyText, readJson } from '../context'
 import { ledgerAccess } from './common'
 
 async function realmDevelopment(db: D1Database, realm: string): Promise<boolean> {
@@ -38,6 +38,7 @@ function returnUrl(c: Ctx, given: string | undefined, packageId: string, intentI
   const base = origin(c)
   let url = new URL(`/ledger/package/purchase/${encodeURIComponent(packageId)}`, base)
   if (given) {
+    // The schema admits only a local path or an absolute http(s) address, so this parses.
     const wanted = new URL(given, base)
     if (wanted.origin !== base) throw apiError(400, 'invalid', 'The return address must be on this console.', 'provider_data.return_url', given)
     url = wanted
@@ -144,7 +145,8 @@ type IntentRow = { id: string; realm: string; nick: string; provider: string; pa
 export async function receiveWebhook(env: Env, providerCode: string, request: Request, requestId = ''): Promise<{ status: ContentfulStatusCode; body: object }> {
   const provider = providerByCode(providerCode)
   if (!provider) throw apiError(404, 'not_found', `No payment provider ${providerCode}.`, 'provider', providerCode)
-  const raw = await request.text()
+  // Bounded like every body read (a provider's event is a few kilobytes), and UTF-8 or refused.
+  const raw = await readBodyText(request, 1024 * 1024)
   const event = await provider.verify(env, request, raw)
   if (!event) throw apiError(400, 'invalid_signature', 'The webhook signature is not valid.', 'signature')
   const db = env.DB

@@ -4,6 +4,7 @@ export default {
   'validation.file.max_size': 'The file is larger than the maximum of {{limit}} bytes.',
   'validation.file.required': 'Choose a file.',
   'validation.file.empty': 'The file is empty.',
+  'validation.file.name': 'The file name has characters that are not allowed (control or text-direction characters).',
   'file.upload.type.error': 'Unsupported file type.',
   'file.upload.dimensions.error': 'The image dimensions are not allowed.',
   'errors.type': 'Unsupported file type.',
@@ -11,4 +12,5 @@ export default {
   'errors.content_mismatch': 'The file content does not match its extension.',
   'errors.dimensions': 'The image dimensions are not allowed.',
   'errors.empty': 'The file is empty.',
+  'errors.file_name': 'The file name has characters that are not allowed.',
 }

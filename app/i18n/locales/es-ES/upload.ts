@@ -4,6 +4,7 @@ export default {
   'validation.file.max_size': 'El archivo supera el tamaño máximo de {{limit}} bytes.',
   'validation.file.required': 'Elige un archivo.',
   'validation.file.empty': 'El archivo está vacío.',
+  'validation.file.name': 'El nombre del archivo tiene caracteres no permitidos (de control o de dirección del texto).',
   'file.upload.type.error': 'Tipo de archivo no admitido.',
   'file.upload.dimensions.error': 'Las dimensiones de la imagen no están permitidas.',
   'errors.type': 'Tipo de archivo no admitido.',
@@ -11,4 +12,5 @@ export default {
   'errors.content_mismatch': 'El contenido del archivo no corresponde a su extensión.',
   'errors.dimensions': 'Las dimensiones de la imagen no están permitidas.',
   'errors.empty': 'El archivo está vacío.',
+  'errors.file_name': 'El nombre del archivo tiene caracteres no permitidos.',
 }

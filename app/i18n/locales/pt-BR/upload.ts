@@ -5,6 +5,7 @@ export default {
   'validation.file.max_size': 'O arquivo passa do tamanho máximo de {{limit}} bytes.',
   'validation.file.required': 'Escolha um arquivo.',
   'validation.file.empty': 'O arquivo está vazio.',
+  'validation.file.name': 'O nome do arquivo tem caracteres não permitidos (de controle ou de direção do texto).',
   'file.upload.type.error': 'Tipo de arquivo não suportado.',
   'file.upload.dimensions.error': 'As dimensões da imagem estão fora do permitido.',
   'errors.type': 'Tipo de arquivo não suportado.',
@@ -12,4 +13,5 @@ export default {
   'errors.content_mismatch': 'O conteúdo do arquivo não corresponde à extensão.',
   'errors.dimensions': 'As dimensões da imagem estão fora do permitido.',
   'errors.empty': 'O arquivo está vazio.',
+  'errors.file_name': 'O nome do arquivo tem caracteres não permitidos.',
 }
