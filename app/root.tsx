@@ -36,7 +36,12 @@ export const links: LinksFunction = () => [
 ]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [locale, realm, settings, { flash, clear }] = await Promise.all([getLocale(request), getRealmContext(request, context), getSettings(request), takeFlash(request)])
+  const [locale, realm, settings, { flash, clear }] = await Promise.all([
+    getLocale(request),
+    getRealmContext(request, context),
+    getSettings(request),
+    takeFlash(request),
+  ])
   return data(
     { locale, realm: realm.config, multirealm: realm.multirealm, version: context.cloudflare.env.DASH_VERSION, settings, flash },
     clear ? { headers: { 'Set-Cookie': clear } } : undefined,

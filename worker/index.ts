@@ -73,7 +73,9 @@ app.get('/files/*', async (c) => {
   } catch {
     return NOT_FOUND()
   }
-  const row = await c.env.DB.prepare('SELECT f.realm, f.ext, f.name, f.permanent FROM file f JOIN realm r ON r.code = f.realm WHERE f.key = ? AND r.deleted_at IS NULL')
+  const row = await c.env.DB.prepare(
+    'SELECT f.realm, f.ext, f.name, f.permanent FROM file f JOIN realm r ON r.code = f.realm WHERE f.key = ? AND r.deleted_at IS NULL',
+  )
     .bind(key)
     .first<Pick<FileRow, 'realm' | 'ext' | 'name' | 'permanent'>>()
   if (!row) return NOT_FOUND()

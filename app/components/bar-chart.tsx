@@ -40,7 +40,14 @@ export function BarChart({
   const every = Math.ceil(labels.length / 12)
   return (
     <figure className="chart">
-      <svg role="img" aria-labelledby={`${id}-t ${id}-d`} viewBox={`0 0 ${width} ${height}`} width="100%" preserveAspectRatio="xMinYMin meet" style={{ maxHeight: 320 }}>
+      <svg
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        preserveAspectRatio="xMinYMin meet"
+        style={{ maxHeight: 320 }}
+      >
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{summary}</desc>
         {ticks.map((v, i) => (
@@ -58,13 +65,26 @@ export function BarChart({
               {series.map((s, si) => {
                 const v = values[si]?.[li] ?? 0
                 return (
-                  <rect key={s.key} className={`chart-bar chart-color-${si % 6}`} x={x0 + si * bar} y={y(v)} width={Math.max(1, bar - 1)} height={Math.max(0, plot.top + plot.height - y(v))}>
+                  <rect
+                    key={s.key}
+                    className={`chart-bar chart-color-${si % 6}`}
+                    x={x0 + si * bar}
+                    y={y(v)}
+                    width={Math.max(1, bar - 1)}
+                    height={Math.max(0, plot.top + plot.height - y(v))}
+                  >
                     <title>{`${s.label} · ${label}: ${format(v)}`}</title>
                   </rect>
                 )
               })}
               {li % every === 0 ? (
-                <text className="chart-label" x={x0 + (group - 6) / 2} y={plot.top + plot.height + 14} textAnchor="end" transform={`rotate(-35 ${x0 + (group - 6) / 2} ${plot.top + plot.height + 14})`}>
+                <text
+                  className="chart-label"
+                  x={x0 + (group - 6) / 2}
+                  y={plot.top + plot.height + 14}
+                  textAnchor="end"
+                  transform={`rotate(-35 ${x0 + (group - 6) / 2} ${plot.top + plot.height + 14})`}
+                >
                   {label}
                 </text>
               ) : null}

@@ -23,10 +23,17 @@ export function CategoryTree({ roots, actions }: { roots: Category[]; actions: (
   const [closed, setClosed] = useState<Set<string>>(new Set())
   const needle = filter.trim().toLowerCase()
   const shown = useMemo(() => prune(roots, needle), [roots, needle])
-  const toggle = (id: string) => setClosed((s) => { const n = new Set(s); n.has(id) ? n.delete(id) : n.add(id); return n })
+  const toggle = (id: string) =>
+    setClosed((s) => {
+      const n = new Set(s)
+      n.has(id) ? n.delete(id) : n.add(id)
+      return n
+    })
 
   function onKey(e: KeyboardEvent<HTMLElement>, node: Category) {
-    const items = [...(e.currentTarget.closest('[role="tree"]')?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [])].filter((el) => el.offsetParent !== null || el.getClientRects().length)
+    const items = [...(e.currentTarget.closest('[role="tree"]')?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [])].filter(
+      (el) => el.offsetParent !== null || el.getClientRects().length,
+    )
     const at = items.indexOf(e.currentTarget)
     const open = !closed.has(node.id) && (node.children?.length ?? 0) > 0
     const focus = (el?: HTMLElement | null) => {

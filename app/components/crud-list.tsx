@@ -14,7 +14,20 @@ import { useToast } from './toast'
  * A list screen of a declared list: title, create button, the shared table, and per-row edit and delete (with a
  * confirmation; a refusal such as "in use" shows in the multi-error toast). The route's action deletes.
  */
-export function CrudList<Row>({ spec, page, query, title, create, editTo, canDelete, label, extraActions, selectable, actions, children }: {
+export function CrudList<Row>({
+  spec,
+  page,
+  query,
+  title,
+  create,
+  editTo,
+  canDelete,
+  label,
+  extraActions,
+  selectable,
+  actions,
+  children,
+}: {
   spec: ListSpec<Row>
   page: ListPage<Row>
   query: ListQuery

@@ -70,12 +70,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
           />
         ),
         cell: ({ row }) => (
-          <input
-            type="checkbox"
-            aria-label={t('table.select_row', { name: row.id })}
-            checked={row.getIsSelected()}
-            onChange={row.getToggleSelectedHandler()}
-          />
+          <input type="checkbox" aria-label={t('table.select_row', { name: row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
         ),
       },
       ...data,
@@ -244,8 +239,18 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
         </Form>
         <span aria-live="polite">{t('table.range', { from, to, total: page.total })}</span>
         <span className="pager">
-          <PageLink disabled={page.offset === 0} to={withParams({ offset: Math.max(0, page.offset - page.limit) })} label={t('table.previous')} icon="chevronLeft" />
-          <PageLink disabled={page.offset + page.limit >= page.total} to={withParams({ offset: page.offset + page.limit })} label={t('table.next')} icon="chevronRight" />
+          <PageLink
+            disabled={page.offset === 0}
+            to={withParams({ offset: Math.max(0, page.offset - page.limit) })}
+            label={t('table.previous')}
+            icon="chevronLeft"
+          />
+          <PageLink
+            disabled={page.offset + page.limit >= page.total}
+            to={withParams({ offset: page.offset + page.limit })}
+            label={t('table.next')}
+            icon="chevronRight"
+          />
         </span>
       </div>
     </section>

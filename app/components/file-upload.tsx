@@ -9,7 +9,17 @@ import { Icon } from './icon'
  * A file field that uploads at once (POST /upload → /api/mas/file) with a progress bar, then reports the stored file.
  * Errors of §5 (type, size, dimensions) show under the field, translated.
  */
-export function FileUpload({ label, options, onUploaded, hint }: { label: string; options?: UploadOptions; onUploaded: (file: UploadedFile) => void; hint?: string }) {
+export function FileUpload({
+  label,
+  options,
+  onUploaded,
+  hint,
+}: {
+  label: string
+  options?: UploadOptions
+  onUploaded: (file: UploadedFile) => void
+  hint?: string
+}) {
   const { t } = useTranslation()
   const id = useId()
   const input = useRef<HTMLInputElement>(null)
@@ -33,7 +43,9 @@ export function FileUpload({ label, options, onUploaded, hint }: { label: string
   }
 
   const message = (e: ErrorItem) =>
-    e.cause === 'max_size' ? t('validation.file.max_size', { limit: new Intl.NumberFormat().format(Number(e.value)) }) : t(e.message, { defaultValue: t(`errors.${e.cause}`, { defaultValue: e.message }) })
+    e.cause === 'max_size'
+      ? t('validation.file.max_size', { limit: new Intl.NumberFormat().format(Number(e.value)) })
+      : t(e.message, { defaultValue: t(`errors.${e.cause}`, { defaultValue: e.message }) })
   return (
     <div className="field file-upload">
       <label htmlFor={id}>{label}</label>

@@ -25,7 +25,14 @@ export function FormScreen(props: {
           {t('tms.form.back')}
         </Link>
       </div>
-      <SimpleForm fields={props.fields} schema={props.schema} initial={props.initial} timeZone={props.timeZone} submitLabel={t('tms.form.save')} protect={props.protect} />
+      <SimpleForm
+        fields={props.fields}
+        schema={props.schema}
+        initial={props.initial}
+        timeZone={props.timeZone}
+        submitLabel={t('tms.form.save')}
+        protect={props.protect}
+      />
       {props.children}
     </>
   )

@@ -16,7 +16,11 @@ interface Heartbeat {
 
 const HeartbeatContext = createContext<Heartbeat>({ online: true, slow: false, newVersion: null })
 
-type NetworkInformation = { rtt?: number; addEventListener?: (type: 'change', fn: () => void) => void; removeEventListener?: (type: 'change', fn: () => void) => void }
+type NetworkInformation = {
+  rtt?: number
+  addEventListener?: (type: 'change', fn: () => void) => void
+  removeEventListener?: (type: 'change', fn: () => void) => void
+}
 const connection = () => (navigator as Navigator & { connection?: NetworkInformation }).connection
 
 /**
@@ -79,7 +83,14 @@ export function HeartbeatProvider({ version, children }: { version: string; chil
   useEffect(() => {
     const onUpdate = (event: Event) => {
       const worker = (event as CustomEvent<ServiceWorker>).detail
-      toast.push({ kind: 'info', key: 'version', title: 'version.available.title', message: 'version.update.message', timeout: 0, action: { label: 'version.reload', run: () => activateUpdate(worker) } })
+      toast.push({
+        kind: 'info',
+        key: 'version',
+        title: 'version.available.title',
+        message: 'version.update.message',
+        timeout: 0,
+        action: { label: 'version.reload', run: () => activateUpdate(worker) },
+      })
     }
     window.addEventListener(SW_UPDATE_EVENT, onUpdate)
     return () => window.removeEventListener(SW_UPDATE_EVENT, onUpdate)

@@ -13,13 +13,7 @@ export function LanguageMenu({ locale }: { locale: string }) {
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <label>
         <span className="visually-hidden">{t('shell.language')}</span>
-        <select
-          className="input"
-          name="locale"
-          defaultValue={locale}
-          aria-label={t('shell.language')}
-          onChange={(e) => e.currentTarget.form?.requestSubmit()}
-        >
+        <select className="input" name="locale" defaultValue={locale} aria-label={t('shell.language')} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
           {LOCALES.map((l) => (
             <option key={l} value={l} lang={l}>
               {LABELS[l]}

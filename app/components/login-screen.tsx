@@ -185,7 +185,11 @@ export function LoginScreen({
               </div>
             ) : null}
             {current ? (
-              <div role={tabs.length > 1 ? 'tabpanel' : undefined} id={`signin-panel-${current}`} aria-labelledby={tabs.length > 1 ? `signin-tab-${current}` : undefined}>
+              <div
+                role={tabs.length > 1 ? 'tabpanel' : undefined}
+                id={`signin-panel-${current}`}
+                aria-labelledby={tabs.length > 1 ? `signin-tab-${current}` : undefined}
+              >
                 {current === 'iptv' ? (
                   <UsernameForm {...formProps}>
                     {googleInUsernameForm(config.allowed_signin) ? (

@@ -7,7 +7,17 @@ import { RealmLogo } from './brand'
 import { Icon } from './icon'
 
 /** The OAuth2 consent screen (seed 000 §2.1): which application asks, what it may do, and the user's answer. */
-export function OAuthConsent({ config, info, params, user }: { config: RealmConfig; info: AuthorizeRequestInfo; params: Record<string, string>; user: { name: string; nick: string } }) {
+export function OAuthConsent({
+  config,
+  info,
+  params,
+  user,
+}: {
+  config: RealmConfig
+  info: AuthorizeRequestInfo
+  params: Record<string, string>
+  user: { name: string; nick: string }
+}) {
   const { t } = useTranslation()
   const navigation = useNavigation()
   const location = useLocation()
@@ -59,7 +69,12 @@ export function OAuthError({ errors }: { errors: ErrorItem[] }) {
           {errors.map((e, i) => (
             <li key={i}>
               <strong>{e.field || '—'}</strong>: {t(e.message, { defaultValue: e.cause })} <code>{e.cause}</code>
-              {e.value !== null && e.value !== undefined ? <> · <code>{String(e.value)}</code></> : null}
+              {e.value !== null && e.value !== undefined ? (
+                <>
+                  {' '}
+                  · <code>{String(e.value)}</code>
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

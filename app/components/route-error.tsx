@@ -5,7 +5,10 @@ import { useTranslation } from 'react-i18next'
 export function RouteError() {
   const error = useRouteError()
   const { t } = useTranslation()
-  const items = isRouteErrorResponse(error) && Array.isArray((error.data as { errors?: unknown })?.errors) ? (error.data as { errors: { cause: string; message: string }[] }).errors : []
+  const items =
+    isRouteErrorResponse(error) && Array.isArray((error.data as { errors?: unknown })?.errors)
+      ? (error.data as { errors: { cause: string; message: string }[] }).errors
+      : []
   return (
     <div className="card" role="alert">
       <h1>{t('app.error.title')}</h1>

@@ -73,7 +73,15 @@ function SearchField({ d, params, errors }: { d: SearchDescriptor; params: URLSe
             return (
               <label key={edge}>
                 <span className="visually-hidden">{t(`table.filter.${edge}`, { field: t(d.label) })}</span>
-                <input className="input" type="date" name={p} max={today()} defaultValue={params.get(p) ?? ''} {...aria(p)} aria-label={t(`table.filter.${edge}`, { field: t(d.label) })} />
+                <input
+                  className="input"
+                  type="date"
+                  name={p}
+                  max={today()}
+                  defaultValue={params.get(p) ?? ''}
+                  {...aria(p)}
+                  aria-label={t(`table.filter.${edge}`, { field: t(d.label) })}
+                />
                 {errorOf(p)}
               </label>
             )
@@ -194,7 +202,14 @@ function ModalField({ d, id, initial }: { d: SearchDescriptor; id: string; initi
         ) : null}
       </div>
       <Dialog open={open} onClose={() => setOpen(false)} title={t(d.label)} labelledBy={`${id}-dialog`}>
-        <input className="input" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} aria-label={t('table.search')} placeholder={t('table.search.placeholder')} />
+        <input
+          className="input"
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          aria-label={t('table.search')}
+          placeholder={t('table.search.placeholder')}
+        />
         <ul className="option-list">
           {shown.map((o) => (
             <li key={o.value}>

@@ -104,9 +104,7 @@ export function Shell({ user, config, locale, settings, nav, balance, hideSideba
           <span className="realm-name">{config.name}</span>
           <span className="spacer" />
           <NetworkIndicator />
-          {config.ledger_enabled && balance !== null ? (
-            <CreditBalance balance={balance} locale={locale} />
-          ) : null}
+          {config.ledger_enabled && balance !== null ? <CreditBalance balance={balance} locale={locale} /> : null}
           <RealmSwitchButton permissions={user.permissions} />
           <LanguageMenu locale={locale} />
           <AccountMenu user={user} config={config} onSettings={() => setSettingsOpen(true)} />
@@ -126,9 +124,7 @@ export function Shell({ user, config, locale, settings, nav, balance, hideSideba
 /** A sidebar section: a single link, or a disclosure with its links (open when it holds the current page). */
 /** The item of a section that holds the current page: the longest path that is a prefix of it. */
 function currentItem(section: VisibleSection, pathname: string) {
-  return section.items
-    .filter((i) => pathname === i.path || pathname.startsWith(`${i.path}/`))
-    .sort((a, b) => b.path.length - a.path.length)[0]
+  return section.items.filter((i) => pathname === i.path || pathname.startsWith(`${i.path}/`)).sort((a, b) => b.path.length - a.path.length)[0]
 }
 
 function NavSectionItem({ section, collapsed }: { section: VisibleSection; collapsed: boolean }) {
@@ -144,7 +140,12 @@ function NavSectionItem({ section, collapsed }: { section: VisibleSection; colla
     const first = section.items[0]
     return (
       <li>
-        <Link to={first.path} className={`nav-link${current ? ' is-current' : ''}`} aria-current={current ? 'page' : undefined} title={collapsed ? t(section.label) : undefined}>
+        <Link
+          to={first.path}
+          className={`nav-link${current ? ' is-current' : ''}`}
+          aria-current={current ? 'page' : undefined}
+          title={collapsed ? t(section.label) : undefined}
+        >
           <span className="nav-icon">
             <Icon name={section.icon} />
           </span>
@@ -156,7 +157,13 @@ function NavSectionItem({ section, collapsed }: { section: VisibleSection; colla
   const id = `nav-${section.id}`
   return (
     <li>
-      <button type="button" className={`nav-link nav-toggle${current ? ' is-current' : ''}`} aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className={`nav-link nav-toggle${current ? ' is-current' : ''}`}
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span className="nav-icon">
           <Icon name={section.icon} />
         </span>
@@ -195,7 +202,14 @@ function AccountMenu({ user, config, onSettings }: { user: SessionUser; config: 
   const foreign = user.origin_realm !== config.realm
   return (
     <div className="menu" ref={ref} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-      <button type="button" className="btn account-button" aria-haspopup="true" aria-expanded={open} aria-controls="account-menu" onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="btn account-button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls="account-menu"
+        onClick={() => setOpen((o) => !o)}
+      >
         <span className="avatar" aria-hidden="true">
           {user.avatar_url ? <img src={user.avatar_url} alt="" /> : user.name.slice(0, 1).toUpperCase()}
         </span>

@@ -17,7 +17,14 @@ export interface SimpleFormResult {
  * A plain create/edit form from field specs: a real <form> (works without script), validated live with the API's
  * own schema once a field was touched (all fields after a submit attempt), server errors next to their fields.
  */
-export function SimpleForm({ fields, schema, initial, timeZone, submitLabel, protect = false }: {
+export function SimpleForm({
+  fields,
+  schema,
+  initial,
+  timeZone,
+  submitLabel,
+  protect = false,
+}: {
   fields: FieldSpec[]
   schema: v.GenericSchema
   initial: Record<string, unknown>
@@ -34,7 +41,10 @@ export function SimpleForm({ fields, schema, initial, timeZone, submitLabel, pro
   const [touched, setTouched] = useState<Set<string>>(new Set())
   const [tried, setTried] = useState(false)
   const live = useMemo(() => (values ? liveErrors(schema, values) : {}), [schema, values])
-  const server = splitErrors(result?.errors ?? [], fields.map((f) => f.name))
+  const server = splitErrors(
+    result?.errors ?? [],
+    fields.map((f) => f.name),
+  )
   const dirty = values !== null && !saving
   const guard = useUnsavedChanges(protect && dirty)
 
@@ -116,7 +126,8 @@ function Field({ spec, initial, timeZone, error }: { spec: FieldSpec; initial: u
           <legend className="visually-hidden">{label}</legend>
           {spec.options?.map((o) => (
             <label key={o.value} className="switch">
-              <input type="checkbox" name={spec.name} value={o.value} defaultChecked={Array.isArray(initial) && initial.includes(o.value)} /> {t(o.label, { defaultValue: o.label })}
+              <input type="checkbox" name={spec.name} value={o.value} defaultChecked={Array.isArray(initial) && initial.includes(o.value)} />{' '}
+              {t(o.label, { defaultValue: o.label })}
             </label>
           ))}
         </fieldset>
@@ -129,7 +140,17 @@ function Field({ spec, initial, timeZone, error }: { spec: FieldSpec; initial: u
       control = <input className="input" defaultValue={Array.isArray(initial) ? initial.join(', ') : text} {...common} />
       break
     default:
-      control = <input className="input" type={spec.kind === 'number' ? 'number' : spec.kind === 'color' ? 'color' : 'text'} step={spec.step} min={spec.min} max={spec.max} defaultValue={text} {...common} />
+      control = (
+        <input
+          className="input"
+          type={spec.kind === 'number' ? 'number' : spec.kind === 'color' ? 'color' : 'text'}
+          step={spec.step}
+          min={spec.min}
+          max={spec.max}
+          defaultValue={text}
+          {...common}
+        />
+      )
   }
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>

@@ -26,13 +26,25 @@ export function WordFilterEditor({ realm, sentences, canEdit, action }: { realm:
   const [saved, setSaved] = useState(sentences)
   const [text, setText] = useState(sentences.join('\n'))
   const [sample, setSample] = useState('')
-  const list = useMemo(() => text.split('\n').map((s) => s.trim()).filter(Boolean), [text])
+  const list = useMemo(
+    () =>
+      text
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    [text],
+  )
   const errors = schemaErrors(WordFilterBody, { sentences: list })
   const firstError = Object.entries(errors)[0]
   const saving = fetcher.state !== 'idle'
   const dirty = !saving && list.join('\n') !== saved.join('\n')
   const guard = useUnsavedChanges(dirty)
-  const preview = sample ? filterText(sample, list.map((s) => s.toLowerCase())) : null
+  const preview = sample
+    ? filterText(
+        sample,
+        list.map((s) => s.toLowerCase()),
+      )
+    : null
 
   // What was sent, so a finished save marks exactly that as saved (the text may change while it runs).
   const [sent, setSent] = useState<string[] | null>(null)
@@ -67,7 +79,13 @@ export function WordFilterEditor({ realm, sentences, canEdit, action }: { realm:
       </div>
       <div className="field">
         <label htmlFor={`wf-sample-${realm}`}>{t('word_filter.try')}</label>
-        <input id={`wf-sample-${realm}`} className="input" value={sample} onChange={(e) => setSample(e.currentTarget.value)} aria-describedby={`wf-preview-${realm}`} />
+        <input
+          id={`wf-sample-${realm}`}
+          className="input"
+          value={sample}
+          onChange={(e) => setSample(e.currentTarget.value)}
+          aria-describedby={`wf-preview-${realm}`}
+        />
         <p className="hint" id={`wf-preview-${realm}`} aria-live="polite">
           {preview ? (preview.matches.length ? t('word_filter.preview', { text: preview.text }) : t('word_filter.preview_clean')) : ''}
         </p>

@@ -4,7 +4,9 @@ const WINDOW_MS = 30_000
 /** True for the errors browsers raise when a lazily loaded module (a route chunk) cannot be fetched. */
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : ''
-  return /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i.test(message)
+  return /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i.test(
+    message,
+  )
 }
 
 /**

@@ -59,7 +59,10 @@ function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string
     case 'checkboxes':
       return form.getAll(f.name).map(String)
     case 'list':
-      return text.split(',').map((s) => s.trim()).filter(Boolean)
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
     case 'number':
       return text.trim() === '' ? undefined : Number(text)
     case 'datetime':

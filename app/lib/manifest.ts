@@ -95,8 +95,20 @@ export const ROUTES: RouteEntry[] = [
   // Personas (persona_enabled)
   ...resource('persona', '/personai/persona', 'persona_persona', 'personaId', { flags: ['persona_enabled'] }),
   route('persona.dialog.list', '/personai/persona/:personaId/dialog', flag(all('persona_dialog_list'), 'persona_enabled'), 'pages.persona.dialog.list'),
-  route('persona.dialog.create', '/personai/persona/:personaId/dialog/create', flag(all('persona_dialog_create'), 'persona_enabled'), 'pages.persona.dialog.create', { unsaved: true }),
-  route('persona.dialog.edit', '/personai/persona/:personaId/dialog/edit/:dialogId', flag(all('persona_dialog_edit'), 'persona_enabled'), 'pages.persona.dialog.edit', { unsaved: true }),
+  route(
+    'persona.dialog.create',
+    '/personai/persona/:personaId/dialog/create',
+    flag(all('persona_dialog_create'), 'persona_enabled'),
+    'pages.persona.dialog.create',
+    { unsaved: true },
+  ),
+  route(
+    'persona.dialog.edit',
+    '/personai/persona/:personaId/dialog/edit/:dialogId',
+    flag(all('persona_dialog_edit'), 'persona_enabled'),
+    'pages.persona.dialog.edit',
+    { unsaved: true },
+  ),
   ...resource('assistant', '/personai/assistant', 'persona_assistant', 'assistantId', { flags: ['persona_enabled'] }),
 
   // Achievements and tracks
@@ -142,8 +154,12 @@ export const ROUTES: RouteEntry[] = [
   ...resource('cgs.agent', '/cgs/agent', 'cgs_agent', 'agentId', { unsaved: true }),
   route('cgs.content_config', '/cgs/content_config', all('cgs_content_config_list'), 'pages.cgs.content_config'),
   route('cgs.content_config.type', '/cgs/content_config/:type', all('cgs_content_config_list'), 'pages.cgs.content_config.type'),
-  route('cgs.content_config.create', '/cgs/content_config/:type/create', all('cgs_content_config_create'), 'pages.cgs.content_config.create', { unsaved: true }),
-  route('cgs.content_config.edit', '/cgs/content_config/:type/edit/:contentConfigId', all('cgs_content_config_edit'), 'pages.cgs.content_config.edit', { unsaved: true }),
+  route('cgs.content_config.create', '/cgs/content_config/:type/create', all('cgs_content_config_create'), 'pages.cgs.content_config.create', {
+    unsaved: true,
+  }),
+  route('cgs.content_config.edit', '/cgs/content_config/:type/edit/:contentConfigId', all('cgs_content_config_edit'), 'pages.cgs.content_config.edit', {
+    unsaved: true,
+  }),
 
   // Users, channels, rooms, sessions, metaverse, assets, technical
   ...resource('user', '/user', 'mas_user', 'nick'),
@@ -215,13 +231,38 @@ export interface NavSection {
 const item = (routeId: string, label?: string) => ({ route: routeId, label: label ?? routeById(routeId).title })
 
 export const NAV: NavSection[] = [
-  { id: 'analytics', label: 'nav.analytics', icon: 'chart', group: 'main', items: [item('analytics.general'), item('analytics.task'), item('analytics.session'), item('analytics.ledger')] },
+  {
+    id: 'analytics',
+    label: 'nav.analytics',
+    icon: 'chart',
+    group: 'main',
+    items: [item('analytics.general'), item('analytics.task'), item('analytics.session'), item('analytics.ledger')],
+  },
   { id: 'reports', label: 'nav.reports', icon: 'report', group: 'main', items: [item('reports.session'), item('reports.ledger')] },
   {
-    id: 'tasks', label: 'nav.tasks', icon: 'task', group: 'main',
-    items: [item('tms.model.list'), item('tms.task.list'), item('tms.question_bank.list'), item('tms.answer.list'), item('tms.token.list'), item('tms.category.list'), item('tms.assessed_skills.list'), item('tms.genre.list'), item('genesis.model')],
+    id: 'tasks',
+    label: 'nav.tasks',
+    icon: 'task',
+    group: 'main',
+    items: [
+      item('tms.model.list'),
+      item('tms.task.list'),
+      item('tms.question_bank.list'),
+      item('tms.answer.list'),
+      item('tms.token.list'),
+      item('tms.category.list'),
+      item('tms.assessed_skills.list'),
+      item('tms.genre.list'),
+      item('genesis.model'),
+    ],
   },
-  { id: 'lessons', label: 'nav.lessons', icon: 'lesson', group: 'main', items: [item('lesson.model.list'), item('lesson.lesson.list'), item('genesis.lesson_model')] },
+  {
+    id: 'lessons',
+    label: 'nav.lessons',
+    icon: 'lesson',
+    group: 'main',
+    items: [item('lesson.model.list'), item('lesson.lesson.list'), item('genesis.lesson_model')],
+  },
   { id: 'surveys', label: 'nav.surveys', icon: 'survey', group: 'main', items: [item('survey.model.list'), item('survey.survey.list')] },
   { id: 'tracks', label: 'nav.tracks', icon: 'track', group: 'main', items: [item('track.list')] },
   { id: 'persona', label: 'nav.persona', icon: 'persona', group: 'main', items: [item('persona.list'), item('assistant.list')] },
@@ -229,12 +270,33 @@ export const NAV: NavSection[] = [
   { id: 'quiz', label: 'nav.quiz', icon: 'quiz', group: 'main', items: [item('quiz.list')] },
   { id: 'poll', label: 'nav.poll', icon: 'poll', group: 'main', items: [item('poll.list')] },
   {
-    id: 'realm', label: 'nav.realm', icon: 'realm', group: 'manage',
-    items: [item('realm.global_config'), item('realm.list'), item('role.list'), item('realm.report'), item('realm.category.list'), item('realm.word_filter'), item('realm.extra_field')],
+    id: 'realm',
+    label: 'nav.realm',
+    icon: 'realm',
+    group: 'manage',
+    items: [
+      item('realm.global_config'),
+      item('realm.list'),
+      item('role.list'),
+      item('realm.report'),
+      item('realm.category.list'),
+      item('realm.word_filter'),
+      item('realm.extra_field'),
+    ],
   },
   {
-    id: 'credits', label: 'nav.credits', icon: 'coin', group: 'manage',
-    items: [item('ledger.balance'), item('ledger.package.list'), item('ledger.content.list'), item('ledger.transfer'), item('ledger.sponsor'), item('ledger.purchase')],
+    id: 'credits',
+    label: 'nav.credits',
+    icon: 'coin',
+    group: 'manage',
+    items: [
+      item('ledger.balance'),
+      item('ledger.package.list'),
+      item('ledger.content.list'),
+      item('ledger.transfer'),
+      item('ledger.sponsor'),
+      item('ledger.purchase'),
+    ],
   },
   { id: 'content_generation', label: 'nav.content_generation', icon: 'sparkle', group: 'manage', items: [item('cgs.agent.list'), item('cgs.content_config')] },
   { id: 'users', label: 'nav.users', icon: 'users', group: 'manage', items: [item('user.list')] },

@@ -27,7 +27,14 @@ export function permissionsMarkdown(endpoints: { method: string; path: string; a
     '',
     '| group | permissions |',
     '|---|---|',
-    ...PERMISSION_GROUPS.map((g) => `| ${g} | ${PERMISSIONS.filter((p) => permissionGroup(p) === g).map((p) => `\`${p}\``).join(', ') || '—'} |`),
+    ...PERMISSION_GROUPS.map(
+      (g) =>
+        `| ${g} | ${
+          PERMISSIONS.filter((p) => permissionGroup(p) === g)
+            .map((p) => `\`${p}\``)
+            .join(', ') || '—'
+        } |`,
+    ),
     '',
     '## Platform-level permissions',
     '',
@@ -42,7 +49,10 @@ export function permissionsMarkdown(endpoints: { method: string; path: string; a
     '',
     '| route | requirement | notes |',
     '|---|---|---|',
-    ...ROUTES.map((r) => `| \`${r.path}\` | ${r.public ? `public${r.access.flags?.length ? ` + realm \`${r.access.flags.join('`, `')}\`` : ''}` : fmt(r.access)} | ${[r.unsaved ? 'unsaved-changes warning' : '', r.hideSidebar ? 'no sidebar' : ''].filter(Boolean).join(', ')} |`),
+    ...ROUTES.map(
+      (r) =>
+        `| \`${r.path}\` | ${r.public ? `public${r.access.flags?.length ? ` + realm \`${r.access.flags.join('`, `')}\`` : ''}` : fmt(r.access)} | ${[r.unsaved ? 'unsaved-changes warning' : '', r.hideSidebar ? 'no sidebar' : ''].filter(Boolean).join(', ')} |`,
+    ),
     '',
     '## API endpoints (paths under `/api`)',
     '',

@@ -15,7 +15,22 @@ export interface RichTextPolicy {
 
 /** Allowed elements and the attributes each keeps (values are checked again below). */
 const ALLOWED: Record<string, readonly string[]> = {
-  p: [], br: [], strong: [], em: [], u: [], s: [], ul: [], ol: [], li: [], h2: [], h3: [], blockquote: [], code: [], pre: [], sub: [], sup: [],
+  p: [],
+  br: [],
+  strong: [],
+  em: [],
+  u: [],
+  s: [],
+  ul: [],
+  ol: [],
+  li: [],
+  h2: [],
+  h3: [],
+  blockquote: [],
+  code: [],
+  pre: [],
+  sub: [],
+  sup: [],
   a: ['href'],
   img: ['src', 'alt'],
   span: ['data-latex', 'data-display'],
@@ -23,7 +38,37 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** Synonyms written by other editors or pasted text. */
 const RENAMED: Record<string, string> = { b: 'strong', i: 'em', strike: 's', del: 's', h1: 'h2', h4: 'h3', h5: 'h3', h6: 'h3', div: 'p' }
 /** Elements dropped together with everything inside them. */
-const DROPPED = new Set(['script', 'style', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'noscript', 'textarea', 'select', 'option', 'title', 'head', 'xmp', 'noembed', 'noframes', 'frameset', 'frame', 'applet', 'canvas', 'video', 'audio', 'form', 'button', 'input', 'link', 'meta', 'base'])
+const DROPPED = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'template',
+  'noscript',
+  'textarea',
+  'select',
+  'option',
+  'title',
+  'head',
+  'xmp',
+  'noembed',
+  'noframes',
+  'frameset',
+  'frame',
+  'applet',
+  'canvas',
+  'video',
+  'audio',
+  'form',
+  'button',
+  'input',
+  'link',
+  'meta',
+  'base',
+])
 const VOID = new Set(['br', 'img'])
 const MAX_DEPTH = 40
 export const MAX_LATEX = 2000
@@ -146,14 +191,18 @@ export function renderRichText(html: string, policy: RichTextPolicy = {}): strin
 /** The text a reader sees (formulas count as their LaTeX), whitespace collapsed: for minimum lengths and search. */
 export function plainText(html: string): string {
   let out = ''
-  walk(html, {}, {
-    open: (tag) => {
-      if (tag === 'br' || tag === 'p' || tag === 'li') out += ' '
+  walk(
+    html,
+    {},
+    {
+      open: (tag) => {
+        if (tag === 'br' || tag === 'p' || tag === 'li') out += ' '
+      },
+      close: () => undefined,
+      text: (text) => (out += text),
+      formula: (f) => (out += ` ${f.latex} `),
     },
-    close: () => undefined,
-    text: (text) => (out += text),
-    formula: (f) => (out += ` ${f.latex} `),
-  })
+  )
   return out.replace(/\s+/g, ' ').trim()
 }
 

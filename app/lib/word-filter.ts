@@ -31,13 +31,17 @@ const LINK = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu
  * is not an exemption domain (or below one) are filtered too. Callers decide what a match means: posted text is
  * stored masked; identity fields (a user's name) are refused.
  */
-export function filterText(text: string, sentences: readonly string[], links: { on: boolean; exempt: readonly string[] } = { on: false, exempt: [] }): FilterResult {
+export function filterText(
+  text: string,
+  sentences: readonly string[],
+  links: { on: boolean; exempt: readonly string[] } = { on: false, exempt: [] },
+): FilterResult {
   const { folded, index } = fold(text)
   const masked = [...text]
   // Positions into `masked` are by code point; `index` holds UTF-16 offsets, so map those to code points.
   const cpAt = new Map<number, number>()
   let cp = 0
-  for (let u = 0; u < text.length; ) {
+  for (let u = 0; u < text.length;) {
     cpAt.set(u, cp++)
     u += text.codePointAt(u)! > 0xffff ? 2 : 1
   }

@@ -25,8 +25,18 @@ export const assetList: ListSpec<Asset> = {
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.asset.fields.name' },
-    { field: 'type', type: 'select', label: 'resources.asset.fields.type', options: ASSET_TYPES.map((x) => ({ value: x, label: `resources.asset.type.${x}` })) },
-    { field: 'provider', type: 'select', label: 'resources.asset.fields.provider', options: ASSET_PROVIDERS.map((x) => ({ value: x, label: `resources.asset.provider.${x}` })) },
+    {
+      field: 'type',
+      type: 'select',
+      label: 'resources.asset.fields.type',
+      options: ASSET_TYPES.map((x) => ({ value: x, label: `resources.asset.type.${x}` })),
+    },
+    {
+      field: 'provider',
+      type: 'select',
+      label: 'resources.asset.fields.provider',
+      options: ASSET_PROVIDERS.map((x) => ({ value: x, label: `resources.asset.provider.${x}` })),
+    },
     { field: 'created_at', type: 'date', label: 'resources.asset.fields.created_at' },
   ],
 }

@@ -12,7 +12,12 @@ export const categoryList: ListSpec<Category> = {
     { id: 'name', label: 'resources.category.fields.name', sorting: true },
     { id: 'parent', label: 'resources.category.fields.parent', sorting: true },
     { id: 'priority', label: 'resources.category.fields.priority', sorting: true, align: 'right' },
-    { id: 'updated_at', label: 'resources.category.fields.updated_at', sorting: true, format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '') },
+    {
+      id: 'updated_at',
+      label: 'resources.category.fields.updated_at',
+      sorting: true,
+      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+    },
   ],
   search: [{ field: 'name', type: 'text', label: 'resources.category.fields.name' }],
 }

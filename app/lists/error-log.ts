@@ -8,7 +8,13 @@ export const errorLogList: ListSpec<ErrorLog> = {
   route: 'technical.logs',
   rowId: (r) => String(r.id),
   columns: [
-    { id: 'at', label: 'resources.error_log.fields.at', sorting: true, width: 170, format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 19) : '') },
+    {
+      id: 'at',
+      label: 'resources.error_log.fields.at',
+      sorting: true,
+      width: 170,
+      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 19) : ''),
+    },
     { id: 'request_id', label: 'resources.error_log.fields.request_id', width: 220 },
     { id: 'method', label: 'resources.error_log.fields.method', width: 90 },
     { id: 'path', label: 'resources.error_log.fields.path', sorting: true, ellipsis: true, tooltip: true },

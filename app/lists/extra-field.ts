@@ -10,7 +10,13 @@ export const extraFieldList: ListSpec<ExtraField> = {
   route: 'realm.extra_field',
   rowId: (r) => r.id,
   columns: [
-    { id: 'entity', label: 'resources.extra_field.fields.entity', sorting: true, width: 140, format: (v, _r, t) => t(`resources.extra_field.entity.${String(v)}`) },
+    {
+      id: 'entity',
+      label: 'resources.extra_field.fields.entity',
+      sorting: true,
+      width: 140,
+      format: (v, _r, t) => t(`resources.extra_field.entity.${String(v)}`),
+    },
     { id: 'label', label: 'resources.extra_field.fields.label', sorting: true },
     { id: 'key', label: 'resources.extra_field.fields.key', sorting: true },
     { id: 'required', label: 'resources.extra_field.fields.required', width: 110, format: yes },
@@ -19,8 +25,21 @@ export const extraFieldList: ListSpec<ExtraField> = {
     { id: 'position', label: 'resources.extra_field.fields.position', sorting: true, align: 'right', width: 100 },
   ],
   search: [
-    { field: 'entity', type: 'select', label: 'resources.extra_field.fields.entity', options: EXTRA_FIELD_ENTITIES.map((e) => ({ value: e, label: `resources.extra_field.entity.${e}` })) },
-    { field: 'active', type: 'select', label: 'resources.extra_field.fields.active', options: [{ value: 'true', label: 'form.yes' }, { value: 'false', label: 'form.no' }] },
+    {
+      field: 'entity',
+      type: 'select',
+      label: 'resources.extra_field.fields.entity',
+      options: EXTRA_FIELD_ENTITIES.map((e) => ({ value: e, label: `resources.extra_field.entity.${e}` })),
+    },
+    {
+      field: 'active',
+      type: 'select',
+      label: 'resources.extra_field.fields.active',
+      options: [
+        { value: 'true', label: 'form.yes' },
+        { value: 'false', label: 'form.no' },
+      ],
+    },
   ],
 }
 

@@ -12,8 +12,22 @@ export const ledgerAccountList: ListSpec<LedgerAccount> = {
     { id: 'kind', label: 'resources.ledger_account.fields.kind', sorting: true, width: 140, format: (v, _r, t) => t(`ledger.account.${String(v)}`) },
     { id: 'owner', label: 'resources.ledger_account.fields.owner', sorting: true, ellipsis: true, tooltip: true },
     { id: 'name', label: 'resources.ledger_account.fields.name', sorting: true, ellipsis: true },
-    { id: 'balance', label: 'resources.ledger_account.fields.balance', sorting: true, align: 'right', width: 140, info: 'resources.ledger_account.fields.balance.info', render: (r, t) => pointsCell(r.balance, t('ledger.locale')) },
-    { id: 'updated_at', label: 'resources.ledger_account.fields.updated_at', sorting: true, width: 170, format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '') },
+    {
+      id: 'balance',
+      label: 'resources.ledger_account.fields.balance',
+      sorting: true,
+      align: 'right',
+      width: 140,
+      info: 'resources.ledger_account.fields.balance.info',
+      render: (r, t) => pointsCell(r.balance, t('ledger.locale')),
+    },
+    {
+      id: 'updated_at',
+      label: 'resources.ledger_account.fields.updated_at',
+      sorting: true,
+      width: 170,
+      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+    },
   ],
   search: [
     {

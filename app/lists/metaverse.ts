@@ -16,7 +16,15 @@ export const metaverseList: ListSpec<MetaverseRoom> = {
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.metaverse_room.fields.name' },
-    { field: 'enabled', type: 'select', label: 'resources.metaverse_room.fields.enabled', options: [{ value: 'true', label: 'form.yes' }, { value: 'false', label: 'form.no' }] },
+    {
+      field: 'enabled',
+      type: 'select',
+      label: 'resources.metaverse_room.fields.enabled',
+      options: [
+        { value: 'true', label: 'form.yes' },
+        { value: 'false', label: 'form.no' },
+      ],
+    },
   ],
 }
 

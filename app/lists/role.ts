@@ -10,8 +10,20 @@ export const roleList: ListSpec<RoleRow> = {
   columns: [
     { id: 'role', label: 'resources.role.fields.role', sorting: true, width: 180 },
     { id: 'description', label: 'resources.role.fields.description', sorting: true, ellipsis: true, tooltip: true },
-    { id: 'permission_count', label: 'resources.role.fields.permission_count', align: 'right', width: 140, info: 'resources.role.fields.permission_count.info' },
-    { id: 'updated_at', label: 'resources.role.fields.updated_at', sorting: true, width: 170, format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '') },
+    {
+      id: 'permission_count',
+      label: 'resources.role.fields.permission_count',
+      align: 'right',
+      width: 140,
+      info: 'resources.role.fields.permission_count.info',
+    },
+    {
+      id: 'updated_at',
+      label: 'resources.role.fields.updated_at',
+      sorting: true,
+      width: 170,
+      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+    },
     { id: 'updated_by', label: 'resources.role.fields.updated_by', width: 160 },
   ],
   search: [

@@ -17,7 +17,15 @@ export const skillList: ListSpec<Skill> = {
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.tms_assessed_skill.fields.name' },
-    { field: 'type', type: 'select', label: 'resources.tms_assessed_skill.fields.type', options: [{ label: 'tms.skill_type.group', value: 'group' }, { label: 'tms.skill_type.skill', value: 'skill' }] },
+    {
+      field: 'type',
+      type: 'select',
+      label: 'resources.tms_assessed_skill.fields.type',
+      options: [
+        { label: 'tms.skill_type.group', value: 'group' },
+        { label: 'tms.skill_type.skill', value: 'skill' },
+      ],
+    },
   ],
 }
 export default skillList

@@ -21,8 +21,24 @@ export const categoryList: ListSpec<Category> = {
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.tms_category.fields.name' },
-    { field: 'required', type: 'select', label: 'resources.tms_category.fields.required', options: [{ label: 'tms.yes', value: 'true' }, { label: 'tms.no', value: 'false' }] },
-    { field: 'enabled', type: 'select', label: 'resources.tms_category.fields.enabled', options: [{ label: 'tms.yes', value: 'true' }, { label: 'tms.no', value: 'false' }] },
+    {
+      field: 'required',
+      type: 'select',
+      label: 'resources.tms_category.fields.required',
+      options: [
+        { label: 'tms.yes', value: 'true' },
+        { label: 'tms.no', value: 'false' },
+      ],
+    },
+    {
+      field: 'enabled',
+      type: 'select',
+      label: 'resources.tms_category.fields.enabled',
+      options: [
+        { label: 'tms.yes', value: 'true' },
+        { label: 'tms.no', value: 'false' },
+      ],
+    },
   ],
 }
 export default categoryList

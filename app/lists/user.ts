@@ -19,7 +19,13 @@ export const userList: ListSpec<User> = {
     { id: 'email', label: 'resources.user.fields.email', sorting: true, ellipsis: true },
     { id: 'roles', label: 'resources.user.fields.roles', format: (v) => (Array.isArray(v) ? v.join(', ') : '') },
     { id: 'origin_realm', label: 'resources.user.fields.origin_realm', sorting: true, width: 140 },
-    { id: 'disabled', label: 'resources.user.fields.status', sorting: true, width: 120, format: (v, _r, t) => t(v ? 'resources.user.status.disabled' : 'resources.user.status.active') },
+    {
+      id: 'disabled',
+      label: 'resources.user.fields.status',
+      sorting: true,
+      width: 120,
+      format: (v, _r, t) => t(v ? 'resources.user.status.disabled' : 'resources.user.status.active'),
+    },
     { id: 'created_at', label: 'resources.user.fields.created_at', sorting: true, width: 120, format: (v) => (typeof v === 'string' ? v.slice(0, 10) : '') },
   ],
   search: [

@@ -29,7 +29,8 @@ export async function saveAsset(request: Request, context: AppLoadContext, id?: 
 export async function deleteAsset(request: Request, context: AppLoadContext) {
   const { api } = await requireAccess(request, context, { all: ['asset_asset_list', 'asset_asset_delete'] })
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
-  if (!id.success) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!id.success)
+    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
     await api.delete(`asset/${encodeURIComponent(id.output)}`)
     return { ok: true, errors: [] as ErrorItem[] }

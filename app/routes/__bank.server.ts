@@ -16,7 +16,21 @@ const fail = (intent: string, errors: ErrorItem[], status: number) => data({ ok:
 const invalid = (field: string, message = 'validation.id'): ErrorItem[] => [{ field, cause: 'invalid', value: null, message }]
 
 /** A bank question as a model question: a copy, linked back to its source by `bank_id` (seed 001 §3). */
-export function bankCopy({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }: BankItem) {
+export function bankCopy({
+  id,
+  type,
+  statement,
+  comment,
+  score,
+  required,
+  shuffle,
+  partial_score,
+  categories,
+  media_type,
+  media_url,
+  options,
+  extra_fields,
+}: BankItem) {
   return { type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields, bank_id: id }
 }
 
@@ -25,7 +39,9 @@ export async function bankRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
   const [categories, models] = await Promise.all([
     p.tms_category_list ? api.get<ListPage<Category>>('tms/category', { limit: 1000 }).then((r) => r.items) : Promise.resolve([] as Category[]),
-    p.tms_model_list && p.tms_model_edit ? api.get<ListPage<Model>>('tms/model', { limit: 100, order: '-updated_at' }).then((r) => r.items) : Promise.resolve([] as Model[]),
+    p.tms_model_list && p.tms_model_edit
+      ? api.get<ListPage<Model>>('tms/model', { limit: 100, order: '-updated_at' }).then((r) => r.items)
+      : Promise.resolve([] as Model[]),
   ])
   return {
     categories: categories.filter((c) => c.enabled && c.selectable).map((c) => ({ id: c.id, name: c.name })),
@@ -56,10 +72,21 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
       if (!ids.success) return fail(intent, invalid('ids'), 400)
       const model = await api.get<Model>(`tms/model/${modelId.output}`)
       const items = await Promise.all(ids.output.map((id) => api.get<BankItem>(`tms/question_bank/${id}`)))
-      const { id: _id, realm: _realm, version: _version, created_at: _c, created_by: _cb, updated_at: _u, updated_by: _ub, ...rest } = model as Model & Record<string, unknown>
+      const {
+        id: _id,
+        realm: _realm,
+        version: _version,
+        created_at: _c,
+        created_by: _cb,
+        updated_at: _u,
+        updated_by: _ub,
+        ...rest
+      } = model as Model & Record<string, unknown>
       const saved = await api.put<Model>(`tms/model/${model.id}`, { ...rest, questions: [...model.questions, ...items.map(bankCopy)] })
       throw redirect(`/tms/model/edit/${saved.id}`, {
-        headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.bank.added_to_model', values: { count: String(items.length), title: saved.title } }) },
+        headers: {
+          'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.bank.added_to_model', values: { count: String(items.length), title: saved.title } }),
+        },
       })
     }
     if (intent === 'classify') {
@@ -73,8 +100,13 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
       const grade = Number(form.get('grade_id'))
       const text = (k: string) => String(form.get(k) ?? '')
       const result = await api.post<{ updated: number }>('tms/question_bank/classify', {
-        types: form.getAll('types').map(String), ids, grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
-        subject_id: text('subject_id'), standard_id: text('standard_id'), descriptor_id: text('descriptor_id'), curriculum: text('curriculum'),
+        types: form.getAll('types').map(String),
+        ids,
+        grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
+        subject_id: text('subject_id'),
+        standard_id: text('standard_id'),
+        descriptor_id: text('descriptor_id'),
+        curriculum: text('curriculum'),
       })
       return { ok: true, intent, errors: [] as ErrorItem[], updated: result.updated }
     }

@@ -10,7 +10,16 @@ import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { CategoryName } from '~/schemas/category'
 import type { ErrorItem } from '~/schemas/error'
 
-const Form = v.object({ name: CategoryName, parent: v.nullable(v.string()), priority: v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(10_000, 'validation.max_value')) })
+const Form = v.object({
+  name: CategoryName,
+  parent: v.nullable(v.string()),
+  priority: v.pipe(
+    v.number('validation.number'),
+    v.integer('validation.integer'),
+    v.minValue(0, 'validation.min_value'),
+    v.maxValue(10_000, 'validation.max_value'),
+  ),
+})
 type Values = { name: string; parent: string | null; priority: number }
 
 /** A room category: name, parent (any category but itself and its subtree) and priority among its siblings. */
@@ -31,8 +40,20 @@ export function CategoryForm({ initial, parents, mode }: { initial: Values; pare
         if (form.attempt()) fetcher.submit(jsonBody(values), { method: 'post', encType: 'application/json' })
       }}
     >
-      {other.length ? <p className="alert alert-error" role="alert">{other.map((e) => t(e.message, { defaultValue: t(`errors.${e.cause}`) })).join(' ')}</p> : null}
-      <TextField label={t('resources.category.fields.name')} value={values.name} onChange={(name) => setValues((x) => ({ ...x, name }))} onBlur={() => form.touch('name')} error={form.errorOf('name')} required maxLength={80} />
+      {other.length ? (
+        <p className="alert alert-error" role="alert">
+          {other.map((e) => t(e.message, { defaultValue: t(`errors.${e.cause}`) })).join(' ')}
+        </p>
+      ) : null}
+      <TextField
+        label={t('resources.category.fields.name')}
+        value={values.name}
+        onChange={(name) => setValues((x) => ({ ...x, name }))}
+        onBlur={() => form.touch('name')}
+        error={form.errorOf('name')}
+        required
+        maxLength={80}
+      />
       <SelectField
         label={t('resources.category.fields.parent')}
         value={values.parent ?? ''}
@@ -42,7 +63,15 @@ export function CategoryForm({ initial, parents, mode }: { initial: Values; pare
         hint={mode === 'edit' ? t('resources.category.hints.parent') : undefined}
         options={[{ value: '', label: t('resources.category.top_level') }, ...parents.map((p) => ({ value: p.id, label: p.label }))]}
       />
-      <NumberField label={t('resources.category.fields.priority')} value={values.priority} onChange={(priority) => setValues((x) => ({ ...x, priority }))} onBlur={() => form.touch('priority')} error={form.errorOf('priority')} hint={t('resources.category.hints.priority')} min={0} />
+      <NumberField
+        label={t('resources.category.fields.priority')}
+        value={values.priority}
+        onChange={(priority) => setValues((x) => ({ ...x, priority }))}
+        onBlur={() => form.touch('priority')}
+        error={form.errorOf('priority')}
+        hint={t('resources.category.hints.priority')}
+        min={0}
+      />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('resources.category.save')}

@@ -39,11 +39,15 @@ export async function saveCategory(request: Request, context: AppLoadContext, mo
   const body = v.safeParse(Body, await request.json().catch(() => null))
   if (!body.success) return data({ errors: [{ field: 'name', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    const saved = mode === 'create' ? await api.post<Category>('room/category', body.output) : await api.put<Category>(`room/category/${encodeURIComponent(id ?? '')}`, body.output)
-    throw redirect('/realm/category', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.category.saved', values: { name: saved.name } }) } })
+    const saved =
+      mode === 'create'
+        ? await api.post<Category>('room/category', body.output)
+        : await api.put<Category>(`room/category/${encodeURIComponent(id ?? '')}`, body.output)
+    throw redirect('/realm/category', {
+      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.category.saved', values: { name: saved.name } }) },
+    })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
     throw err
   }
 }
-

@@ -16,10 +16,23 @@ export function ExtraFieldForm({ field, onDone }: { field: ExtraField | null; on
   const { t } = useTranslation()
   const toast = useToast()
   const fetcher = useFetcher<{ ok: boolean; errors: ErrorItem[] }>({ key: 'extra-field-form' })
-  const initial = field ? { entity: field.entity, key: field.key, label: field.label, required: field.required, active: field.active, external_preview: field.external_preview, position: field.position } : EMPTY
+  const initial = field
+    ? {
+        entity: field.entity,
+        key: field.key,
+        label: field.label,
+        required: field.required,
+        active: field.active,
+        external_preview: field.external_preview,
+        position: field.position,
+      }
+    : EMPTY
   const [values, setValues] = useState<typeof EMPTY>(initial)
   const form = useLiveValidation(field ? ExtraFieldUpdate : ExtraFieldCreate, field ? changedValues(initial, values) : values, fetcher.data?.errors)
-  const set = <K extends keyof typeof EMPTY>(k: K) => (v: (typeof EMPTY)[K]) => setValues((x) => ({ ...x, [k]: v }))
+  const set =
+    <K extends keyof typeof EMPTY>(k: K) =>
+    (v: (typeof EMPTY)[K]) =>
+      setValues((x) => ({ ...x, [k]: v }))
   const common = (k: keyof typeof EMPTY) => ({ label: t(`resources.extra_field.fields.${k}`), error: form.errorOf(k), onBlur: () => form.touch(k) })
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
@@ -38,13 +51,32 @@ export function ExtraFieldForm({ field, onDone }: { field: ExtraField | null; on
         fetcher.submit(jsonBody(body), { method: 'post', encType: 'application/json' })
       }}
     >
-      <SelectField {...common('entity')} value={values.entity} onChange={set('entity')} disabled={field !== null} options={EXTRA_FIELD_ENTITIES.map((e) => ({ value: e, label: t(`resources.extra_field.entity.${e}`) }))} />
-      <TextField {...common('key')} value={values.key} onChange={set('key')} disabled={field !== null} hint={t('validation.extra_key')} required autoComplete="off" />
+      <SelectField
+        {...common('entity')}
+        value={values.entity}
+        onChange={set('entity')}
+        disabled={field !== null}
+        options={EXTRA_FIELD_ENTITIES.map((e) => ({ value: e, label: t(`resources.extra_field.entity.${e}`) }))}
+      />
+      <TextField
+        {...common('key')}
+        value={values.key}
+        onChange={set('key')}
+        disabled={field !== null}
+        hint={t('validation.extra_key')}
+        required
+        autoComplete="off"
+      />
       <TextField {...common('label')} value={values.label} onChange={set('label')} required />
       <NumberField {...common('position')} value={values.position} onChange={set('position')} min={0} max={1000} />
       <CheckboxField {...common('required')} value={values.required} onChange={set('required')} hint={t('resources.extra_field.hints.required')} />
       <CheckboxField {...common('active')} value={values.active} onChange={set('active')} hint={t('resources.extra_field.hints.active')} />
-      <CheckboxField {...common('external_preview')} value={values.external_preview} onChange={set('external_preview')} hint={t('resources.extra_field.hints.external_preview')} />
+      <CheckboxField
+        {...common('external_preview')}
+        value={values.external_preview}
+        onChange={set('external_preview')}
+        hint={t('resources.extra_field.hints.external_preview')}
+      />
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onDone}>
           {t('settings.cancel')}

@@ -10,7 +10,10 @@ export interface Wallet {
 
 /** Recipients as typed in one text box: separated by commas, semicolons, spaces or lines. */
 export function splitTargets(text: string): string[] {
-  return text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean)
+  return text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 /** The wallet a movement is paid from: `''` is the caller's own wallet, else a realm code (`from_realm`). */

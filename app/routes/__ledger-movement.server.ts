@@ -3,7 +3,6 @@ import type { SessionUser } from '~/server/auth.server'
 import type { RealmApi } from '~/server/api.server'
 import type { Wallet } from './__ledger-movement-ui'
 
-
 /**
  * Where the caller may pay from: their own wallet, and with ledger_transfer_cross_realm the wallets of their realm
  * and of the realms they administer (when they may list them). A realm wallet whose balance the caller may not read is offered with an unknown balance (NaN).
@@ -18,9 +17,10 @@ export async function payingWallets(api: RealmApi, user: SessionUser): Promise<W
   }
   const realms = await Promise.all(
     [...codes].map((code) =>
-      api.get<Wallet>(`ledger/wallet/${encodeURIComponent(code)}`, { from_realm: 'true' }).catch(() => ({ owner: code, kind: 'realm' as const, name: code, points: Number.NaN })),
+      api
+        .get<Wallet>(`ledger/wallet/${encodeURIComponent(code)}`, { from_realm: 'true' })
+        .catch(() => ({ owner: code, kind: 'realm' as const, name: code, points: Number.NaN })),
     ),
   )
   return [own, ...realms]
 }
-

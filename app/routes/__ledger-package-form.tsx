@@ -42,22 +42,56 @@ export function PackageForm({ initial }: { initial?: LedgerPackage }) {
       <ErrorAlert errors={action?.errors} title="resources.ledger_package.save_failed" />
       <div className="card">
         <Field id="pkg-name" label={t('resources.ledger_package.fields.name')} error={error('name')}>
-          <input className="input" name="name" value={values.name} maxLength={80} required onChange={(e) => set('name', e.currentTarget.value)} {...described('pkg-name', error('name'))} />
+          <input
+            className="input"
+            name="name"
+            value={values.name}
+            maxLength={80}
+            required
+            onChange={(e) => set('name', e.currentTarget.value)}
+            {...described('pkg-name', error('name'))}
+          />
         </Field>
         <Field id="pkg-description" label={t('resources.ledger_package.fields.description')} error={error('description')}>
-          <textarea className="input" name="description" rows={2} maxLength={500} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} {...described('pkg-description', error('description'))} />
+          <textarea
+            className="input"
+            name="description"
+            rows={2}
+            maxLength={500}
+            value={values.description}
+            onChange={(e) => set('description', e.currentTarget.value)}
+            {...described('pkg-description', error('description'))}
+          />
         </Field>
         <div className="ledger-grid">
           <Field
             id="pkg-cost"
             label={t('resources.ledger_package.fields.cost')}
             error={error('cost')}
-            hint={Number.isNaN(cost) ? t('resources.ledger_package.cost_hint') : t('resources.ledger_package.cost_preview', { value: money(cost, values.currency, locale) })}
+            hint={
+              Number.isNaN(cost)
+                ? t('resources.ledger_package.cost_hint')
+                : t('resources.ledger_package.cost_preview', { value: money(cost, values.currency, locale) })
+            }
           >
-            <input className="input" name="cost" inputMode="decimal" value={values.cost} required onChange={(e) => set('cost', e.currentTarget.value)} {...described('pkg-cost', error('cost'), true)} />
+            <input
+              className="input"
+              name="cost"
+              inputMode="decimal"
+              value={values.cost}
+              required
+              onChange={(e) => set('cost', e.currentTarget.value)}
+              {...described('pkg-cost', error('cost'), true)}
+            />
           </Field>
           <Field id="pkg-currency" label={t('resources.ledger_package.fields.currency')} error={error('currency')}>
-            <select className="input" name="currency" value={values.currency} onChange={(e) => set('currency', e.currentTarget.value as Currency)} {...described('pkg-currency', error('currency'))}>
+            <select
+              className="input"
+              name="currency"
+              value={values.currency}
+              onChange={(e) => set('currency', e.currentTarget.value as Currency)}
+              {...described('pkg-currency', error('currency'))}
+            >
               {CURRENCIES.map((c) => (
                 <option key={c} value={c}>
                   {c}
@@ -66,15 +100,25 @@ export function PackageForm({ initial }: { initial?: LedgerPackage }) {
             </select>
           </Field>
           <Field id="pkg-points" label={t('resources.ledger_package.fields.points')} error={error('points')} hint={t('resources.ledger_package.points_hint')}>
-            <input className="input" name="points" inputMode="numeric" value={values.points} required onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))} {...described('pkg-points', error('points'), true)} />
+            <input
+              className="input"
+              name="points"
+              inputMode="numeric"
+              value={values.points}
+              required
+              onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))}
+              {...described('pkg-points', error('points'), true)}
+            />
           </Field>
         </div>
         <div className="ledger-switches">
           <label className="switch">
-            <input type="checkbox" name="enabled" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} /> {t('resources.ledger_package.fields.enabled')}
+            <input type="checkbox" name="enabled" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />{' '}
+            {t('resources.ledger_package.fields.enabled')}
           </label>
           <label className="switch">
-            <input type="checkbox" name="recommended" checked={values.recommended} onChange={(e) => set('recommended', e.currentTarget.checked)} /> {t('resources.ledger_package.fields.recommended')}
+            <input type="checkbox" name="recommended" checked={values.recommended} onChange={(e) => set('recommended', e.currentTarget.checked)} />{' '}
+            {t('resources.ledger_package.fields.recommended')}
           </label>
         </div>
       </div>

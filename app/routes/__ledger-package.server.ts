@@ -21,7 +21,9 @@ export async function savePackage(request: Request, context: AppLoadContext, id?
   })
   const parsed = v.safeParse(id ? PackageUpdate : PackageCreate, body)
   if (!parsed.success) return invalid(issuesAsErrors(parsed.issues))
-  const saved = await attempt(() => (id ? api.put<LedgerPackage>(`ledger/package/${encodeURIComponent(id)}`, parsed.output) : api.post<LedgerPackage>('ledger/package', parsed.output)))
+  const saved = await attempt(() =>
+    id ? api.put<LedgerPackage>(`ledger/package/${encodeURIComponent(id)}`, parsed.output) : api.post<LedgerPackage>('ledger/package', parsed.output),
+  )
   if (!saved.ok) return saved.response
   return redirectWithFlash('/ledger/package', { kind: 'success', message: 'resources.ledger_package.saved', values: { name: saved.value.name } })
 }

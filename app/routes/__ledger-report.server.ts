@@ -26,7 +26,8 @@ export async function loadReport(request: Request, context: AppLoadContext, rout
   const wanted = url.searchParams.get('period')
   const period: Granularity = (GRANULARITIES as readonly string[]).includes(wanted ?? '') ? (wanted as Granularity) : 'day'
   const askedReport = url.searchParams.get('report')
-  const report: ReportName = routeId === 'analytics.ledger' ? 'overview' : (REPORTS as readonly string[]).includes(askedReport ?? '') ? (askedReport as ReportName) : fallback
+  const report: ReportName =
+    routeId === 'analytics.ledger' ? 'overview' : (REPORTS as readonly string[]).includes(askedReport ?? '') ? (askedReport as ReportName) : fallback
   const range = defaultRange(period, today)
   const query = { report, period, start_at: url.searchParams.get('start_at') || range.start_at, end_at: url.searchParams.get('end_at') || range.end_at }
   const parsed = v.safeParse(ReportQuery, query)

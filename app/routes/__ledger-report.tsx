@@ -4,7 +4,16 @@ import { useTranslation } from 'react-i18next'
 import { BarChart } from '~/components/bar-chart'
 import { Icon } from '~/components/icon'
 import { abbreviate, money } from '~/lib/format'
-import { GRANULARITIES, labelKey, PERIOD_LIMIT, ReportQuery, SERIES_REPORTS, type Granularity, type ReportAnswer, type ReportRow } from '~/schemas/ledger-report'
+import {
+  GRANULARITIES,
+  labelKey,
+  PERIOD_LIMIT,
+  ReportQuery,
+  SERIES_REPORTS,
+  type Granularity,
+  type ReportAnswer,
+  type ReportRow,
+} from '~/schemas/ledger-report'
 import type { ReportState } from './__ledger-report.server'
 import { described, Field, useLiveValidation } from './__ledger-ui'
 
@@ -24,7 +33,13 @@ export function PeriodForm({ state }: { state: ReportState }) {
     <Form method="get" className="card ledger-period" noValidate onSubmit={(e) => !live.attempt() && e.preventDefault()} aria-label={t('ledger.report.period')}>
       <input type="hidden" name="report" value={state.query.report} />
       <Field id="report-period" label={t('ledger.report.granularity')} hint={t('ledger.report.limits', PERIOD_LIMIT)}>
-        <select className="input" name="period" value={values.period} onChange={(e) => set('period', e.currentTarget.value as Granularity)} {...described('report-period', undefined, true)}>
+        <select
+          className="input"
+          name="period"
+          value={values.period}
+          onChange={(e) => set('period', e.currentTarget.value as Granularity)}
+          {...described('report-period', undefined, true)}
+        >
           {GRANULARITIES.map((g) => (
             <option key={g} value={g}>
               {t(`ledger.report.granularity.${g}`)}
@@ -33,10 +48,26 @@ export function PeriodForm({ state }: { state: ReportState }) {
         </select>
       </Field>
       <Field id="report-start" label={t('ledger.report.start_at')} error={error('start_at')}>
-        <input className="input" type="date" name="start_at" max={state.today} value={values.start_at} onChange={(e) => set('start_at', e.currentTarget.value)} {...described('report-start', error('start_at'))} />
+        <input
+          className="input"
+          type="date"
+          name="start_at"
+          max={state.today}
+          value={values.start_at}
+          onChange={(e) => set('start_at', e.currentTarget.value)}
+          {...described('report-start', error('start_at'))}
+        />
       </Field>
       <Field id="report-end" label={t('ledger.report.end_at')} error={error('end_at')}>
-        <input className="input" type="date" name="end_at" max={state.today} value={values.end_at} onChange={(e) => set('end_at', e.currentTarget.value)} {...described('report-end', error('end_at'))} />
+        <input
+          className="input"
+          type="date"
+          name="end_at"
+          max={state.today}
+          value={values.end_at}
+          onChange={(e) => set('end_at', e.currentTarget.value)}
+          {...described('report-end', error('end_at'))}
+        />
       </Field>
       <button type="submit" className="btn btn-primary">
         <Icon name="search" /> {t('ledger.report.apply')}

@@ -67,10 +67,18 @@ export function Statement({
                 <th scope="col">{t('ledger.statement.type')}</th>
                 <th scope="col">{t('ledger.statement.counterpart')}</th>
                 <th scope="col">{t('ledger.statement.description')}</th>
-                <th scope="col" style={{ textAlign: 'right' }}>{t('ledger.statement.amount')}</th>
-                <th scope="col" style={{ textAlign: 'right' }}>{t('ledger.statement.balance_after')}</th>
+                <th scope="col" style={{ textAlign: 'right' }}>
+                  {t('ledger.statement.amount')}
+                </th>
+                <th scope="col" style={{ textAlign: 'right' }}>
+                  {t('ledger.statement.balance_after')}
+                </th>
                 <th scope="col">{t('ledger.statement.billing_key')}</th>
-                {canReverse ? <th scope="col"><span className="visually-hidden">{t('table.actions')}</span></th> : null}
+                {canReverse ? (
+                  <th scope="col">
+                    <span className="visually-hidden">{t('table.actions')}</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -82,10 +90,16 @@ export function Statement({
                     {e.reversed_by ? <span className="badge"> {t('ledger.statement.reversed')}</span> : null}
                   </td>
                   <td className="ellipsis">{e.counterparts.map((c) => counterpart(c, t)).join(', ')}</td>
-                  <td className="ellipsis" title={e.description}>{e.description}</td>
-                  <td style={{ textAlign: 'right' }} className={e.amount < 0 ? 'ledger-debit' : 'ledger-credit'}>{n(e.amount)}</td>
+                  <td className="ellipsis" title={e.description}>
+                    {e.description}
+                  </td>
+                  <td style={{ textAlign: 'right' }} className={e.amount < 0 ? 'ledger-debit' : 'ledger-credit'}>
+                    {n(e.amount)}
+                  </td>
                   <td style={{ textAlign: 'right' }}>{new Intl.NumberFormat(locale).format(e.balance_after)}</td>
-                  <td><code>{e.billing_key}</code></td>
+                  <td>
+                    <code>{e.billing_key}</code>
+                  </td>
                   {canReverse ? (
                     <td className="row-actions">
                       {e.type !== 'reversal' && !e.reversed_by ? (
@@ -100,10 +114,20 @@ export function Statement({
             </tbody>
           </table>
           <div className="table-footer">
-            <span aria-live="polite">{t('table.range', { from: statement.offset + 1, to: statement.offset + statement.items.length, total: statement.total })}</span>
+            <span aria-live="polite">
+              {t('table.range', { from: statement.offset + 1, to: statement.offset + statement.items.length, total: statement.total })}
+            </span>
             <span className="pager">
-              {statement.offset > 0 ? <Link className="btn btn-icon" to={page(statement.offset - limit)} preventScrollReset><Icon name="chevronLeft" label={t('table.previous')} /></Link> : null}
-              {statement.offset + limit < statement.total ? <Link className="btn btn-icon" to={page(statement.offset + limit)} preventScrollReset><Icon name="chevronRight" label={t('table.next')} /></Link> : null}
+              {statement.offset > 0 ? (
+                <Link className="btn btn-icon" to={page(statement.offset - limit)} preventScrollReset>
+                  <Icon name="chevronLeft" label={t('table.previous')} />
+                </Link>
+              ) : null}
+              {statement.offset + limit < statement.total ? (
+                <Link className="btn btn-icon" to={page(statement.offset + limit)} preventScrollReset>
+                  <Icon name="chevronRight" label={t('table.next')} />
+                </Link>
+              ) : null}
             </span>
           </div>
         </div>
@@ -117,7 +141,8 @@ export function Statement({
         danger
         onCancel={() => setReversing(null)}
         onConfirm={() => {
-          if (reversing) fetcher.submit({ transaction_id: reversing.transaction_id, idempotency_key: `${actionKey}-${reversing.transaction_id}` }, { method: 'post' })
+          if (reversing)
+            fetcher.submit({ transaction_id: reversing.transaction_id, idempotency_key: `${actionKey}-${reversing.transaction_id}` }, { method: 'post' })
           setReversing(null)
         }}
       />

@@ -67,7 +67,12 @@ export function ErrorAlert({ errors, title }: { errors: ErrorItem[] | undefined;
         {errors.map((e, i) => (
           <li key={i}>
             {t(e.message, { defaultValue: t(`errors.${e.cause}`, { defaultValue: e.message }) })}
-            {typeof e.value === 'string' && e.value ? <> — <code>{e.value}</code></> : null}
+            {typeof e.value === 'string' && e.value ? (
+              <>
+                {' '}
+                — <code>{e.value}</code>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

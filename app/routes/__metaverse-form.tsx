@@ -21,7 +21,10 @@ export function MetaverseForm({ room }: { room: MetaverseRoom | null }) {
   const form = useLiveValidation(room ? MetaverseRoomUpdate : MetaverseRoomCreate, body, fetcher.data?.errors)
   const saving = fetcher.state !== 'idle'
   const guard = useUnsavedChanges(!saving && Object.keys(changedValues(initial, values)).length > 0)
-  const set = <K extends keyof Values>(k: K) => (v: Values[K]) => setValues((x) => ({ ...x, [k]: v }))
+  const set =
+    <K extends keyof Values>(k: K) =>
+    (v: Values[K]) =>
+      setValues((x) => ({ ...x, [k]: v }))
   const common = (k: keyof Values) => ({ label: t(`resources.metaverse_room.fields.${k}`), error: form.errorOf(k), onBlur: () => form.touch(k) })
   return (
     <form

@@ -27,8 +27,23 @@ export function MetaverseTokenDialog({ host, onClose, locale }: { host: string |
           if (form.attempt()) fetcher.submit(jsonBody({ intent: 'token', ...values }), { method: 'post', encType: 'application/json' })
         }}
       >
-        <TextField label={t('resources.metaverse_room.fields.host')} value={values.host} onChange={(h) => setValues((x) => ({ ...x, host: h }))} onBlur={() => form.touch('host')} error={form.errorOf('host')} required />
-        <TextField label={t('resources.metaverse_room.token.email')} type="email" value={values.email} onChange={(m) => setValues((x) => ({ ...x, email: m }))} onBlur={() => form.touch('email')} error={form.errorOf('email')} required />
+        <TextField
+          label={t('resources.metaverse_room.fields.host')}
+          value={values.host}
+          onChange={(h) => setValues((x) => ({ ...x, host: h }))}
+          onBlur={() => form.touch('host')}
+          error={form.errorOf('host')}
+          required
+        />
+        <TextField
+          label={t('resources.metaverse_room.token.email')}
+          type="email"
+          value={values.email}
+          onChange={(m) => setValues((x) => ({ ...x, email: m }))}
+          onBlur={() => form.touch('email')}
+          error={form.errorOf('email')}
+          required
+        />
         {fetcher.data && !fetcher.data.ok ? (
           <p className="alert alert-error" role="alert">
             {fetcher.data.errors.map((e) => t(e.message, { defaultValue: t(`errors.${e.cause}`) })).join(' ')}

@@ -19,8 +19,12 @@ export async function saveMetaverseRoom(request: Request, context: AppLoadContex
   const body = v.safeParse(v.record(v.string(), v.unknown()), await request.json().catch(() => null))
   if (!body.success) return data({ errors: [{ field: 'name', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    const saved = id ? await api.put<MetaverseRoom>(`${roomsOf(realm.code)}/${encodeURIComponent(id)}`, body.output) : await api.post<MetaverseRoom>(roomsOf(realm.code), body.output)
-    throw redirect('/metaverse', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.metaverse_room.saved', values: { name: saved.name } }) } })
+    const saved = id
+      ? await api.put<MetaverseRoom>(`${roomsOf(realm.code)}/${encodeURIComponent(id)}`, body.output)
+      : await api.post<MetaverseRoom>(roomsOf(realm.code), body.output)
+    throw redirect('/metaverse', {
+      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.metaverse_room.saved', values: { name: saved.name } }) },
+    })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
     throw err
@@ -37,7 +41,11 @@ export async function metaverseListAction(request: Request, context: AppLoadCont
   const body = v.safeParse(ListAction, await request.json().catch(() => null))
   const needs = body.success && body.output.intent === 'token' ? 'room_metaverse_token_generate' : 'mas_metaverse_room_delete'
   const { api, realm } = await requireAccess(request, context, { all: ['mas_metaverse_room_list', needs] })
-  if (!body.success) return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], token: null }, { status: 400 })
+  if (!body.success)
+    return data(
+      { ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], token: null },
+      { status: 400 },
+    )
   try {
     if (body.output.intent === 'token') {
       const token = await api.put<MetaverseToken>('room/metaverse/token/generate', { host: body.output.host, email: body.output.email })

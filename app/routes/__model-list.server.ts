@@ -24,7 +24,13 @@ export async function modelListAction(request: Request, context: AppLoadContext)
       }
       const created = await api.post<Model & { dropped_categories: string[] }>('tms/model/import', doc)
       throw redirect(`/tms/model/edit/${created.id}`, {
-        headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: created.dropped_categories.length ? 'tms.model.imported_dropped' : 'tms.model.imported', values: { count: String(created.dropped_categories.length) } }) },
+        headers: {
+          'Set-Cookie': await setFlash({
+            kind: 'success',
+            message: created.dropped_categories.length ? 'tms.model.imported_dropped' : 'tms.model.imported',
+            values: { count: String(created.dropped_categories.length) },
+          }),
+        },
       })
     }
     if (!ID.test(id)) return fail([{ field: 'id', cause: 'invalid', value: id, message: 'validation.id' }], 400)

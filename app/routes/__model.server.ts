@@ -14,7 +14,8 @@ import { setFlash } from '~/server/flash.server'
 /** What the model editor offers besides the model: categories, genres, skills, each when the user may list them. */
 export async function editorRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
-  const list = <T,>(ok: boolean | undefined, path: string) => (ok ? api.get<ListPage<T>>(path, { limit: 1000 }).then((r) => r.items) : Promise.resolve([] as T[]))
+  const list = <T>(ok: boolean | undefined, path: string) =>
+    ok ? api.get<ListPage<T>>(path, { limit: 1000 }).then((r) => r.items) : Promise.resolve([] as T[])
   const [categories, genres, skills] = await Promise.all([
     list<Category>(p.tms_category_list, 'tms/category'),
     list<Genre>(p.tms_genre_list, 'tms/genre'),
@@ -43,12 +44,27 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
   }
   if (form.get('intent') === 'bank') {
     const ids = v.safeParse(Ids, JSON.parse(String(form.get('ids') ?? '[]')))
-    if (!ids.success) return data({ errors: [{ field: 'ids', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[], bank: null }, { status: 400 })
+    if (!ids.success)
+      return data({ errors: [{ field: 'ids', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[], bank: null }, { status: 400 })
     try {
       const items = await Promise.all(ids.output.map((id) => api.get<BankItem>(`tms/question_bank/${id}`)))
-      const bank = items.map(({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
-        type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields, bank_id: id,
-      }))
+      const bank = items.map(
+        ({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
+          type,
+          statement,
+          comment,
+          score,
+          required,
+          shuffle,
+          partial_score,
+          categories,
+          media_type,
+          media_url,
+          options,
+          extra_fields,
+          bank_id: id,
+        }),
+      )
       return { errors: [] as ErrorItem[], bank }
     } catch (e) {
       return errors(e)
@@ -66,5 +82,7 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
   } catch (e) {
     return errors(e)
   }
-  throw redirect(`/tms/model/edit/${saved.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.editor.saved', values: { version: String(saved.version) } }) } })
+  throw redirect(`/tms/model/edit/${saved.id}`, {
+    headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.editor.saved', values: { version: String(saved.version) } }) },
+  })
 }

@@ -10,7 +10,19 @@ export function HostsField(p: { value: string[]; onChange: (v: string[]) => void
 const EMPTY = { nick: '', name: '', email: '', password: '', role: 'admin' }
 
 /** The first administrator of a new realm (optional): without one, nobody could sign in there yet. */
-export function FirstAdminFields({ value, onChange, roles, errorOf, touch }: { value: Record<string, string> | null; onChange: (v: Record<string, string> | null) => void; roles: string[] | null; errorOf: (f: string) => string | undefined; touch: (f: string) => void }) {
+export function FirstAdminFields({
+  value,
+  onChange,
+  roles,
+  errorOf,
+  touch,
+}: {
+  value: Record<string, string> | null
+  onChange: (v: Record<string, string> | null) => void
+  roles: string[] | null
+  errorOf: (f: string) => string | undefined
+  touch: (f: string) => void
+}) {
   const { t } = useTranslation()
   const field = (name: keyof typeof EMPTY) => ({
     value: value?.[name] ?? '',
@@ -22,7 +34,12 @@ export function FirstAdminFields({ value, onChange, roles, errorOf, touch }: { v
   return (
     <fieldset className="first-admin">
       <legend>{t('resources.realm.admin.title')}</legend>
-      <CheckboxField label={t('resources.realm.admin.enable')} hint={t('resources.realm.admin.hint')} value={value !== null} onChange={(on) => onChange(on ? EMPTY : null)} />
+      <CheckboxField
+        label={t('resources.realm.admin.enable')}
+        hint={t('resources.realm.admin.hint')}
+        value={value !== null}
+        onChange={(on) => onChange(on ? EMPTY : null)}
+      />
       {value ? (
         <div className="field-grid">
           <TextField {...field('nick')} autoComplete="off" required />

@@ -49,7 +49,8 @@ export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfr
   const guard = useUnsavedChanges(dirty)
   const set = (field: string) => (value: unknown) => setValues((v) => ({ ...v, [field]: value }))
   const storageMissing = STORAGE_FIELDS.some((f) => !values[f] && !secrets[f])
-  const tabErrors = (t: RealmTab) => t.fields.filter((f) => form.errorOf(f)).length + (t.id === 'general' ? ['code', 'hosts'].filter((f) => form.errorOf(f)).length : 0)
+  const tabErrors = (t: RealmTab) =>
+    t.fields.filter((f) => form.errorOf(f)).length + (t.id === 'general' ? ['code', 'hosts'].filter((f) => form.errorOf(f)).length : 0)
 
   function submit() {
     if (!form.attempt()) {
@@ -122,7 +123,14 @@ export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfr
             </div>
           ) : null}
           {x.id === 'general' && mode === 'create' ? (
-            <RealmFieldInputText label={t('resources.realm.fields.code')} value={String(values.code ?? '')} onChange={set('code')} onBlur={() => form.touch('code')} error={form.errorOf('code')} hint={t('validation.realm_code')} />
+            <RealmFieldInputText
+              label={t('resources.realm.fields.code')}
+              value={String(values.code ?? '')}
+              onChange={set('code')}
+              onBlur={() => form.touch('code')}
+              error={form.errorOf('code')}
+              hint={t('validation.realm_code')}
+            />
           ) : null}
           <div className="field-grid">
             {x.fields.map((f: RealmField) => (
@@ -141,9 +149,17 @@ export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfr
             ))}
           </div>
           {x.id === 'general' ? (
-            <HostsField value={(values.hosts as string[]) ?? []} onChange={set('hosts')} onBlur={() => form.touch('hosts')} error={form.errorOf('hosts')} disabled={!canInfra} />
+            <HostsField
+              value={(values.hosts as string[]) ?? []}
+              onChange={set('hosts')}
+              onBlur={() => form.touch('hosts')}
+              error={form.errorOf('hosts')}
+              disabled={!canInfra}
+            />
           ) : null}
-          {x.id === 'general' && mode === 'create' ? <FirstAdminFields value={admin} onChange={setAdmin} roles={roles} errorOf={form.errorOf} touch={form.touch} /> : null}
+          {x.id === 'general' && mode === 'create' ? (
+            <FirstAdminFields value={admin} onChange={setAdmin} roles={roles} errorOf={form.errorOf} touch={form.touch} />
+          ) : null}
           {x.panel ? <RealmPanel panel={x.panel} data={panels} mode={mode} /> : null}
         </div>
       ))}
@@ -152,7 +168,8 @@ export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfr
           {dirty ? t('resources.realm.changes', { count: Object.keys(changed).length + (admin ? 1 : 0) }) : ''}
         </span>
         <button type="submit" className="btn btn-primary" disabled={saving || (mode === 'edit' && !dirty)}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t(mode === 'create' ? 'resources.realm.create' : 'resources.realm.save')}
+          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />}{' '}
+          {t(mode === 'create' ? 'resources.realm.create' : 'resources.realm.save')}
         </button>
       </div>
       {guard}
@@ -169,7 +186,18 @@ function RealmFieldInputText(p: { label: string; value: string; onChange: (v: st
         {p.label}
         <span aria-hidden="true"> *</span>
       </label>
-      <input id="realm-code-input" className="input" value={p.value} required maxLength={10} autoComplete="off" onChange={(e) => p.onChange(e.currentTarget.value)} onBlur={p.onBlur} aria-invalid={p.error ? true : undefined} aria-describedby="realm-code-msg" />
+      <input
+        id="realm-code-input"
+        className="input"
+        value={p.value}
+        required
+        maxLength={10}
+        autoComplete="off"
+        onChange={(e) => p.onChange(e.currentTarget.value)}
+        onBlur={p.onBlur}
+        aria-invalid={p.error ? true : undefined}
+        aria-describedby="realm-code-msg"
+      />
       <p className={p.error ? 'error' : 'hint'} id="realm-code-msg" role={p.error ? 'alert' : undefined}>
         {p.error ? t(p.error) : p.hint}
       </p>

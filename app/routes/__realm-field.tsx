@@ -22,7 +22,13 @@ const TIME_ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supported
 
 /** `domain=kind` lines ↔ the auth_type map; a line without `=` becomes a key the schema refuses. */
 const mapToLines = (m: unknown) => Object.entries((m ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`)
-const linesToMap = (lines: string[]) => Object.fromEntries(lines.map((l) => { const at = l.indexOf('='); return at < 0 ? [l, ''] : [l.slice(0, at).trim(), l.slice(at + 1).trim()] }))
+const linesToMap = (lines: string[]) =>
+  Object.fromEntries(
+    lines.map((l) => {
+      const at = l.indexOf('=')
+      return at < 0 ? [l, ''] : [l.slice(0, at).trim(), l.slice(at + 1).trim()]
+    }),
+  )
 
 /** The input of one realm field, chosen from its stored type (and a widget for the structured ones). */
 export function RealmFieldInput({ field, value, onChange, onBlur, error, disabled, stored, parents = [], topLevel }: RealmFieldProps) {
@@ -42,11 +48,32 @@ export function RealmFieldInput({ field, value, onChange, onBlur, error, disable
     case 'lines':
       return <LinesField {...common} value={Array.isArray(value) ? value.map(String) : []} onChange={onChange} />
     case 'choices':
-      return <ChoicesField {...common} value={Array.isArray(value) ? value.map(String) : []} onChange={onChange} options={(CHOICES[field] ?? []).map((o) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) }))} />
+      return (
+        <ChoicesField
+          {...common}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={onChange}
+          options={(CHOICES[field] ?? []).map((o) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) }))}
+        />
+      )
     case 'select':
-      return <SelectField {...common} value={String(value ?? '')} onChange={onChange} options={(SELECTS[field] ?? []).map((o) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) }))} />
+      return (
+        <SelectField
+          {...common}
+          value={String(value ?? '')}
+          onChange={onChange}
+          options={(SELECTS[field] ?? []).map((o) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) }))}
+        />
+      )
     case 'map':
-      return <LinesField {...common} hint={t('resources.realm.hints.auth_type', { kinds: USER_KINDS.join(', ') })} value={mapToLines(value)} onChange={(lines) => onChange(linesToMap(lines))} />
+      return (
+        <LinesField
+          {...common}
+          hint={t('resources.realm.hints.auth_type', { kinds: USER_KINDS.join(', ') })}
+          value={mapToLines(value)}
+          onChange={(lines) => onChange(linesToMap(lines))}
+        />
+      )
     case 'json':
       return <JsonField {...common} value={value} onChange={onChange} />
     case 'parent':
@@ -55,7 +82,10 @@ export function RealmFieldInput({ field, value, onChange, onBlur, error, disable
           {...common}
           value={typeof value === 'string' ? value : ''}
           onChange={(v) => onChange(v === '' ? null : v)}
-          options={[...(topLevel || !value ? [{ value: '', label: t('resources.realm.no_parent') }] : []), ...parents.map((p) => ({ value: p.code, label: `${p.name} (${p.code})` }))]}
+          options={[
+            ...(topLevel || !value ? [{ value: '', label: t('resources.realm.no_parent') }] : []),
+            ...parents.map((p) => ({ value: p.code, label: `${p.name} (${p.code})` })),
+          ]}
         />
       )
     case 'time_zone':

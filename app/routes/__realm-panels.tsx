@@ -25,18 +25,27 @@ export function RealmPanel({ panel, data, mode }: { panel: NonNullable<RealmTab[
   if (mode === 'create' || !data) return <p className="hint">{t('resources.realm.panel_after_create')}</p>
   switch (panel) {
     case 'word_filter':
-      return data.wordFilter ? <WordFilterEditor realm={data.code} sentences={data.wordFilter} canEdit={data.canEditWordFilter} /> : <p className="hint">{t('resources.realm.panel_forbidden')}</p>
+      return data.wordFilter ? (
+        <WordFilterEditor realm={data.code} sentences={data.wordFilter} canEdit={data.canEditWordFilter} />
+      ) : (
+        <p className="hint">{t('resources.realm.panel_forbidden')}</p>
+      )
     case 'exemption':
       return <ExemptionEditor realm={data.code} domains={data.exemption} />
     case 'metaverse':
       return (
         <section aria-labelledby="mv-rooms">
           <h2 id="mv-rooms">{t('resources.realm.metaverse_rooms', { count: data.rooms?.length ?? 0 })}</h2>
-          {data.rooms === null ? <p className="hint">{t('resources.realm.panel_forbidden')}</p> : data.rooms.length === 0 ? <p className="hint">{t('table.empty')}</p> : (
+          {data.rooms === null ? (
+            <p className="hint">{t('resources.realm.panel_forbidden')}</p>
+          ) : data.rooms.length === 0 ? (
+            <p className="hint">{t('table.empty')}</p>
+          ) : (
             <ul className="plain-list">
               {data.rooms.map((r) => (
                 <li key={r.id}>
-                  {data.current ? <Link to={`/metaverse/edit/${encodeURIComponent(r.id)}`}>{r.name}</Link> : r.name} {r.enabled ? null : <span className="badge">{t('resources.metaverse_room.disabled')}</span>}
+                  {data.current ? <Link to={`/metaverse/edit/${encodeURIComponent(r.id)}`}>{r.name}</Link> : r.name}{' '}
+                  {r.enabled ? null : <span className="badge">{t('resources.metaverse_room.disabled')}</span>}
                 </li>
               ))}
             </ul>
@@ -84,7 +93,12 @@ function ExemptionEditor({ realm, domains }: { realm: string; domains: string[] 
         onBlur={() => setTouched(true)}
         error={touched && first ? t('word_filter.line_error', { line: Number(first[0].split('.')[1] ?? 0) + 1, message: t(first[1]) }) : undefined}
       />
-      <button type="button" className="btn btn-primary" disabled={Boolean(first) || fetcher.state !== 'idle'} onClick={() => fetcher.submit(jsonBody({ intent: 'exemption', realm, domains: list }), { method: 'post', encType: 'application/json' })}>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={Boolean(first) || fetcher.state !== 'idle'}
+        onClick={() => fetcher.submit(jsonBody({ intent: 'exemption', realm, domains: list }), { method: 'post', encType: 'application/json' })}
+      >
         <Icon name="check" /> {t('resources.realm.exemption.save')}
       </button>
     </section>

@@ -42,10 +42,22 @@ export async function createData(request: Request, context: AppLoadContext): Pro
   ])
   const topLevel = user.permissions.mas_realm_list_all === true
   const { initial, secrets } = editorValues({ ...defaults, parent_code: topLevel ? null : realm.code })
-  return { mode: 'create', initial: { ...initial, code: '', name: '' }, secrets, parents, topLevel, canInfra: user.permissions.mas_realm_edit_infra === true, roles: roles?.items.map((r) => r.role) ?? null }
+  return {
+    mode: 'create',
+    initial: { ...initial, code: '', name: '' },
+    secrets,
+    parents,
+    topLevel,
+    canInfra: user.permissions.mas_realm_edit_infra === true,
+    roles: roles?.items.map((r) => r.role) ?? null,
+  }
 }
 
-export async function editData(request: Request, context: AppLoadContext, code: string): Promise<RealmEditorProps & { code: string; name: string; updated_at: string }> {
+export async function editData(
+  request: Request,
+  context: AppLoadContext,
+  code: string,
+): Promise<RealmEditorProps & { code: string; name: string; updated_at: string }> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.edit')
   const path = `mas/realm/${encodeURIComponent(code)}`
   const detail = await orErrorResponse(api.get<RealmDetail>(path))
@@ -99,8 +111,15 @@ export async function realmAction(request: Request, context: AppLoadContext, mod
       await api.put(`mas/realm/${encodeURIComponent(body.realm)}/exemption`, { domains: body.domains })
       return { ok: true, errors: [] as ErrorItem[] }
     }
-    const saved = mode === 'create' ? await api.post<RealmDetail>('mas/realm', body.values) : await api.put<RealmDetail>(`mas/realm/${encodeURIComponent(code ?? '')}`, body.values)
-    const flash = await setFlash({ kind: 'success', message: mode === 'create' ? 'resources.realm.created' : 'resources.realm.saved', values: { name: saved.name } })
+    const saved =
+      mode === 'create'
+        ? await api.post<RealmDetail>('mas/realm', body.values)
+        : await api.put<RealmDetail>(`mas/realm/${encodeURIComponent(code ?? '')}`, body.values)
+    const flash = await setFlash({
+      kind: 'success',
+      message: mode === 'create' ? 'resources.realm.created' : 'resources.realm.saved',
+      values: { name: saved.name },
+    })
     throw redirect(`/realm/edit/${encodeURIComponent(saved.code)}`, { headers: { 'Set-Cookie': flash } })
   } catch (err) {
     if (err instanceof RealmApiError) return failed(err.errors, err.status)

@@ -59,7 +59,9 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
     const needle = filter.trim().toLowerCase()
     return PERMISSION_GROUPS.map((g) => ({
       group: g,
-      permissions: PERMISSIONS.filter((p) => mine.has(p) && permissionGroup(p) === g && (!needle || p.includes(needle) || t(`permissions.group.${g}`).toLowerCase().includes(needle))),
+      permissions: PERMISSIONS.filter(
+        (p) => mine.has(p) && permissionGroup(p) === g && (!needle || p.includes(needle) || t(`permissions.group.${g}`).toLowerCase().includes(needle)),
+      ),
     })).filter((g) => g.permissions.length > 0)
   }, [filter, t, mine])
 
@@ -132,13 +134,29 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
         </div>
         <div className="field">
           <label htmlFor="role-description">{t('resources.role.fields.description')}</label>
-          <textarea id="role-description" className="input" name="description" rows={2} maxLength={500} value={desc} readOnly={own} onChange={(e) => setDesc(e.currentTarget.value)} />
+          <textarea
+            id="role-description"
+            className="input"
+            name="description"
+            rows={2}
+            maxLength={500}
+            value={desc}
+            readOnly={own}
+            onChange={(e) => setDesc(e.currentTarget.value)}
+          />
         </div>
       </div>
       <div className="card">
         <div className="page-header">
           <h2>{t('resources.role.permissions', { count: selected.size })}</h2>
-          <input className="input permission-search" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder={t('resources.role.search')} aria-label={t('resources.role.search')} />
+          <input
+            className="input permission-search"
+            type="search"
+            value={filter}
+            onChange={(e) => setFilter(e.currentTarget.value)}
+            placeholder={t('resources.role.search')}
+            aria-label={t('resources.role.search')}
+          />
         </div>
         <p className="hint">{t('resources.role.grantable_hint')}</p>
         {groups.length === 0 ? <p>{t('table.empty')}</p> : null}
@@ -169,7 +187,14 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
                   {permissions.map((p) => (
                     <li key={p}>
                       <label>
-                        <input type="checkbox" name="permission" value={p} checked={selected.has(p)} disabled={own} onChange={(e) => toggle(p, e.currentTarget.checked)} />
+                        <input
+                          type="checkbox"
+                          name="permission"
+                          value={p}
+                          checked={selected.has(p)}
+                          disabled={own}
+                          onChange={(e) => toggle(p, e.currentTarget.checked)}
+                        />
                         <code>{p}</code>
                         <span className="hint"> · {t(`permissions.action.${permissionAction(p)}`, { defaultValue: permissionAction(p) })}</span>
                         {isPlatformPermission(p) ? (

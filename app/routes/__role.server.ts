@@ -23,9 +23,13 @@ export async function saveRole(request: Request, context: AppLoadContext, mode: 
   const { api, user } = await requireRoute(request, context, mode === 'create' ? 'role.create' : 'role.edit')
   const form = await request.formData()
   const name = v.safeParse(RoleName, form.get('role') ?? '')
-  if (!name.success) return data<RoleEditorResult>({ fieldErrors: fieldErrors(name.issues).form ? { role: name.issues[0].message } : fieldErrors(name.issues) }, { status: 400 })
+  if (!name.success)
+    return data<RoleEditorResult>({ fieldErrors: fieldErrors(name.issues).form ? { role: name.issues[0].message } : fieldErrors(name.issues) }, { status: 400 })
   const granted = new Set(form.getAll('permission').map(String))
-  const flags = { ...Object.fromEntries(grantableBy(user.permissions).map((p) => [p, granted.has(p)])), ...Object.fromEntries(PERMISSIONS.filter((p) => granted.has(p)).map((p) => [p, true])) }
+  const flags = {
+    ...Object.fromEntries(grantableBy(user.permissions).map((p) => [p, granted.has(p)])),
+    ...Object.fromEntries(PERMISSIONS.filter((p) => granted.has(p)).map((p) => [p, true])),
+  }
   const body = { description: String(form.get('description') ?? ''), ...flags }
   try {
     if (mode === 'create') await api.post('mas/permission', { ...body, role: name.output, realm })
@@ -34,5 +38,7 @@ export async function saveRole(request: Request, context: AppLoadContext, mode: 
     if (err instanceof RealmApiError) return data<RoleEditorResult>({ errors: err.errors }, { status: err.status })
     throw err
   }
-  throw redirect('/realm/role', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.role.saved', values: { role: name.output } }) } })
+  throw redirect('/realm/role', {
+    headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.role.saved', values: { role: name.output } }) },
+  })
 }

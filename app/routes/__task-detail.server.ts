@@ -24,9 +24,12 @@ export async function taskDetailAction(request: Request, context: AppLoadContext
       pause: () => ({ scheduling_enabled: false }),
       resume: () => ({ scheduling_enabled: true }),
       update_version: () => ({ update_version: true }),
-      expire: () => ({ expire_at: zonedToIso(String(form.get('expire_at') ?? ''), realm.config?.time_zone ?? DEFAULT_TIME_ZONE) ?? String(form.get('expire_at') ?? '') }),
+      expire: () => ({
+        expire_at: zonedToIso(String(form.get('expire_at') ?? ''), realm.config?.time_zone ?? DEFAULT_TIME_ZONE) ?? String(form.get('expire_at') ?? ''),
+      }),
     }
-    if (!bodies[intent]) return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+    if (!bodies[intent])
+      return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
     await api.put(path, bodies[intent]())
     return { ok: true, intent, errors: [] as ErrorItem[] }
   } catch (err) {

@@ -16,7 +16,15 @@ export const categoryFields = (parents: { value: string; label: string }[] = [])
 
 export const skillFields = (groups: { value: string; label: string }[] = []): FieldSpec[] => [
   { name: 'name', label: 'resources.tms_assessed_skill.fields.name', kind: 'text', required: true },
-  { name: 'type', label: 'resources.tms_assessed_skill.fields.type', kind: 'select', options: [{ value: 'skill', label: 'tms.skill_type.skill' }, { value: 'group', label: 'tms.skill_type.group' }] },
+  {
+    name: 'type',
+    label: 'resources.tms_assessed_skill.fields.type',
+    kind: 'select',
+    options: [
+      { value: 'skill', label: 'tms.skill_type.skill' },
+      { value: 'group', label: 'tms.skill_type.group' },
+    ],
+  },
   { name: 'weight', label: 'resources.tms_assessed_skill.fields.weight', kind: 'number', step: '0.01', min: 0, max: 100 },
   { name: 'group_id', label: 'resources.tms_assessed_skill.fields.group_id', kind: 'select', nullable: true, options: groups },
   { name: 'description', label: 'resources.tms_assessed_skill.fields.description', kind: 'textarea' },

@@ -25,7 +25,21 @@ export interface UserFormProps {
   ceiling?: ErrorItem | null
 }
 
-type Values = { nick: string; name: string; email: string; phone: string; external_id: string; password: string; roles: string[]; supervisees: string[]; invisible: boolean; bot: boolean; hd_support: boolean; extra: Record<string, string>; avatar_file_id?: string }
+type Values = {
+  nick: string
+  name: string
+  email: string
+  phone: string
+  external_id: string
+  password: string
+  roles: string[]
+  supervisees: string[]
+  invisible: boolean
+  bot: boolean
+  hd_support: boolean
+  extra: Record<string, string>
+  avatar_file_id?: string
+}
 
 function start(user: User | null, extra: ExtraInput[]): Values {
   return {
@@ -66,7 +80,10 @@ export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, f
   const saving = fetcher.state !== 'idle'
   const dirty = !saving && Object.keys(payload('edit', initial, values)).length > 0
   const guard = useUnsavedChanges(dirty && !foreign)
-  const set = <K extends keyof Values>(k: K) => (v: Values[K]) => setValues((x) => ({ ...x, [k]: v }))
+  const set =
+    <K extends keyof Values>(k: K) =>
+    (v: Values[K]) =>
+      setValues((x) => ({ ...x, [k]: v }))
   const common = (k: string) => ({ label: t(`resources.user.fields.${k}`), error: form.errorOf(k), onBlur: () => form.touch(k), disabled: foreign })
   const other = (fetcher.data?.errors ?? []).filter((e) => !e.field || !(e.field in values || e.field.startsWith('extra.') || e.field === 'avatar_file_id'))
 
@@ -103,7 +120,14 @@ export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, f
         <h2>{t('resources.user.sections.identity')}</h2>
         <div className="field-grid">
           {mode === 'create' ? (
-            <TextField {...common('nick')} value={values.nick} onChange={set('nick')} required autoComplete="off" hint={nickSuffix ? t('resources.user.hints.nick', { suffix: nickSuffix }) : undefined} />
+            <TextField
+              {...common('nick')}
+              value={values.nick}
+              onChange={set('nick')}
+              required
+              autoComplete="off"
+              hint={nickSuffix ? t('resources.user.hints.nick', { suffix: nickSuffix }) : undefined}
+            />
           ) : null}
           <TextField {...common('name')} value={values.name} onChange={set('name')} required />
           <TextField {...common('email')} type="email" value={values.email} onChange={set('email')} autoComplete="off" />
@@ -169,4 +193,3 @@ export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, f
     </form>
   )
 }
-

@@ -23,7 +23,8 @@ export function UserImport({ open, onClose }: { open: boolean; onClose: () => vo
   useEffect(() => {
     if (!open) setCsv(null)
   }, [open])
-  const send = (dry_run: boolean) => csv !== null && fetcher.submit(jsonBody({ intent: 'import', csv, dry_run }), { method: 'post', encType: 'application/json' })
+  const send = (dry_run: boolean) =>
+    csv !== null && fetcher.submit(jsonBody({ intent: 'import', csv, dry_run }), { method: 'post', encType: 'application/json' })
 
   return (
     <Dialog open={open} onClose={onClose} title={t('resources.user.import.title')} labelledBy="user-import-title" className="wide">

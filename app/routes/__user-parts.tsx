@@ -4,7 +4,19 @@ import type { UploadedFile } from '~/schemas/file'
 import type { RoleChoice } from './__user.server'
 
 /** The user's roles: the first is the primary one; a role granting more than the editor holds cannot change. */
-export function UserRoles({ roles, value, onChange, error, disabled }: { roles: RoleChoice[]; value: string[]; onChange: (v: string[]) => void; error?: string; disabled?: boolean }) {
+export function UserRoles({
+  roles,
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  roles: RoleChoice[]
+  value: string[]
+  onChange: (v: string[]) => void
+  error?: string
+  disabled?: boolean
+}) {
   const { t } = useTranslation()
   return (
     <fieldset className="card roles-field" aria-describedby="user-roles-msg" aria-invalid={error ? true : undefined}>
@@ -37,14 +49,29 @@ export function UserRoles({ roles, value, onChange, error, disabled }: { roles: 
 }
 
 /** The profile picture (when the realm allows custom pictures): an uploaded image, shown, removable. */
-export function UserPicture({ url, onChange, disabled, error }: { url: string; onChange: (file: UploadedFile | null) => void; disabled?: boolean; error?: string }) {
+export function UserPicture({
+  url,
+  onChange,
+  disabled,
+  error,
+}: {
+  url: string
+  onChange: (file: UploadedFile | null) => void
+  disabled?: boolean
+  error?: string
+}) {
   const { t } = useTranslation()
   return (
     <div className="user-picture">
       {url ? <img src={url} alt={t('resources.user.picture_alt')} className="avatar-large" /> : <span className="hint">{t('resources.user.no_picture')}</span>}
       {disabled ? null : (
         <>
-          <FileUpload label={t('resources.user.fields.picture')} options={{ accept: ['png', 'jpg', 'jpeg', 'webp', 'gif'], minWidth: 32, minHeight: 32, maxWidth: 4096, maxHeight: 4096 }} onUploaded={onChange} hint={t('resources.user.hints.picture')} />
+          <FileUpload
+            label={t('resources.user.fields.picture')}
+            options={{ accept: ['png', 'jpg', 'jpeg', 'webp', 'gif'], minWidth: 32, minHeight: 32, maxWidth: 4096, maxHeight: 4096 }}
+            onUploaded={onChange}
+            hint={t('resources.user.hints.picture')}
+          />
           {url ? (
             <button type="button" className="btn" onClick={() => onChange(null)}>
               {t('resources.user.remove_picture')}

@@ -27,7 +27,10 @@ async function formExtras(api: RealmApi) {
 
 export async function userFormData(request: Request, context: AppLoadContext, mode: 'create' | 'edit', nick?: string) {
   const { api, user, realm } = await requireRoute(request, context, mode === 'create' ? 'user.create' : 'user.edit')
-  const [extras, existing] = await Promise.all([formExtras(api), nick ? orErrorResponse(api.get<User>(`mas/user/${encodeURIComponent(nick)}`)) : Promise.resolve(null)])
+  const [extras, existing] = await Promise.all([
+    formExtras(api),
+    nick ? orErrorResponse(api.get<User>(`mas/user/${encodeURIComponent(nick)}`)) : Promise.resolve(null),
+  ])
   return {
     ...extras,
     user: existing,
@@ -46,9 +49,12 @@ const Disable = v.object({ intent: v.literal('disable'), disabled: v.boolean() }
 export async function saveUser(request: Request, context: AppLoadContext, mode: 'create' | 'edit', nick?: string) {
   const raw: unknown = await request.json().catch(() => null)
   const toggle = v.safeParse(Disable, raw)
-  const { api } = toggle.success ? await requireAccess(request, context, { all: ['mas_user_edit', 'mas_user_disable'] }) : await requireRoute(request, context, mode === 'create' ? 'user.create' : 'user.edit')
+  const { api } = toggle.success
+    ? await requireAccess(request, context, { all: ['mas_user_edit', 'mas_user_disable'] })
+    : await requireRoute(request, context, mode === 'create' ? 'user.create' : 'user.edit')
   const save = v.safeParse(Save, raw)
-  if (!toggle.success && !save.success) return data({ errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!toggle.success && !save.success)
+    return data({ errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   const path = `mas/user/${encodeURIComponent(nick ?? '')}`
   try {
     if (toggle.success) {
@@ -75,10 +81,15 @@ const NEEDS = { disable: 'mas_user_disable', delete: 'mas_user_delete', import: 
 export async function userListAction(request: Request, context: AppLoadContext) {
   const body = v.safeParse(ListAction, await request.json().catch(() => null))
   const { api } = await requireAccess(request, context, { all: ['mas_user_list', NEEDS[body.success ? body.output.intent : 'import']] })
-  if (!body.success) return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], report: null }, { status: 400 })
+  if (!body.success)
+    return data(
+      { ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], report: null },
+      { status: 400 },
+    )
   const b = body.output
   try {
-    if (b.intent === 'import') return { ok: true, errors: [] as ErrorItem[], report: await api.post<ImportReport>('mas/user/import', { csv: b.csv, dry_run: b.dry_run }) }
+    if (b.intent === 'import')
+      return { ok: true, errors: [] as ErrorItem[], report: await api.post<ImportReport>('mas/user/import', { csv: b.csv, dry_run: b.dry_run }) }
     if (b.intent === 'disable') await api.put(`mas/user/${encodeURIComponent(b.nick)}/disable`, { disabled: b.disabled })
     else await api.delete(`mas/user/${encodeURIComponent(b.nick)}`)
     return { ok: true, errors: [] as ErrorItem[], report: null }

@@ -17,7 +17,9 @@ export function greetingKey(hour: number): 'good_morning' | 'good_afternoon' | '
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, realm } = await requireRoute(request, context, 'overview')
-  const hour = Number(new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: realm.config?.time_zone || 'America/Sao_Paulo' }).format(new Date()))
+  const hour = Number(
+    new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: realm.config?.time_zone || 'America/Sao_Paulo' }).format(new Date()),
+  )
   return { user, greeting: greetingKey(hour) }
 }
 

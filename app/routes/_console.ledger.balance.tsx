@@ -53,7 +53,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireRoute(request, context, 'ledger.balance')
   const form = await request.formData()
-  const parsed = v.safeParse(ReversalBody, { transaction_id: String(form.get('transaction_id') ?? ''), idempotency_key: String(form.get('idempotency_key') ?? '') })
+  const parsed = v.safeParse(ReversalBody, {
+    transaction_id: String(form.get('transaction_id') ?? ''),
+    idempotency_key: String(form.get('idempotency_key') ?? ''),
+  })
   if (!parsed.success) return invalid(issuesAsErrors(parsed.issues))
   const done = await attempt(() => api.post<{ billing_key: string }>('ledger/transaction/reversal', parsed.output))
   return done.ok ? ({ ok: true, errors: [], result: done.value } satisfies ActionResult<{ billing_key: string }>) : done.response
@@ -82,7 +85,12 @@ export default function BalanceRoute() {
       </div>
       <div className="ledger-wallets">
         {[mine, realmWallet].map((w) => (
-          <Link key={w.kind} to={linkTo(`${w.kind}:${w.owner}`)} className="card ledger-wallet" aria-current={account.kind === w.kind && account.owner === w.owner ? 'true' : undefined}>
+          <Link
+            key={w.kind}
+            to={linkTo(`${w.kind}:${w.owner}`)}
+            className="card ledger-wallet"
+            aria-current={account.kind === w.kind && account.owner === w.owner ? 'true' : undefined}
+          >
             <span className="hint">{t(w.kind === 'user' ? 'ledger.balance.mine' : 'ledger.balance.realm', { name: w.name || w.owner })}</span>
             <strong title={new Intl.NumberFormat(locale).format(w.points)}>{abbreviate(w.points, locale)}</strong>
             <span className="hint">{t('ledger.points')}</span>

@@ -85,7 +85,14 @@ export default function ContentListRoute() {
               <div className="field">
                 <label htmlFor="content-custom">{t('resources.ledger_content.add_custom')}</label>
                 <div className="input-group">
-                  <input className="input" name="add" value={custom} placeholder="escola.tutoria" onChange={(e) => setCustom(e.currentTarget.value)} {...described('content-custom', custom && !customOk ? 'ledger.validation.content_key' : undefined, true)} />
+                  <input
+                    className="input"
+                    name="add"
+                    value={custom}
+                    placeholder="escola.tutoria"
+                    onChange={(e) => setCustom(e.currentTarget.value)}
+                    {...described('content-custom', custom && !customOk ? 'ledger.validation.content_key' : undefined, true)}
+                  />
                   <button type="submit" className="btn" disabled={!customOk}>
                     <Icon name="plus" /> {t('resources.ledger_content.add_go')}
                   </button>
@@ -123,7 +130,11 @@ export default function ContentListRoute() {
         title={t('resources.ledger_content.delete', { key: confirm?.key ?? '' })}
         message={
           <>
-            <p>{t(confirm?.is_system ? 'resources.ledger_content.delete_system_confirm' : 'resources.ledger_content.delete_confirm', { key: confirm?.key ?? '' })}</p>
+            <p>
+              {t(confirm?.is_system ? 'resources.ledger_content.delete_system_confirm' : 'resources.ledger_content.delete_confirm', {
+                key: confirm?.key ?? '',
+              })}
+            </p>
             <label className="switch">
               <input type="checkbox" checked={propagate} onChange={(e) => setPropagate(e.currentTarget.checked)} /> {t('resources.ledger_content.propagate')}
             </label>

@@ -28,7 +28,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireRoute(request, context, 'ledger.content.edit')
   const key = keyOf(params)
   try {
-    return { key, content: await api.get<LedgerContent>(`ledger/content/${encodeURIComponent(key)}`), system: (SYSTEM_CONTENT_KEYS as readonly string[]).includes(key) }
+    return {
+      key,
+      content: await api.get<LedgerContent>(`ledger/content/${encodeURIComponent(key)}`),
+      system: (SYSTEM_CONTENT_KEYS as readonly string[]).includes(key),
+    }
   } catch (err) {
     if (err instanceof RealmApiError && err.status === 404) return { key, content: null, system: (SYSTEM_CONTENT_KEYS as readonly string[]).includes(key) }
     if (err instanceof RealmApiError) throw Response.json({ errors: err.errors }, { status: err.status })
@@ -79,30 +83,74 @@ export default function ContentEditRoute() {
           <h1>
             {t(content ? 'pages.ledger.content.edit' : 'resources.ledger_content.create')}: <code>{key}</code>
           </h1>
-          {content ? <p className="hint">{t('ledger.updated', { by: content.updated_by || '—', at: content.updated_at.replace('T', ' ').slice(0, 16) })}</p> : null}
+          {content ? (
+            <p className="hint">{t('ledger.updated', { by: content.updated_by || '—', at: content.updated_at.replace('T', ' ').slice(0, 16) })}</p>
+          ) : null}
         </div>
       </div>
       <Form method="post" className="ledger-form" noValidate onSubmit={(e) => !live.attempt() && e.preventDefault()}>
         <ErrorAlert errors={action?.errors} title="resources.ledger_content.save_failed" />
         <div className="card">
           <Field id="content-name" label={t('resources.ledger_content.fields.name')} error={error('name')}>
-            <input className="input" name="name" value={values.name} maxLength={120} required onChange={(e) => set('name', e.currentTarget.value)} {...described('content-name', error('name'))} />
+            <input
+              className="input"
+              name="name"
+              value={values.name}
+              maxLength={120}
+              required
+              onChange={(e) => set('name', e.currentTarget.value)}
+              {...described('content-name', error('name'))}
+            />
           </Field>
           <Field id="content-description" label={t('resources.ledger_content.fields.description')} error={error('description')}>
-            <textarea className="input" name="description" rows={2} maxLength={500} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} {...described('content-description', error('description'))} />
+            <textarea
+              className="input"
+              name="description"
+              rows={2}
+              maxLength={500}
+              value={values.description}
+              onChange={(e) => set('description', e.currentTarget.value)}
+              {...described('content-description', error('description'))}
+            />
           </Field>
-          <Field id="content-points" label={t('resources.ledger_content.fields.points')} error={error('points')} hint={t('resources.ledger_content.points_hint')}>
-            <input className="input" name="points" inputMode="numeric" value={values.points} required onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))} {...described('content-points', error('points'), true)} />
+          <Field
+            id="content-points"
+            label={t('resources.ledger_content.fields.points')}
+            error={error('points')}
+            hint={t('resources.ledger_content.points_hint')}
+          >
+            <input
+              className="input"
+              name="points"
+              inputMode="numeric"
+              value={values.points}
+              required
+              onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))}
+              {...described('content-points', error('points'), true)}
+            />
           </Field>
           <div className="ledger-switches">
             <label className="switch">
-              <input type="checkbox" name="is_system" checked={values.is_system} onChange={(e) => set('is_system', e.currentTarget.checked)} aria-describedby="content-system-hint" /> {t('resources.ledger_content.fields.is_system')}
+              <input
+                type="checkbox"
+                name="is_system"
+                checked={values.is_system}
+                onChange={(e) => set('is_system', e.currentTarget.checked)}
+                aria-describedby="content-system-hint"
+              />{' '}
+              {t('resources.ledger_content.fields.is_system')}
             </label>
             <p className="hint" id="content-system-hint">
               {t('resources.ledger_content.fields.is_system.info')}
             </p>
             <label className="switch">
-              <input type="checkbox" name="should_propagate" checked={values.should_propagate} onChange={(e) => set('should_propagate', e.currentTarget.checked)} /> {t('resources.ledger_content.propagate')}
+              <input
+                type="checkbox"
+                name="should_propagate"
+                checked={values.should_propagate}
+                onChange={(e) => set('should_propagate', e.currentTarget.checked)}
+              />{' '}
+              {t('resources.ledger_content.propagate')}
             </label>
           </div>
         </div>

@@ -18,7 +18,14 @@ export const handle = { title: 'pages.ledger.package.list' }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, ledgerPackageList)
   const deletedOnly = new URL(request.url).searchParams.get('deleted_only') === 'true'
-  return { page, query, deletedOnly, canCreate: user.permissions.ledger_package_create, canEdit: user.permissions.ledger_package_edit, canDelete: user.permissions.ledger_package_delete }
+  return {
+    page,
+    query,
+    deletedOnly,
+    canCreate: user.permissions.ledger_package_create,
+    canEdit: user.permissions.ledger_package_edit,
+    canDelete: user.permissions.ledger_package_delete,
+  }
 }
 
 /** Deletes a package: it leaves the shop; purchases keep pointing at it (the API only marks it deleted). */

@@ -48,7 +48,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const returnUrl = `/ledger/package/purchase/${encodeURIComponent(pkg.id)}`
   const started = await attempt(() =>
     provider.kind === 'card'
-      ? api.post<{ checkout_url: string }>('ledger/transaction/create-intent', { provider: provider.code, product_id: pkg.id, product_type: 'package', idempotency_key: key.output, provider_data: { return_url: returnUrl } })
+      ? api.post<{ checkout_url: string }>('ledger/transaction/create-intent', {
+          provider: provider.code,
+          product_id: pkg.id,
+          product_type: 'package',
+          idempotency_key: key.output,
+          provider_data: { return_url: returnUrl },
+        })
       : api.post<{ checkout_url: string }>('ledger/transaction/purchase', {
           provider: provider.code,
           product_id: pkg.id,
@@ -140,7 +146,8 @@ export default function PurchasePackageRoute() {
           {usable.length === 0 ? <p role="status">{t('ledger.purchase.no_provider')}</p> : null}
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={starting || !provider}>
-              {starting ? <span className="spinner" aria-hidden="true" /> : <Icon name="coin" />} {t('ledger.purchase.pay', { price: money(pkg.cost, pkg.currency, locale) })}
+              {starting ? <span className="spinner" aria-hidden="true" /> : <Icon name="coin" />}{' '}
+              {t('ledger.purchase.pay', { price: money(pkg.cost, pkg.currency, locale) })}
             </button>
           </div>
         </Form>

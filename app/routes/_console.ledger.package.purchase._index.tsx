@@ -49,7 +49,11 @@ export default function PurchaseRoute() {
               </p>
               <p className="ledger-package-price">{money(p.cost, p.currency, locale)}</p>
               {p.description ? <p className="hint">{p.description}</p> : null}
-              <Link to={`/ledger/package/purchase/${encodeURIComponent(p.id)}`} className="btn btn-primary" aria-label={t('ledger.purchase.buy_named', { name: p.name })}>
+              <Link
+                to={`/ledger/package/purchase/${encodeURIComponent(p.id)}`}
+                className="btn btn-primary"
+                aria-label={t('ledger.purchase.buy_named', { name: p.name })}
+              >
                 <Icon name="coin" /> {t('ledger.purchase.buy')}
               </Link>
             </li>

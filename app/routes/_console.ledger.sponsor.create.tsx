@@ -75,7 +75,13 @@ export default function SponsorRoute() {
           <p className="hint">{t('ledger.sponsor.intro')}</p>
         </div>
       </div>
-      <fetcher.Form ref={formRef} method="post" className="ledger-form" noValidate onSubmit={(e) => (e.preventDefault(), live.attempt() && setConfirming(true))}>
+      <fetcher.Form
+        ref={formRef}
+        method="post"
+        className="ledger-form"
+        noValidate
+        onSubmit={(e) => (e.preventDefault(), live.attempt() && setConfirming(true))}
+      >
         <input type="hidden" name="idempotency_key" value={actionKey} />
         {fetcher.data && !fetcher.data.ok ? <ErrorAlert errors={fetcher.data.errors} title="ledger.sponsor.failed" /> : null}
         <div className="card">
@@ -83,7 +89,13 @@ export default function SponsorRoute() {
           <div className="ledger-grid">
             <Field id="sponsor-realm" label={t('ledger.sponsor.realm')} error={live.errors.realm}>
               {realms.length ? (
-                <select className="input" name="realm" value={values.realm} onChange={(e) => set('realm', e.currentTarget.value)} {...described('sponsor-realm', live.errors.realm)}>
+                <select
+                  className="input"
+                  name="realm"
+                  value={values.realm}
+                  onChange={(e) => set('realm', e.currentTarget.value)}
+                  {...described('sponsor-realm', live.errors.realm)}
+                >
                   {realms.map((r) => (
                     <option key={r.code} value={r.code}>
                       {r.name} ({r.code})
@@ -91,15 +103,35 @@ export default function SponsorRoute() {
                   ))}
                 </select>
               ) : (
-                <input className="input" name="realm" value={values.realm} onChange={(e) => set('realm', e.currentTarget.value)} {...described('sponsor-realm', live.errors.realm)} />
+                <input
+                  className="input"
+                  name="realm"
+                  value={values.realm}
+                  onChange={(e) => set('realm', e.currentTarget.value)}
+                  {...described('sponsor-realm', live.errors.realm)}
+                />
               )}
             </Field>
             <Field id="sponsor-points" label={t('ledger.sponsor.points')} error={live.errors.points}>
-              <input className="input" name="points" inputMode="numeric" value={values.points} onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))} {...described('sponsor-points', live.errors.points)} />
+              <input
+                className="input"
+                name="points"
+                inputMode="numeric"
+                value={values.points}
+                onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))}
+                {...described('sponsor-points', live.errors.points)}
+              />
             </Field>
           </div>
           <Field id="sponsor-description" label={t('ledger.movement.description')} error={live.errors.description}>
-            <input className="input" name="description" maxLength={500} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} {...described('sponsor-description', live.errors.description)} />
+            <input
+              className="input"
+              name="description"
+              maxLength={500}
+              value={values.description}
+              onChange={(e) => set('description', e.currentTarget.value)}
+              {...described('sponsor-description', live.errors.description)}
+            />
           </Field>
           <TotalRequired total={points ?? 0} balance={sourceBalance(wallets, values.from_realm)} />
         </div>

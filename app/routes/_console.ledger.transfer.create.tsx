@@ -62,7 +62,11 @@ export default function TransferRoute() {
     if (fetcher.state !== 'idle' || !fetcher.data) return
     if (fetcher.data.ok && fetcher.data.result) {
       const r = fetcher.data.result
-      toast.push({ kind: 'success', message: 'ledger.transfer.done', values: { total: String(r.total), count: String(r.targets.length), billing_key: r.billing_key } })
+      toast.push({
+        kind: 'success',
+        message: 'ledger.transfer.done',
+        values: { total: String(r.total), count: String(r.targets.length), billing_key: r.billing_key },
+      })
       setValues((s) => ({ ...s, targets: '', description: '' }))
     } else if (!fetcher.data.ok) toast.pushErrors(fetcher.data.errors, { title: 'ledger.transfer.failed' })
   }, [fetcher.state, fetcher.data, toast])
@@ -86,8 +90,20 @@ export default function TransferRoute() {
         {fetcher.data && !fetcher.data.ok ? <ErrorAlert errors={fetcher.data.errors} title="ledger.transfer.failed" /> : null}
         <div className="card">
           <SourcePicker wallets={wallets} value={values.from_realm} onChange={(x) => set('from_realm', x)} />
-          <Field id="transfer-targets" label={t('ledger.transfer.targets')} error={live.errors.targets ?? live.errors['targets.0']} hint={t('ledger.transfer.targets_hint')}>
-            <textarea className="input" name="targets" rows={3} value={values.targets} onChange={(e) => set('targets', e.currentTarget.value)} {...described('transfer-targets', live.errors.targets, true)} />
+          <Field
+            id="transfer-targets"
+            label={t('ledger.transfer.targets')}
+            error={live.errors.targets ?? live.errors['targets.0']}
+            hint={t('ledger.transfer.targets_hint')}
+          >
+            <textarea
+              className="input"
+              name="targets"
+              rows={3}
+              value={values.targets}
+              onChange={(e) => set('targets', e.currentTarget.value)}
+              {...described('transfer-targets', live.errors.targets, true)}
+            />
           </Field>
           {targets.length ? (
             <ul className="ledger-chips" aria-label={t('ledger.transfer.recipients', { count: targets.length })}>
@@ -100,13 +116,31 @@ export default function TransferRoute() {
           ) : null}
           <div className="ledger-grid">
             <Field id="transfer-points" label={t('ledger.transfer.points')} error={live.errors.points} hint={t('ledger.transfer.points_hint')}>
-              <input className="input" name="points" inputMode="numeric" value={values.points} onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))} {...described('transfer-points', live.errors.points, true)} />
+              <input
+                className="input"
+                name="points"
+                inputMode="numeric"
+                value={values.points}
+                onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))}
+                {...described('transfer-points', live.errors.points, true)}
+              />
             </Field>
             <Field id="transfer-description" label={t('ledger.movement.description')} error={live.errors.description}>
-              <input className="input" name="description" maxLength={500} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} {...described('transfer-description', live.errors.description)} />
+              <input
+                className="input"
+                name="description"
+                maxLength={500}
+                value={values.description}
+                onChange={(e) => set('description', e.currentTarget.value)}
+                {...described('transfer-description', live.errors.description)}
+              />
             </Field>
           </div>
-          <TotalRequired total={total} balance={sourceBalance(wallets, values.from_realm)} detail={t('ledger.transfer.detail', { count: targets.length, points: points ?? 0 })} />
+          <TotalRequired
+            total={total}
+            balance={sourceBalance(wallets, values.from_realm)}
+            detail={t('ledger.transfer.detail', { count: targets.length, points: points ?? 0 })}
+          />
         </div>
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={sending}>
@@ -117,7 +151,11 @@ export default function TransferRoute() {
       <ConfirmDialog
         open={confirming}
         title={t('ledger.transfer.confirm_title')}
-        message={t('ledger.transfer.confirm', { total: new Intl.NumberFormat(t('ledger.locale')).format(total), count: targets.length, targets: targets.join(', ') })}
+        message={t('ledger.transfer.confirm', {
+          total: new Intl.NumberFormat(t('ledger.locale')).format(total),
+          count: targets.length,
+          targets: targets.join(', '),
+        })}
         confirmLabel={t('ledger.transfer.confirm_yes')}
         cancelLabel={t('ledger.cancel')}
         onCancel={() => setConfirming(false)}

@@ -20,7 +20,14 @@ export const handle = { title: 'pages.metaverse.list' }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, metaverseList)
   const p = user.permissions
-  return { page, query, canCreate: p.mas_metaverse_room_create === true, canEdit: p.mas_metaverse_room_edit === true, canDelete: p.mas_metaverse_room_delete === true, canToken: p.room_metaverse_token_generate === true }
+  return {
+    page,
+    query,
+    canCreate: p.mas_metaverse_room_create === true,
+    canEdit: p.mas_metaverse_room_edit === true,
+    canDelete: p.mas_metaverse_room_delete === true,
+    canToken: p.room_metaverse_token_generate === true,
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => metaverseListAction(request, context)

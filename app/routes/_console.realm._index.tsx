@@ -21,7 +21,11 @@ export const handle = { title: 'pages.realm.list' }
 
 /** The realm list, or with `?view=deleted` the deleted realms that can still be restored. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const flags = (p: Record<string, boolean>) => ({ canCreate: p.mas_realm_create === true, canEdit: p.mas_realm_edit === true, canDelete: p.mas_realm_delete === true })
+  const flags = (p: Record<string, boolean>) => ({
+    canCreate: p.mas_realm_create === true,
+    canEdit: p.mas_realm_edit === true,
+    canDelete: p.mas_realm_delete === true,
+  })
   if (new URL(request.url).searchParams.get('view') === 'deleted') {
     const { page, query, user, realm } = await loadList(request, context, deletedRealmList)
     return { view: 'deleted' as const, page, query, current: realm.code, ...flags(user.permissions) }
@@ -44,7 +48,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData())
   const parsed = v.safeParse(Intent, form)
   if (!parsed.success) {
-    const errors: ErrorItem[] = parsed.issues.map((i) => ({ field: i.path?.map((p) => String(p.key)).join('.') ?? '', cause: 'invalid', value: null, message: i.message }))
+    const errors: ErrorItem[] = parsed.issues.map((i) => ({
+      field: i.path?.map((p) => String(p.key)).join('.') ?? '',
+      cause: 'invalid',
+      value: null,
+      message: i.message,
+    }))
     return data({ ok: false, errors }, { status: 400 })
   }
   const { intent, code } = parsed.output

@@ -26,7 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['room_category_list', 'room_category_delete'] })
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
-  if (!id.success) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!id.success)
+    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
     await api.delete(`room/category/${encodeURIComponent(id.output)}`)
     return { ok: true, errors: [] as ErrorItem[] }
@@ -62,8 +63,20 @@ export default function CategoryListRoute() {
           roots={roots}
           actions={(node) => (
             <>
-              {canEdit ? <CategoryLink to={`/realm/category/edit/${encodeURIComponent(node.id)}`} icon="edit" label={t('resources.category.edit', { name: node.name })} /> : null}
-              {canCreate ? <CategoryLink to={`/realm/category/create?parent=${encodeURIComponent(node.id)}`} icon="plus" label={t('resources.category.add_child', { name: node.name })} /> : null}
+              {canEdit ? (
+                <CategoryLink
+                  to={`/realm/category/edit/${encodeURIComponent(node.id)}`}
+                  icon="edit"
+                  label={t('resources.category.edit', { name: node.name })}
+                />
+              ) : null}
+              {canCreate ? (
+                <CategoryLink
+                  to={`/realm/category/create?parent=${encodeURIComponent(node.id)}`}
+                  icon="plus"
+                  label={t('resources.category.add_child', { name: node.name })}
+                />
+              ) : null}
               {canDelete ? (
                 <button type="button" className="btn btn-icon" onClick={() => setRemoving(node)}>
                   <Icon name="trash" label={t('resources.category.delete', { name: node.name })} />

@@ -36,7 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const body = v.safeParse(Action, await request.json().catch(() => null))
   const intent = body.success ? body.output.intent : 'create'
   const { api } = await requireAccess(request, context, { all: ['mas_extra_field_list', PERMISSION[intent]] })
-  if (!body.success) return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!body.success)
+    return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   const b = body.output
   try {
     if (b.intent === 'create') await api.post('mas/extra_field', b.values)
@@ -90,7 +91,14 @@ export default function ExtraFieldRoute() {
           </>
         )}
       />
-      <Dialog open={editing !== null} onClose={close} title={t(editing === 'new' ? 'resources.extra_field.create' : 'resources.extra_field.edit', { label: editing && editing !== 'new' ? editing.label : '' })} labelledBy="extra-field-dialog">
+      <Dialog
+        open={editing !== null}
+        onClose={close}
+        title={t(editing === 'new' ? 'resources.extra_field.create' : 'resources.extra_field.edit', {
+          label: editing && editing !== 'new' ? editing.label : '',
+        })}
+        labelledBy="extra-field-dialog"
+      >
         {editing !== null ? <ExtraFieldForm key={editing === 'new' ? 'new' : editing.id} field={editing === 'new' ? null : editing} onDone={close} /> : null}
       </Dialog>
       <DeleteConfirm

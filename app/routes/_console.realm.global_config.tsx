@@ -30,7 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['mas_config_get', 'mas_config_edit'] })
   const body = v.safeParse(GlobalConfigUpdate, await request.json().catch(() => null))
-  if (!body.success) return data({ ok: false, errors: [{ field: 'form', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!body.success)
+    return data({ ok: false, errors: [{ field: 'form', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
     await api.put('mas/config', body.output)
     return { ok: true, errors: [] as ErrorItem[] }
@@ -51,19 +52,30 @@ export default function GlobalConfigRoute() {
   const changed = changedValues(initial, values)
   const saving = fetcher.state !== 'idle'
   const guard = useUnsavedChanges(!saving && Object.keys(changed).length > 0)
-  const set = <K extends keyof GlobalConfig>(k: K) => (value: GlobalConfig[K]) => setValues((x) => ({ ...x, [k]: value }))
+  const set =
+    <K extends keyof GlobalConfig>(k: K) =>
+    (value: GlobalConfig[K]) =>
+      setValues((x) => ({ ...x, [k]: value }))
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
     if (fetcher.data.ok) toast.push({ kind: 'success', message: 'global_config.saved' })
     else toast.pushErrors(fetcher.data.errors)
   }, [fetcher.state, fetcher.data, toast])
-  const common = (k: keyof GlobalConfig) => ({ label: t(`global_config.fields.${k}`), hint: t(`global_config.hints.${k}`), error: form.errorOf(k), onBlur: () => form.touch(k), disabled: !canEdit })
+  const common = (k: keyof GlobalConfig) => ({
+    label: t(`global_config.fields.${k}`),
+    hint: t(`global_config.hints.${k}`),
+    error: form.errorOf(k),
+    onBlur: () => form.touch(k),
+    disabled: !canEdit,
+  })
   return (
     <>
       <div className="page-header">
         <div>
           <h1>{t('pages.realm.global_config')}</h1>
-          <p className="hint">{updated_by ? t('resources.role.updated', { by: updated_by, at: updated_at.replace('T', ' ').slice(0, 16) }) : t('global_config.never_saved')}</p>
+          <p className="hint">
+            {updated_by ? t('resources.role.updated', { by: updated_by, at: updated_at.replace('T', ' ').slice(0, 16) }) : t('global_config.never_saved')}
+          </p>
         </div>
       </div>
       {canEdit ? null : <p className="alert alert-info">{t('global_config.read_only')}</p>}
@@ -79,7 +91,12 @@ export default function GlobalConfigRoute() {
           <LinesField {...common('default_word_filter')} value={values.default_word_filter} onChange={set('default_word_filter')} rows={6} />
           <LinesField {...common('blocked_media_hosts')} value={values.blocked_media_hosts} onChange={set('blocked_media_hosts')} rows={6} />
           <TextField {...common('default_time_zone')} value={values.default_time_zone} onChange={set('default_time_zone')} />
-          <ChoicesField {...common('default_allowed_signin')} value={values.default_allowed_signin} onChange={(x) => set('default_allowed_signin')(x as GlobalConfig['default_allowed_signin'])} options={SIGNIN_METHODS.map((m) => ({ value: m, label: t(`resources.realm.choices.${m}`) }))} />
+          <ChoicesField
+            {...common('default_allowed_signin')}
+            value={values.default_allowed_signin}
+            onChange={(x) => set('default_allowed_signin')(x as GlobalConfig['default_allowed_signin'])}
+            options={SIGNIN_METHODS.map((m) => ({ value: m, label: t(`resources.realm.choices.${m}`) }))}
+          />
         </div>
         {canEdit ? (
           <div className="form-actions">

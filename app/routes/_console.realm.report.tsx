@@ -28,7 +28,8 @@ const Decision = v.object({ id: v.pipe(v.string(), v.minLength(1)), ...ReportUpd
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['mas_report_list', 'mas_report_edit'] })
   const body = v.safeParse(Decision, Object.fromEntries(await request.formData()))
-  if (!body.success) return data({ ok: false, errors: [{ field: 'status', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!body.success)
+    return data({ ok: false, errors: [{ field: 'status', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   const { id, ...decision } = body.output
   try {
     await api.put(`mas/report/${encodeURIComponent(id)}`, decision)

@@ -14,10 +14,21 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'role.edit')
   const role = await orErrorResponse(api.get<RoleObject>(`mas/permission/${encodeURIComponent(params.role ?? '')}`, { realm: params.realm }))
   // Seed 000 §6: every key except the meta keys is a permission.
-  const granted = Object.entries(role).filter(([k, v]) => !(ROLE_META_KEYS as readonly string[]).includes(k) && v === true).map(([k]) => k)
+  const granted = Object.entries(role)
+    .filter(([k, v]) => !(ROLE_META_KEYS as readonly string[]).includes(k) && v === true)
+    .map(([k]) => k)
   // A role of the editor's own (home realm) roles is shown but not editable: the API refuses it.
   const own = role.realm === user.home_realm && user.roles.includes(role.role)
-  return { role: role.role, realm: role.realm, description: role.description, granted, grantable: grantableBy(user.permissions), own, updated_at: role.updated_at, updated_by: role.updated_by }
+  return {
+    role: role.role,
+    realm: role.realm,
+    description: role.description,
+    granted,
+    grantable: grantableBy(user.permissions),
+    own,
+    updated_at: role.updated_at,
+    updated_by: role.updated_by,
+  }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => saveRole(request, context, 'edit', params.realm)
@@ -29,14 +40,24 @@ export default function RoleEditRoute() {
     <>
       <div className="page-header">
         <div>
-          <h1>{t('pages.role.edit')}: {role.role}</h1>
+          <h1>
+            {t('pages.role.edit')}: {role.role}
+          </h1>
           <p className="hint">{t('resources.role.updated', { by: role.updated_by || '—', at: role.updated_at.replace('T', ' ').slice(0, 16) })}</p>
         </div>
         <Link to="/realm/role" className="btn">
           {t('resources.role.back')}
         </Link>
       </div>
-      <RoleEditor key={`${role.realm}/${role.role}`} mode="edit" role={role.role} description={role.description} granted={role.granted} grantable={role.grantable} own={role.own} />
+      <RoleEditor
+        key={`${role.realm}/${role.role}`}
+        mode="edit"
+        role={role.role}
+        description={role.description}
+        granted={role.granted}
+        grantable={role.grantable}
+        own={role.own}
+      />
     </>
   )
 }

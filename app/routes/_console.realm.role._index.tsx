@@ -19,7 +19,14 @@ export const handle = { title: 'pages.role.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user, realm } = await loadList(request, context, roleList)
-  return { page, query, realm: realm.code, canCreate: user.permissions.mas_role_create, canEdit: user.permissions.mas_role_edit, canDelete: user.permissions.mas_role_delete }
+  return {
+    page,
+    query,
+    realm: realm.code,
+    canCreate: user.permissions.mas_role_create,
+    canEdit: user.permissions.mas_role_edit,
+    canDelete: user.permissions.mas_role_delete,
+  }
 }
 
 /** Deletes a role (refused by the API while users hold it). */
@@ -27,7 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['mas_role_list', 'mas_role_delete'] })
   const form = await request.formData()
   const role = v.safeParse(RoleName, form.get('role') ?? '')
-  if (!role.success) return data({ ok: false, errors: [{ field: 'role', cause: 'invalid', value: null, message: role.issues[0].message }] as ErrorItem[] }, { status: 400 })
+  if (!role.success)
+    return data({ ok: false, errors: [{ field: 'role', cause: 'invalid', value: null, message: role.issues[0].message }] as ErrorItem[] }, { status: 400 })
   try {
     await api.delete(`mas/permission/${encodeURIComponent(role.output)}`)
   } catch (err) {

@@ -21,7 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api, realm } = await requireAccess(request, context, { all: ['mas_word_filter_get', 'mas_word_filter_edit'] })
   const body = v.safeParse(v.object({ intent: v.literal('word_filter'), sentences: v.array(v.string()) }), await request.json().catch(() => null))
-  if (!body.success) return data({ ok: false, errors: [{ field: 'sentences', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+  if (!body.success)
+    return data({ ok: false, errors: [{ field: 'sentences', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
     await api.put(`mas/realm/${encodeURIComponent(realm.code ?? '')}/word_filter`, { sentences: body.output.sentences })
     return { ok: true, errors: [] as ErrorItem[] }

@@ -24,7 +24,11 @@ export default function LedgerReportsRoute() {
         <ul className="ledger-tabs">
           {REPORTS.filter((r) => r !== 'overview').map((r) => (
             <li key={r}>
-              <Link to={`?${new URLSearchParams({ report: r, period, start_at, end_at })}`} aria-current={r === report ? 'page' : undefined} className="ledger-tab">
+              <Link
+                to={`?${new URLSearchParams({ report: r, period, start_at, end_at })}`}
+                aria-current={r === report ? 'page' : undefined}
+                className="ledger-tab"
+              >
                 {t(`ledger.report.name.${r}`)}
               </Link>
             </li>

@@ -20,7 +20,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { groups, page, query, canCreate: p.room_room_create, canEdit: p.room_room_edit, canDelete: p.room_room_delete }
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) => deleteRow(request, context, 'room.list', (id) => `${groupsTab(request) ? 'room/group' : 'room/room'}/${id}`)
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  deleteRow(request, context, 'room.list', (id) => `${groupsTab(request) ? 'room/group' : 'room/room'}/${id}`)
 
 export default function RoomListRoute() {
   const data = useLoaderData<typeof loader>()

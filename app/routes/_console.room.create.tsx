@@ -14,21 +14,46 @@ export const handle = { title: 'pages.room.create' }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'room.create')
   const group = isGroup(request)
-  const rooms = group && user.permissions.room_room_list ? (await api.get<ListPage<Room>>('room/room', { limit: 1000 })).items.map((r) => ({ value: r.id, label: r.name })) : []
+  const rooms =
+    group && user.permissions.room_room_list
+      ? (await api.get<ListPage<Room>>('room/room', { limit: 1000 })).items.map((r) => ({ value: r.id, label: r.name }))
+      : []
   return { group, rooms, fields: group ? [] : await roomFormFields(api), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (isGroup(request)) return saveForm(request, context, { route: 'room.create', fields: groupFields(), apiPath: 'room/group', method: 'post', back: '/room?tab=groups', flash: 'tms.saved' })
+  if (isGroup(request))
+    return saveForm(request, context, {
+      route: 'room.create',
+      fields: groupFields(),
+      apiPath: 'room/group',
+      method: 'post',
+      back: '/room?tab=groups',
+      flash: 'tms.saved',
+    })
   const { api } = await requireRoute(request, context, 'room.create')
-  return saveForm(request, context, { route: 'room.create', fields: await roomFormFields(api), apiPath: 'room/room', method: 'post', back: '/room', flash: 'tms.saved' })
+  return saveForm(request, context, {
+    route: 'room.create',
+    fields: await roomFormFields(api),
+    apiPath: 'room/room',
+    method: 'post',
+    back: '/room',
+    flash: 'tms.saved',
+  })
 }
 
 export default function RoomCreateRoute() {
   const { group, rooms, fields, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return group ? (
-    <FormScreen title={t('room.group.create')} back="/room?tab=groups" fields={groupFields(rooms)} schema={RoomGroupInput} initial={{ rooms: [] }} timeZone={timeZone} />
+    <FormScreen
+      title={t('room.group.create')}
+      back="/room?tab=groups"
+      fields={groupFields(rooms)}
+      schema={RoomGroupInput}
+      initial={{ rooms: [] }}
+      timeZone={timeZone}
+    />
   ) : (
     <FormScreen title={t('pages.room.create')} back="/room" fields={fields} schema={RoomInput} initial={{ type: 'lecture' }} timeZone={timeZone} />
   )

@@ -23,7 +23,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
   if (isGroup(request)) {
     const group = await orErrorResponse(api.get<RoomGroup>(`room/group/${id}`))
-    const rooms = user.permissions.room_room_list ? (await api.get<ListPage<Room>>('room/room', { limit: 1000 })).items.map((r) => ({ value: r.id, label: r.name })) : []
+    const rooms = user.permissions.room_room_list
+      ? (await api.get<ListPage<Room>>('room/room', { limit: 1000 })).items.map((r) => ({ value: r.id, label: r.name }))
+      : []
     return { kind: 'group' as const, group, rooms, timeZone }
   }
   const room = await orErrorResponse(api.get<Room>(`room/room/${id}`))
@@ -34,10 +36,26 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 /** Saves the room or group; adds and removes members (intent). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = encodeURIComponent(params.room ?? '')
-  if (isGroup(request)) return saveForm(request, context, { route: 'room.edit', fields: groupFields(), apiPath: `room/group/${id}`, method: 'put', back: '/room?tab=groups', flash: 'tms.saved' })
+  if (isGroup(request))
+    return saveForm(request, context, {
+      route: 'room.edit',
+      fields: groupFields(),
+      apiPath: `room/group/${id}`,
+      method: 'put',
+      back: '/room?tab=groups',
+      flash: 'tms.saved',
+    })
   const intent = new URL(request.url).searchParams.get('intent')
   const { api } = await requireRoute(request, context, 'room.edit')
-  if (intent !== 'add_member' && intent !== 'remove_member') return saveForm(request, context, { route: 'room.edit', fields: await roomFormFields(api), apiPath: `room/room/${id}`, method: 'put', back: '/room', flash: 'tms.saved' })
+  if (intent !== 'add_member' && intent !== 'remove_member')
+    return saveForm(request, context, {
+      route: 'room.edit',
+      fields: await roomFormFields(api),
+      apiPath: `room/room/${id}`,
+      method: 'put',
+      back: '/room',
+      flash: 'tms.saved',
+    })
   const nick = String((await request.formData()).get('nick') ?? '')
   try {
     if (intent === 'add_member') await api.post(`room/room/${id}/member`, { nick })
@@ -53,10 +71,28 @@ export default function RoomEditRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   if (d.kind === 'group') {
-    return <FormScreen key={d.group.id} title={`${t('room.group.edit')}: ${d.group.name}`} back="/room?tab=groups" fields={groupFields(d.rooms)} schema={RoomGroupInput} initial={d.group} timeZone={d.timeZone} />
+    return (
+      <FormScreen
+        key={d.group.id}
+        title={`${t('room.group.edit')}: ${d.group.name}`}
+        back="/room?tab=groups"
+        fields={groupFields(d.rooms)}
+        schema={RoomGroupInput}
+        initial={d.group}
+        timeZone={d.timeZone}
+      />
+    )
   }
   return (
-    <FormScreen key={d.room.id} title={`${t('pages.room.edit')}: ${d.room.name}`} back="/room" fields={d.fields} schema={RoomInput} initial={d.room} timeZone={d.timeZone}>
+    <FormScreen
+      key={d.room.id}
+      title={`${t('pages.room.edit')}: ${d.room.name}`}
+      back="/room"
+      fields={d.fields}
+      schema={RoomInput}
+      initial={d.room}
+      timeZone={d.timeZone}
+    >
       <Members members={d.members} />
     </FormScreen>
   )

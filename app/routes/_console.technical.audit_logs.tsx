@@ -40,11 +40,24 @@ export default function AuditLogRoute() {
           </button>
         )}
       />
-      <Dialog open={open !== null} onClose={() => setOpen(null)} title={t('resources.audit_log.details', { id: String(open?.id ?? '') })} labelledBy="audit-details" className="wide">
+      <Dialog
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        title={t('resources.audit_log.details', { id: String(open?.id ?? '') })}
+        labelledBy="audit-details"
+        className="wide"
+      >
         {open ? (
           <>
             <p>
-              {t('resources.audit_log.summary', { actor: open.actor, actor_realm: open.actor_realm, action: t(`resources.audit_log.action.${open.action}`, { defaultValue: open.action }), entity: open.entity, id: open.entity_id, at: open.at.replace('T', ' ').slice(0, 19) })}
+              {t('resources.audit_log.summary', {
+                actor: open.actor,
+                actor_realm: open.actor_realm,
+                action: t(`resources.audit_log.action.${open.action}`, { defaultValue: open.action }),
+                entity: open.entity,
+                id: open.entity_id,
+                at: open.at.replace('T', ' ').slice(0, 19),
+              })}
             </p>
             <div className="table-wrap">
               <table className="data">

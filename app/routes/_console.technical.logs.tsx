@@ -42,7 +42,13 @@ export default function TechnicalLogsRoute() {
           </button>
         )}
       />
-      <Dialog open={open !== null} onClose={() => setOpen(null)} title={t('resources.error_log.details', { id: open?.request_id ?? '' })} labelledBy="error-details" className="wide">
+      <Dialog
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        title={t('resources.error_log.details', { id: open?.request_id ?? '' })}
+        labelledBy="error-details"
+        className="wide"
+      >
         {open ? (
           <>
             <p>

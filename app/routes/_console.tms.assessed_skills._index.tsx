@@ -12,7 +12,13 @@ export const handle = { title: 'pages.tms.assessed_skills.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, skillList)
-  return { page, query, canCreate: user.permissions.tms_assessed_skill_create, canEdit: user.permissions.tms_assessed_skill_edit, canDelete: user.permissions.tms_assessed_skill_delete }
+  return {
+    page,
+    query,
+    canCreate: user.permissions.tms_assessed_skill_create,
+    canEdit: user.permissions.tms_assessed_skill_edit,
+    canDelete: user.permissions.tms_assessed_skill_delete,
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => deleteRow(request, context, 'tms.assessed_skills.list', (id) => `tms/assessed_skill/${id}`)
@@ -21,7 +27,10 @@ export default function SkillListRoute() {
   const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const names = new Map(page.items.map((s) => [s.id, s.name]))
-  const spec = { ...skillList, columns: skillList.columns.map((c) => (c.id === 'group_id' ? { ...c, format: (v: unknown) => (typeof v === 'string' ? (names.get(v) ?? v) : '') } : c)) }
+  const spec = {
+    ...skillList,
+    columns: skillList.columns.map((c) => (c.id === 'group_id' ? { ...c, format: (v: unknown) => (typeof v === 'string' ? (names.get(v) ?? v) : '') } : c)),
+  }
   return (
     <CrudList<Skill>
       spec={spec}

@@ -16,12 +16,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  saveForm(request, context, { route: 'tms.assessed_skills.create', fields: skillFields(), apiPath: 'tms/assessed_skill', method: 'post', back: '/tms/assessed_skills', flash: 'tms.saved' })
+  saveForm(request, context, {
+    route: 'tms.assessed_skills.create',
+    fields: skillFields(),
+    apiPath: 'tms/assessed_skill',
+    method: 'post',
+    back: '/tms/assessed_skills',
+    flash: 'tms.saved',
+  })
 
 export default function SkillCreateRoute() {
   const { groups, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen title={t('pages.tms.assessed_skills.create')} back="/tms/assessed_skills" fields={skillFields(groups)} schema={SkillInput} initial={{ type: 'skill', weight: 1 }} timeZone={timeZone} protect />
+  return (
+    <FormScreen
+      title={t('pages.tms.assessed_skills.create')}
+      back="/tms/assessed_skills"
+      fields={skillFields(groups)}
+      schema={SkillInput}
+      initial={{ type: 'skill', weight: 1 }}
+      timeZone={timeZone}
+      protect
+    />
+  )
 }
 
 export const ErrorBoundary = RouteError

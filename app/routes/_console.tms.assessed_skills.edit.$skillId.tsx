@@ -18,12 +18,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  saveForm(request, context, { route: 'tms.assessed_skills.edit', fields: skillFields(), apiPath: `tms/assessed_skill/${encodeURIComponent(params.skillId ?? '')}`, method: 'put', back: '/tms/assessed_skills', flash: 'tms.saved' })
+  saveForm(request, context, {
+    route: 'tms.assessed_skills.edit',
+    fields: skillFields(),
+    apiPath: `tms/assessed_skill/${encodeURIComponent(params.skillId ?? '')}`,
+    method: 'put',
+    back: '/tms/assessed_skills',
+    flash: 'tms.saved',
+  })
 
 export default function SkillEditRoute() {
   const { skill, groups, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen key={skill.id} title={`${t('pages.tms.assessed_skills.edit')}: ${skill.name}`} back="/tms/assessed_skills" fields={skillFields(groups)} schema={SkillInput} initial={skill} timeZone={timeZone} protect />
+  return (
+    <FormScreen
+      key={skill.id}
+      title={`${t('pages.tms.assessed_skills.edit')}: ${skill.name}`}
+      back="/tms/assessed_skills"
+      fields={skillFields(groups)}
+      schema={SkillInput}
+      initial={skill}
+      timeZone={timeZone}
+      protect
+    />
+  )
 }
 
 export const ErrorBoundary = RouteError

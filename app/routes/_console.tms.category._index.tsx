@@ -13,7 +13,13 @@ export const handle = { title: 'pages.tms.category.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, categoryList)
-  return { page, query, canCreate: user.permissions.tms_category_create, canEdit: user.permissions.tms_category_edit, canDelete: user.permissions.tms_category_delete }
+  return {
+    page,
+    query,
+    canCreate: user.permissions.tms_category_create,
+    canEdit: user.permissions.tms_category_edit,
+    canDelete: user.permissions.tms_category_delete,
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => deleteRow(request, context, 'tms.category.list', (id) => `tms/category/${id}`)
@@ -22,7 +28,10 @@ export default function CategoryListRoute() {
   const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const names = new Map(page.items.map((c) => [c.id, c.name]))
-  const spec = { ...categoryList, columns: categoryList.columns.map((c) => (c.id === 'parent_id' ? { ...c, format: (v: unknown) => (typeof v === 'string' ? (names.get(v) ?? v) : '') } : c)) }
+  const spec = {
+    ...categoryList,
+    columns: categoryList.columns.map((c) => (c.id === 'parent_id' ? { ...c, format: (v: unknown) => (typeof v === 'string' ? (names.get(v) ?? v) : '') } : c)),
+  }
   return (
     <CrudList<Category>
       spec={spec}

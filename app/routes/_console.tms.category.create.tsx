@@ -16,13 +16,30 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  saveForm(request, context, { route: 'tms.category.create', fields: categoryFields(), apiPath: 'tms/category', method: 'post', back: '/tms/category', flash: 'tms.saved' })
+  saveForm(request, context, {
+    route: 'tms.category.create',
+    fields: categoryFields(),
+    apiPath: 'tms/category',
+    method: 'post',
+    back: '/tms/category',
+    flash: 'tms.saved',
+  })
 
 export default function CategoryCreateRoute() {
   const { parents, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const initial = { selectable: true, enabled: true, multi_selection: true, show_in_filter: true, show_in_list: true }
-  return <FormScreen title={t('pages.tms.category.create')} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={initial} timeZone={timeZone} protect />
+  return (
+    <FormScreen
+      title={t('pages.tms.category.create')}
+      back="/tms/category"
+      fields={categoryFields(parents)}
+      schema={CategoryInput}
+      initial={initial}
+      timeZone={timeZone}
+      protect
+    />
+  )
 }
 
 export const ErrorBoundary = RouteError

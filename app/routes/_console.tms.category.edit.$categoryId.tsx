@@ -18,12 +18,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  saveForm(request, context, { route: 'tms.category.edit', fields: categoryFields(), apiPath: `tms/category/${encodeURIComponent(params.categoryId ?? '')}`, method: 'put', back: '/tms/category', flash: 'tms.saved' })
+  saveForm(request, context, {
+    route: 'tms.category.edit',
+    fields: categoryFields(),
+    apiPath: `tms/category/${encodeURIComponent(params.categoryId ?? '')}`,
+    method: 'put',
+    back: '/tms/category',
+    flash: 'tms.saved',
+  })
 
 export default function CategoryEditRoute() {
   const { category, parents, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen key={category.id} title={`${t('pages.tms.category.edit')}: ${category.name}`} back="/tms/category" fields={categoryFields(parents)} schema={CategoryInput} initial={category} timeZone={timeZone} protect />
+  return (
+    <FormScreen
+      key={category.id}
+      title={`${t('pages.tms.category.edit')}: ${category.name}`}
+      back="/tms/category"
+      fields={categoryFields(parents)}
+      schema={CategoryInput}
+      initial={category}
+      timeZone={timeZone}
+      protect
+    />
+  )
 }
 
 export const ErrorBoundary = RouteError

@@ -18,12 +18,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  saveForm(request, context, { route: 'tms.genre.edit', fields: genreFields, apiPath: `tms/genre/${encodeURIComponent(params.genreId ?? '')}`, method: 'put', back: '/tms/genre', flash: 'tms.saved' })
+  saveForm(request, context, {
+    route: 'tms.genre.edit',
+    fields: genreFields,
+    apiPath: `tms/genre/${encodeURIComponent(params.genreId ?? '')}`,
+    method: 'put',
+    back: '/tms/genre',
+    flash: 'tms.saved',
+  })
 
 export default function GenreEditRoute() {
   const { genre, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  return <FormScreen key={genre.id} title={`${t('pages.tms.genre.edit')}: ${genre.name}`} back="/tms/genre" fields={genreFields} schema={GenreInput} initial={genre} timeZone={timeZone} protect />
+  return (
+    <FormScreen
+      key={genre.id}
+      title={`${t('pages.tms.genre.edit')}: ${genre.name}`}
+      back="/tms/genre"
+      fields={genreFields}
+      schema={GenreInput}
+      initial={genre}
+      timeZone={timeZone}
+      protect
+    />
+  )
 }
 
 export const ErrorBoundary = RouteError

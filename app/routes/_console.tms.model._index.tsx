@@ -26,7 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const p = user.permissions
   const categories = p.tms_category_list ? (await api.get<ListPage<Category>>('tms/category', { limit: 1000 })).items : []
   return {
-    page, query,
+    page,
+    query,
     categories: categories.filter((c) => c.selectable).map((c) => ({ label: c.name, value: c.id })),
     can: { create: p.tms_model_create, edit: p.tms_model_edit, get: p.tms_model_get, remove: p.tms_model_delete, publish: p.tms_task_publish },
   }
@@ -88,24 +89,57 @@ export default function ModelListRoute() {
         title={t('pages.tms.model.list')}
         rowActions={(m) => (
           <>
-            {can.edit ? <Link className="btn btn-icon" to={`/tms/model/edit/${m.id}`}><Icon name="edit" label={t('tms.list.edit', { name: m.title })} /></Link> : null}
-            {can.get ? <Link className="btn btn-icon" to={`/tms/model/preview/${m.id}`}><Icon name="eye" label={t('tms.model.preview_of', { name: m.title })} /></Link> : null}
-            {can.get ? <Link className="btn btn-icon" to={`/tms/model/resolution/${m.id}`}><Icon name="check" label={t('tms.model.resolution_of', { name: m.title })} /></Link> : null}
-            {can.publish ? <Link className="btn btn-icon" to={`/tms/task/edit/${m.id}`}><Icon name="send" label={t('tms.model.publish_of', { name: m.title })} /></Link> : null}
-            {can.get ? <a className="btn btn-icon" href={`/tms/model/export/${m.id}`} download><Icon name="download" label={t('tms.model.export_of', { name: m.title })} /></a> : null}
+            {can.edit ? (
+              <Link className="btn btn-icon" to={`/tms/model/edit/${m.id}`}>
+                <Icon name="edit" label={t('tms.list.edit', { name: m.title })} />
+              </Link>
+            ) : null}
+            {can.get ? (
+              <Link className="btn btn-icon" to={`/tms/model/preview/${m.id}`}>
+                <Icon name="eye" label={t('tms.model.preview_of', { name: m.title })} />
+              </Link>
+            ) : null}
+            {can.get ? (
+              <Link className="btn btn-icon" to={`/tms/model/resolution/${m.id}`}>
+                <Icon name="check" label={t('tms.model.resolution_of', { name: m.title })} />
+              </Link>
+            ) : null}
+            {can.publish ? (
+              <Link className="btn btn-icon" to={`/tms/task/edit/${m.id}`}>
+                <Icon name="send" label={t('tms.model.publish_of', { name: m.title })} />
+              </Link>
+            ) : null}
+            {can.get ? (
+              <a className="btn btn-icon" href={`/tms/model/export/${m.id}`} download>
+                <Icon name="download" label={t('tms.model.export_of', { name: m.title })} />
+              </a>
+            ) : null}
             {can.create ? (
-              <button type="button" className="btn btn-icon" disabled={fetcher.state !== 'idle'} onClick={() => fetcher.submit({ intent: 'duplicate', id: m.id, title: t('tms.model.copy_title', { title: m.title }) }, { method: 'post' })}>
+              <button
+                type="button"
+                className="btn btn-icon"
+                disabled={fetcher.state !== 'idle'}
+                onClick={() => fetcher.submit({ intent: 'duplicate', id: m.id, title: t('tms.model.copy_title', { title: m.title }) }, { method: 'post' })}
+              >
                 <Icon name="copy" label={t('tms.model.duplicate_of', { name: m.title })} />
               </button>
             ) : null}
-            {can.remove ? <button type="button" className="btn btn-icon" onClick={() => setRemove(m)}><Icon name="trash" label={t('tms.list.delete', { name: m.title })} /></button> : null}
+            {can.remove ? (
+              <button type="button" className="btn btn-icon" onClick={() => setRemove(m)}>
+                <Icon name="trash" label={t('tms.list.delete', { name: m.title })} />
+              </button>
+            ) : null}
           </>
         )}
       />
       <ConfirmDialog
         open={remove !== null}
         title={t('tms.list.delete', { name: remove?.title ?? '' })}
-        message={remove?.published_count ? t('tms.model.delete_blocked', { count: remove.published_count }) : t('tms.list.delete_confirm', { name: remove?.title ?? '' })}
+        message={
+          remove?.published_count
+            ? t('tms.model.delete_blocked', { count: remove.published_count })
+            : t('tms.list.delete_confirm', { name: remove?.title ?? '' })
+        }
         confirmLabel={t('tms.list.delete_yes')}
         cancelLabel={t('settings.cancel')}
         danger
@@ -118,7 +152,14 @@ export default function ModelListRoute() {
       <Dialog open={importing} onClose={() => setImporting(false)} title={t('tms.model.import')} labelledBy="import-title">
         <div className="field">
           <label htmlFor="import-file">{t('tms.model.import_file')}</label>
-          <input id="import-file" type="file" accept=".json,application/json" className="input" onChange={(e) => void onImport(e.currentTarget.files?.[0])} aria-describedby="import-hint" />
+          <input
+            id="import-file"
+            type="file"
+            accept=".json,application/json"
+            className="input"
+            onChange={(e) => void onImport(e.currentTarget.files?.[0])}
+            aria-describedby="import-hint"
+          />
           <p className={importError ? 'error' : 'hint'} id="import-hint" role={importError ? 'alert' : undefined}>
             {importError ?? t('tms.model.import_hint')}
           </p>

@@ -16,8 +16,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const action = ({ request, context }: ActionFunctionArgs) => modelEditorAction(request, context, 'tms.model.create')
 
 const EMPTY = {
-  title: '', kind: 'activity', description: '', tags: [], categories: [], style: { background_color: '' }, min_execution_time: 0, max_execution_time: 0,
-  token: false, audio_question: false, essay_transcription: false, verify_answers: false, disable_answer_review: false, auto_draft: false, questions: [],
+  title: '',
+  kind: 'activity',
+  description: '',
+  tags: [],
+  categories: [],
+  style: { background_color: '' },
+  min_execution_time: 0,
+  max_execution_time: 0,
+  token: false,
+  audio_question: false,
+  essay_transcription: false,
+  verify_answers: false,
+  disable_answer_review: false,
+  auto_draft: false,
+  questions: [],
 }
 
 export default function ModelCreateRoute() {

@@ -14,7 +14,12 @@ export const handle = { title: 'pages.tms.model.edit' }
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'tms.model.edit')
   const model = await orErrorResponse(api.get<Model & { published_count: number }>(`tms/model/${encodeURIComponent(params.modelId ?? '')}`))
-  return { model, ...(await editorRefs(api, user)), canPreview: Boolean(user.permissions.tms_model_get), canPublish: Boolean(user.permissions.tms_task_publish) }
+  return {
+    model,
+    ...(await editorRefs(api, user)),
+    canPreview: Boolean(user.permissions.tms_model_get),
+    canPublish: Boolean(user.permissions.tms_task_publish),
+  }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => modelEditorAction(request, context, 'tms.model.edit', params.modelId)
@@ -52,7 +57,13 @@ export default function ModelEditRoute() {
           {t('tms.editor.versioning_note', { count: model.published_count, version: String(model.version + 1) })}
         </p>
       ) : null}
-      <ModelEditor key={`${model.id}/${model.updated_at}`} initial={{ ...model, questions: model.questions as unknown as Record<string, unknown>[] }} categories={categories} refs={{ genres, skills }} canUseBank={canUseBank} />
+      <ModelEditor
+        key={`${model.id}/${model.updated_at}`}
+        initial={{ ...model, questions: model.questions as unknown as Record<string, unknown>[] }}
+        categories={categories}
+        refs={{ genres, skills }}
+        canUseBank={canUseBank}
+      />
     </>
   )
 }

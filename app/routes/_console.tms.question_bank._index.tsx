@@ -21,7 +21,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user, api } = await loadList(request, context, bankList)
   const p = user.permissions
   const { categories, models } = await bankRefs(api, user)
-  return { page, query, categories, models, can: { create: p.tms_question_bank_create, edit: p.tms_question_bank_edit, remove: p.tms_question_bank_delete, addToModel: Boolean(p.tms_model_edit && models.length) } }
+  return {
+    page,
+    query,
+    categories,
+    models,
+    can: {
+      create: p.tms_question_bank_create,
+      edit: p.tms_question_bank_edit,
+      remove: p.tms_question_bank_delete,
+      addToModel: Boolean(p.tms_model_edit && models.length),
+    },
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => bankListAction(request, context)
@@ -65,7 +76,12 @@ export default function QuestionBankListRoute() {
           </>
         )}
       />
-      <Dialog open={adding !== null} onClose={() => setAdding(null)} title={t('tms.bank.add_to_model_title', { count: adding?.length ?? 0 })} labelledBy="add-to-model-title">
+      <Dialog
+        open={adding !== null}
+        onClose={() => setAdding(null)}
+        title={t('tms.bank.add_to_model_title', { count: adding?.length ?? 0 })}
+        labelledBy="add-to-model-title"
+      >
         <Form method="post" className="simple-form">
           <input type="hidden" name="intent" value="add_to_model" />
           <input type="hidden" name="ids" value={JSON.stringify(adding ?? [])} />

@@ -19,9 +19,26 @@ export const action = ({ request, context }: ActionFunctionArgs) => bankSaveActi
 
 /** A new bank question (seed 001 §3): type text, difficulty easy, score 0. */
 const EMPTY = {
-  type: 'text', statement: '', comment: '', score: 0, required: true, shuffle: false, partial_score: false, categories: [], media_type: '', media_url: '',
-  extra_fields: {}, options: { min_text_count: 1, max_text_count: 1000 },
-  difficulty: 'easy', tags: [], grade_id: null, subject_id: '', standard_id: '', descriptor_id: '', batch_id: '', curriculum: '',
+  type: 'text',
+  statement: '',
+  comment: '',
+  score: 0,
+  required: true,
+  shuffle: false,
+  partial_score: false,
+  categories: [],
+  media_type: '',
+  media_url: '',
+  extra_fields: {},
+  options: { min_text_count: 1, max_text_count: 1000 },
+  difficulty: 'easy',
+  tags: [],
+  grade_id: null,
+  subject_id: '',
+  standard_id: '',
+  descriptor_id: '',
+  batch_id: '',
+  curriculum: '',
 }
 
 export default function QuestionBankCreateRoute() {

@@ -25,7 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     p.tms_category_list ? api.get<ListPage<Category>>('tms/category', { limit: 1000 }).then((r) => r.items) : [],
   ])
   return {
-    page, query,
+    page,
+    query,
     rooms: rooms.map((r) => ({ label: r.name, value: r.id })),
     categories: categories.filter((c) => c.selectable).map((c) => ({ label: c.name, value: c.id })),
     can: { get: p.tms_task_get, remove: p.tms_task_delete, token: p.tms_token_generate },
@@ -44,7 +45,17 @@ export default function TaskListRoute() {
       c.id === 'status'
         ? { ...c, render: (row: Task) => <span className={`badge status-${row.status}`}>{t(`tms.status.${row.status}`)}</span> }
         : c.id === 'model_version'
-          ? { ...c, render: (row: Task) => (row.newer_version ? <span className="badge badge-warning" title={t('tms.task.update_offer')}>{t('tms.task.version_newer', { version: String(row.model_version), latest: String(row.latest_version) })}</span> : String(row.model_version)) }
+          ? {
+              ...c,
+              render: (row: Task) =>
+                row.newer_version ? (
+                  <span className="badge badge-warning" title={t('tms.task.update_offer')}>
+                    {t('tms.task.version_newer', { version: String(row.model_version), latest: String(row.latest_version) })}
+                  </span>
+                ) : (
+                  String(row.model_version)
+                ),
+            }
           : c,
     ),
   }

@@ -20,7 +20,10 @@ import { taskDetailAction } from './__task-detail.server'
 
 export const handle = { title: 'pages.tms.task.detail' }
 
-type Detail = Task & { targets: { room_id: string | null; room_name: string | null; nick: string | null; group_id: string | null; group_name: string | null }[]; content: { questions: QuestionInput[] } | null }
+type Detail = Task & {
+  targets: { room_id: string | null; room_name: string | null; nick: string | null; group_id: string | null; group_name: string | null }[]
+  content: { questions: QuestionInput[] } | null
+}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'tms.task.detail')
@@ -31,7 +34,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const p = user.permissions
   // The realm's task fields with this task's values, under the realm's own labels.
   const extraValues = extra.items.map((f) => ({ key: f.key, label: f.label, value: task.extra?.[f.key] ?? '' }))
-  return { task, extraValues, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE, can: { edit: p.tms_task_edit, remove: p.tms_task_delete, token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others) } }
+  return {
+    task,
+    extraValues,
+    timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
+    can: { edit: p.tms_task_edit, remove: p.tms_task_delete, token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others) },
+  }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => taskDetailAction(request, context, params.taskId ?? '')
@@ -57,7 +65,8 @@ export default function TaskDetailRoute() {
         <div>
           <h1>{task.title}</h1>
           <p>
-            <span className={`badge status-${task.status}`}>{t(`tms.status.${task.status}`)}</span> <span className="hint">{t('tms.task.version', { version: String(task.model_version) })}</span>
+            <span className={`badge status-${task.status}`}>{t(`tms.status.${task.status}`)}</span>{' '}
+            <span className="hint">{t('tms.task.version', { version: String(task.model_version) })}</span>
           </p>
         </div>
         <Link to="/tms/task" className="btn">

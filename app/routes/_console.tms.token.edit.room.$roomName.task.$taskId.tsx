@@ -15,7 +15,8 @@ import { requireRoute } from '~/server/auth.server'
 export const handle = { title: 'pages.tms.token.edit' }
 
 type Tokens = { task: { id: string; title: string; status: string; token: boolean }; room: { id: string; name: string }; tokens: TaskToken[] }
-const path = (params: Record<string, string | undefined>) => `tms/token/task/${encodeURIComponent(params.taskId ?? '')}/room/${encodeURIComponent(params.roomName ?? '')}`
+const path = (params: Record<string, string | undefined>) =>
+  `tms/token/task/${encodeURIComponent(params.taskId ?? '')}/room/${encodeURIComponent(params.roomName ?? '')}`
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireRoute(request, context, 'tms.token.edit')
@@ -69,7 +70,8 @@ export default function TokenEditRoute() {
         {task.token ? null : <p className="hint">{t('validation.tms.token_disabled')}</p>}
         <Form method="post">
           <button type="submit" className="btn btn-primary" disabled={navigation.state !== 'idle' || !task.token}>
-            {navigation.state === 'submitting' ? <span className="spinner" aria-hidden="true" /> : <Icon name="key" />} {t(active ? 'tms.token.regenerate' : 'tms.token.generate')}
+            {navigation.state === 'submitting' ? <span className="spinner" aria-hidden="true" /> : <Icon name="key" />}{' '}
+            {t(active ? 'tms.token.regenerate' : 'tms.token.generate')}
           </button>
         </Form>
       </section>

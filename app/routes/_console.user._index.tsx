@@ -31,7 +31,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 function flags(p: Record<string, boolean>, realm: string | null) {
-  return { realm, canCreate: p.mas_user_create === true, canEdit: p.mas_user_edit === true, canDisable: p.mas_user_disable === true, canDelete: p.mas_user_delete === true, canImport: p.mas_user_import === true }
+  return {
+    realm,
+    canCreate: p.mas_user_create === true,
+    canEdit: p.mas_user_edit === true,
+    canDisable: p.mas_user_disable === true,
+    canDelete: p.mas_user_delete === true,
+    canImport: p.mas_user_import === true,
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => userListAction(request, context)
@@ -105,15 +112,35 @@ export default function UserListRoute() {
       />
       <ConfirmDialog
         open={confirm !== null}
-        title={confirm ? t(confirm.intent === 'delete' ? 'resources.user.delete' : confirm.user.disabled ? 'resources.user.enable' : 'resources.user.disable', { nick: confirm.user.nick }) : ''}
-        message={confirm ? t(confirm.intent === 'delete' ? 'resources.user.delete_confirm' : confirm.user.disabled ? 'resources.user.enable_confirm' : 'resources.user.disable_confirm', { nick: confirm.user.nick }) : ''}
+        title={
+          confirm
+            ? t(confirm.intent === 'delete' ? 'resources.user.delete' : confirm.user.disabled ? 'resources.user.enable' : 'resources.user.disable', {
+                nick: confirm.user.nick,
+              })
+            : ''
+        }
+        message={
+          confirm
+            ? t(
+                confirm.intent === 'delete'
+                  ? 'resources.user.delete_confirm'
+                  : confirm.user.disabled
+                    ? 'resources.user.enable_confirm'
+                    : 'resources.user.disable_confirm',
+                { nick: confirm.user.nick },
+              )
+            : ''
+        }
         confirmLabel={t(confirm?.intent === 'delete' ? 'resources.role.delete_yes' : 'resources.user.confirm')}
         cancelLabel={t('settings.cancel')}
         danger={confirm?.intent === 'delete' || (confirm !== null && !confirm.user.disabled)}
         onCancel={() => setConfirm(null)}
         onConfirm={() => {
           if (confirm) {
-            const body = confirm.intent === 'delete' ? { intent: 'delete', nick: confirm.user.nick } : { intent: 'disable', nick: confirm.user.nick, disabled: !confirm.user.disabled }
+            const body =
+              confirm.intent === 'delete'
+                ? { intent: 'delete', nick: confirm.user.nick }
+                : { intent: 'disable', nick: confirm.user.nick, disabled: !confirm.user.disabled }
             fetcher.submit(jsonBody(body), { method: 'post', encType: 'application/json' })
           }
           setConfirm(null)

@@ -38,7 +38,8 @@ export default function UserEditRoute() {
             {t('pages.user.edit')}: {user.nick}
           </h1>
           <p className="hint">
-            {t(user.disabled ? 'resources.user.status.disabled' : 'resources.user.status.active')} · {t('resources.user.fields.origin_realm')}: {user.origin_realm}
+            {t(user.disabled ? 'resources.user.status.disabled' : 'resources.user.status.active')} · {t('resources.user.fields.origin_realm')}:{' '}
+            {user.origin_realm}
           </p>
         </div>
         <div className="toolbar-actions">
@@ -52,7 +53,17 @@ export default function UserEditRoute() {
           </Link>
         </div>
       </div>
-      <UserForm key={`${user.nick}:${user.updated_at}`} mode="edit" user={user} roles={data.roles} extra={data.extra} nickSuffix={data.nickSuffix} allowPicture={data.allowPicture} foreign={foreign} ceiling={user.ceiling ?? null} />
+      <UserForm
+        key={`${user.nick}:${user.updated_at}`}
+        mode="edit"
+        user={user}
+        roles={data.roles}
+        extra={data.extra}
+        nickSuffix={data.nickSuffix}
+        allowPicture={data.allowPicture}
+        foreign={foreign}
+        ceiling={user.ceiling ?? null}
+      />
       <ConfirmDialog
         open={confirm}
         title={t(user.disabled ? 'resources.user.enable' : 'resources.user.disable', { nick: user.nick })}

@@ -36,7 +36,15 @@ function MailText({ text }: { text: string }) {
   const parts = text.split(/(https?:\/\/\S+)/g)
   return (
     <p className="mail-text">
-      {parts.map((part, i) => (/^https?:\/\//.test(part) ? <a key={i} href={part}>{part}</a> : part))}
+      {parts.map((part, i) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={i} href={part}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
     </p>
   )
 }

@@ -55,7 +55,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (err) {
       if (!(err instanceof RealmApiError)) throw err
       const cause = err.errors.find((e) => e.cause in RESET_ERRORS)?.cause
-      return data<RecoverResult>({ formError: cause ? RESET_ERRORS[cause] : err.has('network') ? 'error.http.network' : 'app.error.description' }, { status: err.status })
+      return data<RecoverResult>(
+        { formError: cause ? RESET_ERRORS[cause] : err.has('network') ? 'error.http.network' : 'app.error.description' },
+        { status: err.status },
+      )
     }
   }
   const parsed = v.safeParse(RecoverRequest, { realm: realm.code, login: form.get('login') ?? '', lang: await getLocale(request) })
@@ -95,7 +98,16 @@ function RequestForm() {
           {t(result.formError)}
         </div>
       ) : null}
-      <TextField id="recover-login" name="login" label="recover.login" error={result?.fieldErrors?.login} autoComplete="username" autoCapitalize="none" spellCheck={false} required />
+      <TextField
+        id="recover-login"
+        name="login"
+        label="recover.login"
+        error={result?.fieldErrors?.login}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+      />
       <SubmitButton pending={pending} label="recover.submit" />
     </fetcher.Form>
   )

@@ -10,8 +10,14 @@ import { getT } from '~/server/i18n.server'
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireAccess(request, context, { any: ['reports_reports_module', 'analytics_ledger_module'], flags: ['ledger_enabled'] })
   const url = new URL(request.url)
-  const parsed = v.safeParse(ReportQuery, { report: params.report, period: url.searchParams.get('period') ?? undefined, start_at: url.searchParams.get('start_at') ?? '', end_at: url.searchParams.get('end_at') ?? '' })
-  if (!parsed.success) throw Response.json({ errors: parsed.issues.map((i) => ({ field: '', cause: 'invalid', value: null, message: i.message })) }, { status: 400 })
+  const parsed = v.safeParse(ReportQuery, {
+    report: params.report,
+    period: url.searchParams.get('period') ?? undefined,
+    start_at: url.searchParams.get('start_at') ?? '',
+    end_at: url.searchParams.get('end_at') ?? '',
+  })
+  if (!parsed.success)
+    throw Response.json({ errors: parsed.issues.map((i) => ({ field: '', cause: 'invalid', value: null, message: i.message })) }, { status: 400 })
   const [answer, t] = await Promise.all([orErrorResponse(api.get<ReportAnswer>('ledger/report', parsed.output)), getT(request)])
   const columns: TableColumn<ReportRow>[] = [
     { id: 'label', label: labelKey(answer.report, answer.period) },

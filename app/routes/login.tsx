@@ -23,14 +23,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const Intent = v.optional(v.picklist(['device', 'employee', 'employee_token', 'google', 'token']), 'device')
-const GoogleSignin = v.object({ id_token: v.pipe(v.string('validation.required'), v.minLength(20, 'validation.token'), v.maxLength(8000, 'validation.max_length')) })
+const GoogleSignin = v.object({
+  id_token: v.pipe(v.string('validation.required'), v.minLength(20, 'validation.token'), v.maxLength(8000, 'validation.max_length')),
+})
 const TokenLink = v.object({
   token: v.pipe(v.string('validation.required'), v.minLength(10, 'validation.token'), v.maxLength(8000, 'validation.max_length')),
   provider: v.picklist(['employee_token', 'google'], 'validation.picklist'),
 })
 
 /** The realm a sign-in is for: the host's or the chosen one; on multi-realm hosts a token link may name another. */
-async function signinRealm(request: Request, context: ActionFunctionArgs['context'], named: FormDataEntryValue | null): Promise<(RealmContext & { code: string; config: RealmConfig }) | null> {
+async function signinRealm(
+  request: Request,
+  context: ActionFunctionArgs['context'],
+  named: FormDataEntryValue | null,
+): Promise<(RealmContext & { code: string; config: RealmConfig }) | null> {
   const realm = await getRealmContext(request, context)
   const wanted = v.safeParse(RealmCode, named ?? '')
   if (realm.multirealm && wanted.success && wanted.output !== realm.code) {
@@ -99,7 +105,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const nonce = (await nonceCookie.parse(request.headers.get('cookie'))) as string | null
     if (!nonce) return fail({ formError: 'login.msg.error.google.invalid' }, 400)
     setCookies.append('Set-Cookie', await nonceCookie.serialize('', { maxAge: 0 }))
-    call = () => api.post<DeviceSession>('mas/registration', { realm: realm.code, token: parsed.output.id_token, provider: 'google', create: true, nonce }, headers)
+    call = () =>
+      api.post<DeviceSession>('mas/registration', { realm: realm.code, token: parsed.output.id_token, provider: 'google', create: true, nonce }, headers)
   }
 
   let session: DeviceSession

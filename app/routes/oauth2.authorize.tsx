@@ -69,7 +69,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.get('intent')
   if (intent === 'allow' || intent === 'deny') {
     const params = oauthParams(form)
-    if (!params) return data({ errors: [{ field: 'client_id', cause: 'invalid_request', value: null, message: 'validation.required' }] as ErrorItem[] }, { status: 400 })
+    if (!params)
+      return data({ errors: [{ field: 'client_id', cause: 'invalid_request', value: null, message: 'validation.required' }] as ErrorItem[] }, { status: 400 })
     const { api } = await requireUser(request, context)
     try {
       if (intent === 'allow') {
@@ -120,8 +121,10 @@ export default function RealmChooserRoute() {
   const here = location.pathname + location.search
   if (result && 'errors' in result) return <OAuthError errors={result.errors} />
   if (loaded.mode === 'error') return <OAuthError errors={loaded.errors} />
-  if (loaded.mode === 'choose-realm' || !root?.realm) return <RealmChooser result={result && 'error' in result ? result : undefined} redirectTo={loaded.mode === 'chooser' ? undefined : here} />
-  if (loaded.mode === 'signin') return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={loaded.notice} redirectTo={here} />
+  if (loaded.mode === 'choose-realm' || !root?.realm)
+    return <RealmChooser result={result && 'error' in result ? result : undefined} redirectTo={loaded.mode === 'chooser' ? undefined : here} />
+  if (loaded.mode === 'signin')
+    return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={loaded.notice} redirectTo={here} />
   if (loaded.mode === 'consent') return <OAuthConsent config={root.realm} info={loaded.info} params={loaded.params} user={loaded.user} />
   return <RealmChooser result={result && 'error' in result ? result : undefined} />
 }

@@ -11,9 +11,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const parsed = v.safeParse(Query, Object.fromEntries(new URL(request.url).searchParams))
   if (!parsed.success) return Response.json({ errors: [{ field: 'party', cause: 'invalid', value: null, message: 'Unknown party.' }] }, { status: 400 })
   const ticket = await mintTicket(context, user, parsed.output.party, user.realm)
-  if (!ticket) return Response.json({ errors: [{ field: '', cause: 'unavailable', value: null, message: 'Live features are not configured.' }] }, { status: 503 })
-  return Response.json(
-    { ticket, host: context.cloudflare.env.PARTYKIT_HOST, room: user.realm },
-    { headers: { 'Cache-Control': 'no-store' } },
-  )
+  if (!ticket)
+    return Response.json({ errors: [{ field: '', cause: 'unavailable', value: null, message: 'Live features are not configured.' }] }, { status: 503 })
+  return Response.json({ ticket, host: context.cloudflare.env.PARTYKIT_HOST, room: user.realm }, { headers: { 'Cache-Control': 'no-store' } })
 }

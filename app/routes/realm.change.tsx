@@ -82,10 +82,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const state = realm.multirealm ? null : randomToken(32)
   let answer: ChangeAnswer
   try {
-    answer = await api.put<ChangeAnswer>(`mas/realm/${user.realm}/change`, { leaf_realm: target.output, ...(state ? { handover_state: await sha256Hex(state) } : {}) })
+    answer = await api.put<ChangeAnswer>(`mas/realm/${user.realm}/change`, {
+      leaf_realm: target.output,
+      ...(state ? { handover_state: await sha256Hex(state) } : {}),
+    })
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
-    const error = err.status === 401 ? 'session' : err.has('realm_host') ? 'realm.switch.no_host' : err.status === 403 ? 'realm.switch.forbidden' : 'realm.switch.failed'
+    const error =
+      err.status === 401 ? 'session' : err.has('realm_host') ? 'realm.switch.no_host' : err.status === 403 ? 'realm.switch.forbidden' : 'realm.switch.failed'
     return reply({ ok: false, error }, { status: err.status })
   }
   if (state && answer.home_url && answer.handover_code) {

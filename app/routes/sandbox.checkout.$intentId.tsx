@@ -40,7 +40,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const api = await apiFor(request, context)
   const form = await request.formData()
   const body = form.get('outcome') ? { outcome: String(form.get('outcome')) } : { card_number: String(form.get('card_number') ?? '') }
-  const paid = await attempt(() => api.post<{ status: string; return_url: string }>(`ledger/sandbox/pay/${encodeURIComponent(params.intentId ?? '')}`, { secret: secretOf(request), ...body }))
+  const paid = await attempt(() =>
+    api.post<{ status: string; return_url: string }>(`ledger/sandbox/pay/${encodeURIComponent(params.intentId ?? '')}`, { secret: secretOf(request), ...body }),
+  )
   if (!paid.ok) return paid.response
   // Back to the console only: the return address is checked to be on this origin.
   const back = new URL(paid.value.return_url, request.url)
@@ -74,7 +76,16 @@ export default function SandboxCheckout() {
         ) : intent.kind === 'card' ? (
           <Form method="post">
             <Field id="sandbox-card" label={t('ledger.sandbox.card_number')} hint={t('ledger.sandbox.card_hint')}>
-              <input className="input" name="card_number" inputMode="numeric" autoComplete="off" value={card} onChange={(e) => setCard(e.currentTarget.value)} required {...described('sandbox-card', undefined, true)} />
+              <input
+                className="input"
+                name="card_number"
+                inputMode="numeric"
+                autoComplete="off"
+                value={card}
+                onChange={(e) => setCard(e.currentTarget.value)}
+                required
+                {...described('sandbox-card', undefined, true)}
+              />
             </Field>
             <button type="submit" className="btn btn-primary" disabled={paying}>
               {paying ? <span className="spinner" aria-hidden="true" /> : null} {t('ledger.sandbox.pay', { price })}
@@ -87,7 +98,9 @@ export default function SandboxCheckout() {
                     <button type="button" className="btn btn-link" onClick={() => setCard(c.number.replace(/(\d{4})(?=\d)/g, '$1 '))}>
                       <code>{c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>
                     </button>{' '}
-                    {t(c.outcome === 'succeeded' ? 'ledger.sandbox.approves' : 'ledger.sandbox.declines', { reason: t(`ledger.failure.${c.failureCode ?? ''}`, { defaultValue: c.failureCode ?? '' }) })}
+                    {t(c.outcome === 'succeeded' ? 'ledger.sandbox.approves' : 'ledger.sandbox.declines', {
+                      reason: t(`ledger.failure.${c.failureCode ?? ''}`, { defaultValue: c.failureCode ?? '' }),
+                    })}
                   </li>
                 ))}
               </ul>

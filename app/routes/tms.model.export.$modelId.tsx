@@ -6,7 +6,13 @@ import { requireAccess } from '~/server/auth.server'
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['tms_model_get'] })
   const doc = await orErrorResponse(api.get<{ model: { title: string } }>(`tms/model/${encodeURIComponent(params.modelId ?? '')}/export`))
-  const slug = doc.model.title.normalize('NFD').replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 60) || 'model'
+  const slug =
+    doc.model.title
+      .normalize('NFD')
+      .replace(/[^\w]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase()
+      .slice(0, 60) || 'model'
   return new Response(JSON.stringify(doc, null, 2), {
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="${slug}.json"`, 'Cache-Control': 'no-store' },
   })

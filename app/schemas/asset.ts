@@ -54,7 +54,8 @@ export function videoId(provider: 'youtube' | 'vimeo', url: string): string | nu
     const u = new URL(url)
     const host = u.hostname.replace(/^(www|m)\./, '')
     if (provider === 'youtube') {
-      const id = host === 'youtu.be' ? u.pathname.slice(1) : host === 'youtube.com' ? (u.searchParams.get('v') ?? u.pathname.replace(/^\/(embed|shorts)\//, '')) : ''
+      const id =
+        host === 'youtu.be' ? u.pathname.slice(1) : host === 'youtube.com' ? (u.searchParams.get('v') ?? u.pathname.replace(/^\/(embed|shorts)\//, '')) : ''
       return /^[\w-]{11}$/.test(id) ? id : null
     }
     return host === 'vimeo.com' && /^\/\d{6,12}$/.test(u.pathname) ? u.pathname.slice(1) : null

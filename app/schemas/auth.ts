@@ -2,15 +2,46 @@ import * as v from 'valibot'
 
 /** Username sign-in form (seed 000 §5): username and password each longer than 1 character. */
 export const UsernameSignin = v.object({
-  nick: v.pipe(v.string('validation.required'), v.trim(), v.toLowerCase(), v.minLength(2, 'validation.username_length'), v.maxLength(120, 'validation.max_length')),
+  nick: v.pipe(
+    v.string('validation.required'),
+    v.trim(),
+    v.toLowerCase(),
+    v.minLength(2, 'validation.username_length'),
+    v.maxLength(120, 'validation.max_length'),
+  ),
   password: v.pipe(v.string('validation.required'), v.minLength(2, 'validation.password_length'), v.maxLength(200, 'validation.max_length')),
 })
 export type UsernameSignin = v.InferOutput<typeof UsernameSignin>
 
 /** The 27 Brazilian state codes (seed 000 §3); `-` is the blank choice, required for rne. */
 export const UF_CODES = [
-  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN',
-  'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
 ] as const
 export const NO_UF = '-'
 export const DOCUMENT_TYPES = ['rg', 'cin', 'rne'] as const
@@ -41,7 +72,12 @@ export function normalizeEmployeeId(id: string): string {
 export const EmployeeSignin = v.pipe(
   v.object({
     doc_type: v.picklist(DOCUMENT_TYPES, 'validation.document_type'),
-    doc_number: v.pipe(v.string('validation.required'), v.trim(), v.minLength(2, 'validation.document_length'), v.maxLength(DOCUMENT_MAX, 'validation.document_length')),
+    doc_number: v.pipe(
+      v.string('validation.required'),
+      v.trim(),
+      v.minLength(2, 'validation.document_length'),
+      v.maxLength(DOCUMENT_MAX, 'validation.document_length'),
+    ),
     uf: v.pipe(v.string('validation.required'), v.toUpperCase(), v.picklist([...UF_CODES, NO_UF], 'validation.uf')),
     password: v.pipe(v.string('validation.required'), v.minLength(2, 'validation.password_length'), v.maxLength(200, 'validation.max_length')),
   }),

@@ -17,7 +17,12 @@ export interface Category {
 
 export const CategoryName = v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(80, 'validation.max_length'))
 const Parent = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(40, 'validation.max_length')))
-const Priority = v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(10_000, 'validation.max_value'))
+const Priority = v.pipe(
+  v.number('validation.number'),
+  v.integer('validation.integer'),
+  v.minValue(0, 'validation.min_value'),
+  v.maxValue(10_000, 'validation.max_value'),
+)
 /** The spec's payload carries `realm`; the API always uses the current realm instead (seed 000 §5). */
 const Realm = v.optional(v.string())
 

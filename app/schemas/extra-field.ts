@@ -28,7 +28,12 @@ const common = {
   required: v.boolean('validation.boolean'),
   active: v.boolean('validation.boolean'),
   external_preview: v.boolean('validation.boolean'),
-  position: v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(1000, 'validation.max_value')),
+  position: v.pipe(
+    v.number('validation.number'),
+    v.integer('validation.integer'),
+    v.minValue(0, 'validation.min_value'),
+    v.maxValue(1000, 'validation.max_value'),
+  ),
 }
 
 /** POST /mas/extra_field: entity and key are fixed once created. */

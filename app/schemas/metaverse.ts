@@ -24,7 +24,12 @@ const fields = {
   description: v.pipe(v.string(), v.trim(), v.maxLength(1000, 'validation.max_length')),
   host: v.union([v.literal(''), HostName], 'validation.host'),
   scene_url: UrlWithDefaultScheme,
-  capacity: v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(10_000, 'validation.max_value')),
+  capacity: v.pipe(
+    v.number('validation.number'),
+    v.integer('validation.integer'),
+    v.minValue(1, 'validation.min_value'),
+    v.maxValue(10_000, 'validation.max_value'),
+  ),
   enabled: v.boolean('validation.boolean'),
 }
 

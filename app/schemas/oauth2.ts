@@ -5,7 +5,8 @@ import { WebUrl } from './common'
 export const OAUTH_SCOPES = ['profile', 'email', 'permissions'] as const
 export type OAuthScope = (typeof OAUTH_SCOPES)[number]
 
-const Base64Url = (min: number, max: number) => v.pipe(v.string('validation.required'), v.regex(new RegExp(`^[A-Za-z0-9._~-]{${min},${max}}$`), 'oauth2.error.invalid'))
+const Base64Url = (min: number, max: number) =>
+  v.pipe(v.string('validation.required'), v.regex(new RegExp(`^[A-Za-z0-9._~-]{${min},${max}}$`), 'oauth2.error.invalid'))
 
 /** Parameters of an authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636): only code + S256. */
 export const AuthorizeParams = v.object({

@@ -10,14 +10,24 @@ export const ResetKey = v.pipe(v.string('validation.required'), v.regex(/^[\w-]{
 /** POST /mas/password/recover: a nick or an e-mail address of the realm. */
 export const RecoverRequest = v.object({
   realm: RealmCode,
-  login: v.pipe(v.string('validation.required'), v.trim(), v.toLowerCase(), v.minLength(2, 'validation.username_length'), v.maxLength(200, 'validation.max_length')),
+  login: v.pipe(
+    v.string('validation.required'),
+    v.trim(),
+    v.toLowerCase(),
+    v.minLength(2, 'validation.username_length'),
+    v.maxLength(200, 'validation.max_length'),
+  ),
   lang: v.optional(v.picklist(['pt-BR', 'en-US', 'es-ES'], 'validation.picklist'), 'pt-BR'),
 })
 
 /** POST /mas/password/reset (key header): the new password and its confirmation, which must match (seed 000 §5). */
 export const PasswordReset = v.pipe(
   v.object({
-    password: v.pipe(v.string('validation.required'), v.minLength(NEW_PASSWORD_MIN, 'validation.new_password_length'), v.maxLength(200, 'validation.max_length')),
+    password: v.pipe(
+      v.string('validation.required'),
+      v.minLength(NEW_PASSWORD_MIN, 'validation.new_password_length'),
+      v.maxLength(200, 'validation.max_length'),
+    ),
     confirm: v.string('validation.required'),
   }),
   v.forward(

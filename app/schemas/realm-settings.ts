@@ -59,23 +59,84 @@ const declared: RealmTab[] = [
   {
     id: 'general',
     fields: [
-      'name', 'parent_code', 'canonical_name', 'nick_suffix', 'time_zone', 'development', 'allowed_signin', 'allowed_roles', 'auth_type',
-      'signin_domain', 'token_sso_url', 'google_client_id', 'logo_url', 'favicon_url', 'terms', 'privacy', 'ios_store_url', 'android_store_url',
-      'litmetrix_url', 'cognitive_test_results_url', 'allow_custom_user_profile_picture', 'handtalk_enabled', 'persona_enabled',
+      'name',
+      'parent_code',
+      'canonical_name',
+      'nick_suffix',
+      'time_zone',
+      'development',
+      'allowed_signin',
+      'allowed_roles',
+      'auth_type',
+      'signin_domain',
+      'token_sso_url',
+      'google_client_id',
+      'logo_url',
+      'favicon_url',
+      'terms',
+      'privacy',
+      'ios_store_url',
+      'android_store_url',
+      'litmetrix_url',
+      'cognitive_test_results_url',
+      'allow_custom_user_profile_picture',
+      'handtalk_enabled',
+      'persona_enabled',
     ],
   },
   { id: 'servers', infra: true, fields: ['api_endpoint', 'base_url', 'dashboard_url', 'web_client_url', 'irm_servers', 'room_servers', 'br_bot_endpoint'] },
   { id: 'storage', infra: true, fields: [...STORAGE, 'files_base_url'] },
-  { id: 'tms', fields: ['tms_enable', 'tms_url', 'tms_spa_url', 'tms_task_expire_offset_days', 'tms_default_deadline_days', 'tms_max_schedule_days', 'task_external_preview_url', 'tms_question_extra_fields', 'season_enable', 'allowed_award'] },
+  {
+    id: 'tms',
+    fields: [
+      'tms_enable',
+      'tms_url',
+      'tms_spa_url',
+      'tms_task_expire_offset_days',
+      'tms_default_deadline_days',
+      'tms_max_schedule_days',
+      'task_external_preview_url',
+      'tms_question_extra_fields',
+      'season_enable',
+      'allowed_award',
+    ],
+  },
   { id: 'ledger', fields: ['ledger_enabled', 'ledger_new_user_credits'] },
-  { id: 'recording', needsStorage: true, fields: ['csm_channel_enable', 'csm_room_enable', 'csm_must_record', 'csm_max_duration', 'csm_max_idle_time', 'csm_vod_slot_bucket', 'csm_spa_url', 'csm_player_controls_list'] },
+  {
+    id: 'recording',
+    needsStorage: true,
+    fields: [
+      'csm_channel_enable',
+      'csm_room_enable',
+      'csm_must_record',
+      'csm_max_duration',
+      'csm_max_idle_time',
+      'csm_vod_slot_bucket',
+      'csm_spa_url',
+      'csm_player_controls_list',
+    ],
+  },
   { id: 'feed', fields: ['feed_enabled', 'feed_moderated', 'feed_max_pinned'] },
   {
     id: 'rooms',
     fields: [
-      'msg_drop_rate', 'msg_per_day', 'msg_per_second', 'msg_min_interval_seconds', 'room_msg_delay', 'room_msg_per_day', 'room_tx_duration', 'room_tx_interval',
-      'room_tx_weekly_seconds', 'room_tx_renewal_days', 'max_rooms', 'max_users_per_room', 'max_users_per_environment', 'max_bitrate_kbps',
-      'room_attachment_disabled', 'enable_pvt_audio_call', 'datami_tag',
+      'msg_drop_rate',
+      'msg_per_day',
+      'msg_per_second',
+      'msg_min_interval_seconds',
+      'room_msg_delay',
+      'room_msg_per_day',
+      'room_tx_duration',
+      'room_tx_interval',
+      'room_tx_weekly_seconds',
+      'room_tx_renewal_days',
+      'max_rooms',
+      'max_users_per_room',
+      'max_users_per_environment',
+      'max_bitrate_kbps',
+      'room_attachment_disabled',
+      'enable_pvt_audio_call',
+      'datami_tag',
     ],
   },
   { id: 'metaverse', panel: 'metaverse', fields: ['metaverse_api_token', 'metaverse_max_session_minutes'] },
@@ -88,7 +149,9 @@ const declared: RealmTab[] = [
 
 const claimed = new Set(declared.flatMap((t) => t.fields))
 export const REALM_TABS: RealmTab[] = declared.map((t) =>
-  t.id === 'general' ? { ...t, fields: [...t.fields.filter((f) => writable.includes(f)), ...writable.filter((f) => f !== 'code' && !claimed.has(f))] } : { ...t, fields: t.fields.filter((f) => writable.includes(f)) },
+  t.id === 'general'
+    ? { ...t, fields: [...t.fields.filter((f) => writable.includes(f)), ...writable.filter((f) => f !== 'code' && !claimed.has(f))] }
+    : { ...t, fields: t.fields.filter((f) => writable.includes(f)) },
 )
 
 /**
@@ -103,7 +166,11 @@ const INFRA_ELSEWHERE: RealmField[] = ['development', 'employee_token_secret']
  * list, the development flag and the sign-in secret. The API refuses them (worker/api/realm-write.ts) on create and
  * update; the realm editor shows them read-only without the permission.
  */
-export const INFRA_FIELDS: string[] = [...REALM_TABS.filter((t) => t.infra).flatMap((t) => t.fields), ...INFRA_ELSEWHERE.filter((f) => writable.includes(f)), 'hosts']
+export const INFRA_FIELDS: string[] = [
+  ...REALM_TABS.filter((t) => t.infra).flatMap((t) => t.fields),
+  ...INFRA_ELSEWHERE.filter((f) => writable.includes(f)),
+  'hosts',
+]
 /** The storage credentials a `needsStorage` tab requires. */
 export const STORAGE_FIELDS = STORAGE
 /** Recording cannot be enabled without storage credentials. */
@@ -111,7 +178,27 @@ export const RECORDING_SWITCHES: RealmField[] = ['csm_channel_enable', 'csm_room
 
 /** How a realm field is edited: from its stored type, with a widget for the JSON ones. */
 export type Widget = 'text' | 'url' | 'secret' | 'int' | 'bool' | 'lines' | 'choices' | 'select' | 'map' | 'json' | 'parent' | 'time_zone'
-const URL_FIELDS = new Set(['dashboard_url', 'logo_url', 'favicon_url', 'files_base_url', 'csm_spa_url', 'tms_spa_url', 'web_client_url', 'base_url', 'ios_store_url', 'android_store_url', 'api_endpoint', 'litmetrix_url', 'cognitive_test_results_url', 'terms', 'privacy', 'tms_url', 'task_external_preview_url', 'token_sso_url', 'agent_endpoint_url'])
+const URL_FIELDS = new Set([
+  'dashboard_url',
+  'logo_url',
+  'favicon_url',
+  'files_base_url',
+  'csm_spa_url',
+  'tms_spa_url',
+  'web_client_url',
+  'base_url',
+  'ios_store_url',
+  'android_store_url',
+  'api_endpoint',
+  'litmetrix_url',
+  'cognitive_test_results_url',
+  'terms',
+  'privacy',
+  'tms_url',
+  'task_external_preview_url',
+  'token_sso_url',
+  'agent_endpoint_url',
+])
 export const CHOICES: Partial<Record<RealmField, readonly string[]>> = {
   allowed_signin: SIGNIN_METHODS,
   allowed_roles: ['manager', 'root', 'support', 'admin'],
@@ -150,17 +237,29 @@ export const WordFilterBody = v.object({
 export const Domain = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'validation.domain'))
 /** PUT /mas/realm/{realm}/exemption: the exemption domains. */
 export const ExemptionBody = v.object({
-  domains: v.pipe(v.array(Domain), v.maxLength(500, 'validation.max_items'), v.transform((xs) => [...new Set(xs)])),
+  domains: v.pipe(
+    v.array(Domain),
+    v.maxLength(500, 'validation.max_items'),
+    v.transform((xs) => [...new Set(xs)]),
+  ),
 })
 
 /** Platform-wide configuration (GET/PUT /mas/config): words filtered in every realm, media hosts no link may use,
  * and the defaults of new realms. */
 export const GlobalConfig = v.object({
   default_word_filter: WordFilterBody.entries.sentences,
-  blocked_media_hosts: v.pipe(v.array(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.minLength(3, 'validation.min_length'), v.maxLength(200, 'validation.max_length'))), v.maxLength(200, 'validation.max_items')),
+  blocked_media_hosts: v.pipe(
+    v.array(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.minLength(3, 'validation.min_length'), v.maxLength(200, 'validation.max_length'))),
+    v.maxLength(200, 'validation.max_items'),
+  ),
   default_time_zone: RealmUpdate.entries.time_zone.wrapped,
   default_allowed_signin: RealmUpdate.entries.allowed_signin.wrapped,
 })
 export type GlobalConfig = v.InferOutput<typeof GlobalConfig>
 export const GlobalConfigUpdate = v.partial(GlobalConfig)
-export const GLOBAL_CONFIG_DEFAULTS: GlobalConfig = { default_word_filter: [], blocked_media_hosts: [], default_time_zone: 'America/Sao_Paulo', default_allowed_signin: ['iptv'] }
+export const GLOBAL_CONFIG_DEFAULTS: GlobalConfig = {
+  default_word_filter: [],
+  blocked_media_hosts: [],
+  default_time_zone: 'America/Sao_Paulo',
+  default_allowed_signin: ['iptv'],
+}

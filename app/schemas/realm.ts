@@ -31,7 +31,10 @@ const list = <T extends v.GenericSchema>(item: T, max = 100) => v.pipe(v.array(i
 /** Every stored realm field: its storage type and its write rule, declared once. */
 const realmFields = {
   code: { def: { type: 'text', search: true, sort: true, list: true, filter: 'in' }, schema: RealmCode },
-  name: { def: { type: 'text', search: true, sort: true, list: true, filter: 'like' }, schema: v.pipe(v.string(), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')) },
+  name: {
+    def: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
+    schema: v.pipe(v.string(), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')),
+  },
   parent_code: { def: { type: 'text', sort: true, list: true, filter: 'eq' }, schema: v.nullable(RealmCode) },
   canonical_name: { def: { type: 'text', search: true, sort: true, list: true, filter: 'like' }, schema: text(200) },
   nick_suffix: { def: { type: 'text' }, schema: v.pipe(text(40), v.regex(/^\S*$/, 'validation.no_spaces')) },
@@ -78,7 +81,13 @@ const realmFields = {
   litmetrix_url: { def: { type: 'text' }, schema: url },
   cognitive_test_results_url: { def: { type: 'text' }, schema: url },
   allowed_roles: { def: { type: 'json' }, schema: list(v.picklist(DASHBOARD_ROLES, 'validation.picklist'), 4) },
-  auth_type: { def: { type: 'json' }, schema: v.record(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'validation.domain')), v.picklist(USER_KINDS, 'validation.picklist')) },
+  auth_type: {
+    def: { type: 'json' },
+    schema: v.record(
+      v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'validation.domain')),
+      v.picklist(USER_KINDS, 'validation.picklist'),
+    ),
+  },
   terms: { def: { type: 'text' }, schema: link },
   privacy: { def: { type: 'text' }, schema: link },
   season_enable: { def: { type: 'bool' }, schema: bool },
@@ -123,7 +132,10 @@ const realmFields = {
   agent_api_key: { def: { type: 'secret' }, schema: text(500) },
   word_filter_links: { def: { type: 'bool' }, schema: bool },
   report_enabled: { def: { type: 'bool' }, schema: bool },
-  report_reasons: { def: { type: 'json' }, schema: v.pipe(list(v.pipe(text(60), v.minLength(1, 'validation.required')), 20), v.minLength(1, 'validation.min_items')) },
+  report_reasons: {
+    def: { type: 'json' },
+    schema: v.pipe(list(v.pipe(text(60), v.minLength(1, 'validation.required')), 20), v.minLength(1, 'validation.min_items')),
+  },
   created_at: { def: { type: 'text', sort: true, list: true, filter: 'date' }, schema: null },
   updated_at: { def: { type: 'text', sort: true }, schema: null },
   updated_by: { def: { type: 'text' }, schema: null },
@@ -150,9 +162,9 @@ export const REALM_URL_FIELDS = Object.entries(realmFields).flatMap(([name, f]) 
 
 type Fields = typeof realmFields
 type Writable = { [K in keyof Fields as Fields[K]['schema'] extends null ? never : K]: Fields[K]['schema'] }
-const writable = Object.fromEntries(
-  Object.entries(realmFields).flatMap(([k, f]) => (f.schema ? [[k, f.schema]] : [])),
-) as unknown as { [K in keyof Writable]: Exclude<Writable[K], null> }
+const writable = Object.fromEntries(Object.entries(realmFields).flatMap(([k, f]) => (f.schema ? [[k, f.schema]] : []))) as unknown as {
+  [K in keyof Writable]: Exclude<Writable[K], null>
+}
 
 /** Realm row as the API returns it (secrets masked). */
 export type Realm = {
@@ -180,8 +192,14 @@ const { code: _code, ...updatable } = writable
 export const RealmCreate = v.object({
   code: writable.code,
   name: writable.name,
-  ...Object.fromEntries(Object.entries(updatable).filter(([k]) => k !== 'name').map(([k, s]) => [k, v.optional(s)])),
-} as { code: typeof writable.code; name: typeof writable.name } & { [K in Exclude<keyof typeof updatable, 'name'>]: v.OptionalSchema<(typeof updatable)[K], undefined> })
+  ...Object.fromEntries(
+    Object.entries(updatable)
+      .filter(([k]) => k !== 'name')
+      .map(([k, s]) => [k, v.optional(s)]),
+  ),
+} as { code: typeof writable.code; name: typeof writable.name } & {
+  [K in Exclude<keyof typeof updatable, 'name'>]: v.OptionalSchema<(typeof updatable)[K], undefined>
+})
 /** PUT /mas/realm/{code} body: any subset of the writable fields except the code. */
 export const RealmUpdate = v.partial(v.object(updatable))
 

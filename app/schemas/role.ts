@@ -32,7 +32,6 @@ export const PermissionFlags = v.pipe(
   v.transform((body) => Object.fromEntries(Object.entries(body).filter(([k]) => !isMeta(k))) as Record<string, boolean>),
 )
 
-
 export type RoleRow = { realm: string; role: string; description: string; updated_at: string; updated_by: string; permission_count?: number }
 
 /** The role table (meta fields); permissions live in role_permission. */

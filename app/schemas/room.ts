@@ -31,11 +31,20 @@ export const RoomInput = v.pipe(
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return
     const r = dataset.value
-    if (r.enable_at && r.disable_at && r.disable_at <= r.enable_at) addIssue({ message: 'validation.room.disable_before_enable', path: fieldPath(r, 'disable_at') })
+    if (r.enable_at && r.disable_at && r.disable_at <= r.enable_at)
+      addIssue({ message: 'validation.room.disable_before_enable', path: fieldPath(r, 'disable_at') })
   }),
 )
 export type RoomInput = v.InferOutput<typeof RoomInput>
-export type Room = RoomInput & { id: string; realm: string; member_count: number; created_at: string; created_by: string; updated_at: string; updated_by: string }
+export type Room = RoomInput & {
+  id: string
+  realm: string
+  member_count: number
+  created_at: string
+  created_by: string
+  updated_at: string
+  updated_by: string
+}
 
 export const roomEntity = defineEntity<Room>({
   name: 'room',
@@ -60,7 +69,9 @@ export const roomEntity = defineEntity<Room>({
   defaultOrder: 'name',
 })
 
-export const RoomMemberInput = v.object({ nick: v.pipe(v.string('validation.required'), v.trim(), v.toLowerCase(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')) })
+export const RoomMemberInput = v.object({
+  nick: v.pipe(v.string('validation.required'), v.trim(), v.toLowerCase(), v.minLength(2, 'validation.min_length'), v.maxLength(120, 'validation.max_length')),
+})
 export interface RoomMember {
   room_id: string
   nick: string

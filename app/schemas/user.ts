@@ -22,21 +22,41 @@ export const NewPassword = v.pipe(v.string(), v.minLength(8, 'validation.passwor
 export const PersonName = v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(120, 'validation.max_length'))
 
 /** E-mail (seed 000 §5 helper "valid e-mail pattern"); empty allowed where the field is optional. */
-export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.maxLength(200, 'validation.max_length'), v.regex(/^$|^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/, 'validation.email'))
+export const Email = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(200, 'validation.max_length'),
+  v.regex(/^$|^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/, 'validation.email'),
+)
 export const Phone = v.pipe(v.string(), v.trim(), v.regex(/^$|^\+?[0-9 ()-]{8,20}$/, 'validation.phone'))
 const ExternalId = v.pipe(v.string(), v.trim(), v.maxLength(120, 'validation.max_length'))
 const flag = v.boolean('validation.boolean')
 
 /** Extra-field values of an entity: key → text (seed 002 §3 "Extra field"). */
-export const ExtraValues = v.pipe(v.record(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,39}$/, 'validation.extra_key')), v.pipe(v.string(), v.trim(), v.maxLength(1000, 'validation.max_length'))), v.check((r) => Object.keys(r).length <= 100, 'validation.max_items'))
+export const ExtraValues = v.pipe(
+  v.record(
+    v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,39}$/, 'validation.extra_key')),
+    v.pipe(v.string(), v.trim(), v.maxLength(1000, 'validation.max_length')),
+  ),
+  v.check((r) => Object.keys(r).length <= 100, 'validation.max_items'),
+)
 
 const fields = {
   name: PersonName,
   email: Email,
   phone: Phone,
   external_id: ExternalId,
-  roles: v.pipe(v.array(RoleName), v.maxLength(20, 'validation.max_items'), v.check((r) => new Set(r).size === r.length, 'validation.duplicate')),
-  supervisees: v.pipe(v.array(Nick), v.maxLength(500, 'validation.max_items'), v.check((r) => new Set(r).size === r.length, 'validation.duplicate')),
+  roles: v.pipe(
+    v.array(RoleName),
+    v.maxLength(20, 'validation.max_items'),
+    v.check((r) => new Set(r).size === r.length, 'validation.duplicate'),
+  ),
+  supervisees: v.pipe(
+    v.array(Nick),
+    v.maxLength(500, 'validation.max_items'),
+    v.check((r) => new Set(r).size === r.length, 'validation.duplicate'),
+  ),
   invisible: flag,
   bot: flag,
   hd_support: flag,
@@ -50,7 +70,9 @@ export const UserCreate = v.object({
   nick: Nick,
   password: v.optional(NewPassword),
   ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, k === 'name' ? s : v.optional(s)])),
-} as { nick: typeof Nick; password: v.OptionalSchema<typeof NewPassword, undefined>; name: typeof PersonName } & { [K in Exclude<keyof typeof fields, 'name'>]: v.OptionalSchema<(typeof fields)[K], undefined> })
+} as { nick: typeof Nick; password: v.OptionalSchema<typeof NewPassword, undefined>; name: typeof PersonName } & {
+  [K in Exclude<keyof typeof fields, 'name'>]: v.OptionalSchema<(typeof fields)[K], undefined>
+})
 
 /** PUT /mas/user/{nick}: any subset; `password` sets a new one. The nick never changes. */
 export const UserUpdate = v.partial(v.object({ ...fields, password: NewPassword }))

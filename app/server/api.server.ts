@@ -81,7 +81,10 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
         ? await Promise.race([
             sent,
             new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new RealmApiError(504, [{ field: '', cause: 'timeout', value: timeoutMs, message: `No answer within ${timeoutMs} ms.` }])), timeoutMs)
+              timer = setTimeout(
+                () => reject(new RealmApiError(504, [{ field: '', cause: 'timeout', value: timeoutMs, message: `No answer within ${timeoutMs} ms.` }])),
+                timeoutMs,
+              )
             }),
           ])
         : await sent

@@ -32,7 +32,8 @@ export async function saveForm(
 export async function deleteRow(request: Request, context: AppLoadContext, route: string, apiPath: (id: string) => string) {
   const { api } = await requireRoute(request, context, route)
   const id = String((await request.formData()).get('id') ?? '')
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: id, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(id))
+    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: id, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
   try {
     await api.delete(apiPath(id))
   } catch (err) {

@@ -35,7 +35,9 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const { api, user, realm } = await requireRoute(request, context, spec.route)
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
-  const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }))
+  const page = await orErrorResponse(
+    api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }),
+  )
   return { page, query, user, realm, api }
 }
 

@@ -23,7 +23,8 @@ export function applyBaseHeaders(headers: Headers, url: URL): void {
  * Policy of HTML answers that are not console pages (e.g. the page of a deleted realm's host): no script at all,
  * never framed.
  */
-export const NO_SCRIPT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+export const NO_SCRIPT_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 export interface PagePolicyOptions {
   /** This response's nonce: every inline script of the page carries it (Remix's, React's streaming ones). */

@@ -6,7 +6,11 @@ export const title = 'Credit ledger: transfers with contention on one wallet, th
 export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
   const demo = ctx.base('demo.localhost')
   const token = async (nick: string) => {
-    const res = await fetch(`${demo}/api/device`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ realm: 'demo', nick, password: 'demo1234' }) })
+    const res = await fetch(`${demo}/api/device`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ realm: 'demo', nick, password: 'demo1234' }),
+    })
     return ((await res.json()) as { auth_token: string }).auth_token
   }
   const [root, manager] = [await token('root'), await token('manager')]
@@ -17,10 +21,14 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
       headers: { 'content-type': 'application/json', 'x-api-key': auth },
       body: JSON.stringify({ targets, points: 1, description: 'bench', idempotency_key: `bench-${run}-${auth.slice(0, 6)}-${i}` }),
     })
-  const wallet = async (nick: string) => ((await (await fetch(`${demo}/api/ledger/wallet/${nick}`, { headers: { 'x-api-key': root } })).json()) as { points: number }).points
+  const wallet = async (nick: string) =>
+    ((await (await fetch(`${demo}/api/ledger/wallet/${nick}`, { headers: { 'x-api-key': root } })).json()) as { points: number }).points
   /** The ledger's own invariant check over the realm (GET ledger/transaction/account/check). */
   const check = async () => {
-    const c = (await (await fetch(`${demo}/api/ledger/transaction/account/check`, { headers: { 'x-api-key': root } })).json()) as Record<string, number | boolean>
+    const c = (await (await fetch(`${demo}/api/ledger/transaction/account/check`, { headers: { 'x-api-key': root } })).json()) as Record<
+      string,
+      number | boolean
+    >
     return `invariants ${c.ok ? 'hold' : 'BROKEN'}: ${c.transactions} tx, entries sum ${c.entries_sum}, unbalanced ${c.unbalanced}, balance≠entries ${c.mismatched}, wallets<0 ${c.negative}`
   }
   let refused = 0

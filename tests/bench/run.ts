@@ -10,7 +10,9 @@ import { runScenario, printTable } from './harness'
 const server = await startServer()
 const ctx: BenchContext = { base: (host: string) => `http://${host}:${server.port}` }
 try {
-  const files = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.bench.ts')).sort()
+  const files = readdirSync(new URL('.', import.meta.url))
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort()
   for (const file of files) {
     const mod = (await import(`./${file}`)) as { title: string; scenarios: (ctx: BenchContext) => Promise<Scenario[]> }
     console.log(`\n## ${mod.title} (${file})`)

@@ -14,7 +14,13 @@ function List({ onDelete }: { onDelete: (id: string) => void }) {
       <button type="button" onClick={() => setRemoving({ id: 'a1', name: 'Cartaz da feira' })}>
         apagar
       </button>
-      <DeleteConfirm item={removing} prefix="resources.asset" values={{ name: removing?.name ?? '' }} onConfirm={() => removing && onDelete(removing.id)} onClose={() => setRemoving(null)} />
+      <DeleteConfirm
+        item={removing}
+        prefix="resources.asset"
+        values={{ name: removing?.name ?? '' }}
+        onConfirm={() => removing && onDelete(removing.id)}
+        onClose={() => setRemoving(null)}
+      />
     </>
   )
 }

@@ -6,7 +6,13 @@ import realmList from '~/lists/realm'
 import type { ListPage, ListQuery } from '~/schemas/common'
 
 type Row = { code: string; name: string; canonical_name: string; parent_code: string | null; created_at: string }
-const rows: Row[] = Array.from({ length: 25 }, (_, i) => ({ code: `r${i}`, name: `Realm ${i}`, canonical_name: `Canonical ${i}`, parent_code: i ? 'r0' : null, created_at: '2026-11-01T10:00:00.000Z' }))
+const rows: Row[] = Array.from({ length: 25 }, (_, i) => ({
+  code: `r${i}`,
+  name: `Realm ${i}`,
+  canonical_name: `Canonical ${i}`,
+  parent_code: i ? 'r0' : null,
+  created_at: '2026-11-01T10:00:00.000Z',
+}))
 
 function renderTable(page: ListPage<Row>, query: Partial<ListQuery> = {}, url = '/realm') {
   const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', ...query }
@@ -18,7 +24,11 @@ describe('EntityTable', () => {
   it('renders the page with its columns, range and paging links', () => {
     renderTable({ items: rows, total: 60, limit: 25, offset: 0 }, {}, '/realm?like=r')
     const table = screen.getByRole('table')
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent?.trim())).toEqual(['Código', 'Nome', 'Nome canônico', 'Domínio pai', 'Criado em'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent?.trim()),
+    ).toEqual(['Código', 'Nome', 'Nome canônico', 'Domínio pai', 'Criado em'])
     expect(within(table).getAllByRole('row')).toHaveLength(26)
     expect(screen.getByText('1–25 de 60')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Próxima página' }).getAttribute('href')).toBe('/realm?like=r&offset=25')
@@ -40,7 +50,11 @@ describe('EntityTable', () => {
   })
 
   it('links the CSV export to the current query, without paging', () => {
-    renderTable({ items: rows.slice(0, 1), total: 1, limit: 50, offset: 50 }, { limit: 50, offset: 50, like: 'x', order: '-name' }, '/realm?limit=50&offset=50&like=x&order=-name')
+    renderTable(
+      { items: rows.slice(0, 1), total: 1, limit: 50, offset: 50 },
+      { limit: 50, offset: 50, like: 'x', order: '-name' },
+      '/realm?limit=50&offset=50&like=x&order=-name',
+    )
     expect(screen.getByRole('link', { name: /Exportar CSV/ }).getAttribute('href')).toBe('/export/realm?like=x&order=-name')
     expect((screen.getByRole('combobox', { name: 'Linhas por página' }) as unknown as { value: string }).value).toBe('50')
   })

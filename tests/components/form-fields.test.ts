@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { extraFieldSpecs, formToValues, splitErrors, valueAt } from '~/lib/form-fields'
 
 describe('form fields with a realm’s extra fields', () => {
-  const fields = [{ name: 'name', label: 'resources.room.fields.name', kind: 'text' as const }, ...extraFieldSpecs([{ key: 'inep', label: 'Código INEP', required: true }, { key: 'turno', label: 'Turno', required: false }])]
+  const fields = [
+    { name: 'name', label: 'resources.room.fields.name', kind: 'text' as const },
+    ...extraFieldSpecs([
+      { key: 'inep', label: 'Código INEP', required: true },
+      { key: 'turno', label: 'Turno', required: false },
+    ]),
+  ]
 
   it('declares them with the realm’s own label', () => {
     expect(fields[1]).toEqual({ name: 'extra.inep', label: 'Código INEP', literal: true, kind: 'text', required: true })
@@ -26,7 +32,10 @@ describe('form fields with a realm’s extra fields', () => {
       { field: 'name.0', cause: 'x', value: null, message: 'm' },
       { field: 'other', cause: 'y', value: null, message: 'n' },
     ]
-    const { byField, rest } = splitErrors(items, fields.map((f) => f.name))
+    const { byField, rest } = splitErrors(
+      items,
+      fields.map((f) => f.name),
+    )
     expect(Object.keys(byField).sort()).toEqual(['extra.inep', 'name'])
     expect(rest.map((e) => e.field)).toEqual(['other'])
   })

@@ -7,8 +7,21 @@ import { catalogues } from '~/i18n/catalogues'
 
 const pt = catalogues['pt-BR']
 const EMPTY = {
-  title: '', kind: 'activity', description: '', tags: [], categories: [], style: { background_color: '' }, min_execution_time: 0, max_execution_time: 0,
-  token: false, audio_question: false, essay_transcription: false, verify_answers: false, disable_answer_review: false, auto_draft: false, questions: [],
+  title: '',
+  kind: 'activity',
+  description: '',
+  tags: [],
+  categories: [],
+  style: { background_color: '' },
+  min_execution_time: 0,
+  max_execution_time: 0,
+  token: false,
+  audio_question: false,
+  essay_transcription: false,
+  verify_answers: false,
+  disable_answer_review: false,
+  auto_draft: false,
+  questions: [],
 }
 
 function renderEditor(initial: Record<string, unknown> = EMPTY) {
@@ -68,7 +81,13 @@ describe('the task-model editor', () => {
     add('game')
     const [first, second] = cards()
     const data = new Map<string, string>()
-    const dataTransfer = { setData: (k: string, v: string) => data.set(k, v), getData: (k: string) => data.get(k) ?? '', get types() { return [...data.keys()] } }
+    const dataTransfer = {
+      setData: (k: string, v: string) => data.set(k, v),
+      getData: (k: string) => data.get(k) ?? '',
+      get types() {
+        return [...data.keys()]
+      },
+    }
     fireEvent.dragStart(first, { dataTransfer })
     fireEvent.dragOver(second, { dataTransfer })
     fireEvent.drop(second, { dataTransfer })
@@ -88,7 +107,9 @@ describe('the task-model editor', () => {
     expect((within(cards()[0]).getByLabelText(pt['tms.editor.letters_question']) as HTMLInputElement).value).toBe('Capital da França')
 
     fireEvent.change(within(cards()[0]).getByLabelText(pt['tms.editor.type']), { target: { value: 'text' } })
-    fireEvent.click(within(screen.getByRole('dialog', { name: pt['tms.editor.change_type_title'] })).getByRole('button', { name: pt['tms.editor.change_type_yes'] }))
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: pt['tms.editor.change_type_title'] })).getByRole('button', { name: pt['tms.editor.change_type_yes'] }),
+    )
     expect(typeOf(cards()[0])).toBe('text')
     expect(within(cards()[0]).queryByLabelText(pt['tms.editor.letters_question'])).toBeNull()
     expect(within(cards()[0]).getByLabelText(pt['tms.editor.min_text_count'])).toBeTruthy()
@@ -125,7 +146,16 @@ describe('the task-model editor', () => {
   it('previews a question as the student will see it', () => {
     renderEditor({
       ...EMPTY,
-      questions: [{ id: 'q1', type: 'order_sentences', statement: '<p>Ordene as etapas.</p>', score: 1, required: true, options: { sentences: ['Acordar', 'Escovar os dentes'], incorrect: [] } }],
+      questions: [
+        {
+          id: 'q1',
+          type: 'order_sentences',
+          statement: '<p>Ordene as etapas.</p>',
+          score: 1,
+          required: true,
+          options: { sentences: ['Acordar', 'Escovar os dentes'], incorrect: [] },
+        },
+      ],
     })
     expect(screen.queryByLabelText(pt['tms.editor.live_preview'])).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Pré-visualizar a questão 1' }))

@@ -97,7 +97,13 @@ describe('the publication form', () => {
   })
 
   it('asks for the realm’s extra fields of tasks, requires the required one, and sends them', async () => {
-    renderForm({ ...options(), extra: [{ key: 'bncc', label: 'Código BNCC', required: true }, { key: 'obs', label: 'Observação', required: false }] })
+    renderForm({
+      ...options(),
+      extra: [
+        { key: 'bncc', label: 'Código BNCC', required: true },
+        { key: 'obs', label: 'Observação', required: false },
+      ],
+    })
     fireEvent.click(screen.getByLabelText(/9º A/))
     fireEvent.click(screen.getByLabelText('Matemática'))
     await submit()

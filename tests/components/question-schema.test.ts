@@ -42,7 +42,11 @@ const VIOLATIONS: [string, Q, string][] = [
   ['video_url', { ...validQuestion('info'), media_type: 'video', media_url: 'https://youtu.be/abc' }, 'media_url'],
   ['options_min', { ...validQuestion('single'), options: choices([true]) }, 'options'],
   ['option_statement_min', { ...validQuestion('multi'), options: [{ statement: '<p></p>', answer: true }, ...choices([false])] }, 'options.0.statement'],
-  ['media_url_required', { ...validQuestion('multi'), options: [{ statement: 'A', answer: true, media_type: 'img' }, ...choices([false])] }, 'options.0.media_url'],
+  [
+    'media_url_required',
+    { ...validQuestion('multi'), options: [{ statement: 'A', answer: true, media_type: 'img' }, ...choices([false])] },
+    'options.0.media_url',
+  ],
   ['single_correct', { ...validQuestion('single'), options: choices([true, true]) }, 'options'],
   ['single_correct', { ...validQuestion('true_false'), options: choices([false, false]) }, 'options'],
   ['multi_correct', { ...validQuestion('multi'), options: choices([false, false]) }, 'options'],
@@ -86,14 +90,19 @@ describe('question rules (seed 001 §5), one schema per type', () => {
     expect(issues(validQuestion(type), QuestionSchemas[type])).toEqual([])
   })
 
-  it.each(VIOLATIONS.map(([rule, q, field], i) => [`${rule} (#${i})`, rule, q, field] as const))('refuses %s with its own message at its field', (_name, rule, q, field) => {
-    expect(issues(q)).toContainEqual([field, `validation.question.${rule}`])
-    // The message is translated in every language.
-    for (const catalogue of Object.values(catalogues)) expect(catalogue[`validation.question.${rule}`], rule).toBeTruthy()
-  })
+  it.each(VIOLATIONS.map(([rule, q, field], i) => [`${rule} (#${i})`, rule, q, field] as const))(
+    'refuses %s with its own message at its field',
+    (_name, rule, q, field) => {
+      expect(issues(q)).toContainEqual([field, `validation.question.${rule}`])
+      // The message is translated in every language.
+      for (const catalogue of Object.values(catalogues)) expect(catalogue[`validation.question.${rule}`], rule).toBeTruthy()
+    },
+  )
 
   it('covers every rule the schema can report', () => {
-    const source = Object.keys(catalogues['pt-BR']).filter((k) => k.startsWith('validation.question.') && !['validation.question.text', 'validation.question.score_min'].includes(k))
+    const source = Object.keys(catalogues['pt-BR']).filter(
+      (k) => k.startsWith('validation.question.') && !['validation.question.text', 'validation.question.score_min'].includes(k),
+    )
     const tested = new Set(VIOLATIONS.map(([rule]) => `validation.question.${rule}`))
     expect(source.filter((k) => !tested.has(k))).toEqual([])
   })
@@ -115,9 +124,12 @@ describe('question rules as properties', () => {
       }),
     )
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 100_000 }).filter((k) => k % 10 !== 0), (thousandths) => {
-        expect(issues({ ...validQuestion('single'), score: thousandths / 1000 })).toContainEqual(['score', 'validation.question.score_step'])
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }).filter((k) => k % 10 !== 0),
+        (thousandths) => {
+          expect(issues({ ...validQuestion('single'), score: thousandths / 1000 })).toContainEqual(['score', 'validation.question.score_step'])
+        },
+      ),
     )
     fc.assert(
       fc.property(fc.double({ min: -1e6, max: -1e-9, noNaN: true }), (score) => {

@@ -33,8 +33,18 @@ describe('the rich-text editor (@tiptap/react)', () => {
     renderEditor()
     const box = await screen.findByRole('textbox', { name: 'Enunciado' })
     expect(box.textContent).toBe('Quanto vale x?')
-    expect(within(toolbar()).getAllByRole('button').map((b) => b.getAttribute('title'))).toEqual([
-      pt['richtext.bold'], pt['richtext.italic'], pt['richtext.bullet_list'], pt['richtext.ordered_list'], pt['richtext.link'], pt['richtext.image'], pt['richtext.formula.insert'],
+    expect(
+      within(toolbar())
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('title')),
+    ).toEqual([
+      pt['richtext.bold'],
+      pt['richtext.italic'],
+      pt['richtext.bullet_list'],
+      pt['richtext.ordered_list'],
+      pt['richtext.link'],
+      pt['richtext.image'],
+      pt['richtext.formula.insert'],
     ])
   })
 

@@ -5,13 +5,43 @@ import { parseVideoUrl, videoEmbedUrl } from '~/lib/video'
 
 /** Fragments people use to get script to run, mixed freely with harmless markup by the properties below. */
 const FRAGMENTS = [
-  '<script>alert(1)</script>', '<script src="https://evil.example/x.js"></script>', '<img src=x onerror=alert(1)>', '<img src="https://ok.example/a.png" onload="alert(1)">',
-  '<a href="javascript:alert(1)">a</a>', '<a href="  jav&#x09;ascript:alert(1)">b</a>', '<a href="data:text/html,<script>alert(1)</script>">c</a>', '<a href="https://ok.example/">ok</a>',
-  '<svg><script>alert(1)</script></svg>', '<svg/onload=alert(1)>', '<math><mtext><style><img src=x onerror=alert(1)></style></mtext></math>', '<style>*{background:url(javascript:alert(1))}</style>',
-  '<p style="x:expression(alert(1))">s</p>', '<iframe srcdoc="<script>alert(1)</script>"></iframe>', '<object data="javascript:alert(1)"></object>', '<embed src=x>',
-  '<form action="javascript:alert(1)"><button>x</button></form>', '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>', '<template><script>alert(1)</script></template>',
-  '<p>', '</p>', '<strong>', '</strong>', '<ul><li>', '</li></ul>', 'text ', '&lt;b&gt;', '"', "'", '<', '>', '<!-- c -->', '<![CDATA[x]]>', '<br>',
-  '<span data-latex="\\frac{1}{2}" data-display="inline"></span>', '<span data-latex="\\href{javascript:alert(1)}{x}" data-display="block">y</span>', '<div onclick=alert(1)>d</div>',
+  '<script>alert(1)</script>',
+  '<script src="https://evil.example/x.js"></script>',
+  '<img src=x onerror=alert(1)>',
+  '<img src="https://ok.example/a.png" onload="alert(1)">',
+  '<a href="javascript:alert(1)">a</a>',
+  '<a href="  jav&#x09;ascript:alert(1)">b</a>',
+  '<a href="data:text/html,<script>alert(1)</script>">c</a>',
+  '<a href="https://ok.example/">ok</a>',
+  '<svg><script>alert(1)</script></svg>',
+  '<svg/onload=alert(1)>',
+  '<math><mtext><style><img src=x onerror=alert(1)></style></mtext></math>',
+  '<style>*{background:url(javascript:alert(1))}</style>',
+  '<p style="x:expression(alert(1))">s</p>',
+  '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
+  '<object data="javascript:alert(1)"></object>',
+  '<embed src=x>',
+  '<form action="javascript:alert(1)"><button>x</button></form>',
+  '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>',
+  '<template><script>alert(1)</script></template>',
+  '<p>',
+  '</p>',
+  '<strong>',
+  '</strong>',
+  '<ul><li>',
+  '</li></ul>',
+  'text ',
+  '&lt;b&gt;',
+  '"',
+  "'",
+  '<',
+  '>',
+  '<!-- c -->',
+  '<![CDATA[x]]>',
+  '<br>',
+  '<span data-latex="\\frac{1}{2}" data-display="inline"></span>',
+  '<span data-latex="\\href{javascript:alert(1)}{x}" data-display="block">y</span>',
+  '<div onclick=alert(1)>d</div>',
 ]
 const html = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 25 }).map((parts) => parts.join(''))
 
@@ -23,7 +53,8 @@ function executable(out: string): string[] {
     if (['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'SVG', 'MATH', 'STYLE', 'FORM', 'TEMPLATE'].includes(el.tagName.toUpperCase())) found.push(el.tagName)
     for (const attr of Array.from(el.attributes)) {
       if (/^on/i.test(attr.name) || attr.name === 'style' || attr.name === 'srcdoc') found.push(`${el.tagName}[${attr.name}]`)
-      if ((attr.name === 'href' || attr.name === 'src') && !/^(https?:|mailto:)/i.test(attr.value.trim())) found.push(`${el.tagName}[${attr.name}=${attr.value}]`)
+      if ((attr.name === 'href' || attr.name === 'src') && !/^(https?:|mailto:)/i.test(attr.value.trim()))
+        found.push(`${el.tagName}[${attr.name}=${attr.value}]`)
     }
   }
   return found
@@ -52,14 +83,22 @@ describe('rich text sanitizer', () => {
   it('keeps the allowed formatting, links, images from https or the realm’s files, and formulas as LaTeX', () => {
     const policy = { filesBase: 'http://demo.localhost:8787/files/demo/' }
     expect(sanitizeRichText('<p>A <b>bold</b> <i>word</i></p><ol><li>one</li></ol>')).toBe('<p>A <strong>bold</strong> <em>word</em></p><ol><li>one</li></ol>')
-    expect(sanitizeRichText('<a href="https://x.example/?a=1&b=2">x</a>')).toBe('<a href="https://x.example/?a=1&amp;b=2" rel="noopener noreferrer nofollow" target="_blank">x</a>')
-    expect(sanitizeRichText('<img src="http://demo.localhost:8787/files/demo/2025/01/a.png" alt="A">', policy)).toBe('<img src="http://demo.localhost:8787/files/demo/2025/01/a.png" alt="A">')
+    expect(sanitizeRichText('<a href="https://x.example/?a=1&b=2">x</a>')).toBe(
+      '<a href="https://x.example/?a=1&amp;b=2" rel="noopener noreferrer nofollow" target="_blank">x</a>',
+    )
+    expect(sanitizeRichText('<img src="http://demo.localhost:8787/files/demo/2025/01/a.png" alt="A">', policy)).toBe(
+      '<img src="http://demo.localhost:8787/files/demo/2025/01/a.png" alt="A">',
+    )
     expect(sanitizeRichText('<img src="http://demo.localhost:8787/files/escola/a.png"><img src="http://other.example/a.png">', policy)).toBe('')
-    expect(sanitizeRichText('<span data-latex="x^2" data-display="block">rendered</span>')).toBe('<span class="formula" data-latex="x^2" data-display="block"></span>')
+    expect(sanitizeRichText('<span data-latex="x^2" data-display="block">rendered</span>')).toBe(
+      '<span class="formula" data-latex="x^2" data-display="block"></span>',
+    )
   })
 
   it('renders formulas with KaTeX at display time, without trusting commands that load or link', () => {
-    const out = renderRichText('<p><span data-latex="\\href{javascript:alert(1)}{x}" data-display="inline"></span><span data-latex="\\frac{a}{b}" data-display="block"></span></p>')
+    const out = renderRichText(
+      '<p><span data-latex="\\href{javascript:alert(1)}{x}" data-display="inline"></span><span data-latex="\\frac{a}{b}" data-display="block"></span></p>',
+    )
     expect(out).toContain('class="katex-display"')
     // KaTeX's own markup carries inline styles and MathML for screen readers; nothing of it runs or links.
     const doc = new DOMParser().parseFromString(`<body>${out}</body>`, 'text/html')
@@ -83,6 +122,12 @@ describe('video links', () => {
     expect(parseVideoUrl('https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=1m30s&end=120')).toEqual({ id: 'dQw4w9WgXcQ', start: 90, end: 120 })
     expect(parseVideoUrl('https://youtu.be/dQw4w9WgXcQ?t=42')).toEqual({ id: 'dQw4w9WgXcQ', start: 42 })
     expect(videoEmbedUrl({ id: 'dQw4w9WgXcQ', start: 90, end: 120 })).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?start=90&end=120')
-    for (const bad of ['https://youtu.be/short', 'https://evil.example/watch?v=dQw4w9WgXcQ', 'javascript:alert(1)', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ1']) expect(parseVideoUrl(bad), bad).toBeNull()
+    for (const bad of [
+      'https://youtu.be/short',
+      'https://evil.example/watch?v=dQw4w9WgXcQ',
+      'javascript:alert(1)',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ1',
+    ])
+      expect(parseVideoUrl(bad), bad).toBeNull()
   })
 })

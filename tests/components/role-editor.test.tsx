@@ -8,7 +8,10 @@ import { RoleEditor, type RoleEditorProps } from '~/routes/__role-editor'
 const pt = catalogues['pt-BR']
 
 /** The editor on its route, whose action answers what the API would (a refusal by default). */
-function renderEditor(props: RoleEditorProps, answer: unknown = { errors: [{ field: 'tms_model_delete', cause: 'grant_ceiling', value: 'tms_model_delete', message: 'privilege.grant_ceiling' }] }) {
+function renderEditor(
+  props: RoleEditorProps,
+  answer: unknown = { errors: [{ field: 'tms_model_delete', cause: 'grant_ceiling', value: 'tms_model_delete', message: 'privilege.grant_ceiling' }] },
+) {
   const posted: string[][] = []
   const Stub = createRemixStub([
     {
@@ -27,11 +30,21 @@ function renderEditor(props: RoleEditorProps, answer: unknown = { errors: [{ fie
   render(<Stub initialEntries={['/realm/role/demo/edit/r1']} />)
   return posted
 }
-const boxes = () => screen.queryAllByRole('checkbox').map((b) => (b as HTMLInputElement).value).filter((v) => v && v !== 'on')
+const boxes = () =>
+  screen
+    .queryAllByRole('checkbox')
+    .map((b) => (b as HTMLInputElement).value)
+    .filter((v) => v && v !== 'on')
 
 describe('RoleEditor', () => {
   it('offers only the permissions the editor holds, and lists the role’s others read-only', () => {
-    renderEditor({ mode: 'edit', role: 'r1', description: '', granted: ['tms_model_list', 'mas_realm_list_all', 'tms_model_delete'], grantable: ['dashboard_dashboard_access', 'tms_model_list'] })
+    renderEditor({
+      mode: 'edit',
+      role: 'r1',
+      description: '',
+      granted: ['tms_model_list', 'mas_realm_list_all', 'tms_model_delete'],
+      grantable: ['dashboard_dashboard_access', 'tms_model_list'],
+    })
     expect(boxes().sort()).toEqual(['dashboard_dashboard_access', 'tms_model_list'])
     expect(screen.getByText(pt['resources.role.grantable_hint'])).toBeTruthy()
     const outside = screen.getByRole('heading', { name: pt['resources.role.outside.title'].replace('{{count}}', '2') }).closest('.card') as HTMLElement
@@ -61,7 +74,13 @@ describe('RoleEditor', () => {
   })
 
   it('shows the API’s refusal of a save in a toast', async () => {
-    const posted = renderEditor({ mode: 'edit', role: 'r1', description: '', granted: ['tms_model_list'], grantable: ['tms_model_list', 'dashboard_dashboard_access'] })
+    const posted = renderEditor({
+      mode: 'edit',
+      role: 'r1',
+      description: '',
+      granted: ['tms_model_list'],
+      grantable: ['tms_model_list', 'dashboard_dashboard_access'],
+    })
     fireEvent.click(screen.getByRole('checkbox', { name: /dashboard_dashboard_access/ }))
     fireEvent.click(screen.getByRole('button', { name: pt['resources.role.review'] }))
     await act(async () => {

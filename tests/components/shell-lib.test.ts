@@ -30,7 +30,9 @@ describe('search rules (seed 000 §5)', () => {
   })
 
   it('rejects dates in the future, per edge', () => {
-    expect(validateSearch(fields, { created_at_from: '2026-11-20', created_at_to: '2026-11-22' }, '2026-11-21')).toEqual({ created_at_to: 'validation.future_date' })
+    expect(validateSearch(fields, { created_at_from: '2026-11-20', created_at_to: '2026-11-22' }, '2026-11-21')).toEqual({
+      created_at_to: 'validation.future_date',
+    })
     expect(validateSearch(fields, { created_at_to: '2026-11-21' }, '2026-11-21')).toEqual({})
   })
 

@@ -3,15 +3,30 @@ import { catalogues } from '~/i18n/catalogues'
 import { LOCALES } from '~/i18n/config'
 import { ROOM_TYPES } from '~/schemas/room'
 import {
-  ANSWER_MEDIA, DIFFICULTIES, ESSAY_ERROR_CATEGORIES, FILL_WORDS_MODES, GRADES, INFO_KINDS, MEDIA_TYPES, MODEL_FLAGS, MODEL_KINDS, PUBLICATION_TYPES, QUESTION_TYPES,
-  TASK_STATUSES, TEXT_COUNT_UNITS,
+  ANSWER_MEDIA,
+  DIFFICULTIES,
+  ESSAY_ERROR_CATEGORIES,
+  FILL_WORDS_MODES,
+  GRADES,
+  INFO_KINDS,
+  MEDIA_TYPES,
+  MODEL_FLAGS,
+  MODEL_KINDS,
+  PUBLICATION_TYPES,
+  QUESTION_TYPES,
+  TASK_STATUSES,
+  TEXT_COUNT_UNITS,
 } from '~/schemas/tms/constants'
 
 /** The task-authoring and room screens' sources, read as text. */
 const sources = {
   ...import.meta.glob('/app/components/tms/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }),
   ...import.meta.glob('/app/components/{crud-list,form-screen,simple-form}.tsx', { query: '?raw', import: 'default', eager: true }),
-  ...import.meta.glob('/app/routes/{_console.tms.,_console.room.,__model,__bank,__task,__tms,__room}*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }),
+  ...import.meta.glob('/app/routes/{_console.tms.,_console.room.,__model,__bank,__task,__tms,__room}*.{ts,tsx}', {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  }),
   ...import.meta.glob('/app/lists/{tms-,room}*.ts', { query: '?raw', import: 'default', eager: true }),
 } as Record<string, string>
 
@@ -44,7 +59,9 @@ const builtKeys = [
   ...['skill', 'group'].map((x) => `tms.skill_type.${x}`),
   ...['inline', 'block'].map((x) => `richtext.formula.${x}`),
   ...ROOM_TYPES.map((x) => `room.type.${x}`),
-  ...['tms_model', 'tms_task', 'tms_question_bank', 'tms_category', 'tms_assessed_skill', 'tms_genre', 'tms_token', 'room', 'room_group'].map((x) => `resources.${x}.name`),
+  ...['tms_model', 'tms_task', 'tms_question_bank', 'tms_category', 'tms_assessed_skill', 'tms_genre', 'tms_token', 'room', 'room_group'].map(
+    (x) => `resources.${x}.name`,
+  ),
 ]
 
 describe('task-authoring texts', () => {

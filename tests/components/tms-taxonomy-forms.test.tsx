@@ -17,18 +17,64 @@ const timeZone = 'America/Sao_Paulo'
 const stamp = { realm: 'demo', created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', updated_by: 'root' }
 
 const SCREENS: { name: string; path: string; list: string; resource: string; Component: ComponentType; data: Record<string, unknown> }[] = [
-  { name: 'category create', path: '/tms/category/create', list: '/tms/category', resource: 'tms_category', Component: CategoryCreate, data: { parents: [], timeZone } },
   {
-    name: 'category edit', path: '/tms/category/edit/c1', list: '/tms/category', resource: 'tms_category', Component: CategoryEdit,
-    data: { category: { id: 'c1', name: 'Matemática', parent_id: null, selectable: true, enabled: true, required: false, multi_selection: true, embed: false, show_in_navigation: false, show_in_filter: true, show_in_list: true, ...stamp }, parents: [], timeZone },
+    name: 'category create',
+    path: '/tms/category/create',
+    list: '/tms/category',
+    resource: 'tms_category',
+    Component: CategoryCreate,
+    data: { parents: [], timeZone },
   },
-  { name: 'assessed skill create', path: '/tms/assessed_skills/create', list: '/tms/assessed_skills', resource: 'tms_assessed_skill', Component: SkillCreate, data: { groups: [], timeZone } },
   {
-    name: 'assessed skill edit', path: '/tms/assessed_skills/edit/s1', list: '/tms/assessed_skills', resource: 'tms_assessed_skill', Component: SkillEdit,
+    name: 'category edit',
+    path: '/tms/category/edit/c1',
+    list: '/tms/category',
+    resource: 'tms_category',
+    Component: CategoryEdit,
+    data: {
+      category: {
+        id: 'c1',
+        name: 'Matemática',
+        parent_id: null,
+        selectable: true,
+        enabled: true,
+        required: false,
+        multi_selection: true,
+        embed: false,
+        show_in_navigation: false,
+        show_in_filter: true,
+        show_in_list: true,
+        ...stamp,
+      },
+      parents: [],
+      timeZone,
+    },
+  },
+  {
+    name: 'assessed skill create',
+    path: '/tms/assessed_skills/create',
+    list: '/tms/assessed_skills',
+    resource: 'tms_assessed_skill',
+    Component: SkillCreate,
+    data: { groups: [], timeZone },
+  },
+  {
+    name: 'assessed skill edit',
+    path: '/tms/assessed_skills/edit/s1',
+    list: '/tms/assessed_skills',
+    resource: 'tms_assessed_skill',
+    Component: SkillEdit,
     data: { skill: { id: 's1', name: 'Coesão', type: 'skill', weight: 1, group_id: null, description: '', ...stamp }, groups: [], timeZone },
   },
   { name: 'genre create', path: '/tms/genre/create', list: '/tms/genre', resource: 'tms_genre', Component: GenreCreate, data: { timeZone } },
-  { name: 'genre edit', path: '/tms/genre/edit/g1', list: '/tms/genre', resource: 'tms_genre', Component: GenreEdit, data: { genre: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp }, timeZone } },
+  {
+    name: 'genre edit',
+    path: '/tms/genre/edit/g1',
+    list: '/tms/genre',
+    resource: 'tms_genre',
+    Component: GenreEdit,
+    data: { genre: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp }, timeZone },
+  },
 ]
 
 function renderScreen(s: (typeof SCREENS)[number]) {

@@ -15,7 +15,10 @@ function Pusher({ toast }: { toast: ToastInput }) {
 function Errors({ silent }: { silent?: boolean }) {
   const api = useToast()
   return (
-    <button type="button" onClick={() => api.pushErrors([{ field: 'role', cause: 'in_use', value: 3, message: 'Role teacher is held by 3 user(s).' }], { silent })}>
+    <button
+      type="button"
+      onClick={() => api.pushErrors([{ field: 'role', cause: 'in_use', value: 3, message: 'Role teacher is held by 3 user(s).' }], { silent })}
+    >
       fail
     </button>
   )

@@ -28,7 +28,9 @@ async function signedIn(nick: string, path = '/', host = 'demo.localhost', passw
 /** The sidebar's section labels as shown. */
 async function sections(page: Page): Promise<string[]> {
   const nav = page.getByRole('navigation', { name: 'Navegação principal' })
-  return (await nav.locator(':scope > ul > li > .nav-link .nav-label, :scope > ul > li > a .nav-label').allTextContents()).filter((l) => l !== pt['nav.overview'])
+  return (await nav.locator(':scope > ul > li > .nav-link .nav-label, :scope > ul > li > a .nav-label').allTextContents()).filter(
+    (l) => l !== pt['nav.overview'],
+  )
 }
 
 /** The sections the union of these seeded roles allows in a realm (from the manifest and the seed). */
@@ -70,7 +72,7 @@ describe('realm administration in the browser', () => {
     await chefe.context.close()
   })
 
-  it('edits a user\'s roles, and the sidebar changes for them on their next page', async () => {
+  it("edits a user's roles, and the sidebar changes for them on their next page", async () => {
     const root = await signedIn('root', '/user/create')
     await root.page.getByLabel(pt['resources.user.fields.nick']).fill('prof2')
     await root.page.getByLabel(new RegExp(`^${pt['resources.user.fields.name']}`)).fill('Professora Dois')

@@ -35,7 +35,9 @@ describe('the console shell', () => {
   it.each(['root', 'teacher', 'manager'])('shows %s exactly the sidebar sections their permissions allow', async (nick) => {
     const { context, page, errors } = await signedIn(nick)
     const nav = page.getByRole('navigation', { name: 'Navegação principal' })
-    const shown = (await nav.locator(':scope > ul > li > .nav-link .nav-label, :scope > ul > li > a .nav-label').allTextContents()).filter((l) => l !== pt['nav.overview'])
+    const shown = (await nav.locator(':scope > ul > li > .nav-link .nav-label, :scope > ul > li > a .nav-label').allTextContents()).filter(
+      (l) => l !== pt['nav.overview'],
+    )
     expect(shown).toEqual(expectedSections(nick))
     expect(errors).toEqual([])
     await context.close()

@@ -248,5 +248,4 @@ describe('realm switch', () => {
     expect(errors).toEqual([])
     await context.close()
   })
-
 })

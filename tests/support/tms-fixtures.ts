@@ -11,7 +11,12 @@ export function validQuestion(type: QuestionType): Record<string, unknown> & { t
     case 'text':
       return { type, statement: '<p>Explain photosynthesis.</p>', score: 2, options: { min_text_count: 10, max_text_count: 500 } }
     case 'text_ai':
-      return { type, statement: '<p>Describe the water cycle.</p>', comment: '<p>Evaporation, condensation, precipitation.</p>', options: { min_text_count: 10, max_text_count: 800 } }
+      return {
+        type,
+        statement: '<p>Describe the water cycle.</p>',
+        comment: '<p>Evaporation, condensation, precipitation.</p>',
+        options: { min_text_count: 10, max_text_count: 800 },
+      }
     case 'single':
       return { type, statement: '<p>Which is a prime number?</p>', score: 1, shuffle: true, options: choice([true, false, false]) }
     case 'multi':
@@ -21,7 +26,13 @@ export function validQuestion(type: QuestionType): Record<string, unknown> & { t
     case 'fill_letters':
       return { type, statement: '<p>Spell the capital of France.</p>', score: 1, options: { question: 'Capital of France', answer: 'Paris' } }
     case 'fill_words':
-      return { type, statement: '<p>Complete the sentence.</p>', score: 2, shuffle: true, options: { sentence: 'The [[sun]] rises in the [[east]].', incorrect: ['moon'], mode: 'select' } }
+      return {
+        type,
+        statement: '<p>Complete the sentence.</p>',
+        score: 2,
+        shuffle: true,
+        options: { sentence: 'The [[sun]] rises in the [[east]].', incorrect: ['moon'], mode: 'select' },
+      }
     case 'cloud':
       return { type, statement: '<p>Build the sentence.</p>', score: 1, options: { phrase: 'cats like milk', extra: ['dogs'] } }
     case 'order_sentences':
@@ -30,8 +41,18 @@ export function validQuestion(type: QuestionType): Record<string, unknown> & { t
       return { type, statement: '<p>Record yourself reading the poem.</p>', score: 1, options: { accept: ['audio'] } }
     case 'essay':
       return {
-        type, statement: '<p>Write an essay about technology at school.</p>', score: 10,
-        options: { language: 'pt-BR', genre: 'gn-demo-diss', min_word_count: 150, max_word_count: 400, assessed_skill_ids: ['sk-demo-c1'], assessed_skill_group_id: '', support_text: '' },
+        type,
+        statement: '<p>Write an essay about technology at school.</p>',
+        score: 10,
+        options: {
+          language: 'pt-BR',
+          genre: 'gn-demo-diss',
+          min_word_count: 150,
+          max_word_count: 400,
+          assessed_skill_ids: ['sk-demo-c1'],
+          assessed_skill_group_id: '',
+          support_text: '',
+        },
       }
     case 'game':
       return { type, statement: '<p>Play the fractions game.</p>', score: 1, options: { url: 'https://games.example.org/fractions' } }

@@ -25,11 +25,31 @@ describe('realm per host and public configuration', () => {
       favicon_url: '/brand/demo-favicon.svg',
     })
     for (const field of [
-      'development', 'dashboard_url', 'web_client_url', 'base_url', 'ios_store_url', 'android_store_url', 'br_bot_endpoint',
-      'litmetrix_url', 'cognitive_test_results_url', 'allowed_roles', 'auth_type', 'terms', 'privacy', 'season_enable',
-      'allowed_award', 'canonical_name', 'captcha_enabled', 'tms_url', 'tms_question_extra_fields',
-      'allow_custom_user_profile_picture', 'csm.player.attributes.controlsList', 'task_external_preview_url', 'token_sso_url',
-      'handtalk_enabled', 'google_client_id',
+      'development',
+      'dashboard_url',
+      'web_client_url',
+      'base_url',
+      'ios_store_url',
+      'android_store_url',
+      'br_bot_endpoint',
+      'litmetrix_url',
+      'cognitive_test_results_url',
+      'allowed_roles',
+      'auth_type',
+      'terms',
+      'privacy',
+      'season_enable',
+      'allowed_award',
+      'canonical_name',
+      'captcha_enabled',
+      'tms_url',
+      'tms_question_extra_fields',
+      'allow_custom_user_profile_picture',
+      'csm.player.attributes.controlsList',
+      'task_external_preview_url',
+      'token_sso_url',
+      'handtalk_enabled',
+      'google_client_id',
     ]) {
       expect(config, field).toHaveProperty([field])
     }
@@ -99,7 +119,9 @@ describe('POST /device', () => {
 
   it('stores only the hash of the token, bound to its realm', async () => {
     const token = await signIn(DEMO, 'demo', 'teacher')
-    const row = await env.DB.prepare('SELECT realm, nick FROM session WHERE token_hash = ?').bind(await sha256Hex(token)).first()
+    const row = await env.DB.prepare('SELECT realm, nick FROM session WHERE token_hash = ?')
+      .bind(await sha256Hex(token))
+      .first()
     expect(row).toEqual({ realm: 'demo', nick: 'teacher@demo' })
     const raw = await env.DB.prepare('SELECT COUNT(*) AS n FROM session WHERE token_hash = ?').bind(token).first<{ n: number }>()
     expect(raw?.n).toBe(0)
@@ -118,7 +140,11 @@ describe('POST /device', () => {
   })
 
   it('refuses an unknown user exactly like a wrong password', async () => {
-    const body = await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'ghost', password: 'demo1234' } }), 401, 'credentials')
+    const body = await expectEnvelope(
+      await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'ghost', password: 'demo1234' } }),
+      401,
+      'credentials',
+    )
     expect(body.errors[0].message).toBe('Incorrect login or password.')
   })
 
@@ -138,7 +164,9 @@ describe('POST /device', () => {
   })
 
   it('refuses a disabled user', async () => {
-    await env.DB.prepare("INSERT INTO user (realm, nick, name, password_hash, origin_realm, disabled) SELECT realm, 'off@demo', 'Off', password_hash, realm, 1 FROM user WHERE realm='demo' AND nick='root@demo'").run()
+    await env.DB.prepare(
+      "INSERT INTO user (realm, nick, name, password_hash, origin_realm, disabled) SELECT realm, 'off@demo', 'Off', password_hash, realm, 1 FROM user WHERE realm='demo' AND nick='root@demo'",
+    ).run()
     await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: 'off', password: 'demo1234' } }), 401, 'credentials')
   })
 })
@@ -186,7 +214,9 @@ describe('tokens, permissions and logout', () => {
 
   it('answers session_timeout for an expired session', async () => {
     const token = await signIn(DEMO, 'demo', 'manager')
-    await env.DB.prepare("UPDATE session SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?").bind(await sha256Hex(token)).run()
+    await env.DB.prepare("UPDATE session SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?")
+      .bind(await sha256Hex(token))
+      .run()
     await expectEnvelope(await api(DEMO, 'mas/session', { token }), 401, 'session_timeout')
   })
 

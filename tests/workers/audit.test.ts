@@ -8,12 +8,24 @@ const records = async (entity: string, id: string) =>
 
 describe('the audit trail of the shared machinery', () => {
   it('records create, update (before/after, secrets masked) and delete in the same batch', async () => {
-    const { token, nick } = await userWith('demo', ['dashboard_dashboard_access', 'mas_realm_list_all', 'mas_realm_get', 'mas_realm_create', 'mas_realm_edit', 'mas_realm_delete', 'mas_realm_edit_infra'])
+    const { token, nick } = await userWith('demo', [
+      'dashboard_dashboard_access',
+      'mas_realm_list_all',
+      'mas_realm_get',
+      'mas_realm_create',
+      'mas_realm_edit',
+      'mas_realm_delete',
+      'mas_realm_edit_infra',
+    ])
     const code = `a${crypto.randomUUID().slice(0, 6)}`
     const created = await api(DEMO, 'mas/realm', { method: 'POST', token, json: { code, name: 'Audited realm', parent_code: 'demo' } })
     expect(created.status).toBe(201)
     const requestId = created.headers.get('x-request-id')
-    const put = await api(DEMO, `mas/realm/${code}`, { method: 'PUT', token, json: { name: 'Renamed realm', storage_credential_key: 'super-secret-key-123456' } })
+    const put = await api(DEMO, `mas/realm/${code}`, {
+      method: 'PUT',
+      token,
+      json: { name: 'Renamed realm', storage_credential_key: 'super-secret-key-123456' },
+    })
     expect(put.status).toBe(200)
     expect(JSON.stringify(await put.json())).not.toContain('super-secret-key-123456')
     expect((await api(DEMO, `mas/realm/${code}`, { method: 'DELETE', token, json: { confirm: code } })).status).toBe(200)

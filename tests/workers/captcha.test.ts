@@ -51,7 +51,9 @@ describe('proof of work', () => {
     const body = (await res.json()) as CaptchaVerification
     expect(body.valid).toBe(true)
     expect(body.token.length).toBeGreaterThanOrEqual(43)
-    const stored = await env.DB.prepare('SELECT COUNT(*) AS n FROM captcha_token WHERE token_hash = ?').bind(await sha256Hex(body.token)).first<{ n: number }>()
+    const stored = await env.DB.prepare('SELECT COUNT(*) AS n FROM captcha_token WHERE token_hash = ?')
+      .bind(await sha256Hex(body.token))
+      .first<{ n: number }>()
     expect(stored?.n).toBe(1)
     await expectEnvelope(await verify(ESCOLA, 'escola', key, 'pow', { challengeId: c.challengeId, solution: nonce }), 400, 'challenge_used')
   })
@@ -110,15 +112,25 @@ describe('text challenge', () => {
     const key = newSessionKey()
     const c = await challenge(TEXT, 'ctext', key, 'text')
     const right = solveTextQuestion(c.data.question!)
-    await expectEnvelope(await verify(TEXT, 'ctext', key, 'text', { challengeId: c.challengeId, answer: String(Number(right) + 1) }), 400, 'verification_failed')
+    await expectEnvelope(
+      await verify(TEXT, 'ctext', key, 'text', { challengeId: c.challengeId, answer: String(Number(right) + 1) }),
+      400,
+      'verification_failed',
+    )
     await expectEnvelope(await verify(TEXT, 'ctext', key, 'text', { challengeId: c.challengeId, answer: right }), 400, 'challenge_used')
   })
 
   it('refuses an expired challenge and one that does not exist', async () => {
     const key = newSessionKey()
     const c = await challenge(TEXT, 'ctext', key, 'text')
-    await env.DB.prepare("UPDATE captcha_challenge SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id_hash = ?").bind(await sha256Hex(c.challengeId)).run()
-    await expectEnvelope(await verify(TEXT, 'ctext', key, 'text', { challengeId: c.challengeId, answer: solveTextQuestion(c.data.question!) }), 400, 'challenge_expired')
+    await env.DB.prepare("UPDATE captcha_challenge SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id_hash = ?")
+      .bind(await sha256Hex(c.challengeId))
+      .run()
+    await expectEnvelope(
+      await verify(TEXT, 'ctext', key, 'text', { challengeId: c.challengeId, answer: solveTextQuestion(c.data.question!) }),
+      400,
+      'challenge_expired',
+    )
     await expectEnvelope(await verify(TEXT, 'ctext', key, 'text', { challengeId: 'no-such-challenge', answer: '3' }), 400, 'challenge_not_found')
   })
 })
@@ -133,7 +145,7 @@ describe('image challenge', () => {
     // Every chunk's CRC is right, and the picture is 220×80 8-bit grayscale.
     const view = new DataView(png.buffer)
     const chunks: { type: string; data: Uint8Array<ArrayBuffer> }[] = []
-    for (let at = 8; at < png.length; ) {
+    for (let at = 8; at < png.length;) {
       const length = view.getUint32(at)
       const type = String.fromCharCode(...png.slice(at + 4, at + 8))
       expect(view.getUint32(at + 8 + length), type).toBe(crc32(png, at + 4, at + 8 + length))

@@ -37,7 +37,11 @@ describe('password recovery pages', () => {
     const cookie = await consoleSignIn(DEMO, 'root')
     expect((await call(DEMO, '/authentication/outbox', { headers: { cookie } })).status).toBe(200)
     const ctx = createExecutionContext()
-    const res = await worker.fetch(new Request(`http://${DEMO}/authentication/outbox`, { headers: { host: DEMO, cookie } }), { ...env, DEV_MODE: undefined }, ctx)
+    const res = await worker.fetch(
+      new Request(`http://${DEMO}/authentication/outbox`, { headers: { host: DEMO, cookie } }),
+      { ...env, DEV_MODE: undefined },
+      ctx,
+    )
     await waitOnExecutionContext(ctx)
     expect(res.status).toBe(404)
     expect(await res.text()).not.toContain('/authentication/recover?key=')
@@ -68,7 +72,15 @@ describe('OAuth2 consent at /oauth2/authorize', () => {
   async function query() {
     const verifier = randomToken(48)
     const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))
-    const params = { client_id: 'demo-reports', redirect_uri: REDIRECT, response_type: 'code', scope: 'profile email', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' }
+    const params = {
+      client_id: 'demo-reports',
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'profile email',
+      state: 's1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }
     return { verifier, params, qs: new URLSearchParams(params).toString() }
   }
 
@@ -99,7 +111,13 @@ describe('OAuth2 consent at /oauth2/authorize', () => {
     expect(back.searchParams.get('state')).toBe('s1')
     const token = await api(DEMO, 'mas/oauth2/token', {
       method: 'POST',
-      json: { grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: REDIRECT, client_id: 'demo-reports', code_verifier: verifier },
+      json: {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code'),
+        redirect_uri: REDIRECT,
+        client_id: 'demo-reports',
+        code_verifier: verifier,
+      },
     })
     expect(token.status).toBe(200)
   })
@@ -203,7 +221,11 @@ describe('realm switch in the console', () => {
     expect(html).toContain('Operadora da Plataforma')
     expect(html).toContain('Escola Estadual Modelo')
     // Replayed, at any leg, the code does nothing more.
-    for (const [host, url, with_] of [[ESCOLA, claimUrl, nonce], [ESCOLA, body.url, ''], [DEMO, confirmUrl, state]] as const) {
+    for (const [host, url, with_] of [
+      [ESCOLA, claimUrl, nonce],
+      [ESCOLA, body.url, ''],
+      [DEMO, confirmUrl, state],
+    ] as const) {
       const again = await go(host, url, with_)
       expect(again.status).toBeGreaterThanOrEqual(400)
       expect(again.status).toBeLessThan(500)

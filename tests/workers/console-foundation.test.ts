@@ -186,7 +186,9 @@ describe('the console after sign-in', () => {
     expect(res.headers.get('location')).toBe('/')
     expect(res.headers.get('set-cookie')).toMatch(/dash_session=;.*Max-Age=0/)
     const tokenValue = JSON.parse(atob(token)) as string
-    const row = await env.DB.prepare('SELECT revoked_at FROM session WHERE token_hash = ?').bind(await sha256Hex(tokenValue)).first<{ revoked_at: string | null }>()
+    const row = await env.DB.prepare('SELECT revoked_at FROM session WHERE token_hash = ?')
+      .bind(await sha256Hex(tokenValue))
+      .first<{ revoked_at: string | null }>()
     expect(row?.revoked_at).not.toBeNull()
     expect((await call(DEMO, '/', { headers: { cookie } })).status).toBe(401)
   })

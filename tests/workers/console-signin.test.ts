@@ -46,7 +46,15 @@ describe('the sign-in screen of each realm', () => {
 
 describe('POST /login, every method', () => {
   it('signs an employee in from the employee form, with a captcha', async () => {
-    const res = await post(ESCOLA, '/login', { intent: 'employee', doc_type: 'rg', doc_number: '12.345.678-9', uf: 'SP', password: 'demo1234', redirectTo: '/', ...(await captchaFields()) })
+    const res = await post(ESCOLA, '/login', {
+      intent: 'employee',
+      doc_type: 'rg',
+      doc_number: '12.345.678-9',
+      uf: 'SP',
+      password: 'demo1234',
+      redirectTo: '/',
+      ...(await captchaFields()),
+    })
     expect(res.status, await res.clone().text()).toBe(302)
     const cookie = sessionOf(res)!
     expect(await (await call(ESCOLA, '/', { headers: { cookie } })).text()).toContain('Beatriz Gestora')
@@ -75,7 +83,14 @@ describe('POST /login, every method', () => {
 
   it('signs in from a token link, and answers the token credentials error for a bad one', async () => {
     const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RG123456789SP', 600)
-    const ok = await post('localhost', '/login', { intent: 'token', token, provider: 'employee_token', realm: 'escola', redirectTo: '/', ...(await captchaFields('localhost')) })
+    const ok = await post('localhost', '/login', {
+      intent: 'token',
+      token,
+      provider: 'employee_token',
+      realm: 'escola',
+      redirectTo: '/',
+      ...(await captchaFields('localhost')),
+    })
     expect(ok.status, await ok.clone().text()).toBe(302)
     expect(ok.headers.get('set-cookie')).toMatch(/dash_realm=/)
     const bad = await post(ESCOLA, '/login', { intent: 'token', token, provider: 'employee_token', ...(await captchaFields()) })
@@ -124,14 +139,21 @@ describe('POST /login, every method', () => {
   it('tells how long to wait while an account is delayed from this address, offering the captcha that skips the wait', async () => {
     const ip = randomIp()
     const key = await pairKey('teacher@demo', ip)
-    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'pair', ?, 4, ?)").bind(key, new Date().toISOString()).run()
+    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'pair', ?, 4, ?)")
+      .bind(key, new Date().toISOString())
+      .run()
     const res = await post(DEMO, '/login', { nick: 'teacher', password: 'demo1234' }, { 'cf-connecting-ip': ip })
     expect(res.status).toBe(429)
     const body = await res.text()
     expect(body).toMatch(/Muitas tentativas sem sucesso\. Tente novamente em \d+ segundos\./)
     // The form is told to show the captcha (set only when the API answers captcha_required).
     expect(body).toContain('captchaRequired')
-    const solved = await post(DEMO, '/login', { nick: 'teacher', password: 'demo1234', redirectTo: '/', ...(await captchaFields(DEMO, 'demo')) }, { 'cf-connecting-ip': ip })
+    const solved = await post(
+      DEMO,
+      '/login',
+      { nick: 'teacher', password: 'demo1234', redirectTo: '/', ...(await captchaFields(DEMO, 'demo')) },
+      { 'cf-connecting-ip': ip },
+    )
     expect(solved.status, await solved.clone().text()).toBe(302)
   })
 })
@@ -169,7 +191,9 @@ describe('session timeout in the console', () => {
   it('signs out automatically with the session-expired warning', async () => {
     const cookie = await consoleSignIn(DEMO, 'manager')
     const token = JSON.parse(atob(decodeURIComponent(/dash_session=([^;]+)/.exec(cookie)![1]))) as string
-    await env.DB.prepare('UPDATE session SET last_seen_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 31 * 60_000).toISOString(), await sha256Hex(token)).run()
+    await env.DB.prepare('UPDATE session SET last_seen_at = ? WHERE token_hash = ?')
+      .bind(new Date(Date.now() - 31 * 60_000).toISOString(), await sha256Hex(token))
+      .run()
     const res = await call(DEMO, '/realm', { headers: { cookie } })
     expect(res.status).toBe(401)
     expect(res.headers.get('set-cookie')).toMatch(/dash_session=;.*Max-Age=0/)

@@ -63,7 +63,7 @@ const EXCLUDED_COLUMNS: Record<string, string[]> = { session: ['last_seen_at'] }
 
 async function watchTables(): Promise<void> {
   const { results } = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'fuzz_change') ORDER BY name"
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'fuzz_change') ORDER BY name",
   ).all<{ name: string }>()
   const statements = [
     env.DB.prepare('CREATE TABLE IF NOT EXISTS fuzz_change (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, op TEXT NOT NULL, row INTEGER)'),
@@ -76,8 +76,8 @@ async function watchTables(): Promise<void> {
       const row = op === 'DELETE' ? 'OLD.rowid' : 'NEW.rowid'
       statements.push(
         env.DB.prepare(
-          `CREATE TRIGGER IF NOT EXISTS "fuzz_${op.toLowerCase()}_${name}" AFTER ${event} ON "${name}" BEGIN INSERT INTO fuzz_change (tbl, op, row) VALUES ('${name}', '${op}', ${row}); END`
-        )
+          `CREATE TRIGGER IF NOT EXISTS "fuzz_${op.toLowerCase()}_${name}" AFTER ${event} ON "${name}" BEGIN INSERT INTO fuzz_change (tbl, op, row) VALUES ('${name}', '${op}', ${row}); END`,
+        ),
       )
     }
   }
@@ -360,14 +360,14 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constantFrom(0, -1, 1, 1.5, -0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, 100_000_000_000), weight: 2 },
   { arbitrary: fc.integer(), weight: 1 },
   { arbitrary: fc.boolean(), weight: 1 },
-  { arbitrary: fc.constant(null), weight: 1 }
+  { arbitrary: fc.constant(null), weight: 1 },
 )
 const value: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: leaf, weight: 8 },
   { arbitrary: fc.array(leaf, { maxLength: 5 }), weight: 2 },
   { arbitrary: fc.dictionary(fc.constantFrom(...FIELD_POOL.slice(0, 40), 'x', 'y'), leaf, { maxKeys: 4 }), weight: 2 },
   { arbitrary: fc.integer({ min: 20, max: 31 }).map((n) => JSON.parse(deepArray(n)) as unknown), weight: 1 },
-  { arbitrary: fc.constant(Array.from({ length: 3000 }, (_, i) => i)), weight: 1 }
+  { arbitrary: fc.constant(Array.from({ length: 3000 }, (_, i) => i)), weight: 1 },
 )
 
 /** Values that pass a loose rule (a string, a number) and then broke the code behind it: URLs, encodings, sizes. */
@@ -409,7 +409,7 @@ function bodyArb(route: Route): fc.Arbitrary<Body> {
     .record({
       present: fc.array(
         fc.integer({ min: 0, max: 4 }).map((n) => n > 0),
-        { minLength: fields.length, maxLength: fields.length }
+        { minLength: fields.length, maxLength: fields.length },
       ),
       values: fc.array(value, { minLength: fields.length, maxLength: fields.length }),
       extra: fc.dictionary(fc.constantFrom(...FIELD_POOL), value, { maxKeys: 3 }),
@@ -454,7 +454,7 @@ function bodyArb(route: Route): fc.Arbitrary<Body> {
         .map((bytes): Body => ({ kind: 'bytes', bytes: [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...bytes, 0x22, 0x7d] })),
       weight: 1,
     },
-    { arbitrary: fc.constant<Body>({ kind: 'none' }), weight: 1 }
+    { arbitrary: fc.constant<Body>({ kind: 'none' }), weight: 1 },
   )
 }
 
@@ -554,10 +554,10 @@ function describeCase(c: Case): string {
     c.body.kind === 'json'
       ? JSON.stringify(c.body.value)
       : c.body.kind === 'raw'
-      ? c.body.text
-      : c.body.kind === 'bytes'
-      ? `bytes ${c.body.bytes.join(',')}`
-      : '(none)'
+        ? c.body.text
+        : c.body.kind === 'bytes'
+          ? `bytes ${c.body.bytes.join(',')}`
+          : '(none)'
   return `${c.route.method} ${urlOf(c)} content-type=${c.contentType} body=${body.length > 300 ? `${body.slice(0, 300)}… (${body.length} chars)` : body}`
 }
 
@@ -630,7 +630,7 @@ function caseArb(route: Route): fc.Arbitrary<Case> {
       return real.length
         ? fc.oneof({ arbitrary: fc.constantFrom(...real), weight: 3 }, { arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS), weight: 1 })
         : fc.constantFrom(...HOSTILE_SEGMENTS)
-    })
+    }),
   )
   return fc.record({ route: fc.constant(route), params, query: queryArb, body: bodyArb(route), contentType })
 }
@@ -639,7 +639,7 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
   beforeAll(async () => {
     // One asset, so the asset routes have a real id too (the demo data has none).
     await env.DB.prepare(
-      "INSERT INTO asset (id, realm, name, type, provider, infra, url, created_at, updated_at, updated_by) VALUES ('fuzzasset1', 'demo', 'Fuzz', 'video', 'link', 'cdn', 'https://example.com/a.mp4', '2025-01-01', '2025-01-01', 'root@demo')"
+      "INSERT INTO asset (id, realm, name, type, provider, infra, url, created_at, updated_at, updated_by) VALUES ('fuzzasset1', 'demo', 'Fuzz', 'video', 'link', 'cdn', 'https://example.com/a.mp4', '2025-01-01', '2025-01-01', 'root@demo')",
     ).run()
     for (const route of routes) {
       for (const name of route.params) {
@@ -662,7 +662,7 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
       if (getRoute && params?.every(Boolean)) {
         const res = await send(
           { route: getRoute, params: params.map((p) => encodeURIComponent(p!)), query: '', body: { kind: 'none' }, contentType: null },
-          token
+          token,
         )
         const got: unknown = res.status === 200 ? await res.json() : await res.body?.cancel()
         if (got && typeof got === 'object' && !Array.isArray(got)) found.push(Object.fromEntries(Object.entries(got).filter(([, v]) => v !== null)))
@@ -673,9 +673,7 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
         for (let round = 0; round < 2; round++) {
           const res = await send(
             { route, params: params2, query: '', body: { kind: 'json', value: body }, contentType: 'application/json' },
-            (
-              await userWith('demo', PERMISSIONS)
-            ).token
+            (await userWith('demo', PERMISSIONS)).token,
           )
           const answer = (await res.json().catch(() => null)) as { errors?: { field: string }[] } | null
           if (res.status !== 400 || !answer?.errors) break
@@ -695,7 +693,7 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
       const valid = bodies[bodies.length - 1]
       // Text fields are where loose rules let a value through to code that parses it (URLs, names, encodings).
       const keys = flatKeys(valid).filter(
-        (k) => typeof k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown> | undefined)?.[p], valid) === 'string'
+        (k) => typeof k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown> | undefined)?.[p], valid) === 'string',
       )
       // Address fields get every URL that has broken a parser; other text fields one hostile value each (at most 40 per route).
       const urls = keys.filter((k) => URLISH.test(k))
@@ -709,7 +707,7 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
         const body = structuredClone(valid)
         setPath(body, key, poisoned)
         const c: Case = { route, params, query: '', body: { kind: 'json', value: body }, contentType: 'application/json' }
-        const problem = await check(c).catch((err: unknown) => `threw ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+        const problem = await check(c).catch((err: unknown) => `threw ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
         if (problem) failures.push(`${describeCase(c)}\n    → ${problem}`)
       }
     }
@@ -751,7 +749,7 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
           : []),
       ]
       for (const c of sweep) {
-        const problem = await check(c).catch((err: unknown) => `threw ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+        const problem = await check(c).catch((err: unknown) => `threw ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
         if (problem) failures.push(`${describeCase(c)}\n    → ${problem}`)
       }
     }
@@ -767,16 +765,16 @@ describe('every API route under malformed input (fuzz, issue 11)', () => {
       try {
         await fc.assert(
           fc.asyncProperty(arb, async (c) => {
-            const problem = await check(c).catch((err: unknown) => `threw ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+            const problem = await check(c).catch((err: unknown) => `threw ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
             if (problem) throw new Error(`${describeCase(c)}\n    → ${problem}`)
           }),
-          { seed: SEED, numRuns: RUNS, endOnFailure: true }
+          { seed: SEED, numRuns: RUNS, endOnFailure: true },
         )
       } catch (err) {
         const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : ''
         throw new Error(`Fuzz case failed; replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}\n${(err as Error).message}\n${cause}`)
       }
     },
-    Math.max(240_000, RUNS * 1000)
+    Math.max(240_000, RUNS * 1000),
   )
 })

@@ -118,7 +118,7 @@ describe('URL fields accept only absolute web addresses that parse', () => {
 
   it('keeps javascript: and unparsable links out of rich text and question media', () => {
     expect(sanitizeRichText('<p><a href="javascript:alert(1)">x</a><a href="http://[">y</a><a href=" https://ok.example/ ">z</a></p>')).toBe(
-      '<p>xy<a href="https://ok.example/" rel="noopener noreferrer nofollow" target="_blank">z</a></p>'
+      '<p>xy<a href="https://ok.example/" rel="noopener noreferrer nofollow" target="_blank">z</a></p>',
     )
     expect(sanitizeRichText('<img src="https://[">')).toBe('')
     expect(isMediaUrl('http://[')).toBe(false)
@@ -153,7 +153,7 @@ describe('POST /ledger/transaction/create-intent', () => {
           token,
           json: { provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url } },
         }),
-        400
+        400,
       )
       expect(body.errors[0], return_url).toMatchObject({ field: 'provider_data.return_url', message: 'validation.url' })
     }
@@ -208,7 +208,7 @@ describe('JSON bodies are bounded before they are parsed', () => {
     await expectEnvelope(
       await app.request('/', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit, env),
       400,
-      'too_large'
+      'too_large',
     )
     expect(pulled).toBeLessThan(10)
     await expectEnvelope(await send('asset', 'POST', token, new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, 'invalid')
@@ -282,7 +282,7 @@ describe('POST /mas/file', () => {
   function multipart(fileName: string, content: Uint8Array) {
     const boundary = '----fuzz' + crypto.randomUUID()
     const head = new TextEncoder().encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`
+      `--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     )
     const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`)
     const body = new Uint8Array(head.length + content.length + tail.length)

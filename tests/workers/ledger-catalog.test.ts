@@ -37,16 +37,35 @@ describe('package cost as text (seed 000 §5)', () => {
 describe('ledger/package', () => {
   it('creates with cost as text, BRL by default; lists, edits and soft-deletes', async () => {
     const admin = await userWith('demo', [DASH, ...PKG])
-    const res = await api(DEMO, 'ledger/package', { method: 'POST', token: admin.token, json: { name: 'Pacote anual', cost: '2,499.905', points: 40000, recommended: true } })
+    const res = await api(DEMO, 'ledger/package', {
+      method: 'POST',
+      token: admin.token,
+      json: { name: 'Pacote anual', cost: '2,499.905', points: 40000, recommended: true },
+    })
     expect(res.status).toBe(201)
     const pkg = (await res.json()) as LedgerPackage
-    expect(pkg).toMatchObject({ name: 'Pacote anual', cost: 2499.91, currency: 'BRL', points: 40000, enabled: true, recommended: true, realm: 'demo', deleted_at: null })
+    expect(pkg).toMatchObject({
+      name: 'Pacote anual',
+      cost: 2499.91,
+      currency: 'BRL',
+      points: 40000,
+      enabled: true,
+      recommended: true,
+      realm: 'demo',
+      deleted_at: null,
+    })
     expect(pkg.id).toMatch(/^pkg_/)
 
-    const edited = await api(DEMO, `ledger/package/${pkg.id}`, { method: 'PUT', token: admin.token, json: { cost: '2.599,00', currency: 'USD', enabled: false } })
+    const edited = await api(DEMO, `ledger/package/${pkg.id}`, {
+      method: 'PUT',
+      token: admin.token,
+      json: { cost: '2.599,00', currency: 'USD', enabled: false },
+    })
     expect(await edited.json()).toMatchObject({ cost: 2599, currency: 'USD', enabled: false })
 
-    const disabled = (await (await api(DEMO, 'ledger/package?enabled=false&fields=id,name', { token: admin.token })).json()) as ListPage<Record<string, unknown>>
+    const disabled = (await (await api(DEMO, 'ledger/package?enabled=false&fields=id,name', { token: admin.token })).json()) as ListPage<
+      Record<string, unknown>
+    >
     expect(disabled.items).toContainEqual({ id: pkg.id, name: 'Pacote anual' })
 
     expect((await api(DEMO, `ledger/package/${pkg.id}`, { method: 'DELETE', token: admin.token })).status).toBe(204)
@@ -84,7 +103,9 @@ describe('ledger/content', () => {
   it('lists prices with key, system_only, like and fields', async () => {
     const admin = await userWith('demo', [DASH, ...CONTENT])
     await api(DEMO, 'ledger/content/custom.tutoring', { method: 'PUT', token: admin.token, json: { name: 'Tutoria', points: 30 } })
-    const keys = (await (await api(DEMO, 'ledger/content?key=lesson.slides,custom.tutoring&fields=key,points', { token: admin.token })).json()) as ListPage<Record<string, unknown>>
+    const keys = (await (await api(DEMO, 'ledger/content?key=lesson.slides,custom.tutoring&fields=key,points', { token: admin.token })).json()) as ListPage<
+      Record<string, unknown>
+    >
     expect(keys.items).toEqual([
       { key: 'custom.tutoring', points: 30 },
       { key: 'lesson.slides', points: 20 },
@@ -113,7 +134,11 @@ describe('ledger/content', () => {
   it('deletes a system price only when the call says is_system; propagation deletes below', async () => {
     const child = await ledgerRealm({ parent_code: 'demo' })
     const admin = await userWith('demo', [DASH, ...CONTENT])
-    await api(DEMO, 'ledger/content/sys.item', { method: 'PUT', token: admin.token, json: { name: 'Sistema', points: 1, is_system: true, should_propagate: true } })
+    await api(DEMO, 'ledger/content/sys.item', {
+      method: 'PUT',
+      token: admin.token,
+      json: { name: 'Sistema', points: 1, is_system: true, should_propagate: true },
+    })
     await expectEnvelope(await api(DEMO, 'ledger/content/sys.item', { method: 'DELETE', token: admin.token }), 409, 'system_content')
     expect((await api(DEMO, 'ledger/content/sys.item?is_system=true&should_propagate=true', { method: 'DELETE', token: admin.token })).status).toBe(204)
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_content WHERE key = 'sys.item' AND realm IN ('demo', ?)").bind(child.code).first()

@@ -7,9 +7,22 @@ import { userWallet } from '../../worker/db/ledger'
 
 const pt = catalogues['pt-BR']
 const ALL_LEDGER = [
-  DASH, 'ledger_content_list', 'ledger_content_edit', 'ledger_content_delete', 'ledger_package_list', 'ledger_package_create', 'ledger_package_edit',
-  'ledger_package_delete', 'ledger_transfer_create', 'ledger_transfer_list', 'ledger_sponsor_create', 'ledger_balance_list', 'ledger_transaction_reverse',
-  'reports_reports_module', 'analytics_ledger_module', 'mas_realm_list',
+  DASH,
+  'ledger_content_list',
+  'ledger_content_edit',
+  'ledger_content_delete',
+  'ledger_package_list',
+  'ledger_package_create',
+  'ledger_package_edit',
+  'ledger_package_delete',
+  'ledger_transfer_create',
+  'ledger_transfer_list',
+  'ledger_sponsor_create',
+  'ledger_balance_list',
+  'ledger_transaction_reverse',
+  'reports_reports_module',
+  'analytics_ledger_module',
+  'mas_realm_list',
 ]
 
 function form(values: Record<string, string>): FormData {
@@ -17,7 +30,8 @@ function form(values: Record<string, string>): FormData {
   for (const [k, v] of Object.entries(values)) f.set(k, v)
   return f
 }
-const post = (path: string, cookie: string, values: Record<string, string>) => call(DEMO, path, { method: 'POST', headers: { cookie, origin: `http://${DEMO}` }, body: form(values) })
+const post = (path: string, cookie: string, values: Record<string, string>) =>
+  call(DEMO, path, { method: 'POST', headers: { cookie, origin: `http://${DEMO}` }, body: form(values) })
 
 describe('ledger screens', () => {
   it.each([
@@ -76,7 +90,9 @@ describe('ledger screens', () => {
 
   it('says the period is wrong instead of fetching a report', async () => {
     const user = await userWith('demo', ALL_LEDGER)
-    const html = await (await call(DEMO, '/reports/ledger?report=consumed&period=day&start_at=2026-01-01&end_at=2026-03-01', { headers: { cookie: user.cookie } })).text()
+    const html = await (
+      await call(DEMO, '/reports/ledger?report=consumed&period=day&start_at=2026-01-01&end_at=2026-03-01', { headers: { cookie: user.cookie } })
+    ).text()
     expect(html).toContain(pt['ledger.validation.period_too_long'])
     expect(html).toContain(pt['ledger.report.fix_period'])
   })
@@ -89,7 +105,9 @@ describe('ledger screens', () => {
     expect(lines[0]).toBe(['Dia', 'Movimentos', 'Créditos', 'Valor (BRL)', 'Valor (USD)', 'Valor (EUR)'].join(','))
     expect(lines.slice(1)).toEqual(['2026-01-01,0,0,0,0,0', '2026-01-02,0,0,0,0,0'])
     const outsider = await userWith('demo', [DASH])
-    expect((await call(DEMO, '/export/ledger/purchased?start_at=2026-01-01&end_at=2026-01-02', { headers: { cookie: outsider.cookie } })).headers.get('location')).toBe('/notfound')
+    expect(
+      (await call(DEMO, '/export/ledger/purchased?start_at=2026-01-01&end_at=2026-01-02', { headers: { cookie: outsider.cookie } })).headers.get('location'),
+    ).toBe('/notfound')
   })
 })
 
@@ -117,7 +135,14 @@ describe('ledger screen actions', () => {
 
   it('saves a package from its form (cost with a comma) and a price from its form', async () => {
     const admin = await userWith('demo', ALL_LEDGER)
-    const res = await post('/ledger/package/create', admin.cookie, { name: 'Pacote da tela', description: '', cost: '99,90', currency: 'EUR', points: '900', enabled: 'on' })
+    const res = await post('/ledger/package/create', admin.cookie, {
+      name: 'Pacote da tela',
+      description: '',
+      cost: '99,90',
+      currency: 'EUR',
+      points: '900',
+      enabled: 'on',
+    })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('/ledger/package')
     const row = await env.DB.prepare("SELECT cost, currency, points, enabled, recommended FROM ledger_package WHERE name = 'Pacote da tela'").first()
@@ -138,7 +163,11 @@ describe('ledger screen actions', () => {
     expect(checkout.pathname).toMatch(/^\/sandbox\/checkout\/pi_/)
     const page = await call(DEMO, `${checkout.pathname}${checkout.search}`)
     expect(await page.text()).toContain(pt['ledger.sandbox.badge'])
-    const paid = await call(DEMO, `${checkout.pathname}${checkout.search}`, { method: 'POST', headers: { origin: `http://${DEMO}` }, body: form({ card_number: '4242 4242 4242 4242' }) })
+    const paid = await call(DEMO, `${checkout.pathname}${checkout.search}`, {
+      method: 'POST',
+      headers: { origin: `http://${DEMO}` },
+      body: form({ card_number: '4242 4242 4242 4242' }),
+    })
     expect(paid.status).toBe(302)
     expect(paid.headers.get('location')).toMatch(/^\/ledger\/package\/purchase\/pkg_demo_start\?intent=pi_/)
     expect(await balance(buyer.nick)).toBe(500)

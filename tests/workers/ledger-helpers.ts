@@ -14,7 +14,10 @@ export async function grant(account: AccountRef, points: number): Promise<void> 
       type: 'issuance',
       actor: 'test',
       description: 'test grant',
-      lines: [{ account: issuanceAccount(account.realm), amount: -points }, { account, amount: points }],
+      lines: [
+        { account: issuanceAccount(account.realm), amount: -points },
+        { account, amount: points },
+      ],
       billingKey: newBillingKey(),
       createdAt: new Date().toISOString(),
     }),
@@ -48,7 +51,9 @@ export function move(path: string, token: string, body: Record<string, unknown>,
 export async function expectInvariants(): Promise<void> {
   const [tx, acc, neg, total] = await env.DB.batch([
     env.DB.prepare('SELECT COUNT(*) AS n FROM (SELECT transaction_id, SUM(amount) AS s FROM ledger_entry GROUP BY transaction_id HAVING s <> 0)'),
-    env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_account a WHERE a.balance <> COALESCE((SELECT SUM(amount) FROM ledger_entry e WHERE e.account_id = a.id), 0)'),
+    env.DB.prepare(
+      'SELECT COUNT(*) AS n FROM ledger_account a WHERE a.balance <> COALESCE((SELECT SUM(amount) FROM ledger_entry e WHERE e.account_id = a.id), 0)',
+    ),
     env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_account WHERE kind IN ('user', 'realm') AND balance < 0"),
     env.DB.prepare('SELECT COALESCE(SUM(amount), 0) AS n FROM ledger_entry'),
   ])
@@ -65,7 +70,12 @@ export async function ledgerRealm(values: { development?: number; parent_code?: 
   const host = `${code}.localhost`
   const member = `m${code}`
   await env.DB.batch([
-    env.DB.prepare('INSERT INTO realm (code, name, ledger_enabled, development, parent_code) VALUES (?, ?, 1, ?, ?)').bind(code, `Realm ${code}`, values.development ?? 0, values.parent_code ?? null),
+    env.DB.prepare('INSERT INTO realm (code, name, ledger_enabled, development, parent_code) VALUES (?, ?, 1, ?, ?)').bind(
+      code,
+      `Realm ${code}`,
+      values.development ?? 0,
+      values.parent_code ?? null,
+    ),
     env.DB.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?)').bind(host, code),
     env.DB.prepare('INSERT INTO user (realm, nick, name, origin_realm) VALUES (?, ?, ?, ?)').bind(code, member, 'Member', code),
   ])

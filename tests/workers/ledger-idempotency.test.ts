@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 import { DASH, balance, expectInvariants, funded, key, ledgerRealm, move, recipient } from './ledger-helpers'
 
-const count = async (sql: string, ...params: unknown[]) => (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())!.n
+const count = async (sql: string, ...params: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>())!.n
 
 interface Case {
   path: string
@@ -25,7 +28,12 @@ const cases: Record<string, Case> = {
     setup: async () => {
       const child = await ledgerRealm({ parent_code: 'demo' })
       const sponsor = await funded(100, ['ledger_sponsor_create'])
-      return { token: sponsor.token, body: { realm: child.code, points: 10, description: 'Apoio' }, other: { realm: child.code, points: 11, description: 'Apoio' }, effect: () => balance(sponsor.nick) }
+      return {
+        token: sponsor.token,
+        body: { realm: child.code, points: 10, description: 'Apoio' },
+        other: { realm: child.code, points: 11, description: 'Apoio' },
+        effect: () => balance(sponsor.nick),
+      }
     },
   },
   reversal: {
@@ -36,15 +44,29 @@ const cases: Record<string, Case> = {
       const tx = async () => ((await (await move('transfer', payer.token, { targets: [a.nick], points: 10 })).json()) as { id: string }).id
       const [one, two] = [await tx(), await tx()]
       const admin = await userWith('demo', [DASH, 'ledger_transaction_reverse'])
-      return { token: admin.token, body: { transaction_id: one }, other: { transaction_id: two }, effect: () => Promise.all([balance(payer.nick), balance(a.nick)]) }
+      return {
+        token: admin.token,
+        body: { transaction_id: one },
+        other: { transaction_id: two },
+        effect: () => Promise.all([balance(payer.nick), balance(a.nick)]),
+      }
     },
   },
   purchase: {
     path: 'ledger/transaction/purchase',
     setup: async () => {
       const me = await userWith('demo', [DASH, `x_${crypto.randomUUID()}`])
-      const body = (description: string) => ({ provider: 'sandbox-regional', product_id: 'pkg_demo_usd', provider_data: { transaction_amount: '29.99', description } })
-      return { token: me.token, body: body('Classroom'), other: body('Another'), effect: () => count('SELECT COUNT(*) AS n FROM ledger_payment_intent WHERE nick = ?', me.nick) }
+      const body = (description: string) => ({
+        provider: 'sandbox-regional',
+        product_id: 'pkg_demo_usd',
+        provider_data: { transaction_amount: '29.99', description },
+      })
+      return {
+        token: me.token,
+        body: body('Classroom'),
+        other: body('Another'),
+        effect: () => count('SELECT COUNT(*) AS n FROM ledger_payment_intent WHERE nick = ?', me.nick),
+      }
     },
   },
 }

@@ -126,8 +126,17 @@ describe('GET ledger/transaction/transfer, wallets and statements', () => {
     const res = await api(DEMO, `ledger/transaction/transfer?type=transfer&targets=${a.nick}&start_at=${today}&end_at=${today}`, { token: reader.token })
     const page = (await res.json()) as ListPage<LedgerMovement>
     expect(page.total).toBe(1)
-    expect(page.items[0]).toMatchObject({ id: t.id, billing_key: t.billing_key, points: 9, sources: [`user:${payer.nick}`], targets: [`user:${a.nick}`], reversed_by: null })
-    const none = (await (await api(DEMO, `ledger/transaction/transfer?type=debit&targets=${a.nick}`, { token: reader.token })).json()) as ListPage<LedgerMovement>
+    expect(page.items[0]).toMatchObject({
+      id: t.id,
+      billing_key: t.billing_key,
+      points: 9,
+      sources: [`user:${payer.nick}`],
+      targets: [`user:${a.nick}`],
+      reversed_by: null,
+    })
+    const none = (await (
+      await api(DEMO, `ledger/transaction/transfer?type=debit&targets=${a.nick}`, { token: reader.token })
+    ).json()) as ListPage<LedgerMovement>
     expect(none.total).toBe(0)
     await expectEnvelope(await api(DEMO, 'ledger/transaction/transfer?start_at=yesterday', { token: reader.token }), 400)
   })
@@ -160,7 +169,9 @@ describe('GET ledger/transaction/transfer, wallets and statements', () => {
   it('lists the accounts of the realm and checks the invariants', async () => {
     await grant(userWallet('demo', 'student@demo'), 3)
     const admin = await userWith('demo', [DASH, 'ledger_balance_list'])
-    const page = (await (await api(DEMO, 'ledger/transaction/account?kind=user&owner=student@demo&fields=owner,balance', { token: admin.token })).json()) as ListPage<Record<string, unknown>>
+    const page = (await (
+      await api(DEMO, 'ledger/transaction/account?kind=user&owner=student@demo&fields=owner,balance', { token: admin.token })
+    ).json()) as ListPage<Record<string, unknown>>
     expect(page.items).toEqual([{ owner: 'student@demo', balance: expect.any(Number) }])
     const check = (await (await api(DEMO, 'ledger/transaction/account/check', { token: admin.token })).json()) as Record<string, unknown>
     expect(check).toMatchObject({ realm: 'demo', ok: true, mismatched: 0, negative: 0, unbalanced: 0, entries_sum: 0 })

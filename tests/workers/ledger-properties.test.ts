@@ -16,8 +16,17 @@ type Op =
   | { kind: 'replay'; pick: number }
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('transfer' as const), from: fc.nat(USERS - 1), to: fc.uniqueArray(fc.nat(USERS - 1), { minLength: 1, maxLength: 3 }), points: fc.integer({ min: 1, max: 120 }) }),
-  fc.record({ kind: fc.constant('debit' as const), who: fc.nat(USERS - 1), contents: fc.array(fc.constantFrom(...Object.keys(PRICES)), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('transfer' as const),
+    from: fc.nat(USERS - 1),
+    to: fc.uniqueArray(fc.nat(USERS - 1), { minLength: 1, maxLength: 3 }),
+    points: fc.integer({ min: 1, max: 120 }),
+  }),
+  fc.record({
+    kind: fc.constant('debit' as const),
+    who: fc.nat(USERS - 1),
+    contents: fc.array(fc.constantFrom(...Object.keys(PRICES)), { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ kind: fc.constant('purchase' as const), who: fc.nat(USERS - 1), approve: fc.boolean() }),
   fc.record({ kind: fc.constant('sponsor' as const), who: fc.nat(USERS - 1), points: fc.integer({ min: 1, max: 80 }) }),
   fc.record({ kind: fc.constant('reversal' as const), pick: fc.nat(50) }),
@@ -35,7 +44,10 @@ describe('ledger invariants under random movements (fast-check)', () => {
         // The model: every wallet this run touches, and the lines of each posted movement (for reversals).
         const model = new Map<string, number>()
         for (const u of users) model.set(`user:${u.nick}`, await balance(u.nick))
-        model.set(realmWallet, (await (await api(DEMO, `ledger/wallet/${child.code}?from_realm=true`, { token: users[0].token })).json() as { points: number }).points)
+        model.set(
+          realmWallet,
+          ((await (await api(DEMO, `ledger/wallet/${child.code}?from_realm=true`, { token: users[0].token })).json()) as { points: number }).points,
+        )
         const posted: { id: string; lines: [string, number][] }[] = []
         const sent: { path: string; token: string; body: Record<string, unknown>; status: number; answer: unknown }[] = []
         const apply = (lines: [string, number][]) => lines.forEach(([a, n]) => model.set(a, (model.get(a) ?? 0) + n))
@@ -51,27 +63,42 @@ describe('ledger invariants under random movements (fast-check)', () => {
           if (o.kind === 'transfer') {
             const targets = o.to.filter((t) => t !== o.from)
             if (!targets.length) continue
-            const lines: [string, number][] = [[`user:${users[o.from].nick}`, -o.points * targets.length], ...targets.map((t): [string, number] => [`user:${users[t].nick}`, o.points])]
+            const lines: [string, number][] = [
+              [`user:${users[o.from].nick}`, -o.points * targets.length],
+              ...targets.map((t): [string, number] => [`user:${users[t].nick}`, o.points]),
+            ]
             const r = await post('transfer', users[o.from].token, { targets: targets.map((t) => users[t].nick), points: o.points, idempotency_key: key() })
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) apply(lines), posted.push({ id: r.answer.id, lines })
+            if (r.status === 201) (apply(lines), posted.push({ id: r.answer.id, lines }))
           } else if (o.kind === 'debit') {
             const total = o.contents.reduce((s, c) => s + PRICES[c], 0)
             const lines: [string, number][] = [[`user:${users[o.who].nick}`, -total]]
             const r = await post('debit', users[o.who].token, { contents: o.contents, idempotency_key: key() })
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) apply(lines), posted.push({ id: r.answer.id, lines })
+            if (r.status === 201) (apply(lines), posted.push({ id: r.answer.id, lines }))
           } else if (o.kind === 'sponsor') {
-            const lines: [string, number][] = [[`user:${users[o.who].nick}`, -o.points], [realmWallet, o.points]]
+            const lines: [string, number][] = [
+              [`user:${users[o.who].nick}`, -o.points],
+              [realmWallet, o.points],
+            ]
             const r = await post('sponsor', users[o.who].token, { realm: child.code, points: o.points, idempotency_key: key() })
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) apply(lines), posted.push({ id: r.answer.id, lines })
+            if (r.status === 201) (apply(lines), posted.push({ id: r.answer.id, lines }))
           } else if (o.kind === 'purchase') {
-            const intent = (await (await api(DEMO, 'ledger/transaction/create-intent', { method: 'POST', token: users[o.who].token, json: { provider: 'sandbox-card', product_id: 'pkg_demo_start' } })).json()) as { id: string; client_secret: string }
-            const paid = await api(DEMO, `ledger/sandbox/pay/${intent.id}`, { method: 'POST', json: { secret: intent.client_secret, card_number: o.approve ? '4242424242424242' : '4000000000009995' } })
+            const intent = (await (
+              await api(DEMO, 'ledger/transaction/create-intent', {
+                method: 'POST',
+                token: users[o.who].token,
+                json: { provider: 'sandbox-card', product_id: 'pkg_demo_start' },
+              })
+            ).json()) as { id: string; client_secret: string }
+            const paid = await api(DEMO, `ledger/sandbox/pay/${intent.id}`, {
+              method: 'POST',
+              json: { secret: intent.client_secret, card_number: o.approve ? '4242424242424242' : '4000000000009995' },
+            })
             expect(paid.status).toBe(200)
             const lines: [string, number][] = [[`user:${users[o.who].nick}`, 500]]
-            if (o.approve) apply(lines), posted.push({ id: `pur_${intent.id}`, lines })
+            if (o.approve) (apply(lines), posted.push({ id: `pur_${intent.id}`, lines }))
           } else if (o.kind === 'reversal') {
             const target = posted[o.pick % Math.max(posted.length, 1)]
             if (!target) continue
@@ -79,7 +106,7 @@ describe('ledger invariants under random movements (fast-check)', () => {
             const r = await post('reversal', users[0].token, { transaction_id: target.id, idempotency_key: key() })
             // Issuance and consumption accounts are outside the model; only wallets can refuse.
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) apply(lines), posted.splice(posted.indexOf(target), 1)
+            if (r.status === 201) (apply(lines), posted.splice(posted.indexOf(target), 1))
           } else {
             // Replaying a posted call answers the stored answer and moves nothing. (A refused call frees its key,
             // so replaying it would be a new call: the model only replays posted ones.)
@@ -105,7 +132,9 @@ describe('contention on one wallet', () => {
     const payer = await funded(100)
     const a = await recipient()
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: [a.nick], points: 10, idempotency_key: key() } })),
+      Array.from({ length: 30 }, () =>
+        api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: [a.nick], points: 10, idempotency_key: key() } }),
+      ),
     )
     const statuses = results.map((r) => r.status)
     expect(statuses.filter((s) => s === 201)).toHaveLength(10)
@@ -119,7 +148,9 @@ describe('contention on one wallet', () => {
     const a = await recipient()
     const k = key()
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: [a.nick], points: 10, idempotency_key: k } })),
+      Array.from({ length: 10 }, () =>
+        api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: [a.nick], points: 10, idempotency_key: k } }),
+      ),
     )
     const statuses = results.map((r) => r.status)
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true)

@@ -4,33 +4,56 @@ import { SANDBOX_SIGNATURE_HEADER, sandboxSecret, signSandboxWebhook } from '../
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 import { DASH, balance, expectInvariants, key, ledgerRealm } from './ledger-helpers'
 
-type Intent = { id: string; checkout_url: string; client_secret: string; status: string; points: number; amount: number; currency: string; qr_code: string | null; return_url: string }
+type Intent = {
+  id: string
+  checkout_url: string
+  client_secret: string
+  status: string
+  points: number
+  amount: number
+  currency: string
+  qr_code: string | null
+  return_url: string
+}
 
 async function buyer() {
   return userWith('demo', [DASH, `x_${crypto.randomUUID()}`])
 }
 
 async function intent(token: string, product = 'pkg_demo_start'): Promise<Intent> {
-  const res = await api(DEMO, 'ledger/transaction/create-intent', { method: 'POST', token, json: { provider: 'sandbox-card', product_id: product, product_type: 'package' } })
+  const res = await api(DEMO, 'ledger/transaction/create-intent', {
+    method: 'POST',
+    token,
+    json: { provider: 'sandbox-card', product_id: product, product_type: 'package' },
+  })
   expect(res.status, await res.clone().text()).toBe(201)
   return (await res.json()) as Intent
 }
 
-const pay = (i: Intent, json: Record<string, unknown>) => api(DEMO, `ledger/sandbox/pay/${i.id}`, { method: 'POST', json: { secret: i.client_secret, ...json } })
+const pay = (i: Intent, json: Record<string, unknown>) =>
+  api(DEMO, `ledger/sandbox/pay/${i.id}`, { method: 'POST', json: { secret: i.client_secret, ...json } })
 
 /** A webhook as the sandbox provider signs it. */
 async function webhook(body: Record<string, unknown>, at?: number, provider = 'sandbox-card') {
   const payload = JSON.stringify(body)
   const signature = await signSandboxWebhook((await sandboxSecret(env))!, payload, at)
-  return api(DEMO, `ledger/webhook/${provider}`, { method: 'POST', body: payload, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature } })
+  return api(DEMO, `ledger/webhook/${provider}`, {
+    method: 'POST',
+    body: payload,
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+  })
 }
 
-const providerRef = async (id: string) => (await env.DB.prepare('SELECT provider_ref FROM ledger_payment_intent WHERE id = ?').bind(id).first<{ provider_ref: string }>())!.provider_ref
+const providerRef = async (id: string) =>
+  (await env.DB.prepare('SELECT provider_ref FROM ledger_payment_intent WHERE id = ?').bind(id).first<{ provider_ref: string }>())!.provider_ref
 
 describe('buying a package through the sandbox provider', () => {
   it('lists the packages on sale and the providers available in the realm', async () => {
     const me = await buyer()
-    const shop = (await (await api(DEMO, 'ledger/package/shop', { token: me.token })).json()) as { packages: { id: string; currency: string }[]; providers: unknown[] }
+    const shop = (await (await api(DEMO, 'ledger/package/shop', { token: me.token })).json()) as {
+      packages: { id: string; currency: string }[]
+      providers: unknown[]
+    }
     expect(shop.packages.map((p) => p.currency).sort()).toEqual(expect.arrayContaining(['BRL', 'EUR', 'USD']))
     expect(shop.providers).toEqual([
       { code: 'sandbox-card', kind: 'card', sandbox: true, available: true },
@@ -58,7 +81,11 @@ describe('buying a package through the sandbox provider', () => {
   it('issues once when the same webhook repeats, and once when the payment is confirmed twice', async () => {
     const me = await buyer()
     const i = await intent(me.token)
-    const event = { id: `evt_${crypto.randomUUID()}`, type: 'payment.succeeded', data: { intent_id: i.id, provider_ref: await providerRef(i.id), amount: 49.9, currency: 'BRL' } }
+    const event = {
+      id: `evt_${crypto.randomUUID()}`,
+      type: 'payment.succeeded',
+      data: { intent_id: i.id, provider_ref: await providerRef(i.id), amount: 49.9, currency: 'BRL' },
+    }
     const first = await webhook(event)
     expect(await first.json()).toEqual({ received: true, duplicate: false })
     const again = await webhook(event)
@@ -74,8 +101,16 @@ describe('buying a package through the sandbox provider', () => {
   it('refuses webhooks that are not signed by the provider, stale, or about a different payment', async () => {
     const me = await buyer()
     const i = await intent(me.token)
-    const event = { id: `evt_${crypto.randomUUID()}`, type: 'payment.succeeded', data: { intent_id: i.id, provider_ref: await providerRef(i.id), amount: 49.9, currency: 'BRL' } }
-    const forged = await api(DEMO, 'ledger/webhook/sandbox-card', { method: 'POST', json: event, headers: { [SANDBOX_SIGNATURE_HEADER]: `t=${Math.floor(Date.now() / 1000)},v1=forged` } })
+    const event = {
+      id: `evt_${crypto.randomUUID()}`,
+      type: 'payment.succeeded',
+      data: { intent_id: i.id, provider_ref: await providerRef(i.id), amount: 49.9, currency: 'BRL' },
+    }
+    const forged = await api(DEMO, 'ledger/webhook/sandbox-card', {
+      method: 'POST',
+      json: event,
+      headers: { [SANDBOX_SIGNATURE_HEADER]: `t=${Math.floor(Date.now() / 1000)},v1=forged` },
+    })
     await expectEnvelope(forged, 400, 'invalid_signature')
     await expectEnvelope(await webhook(event, Math.floor(Date.now() / 1000) - 3600), 400, 'invalid_signature')
     await expectEnvelope(await webhook({ ...event, data: { ...event.data, provider_ref: 'sbx_other' } }), 404, 'not_found')
@@ -83,14 +118,20 @@ describe('buying a package through the sandbox provider', () => {
     const cheap = await webhook({ ...event, data: { ...event.data, amount: 0.01 } })
     expect(cheap.status).toBe(200)
     expect(await balance(me.nick)).toBe(0)
-    expect(await (await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: me.token })).json()).toMatchObject({ status: 'failed', failure: 'amount_mismatch' })
+    expect(await (await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: me.token })).json()).toMatchObject({
+      status: 'failed',
+      failure: 'amount_mismatch',
+    })
   })
 
   it('declines by test card, issues nothing, and lets the buyer try again', async () => {
     const me = await buyer()
     const i = await intent(me.token)
     expect(await (await pay(i, { card_number: '4000000000000002' })).json()).toMatchObject({ status: 'failed', failure_code: 'card_declined' })
-    expect(await (await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: me.token })).json()).toMatchObject({ status: 'failed', failure: 'card_declined' })
+    expect(await (await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: me.token })).json()).toMatchObject({
+      status: 'failed',
+      failure: 'card_declined',
+    })
     expect(await balance(me.nick)).toBe(0)
     await expectEnvelope(await pay(i, { card_number: '4111111111111111' }), 400, 'test_card')
     await expectEnvelope(await pay({ ...i, client_secret: 'wrong-secret-wrong-secret' }, { card_number: '4242424242424242' }), 404, 'not_found')
@@ -100,7 +141,12 @@ describe('buying a package through the sandbox provider', () => {
 
   it('buys through the regional provider with transaction_amount, which must be the cost', async () => {
     const me = await buyer()
-    const body = (amount: unknown) => ({ provider: 'sandbox-regional', product_id: 'pkg_demo_usd', idempotency_key: key(), provider_data: { transaction_amount: amount, description: 'Classroom' } })
+    const body = (amount: unknown) => ({
+      provider: 'sandbox-regional',
+      product_id: 'pkg_demo_usd',
+      idempotency_key: key(),
+      provider_data: { transaction_amount: amount, description: 'Classroom' },
+    })
     await expectEnvelope(await api(DEMO, 'ledger/transaction/purchase', { method: 'POST', token: me.token, json: body(10) }), 422, 'amount_mismatch')
     const res = await api(DEMO, 'ledger/transaction/purchase', { method: 'POST', token: me.token, json: body('29.99') })
     expect(res.status).toBe(201)
@@ -116,20 +162,30 @@ describe('buying a package through the sandbox provider', () => {
     await expectEnvelope(await post({ provider: 'sandbox-card', product_id: 'pkg_missing' }), 404, 'not_found')
     await expectEnvelope(await post({ provider: 'sandbox-regional', product_id: 'pkg_demo_start' }), 422, 'provider_unavailable')
     await expectEnvelope(await post({ provider: 'acme-pay', product_id: 'pkg_demo_start' }), 422, 'provider_unavailable')
-    await expectEnvelope(await post({ provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url: 'https://evil.example/' } }), 400, 'invalid')
+    await expectEnvelope(
+      await post({ provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url: 'https://evil.example/' } }),
+      400,
+      'invalid',
+    )
 
     // A production realm (not `development`) gets no sandbox: the UI says no provider is configured.
     const prod = await ledgerRealm()
     const seller = await userWith(prod.code, [DASH, 'ledger_package_create'])
-    const pkg = (await (await api(prod.host, 'ledger/package', { method: 'POST', token: seller.token, json: { name: 'Prod', cost: 10, points: 10 } })).json()) as { id: string }
+    const pkg = (await (
+      await api(prod.host, 'ledger/package', { method: 'POST', token: seller.token, json: { name: 'Prod', cost: 10, points: 10 } })
+    ).json()) as { id: string }
     const shop = (await (await api(prod.host, 'ledger/package/shop', { token: seller.token })).json()) as { providers: { available: boolean }[] }
     expect(shop.providers.map((p) => p.available)).toEqual([false, false])
-    const refused = await api(prod.host, 'ledger/transaction/create-intent', { method: 'POST', token: seller.token, json: { provider: 'sandbox-card', product_id: pkg.id } })
+    const refused = await api(prod.host, 'ledger/transaction/create-intent', {
+      method: 'POST',
+      token: seller.token,
+      json: { provider: 'sandbox-card', product_id: pkg.id },
+    })
     const body = await expectEnvelope(refused, 422, 'provider_unavailable')
     expect(body.errors[0].message).toBe('ledger.error.provider_unavailable')
   })
 
-  it("shows a buyer only their own intents", async () => {
+  it('shows a buyer only their own intents', async () => {
     const me = await buyer()
     const i = await intent(me.token)
     const other = await buyer()

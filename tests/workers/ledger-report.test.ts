@@ -7,7 +7,16 @@ import { DASH, funded, ledgerRealm } from './ledger-helpers'
 /** A realm of its own, so the figures are exactly this test's movements. */
 async function scene() {
   const realm = await ledgerRealm({ development: 1 })
-  const perms = [DASH, 'ledger_transfer_create', 'ledger_transaction_debit', 'ledger_sponsor_create', 'ledger_transaction_reverse', 'ledger_content_edit', 'ledger_package_create', 'reports_reports_module']
+  const perms = [
+    DASH,
+    'ledger_transfer_create',
+    'ledger_transaction_debit',
+    'ledger_sponsor_create',
+    'ledger_transaction_reverse',
+    'ledger_content_edit',
+    'ledger_package_create',
+    'reports_reports_module',
+  ]
   const a = await userWith(realm.code, [...perms, `x_${crypto.randomUUID()}`])
   const b = await userWith(realm.code, [...perms, `x_${crypto.randomUUID()}`])
   const call = (path: string, token: string, init: RequestInit & { json?: unknown } = {}) => api(realm.host, path, { token, ...init })
@@ -19,10 +28,13 @@ const today = () => new Date(Date.now() + tzOffsetMinutes('America/Sao_Paulo', n
 describe('GET ledger/report', () => {
   it('reports purchased, transferred, received, sponsored, consumed and usage by period, and balances', async () => {
     const { realm, a, b, call } = await scene()
-    const post = (path: string, token: string, json: Record<string, unknown>) => call(`ledger/transaction/${path}`, token, { method: 'POST', json: { idempotency_key: crypto.randomUUID(), ...json } })
+    const post = (path: string, token: string, json: Record<string, unknown>) =>
+      call(`ledger/transaction/${path}`, token, { method: 'POST', json: { idempotency_key: crypto.randomUUID(), ...json } })
     await call('ledger/content/gen.text', a.token, { method: 'PUT', json: { name: 'Texto', points: 7 } })
     const pkg = (await (await call('ledger/package', a.token, { method: 'POST', json: { name: 'Cem', cost: '19,90', points: 100 } })).json()) as { id: string }
-    const intent = (await (await call('ledger/transaction/create-intent', a.token, { method: 'POST', json: { provider: 'sandbox-card', product_id: pkg.id } })).json()) as { id: string; client_secret: string }
+    const intent = (await (
+      await call('ledger/transaction/create-intent', a.token, { method: 'POST', json: { provider: 'sandbox-card', product_id: pkg.id } })
+    ).json()) as { id: string; client_secret: string }
     await call(`ledger/sandbox/pay/${intent.id}`, a.token, { method: 'POST', json: { secret: intent.client_secret, card_number: '4242424242424242' } })
     expect((await post('transfer', a.token, { targets: [b.nick], points: 30 })).status).toBe(201)
     const reversed = (await (await post('transfer', a.token, { targets: [b.nick], points: 5 })).json()) as { id: string }
@@ -31,7 +43,8 @@ describe('GET ledger/report', () => {
     expect((await post('sponsor', a.token, { realm: realm.code, points: 20 })).status).toBe(201)
 
     const day = today()
-    const report = async (name: string, period = 'day') => (await (await call(`ledger/report?report=${name}&period=${period}&start_at=${day}&end_at=${day}`, a.token)).json()) as ReportAnswer
+    const report = async (name: string, period = 'day') =>
+      (await (await call(`ledger/report?report=${name}&period=${period}&start_at=${day}&end_at=${day}`, a.token)).json()) as ReportAnswer
     expect((await report('purchased')).rows).toEqual([{ label: day, count: 1, points: 100, amount_brl: 19.9, amount_usd: 0, amount_eur: 0 }])
     expect((await report('transferred')).rows).toEqual([{ label: day, count: 1, points: 30 }])
     expect((await report('received')).rows).toEqual([{ label: day, count: 2, points: 50 }])
@@ -71,7 +84,11 @@ describe('GET ledger/report', () => {
     const analyst = await userWith('demo', [DASH, 'analytics_ledger_module'])
     expect((await api('demo.localhost', `ledger/report?report=overview&start_at=${today()}&end_at=${today()}`, { token: analyst.token })).status).toBe(200)
     const other = await funded(0)
-    await expectEnvelope(await api('demo.localhost', `ledger/report?report=overview&start_at=${today()}&end_at=${today()}`, { token: other.token }), 403, 'forbidden')
+    await expectEnvelope(
+      await api('demo.localhost', `ledger/report?report=overview&start_at=${today()}&end_at=${today()}`, { token: other.token }),
+      403,
+      'forbidden',
+    )
   })
 })
 

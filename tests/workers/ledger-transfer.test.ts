@@ -58,7 +58,11 @@ describe('POST ledger/transaction/transfer', () => {
     await expectEnvelope(await move('transfer', payer.token, { targets: ['teacher', 'TEACHER'], points: 1 }), 400, 'check')
     await expectEnvelope(await move('transfer', payer.token, { targets: ['teacher', 'teacher@demo'], points: 1 }), 400, 'duplicate_targets')
     await expectEnvelope(await move('transfer', payer.token, { targets: [payer.nick], points: 1 }), 422, 'self_transfer')
-    await expectEnvelope(await api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: ['teacher'], points: 1 } }), 400, 'required')
+    await expectEnvelope(
+      await api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: ['teacher'], points: 1 } }),
+      400,
+      'required',
+    )
     expect(await balance(payer.nick)).toBe(10)
   })
 
@@ -73,13 +77,23 @@ describe('POST ledger/transaction/transfer', () => {
     expect(res.status).toBe(201)
     expect(await res.json()).toMatchObject({ source: 'realm:demo', from_realm: 'demo' })
     expect(await balance(a.nick)).toBe(7)
-    expect((await env.DB.prepare("SELECT balance FROM ledger_account WHERE id = 'realm:demo:demo'").first<{ balance: number }>())!.balance).toBe(realmBefore - 7)
+    expect((await env.DB.prepare("SELECT balance FROM ledger_account WHERE id = 'realm:demo:demo'").first<{ balance: number }>())!.balance).toBe(
+      realmBefore - 7,
+    )
     await expectEnvelope(await move('transfer', admin.token, { targets: ['root'], points: 1, from_realm: 'escola' }), 403, 'forbidden')
   })
 
   it('is refused where the realm has no ledger, and without the permission', async () => {
     const escola = await userWith('escola', [DASH, 'ledger_transfer_create'])
-    await expectEnvelope(await api('escola.localhost', 'ledger/transaction/transfer', { method: 'POST', token: escola.token, json: { targets: ['root'], points: 1, idempotency_key: key() } }), 403, 'disabled')
+    await expectEnvelope(
+      await api('escola.localhost', 'ledger/transaction/transfer', {
+        method: 'POST',
+        token: escola.token,
+        json: { targets: ['root'], points: 1, idempotency_key: key() },
+      }),
+      403,
+      'disabled',
+    )
     const reader = await userWith('demo', [DASH, 'ledger_transfer_list'])
     await expectEnvelope(await move('transfer', reader.token, { targets: ['teacher'], points: 1 }), 403, 'forbidden')
   })
@@ -103,11 +117,21 @@ describe('idempotency of movements', () => {
     const payer = await funded(100)
     const a = await recipient()
     const k = key()
-    const send = () => api(DEMO, 'ledger/transaction/transfer', { method: 'POST', token: payer.token, json: { targets: [a.nick], points: 4 }, headers: { 'Idempotency-Key': k } })
+    const send = () =>
+      api(DEMO, 'ledger/transaction/transfer', {
+        method: 'POST',
+        token: payer.token,
+        json: { targets: [a.nick], points: 4 },
+        headers: { 'Idempotency-Key': k },
+      })
     expect((await send()).status).toBe(201)
     expect((await send()).headers.get('idempotent-replayed')).toBe('true')
     expect(await balance(a.nick)).toBe(4)
-    await expectEnvelope(await move('transfer', payer.token, { targets: [a.nick], points: 4, idempotency_key: 'other-key-1' }, { 'Idempotency-Key': k }), 400, 'invalid')
+    await expectEnvelope(
+      await move('transfer', payer.token, { targets: [a.nick], points: 4, idempotency_key: 'other-key-1' }, { 'Idempotency-Key': k }),
+      400,
+      'invalid',
+    )
   })
 
   it('refuses the same key with a different body (422) without a second effect', async () => {
@@ -161,7 +185,11 @@ describe('idempotency of movements', () => {
     const stranger = await userWith(other.code, [DASH, 'ledger_transfer_create'])
     await grant(userWallet(other.code, stranger.nick), 10)
     expect((await move('transfer', payer.token, { targets: ['teacher'], points: 1, idempotency_key: k })).status).toBe(201)
-    const res = await api(other.host, 'ledger/transaction/transfer', { method: 'POST', token: stranger.token, json: { targets: [other.member], points: 1, idempotency_key: k } })
+    const res = await api(other.host, 'ledger/transaction/transfer', {
+      method: 'POST',
+      token: stranger.token,
+      json: { targets: [other.member], points: 1, idempotency_key: k },
+    })
     expect(res.status).toBe(201)
     expect(res.headers.get('idempotent-replayed')).toBeNull()
     const rows = await env.DB.prepare('SELECT realm FROM ledger_idempotency WHERE key = ? ORDER BY realm').bind(k).all()

@@ -15,13 +15,21 @@ const ASSETS = [DASH, 'asset_asset_list', 'asset_asset_get', 'asset_asset_create
 describe('metaverse rooms inside a realm', () => {
   it('creates, lists, edits and deletes rooms of realms the caller administers; the realm answer carries them', async () => {
     const { token } = await userWith('demo', ROOMS)
-    const res = await api(DEMO, 'mas/realm/demo-sul/metaverse_room', { method: 'POST', token, json: { name: 'Auditório Sul', host: 'Meta.Sul.Example', capacity: 80 } })
+    const res = await api(DEMO, 'mas/realm/demo-sul/metaverse_room', {
+      method: 'POST',
+      token,
+      json: { name: 'Auditório Sul', host: 'Meta.Sul.Example', capacity: 80 },
+    })
     expect(res.status, await res.clone().text()).toBe(201)
     const room = (await res.json()) as MetaverseRoom
     expect(room).toMatchObject({ realm: 'demo-sul', host: 'meta.sul.example', enabled: true, capacity: 80 })
     const list = (await (await api(DEMO, 'mas/realm/demo-sul/metaverse_room', { token })).json()) as ListPage<MetaverseRoom>
     expect(list.items.map((r) => r.name)).toContain('Auditório Sul')
-    const put = await api(DEMO, `mas/realm/demo-sul/metaverse_room/${room.id}`, { method: 'PUT', token, json: { enabled: false, scene_url: 'scenes.example/aud' } })
+    const put = await api(DEMO, `mas/realm/demo-sul/metaverse_room/${room.id}`, {
+      method: 'PUT',
+      token,
+      json: { enabled: false, scene_url: 'scenes.example/aud' },
+    })
     expect(await put.json()).toMatchObject({ enabled: false, scene_url: 'https://scenes.example/aud' })
     const root = await signIn(DEMO, 'demo', 'root')
     const realm = (await (await api(DEMO, 'mas/realm/demo-sul', { token: root })).json()) as RealmDetail
@@ -39,7 +47,11 @@ describe('PUT /room/metaverse/token/generate', () => {
     const { token, nick } = await userWith('demo', [DASH, 'room_metaverse_token_generate'])
     await expectEnvelope(await api(DEMO, 'room/metaverse/token/generate', { method: 'PUT', token, json: { host: 'meta.demo.edu' } }), 400, 'required')
     await expectEnvelope(await api(DEMO, 'room/metaverse/token/generate', { method: 'PUT', token, json: { email: 'ana@demo.edu' } }), 400, 'required')
-    await expectEnvelope(await api(DEMO, 'room/metaverse/token/generate', { method: 'PUT', token, json: { host: 'meta.demo.edu', email: 'ana@demo.edu' } }), 409, 'not_configured')
+    await expectEnvelope(
+      await api(DEMO, 'room/metaverse/token/generate', { method: 'PUT', token, json: { host: 'meta.demo.edu', email: 'ana@demo.edu' } }),
+      409,
+      'not_configured',
+    )
     await env.DB.prepare("UPDATE realm SET metaverse_api_token = 'shared-metaverse-secret', metaverse_max_session_minutes = 30 WHERE code = 'demo'").run()
     const res = await api(DEMO, 'room/metaverse/token/generate', { method: 'PUT', token, json: { host: 'meta.demo.edu', email: 'Ana@Demo.edu' } })
     const body = (await res.json()) as MetaverseToken
@@ -57,7 +69,41 @@ describe('PUT /room/metaverse/token/generate', () => {
 })
 
 const png = (w: number, h: number) =>
-  new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, w >> 8, w & 255, 0, 0, h >> 8, h & 255, 8, 6, 0, 0, 0, 0, 0, 0, 0])
+  new Uint8Array([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    0,
+    0,
+    0,
+    13,
+    0x49,
+    0x48,
+    0x44,
+    0x52,
+    0,
+    0,
+    w >> 8,
+    w & 255,
+    0,
+    0,
+    h >> 8,
+    h & 255,
+    8,
+    6,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ])
 
 async function upload(token: string, name: string, bytes: Uint8Array<ArrayBuffer>) {
   const form = new FormData()
@@ -92,15 +138,31 @@ describe('assets', () => {
     const { token } = await userWith('demo', ASSETS)
     const yt = await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Aula gravada', provider: 'youtube', url: 'https://youtu.be/aqz-KE-bpKQ' } })
     expect(await yt.json()).toMatchObject({ type: 'video', infra: 'embed', file_id: null })
-    await expectEnvelope(await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Aula', provider: 'youtube', url: 'https://youtu.be/short' } }), 422, 'url')
-    await expectEnvelope(await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Inseguro', provider: 'link', url: 'http://example.org/a.mp4' } }), 422, 'url')
+    await expectEnvelope(
+      await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Aula', provider: 'youtube', url: 'https://youtu.be/short' } }),
+      422,
+      'url',
+    )
+    await expectEnvelope(
+      await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Inseguro', provider: 'link', url: 'http://example.org/a.mp4' } }),
+      422,
+      'url',
+    )
     await expectEnvelope(await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Sem arquivo' } }), 400, 'required')
-    const hls = await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Ao vivo', provider: 'link', infra: 'hls', url: 'stream.example.org/live/index.m3u8' } })
+    const hls = await api(DEMO, 'asset', {
+      method: 'POST',
+      token,
+      json: { name: 'Ao vivo', provider: 'link', infra: 'hls', url: 'stream.example.org/live/index.m3u8' },
+    })
     expect(await hls.json()).toMatchObject({ infra: 'hls', url: 'https://stream.example.org/live/index.m3u8' })
     // The global configuration is the platform operator's.
     const root = await signIn(DEMO, 'demo', 'platform')
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { blocked_media_hosts: ['badcdn'] } })
-    await expectEnvelope(await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Bloqueado', provider: 'link', url: 'https://media.badcdn.net/x.mp4' } }), 422, 'blocked_host')
+    await expectEnvelope(
+      await api(DEMO, 'asset', { method: 'POST', token, json: { name: 'Bloqueado', provider: 'link', url: 'https://media.badcdn.net/x.mp4' } }),
+      422,
+      'blocked_host',
+    )
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { blocked_media_hosts: [] } })
   })
 

@@ -12,7 +12,16 @@ async function pkce(): Promise<{ verifier: string; challenge: string }> {
 }
 
 function params(challenge: string, extra: Record<string, string> = {}) {
-  return { client_id: CLIENT, redirect_uri: REDIRECT, response_type: 'code', scope: 'profile email', state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256', ...extra }
+  return {
+    client_id: CLIENT,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: 'profile email',
+    state: 'xyz',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  }
 }
 
 async function authorize(token: string, challenge: string, extra: Record<string, string> = {}) {
@@ -32,7 +41,12 @@ describe('OAuth2 authorization with PKCE', () => {
     const { challenge } = await pkce()
     const res = await api(DEMO, `mas/oauth2/authorize?${new URLSearchParams(params(challenge))}`, { token })
     expect(res.status, await res.clone().text()).toBe(200)
-    expect(await res.json()).toEqual({ client: { client_id: CLIENT, name: 'Relatórios Demo' }, scopes: ['profile', 'email'], redirect_uri: REDIRECT, state: 'xyz' })
+    expect(await res.json()).toEqual({
+      client: { client_id: CLIENT, name: 'Relatórios Demo' },
+      scopes: ['profile', 'email'],
+      redirect_uri: REDIRECT,
+      state: 'xyz',
+    })
   })
 
   it('issues a code and exchanges it with the right verifier for a token bound to realm and scopes', async () => {
@@ -47,9 +61,21 @@ describe('OAuth2 authorization with PKCE', () => {
     const issued = (await tokenRes.json()) as { access_token: string; token_type: string; scope: string; expires_in: number }
     expect(issued).toMatchObject({ token_type: 'Bearer', scope: 'profile email', expires_in: 3600 })
     const me = await api(DEMO, 'mas/oauth2/userinfo', { headers: { authorization: `Bearer ${issued.access_token}` } })
-    expect(await me.json()).toEqual({ sub: 'manager@demo', realm: 'demo', scope: 'profile email', nick: 'manager@demo', name: 'Marina Souza', picture: '', email: 'marina@demo.edu' })
+    expect(await me.json()).toEqual({
+      sub: 'manager@demo',
+      realm: 'demo',
+      scope: 'profile email',
+      nick: 'manager@demo',
+      name: 'Marina Souza',
+      picture: '',
+      email: 'marina@demo.edu',
+    })
     // Bound to the realm: another realm's API refuses it; and it is no session token.
-    await expectEnvelope(await api('escola.localhost', 'mas/oauth2/userinfo', { headers: { authorization: `Bearer ${issued.access_token}` } }), 401, 'invalid_token')
+    await expectEnvelope(
+      await api('escola.localhost', 'mas/oauth2/userinfo', { headers: { authorization: `Bearer ${issued.access_token}` } }),
+      401,
+      'invalid_token',
+    )
     await expectEnvelope(await api(DEMO, 'mas/session', { token: issued.access_token }), 401, 'unauthorized')
   })
 
@@ -69,7 +95,10 @@ describe('OAuth2 authorization with PKCE', () => {
     const { verifier, challenge } = await pkce()
     const { code } = (await (await authorize(token, challenge, { scope: 'permissions' })).json()) as { code: string }
     const first = (await (await exchange({ code, code_verifier: verifier }, true)).json()) as { access_token: string }
-    const me = (await (await api(DEMO, 'mas/oauth2/userinfo', { headers: { authorization: `Bearer ${first.access_token}` } })).json()) as Record<string, unknown>
+    const me = (await (await api(DEMO, 'mas/oauth2/userinfo', { headers: { authorization: `Bearer ${first.access_token}` } })).json()) as Record<
+      string,
+      unknown
+    >
     expect(me).toMatchObject({ role: 'manager' })
     expect(me).not.toHaveProperty('email')
     expect((await exchange({ code, code_verifier: verifier }, true)).status).toBe(400)
@@ -80,9 +109,14 @@ describe('OAuth2 authorization with PKCE', () => {
     const token = await signIn(DEMO, 'demo', 'manager')
     const { verifier, challenge } = await pkce()
     const { code } = (await (await authorize(token, challenge)).json()) as { code: string }
-    expect(await (await exchange({ code, code_verifier: verifier, client_id: 'other-app' })).json()).toMatchObject({ error: 'invalid_grant', errors: [{ field: 'client_id' }] })
+    expect(await (await exchange({ code, code_verifier: verifier, client_id: 'other-app' })).json()).toMatchObject({
+      error: 'invalid_grant',
+      errors: [{ field: 'client_id' }],
+    })
     const { code: code2 } = (await (await authorize(token, challenge)).json()) as { code: string }
-    expect(await (await exchange({ code: code2, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:8790/callback' })).json()).toMatchObject({ errors: [{ field: 'redirect_uri' }] })
+    expect(await (await exchange({ code: code2, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:8790/callback' })).json()).toMatchObject({
+      errors: [{ field: 'redirect_uri' }],
+    })
     expect(await (await exchange({ code: code2, code_verifier: verifier, grant_type: 'password' })).json()).toMatchObject({ error: 'unsupported_grant_type' })
   })
 

@@ -35,7 +35,11 @@ describe('every console route behind its manifest requirement', () => {
     expect([401, 403]).not.toContain(allowed.status)
 
     for (const missing of all) {
-      const res = await page(DEMO, entry, exact.filter((p) => p !== missing))
+      const res = await page(
+        DEMO,
+        entry,
+        exact.filter((p) => p !== missing),
+      )
       expect(sentAway(res), `without ${missing}`).toBe(true)
     }
     if (any.length) {
@@ -92,14 +96,31 @@ describe('every API endpoint behind its declared requirement', () => {
       // One's own role is readable without mas_role_get, but never writable (privilege.test.ts): writes address
       // `student`, a role granting nothing, so no permission of it is beyond the caller.
       const role = method === 'GET' ? user.role : 'student'
-      const path = route.path.replace(/^\/api/, '').replace(/:role\b/, role).replace(/:realm\b/, realm).replace(/:[a-zA-Z_]+/g, 'sample')
-      return api(realm === 'demo' ? DEMO : ESCOLA, path, { method, token: token ? user.token : undefined, json: ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined })
+      const path = route.path
+        .replace(/^\/api/, '')
+        .replace(/:role\b/, role)
+        .replace(/:realm\b/, realm)
+        .replace(/:[a-zA-Z_]+/g, 'sample')
+      return api(realm === 'demo' ? DEMO : ESCOLA, path, {
+        method,
+        token: token ? user.token : undefined,
+        json: ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined,
+      })
     }
 
     expect((await request('demo', exact, false)).status, 'no token').toBe(401)
     const allowed = await request('demo', exact)
     expect([401, 403], `exact permissions (${allowed.status}) ${await allowed.clone().text()}`).not.toContain(allowed.status)
-    for (const missing of all) expect((await request('demo', exact.filter((p) => p !== missing))).status, `without ${missing}`).toBe(403)
+    for (const missing of all)
+      expect(
+        (
+          await request(
+            'demo',
+            exact.filter((p) => p !== missing),
+          )
+        ).status,
+        `without ${missing}`,
+      ).toBe(403)
     if (any.length) {
       expect((await request('demo', [DASH, ...all])).status, 'without any of the OR set').toBe(403)
       for (const one of any) expect((await request('demo', [DASH, ...all, one])).status, `with only ${one}`).not.toBe(403)

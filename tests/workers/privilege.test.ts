@@ -22,7 +22,9 @@ async function tokenOf(realm: string, nick: string): Promise<string> {
   return (await createSession(env.DB, realm, nick)).token
 }
 async function permissionsOf(realm: string, role: string): Promise<string[]> {
-  const { results } = await env.DB.prepare('SELECT permission FROM role_permission WHERE realm = ? AND role = ? ORDER BY permission').bind(realm, role).all<{ permission: string }>()
+  const { results } = await env.DB.prepare('SELECT permission FROM role_permission WHERE realm = ? AND role = ? ORDER BY permission')
+    .bind(realm, role)
+    .all<{ permission: string }>()
   return results.map((r) => r.permission)
 }
 /** A role of `realm` granting exactly `permissions`, written with plain SQL. */
@@ -38,7 +40,13 @@ async function roleWith(realm: string, permissions: readonly string[]): Promise<
 async function member(realm: string, roles: string[]): Promise<string> {
   const nick = `${uniq('t')}@${realm}`
   await env.DB.batch([
-    env.DB.prepare('INSERT INTO user (realm, nick, name, email, origin_realm) VALUES (?, ?, ?, ?, ?)').bind(realm, nick, 'Alvo', `${nick.replace('@', '.')}@example.org`, realm),
+    env.DB.prepare('INSERT INTO user (realm, nick, name, email, origin_realm) VALUES (?, ?, ?, ?, ?)').bind(
+      realm,
+      nick,
+      'Alvo',
+      `${nick.replace('@', '.')}@example.org`,
+      realm,
+    ),
     ...roles.map((r, i) => env.DB.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, ?)').bind(realm, nick, r, i)),
   ])
   return nick
@@ -47,7 +55,8 @@ async function member(realm: string, roles: string[]): Promise<string> {
 describe('platform-level permissions', () => {
   it('are listed in one place, each with its reason, and belong to the catalogue', () => {
     const names = Object.keys(PLATFORM_PERMISSIONS)
-    for (const p of ['mas_realm_list_all', 'mas_config_get', 'mas_config_edit', 'mas_realm_edit_infra', 'ledger_transfer_cross_realm']) expect(names).toContain(p)
+    for (const p of ['mas_realm_list_all', 'mas_config_get', 'mas_config_edit', 'mas_realm_edit_infra', 'ledger_transfer_cross_realm'])
+      expect(names).toContain(p)
     for (const [p, why] of Object.entries(PLATFORM_PERMISSIONS)) {
       expect((PERMISSIONS as readonly string[]).includes(p), p).toBe(true)
       expect(why?.length ?? 0, p).toBeGreaterThan(10)
@@ -55,8 +64,12 @@ describe('platform-level permissions', () => {
   })
 
   it('are held by nobody in the seeded realms except the platform role of demo', async () => {
-    const marks = Object.keys(PLATFORM_PERMISSIONS).map(() => '?').join(', ')
-    const { results } = await env.DB.prepare(`SELECT DISTINCT realm, role FROM role_permission WHERE permission IN (${marks}) AND role NOT LIKE 'm%' ORDER BY realm, role`)
+    const marks = Object.keys(PLATFORM_PERMISSIONS)
+      .map(() => '?')
+      .join(', ')
+    const { results } = await env.DB.prepare(
+      `SELECT DISTINCT realm, role FROM role_permission WHERE permission IN (${marks}) AND role NOT LIKE 'm%' ORDER BY realm, role`,
+    )
       .bind(...Object.keys(PLATFORM_PERMISSIONS))
       .all<{ realm: string; role: string }>()
     expect(results).toEqual([{ realm: 'demo', role: 'platform' }])
@@ -95,7 +108,11 @@ describe('grant ceiling (roles)', () => {
   it('refuses the escalation of the issue: a child realm’s admin giving its own role mas_realm_list_all', async () => {
     const sul = await signIn(SUL, 'demo-sul', 'admin')
     const before = await permissionsOf('demo-sul', 'admin')
-    const body = await expectEnvelope(await api(SUL, 'mas/permission/admin', { method: 'PUT', token: sul, json: { mas_realm_list_all: true } }), 403, 'grant_ceiling')
+    const body = await expectEnvelope(
+      await api(SUL, 'mas/permission/admin', { method: 'PUT', token: sul, json: { mas_realm_list_all: true } }),
+      403,
+      'grant_ceiling',
+    )
     expect(body.errors[0]).toMatchObject({ field: 'mas_realm_list_all', value: 'mas_realm_list_all' })
     expect(await permissionsOf('demo-sul', 'admin')).toEqual(before)
     await expectEnvelope(await api(SUL, 'mas/realm/demo-sul/change', { method: 'PUT', token: sul, json: { leaf_realm: 'escola' } }), 403, 'forbidden')
@@ -104,11 +121,19 @@ describe('grant ceiling (roles)', () => {
   it('creates a role only with permissions the editor holds', async () => {
     const editor = await userWith('demo', [...ROLES, 'tms_model_list'])
     const role = uniq()
-    const refused = await expectEnvelope(await api(DEMO, 'mas/permission', { method: 'POST', token: editor.token, json: { role, tms_model_list: true, tms_model_delete: true } }), 403, 'grant_ceiling')
+    const refused = await expectEnvelope(
+      await api(DEMO, 'mas/permission', { method: 'POST', token: editor.token, json: { role, tms_model_list: true, tms_model_delete: true } }),
+      403,
+      'grant_ceiling',
+    )
     expect(refused.errors[0]).toMatchObject({ field: 'tms_model_delete', value: 'tms_model_delete' })
     expect(await env.DB.prepare('SELECT role FROM role WHERE realm = ? AND role = ?').bind('demo', role).first()).toBeNull()
     // Platform permissions follow the same rule.
-    await expectEnvelope(await api(DEMO, 'mas/permission', { method: 'POST', token: editor.token, json: { role, mas_config_edit: true } }), 403, 'grant_ceiling')
+    await expectEnvelope(
+      await api(DEMO, 'mas/permission', { method: 'POST', token: editor.token, json: { role, mas_config_edit: true } }),
+      403,
+      'grant_ceiling',
+    )
     // A permission left off needs no holding; one held can be given.
     const ok = await api(DEMO, 'mas/permission', { method: 'POST', token: editor.token, json: { role, tms_model_list: true, tms_model_delete: false } })
     expect(ok.status, await ok.clone().text()).toBe(201)
@@ -117,9 +142,17 @@ describe('grant ceiling (roles)', () => {
   it('edits only the permissions the editor holds, on or off; unchanged flags and the description pass', async () => {
     const editor = await userWith('demo', [...ROLES, 'tms_model_list'])
     const target = await roleWith('demo', ['tms_model_list', 'tms_model_delete'])
-    const off = await expectEnvelope(await api(DEMO, `mas/permission/${target}`, { method: 'PUT', token: editor.token, json: { tms_model_delete: false } }), 403, 'grant_ceiling')
+    const off = await expectEnvelope(
+      await api(DEMO, `mas/permission/${target}`, { method: 'PUT', token: editor.token, json: { tms_model_delete: false } }),
+      403,
+      'grant_ceiling',
+    )
     expect(off.errors[0]).toMatchObject({ field: 'tms_model_delete', value: 'tms_model_delete' })
-    await expectEnvelope(await api(DEMO, `mas/permission/${target}`, { method: 'PUT', token: editor.token, json: { mas_realm_list_all: true } }), 403, 'grant_ceiling')
+    await expectEnvelope(
+      await api(DEMO, `mas/permission/${target}`, { method: 'PUT', token: editor.token, json: { mas_realm_list_all: true } }),
+      403,
+      'grant_ceiling',
+    )
     expect(await permissionsOf('demo', target)).toEqual(['tms_model_delete', 'tms_model_list'])
     // The whole map as the editor screen sends it, with the flags it cannot change left as they are.
     const whole = Object.fromEntries(PERMISSIONS.map((p) => [p, p === 'tms_model_delete']))
@@ -138,9 +171,17 @@ describe('grant ceiling (roles)', () => {
 
   it('never lets the editor change or delete a role it holds itself', async () => {
     const editor = await userWith('demo', [...ROLES, 'mas_user_list'])
-    const edit = await expectEnvelope(await api(DEMO, `mas/permission/${editor.role}`, { method: 'PUT', token: editor.token, json: { description: 'Mine' } }), 403, 'own_role')
+    const edit = await expectEnvelope(
+      await api(DEMO, `mas/permission/${editor.role}`, { method: 'PUT', token: editor.token, json: { description: 'Mine' } }),
+      403,
+      'own_role',
+    )
     expect(edit.errors[0]).toMatchObject({ field: 'role', value: editor.role })
-    await expectEnvelope(await api(DEMO, `mas/permission/${editor.role}`, { method: 'PUT', token: editor.token, json: { mas_user_list: false } }), 403, 'own_role')
+    await expectEnvelope(
+      await api(DEMO, `mas/permission/${editor.role}`, { method: 'PUT', token: editor.token, json: { mas_user_list: false } }),
+      403,
+      'own_role',
+    )
     await expectEnvelope(await api(DEMO, `mas/permission/${editor.role}`, { method: 'DELETE', token: editor.token }), 403, 'own_role')
     // A role of the same name in another realm of the tree is another role.
     const root = await signIn(DEMO, 'demo', 'root')
@@ -160,8 +201,18 @@ describe('grant ceiling (roles)', () => {
     expect(box('mas_realm_list_all')).toBeNull()
     expect(page).toContain('<code>tms_model_delete</code>')
     const form = new FormData()
-    for (const [k, v] of [['intent', 'edit'], ['role', target], ['description', 'Pela tela'], ['permission', 'tms_model_get']]) form.append(k, v)
-    const res = await call(DEMO, `/realm/role/demo/edit/${target}`, { method: 'POST', headers: { cookie: editor.cookie, origin: `http://${DEMO}` }, body: form })
+    for (const [k, v] of [
+      ['intent', 'edit'],
+      ['role', target],
+      ['description', 'Pela tela'],
+      ['permission', 'tms_model_get'],
+    ])
+      form.append(k, v)
+    const res = await call(DEMO, `/realm/role/demo/edit/${target}`, {
+      method: 'POST',
+      headers: { cookie: editor.cookie, origin: `http://${DEMO}` },
+      body: form,
+    })
     expect(res.status, await res.clone().text()).toBe(302)
     expect(await permissionsOf('demo', target)).toEqual(['tms_model_delete', 'tms_model_get'])
     // The editor's own role opens read-only.
@@ -172,14 +223,35 @@ describe('grant ceiling (roles)', () => {
   it('copies no platform permission, and not the platform role, into a new realm', async () => {
     const platform = await signIn(DEMO, 'demo', 'platform')
     const code = uniq('n').slice(0, 9)
-    const res = await api(DEMO, 'mas/realm', { method: 'POST', token: platform, json: { code, name: 'Nova Rede', parent_code: 'demo', admin: { nick: 'chefe', name: 'Chefe', password: 'uma-senha-boa', role: 'root' } } })
+    const res = await api(DEMO, 'mas/realm', {
+      method: 'POST',
+      token: platform,
+      json: { code, name: 'Nova Rede', parent_code: 'demo', admin: { nick: 'chefe', name: 'Chefe', password: 'uma-senha-boa', role: 'root' } },
+    })
     expect(res.status, await res.clone().text()).toBe(201)
-    const marks = Object.keys(PLATFORM_PERMISSIONS).map(() => '?').join(', ')
-    const leaked = await env.DB.prepare(`SELECT role, permission FROM role_permission WHERE realm = ? AND permission IN (${marks})`).bind(code, ...Object.keys(PLATFORM_PERMISSIONS)).all()
+    const marks = Object.keys(PLATFORM_PERMISSIONS)
+      .map(() => '?')
+      .join(', ')
+    const leaked = await env.DB.prepare(`SELECT role, permission FROM role_permission WHERE realm = ? AND permission IN (${marks})`)
+      .bind(code, ...Object.keys(PLATFORM_PERMISSIONS))
+      .all()
     expect(leaked.results).toEqual([])
     expect(await env.DB.prepare("SELECT role FROM role WHERE realm = ? AND role = 'platform'").bind(code).first()).toBeNull()
     expect(await permissionsOf(code, 'root')).toEqual(await permissionsOf('demo', 'root'))
-    await expectEnvelope(await api(DEMO, 'mas/realm', { method: 'POST', token: platform, json: { code: uniq('n').slice(0, 9), name: 'Outra', parent_code: 'demo', admin: { nick: 'chefe', name: 'Chefe', password: 'uma-senha-boa', role: 'platform' } } }), 422, 'not_found')
+    await expectEnvelope(
+      await api(DEMO, 'mas/realm', {
+        method: 'POST',
+        token: platform,
+        json: {
+          code: uniq('n').slice(0, 9),
+          name: 'Outra',
+          parent_code: 'demo',
+          admin: { nick: 'chefe', name: 'Chefe', password: 'uma-senha-boa', role: 'platform' },
+        },
+      }),
+      422,
+      'not_found',
+    )
   })
 })
 
@@ -193,7 +265,9 @@ describe('user ceiling', () => {
     await expectEnvelope(await api(ESCOLA, target, { method: 'PUT', token: coord, json: { email: 'coord@evil.example' } }), 403, 'root_only')
     await expectEnvelope(await api(ESCOLA, `${target}/disable`, { method: 'PUT', token: coord, json: { disabled: true } }), 403, 'root_only')
     await expectEnvelope(await api(ESCOLA, target, { method: 'DELETE', token: coord }), 403, 'root_only')
-    const report = (await (await api(ESCOLA, 'mas/user/import', { method: 'POST', token: coord, json: { csv: 'nick,email\nroot@escola,coord@evil.example\n' } })).json()) as ImportReport
+    const report = (await (
+      await api(ESCOLA, 'mas/user/import', { method: 'POST', token: coord, json: { csv: 'nick,email\nroot@escola,coord@evil.example\n' } })
+    ).json()) as ImportReport
     expect(report).toMatchObject({ updated: 0, refused: 1 })
     expect(report.rows[0].errors[0]).toMatchObject({ field: 'roles', cause: 'root_only' })
     expect(await env.DB.prepare("SELECT email, password_hash, disabled FROM user WHERE realm = 'escola' AND nick = 'root@escola'").first()).toEqual(before)
@@ -222,7 +296,10 @@ describe('user ceiling', () => {
     const report = (await (await api(DEMO, 'mas/user/import', { method: 'POST', token: editor.token, json: { csv } })).json()) as ImportReport
     expect(report.rows[0]).toMatchObject({ status: 'refused' })
     expect(report.rows[0].errors[0]).toMatchObject({ cause: 'user_ceiling' })
-    expect(await env.DB.prepare('SELECT name, disabled FROM user WHERE realm = ? AND nick = ?').bind('demo', above).first()).toEqual({ name: 'Alvo', disabled: 0 })
+    expect(await env.DB.prepare('SELECT name, disabled FROM user WHERE realm = ? AND nick = ?').bind('demo', above).first()).toEqual({
+      name: 'Alvo',
+      disabled: 0,
+    })
     // The user is still listed and readable, and the answer says why it cannot be changed.
     const read = (await (await api(DEMO, path, { token: editor.token })).json()) as User
     expect(read.ceiling).toMatchObject({ cause: 'user_ceiling', value: 'tms_model_delete' })
@@ -234,14 +311,20 @@ describe('user ceiling', () => {
 
   it('gives the root role only to a holder of root (admin grants the same permissions, not the same station)', async () => {
     const coord = await tokenOf('escola', 'coordenadora@escola')
-    const created = await expectEnvelope(await api(ESCOLA, 'mas/user', { method: 'POST', token: coord, json: { nick: uniq('n'), name: 'Nova Raiz', roles: ['root'], password: 'senha-da-raiz' } }), 403, 'root_only')
+    const created = await expectEnvelope(
+      await api(ESCOLA, 'mas/user', { method: 'POST', token: coord, json: { nick: uniq('n'), name: 'Nova Raiz', roles: ['root'], password: 'senha-da-raiz' } }),
+      403,
+      'root_only',
+    )
     expect(created.errors[0]).toMatchObject({ field: 'roles', value: 'root' })
     const gestora = 'mas/user/gestora%40escola'
     await expectEnvelope(await api(ESCOLA, gestora, { method: 'PUT', token: coord, json: { roles: ['manager', 'root'] } }), 403, 'root_only')
     const roles = (await (await api(ESCOLA, 'mas/user/roles', { token: coord })).json()) as { items: { role: string; assignable: boolean }[] }
     expect(roles.items.find((r) => r.role === 'root')?.assignable).toBe(false)
     expect(roles.items.find((r) => r.role === 'admin')?.assignable).toBe(true)
-    const report = (await (await api(ESCOLA, 'mas/user/import', { method: 'POST', token: coord, json: { csv: `nick,name,roles\n${uniq('n')},Raiz Importada,root\n` } })).json()) as ImportReport
+    const report = (await (
+      await api(ESCOLA, 'mas/user/import', { method: 'POST', token: coord, json: { csv: `nick,name,roles\n${uniq('n')},Raiz Importada,root\n` } })
+    ).json()) as ImportReport
     expect(report.rows[0].errors[0]).toMatchObject({ cause: 'root_only' })
     const root = await tokenOf('escola', 'root@escola')
     expect((await api(ESCOLA, 'mas/user', { method: 'POST', token: root, json: { nick: uniq('n'), name: 'Vice Raiz', roles: ['root'] } })).status).toBe(201)
@@ -274,7 +357,9 @@ describe('realm-switched sessions', () => {
     await expectEnvelope(await api(SUL, 'mas/session', { token: switched }), 401, 'unauthorized')
     await env.DB.prepare("INSERT INTO role_permission (realm, role, permission) VALUES ('demo', ?, 'mas_realm_list')").bind(switcher.role).run()
     await expectEnvelope(await api(SUL, 'mas/session', { token: switched }), 401, 'unauthorized')
-    const row = await env.DB.prepare('SELECT revoked_at FROM session WHERE nick = ? AND active_realm = ?').bind(switcher.nick, 'demo-sul').first<{ revoked_at: string | null }>()
+    const row = await env.DB.prepare('SELECT revoked_at FROM session WHERE nick = ? AND active_realm = ?')
+      .bind(switcher.nick, 'demo-sul')
+      .first<{ revoked_at: string | null }>()
     expect(row?.revoked_at).toBeTruthy()
   })
 
@@ -325,7 +410,19 @@ describe('a realm’s root is not a platform operator', () => {
 
 describe('infra and development fields', () => {
   it('cover servers, storage, hosts, the development flag and the sign-in secret', () => {
-    for (const f of ['development', 'hosts', 'irm_servers', 'room_servers', 'api_endpoint', 'base_url', 'dashboard_url', 'files_base_url', 'storage_bucket', 'storage_credential_key', 'employee_token_secret']) {
+    for (const f of [
+      'development',
+      'hosts',
+      'irm_servers',
+      'room_servers',
+      'api_endpoint',
+      'base_url',
+      'dashboard_url',
+      'files_base_url',
+      'storage_bucket',
+      'storage_credential_key',
+      'employee_token_secret',
+    ]) {
       expect(INFRA_FIELDS, f).toContain(f)
     }
   })
@@ -333,14 +430,26 @@ describe('infra and development fields', () => {
   it('change only with mas_realm_edit_infra, on create and on update', async () => {
     const admin = await userWith('demo', [DASH, 'mas_realm_list', 'mas_realm_get', 'mas_realm_create', 'mas_realm_edit'])
     const code = uniq('i').slice(0, 9)
-    const create = await expectEnvelope(await api(DEMO, 'mas/realm', { method: 'POST', token: admin.token, json: { code, name: 'Dev', development: true } }), 403, 'forbidden')
+    const create = await expectEnvelope(
+      await api(DEMO, 'mas/realm', { method: 'POST', token: admin.token, json: { code, name: 'Dev', development: true } }),
+      403,
+      'forbidden',
+    )
     expect(create.errors[0]).toMatchObject({ field: 'development', value: 'mas_realm_edit_infra' })
     expect((await api(DEMO, 'mas/realm', { method: 'POST', token: admin.token, json: { code, name: 'Dev' } })).status).toBe(201)
-    for (const json of [{ development: true }, { employee_token_secret: 'um-segredo-novo' }, { irm_servers: ['irm.example.org'] }, { storage_credential_key: 'AKIA-123' }]) {
+    for (const json of [
+      { development: true },
+      { employee_token_secret: 'um-segredo-novo' },
+      { irm_servers: ['irm.example.org'] },
+      { storage_credential_key: 'AKIA-123' },
+    ]) {
       const body = await expectEnvelope(await api(DEMO, `mas/realm/${code}`, { method: 'PUT', token: admin.token, json }), 403, 'forbidden')
       expect(body.errors[0]).toMatchObject({ field: Object.keys(json)[0], value: 'mas_realm_edit_infra' })
     }
-    expect(await env.DB.prepare('SELECT development, employee_token_secret FROM realm WHERE code = ?').bind(code).first()).toEqual({ development: 0, employee_token_secret: '' })
+    expect(await env.DB.prepare('SELECT development, employee_token_secret FROM realm WHERE code = ?').bind(code).first()).toEqual({
+      development: 0,
+      employee_token_secret: '',
+    })
     const platform = await signIn(DEMO, 'demo', 'platform')
     expect((await api(DEMO, `mas/realm/${code}`, { method: 'PUT', token: platform, json: { development: true } })).status).toBe(200)
   })
@@ -355,8 +464,13 @@ describe('npm run platform:grant (out-of-band bootstrap of a platform operator)'
     for (let i = 0; i < 2; i++) for (const sql of grantSql(grant)) await env.DB.prepare(sql).run()
     expect(await permissionsOf('escola', 'platform')).toEqual([...PERMISSIONS].sort())
     const roles = await env.DB.prepare('SELECT role, position FROM user_role WHERE realm = ? AND nick = ? ORDER BY position').bind('escola', nick).all()
-    expect(roles.results).toEqual([{ role: 'manager', position: 0 }, { role: 'platform', position: 1 }])
-    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE realm = 'escola' AND actor = 'platform:grant' AND entity_id = ?").bind(nick).first<{ n: number }>()
+    expect(roles.results).toEqual([
+      { role: 'manager', position: 0 },
+      { role: 'platform', position: 1 },
+    ])
+    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE realm = 'escola' AND actor = 'platform:grant' AND entity_id = ?")
+      .bind(nick)
+      .first<{ n: number }>()
     expect(audit?.n).toBe(1)
     // Now a platform operator: reaches demo from escola.
     const token = await tokenOf('escola', nick)

@@ -44,18 +44,45 @@ describe('realm create, update and delete', () => {
     const res = await api(DEMO, 'mas/realm', {
       method: 'POST',
       token: root,
-      json: { code: c, name: 'Rede Nova', parent_code: 'demo', hosts: [`${c}.localhost`], logo_url: 'cdn.example.org/logo.svg', admin: { nick: 'chefe', name: 'Chefe Novo', password: 'uma-senha-boa', role: 'admin' } },
+      json: {
+        code: c,
+        name: 'Rede Nova',
+        parent_code: 'demo',
+        hosts: [`${c}.localhost`],
+        logo_url: 'cdn.example.org/logo.svg',
+        admin: { nick: 'chefe', name: 'Chefe Novo', password: 'uma-senha-boa', role: 'admin' },
+      },
     })
     expect(res.status, await res.clone().text()).toBe(201)
     const realm = (await res.json()) as RealmDetail
-    expect(realm).toMatchObject({ code: c, parent_code: 'demo', hosts: [`${c}.localhost`], nick_suffix: `@${c}`, logo_url: 'https://cdn.example.org/logo.svg', metaverse_rooms: [] })
+    expect(realm).toMatchObject({
+      code: c,
+      parent_code: 'demo',
+      hosts: [`${c}.localhost`],
+      nick_suffix: `@${c}`,
+      logo_url: 'https://cdn.example.org/logo.svg',
+      metaverse_rooms: [],
+    })
     // Defaults of seed 000 §9 and seed 002 §5, and the documented ones of the new limits.
-    expect(realm).toMatchObject({ msg_drop_rate: 200, msg_per_day: -1, csm_vod_slot_bucket: 30, csm_must_record: true, tms_task_expire_offset_days: 0, allowed_signin: ['iptv'], tms_default_deadline_days: 3, tms_max_schedule_days: 365 })
+    expect(realm).toMatchObject({
+      msg_drop_rate: 200,
+      msg_per_day: -1,
+      csm_vod_slot_bucket: 30,
+      csm_must_record: true,
+      tms_task_expire_offset_days: 0,
+      allowed_signin: ['iptv'],
+      tms_default_deadline_days: 3,
+      tms_max_schedule_days: 365,
+    })
 
     const config = await call(`${c}.localhost`, `/api/mas/realm/${c}/config`)
     expect(await config.json()).toMatchObject({ realm: c, multirealm: false })
     const token = await signIn(`${c}.localhost`, c, 'chefe', 'uma-senha-boa')
-    const session = (await (await api(`${c}.localhost`, 'mas/session', { token })).json()) as { nick: string; role: string; permissions: Record<string, boolean> }
+    const session = (await (await api(`${c}.localhost`, 'mas/session', { token })).json()) as {
+      nick: string
+      role: string
+      permissions: Record<string, boolean>
+    }
     expect(session).toMatchObject({ nick: `chefe@${c}`, role: 'admin' })
     expect(session.permissions.mas_realm_edit).toBe(true)
     const roles = await env.DB.prepare('SELECT COUNT(*) AS n FROM role WHERE realm = ?').bind(c).first<{ n: number }>()
@@ -82,7 +109,11 @@ describe('realm create, update and delete', () => {
     // Storage credentials are infra.
     const root = await signIn(DEMO, 'demo', 'platform')
     const c = code()
-    await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Secrets', parent_code: 'demo', storage_credential_key: 'AKIA-very-secret-0001', metaverse_api_token: 'mv-token-secret-0002' } })
+    await api(DEMO, 'mas/realm', {
+      method: 'POST',
+      token: root,
+      json: { code: c, name: 'Secrets', parent_code: 'demo', storage_credential_key: 'AKIA-very-secret-0001', metaverse_api_token: 'mv-token-secret-0002' },
+    })
     const shown = await (await api(DEMO, `mas/realm/${c}`, { token: root })).text()
     expect(shown).not.toContain('very-secret')
     expect(shown).not.toContain('token-secret')
@@ -99,9 +130,16 @@ describe('realm create, update and delete', () => {
   it('needs mas_realm_edit_infra for servers, storage and hosts', async () => {
     const admin = await userWith('demo', REALM_ADMIN)
     const c = code()
-    await expectEnvelope(await api(DEMO, 'mas/realm', { method: 'POST', token: admin.token, json: { code: c, name: 'Infra', hosts: [`${c}.example`] } }), 403, 'forbidden')
+    await expectEnvelope(
+      await api(DEMO, 'mas/realm', { method: 'POST', token: admin.token, json: { code: c, name: 'Infra', hosts: [`${c}.example`] } }),
+      403,
+      'forbidden',
+    )
     expect((await api(DEMO, 'mas/realm', { method: 'POST', token: admin.token, json: { code: c, name: 'Infra' } })).status).toBe(201)
-    const refused = await expectEnvelope(await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: admin.token, json: { api_endpoint: 'https://api.example.org/' } }), 403)
+    const refused = await expectEnvelope(
+      await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: admin.token, json: { api_endpoint: 'https://api.example.org/' } }),
+      403,
+    )
     expect(refused.errors[0]).toMatchObject({ field: 'api_endpoint', value: 'mas_realm_edit_infra' })
     // Sending an unchanged infra value is not a change.
     expect((await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: admin.token, json: { api_endpoint: '', name: 'Infra 2' } })).status).toBe(200)
@@ -113,7 +151,11 @@ describe('realm create, update and delete', () => {
     const root = await signIn(DEMO, 'demo', 'platform')
     const c = code()
     await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Recording', parent_code: 'demo' } })
-    const body = await expectEnvelope(await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: root, json: { csm_room_enable: true } }), 422, 'storage_credentials')
+    const body = await expectEnvelope(
+      await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: root, json: { csm_room_enable: true } }),
+      422,
+      'storage_credentials',
+    )
     expect(body.errors[0]).toMatchObject({ field: 'csm_room_enable', value: 'storage_bucket' })
     const storage = { storage_bucket: 'videos', storage_region: 'sa-east-1', storage_credential_id: 'id-1', storage_credential_key: 'key-123456789012' }
     expect((await api(DEMO, `mas/realm/${c}`, { method: 'PUT', token: root, json: { ...storage, csm_room_enable: true } })).status).toBe(200)
@@ -121,7 +163,14 @@ describe('realm create, update and delete', () => {
 
   it('validates every field with its rule and changes nothing on bad input', async () => {
     const root = await signIn(DEMO, 'demo', 'root')
-    const body = await expectEnvelope(await api(DEMO, 'mas/realm/demo-norte', { method: 'PUT', token: root, json: { msg_drop_rate: -5, time_zone: 'Mars/Base', allowed_signin: [], tms_max_schedule_days: 2.5 } }), 400)
+    const body = await expectEnvelope(
+      await api(DEMO, 'mas/realm/demo-norte', {
+        method: 'PUT',
+        token: root,
+        json: { msg_drop_rate: -5, time_zone: 'Mars/Base', allowed_signin: [], tms_max_schedule_days: 2.5 },
+      }),
+      400,
+    )
     expect(body.errors.map((e) => e.field).sort()).toEqual(['allowed_signin', 'msg_drop_rate', 'time_zone', 'tms_max_schedule_days'])
     expect(await env.DB.prepare("SELECT msg_drop_rate FROM realm WHERE code = 'demo-norte'").first()).toEqual({ msg_drop_rate: 200 })
   })
@@ -129,7 +178,11 @@ describe('realm create, update and delete', () => {
   it('copies the roles of the parent, refuses a first administrator with more power than the creator', async () => {
     const creator = await userWith('demo', [...REALM_ADMIN, 'mas_realm_edit_infra'])
     const c = code()
-    const res = await api(DEMO, 'mas/realm', { method: 'POST', token: creator.token, json: { code: c, name: 'Escalation', admin: { nick: 'xx', name: 'X', password: 'long-enough', role: 'root' } } })
+    const res = await api(DEMO, 'mas/realm', {
+      method: 'POST',
+      token: creator.token,
+      json: { code: c, name: 'Escalation', admin: { nick: 'xx', name: 'X', password: 'long-enough', role: 'root' } },
+    })
     await expectEnvelope(res, 403, 'escalation')
     expect(await env.DB.prepare('SELECT code FROM realm WHERE code = ?').bind(c).first()).toBeNull()
   })
@@ -138,16 +191,25 @@ describe('realm create, update and delete', () => {
 describe('global configuration', () => {
   it('is read with mas_config_get, changed only by a platform operator, and gives new realms their defaults', async () => {
     const reader = await userWith('demo', [DASH, 'mas_config_get'])
-    expect(await (await api(DEMO, 'mas/config', { token: reader.token })).json()).toMatchObject({ default_time_zone: 'America/Sao_Paulo', default_allowed_signin: ['iptv'] })
+    expect(await (await api(DEMO, 'mas/config', { token: reader.token })).json()).toMatchObject({
+      default_time_zone: 'America/Sao_Paulo',
+      default_allowed_signin: ['iptv'],
+    })
     const realmAdmin = await userWith('demo', [DASH, 'mas_config_get', 'mas_config_edit'])
     await expectEnvelope(await api(DEMO, 'mas/config', { method: 'PUT', token: realmAdmin.token, json: { default_time_zone: 'America/Manaus' } }), 403)
     // The global configuration applies to every realm: the platform operator's.
     const root = await signIn(DEMO, 'demo', 'platform')
     await expectEnvelope(await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_time_zone: 'Nowhere/City' } }), 400)
-    const put = await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_time_zone: 'America/Manaus', default_allowed_signin: ['iptv', 'google'] } })
+    const put = await api(DEMO, 'mas/config', {
+      method: 'PUT',
+      token: root,
+      json: { default_time_zone: 'America/Manaus', default_allowed_signin: ['iptv', 'google'] },
+    })
     expect(await put.json()).toMatchObject({ default_time_zone: 'America/Manaus', updated_by: 'platform@demo' })
     const c = code()
-    const created = (await (await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Defaults', parent_code: 'demo' } })).json()) as RealmDetail
+    const created = (await (
+      await api(DEMO, 'mas/realm', { method: 'POST', token: root, json: { code: c, name: 'Defaults', parent_code: 'demo' } })
+    ).json()) as RealmDetail
     expect(created).toMatchObject({ time_zone: 'America/Manaus', allowed_signin: ['iptv', 'google'] })
     await api(DEMO, 'mas/config', { method: 'PUT', token: root, json: { default_time_zone: 'America/Sao_Paulo', default_allowed_signin: ['iptv'] } })
   })

@@ -24,7 +24,13 @@ async function tenant(operator: { token: string }) {
     env.DB.prepare("INSERT INTO room (id, realm, name, created_at, updated_at) VALUES (?, ?, '9º C', ?, ?)").bind(`room-${c}`, c, now, now),
     env.DB.prepare('INSERT INTO room_member (realm, room_id, nick, added_at) VALUES (?, ?, ?, ?)').bind(c, `room-${c}`, staff.nick, now),
     env.DB.prepare("INSERT INTO room_category (id, realm, name, created_at, updated_at) VALUES (?, ?, 'Top', ?, ?)").bind(`cat-${c}`, c, now, now),
-    env.DB.prepare("INSERT INTO room_category (id, realm, name, parent, created_at, updated_at) VALUES (?, ?, 'Leaf', ?, ?, ?)").bind(`leaf-${c}`, c, `cat-${c}`, now, now),
+    env.DB.prepare("INSERT INTO room_category (id, realm, name, parent, created_at, updated_at) VALUES (?, ?, 'Leaf', ?, ?, ?)").bind(
+      `leaf-${c}`,
+      c,
+      `cat-${c}`,
+      now,
+      now,
+    ),
     env.DB.prepare(
       "INSERT INTO file (id, realm, key, name, ext, kind, content_type, size, persist, permanent, uploaded_by, created_at) VALUES (?, ?, ?, 'a.png', 'png', 'image', 'image/png', 4, 1, 1, ?, ?)",
     ).bind(`f${c}`, c, key, staff.nick, now),
@@ -34,9 +40,16 @@ async function tenant(operator: { token: string }) {
 
 const count = async (table: string, column: string, value: string) =>
   (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`).bind(value).first<{ n: number }>())!.n
-const realmRow = (c: string) => env.DB.prepare('SELECT code, deleted_at, deleted_by FROM realm WHERE code = ?').bind(c).first<{ code: string; deleted_at: string | null; deleted_by: string | null }>()
+const realmRow = (c: string) =>
+  env.DB.prepare('SELECT code, deleted_at, deleted_by FROM realm WHERE code = ?')
+    .bind(c)
+    .first<{ code: string; deleted_at: string | null; deleted_by: string | null }>()
 const audits = async (c: string) =>
-  (await env.DB.prepare("SELECT realm, actor, action FROM audit_log WHERE entity = 'realm' AND entity_id = ? ORDER BY id").bind(c).all<{ realm: string; actor: string; action: string }>()).results
+  (
+    await env.DB.prepare("SELECT realm, actor, action FROM audit_log WHERE entity = 'realm' AND entity_id = ? ORDER BY id")
+      .bind(c)
+      .all<{ realm: string; actor: string; action: string }>()
+  ).results
 const remove = (token: string, c: string, body?: unknown) => api(DEMO, `mas/realm/${c}`, { method: 'DELETE', token, json: body })
 
 describe('deleting a realm', () => {
@@ -52,13 +65,18 @@ describe('deleting a realm', () => {
   })
 
   it('needs mas_realm_delete and keeps refusing the own realm and a realm with child realms', async () => {
-    const editor = await userWith('demo', OPERATOR.filter((p) => p !== 'mas_realm_delete'))
+    const editor = await userWith(
+      'demo',
+      OPERATOR.filter((p) => p !== 'mas_realm_delete'),
+    )
     const operator = await userWith('demo', OPERATOR)
     const t = await tenant(operator)
     await expectEnvelope(await remove(editor.token, t.code, { confirm: t.code }), 403, 'forbidden')
     await expectEnvelope(await remove(operator.token, 'demo', { confirm: 'demo' }), 409, 'conflict')
     const child = code()
-    expect((await api(DEMO, 'mas/realm', { method: 'POST', token: operator.token, json: { code: child, name: 'Child', parent_code: t.code } })).status).toBe(201)
+    expect((await api(DEMO, 'mas/realm', { method: 'POST', token: operator.token, json: { code: child, name: 'Child', parent_code: t.code } })).status).toBe(
+      201,
+    )
     await expectEnvelope(await remove(operator.token, t.code, { confirm: t.code }), 409, 'conflict')
     expect(await realmRow(t.code)).toMatchObject({ deleted_at: null })
   })
@@ -94,11 +112,24 @@ describe('deleting a realm', () => {
     await expectEnvelope(await call(t.host, `/api/mas/realm/${t.code}/config`), 404, 'realm_deleted')
     expect((await call(t.host, '/')).status).toBe(404)
     expect((await call(t.host, `/files/${t.key}`)).status).toBe(404)
-    await expectEnvelope(await call('localhost', '/api/device', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ realm: t.code, nick: t.staff.nick, password: 'x-y-z-w' }) }), 404)
+    await expectEnvelope(
+      await call('localhost', '/api/device', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ realm: t.code, nick: t.staff.nick, password: 'x-y-z-w' }),
+      }),
+      404,
+    )
     await expectEnvelope(await call('localhost', '/api/mas/session', { headers: { 'x-api-key': t.staff.token } }), 401)
     await expectEnvelope(await api(DEMO, `mas/realm/demo/change`, { method: 'PUT', token: operator.token, json: { leaf_realm: t.code } }), 404)
-    await expectEnvelope(await api(DEMO, `mas/realm/${t.code}/word_filter`, { token: (await userWith('demo', [DASH, 'mas_word_filter_get', 'mas_realm_list_all'])).token }), 404)
-    await expectEnvelope(await api(DEMO, `mas/permission?realm=${t.code}`, { token: (await userWith('demo', [DASH, 'mas_role_list', 'mas_realm_list_all'])).token }), 403)
+    await expectEnvelope(
+      await api(DEMO, `mas/realm/${t.code}/word_filter`, { token: (await userWith('demo', [DASH, 'mas_word_filter_get', 'mas_realm_list_all'])).token }),
+      404,
+    )
+    await expectEnvelope(
+      await api(DEMO, `mas/permission?realm=${t.code}`, { token: (await userWith('demo', [DASH, 'mas_role_list', 'mas_realm_list_all'])).token }),
+      403,
+    )
     // The chooser of a multi-realm host does not take it either.
     const page = await call('localhost', '/', { headers: { cookie: `dash_realm=${cookieValue(t.code)}` } })
     expect(await page.text()).not.toContain(`Realm ${t.code}`)
@@ -109,7 +140,11 @@ describe('deleting a realm', () => {
     const t = await tenant(operator)
     expect((await remove(operator.token, t.code, { confirm: t.code })).status).toBe(200)
     const other = code()
-    const taken = await expectEnvelope(await api(DEMO, 'mas/realm', { method: 'POST', token: operator.token, json: { code: other, name: 'Squatter', parent_code: 'demo', hosts: [t.host] } }), 409, 'conflict')
+    const taken = await expectEnvelope(
+      await api(DEMO, 'mas/realm', { method: 'POST', token: operator.token, json: { code: other, name: 'Squatter', parent_code: 'demo', hosts: [t.host] } }),
+      409,
+      'conflict',
+    )
     expect(taken.errors[0]).toMatchObject({ field: 'hosts', value: t.host })
   })
 })
@@ -119,7 +154,11 @@ describe('the deleted realms and their restore', () => {
     const operator = await userWith('demo', OPERATOR)
     const t = await tenant(operator)
     expect((await remove(operator.token, t.code, { confirm: t.code })).status).toBe(200)
-    const deleted = (await (await api(DEMO, 'mas/realm?deleted=true&limit=1000', { token: operator.token })).json()) as ListPage<{ code: string; deleted_at: string; deleted_by: string }>
+    const deleted = (await (await api(DEMO, 'mas/realm?deleted=true&limit=1000', { token: operator.token })).json()) as ListPage<{
+      code: string
+      deleted_at: string
+      deleted_by: string
+    }>
     expect(deleted.items.find((r) => r.code === t.code)).toMatchObject({ deleted_by: operator.nick })
     expect(deleted.items.every((r) => r.deleted_at)).toBe(true)
     // Outside the caller's tree, a deleted realm is not seen (demo-sul's administrator sees only demo-sul).
@@ -144,14 +183,21 @@ describe('the deleted realms and their restore', () => {
     const operator = await userWith('demo', OPERATOR)
     const t = await tenant(operator)
     expect((await remove(operator.token, t.code, { confirm: t.code })).status).toBe(200)
-    const editor = await userWith('demo', OPERATOR.filter((p) => p !== 'mas_realm_delete'))
+    const editor = await userWith(
+      'demo',
+      OPERATOR.filter((p) => p !== 'mas_realm_delete'),
+    )
     await expectEnvelope(await api(DEMO, `mas/realm/${t.code}/restore`, { method: 'POST', token: editor.token }), 403)
-    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?').bind(new Date(Date.now() - 31 * DAY).toISOString(), t.code).run()
+    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?')
+      .bind(new Date(Date.now() - 31 * DAY).toISOString(), t.code)
+      .run()
     await expectEnvelope(await api(DEMO, `mas/realm/${t.code}/restore`, { method: 'POST', token: operator.token }), 410, 'restore_expired')
 
     const parent = await tenant(operator)
     const child = code()
-    expect((await api(DEMO, 'mas/realm', { method: 'POST', token: operator.token, json: { code: child, name: 'Child', parent_code: parent.code } })).status).toBe(201)
+    expect(
+      (await api(DEMO, 'mas/realm', { method: 'POST', token: operator.token, json: { code: child, name: 'Child', parent_code: parent.code } })).status,
+    ).toBe(201)
     expect((await remove(operator.token, child, { confirm: child })).status).toBe(200)
     // A deleted child does not hold its parent back; restoring the child then waits for the parent.
     expect((await remove(operator.token, parent.code, { confirm: parent.code })).status).toBe(200)
@@ -214,13 +260,21 @@ describe('the scheduled purge', () => {
       .bind(`switched-${old.code}`, visitor.nick, old.code)
       .run()
     for (const t of [old, recent]) expect((await remove(operator.token, t.code, { confirm: t.code })).status).toBe(200)
-    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?').bind(new Date(Date.now() - 31 * DAY).toISOString(), old.code).run()
-    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?').bind(new Date(Date.now() - 1 * DAY).toISOString(), recent.code).run()
+    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?')
+      .bind(new Date(Date.now() - 31 * DAY).toISOString(), old.code)
+      .run()
+    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?')
+      .bind(new Date(Date.now() - 1 * DAY).toISOString(), recent.code)
+      .run()
 
     await runScheduled()
 
     expect(await realmRow(old.code)).toBeNull()
-    const tables = (await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'").all<{ name: string }>()).results
+    const tables = (
+      await env.DB.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
+      ).all<{ name: string }>()
+    ).results
     const left: string[] = []
     for (const { name } of tables) {
       const cols = (await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>()).results.map((c) => c.name)
@@ -233,7 +287,9 @@ describe('the scheduled purge', () => {
     expect(await count('audit_log', 'realm', old.code)).toBe(0)
     expect(await env.FILES.head(old.key)).toBeNull()
     expect(await env.DB.prepare('SELECT 1 FROM session WHERE token_hash = ?').bind(`switched-${old.code}`).first()).toBeNull()
-    const purge = await env.DB.prepare("SELECT realm, actor, action FROM audit_log WHERE entity = 'realm' AND entity_id = ? AND action = 'purge'").bind(old.code).first()
+    const purge = await env.DB.prepare("SELECT realm, actor, action FROM audit_log WHERE entity = 'realm' AND entity_id = ? AND action = 'purge'")
+      .bind(old.code)
+      .first()
     expect(purge).toMatchObject({ realm: 'demo', actor: 'system:purge' })
     // The host is free again once the realm is gone.
     expect(await count('realm_host', 'host', old.host)).toBe(0)
@@ -253,7 +309,9 @@ describe('the scheduled purge', () => {
     const operator = await userWith('demo', OPERATOR)
     const t = await tenant(operator)
     expect((await remove(operator.token, t.code, { confirm: t.code })).status).toBe(200)
-    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?').bind(new Date(Date.now() - 40 * DAY).toISOString(), t.code).run()
+    await env.DB.prepare('UPDATE realm SET deleted_at = ? WHERE code = ?')
+      .bind(new Date(Date.now() - 40 * DAY).toISOString(), t.code)
+      .run()
     const first = await purgeDeletedRealms(env, new Date(), 8)
     expect(first.pending).toContain(t.code)
     expect(first.purged).not.toContain(t.code)

@@ -6,7 +6,8 @@ import { DEMO, ESCOLA, api, expectEnvelope, signIn } from './helpers'
 const change = (host: string, token: string, from: string, leaf: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) =>
   api(host, `mas/realm/${from}/change`, { method: 'PUT', token, json: { leaf_realm: leaf, ...extra }, headers })
 
-const handover = (host: string, leg: 'bind' | 'confirm' | 'claim', json: Record<string, unknown>) => api(host, `mas/session/handover/${leg}`, { method: 'POST', json })
+const handover = (host: string, leg: 'bind' | 'confirm' | 'claim', json: Record<string, unknown>) =>
+  api(host, `mas/session/handover/${leg}`, { method: 'POST', json })
 
 /** A switch from demo's host to escola's, started with a state kept by the starting browser (as the console does). */
 async function startSwitch() {
@@ -39,10 +40,21 @@ describe('PUT /mas/realm/{realm}/change', () => {
     const res = await change(DEMO, token, 'demo', 'escola')
     expect(res.status, await res.clone().text()).toBe(200)
     const body = (await res.json()) as Switched
-    expect(body).toMatchObject({ realm: 'escola', nick: 'platform@demo', origin_realm: 'demo', home_url: 'http://escola.localhost/', config: { realm: 'escola', name: 'Escola Estadual Modelo' } })
+    expect(body).toMatchObject({
+      realm: 'escola',
+      nick: 'platform@demo',
+      origin_realm: 'demo',
+      home_url: 'http://escola.localhost/',
+      config: { realm: 'escola', name: 'Escola Estadual Modelo' },
+    })
     await expectEnvelope(await api(DEMO, 'mas/session', { token }), 401, 'unauthorized')
     // The new token acts in escola only; the user keeps their own roles and shows their home realm as origin.
-    const me = (await (await api(ESCOLA, 'mas/session', { token: body.auth_token })).json()) as { realm: string; origin_realm: string; role: string; permissions: Record<string, boolean> }
+    const me = (await (await api(ESCOLA, 'mas/session', { token: body.auth_token })).json()) as {
+      realm: string
+      origin_realm: string
+      role: string
+      permissions: Record<string, boolean>
+    }
     expect(me).toMatchObject({ realm: 'escola', origin_realm: 'demo', role: 'platform' })
     expect(me.permissions.mas_realm_list_all).toBe(true)
     await expectEnvelope(await api(DEMO, 'mas/session', { token: body.auth_token }), 401, 'realm')

@@ -79,7 +79,9 @@ describe('password recovery', () => {
     await recover('manager')
     const key = keyOf((await outbox()).find((m) => m.to_address === 'marina@demo.edu')!)
     // Failures counted against the account, from any address, are forgotten with the reset.
-    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'manager@demo', 12, ?1), ('demo', 'pair', ?2, 7, ?1)")
+    await env.DB.prepare(
+      "INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'manager@demo', 12, ?1), ('demo', 'pair', ?2, 7, ?1)",
+    )
       .bind(new Date().toISOString(), await pairKey('manager@demo', '10.9.9.9'))
       .run()
     const res = await reset(key, 'new-password-1')
@@ -90,7 +92,9 @@ describe('password recovery', () => {
     expect(await signIn(DEMO, 'demo', 'manager', 'new-password-1')).toBeTruthy()
     await expectEnvelope(await reset(key, 'another-pass-2'), 409, 'reset_key_used')
     // One audit record for the one reset, naming no password; the refused replay left none.
-    const { results } = await env.DB.prepare("SELECT actor, changes FROM audit_log WHERE realm = 'demo' AND entity = 'user' AND entity_id = 'manager@demo' AND action = 'password_reset'").all<{ actor: string; changes: string }>()
+    const { results } = await env.DB.prepare(
+      "SELECT actor, changes FROM audit_log WHERE realm = 'demo' AND entity = 'user' AND entity_id = 'manager@demo' AND action = 'password_reset'",
+    ).all<{ actor: string; changes: string }>()
     expect(results).toEqual([{ actor: 'manager@demo', changes: JSON.stringify({ password: ['set', 'reset'] }) }])
   })
 
@@ -111,7 +115,9 @@ describe('password recovery', () => {
     await env.DB.prepare("DELETE FROM password_reset WHERE nick = 'teacher@demo'").run()
     await recover('teacher')
     const key = keyOf((await outbox()).find((m) => m.to_address === 'paulo@demo.edu')!)
-    await env.DB.prepare("UPDATE password_reset SET expires_at = '2000-01-01T00:00:00.000Z' WHERE key_hash = ?").bind(await sha256Hex(key)).run()
+    await env.DB.prepare("UPDATE password_reset SET expires_at = '2000-01-01T00:00:00.000Z' WHERE key_hash = ?")
+      .bind(await sha256Hex(key))
+      .run()
     await expectEnvelope(await reset(key, 'new-password-1'), 410, 'reset_key_expired')
   })
 
@@ -135,9 +141,16 @@ describe('password recovery', () => {
 
   it('uses https and no port for a deployed host, the dashboard_url when set, and sends nothing without an address', async () => {
     const user = (realm: string) =>
-      env.DB.prepare("INSERT INTO user (realm, nick, name, email, origin_realm) VALUES (?, ?, 'Reader', ?, ?)").bind(realm, `reader@${realm}`, `reader@${realm}.example`, realm)
+      env.DB.prepare("INSERT INTO user (realm, nick, name, email, origin_realm) VALUES (?, ?, 'Reader', ?, ?)").bind(
+        realm,
+        `reader@${realm}`,
+        `reader@${realm}.example`,
+        realm,
+      )
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO realm (code, name, nick_suffix) VALUES ('rhost', 'Hosted', '@rhost'), ('rdash', 'Dashboard', '@rdash'), ('rnone', 'Nowhere', '@rnone')"),
+      env.DB.prepare(
+        "INSERT INTO realm (code, name, nick_suffix) VALUES ('rhost', 'Hosted', '@rhost'), ('rdash', 'Dashboard', '@rdash'), ('rnone', 'Nowhere', '@rnone')",
+      ),
       env.DB.prepare("INSERT INTO realm_host (host, realm) VALUES ('console.rhost.example', 'rhost')"),
       env.DB.prepare("UPDATE realm SET dashboard_url = 'https://painel.rdash.example/' WHERE code = 'rdash'"),
       user('rhost'),

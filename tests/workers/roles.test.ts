@@ -23,17 +23,32 @@ describe('roles API (/mas/permission)', () => {
 
   it('creates a role from flat permission flags and answers the full map', async () => {
     const role = uniq()
-    const res = await api(DEMO, 'mas/permission', { method: 'POST', token: await admin(), json: { role, description: 'Readers', mas_user_list: true, mas_user_get: true, mas_user_edit: false } })
+    const res = await api(DEMO, 'mas/permission', {
+      method: 'POST',
+      token: await admin(),
+      json: { role, description: 'Readers', mas_user_list: true, mas_user_get: true, mas_user_edit: false },
+    })
     expect(res.status).toBe(201)
     const body = (await res.json()) as Record<string, unknown>
-    expect(body).toMatchObject({ realm: 'demo', role, description: 'Readers', mas_user_list: true, mas_user_get: true, mas_user_edit: false, dashboard_dashboard_access: false })
+    expect(body).toMatchObject({
+      realm: 'demo',
+      role,
+      description: 'Readers',
+      mas_user_list: true,
+      mas_user_get: true,
+      mas_user_edit: false,
+      dashboard_dashboard_access: false,
+    })
     expect(body.updated_by).toMatch(/^u/)
   })
 
   it('refuses unknown permissions and non-boolean flags, field by field, and changes nothing', async () => {
     const role = uniq()
     const token = await admin()
-    const body = await expectEnvelope(await api(DEMO, 'mas/permission', { method: 'POST', token, json: { role, mas_bogus_thing: true, mas_user_list: 'yes' } }), 400)
+    const body = await expectEnvelope(
+      await api(DEMO, 'mas/permission', { method: 'POST', token, json: { role, mas_bogus_thing: true, mas_user_list: 'yes' } }),
+      400,
+    )
     expect(body.errors.map((e) => [e.field, e.message]).sort()).toEqual([
       ['mas_bogus_thing', 'validation.unknown_permission'],
       ['mas_user_list', 'validation.boolean'],

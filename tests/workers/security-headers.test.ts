@@ -17,7 +17,10 @@ function directives(policy: string | null): Map<string, string[]> {
 /** The nonce of a page's policy, checked against every <script> of its HTML. */
 async function pageNonce(res: Response): Promise<string> {
   const csp = directives(res.headers.get('content-security-policy'))
-  const nonce = csp.get('script-src')?.find((s) => s.startsWith("'nonce-"))?.slice(7, -1)
+  const nonce = csp
+    .get('script-src')
+    ?.find((s) => s.startsWith("'nonce-"))
+    ?.slice(7, -1)
   expect(nonce, 'script-src has a nonce').toBeTruthy()
   const html = await res.text()
   const scripts = html.match(/<script\b[^>]*>/g) ?? []

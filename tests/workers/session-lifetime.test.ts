@@ -9,7 +9,9 @@ vi.setConfig({ testTimeout: 30_000 })
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString()
 const setSession = async (token: string, column: 'last_seen_at' | 'created_at', value: string) =>
-  env.DB.prepare(`UPDATE session SET ${column} = ? WHERE token_hash = ?`).bind(value, await sha256Hex(token)).run()
+  env.DB.prepare(`UPDATE session SET ${column} = ? WHERE token_hash = ?`)
+    .bind(value, await sha256Hex(token))
+    .run()
 
 describe('session lifetime', () => {
   it('ends a session after the realm’s idle timeout (30 minutes by default)', async () => {
@@ -23,7 +25,10 @@ describe('session lifetime', () => {
 
   it('keeps a used session alive, writing last_seen_at at most once a minute', async () => {
     const token = await signIn(DEMO, 'demo', 'manager')
-    const seen = async () => (await env.DB.prepare('SELECT last_seen_at AS t FROM session WHERE token_hash = ?').bind(await sha256Hex(token)).first<{ t: string }>())!.t
+    const seen = async () =>
+      (await env.DB.prepare('SELECT last_seen_at AS t FROM session WHERE token_hash = ?')
+        .bind(await sha256Hex(token))
+        .first<{ t: string }>())!.t
     const recent = new Date(Date.now() - 5_000).toISOString()
     await setSession(token, 'last_seen_at', recent)
     await api(DEMO, 'mas/session', { token })
@@ -50,7 +55,9 @@ describe('session lifetime', () => {
       await setSession(token, 'last_seen_at', minutesAgo(6))
       await expectEnvelope(await api(DEMO, 'mas/session', { token }), 401, 'session_timeout')
       const fresh = await signIn(DEMO, 'demo', 'teacher')
-      const row = await env.DB.prepare('SELECT created_at, expires_at FROM session WHERE token_hash = ?').bind(await sha256Hex(fresh)).first<{ created_at: string; expires_at: string }>()
+      const row = await env.DB.prepare('SELECT created_at, expires_at FROM session WHERE token_hash = ?')
+        .bind(await sha256Hex(fresh))
+        .first<{ created_at: string; expires_at: string }>()
       expect(Date.parse(row!.expires_at) - Date.parse(row!.created_at)).toBe(60 * 60_000)
     } finally {
       await env.DB.prepare("UPDATE realm SET session_idle_minutes = 30, session_lifetime_minutes = 720 WHERE code = 'demo'").run()
@@ -59,7 +66,10 @@ describe('session lifetime', () => {
 
   it('validates the realm settings', async () => {
     const root = await signIn(DEMO, 'demo', 'root')
-    const body = await expectEnvelope(await api(DEMO, 'mas/realm/demo', { method: 'PUT', token: root, json: { session_idle_minutes: 0, captcha_type: 'audio' } }), 400)
+    const body = await expectEnvelope(
+      await api(DEMO, 'mas/realm/demo', { method: 'PUT', token: root, json: { session_idle_minutes: 0, captcha_type: 'audio' } }),
+      400,
+    )
     expect(body.errors.map((e) => e.field).sort()).toEqual(['captcha_type', 'session_idle_minutes'])
     const ok = await api(DEMO, 'mas/realm/demo', { method: 'PUT', token: root, json: { session_idle_minutes: 45 } })
     expect(((await ok.json()) as { session_idle_minutes: number }).session_idle_minutes).toBe(45)

@@ -54,7 +54,11 @@ describe('POST /registration/edusp (employee sign-in)', () => {
 
   it('requires a captcha when the realm enables it, and each captcha token serves once', async () => {
     const json = { realm: 'escola', id: 'RG123456789SP', password: 'demo1234' }
-    const missing = await expectEnvelope(await api(ESCOLA, 'registration/edusp', { method: 'POST', json, headers: { 'cf-connecting-ip': randomIp() } }), 400, 'captcha_required')
+    const missing = await expectEnvelope(
+      await api(ESCOLA, 'registration/edusp', { method: 'POST', json, headers: { 'cf-connecting-ip': randomIp() } }),
+      400,
+      'captcha_required',
+    )
     expect(missing.errors[0].field).toBe('x-captcha-token')
     const key = newSessionKey()
     const token = await solveCaptcha(ESCOLA, 'escola', key)
@@ -69,7 +73,9 @@ describe('POST /registration/edusp (employee sign-in)', () => {
     const token = await solveCaptcha(ESCOLA, 'escola', key)
     const other = { 'x-captcha-token': token, 'x-session-key': newSessionKey(), 'cf-connecting-ip': randomIp() }
     await expectEnvelope(await api(ESCOLA, 'registration/edusp', { method: 'POST', json, headers: other }), 400, 'captcha_invalid')
-    await env.DB.prepare("UPDATE captcha_token SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?").bind(await sha256Hex(token)).run()
+    await env.DB.prepare("UPDATE captcha_token SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?")
+      .bind(await sha256Hex(token))
+      .run()
     const mine = { 'x-captcha-token': token, 'x-session-key': key, 'cf-connecting-ip': randomIp() }
     await expectEnvelope(await api(ESCOLA, 'registration/edusp', { method: 'POST', json, headers: mine }), 400, 'captcha_invalid')
   })
@@ -96,8 +102,16 @@ describe('POST /registration/edusp/token (employee-token sign-in)', () => {
 
   it('refuses expired, forged, other-realm and unknown-employee tokens', async () => {
     await expectEnvelope(await withCaptcha('registration/edusp/token', { realm: 'escola', token: await mint('RG123456789SP', -10) }), 401, 'token_expired')
-    await expectEnvelope(await withCaptcha('registration/edusp/token', { realm: 'escola', token: await mint('RG123456789SP', 600, 'escola', 'another-secret') }), 401, 'token_invalid')
-    await expectEnvelope(await withCaptcha('registration/edusp/token', { realm: 'escola', token: await mint('RG123456789SP', 600, 'demo') }), 401, 'token_invalid')
+    await expectEnvelope(
+      await withCaptcha('registration/edusp/token', { realm: 'escola', token: await mint('RG123456789SP', 600, 'escola', 'another-secret') }),
+      401,
+      'token_invalid',
+    )
+    await expectEnvelope(
+      await withCaptcha('registration/edusp/token', { realm: 'escola', token: await mint('RG123456789SP', 600, 'demo') }),
+      401,
+      'token_invalid',
+    )
     const good = await mint()
     const [head, payload, sig] = good.split('.')
     const tampered = `${head}.${payload.slice(0, -2)}${payload.endsWith('AA') ? 'BB' : 'AA'}.${sig}`

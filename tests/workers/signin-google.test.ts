@@ -32,7 +32,14 @@ describe('Google sign-in (POST /mas/registration, provider google)', () => {
     const body = (await res.json()) as { nick: string; role: string; auth_token: string }
     expect(body).toMatchObject({ nick: 'nova.professora@demo', role: 'teacher' })
     // The new account has its audit record, written with it (the actor is the provider).
-    const records = () => env.DB.prepare("SELECT * FROM audit_log WHERE entity = 'user' AND entity_id = 'nova.professora@demo'").all<{ realm: string; actor: string; action: string; changes: string; request_id: string }>()
+    const records = () =>
+      env.DB.prepare("SELECT * FROM audit_log WHERE entity = 'user' AND entity_id = 'nova.professora@demo'").all<{
+        realm: string
+        actor: string
+        action: string
+        changes: string
+        request_id: string
+      }>()
     const { results } = await records()
     expect(results).toHaveLength(1)
     expect(results[0]).toMatchObject({ realm: 'demo', actor: 'provider:google', action: 'create', request_id: res.headers.get('x-request-id') })
@@ -72,7 +79,11 @@ describe('Google sign-in (POST /mas/registration, provider google)', () => {
   it('refuses expired tokens, tokens for another client, another nonce, and altered tokens', async () => {
     const expired = await expectEnvelope(await register({ realm: 'demo', provider: 'google', token: await token('1007') }), 401, 'invalid_token')
     expect(expired.errors[0].value).toBe('expired')
-    const audience = await expectEnvelope(await register({ realm: 'demo', provider: 'google', token: await token('1001', { clientId: 'someone-else' }) }), 401, 'invalid_token')
+    const audience = await expectEnvelope(
+      await register({ realm: 'demo', provider: 'google', token: await token('1001', { clientId: 'someone-else' }) }),
+      401,
+      'invalid_token',
+    )
     expect(audience.errors[0].value).toBe('audience')
     const nonce = await expectEnvelope(await register({ realm: 'demo', provider: 'google', token: await token('1001'), nonce: 'other' }), 401, 'invalid_token')
     expect(nonce.errors[0].value).toBe('nonce')
@@ -93,7 +104,11 @@ describe('Google sign-in (POST /mas/registration, provider google)', () => {
       ['sign', 'verify'],
     )) as CryptoKeyPair
     const sig = new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', pair.privateKey, new TextEncoder().encode(`${head}.${payload}`)))
-    const body = await expectEnvelope(await register({ realm: 'demo', provider: 'google', token: `${head}.${payload}.${bytesToBase64Url(sig)}` }), 401, 'invalid_token')
+    const body = await expectEnvelope(
+      await register({ realm: 'demo', provider: 'google', token: `${head}.${payload}.${bytesToBase64Url(sig)}` }),
+      401,
+      'invalid_token',
+    )
     expect(body.errors[0].value).toBe('signature')
   })
 
@@ -102,7 +117,9 @@ describe('Google sign-in (POST /mas/registration, provider google)', () => {
   })
 
   it('reports the provider unavailable when the issuer’s keys cannot be had, or the realm has no client id', async () => {
-    const err = await verifyIdToken(await token('1001'), { jwksUrl: `${issuer()}/no-such-key-set`, issuers: [issuer()], audience: CLIENT }).catch((e: unknown) => e)
+    const err = await verifyIdToken(await token('1001'), { jwksUrl: `${issuer()}/no-such-key-set`, issuers: [issuer()], audience: CLIENT }).catch(
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(OidcError)
     expect((err as OidcError).reason).toBe('unavailable')
     await env.DB.prepare("UPDATE realm SET google_client_id = '' WHERE code = 'demo'").run()
@@ -119,8 +136,16 @@ describe('POST /registration/{realm} and the mobile revalidation', () => {
     const res = await register({ provider: 'google', token: await token('1001') }, { 'x-api-realm': 'demo' }, 'localhost', 'registration/demo')
     expect(res.status, await res.clone().text()).toBe(200)
     expect(((await res.json()) as { nick: string }).nick).toBe('root@demo')
-    await expectEnvelope(await register({ provider: 'google', token: await token('1001') }, { 'x-api-realm': 'escola' }, 'localhost', 'registration/demo'), 400, 'realm')
-    await expectEnvelope(await register({ provider: 'google', token: await token('1001') }, { 'x-api-platform': 'tv' }, 'localhost', 'registration/demo'), 400, 'picklist')
+    await expectEnvelope(
+      await register({ provider: 'google', token: await token('1001') }, { 'x-api-realm': 'escola' }, 'localhost', 'registration/demo'),
+      400,
+      'realm',
+    )
+    await expectEnvelope(
+      await register({ provider: 'google', token: await token('1001') }, { 'x-api-platform': 'tv' }, 'localhost', 'registration/demo'),
+      400,
+      'picklist',
+    )
   })
 
   it('revalidates a mobile session: profile, nick suffix and permissions', async () => {

@@ -52,7 +52,11 @@ export function solveTextQuestion(question: string): string {
  * An id_token from the local OpenID issuer, obtained through its authorization endpoint as a browser would
  * (account chooser form → redirect with the token in the fragment).
  */
-export async function googleIdToken(issuer: string, sub: string, opts: { clientId?: string; nonce?: string; deny?: boolean } = {}): Promise<{ id_token?: string; error?: string }> {
+export async function googleIdToken(
+  issuer: string,
+  sub: string,
+  opts: { clientId?: string; nonce?: string; deny?: boolean } = {},
+): Promise<{ id_token?: string; error?: string }> {
   const form = new URLSearchParams({
     client_id: opts.clientId ?? 'demo-console.apps.googleusercontent.com',
     redirect_uri: 'http://demo.localhost/authentication/google/callback',

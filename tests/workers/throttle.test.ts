@@ -19,10 +19,13 @@ async function attempt(nick: string, password: string, opts: { ip?: string; capt
 }
 
 const causes = (body: { errors: { cause: string }[] }) => body.errors.map((e) => e.cause)
-const retryAfter = (body: { errors: { cause: string; value: unknown }[] }) => (body.errors.find((e) => e.cause === 'throttled')!.value as { retry_after: number }).retry_after
+const retryAfter = (body: { errors: { cause: string; value: unknown }[] }) =>
+  (body.errors.find((e) => e.cause === 'throttled')!.value as { retry_after: number }).retry_after
 /** Moves a bucket's last failure back in time, as if that much time had passed. */
 const age = async (kind: string, key: string, ms: number) =>
-  env.DB.prepare("UPDATE signin_throttle SET last_failure_at = ? WHERE realm = 'demo' AND kind = ? AND key = ?").bind(new Date(Date.now() - ms).toISOString(), kind, key).run()
+  env.DB.prepare("UPDATE signin_throttle SET last_failure_at = ? WHERE realm = 'demo' AND kind = ? AND key = ?")
+    .bind(new Date(Date.now() - ms).toISOString(), kind, key)
+    .run()
 
 describe('throttling of repeated failures per account and client address', () => {
   it('slows the pair down a little, then demands a captcha; a solved captcha is never delayed', async () => {
@@ -71,7 +74,9 @@ describe('throttling of repeated failures per account and client address', () =>
   })
 
   it('never delays the account bucket, however many failures it counts', async () => {
-    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'tutor@demo', 500, ?)").bind(new Date().toISOString()).run()
+    await env.DB.prepare("INSERT INTO signin_throttle (realm, kind, key, failures, last_failure_at) VALUES ('demo', 'account', 'tutor@demo', 500, ?)")
+      .bind(new Date().toISOString())
+      .run()
     await expectEnvelope(await attempt('tutor', 'demo1234'), 400, 'captcha_required')
     expect((await attempt('tutor', 'demo1234', { captcha: true })).status).toBe(200)
     expect(delayFor(THROTTLE.account, 10_000)).toBe(0)
@@ -79,7 +84,12 @@ describe('throttling of repeated failures per account and client address', () =>
 
   it('doubles the pair’s delay with each further failure up to a cap, and forgets failures after the window', async () => {
     const p = THROTTLE.pair
-    expect([p.delayAfter - 1, p.delayAfter, p.delayAfter + 1, p.delayAfter + 2].map((n) => delayFor(p, n))).toEqual([0, p.baseDelayMs, p.baseDelayMs * 2, p.baseDelayMs * 4])
+    expect([p.delayAfter - 1, p.delayAfter, p.delayAfter + 1, p.delayAfter + 2].map((n) => delayFor(p, n))).toEqual([
+      0,
+      p.baseDelayMs,
+      p.baseDelayMs * 2,
+      p.baseDelayMs * 4,
+    ])
     expect(delayFor(p, 60)).toBe(p.maxDelayMs)
     expect(p.maxDelayMs).toBeLessThanOrEqual(60_000)
     const ip = randomIp()

@@ -10,8 +10,14 @@ import { call, consoleSignIn, DEMO, signIn, api } from './helpers'
 
 const SCREENS = ROUTES.filter((r) => /^(tms\.|room\.(list|create|edit)$)/.test(r.id) && !['tms.answer.list', 'tms.task.correct'].includes(r.id))
 const PARAMS: Record<string, string> = {
-  modelId: 'm-demo-fractions', taskId: 't-demo-fractions', questionId: 'b-demo-1', categoryId: 'c-demo-math', skillId: 'sk-demo-c1', genreId: 'gn-demo-diss',
-  roomName: encodeURIComponent('9º A'), room: 'r-demo-9a',
+  modelId: 'm-demo-fractions',
+  taskId: 't-demo-fractions',
+  questionId: 'b-demo-1',
+  categoryId: 'c-demo-math',
+  skillId: 'sk-demo-c1',
+  genreId: 'gn-demo-diss',
+  roomName: encodeURIComponent('9º A'),
+  room: 'r-demo-9a',
 }
 const pt = catalogues['pt-BR']
 const pathOf = (pattern: string) => pattern.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? p)
@@ -21,7 +27,8 @@ function form(fields: Record<string, string>) {
   for (const [k, v] of Object.entries(fields)) f.set(k, v)
   return f
 }
-const post = (path: string, cookie: string, fields: Record<string, string>) => call(DEMO, path, { method: 'POST', body: form(fields), headers: { cookie, origin: `http://${DEMO}` } })
+const post = (path: string, cookie: string, fields: Record<string, string>) =>
+  call(DEMO, path, { method: 'POST', body: form(fields), headers: { cookie, origin: `http://${DEMO}` } })
 
 describe('task-authoring screens', () => {
   it('serves every tms and room screen of the manifest with its own screen, none "not available yet"', async () => {
@@ -48,9 +55,37 @@ describe('task-authoring screens', () => {
   it('saves a model from the editor, sanitizing its rich text, and answers rule errors next to their fields', async () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const model = {
-      title: 'Modelo da tela', kind: 'activity', description: '', tags: ['tela'], categories: ['c-demo-math'], style: { background_color: '' },
-      min_execution_time: 0, max_execution_time: 0, token: false, audio_question: false, essay_transcription: false, verify_answers: false, disable_answer_review: false, auto_draft: false,
-      questions: [{ id: 'q1', type: 'text', statement: '<p>Explique<script>alert(1)</script> <img src="x" onerror="alert(2)"></p>', score: 1, required: true, shuffle: false, partial_score: false, categories: [], media_type: '', media_url: '', comment: '', extra_fields: {}, options: { min_text_count: 1, max_text_count: 100 } }],
+      title: 'Modelo da tela',
+      kind: 'activity',
+      description: '',
+      tags: ['tela'],
+      categories: ['c-demo-math'],
+      style: { background_color: '' },
+      min_execution_time: 0,
+      max_execution_time: 0,
+      token: false,
+      audio_question: false,
+      essay_transcription: false,
+      verify_answers: false,
+      disable_answer_review: false,
+      auto_draft: false,
+      questions: [
+        {
+          id: 'q1',
+          type: 'text',
+          statement: '<p>Explique<script>alert(1)</script> <img src="x" onerror="alert(2)"></p>',
+          score: 1,
+          required: true,
+          shuffle: false,
+          partial_score: false,
+          categories: [],
+          media_type: '',
+          media_url: '',
+          comment: '',
+          extra_fields: {},
+          options: { min_text_count: 1, max_text_count: 100 },
+        },
+      ],
     }
     const res = await post('/tms/model/create', cookie, { intent: 'save', model: JSON.stringify(model) })
     expect(res.status).toBe(302)
@@ -61,7 +96,10 @@ describe('task-authoring screens', () => {
     expect(page).toContain('Modelo da tela')
     expect(page).not.toContain('<script>alert(1)')
 
-    const bad = await post(`/tms/model/edit/${id}`, cookie, { intent: 'save', model: JSON.stringify({ ...model, questions: [{ ...model.questions[0], statement: '<p>a</p>', score: -1 }] }) })
+    const bad = await post(`/tms/model/edit/${id}`, cookie, {
+      intent: 'save',
+      model: JSON.stringify({ ...model, questions: [{ ...model.questions[0], statement: '<p>a</p>', score: -1 }] }),
+    })
     expect(bad.status).toBe(400)
     // The editor's page comes back with the rule messages, translated, and the stored model is unchanged.
     const refused = await bad.text()
@@ -74,14 +112,37 @@ describe('task-authoring screens', () => {
   it('creates and edits a bank question through its screens and refuses an incomplete topic', async () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const item = {
-      type: 'single', statement: '<p>Quanto é 2 + 2?</p>', comment: '', score: 1, required: true, shuffle: false, partial_score: false, categories: [], media_type: '', media_url: '', extra_fields: {},
-      options: [{ statement: '<p>4</p>', answer: true, media_type: '', media_url: '' }, { statement: '<p>5</p>', answer: false, media_type: '', media_url: '' }],
-      difficulty: 'medium', tags: ['soma'], grade_id: 3, subject_id: 'MAT', standard_id: 'EF03', descriptor_id: 'D9', batch_id: 'tela', curriculum: 'BNCC',
+      type: 'single',
+      statement: '<p>Quanto é 2 + 2?</p>',
+      comment: '',
+      score: 1,
+      required: true,
+      shuffle: false,
+      partial_score: false,
+      categories: [],
+      media_type: '',
+      media_url: '',
+      extra_fields: {},
+      options: [
+        { statement: '<p>4</p>', answer: true, media_type: '', media_url: '' },
+        { statement: '<p>5</p>', answer: false, media_type: '', media_url: '' },
+      ],
+      difficulty: 'medium',
+      tags: ['soma'],
+      grade_id: 3,
+      subject_id: 'MAT',
+      standard_id: 'EF03',
+      descriptor_id: 'D9',
+      batch_id: 'tela',
+      curriculum: 'BNCC',
     }
     const created = await post('/tms/question_bank/create', cookie, { item: JSON.stringify(item) })
     expect(created.status).toBe(302)
     expect(created.headers.get('location')).toBe('/tms/question_bank')
-    const row = await env.DB.prepare("SELECT id, difficulty FROM tms_question_bank WHERE realm = 'demo' AND batch_id = 'tela'").first<{ id: string; difficulty: string }>()
+    const row = await env.DB.prepare("SELECT id, difficulty FROM tms_question_bank WHERE realm = 'demo' AND batch_id = 'tela'").first<{
+      id: string
+      difficulty: string
+    }>()
     expect(row!.difficulty).toBe('medium')
 
     const list = await (await call(DEMO, '/tms/question_bank?difficulty=medium&subject_id=MAT&batch_id=tela', { headers: { cookie } })).text()
@@ -101,8 +162,13 @@ describe('task-authoring screens', () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const token = await signIn(DEMO, 'demo', 'teacher')
     const created = await api(DEMO, 'tms/model', {
-      method: 'POST', token,
-      json: { title: 'Destino do banco', categories: ['c-demo-math'], questions: [{ type: 'text', statement: '<p>Primeira questão</p>', score: 1, options: { min_text_count: 1, max_text_count: 50 } }] },
+      method: 'POST',
+      token,
+      json: {
+        title: 'Destino do banco',
+        categories: ['c-demo-math'],
+        questions: [{ type: 'text', statement: '<p>Primeira questão</p>', score: 1, options: { min_text_count: 1, max_text_count: 50 } }],
+      },
     })
     expect(created.status, await created.clone().text()).toBeLessThan(300)
     const model = (await created.json()) as { id: string }
@@ -110,7 +176,11 @@ describe('task-authoring screens', () => {
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe(`/tms/model/edit/${model.id}`)
     const got = (await (await api(DEMO, `tms/model/${model.id}`, { token })).json()) as { questions: { type: string; bank_id?: string }[] }
-    expect(got.questions.map((q) => [q.type, q.bank_id ?? null])).toEqual([['text', null], ['single', 'b-demo-1'], ['order_sentences', 'b-demo-3']])
+    expect(got.questions.map((q) => [q.type, q.bank_id ?? null])).toEqual([
+      ['text', null],
+      ['single', 'b-demo-1'],
+      ['order_sentences', 'b-demo-3'],
+    ])
 
     const unknown = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: JSON.stringify(['no-such-question']) })
     expect(unknown.status).toBe(404)
@@ -135,8 +205,15 @@ describe('task-authoring screens', () => {
 
     // Only the chosen questions of the chosen types change.
     expect((await classify(topic, ['single'])).status).toBe(200)
-    const rows = await env.DB.prepare("SELECT id, grade_id, descriptor_id FROM tms_question_bank WHERE id IN ('b-demo-1', 'b-demo-2') ORDER BY id").all<{ id: string; grade_id: number; descriptor_id: string }>()
-    expect(rows.results).toEqual([{ id: 'b-demo-1', grade_id: 7, descriptor_id: 'D22' }, { id: 'b-demo-2', grade_id: 9, descriptor_id: 'D1' }])
+    const rows = await env.DB.prepare("SELECT id, grade_id, descriptor_id FROM tms_question_bank WHERE id IN ('b-demo-1', 'b-demo-2') ORDER BY id").all<{
+      id: string
+      grade_id: number
+      descriptor_id: string
+    }>()
+    expect(rows.results).toEqual([
+      { id: 'b-demo-1', grade_id: 7, descriptor_id: 'D22' },
+      { id: 'b-demo-2', grade_id: 9, descriptor_id: 'D1' },
+    ])
   })
 
   it('refuses removing a model with published tasks from the list, with the blocked message, and keeps it', async () => {
@@ -153,12 +230,20 @@ describe('task-authoring screens', () => {
     const token = await signIn(DEMO, 'demo', 'teacher')
     const batch = `nu-${crypto.randomUUID().slice(0, 8)}`
     const body = { statement: '<p>Quanto é metade de dez?</p>', options: { min_text_count: 1, max_text_count: 50 }, batch_id: batch }
-    const created = (await (await api(DEMO, 'tms/question_bank', { method: 'POST', token, json: body })).json()) as { id: string; created_at: string; updated_at: string }
+    const created = (await (await api(DEMO, 'tms/question_bank', { method: 'POST', token, json: body })).json()) as {
+      id: string
+      created_at: string
+      updated_at: string
+    }
     expect(created.updated_at).toBe(created.created_at)
     const csv = async () => {
       const res = await call(DEMO, `/export/tms_question_bank?batch_id=${batch}`, { headers: { cookie } })
       expect(res.status).toBe(200)
-      const [header, row] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','))
+      const [header, row] = (await res.text())
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .map((l) => l.split(','))
       return { added: row[header.indexOf('Nova em')], updated: row[header.indexOf('Atualizada em')] }
     }
     const fresh = await csv()
@@ -171,7 +256,9 @@ describe('task-authoring screens', () => {
     expect(edited.added).toBe(fresh.added)
     expect(edited.updated).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
     const today = new Date().toISOString().slice(0, 10)
-    const listed = (await (await api(DEMO, `tms/question_bank?batch_id=${batch}&created_at_from=${today}&created_at_to=${today}`, { token })).json()) as { items: { id: string; created_at: string }[] }
+    const listed = (await (await api(DEMO, `tms/question_bank?batch_id=${batch}&created_at_from=${today}&created_at_to=${today}`, { token })).json()) as {
+      items: { id: string; created_at: string }[]
+    }
     expect(listed.items.map((i) => i.id)).toEqual([created.id])
     expect(listed.items[0].created_at).toBe(created.created_at)
   })
@@ -185,7 +272,11 @@ describe('task-authoring screens', () => {
     const csv = async () => {
       const res = await call(DEMO, `/export/tms_model?like=${encodeURIComponent(title)}`, { headers: { cookie } })
       expect(res.status).toBe(200)
-      const [header, ...rows] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','))
+      const [header, ...rows] = (await res.text())
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .map((l) => l.split(','))
       expect(rows).toHaveLength(1)
       return { added: rows[0][header.indexOf('Novo em')], updated: rows[0][header.indexOf('Atualizado em')] }
     }
@@ -219,7 +310,9 @@ describe('task-authoring screens', () => {
     const duplicated = await post('/tms/model', cookie, { intent: 'duplicate', id: 'm-demo-fractions', title: 'Frações (cópia da tela)' })
     expect(duplicated.status).toBe(302)
     const dupId = /^\/tms\/model\/edit\/(.+)$/.exec(duplicated.headers.get('location') ?? '')![1]
-    const dup = await env.DB.prepare('SELECT title, parent_id FROM tms_model WHERE id = ? AND realm = ?').bind(dupId, 'demo').first<{ title: string; parent_id: string }>()
+    const dup = await env.DB.prepare('SELECT title, parent_id FROM tms_model WHERE id = ? AND realm = ?')
+      .bind(dupId, 'demo')
+      .first<{ title: string; parent_id: string }>()
     expect(dup).toEqual({ title: 'Frações (cópia da tela)', parent_id: 'm-demo-fractions' })
   })
 
@@ -234,11 +327,17 @@ describe('task-authoring screens', () => {
   it('generates a task token from its screen and shows the code with who created it and when', async () => {
     const cookie = await consoleSignIn(DEMO, 'root')
     const token = await signIn(DEMO, 'demo', 'root')
-    const m = (await (await api(DEMO, 'tms/model', { method: 'POST', token, json: { title: 'Tarefa com código', token: true, questions: [validQuestion('single')] } })).json()) as { id: string }
-    const t = (await (await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: m.id, categories: ['c-demo-math'], rooms: ['r-demo-9a'] } })).json()) as { id: string }
+    const m = (await (
+      await api(DEMO, 'tms/model', { method: 'POST', token, json: { title: 'Tarefa com código', token: true, questions: [validQuestion('single')] } })
+    ).json()) as { id: string }
+    const t = (await (
+      await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: m.id, categories: ['c-demo-math'], rooms: ['r-demo-9a'] } })
+    ).json()) as { id: string }
     const screenPath = `/tms/token/edit/room/${encodeURIComponent('9º A')}/task/${t.id}`
     expect((await post(screenPath, cookie, {})).status).toBe(200)
-    const row = await env.DB.prepare('SELECT code, created_by FROM tms_token WHERE task_id = ? AND revoked_at IS NULL').bind(t.id).first<{ code: string; created_by: string }>()
+    const row = await env.DB.prepare('SELECT code, created_by FROM tms_token WHERE task_id = ? AND revoked_at IS NULL')
+      .bind(t.id)
+      .first<{ code: string; created_by: string }>()
     expect(row?.created_by).toBe('root@demo')
     const html = await (await call(DEMO, screenPath, { headers: { cookie } })).text()
     expect(html).toContain(`<strong>${row!.code}</strong>`)
@@ -249,7 +348,10 @@ describe('task-authoring screens', () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const bank = await call(DEMO, '/export/tms_question_bank?difficulty=hard', { headers: { cookie } })
     expect(bank.status).toBe(200)
-    const [header, ...rows] = (await bank.text()).replace(/^\uFEFF/, '').trim().split('\r\n')
+    const [header, ...rows] = (await bank.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
     expect(header.startsWith('Enunciado,Tipo,Dificuldade,Série')).toBe(true)
     expect(rows.every((r) => r.includes('Difícil'))).toBe(true)
     const tasks = await call(DEMO, '/export/tms_task', { headers: { cookie } })
@@ -262,7 +364,11 @@ describe('extra fields of rooms', () => {
   it('shows the realm’s room fields on the room form, requires the required ones, and stores their values', async () => {
     const root = await signIn(DEMO, 'demo', 'root')
     const key = `inep_${crypto.randomUUID().slice(0, 6)}`
-    const field = await api(DEMO, 'mas/extra_field', { method: 'POST', token: root, json: { entity: 'room', key, label: 'Código INEP: escola', required: true } })
+    const field = await api(DEMO, 'mas/extra_field', {
+      method: 'POST',
+      token: root,
+      json: { entity: 'room', key, label: 'Código INEP: escola', required: true },
+    })
     expect(field.status, await field.clone().text()).toBe(201)
     const fieldId = ((await field.json()) as { id: string }).id
     try {
@@ -270,7 +376,9 @@ describe('extra fields of rooms', () => {
       const name = `Sala extra ${crypto.randomUUID().slice(0, 6)}`
       const refused = await api(DEMO, 'room/room', { method: 'POST', token: root, json: { name } })
       expect(refused.status).toBe(422)
-      expect(((await refused.json()) as { errors: { field: string; cause: string }[] }).errors).toEqual([expect.objectContaining({ field: `extra.${key}`, cause: 'required' })])
+      expect(((await refused.json()) as { errors: { field: string; cause: string }[] }).errors).toEqual([
+        expect.objectContaining({ field: `extra.${key}`, cause: 'required' }),
+      ])
       expect(await env.DB.prepare('SELECT 1 FROM room WHERE realm = ? AND name = ?').bind('demo', name).first()).toBeNull()
 
       // The console form carries the field under the realm's own label, and its action sends the value.

@@ -5,10 +5,26 @@ import type { Model } from '../../app/schemas/tms/model'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 
-const AUTHOR = ['dashboard_dashboard_access', 'tms_model_list', 'tms_model_get', 'tms_model_create', 'tms_model_edit', 'tms_model_delete', 'tms_task_publish', 'tms_task_get', 'tms_task_edit', 'tms_task_delete', 'tms_task_list_others']
+const AUTHOR = [
+  'dashboard_dashboard_access',
+  'tms_model_list',
+  'tms_model_get',
+  'tms_model_create',
+  'tms_model_edit',
+  'tms_model_delete',
+  'tms_task_publish',
+  'tms_task_get',
+  'tms_task_edit',
+  'tms_task_delete',
+  'tms_task_list_others',
+]
 const author = async () => (await userWith('demo', AUTHOR)).token
 const audit = async (entity: string, id: string) =>
-  (await env.DB.prepare('SELECT action, changes FROM audit_log WHERE entity = ? AND entity_id = ? ORDER BY id').bind(entity, id).all<{ action: string; changes: string }>()).results
+  (
+    await env.DB.prepare('SELECT action, changes FROM audit_log WHERE entity = ? AND entity_id = ? ORDER BY id')
+      .bind(entity, id)
+      .all<{ action: string; changes: string }>()
+  ).results
 
 const body = (extra: Record<string, unknown> = {}) => ({
   title: `Model ${crypto.randomUUID().slice(0, 6)}`,
@@ -34,15 +50,54 @@ async function publish(token: string, modelId: string, extra: Record<string, unk
 describe('task models (/tms/model)', () => {
   it('creates a model with one question of every type, in the seed’s field names, and reads it back', async () => {
     const token = await author()
-    const m = await create(token, { questions: QUESTION_TYPES.map(validQuestion), min_execution_time: 5, max_execution_time: 60, token: true, verify_answers: true, style: { background_color: '#ffeecc' } })
-    expect(m).toMatchObject({ type: 'model', kind: 'activity', version: 1, token: true, verify_answers: true, auto_draft: false, min_execution_time: 5, style: { background_color: '#ffeecc' }, parent_id: null })
+    const m = await create(token, {
+      questions: QUESTION_TYPES.map(validQuestion),
+      min_execution_time: 5,
+      max_execution_time: 60,
+      token: true,
+      verify_answers: true,
+      style: { background_color: '#ffeecc' },
+    })
+    expect(m).toMatchObject({
+      type: 'model',
+      kind: 'activity',
+      version: 1,
+      token: true,
+      verify_answers: true,
+      auto_draft: false,
+      min_execution_time: 5,
+      style: { background_color: '#ffeecc' },
+      parent_id: null,
+    })
     expect(m.questions.map((q) => q.type)).toEqual([...QUESTION_TYPES])
     expect(m.question_count).toBe(QUESTION_TYPES.length - 2)
     const single = m.questions.find((q) => q.type === 'single')!
-    expect(Object.keys(single).sort()).toEqual(['categories', 'comment', 'extra_fields', 'id', 'media_type', 'media_url', 'options', 'partial_score', 'required', 'score', 'shuffle', 'statement', 'type'])
+    expect(Object.keys(single).sort()).toEqual([
+      'categories',
+      'comment',
+      'extra_fields',
+      'id',
+      'media_type',
+      'media_url',
+      'options',
+      'partial_score',
+      'required',
+      'score',
+      'shuffle',
+      'statement',
+      'type',
+    ])
     expect(Object.keys((single.options as unknown[])[0] as object).sort()).toEqual(['answer', 'id', 'media_type', 'media_url', 'statement'])
     const fill = m.questions.find((q) => q.type === 'fill_words')!
-    expect(fill.options).toMatchObject({ phrase: [{ type: 'text', value: 'The ' }, { type: 'select', value: 'sun' }, { type: 'text', value: ' rises in the ' }, { type: 'select', value: 'east' }, { type: 'text', value: '.' }] })
+    expect(fill.options).toMatchObject({
+      phrase: [
+        { type: 'text', value: 'The ' },
+        { type: 'select', value: 'sun' },
+        { type: 'text', value: ' rises in the ' },
+        { type: 'select', value: 'east' },
+        { type: 'text', value: '.' },
+      ],
+    })
     const got = await api(DEMO, `tms/model/${m.id}`, { token })
     expect(await got.json()).toMatchObject({ id: m.id, questions: m.questions, published_count: 0 })
   })
@@ -52,7 +107,7 @@ describe('task models (/tms/model)', () => {
     const tag = `t${crypto.randomUUID().slice(0, 6)}`
     const a = await create(token, { tags: [tag], kind: 'exam' })
     await create(token, { tags: [tag], categories: ['c-demo-port'] })
-    const list = async (q: string) => ((await (await api(DEMO, `tms/model?${q}`, { token })).json()) as { items: Model[]; total: number })
+    const list = async (q: string) => (await (await api(DEMO, `tms/model?${q}`, { token })).json()) as { items: Model[]; total: number }
     expect((await list(`tag=${tag}`)).total).toBe(2)
     expect((await list(`tag=${tag.toUpperCase()}&kind=exam`)).items.map((m) => m.id)).toEqual([a.id])
     expect((await list(`tag=${tag}&category=c-demo-port`)).items).toHaveLength(1)
@@ -66,8 +121,22 @@ describe('task models (/tms/model)', () => {
   it('refuses invalid content with each rule at its field, and stores nothing', async () => {
     const token = await author()
     const title = `Bad ${crypto.randomUUID().slice(0, 6)}`
-    const bad = { ...validQuestion('single'), statement: '<p>x</p>', options: [{ statement: 'A', answer: true }, { statement: 'B', answer: true }] }
-    const res = await expectEnvelope(await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ title, questions: [validQuestion('text'), bad], categories: ['c-demo-math', 'c-demo-math'] }) }), 400)
+    const bad = {
+      ...validQuestion('single'),
+      statement: '<p>x</p>',
+      options: [
+        { statement: 'A', answer: true },
+        { statement: 'B', answer: true },
+      ],
+    }
+    const res = await expectEnvelope(
+      await api(DEMO, 'tms/model', {
+        method: 'POST',
+        token,
+        json: body({ title, questions: [validQuestion('text'), bad], categories: ['c-demo-math', 'c-demo-math'] }),
+      }),
+      400,
+    )
     expect(res.errors.map((e) => [e.field, e.message]).sort()).toEqual([
       ['categories', 'validation.tms.category_duplicate'],
       ['questions.1.options', 'validation.question.single_correct'],
@@ -80,7 +149,10 @@ describe('task models (/tms/model)', () => {
   it('refuses unknown and non-selectable categories, unknown genres and skills (422)', async () => {
     const token = await author()
     const essay = { ...validQuestion('essay'), options: { ...(validQuestion('essay').options as object), genre: 'nope', assessed_skill_ids: ['sk-demo-enem'] } }
-    const res = await expectEnvelope(await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: ['c-demo-subject', 'zzz'], questions: [essay] }) }), 422)
+    const res = await expectEnvelope(
+      await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: ['c-demo-subject', 'zzz'], questions: [essay] }) }),
+      422,
+    )
     expect(res.errors.map((e) => [e.field, e.cause]).sort()).toEqual([
       ['categories', 'category_not_selectable'],
       ['categories', 'unknown_category'],
@@ -91,7 +163,11 @@ describe('task models (/tms/model)', () => {
 
   it('refuses two values of a single-selection category group', async () => {
     const token = await author()
-    const res = await expectEnvelope(await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: ['c-demo-math', 'c-demo-port'] }) }), 422, 'category_single')
+    const res = await expectEnvelope(
+      await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: ['c-demo-math', 'c-demo-port'] }) }),
+      422,
+      'category_single',
+    )
     expect(res.errors[0].value).toBe('Disciplina')
   })
 
@@ -142,7 +218,10 @@ describe('task models (/tms/model)', () => {
     const res = await api('escola.localhost', 'tms/model/import', { method: 'POST', token: other.token, json: exported })
     expect(res.status).toBe(201)
     expect(await res.json()).toMatchObject({ categories: [], dropped_categories: ['c-demo-math'], realm: 'escola' })
-    await expectEnvelope(await api('escola.localhost', 'tms/model/import', { method: 'POST', token: other.token, json: { format: 'other', format_version: 1, model: {} } }), 400)
+    await expectEnvelope(
+      await api('escola.localhost', 'tms/model/import', { method: 'POST', token: other.token, json: { format: 'other', format_version: 1, model: {} } }),
+      400,
+    )
   })
 
   it('links a category once: a duplicate link is refused, and unlinking works', async () => {
@@ -150,7 +229,11 @@ describe('task models (/tms/model)', () => {
     const m = await create(token, { categories: [] })
     const add = await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: 'c-demo-math' } })
     expect(await add.json()).toMatchObject({ categories: ['c-demo-math'] })
-    await expectEnvelope(await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: 'c-demo-math' } }), 409, 'category_duplicate')
+    await expectEnvelope(
+      await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: 'c-demo-math' } }),
+      409,
+      'category_duplicate',
+    )
     const removed = await api(DEMO, `tms/model/${m.id}/category/c-demo-math`, { method: 'DELETE', token })
     expect(await removed.json()).toMatchObject({ categories: [] })
   })
@@ -160,12 +243,25 @@ describe('task models (/tms/model)', () => {
     const m = await create(token)
     const t = await publish(token, m.id)
     expect(t.model_version).toBe(1)
-    const edited = (await (await api(DEMO, `tms/model/${m.id}`, { method: 'PUT', token, json: body({ title: 'Second version', questions: [validQuestion('multi')] }) })).json()) as Model
+    const edited = (await (
+      await api(DEMO, `tms/model/${m.id}`, { method: 'PUT', token, json: body({ title: 'Second version', questions: [validQuestion('multi')] }) })
+    ).json()) as Model
     expect(edited.version).toBe(2)
     // A second edit of the unpublished version 2 stays version 2.
-    expect(((await (await api(DEMO, `tms/model/${m.id}`, { method: 'PUT', token, json: body({ title: 'Second version, fixed', questions: [validQuestion('multi')] }) })).json()) as Model).version).toBe(2)
+    expect(
+      (
+        (await (
+          await api(DEMO, `tms/model/${m.id}`, { method: 'PUT', token, json: body({ title: 'Second version, fixed', questions: [validQuestion('multi')] }) })
+        ).json()) as Model
+      ).version,
+    ).toBe(2)
 
-    const task = (await (await api(DEMO, `tms/task/${t.id}`, { token })).json()) as { model_version: number; latest_version: number; newer_version: boolean; content: { title: string; questions: { type: string }[] } }
+    const task = (await (await api(DEMO, `tms/task/${t.id}`, { token })).json()) as {
+      model_version: number
+      latest_version: number
+      newer_version: boolean
+      content: { title: string; questions: { type: string }[] }
+    }
     expect(task).toMatchObject({ model_version: 1, latest_version: 2, newer_version: true })
     expect(task.content.title).toBe(m.title)
     expect(task.content.questions.map((q) => q.type)).toEqual(['single', 'text'])

@@ -5,17 +5,31 @@ import type { Task } from '../../app/schemas/tms/task'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, ESCOLA, api, call, consoleSignIn, expectEnvelope, userWith } from './helpers'
 
-const PUBLISHER = ['dashboard_dashboard_access', 'tms_model_create', 'tms_model_get', 'tms_task_publish', 'tms_task_get', 'tms_task_edit', 'tms_task_delete', 'tms_task_list_others']
+const PUBLISHER = [
+  'dashboard_dashboard_access',
+  'tms_model_create',
+  'tms_model_get',
+  'tms_task_publish',
+  'tms_task_get',
+  'tms_task_edit',
+  'tms_task_delete',
+  'tms_task_list_others',
+]
 const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
 
 async function model(token: string, extra: Record<string, unknown> = {}, host = DEMO): Promise<Model> {
-  const res = await api(host, 'tms/model', { method: 'POST', token, json: { title: `Publish ${crypto.randomUUID().slice(0, 6)}`, questions: [validQuestion('single')], ...extra } })
+  const res = await api(host, 'tms/model', {
+    method: 'POST',
+    token,
+    json: { title: `Publish ${crypto.randomUUID().slice(0, 6)}`, questions: [validQuestion('single')], ...extra },
+  })
   expect(res.status, await res.clone().text()).toBe(201)
   return (await res.json()) as Model
 }
 
-const publish = (token: string, json: Record<string, unknown>, host = DEMO) => api(host, 'tms/task', { method: 'POST', token, json: { rooms: ['r-demo-9a'], categories: ['c-demo-math'], ...json } })
+const publish = (token: string, json: Record<string, unknown>, host = DEMO) =>
+  api(host, 'tms/task', { method: 'POST', token, json: { rooms: ['r-demo-9a'], categories: ['c-demo-math'], ...json } })
 
 /** The single rule an otherwise valid publication breaks. */
 async function refusedWith(token: string, json: Record<string, unknown>, field: string, message: string, status = 422) {
@@ -30,7 +44,15 @@ describe('publication (/tms/task)', () => {
     const res = await publish(token, { model_id: m.id, show_timer: true })
     expect(res.status).toBe(201)
     const t = (await res.json()) as Task & { targets: { room_name: string }[] }
-    expect(t).toMatchObject({ status: 'published', publication_type: 'all', model_version: 1, show_timer: true, scheduling_enabled: true, rooms: '9º A', categories: ['c-demo-math'] })
+    expect(t).toMatchObject({
+      status: 'published',
+      publication_type: 'all',
+      model_version: 1,
+      show_timer: true,
+      scheduling_enabled: true,
+      rooms: '9º A',
+      categories: ['c-demo-math'],
+    })
     expect(Date.parse(t.expire_at) - Date.parse(t.publish_at)).toBe(3 * DAY)
     expect(t.targets.map((x) => x.room_name)).toEqual(['9º A'])
     const list = (await (await api(DEMO, `tms/task?model_id=${m.id}&status=published`, { token })).json()) as { items: Task[] }
@@ -58,22 +80,44 @@ describe('publication (/tms/task)', () => {
     const now = Date.now()
     await refusedWith(token, { model_id: m.id, publish_at: iso(now + DAY), expire_at: iso(now + DAY / 2) }, 'expire_at', 'validation.tms.expire_before_publish')
     await refusedWith(token, { model_id: m.id, publish_at: iso(now - DAY), expire_at: iso(now + DAY) }, 'publish_at', 'validation.tms.publish_in_past')
-    await refusedWith(token, { model_id: m.id, publish_at: iso(now + 366 * DAY), expire_at: iso(now + 367 * DAY) }, 'publish_at', 'validation.tms.beyond_max_schedule')
-    await refusedWith(token, { model_id: m.id, publish_at: iso(now + DAY), expire_at: iso(now + DAY + 30 * 60_000) }, 'expire_at', 'validation.tms.min_execution_time')
+    await refusedWith(
+      token,
+      { model_id: m.id, publish_at: iso(now + 366 * DAY), expire_at: iso(now + 367 * DAY) },
+      'publish_at',
+      'validation.tms.beyond_max_schedule',
+    )
+    await refusedWith(
+      token,
+      { model_id: m.id, publish_at: iso(now + DAY), expire_at: iso(now + DAY + 30 * 60_000) },
+      'expire_at',
+      'validation.tms.min_execution_time',
+    )
     await refusedWith(token, { model_id: m.id, display_answer_at: iso(now - DAY) }, 'display_answer_at', 'validation.tms.display_answer_at_after_publish')
     await refusedWith(token, { model_id: m.id, correct_at: iso(now - DAY) }, 'correct_at', 'validation.tms.correct_at_after_publish')
     await refusedWith(token, { model_id: m.id, categories: ['c-demo-term1'] }, 'categories', 'validation.tms.required_category')
     await refusedWith(token, { model_id: m.id, rooms: [] }, 'rooms', 'validation.tms.target_required', 400)
     await refusedWith(token, { model_id: m.id, publication_type: 'members', members: [] }, 'members', 'validation.tms.target_required', 400)
     await refusedWith(token, { model_id: m.id, rooms: ['nope'] }, 'rooms', 'validation.tms.unknown_room')
-    await refusedWith(token, { model_id: m.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'manager@demo' }] }, 'members', 'validation.tms.not_member')
+    await refusedWith(
+      token,
+      { model_id: m.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'manager@demo' }] },
+      'members',
+      'validation.tms.not_member',
+    )
     await refusedWith(token, { model_id: m.id, publication_type: 'group', groups: ['nope'] }, 'groups', 'validation.tms.unknown_group')
 
     const empty = await model(token, { questions: [validQuestion('info'), validQuestion('section')] })
     await refusedWith(token, { model_id: empty.id }, 'model_id', 'validation.tms.no_question')
     const tokenModel = await model(token, { token: true })
-    await refusedWith(token, { model_id: tokenModel.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'student@demo' }] }, 'publication_type', 'validation.tms.members_token')
-    const tasks = await env.DB.prepare('SELECT COUNT(*) AS n FROM tms_task WHERE model_id IN (?, ?, ?)').bind(m.id, empty.id, tokenModel.id).first<{ n: number }>()
+    await refusedWith(
+      token,
+      { model_id: tokenModel.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'student@demo' }] },
+      'publication_type',
+      'validation.tms.members_token',
+    )
+    const tasks = await env.DB.prepare('SELECT COUNT(*) AS n FROM tms_task WHERE model_id IN (?, ?, ?)')
+      .bind(m.id, empty.id, tokenModel.id)
+      .first<{ n: number }>()
     expect(tasks?.n).toBe(0)
   })
 
@@ -82,7 +126,9 @@ describe('publication (/tms/task)', () => {
     const m = await model(token)
     const members = await publish(token, { model_id: m.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'student@demo' }] })
     expect(members.status).toBe(201)
-    expect(((await members.json()) as { targets: unknown[] }).targets).toEqual([expect.objectContaining({ room_id: 'r-demo-9a', nick: 'student@demo', room_name: '9º A' })])
+    expect(((await members.json()) as { targets: unknown[] }).targets).toEqual([
+      expect.objectContaining({ room_id: 'r-demo-9a', nick: 'student@demo', room_name: '9º A' }),
+    ])
     const group = await publish(token, { model_id: m.id, publication_type: 'group', groups: ['g-demo-9'] })
     expect(group.status).toBe(201)
     expect(await group.json()).toMatchObject({ publication_type: 'group', rooms: '9º ano' })
@@ -99,7 +145,9 @@ describe('publication (/tms/task)', () => {
     expect(await paused.json()).toMatchObject({ status: 'paused', scheduling_enabled: false })
     const resumed = await api(DEMO, `tms/task/${t.id}`, { method: 'PUT', token, json: { scheduling_enabled: true, publish_at: iso(Date.now()) } })
     expect(await resumed.json()).toMatchObject({ status: 'published' })
-    await env.DB.prepare('UPDATE tms_task SET publish_at = ?, expire_at = ? WHERE id = ?').bind(iso(Date.now() - 3 * DAY), iso(Date.now() - DAY), t.id).run()
+    await env.DB.prepare('UPDATE tms_task SET publish_at = ?, expire_at = ? WHERE id = ?')
+      .bind(iso(Date.now() - 3 * DAY), iso(Date.now() - DAY), t.id)
+      .run()
     expect(((await (await api(DEMO, `tms/task/${t.id}`, { token })).json()) as Task).status).toBe('expired')
     const expired = (await (await api(DEMO, `tms/task?model_id=${m.id}&status=expired`, { token })).json()) as { items: Task[] }
     expect(expired.items.map((x) => x.id)).toEqual([t.id])
@@ -112,12 +160,16 @@ describe('publication (/tms/task)', () => {
     const m = await model(token)
     const t = (await (await publish(token, { model_id: m.id, categories: ['c-demo-math', 'c-demo-term2'] })).json()) as Task
     const today = new Date().toISOString().slice(0, 10)
-    const found = (await (await api(DEMO, `tms/task?model_id=${m.id}&category=c-demo-term2&publish_at_from=${today}&publish_at_to=${today}`, { token })).json()) as { items: Task[] }
+    const found = (await (
+      await api(DEMO, `tms/task?model_id=${m.id}&category=c-demo-term2&publish_at_from=${today}&publish_at_to=${today}`, { token })
+    ).json()) as { items: Task[] }
     expect(found.items.map((x) => x.id)).toEqual([t.id])
     expect(((await (await api(DEMO, `tms/task?model_id=${m.id}&category=c-demo-term1`, { token })).json()) as { items: Task[] }).items).toEqual([])
     expect((await api(DEMO, `tms/task/${t.id}`, { method: 'DELETE', token })).status).toBe(204)
     await expectEnvelope(await api(DEMO, `tms/task/${t.id}`, { token }), 404)
-    const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE entity = 'tms_task' AND entity_id = ? ORDER BY id").bind(t.id).all<{ action: string }>()
+    const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE entity = 'tms_task' AND entity_id = ? ORDER BY id")
+      .bind(t.id)
+      .all<{ action: string }>()
     expect(audit.results.map((r) => r.action)).toEqual(['publish', 'delete'])
   })
 
@@ -126,7 +178,8 @@ describe('publication (/tms/task)', () => {
     const m = await model(publisher.token)
     const t = (await (await publish(publisher.token, { model_id: m.id, rooms: ['r-demo-9b'] })).json()) as Task
     const reader = await userWith('demo', ['dashboard_dashboard_access', 'tms_task_list_by_target'])
-    const seen = async () => ((await (await api(DEMO, `tms/task?model_id=${m.id}`, { token: reader.token })).json()) as { items: Task[] }).items.map((x) => x.id)
+    const seen = async () =>
+      ((await (await api(DEMO, `tms/task?model_id=${m.id}`, { token: reader.token })).json()) as { items: Task[] }).items.map((x) => x.id)
     expect(await seen()).toEqual([])
     await env.DB.prepare("INSERT INTO room_member (realm, room_id, nick, added_at) VALUES ('demo', 'r-demo-9b', ?, ?)").bind(reader.nick, iso(Date.now())).run()
     expect(await seen()).toEqual([t.id])
@@ -136,9 +189,20 @@ describe('publication (/tms/task)', () => {
     const { token } = await userWith('demo', ['dashboard_dashboard_access', 'tms_task_publish'])
     const res = await api(DEMO, 'tms/task/options/m-demo-fractions', { token })
     expect(res.status).toBe(200)
-    const o = (await res.json()) as { rooms: { name: string; members: { nick: string }[] }[]; groups: { name: string }[]; categories: { id: string; required: boolean }[]; limits: object; model: { title: string } }
+    const o = (await res.json()) as {
+      rooms: { name: string; members: { nick: string }[] }[]
+      groups: { name: string }[]
+      categories: { id: string; required: boolean }[]
+      limits: object
+      model: { title: string }
+    }
     expect(o.model.title).toContain('Frações')
-    expect(o.rooms.find((r) => r.name === '9º A')?.members.map((x) => x.nick).sort()).toEqual(['student@demo', 'teacher@demo'])
+    expect(
+      o.rooms
+        .find((r) => r.name === '9º A')
+        ?.members.map((x) => x.nick)
+        .sort(),
+    ).toEqual(['student@demo', 'teacher@demo'])
     expect(o.groups.map((g) => g.name)).toContain('9º ano')
     expect(o.categories.find((c) => c.id === 'c-demo-subject')?.required).toBe(true)
     expect(o.limits).toEqual({ defaultDeadlineDays: 3, maxScheduleDays: 365, expireOffsetDays: 0 })
@@ -160,7 +224,9 @@ describe('extra fields of tasks', () => {
       const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM tms_task WHERE model_id = ?').bind(m.id).first<{ n: number }>()
       const refused = await publish(token, { model_id: m.id })
       expect(refused.status).toBe(422)
-      expect(((await refused.json()) as { errors: { field: string; cause: string }[] }).errors).toEqual([expect.objectContaining({ field: `extra.${key}`, cause: 'required' })])
+      expect(((await refused.json()) as { errors: { field: string; cause: string }[] }).errors).toEqual([
+        expect.objectContaining({ field: `extra.${key}`, cause: 'required' }),
+      ])
       expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM tms_task WHERE model_id = ?').bind(m.id).first<{ n: number }>()).toEqual(before)
       await expectEnvelope(await publish(token, { model_id: m.id, extra: { [key]: 'EF06MA07', undeclared: 'x' } }), 422, 'unknown_field')
       const res = await publish(token, { model_id: m.id, extra: { [key]: 'EF06MA07' } })

@@ -7,7 +7,9 @@ import { DEMO, api, expectEnvelope, userWith } from './helpers'
 const PERMS = ['dashboard_dashboard_access', 'tms_model_create', 'tms_task_publish', 'tms_token_generate', 'tms_task_list_by_target']
 
 async function task(token: string, modelExtra: Record<string, unknown>, targets: Record<string, unknown> = { rooms: ['r-demo-9a'] }) {
-  const m = (await (await api(DEMO, 'tms/model', { method: 'POST', token, json: { title: 'Token task', questions: [validQuestion('single')], ...modelExtra } })).json()) as { id: string }
+  const m = (await (
+    await api(DEMO, 'tms/model', { method: 'POST', token, json: { title: 'Token task', questions: [validQuestion('single')], ...modelExtra } })
+  ).json()) as { id: string }
   const res = await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: m.id, categories: ['c-demo-math'], ...targets } })
   expect(res.status, await res.clone().text()).toBe(201)
   return ((await res.json()) as { id: string }).id
@@ -34,7 +36,9 @@ describe('task tokens (/tms/token)', () => {
     expect(two.tokens.filter((t) => t.revoked_at === null)).toHaveLength(1)
     const listed = (await (await api(DEMO, `tms/token?task_id=${id}`, { token: me.token })).json()) as { items: TaskToken[]; total: number }
     expect(listed.total).toBe(2)
-    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE entity = 'tms_token' AND action = 'generate' AND actor = ?").bind(me.nick).first<{ n: number }>()
+    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE entity = 'tms_token' AND action = 'generate' AND actor = ?")
+      .bind(me.nick)
+      .first<{ n: number }>()
     expect(audit?.n).toBe(2)
   })
 
@@ -47,9 +51,17 @@ describe('task tokens (/tms/token)', () => {
   it('refuses a task without tokens, a room the task does not reach, and unknown rooms and tasks', async () => {
     const me = await userWith('demo', PERMS)
     const plain = await task(me.token, {})
-    await expectEnvelope(await api(DEMO, `tms/token/task/${plain}/room/${encodeURIComponent('9º A')}`, { method: 'POST', token: me.token, json: {} }), 422, 'token_disabled')
+    await expectEnvelope(
+      await api(DEMO, `tms/token/task/${plain}/room/${encodeURIComponent('9º A')}`, { method: 'POST', token: me.token, json: {} }),
+      422,
+      'token_disabled',
+    )
     const tokened = await task(me.token, { token: true })
-    await expectEnvelope(await api(DEMO, `tms/token/task/${tokened}/room/${encodeURIComponent('9º B')}`, { method: 'POST', token: me.token, json: {} }), 422, 'room_not_target')
+    await expectEnvelope(
+      await api(DEMO, `tms/token/task/${tokened}/room/${encodeURIComponent('9º B')}`, { method: 'POST', token: me.token, json: {} }),
+      422,
+      'room_not_target',
+    )
     await expectEnvelope(await api(DEMO, `tms/token/task/${tokened}/room/Nowhere`, { token: me.token }), 404, 'not_found')
     await expectEnvelope(await api(DEMO, `tms/token/task/nope/room/${encodeURIComponent('9º A')}`, { token: me.token }), 404, 'not_found')
   })

@@ -7,11 +7,79 @@ import { DEMO, ESCOLA, api, call, cookieValue, expectEnvelope, userWith } from '
 const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
 /** The start of a real PNG: signature and IHDR chunk with the given size. */
 const png = (width: number, height: number, extra = 0) =>
-  new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(width), ...be32(height), 8, 6, 0, 0, 0, ...new Array(4 + extra).fill(0)])
+  new Uint8Array([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    0,
+    0,
+    0,
+    13,
+    0x49,
+    0x48,
+    0x44,
+    0x52,
+    ...be32(width),
+    ...be32(height),
+    8,
+    6,
+    0,
+    0,
+    0,
+    ...new Array(4 + extra).fill(0),
+  ])
 /** A JPEG with an APP0 segment, then a baseline SOF0 frame header. */
 const jpeg = (width: number, height: number) =>
-  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 17, 8, height >> 8, height & 255, width >> 8, width & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9])
-const gif = (width: number, height: number) => new Uint8Array([...new TextEncoder().encode('GIF89a'), width & 255, width >> 8, height & 255, height >> 8, 0, 0, 0, 0x3b])
+  new Uint8Array([
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0,
+    16,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0,
+    1,
+    1,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    0xff,
+    0xc0,
+    0,
+    17,
+    8,
+    height >> 8,
+    height & 255,
+    width >> 8,
+    width & 255,
+    3,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+    0xff,
+    0xd9,
+  ])
+const gif = (width: number, height: number) =>
+  new Uint8Array([...new TextEncoder().encode('GIF89a'), width & 255, width >> 8, height & 255, height >> 8, 0, 0, 0, 0x3b])
 
 async function upload(name: string, bytes: Uint8Array<ArrayBuffer> | string, fields: Record<string, string> = {}, token?: string) {
   const form = new FormData()
@@ -26,7 +94,15 @@ describe('POST /mas/file', () => {
     const res = await upload('../../Foto da turma.png', png(640, 480), { persist: 'true' })
     expect(res.status).toBe(201)
     const file = (await res.json()) as UploadedFile
-    expect(file).toMatchObject({ kind: 'image', content_type: 'image/png', width: 640, height: 480, persist: true, expires_at: null, name: '../../Foto da turma.png' })
+    expect(file).toMatchObject({
+      kind: 'image',
+      content_type: 'image/png',
+      width: 640,
+      height: 480,
+      persist: true,
+      expires_at: null,
+      name: '../../Foto da turma.png',
+    })
     expect(file.cdn_full_url).toMatch(/^http:\/\/demo\.localhost\/files\/demo\/\d{4}\/\d{2}\/[\w-]{22}\.png$/)
     expect(file.cdn_full_url).not.toContain('Foto')
 

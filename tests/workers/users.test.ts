@@ -57,24 +57,60 @@ describe('user create and edit', () => {
     const res = await api(DEMO, 'mas/user', {
       method: 'POST',
       token,
-      json: { nick: n, name: 'Nova Pessoa', email: 'Nova@Demo.edu', phone: '+55 11 99999-0000', external_id: 'ext-1', roles: ['teacher'], supervisees: ['student@demo'], bot: false, invisible: true, hd_support: true, password: 'senha-forte-1' },
+      json: {
+        nick: n,
+        name: 'Nova Pessoa',
+        email: 'Nova@Demo.edu',
+        phone: '+55 11 99999-0000',
+        external_id: 'ext-1',
+        roles: ['teacher'],
+        supervisees: ['student@demo'],
+        bot: false,
+        invisible: true,
+        hd_support: true,
+        password: 'senha-forte-1',
+      },
     })
     expect(res.status, await res.clone().text()).toBe(201)
     const user = (await res.json()) as User
-    expect(user).toMatchObject({ nick: `${n}@demo`, origin_realm: 'demo', email: 'nova@demo.edu', roles: ['teacher'], supervisees: ['student@demo'], invisible: true, hd_support: true, disabled: false })
+    expect(user).toMatchObject({
+      nick: `${n}@demo`,
+      origin_realm: 'demo',
+      email: 'nova@demo.edu',
+      roles: ['teacher'],
+      supervisees: ['student@demo'],
+      invisible: true,
+      hd_support: true,
+      disabled: false,
+    })
     expect(user).not.toHaveProperty('password_hash')
     expect(await signIn(DEMO, 'demo', n, 'senha-forte-1')).toBeTruthy()
     await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: n, name: 'Again' } }), 409, 'conflict')
-    await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: nick(), name: 'X', email: 'not-an-email', password: 'short' } }), 400)
+    await expectEnvelope(
+      await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: nick(), name: 'X', email: 'not-an-email', password: 'short' } }),
+      400,
+    )
     await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: nick(), name: 'X', roles: ['nope'] } }), 422, 'not_found')
-    await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: nick(), name: 'X', supervisees: ['ghost@demo'] } }), 422, 'not_found')
+    await expectEnvelope(
+      await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: nick(), name: 'X', supervisees: ['ghost@demo'] } }),
+      422,
+      'not_found',
+    )
   })
 
   it('refuses editing a user whose origin realm is another one', async () => {
     const token = await manager()
-    const body = await expectEnvelope(await api(DEMO, `mas/user/${encodeURIComponent('coord@demo-sul')}`, { method: 'PUT', token, json: { name: 'Mudado' } }), 403, 'origin_realm')
+    const body = await expectEnvelope(
+      await api(DEMO, `mas/user/${encodeURIComponent('coord@demo-sul')}`, { method: 'PUT', token, json: { name: 'Mudado' } }),
+      403,
+      'origin_realm',
+    )
     expect(body.errors[0].value).toBe('demo-sul')
-    await expectEnvelope(await api(DEMO, `mas/user/${encodeURIComponent('coord@demo-sul')}/disable`, { method: 'PUT', token, json: { disabled: true } }), 403, 'origin_realm')
+    await expectEnvelope(
+      await api(DEMO, `mas/user/${encodeURIComponent('coord@demo-sul')}/disable`, { method: 'PUT', token, json: { disabled: true } }),
+      403,
+      'origin_realm',
+    )
     expect((await api(DEMO, `mas/user/${encodeURIComponent('coord@demo-sul')}`, { token })).status).toBe(200)
   })
 
@@ -96,12 +132,20 @@ describe('user create and edit', () => {
     const created = await api(DEMO, 'mas/extra_field', { method: 'POST', token: fields.token, json: { entity: 'user', key, label: 'Turma', required: true } })
     expect(created.status, await created.clone().text()).toBe(201)
     const field = (await created.json()) as { id: string }
-    await expectEnvelope(await api(DEMO, 'mas/extra_field', { method: 'POST', token: fields.token, json: { entity: 'user', key, label: 'Twin' } }), 409, 'conflict')
+    await expectEnvelope(
+      await api(DEMO, 'mas/extra_field', { method: 'POST', token: fields.token, json: { entity: 'user', key, label: 'Twin' } }),
+      409,
+      'conflict',
+    )
     const token = await manager()
     const n = nick()
     const missing = await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: n, name: 'Sem turma' } }), 422, 'required')
     expect(missing.errors.map((e) => e.field)).toContain(`extra.${key}`)
-    await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: n, name: 'Campo estranho', extra: { [key]: '7A', unknown_key: 'x' } } }), 422, 'unknown_field')
+    await expectEnvelope(
+      await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: n, name: 'Campo estranho', extra: { [key]: '7A', unknown_key: 'x' } } }),
+      422,
+      'unknown_field',
+    )
     const ok = await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: n, name: 'Com turma', extra: { [key]: '7A' } } })
     expect(((await ok.json()) as User).extra).toMatchObject({ [key]: '7A' })
     const form = (await (await api(DEMO, 'mas/extra_field/form/user', { token })).json()) as { items: { key: string }[] }
@@ -115,7 +159,17 @@ describe('user create and edit', () => {
     const n = `${nick()}@demo`
     await api(DEMO, 'mas/user', { method: 'POST', token, json: { nick: n, name: 'Foto' } })
     const form = new FormData()
-    form.set('data', new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 8, 0, 0, 0, 8, 8, 6, 0, 0, 0, 0, 0, 0, 0])], 'me.png'))
+    form.set(
+      'data',
+      new File(
+        [
+          new Uint8Array([
+            0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 8, 0, 0, 0, 8, 8, 6, 0, 0, 0, 0, 0, 0, 0,
+          ]),
+        ],
+        'me.png',
+      ),
+    )
     const file = (await (await api(DEMO, 'mas/file', { method: 'POST', token, body: form })).json()) as { id: string; cdn_full_url: string }
     await expectEnvelope(await api(DEMO, `mas/user/${n}`, { method: 'PUT', token, json: { avatar_file_id: file.id } }), 403, 'disabled')
     await env.DB.prepare("UPDATE realm SET allow_custom_user_profile_picture = 1 WHERE code = 'demo'").run()
@@ -137,7 +191,9 @@ describe('disabling a user', () => {
     const res = await api(DEMO, `mas/user/${n}@demo/disable`, { method: 'PUT', token: admin, json: { disabled: true } })
     expect(((await res.json()) as User).disabled).toBe(true)
     for (const token of [one, two]) await expectEnvelope(await api(DEMO, 'mas/session', { token }), 401)
-    const open = await env.DB.prepare('SELECT COUNT(*) AS n FROM session WHERE realm = ? AND nick = ? AND revoked_at IS NULL').bind('demo', `${n}@demo`).first<{ n: number }>()
+    const open = await env.DB.prepare('SELECT COUNT(*) AS n FROM session WHERE realm = ? AND nick = ? AND revoked_at IS NULL')
+      .bind('demo', `${n}@demo`)
+      .first<{ n: number }>()
     expect(open?.n).toBe(0)
     await expectEnvelope(await api(DEMO, 'device', { method: 'POST', json: { realm: 'demo', nick: n, password: 'senha-forte-2' } }), 401, 'credentials')
     await api(DEMO, `mas/user/${n}@demo/disable`, { method: 'PUT', token: admin, json: { disabled: false } })
@@ -180,7 +236,15 @@ describe('CSV import', () => {
     expect(await env.DB.prepare('SELECT 1 FROM user WHERE realm = ? AND nick = ?').bind('demo', `${a}@demo`).first()).toBeNull()
 
     const report = await importCsv(token, csv)
-    expect(report.rows.map((r) => [r.line, r.status])).toEqual([[2, 'created'], [3, 'created'], [4, 'refused'], [5, 'updated'], [6, 'refused'], [7, 'refused'], [8, 'refused']])
+    expect(report.rows.map((r) => [r.line, r.status])).toEqual([
+      [2, 'created'],
+      [3, 'created'],
+      [4, 'refused'],
+      [5, 'updated'],
+      [6, 'refused'],
+      [7, 'refused'],
+      [8, 'refused'],
+    ])
     expect(report.rows[2].errors[0]).toMatchObject({ field: 'email', message: 'validation.email' })
     expect(report.rows[4].errors[0].cause).toBe('duplicate')
     expect(report.rows[5].errors[0].cause).toBe('origin_realm')

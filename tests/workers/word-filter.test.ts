@@ -28,11 +28,17 @@ describe('GET/PUT /mas/realm/{realm}/word_filter', () => {
     const editor = await userWith('demo', [DASH, 'mas_word_filter_get', 'mas_word_filter_edit'])
     const before = (await (await api(DEMO, 'mas/realm/demo/word_filter', { token: editor.token })).json()) as { sentences: string[] }
     expect(before.sentences).toEqual(expect.arrayContaining(['idiota', 'palavrao']))
-    const put = await api(DEMO, 'mas/realm/demo/word_filter', { method: 'PUT', token: editor.token, json: { sentences: [' Bobo ', 'bobo', 'cala a boca', ...before.sentences] } })
+    const put = await api(DEMO, 'mas/realm/demo/word_filter', {
+      method: 'PUT',
+      token: editor.token,
+      json: { sentences: [' Bobo ', 'bobo', 'cala a boca', ...before.sentences] },
+    })
     expect(put.status).toBe(200)
     const after = (await (await api(DEMO, 'mas/realm/demo/word_filter', { token: editor.token })).json()) as { sentences: string[] }
     expect(after.sentences).toEqual(['bobo', 'cala a boca', 'idiota', 'palavrao'])
-    const audit = await env.DB.prepare("SELECT changes FROM audit_log WHERE entity = 'word_filter' AND entity_id = 'demo' ORDER BY id DESC LIMIT 1").first<{ changes: string }>()
+    const audit = await env.DB.prepare("SELECT changes FROM audit_log WHERE entity = 'word_filter' AND entity_id = 'demo' ORDER BY id DESC LIMIT 1").first<{
+      changes: string
+    }>()
     expect(JSON.parse(audit!.changes).sentences[1]).toEqual(['bobo', 'cala a boca', 'idiota', 'palavrao'])
     await expectEnvelope(await api(DEMO, 'mas/realm/demo/word_filter', { method: 'PUT', token: editor.token, json: { sentences: ['x'] } }), 400)
     await expectEnvelope(await api(DEMO, 'mas/realm/demo/word_filter', { method: 'PUT', token: editor.token, json: { words: [] } }), 400)
@@ -57,7 +63,11 @@ describe('GET/PUT /mas/realm/{realm}/word_filter', () => {
 describe('exemption domains', () => {
   it('lists and replaces the domains, used by the link rule', async () => {
     const admin = await userWith('demo', [DASH, 'mas_realm_get', 'mas_realm_edit'])
-    const put = await api(DEMO, 'mas/realm/demo-norte/exemption', { method: 'PUT', token: admin.token, json: { domains: ['Escola.Example', 'escola.example', 'gov.br'] } })
+    const put = await api(DEMO, 'mas/realm/demo-norte/exemption', {
+      method: 'PUT',
+      token: admin.token,
+      json: { domains: ['Escola.Example', 'escola.example', 'gov.br'] },
+    })
     expect(await put.json()).toEqual({ domains: ['escola.example', 'gov.br'] })
     await expectEnvelope(await api(DEMO, 'mas/realm/demo-norte/exemption', { method: 'PUT', token: admin.token, json: { domains: ['not a domain'] } }), 400)
     await env.DB.prepare("UPDATE realm SET word_filter_links = 1 WHERE code = 'demo-norte'").run()
@@ -78,17 +88,27 @@ describe('where users post text', () => {
     expect(sponsor.status, await sponsor.clone().text()).toBe(201)
     const s = (await sponsor.json()) as { id: string; description: string }
     expect(s.description).toBe('******** e ******')
-    const stored = await env.DB.prepare('SELECT description FROM ledger_transaction WHERE id IN (?, ?) ORDER BY id').bind(t.id, s.id).all<{ description: string }>()
+    const stored = await env.DB.prepare('SELECT description FROM ledger_transaction WHERE id IN (?, ?) ORDER BY id')
+      .bind(t.id, s.id)
+      .all<{ description: string }>()
     expect(stored.results.map((r) => r.description).sort()).toEqual(['******** e ******', 'Para o ****** da turma'])
   })
 
   it('stores complaint reports masked by the word filter, with a reason of the realm', async () => {
     const student = await signIn(DEMO, 'demo', 'student')
-    const res = await api(DEMO, 'mas/report', { method: 'POST', token: student, json: { target_type: 'user', target_id: 'teacher@demo', reason: 'harassment', message: 'Ele me chamou de idiota.' } })
+    const res = await api(DEMO, 'mas/report', {
+      method: 'POST',
+      token: student,
+      json: { target_type: 'user', target_id: 'teacher@demo', reason: 'harassment', message: 'Ele me chamou de idiota.' },
+    })
     expect(res.status).toBe(201)
     const report = (await res.json()) as ComplaintReport
     expect(report).toMatchObject({ message: 'Ele me chamou de ******.', status: 'open', reporter: 'student@demo', realm: 'demo' })
-    await expectEnvelope(await api(DEMO, 'mas/report', { method: 'POST', token: student, json: { target_type: 'user', target_id: 'x', reason: 'boredom' } }), 400, 'picklist')
+    await expectEnvelope(
+      await api(DEMO, 'mas/report', { method: 'POST', token: student, json: { target_type: 'user', target_id: 'x', reason: 'boredom' } }),
+      400,
+      'picklist',
+    )
 
     const staff = await userWith('demo', [DASH, 'mas_report_list', 'mas_report_edit'])
     const open = (await (await api(DEMO, 'mas/report?filter=open&limit=100', { token: staff.token })).json()) as { items: ComplaintReport[] }
@@ -102,12 +122,20 @@ describe('where users post text', () => {
   it('refuses reports where the realm takes none', async () => {
     await env.DB.prepare("UPDATE realm SET report_enabled = 0 WHERE code = 'demo-sul'").run()
     const admin = await signIn('demo-sul.localhost', 'demo-sul', 'admin')
-    await expectEnvelope(await api('demo-sul.localhost', 'mas/report', { method: 'POST', token: admin, json: { target_type: 'room', target_id: 'r1', reason: 'spam' } }), 403, 'disabled')
+    await expectEnvelope(
+      await api('demo-sul.localhost', 'mas/report', { method: 'POST', token: admin, json: { target_type: 'room', target_id: 'r1', reason: 'spam' } }),
+      403,
+      'disabled',
+    )
   })
 
   it('refuses a user name caught by the filter instead of storing it masked', async () => {
     const admin = await userWith('demo', [DASH, 'mas_user_create', 'mas_user_edit'])
-    const body = await expectEnvelope(await api(DEMO, 'mas/user', { method: 'POST', token: admin.token, json: { nick: `n${crypto.randomUUID().slice(0, 6)}`, name: 'Idiota da Silva' } }), 422, 'word_filter')
+    const body = await expectEnvelope(
+      await api(DEMO, 'mas/user', { method: 'POST', token: admin.token, json: { nick: `n${crypto.randomUUID().slice(0, 6)}`, name: 'Idiota da Silva' } }),
+      422,
+      'word_filter',
+    )
     expect(body.errors[0]).toMatchObject({ field: 'name', message: 'validation.word_filter' })
   })
 })

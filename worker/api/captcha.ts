@@ -25,11 +25,11 @@ async function captchaRealm(c: Ctx, code: string) {
 captcha.post(
   '/challenge',
   guarded('public', async (c) => {
-  const sessionKey = readHeader(c, 'x-session-key', SessionKey)
-  const body = await readJson(c, CaptchaChallengeRequest)
-  const realm = await captchaRealm(c, body.realm)
-  const type = realmCaptchaType(realm)
-  return c.json(await createChallenge(c.env.DB, body.realm, { type, sessionKey, lang: body.lang, difficulty: Number(realm.captcha_pow_difficulty) }))
+    const sessionKey = readHeader(c, 'x-session-key', SessionKey)
+    const body = await readJson(c, CaptchaChallengeRequest)
+    const realm = await captchaRealm(c, body.realm)
+    const type = realmCaptchaType(realm)
+    return c.json(await createChallenge(c.env.DB, body.realm, { type, sessionKey, lang: body.lang, difficulty: Number(realm.captcha_pow_difficulty) }))
   }),
 )
 
@@ -37,22 +37,22 @@ captcha.post(
 captcha.post(
   '/verify',
   guarded('public', async (c) => {
-  const sessionKey = readHeader(c, 'x-session-key', SessionKey)
-  const body = await readJson(c, CaptchaVerifyRequest)
-  const realm = await captchaRealm(c, body.realm)
-  const answer = body.type === 'pow' ? body.payload.solution : body.payload.answer
-  if (answer === undefined || answer === '') {
-    throw apiError(400, 'required', 'validation.required', body.type === 'pow' ? 'payload.solution' : 'payload.answer')
-  }
-  try {
-    // Only the realm's kind earns a token (a challenge of another kind may have been issued before the realm changed).
-    const kind = realmCaptchaType(realm)
-    if (body.type !== kind) throw apiError(400, 'captcha_type', `This realm's captcha is ${kind}.`, 'type', kind)
-    const result = await verifyChallenge(c.env.DB, body.realm, { type: body.type, sessionKey, challengeId: body.payload.challengeId, answer })
-    return c.json({ valid: true, ...result })
-  } catch (err) {
-    if (err instanceof ApiError) return c.json({ valid: false, errors: err.errors }, err.status)
-    throw err
-  }
+    const sessionKey = readHeader(c, 'x-session-key', SessionKey)
+    const body = await readJson(c, CaptchaVerifyRequest)
+    const realm = await captchaRealm(c, body.realm)
+    const answer = body.type === 'pow' ? body.payload.solution : body.payload.answer
+    if (answer === undefined || answer === '') {
+      throw apiError(400, 'required', 'validation.required', body.type === 'pow' ? 'payload.solution' : 'payload.answer')
+    }
+    try {
+      // Only the realm's kind earns a token (a challenge of another kind may have been issued before the realm changed).
+      const kind = realmCaptchaType(realm)
+      if (body.type !== kind) throw apiError(400, 'captcha_type', `This realm's captcha is ${kind}.`, 'type', kind)
+      const result = await verifyChallenge(c.env.DB, body.realm, { type: body.type, sessionKey, challengeId: body.payload.challengeId, answer })
+      return c.json({ valid: true, ...result })
+    } catch (err) {
+      if (err instanceof ApiError) return c.json({ valid: false, errors: err.errors }, err.status)
+      throw err
+    }
   }),
 )

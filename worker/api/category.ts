@@ -16,7 +16,13 @@ import { inTree } from './realm'
 export const category = new Hono<AppEnv>()
 
 type Row = Omit<Category, 'children'>
-const flag = v.optional(v.pipe(v.string(), v.transform((x) => x === 'true' || x === '1')), 'false')
+const flag = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform((x) => x === 'true' || x === '1'),
+  ),
+  'false',
+)
 const ReadQuery = v.object({ realm: v.optional(RealmCode), root: flag, with_children: flag })
 // Whoever may create or edit categories reads the tree to choose a parent.
 const READ = { any: ['room_category_list', 'room_category_create', 'room_category_edit'] }
@@ -25,7 +31,8 @@ const GET = { any: ['room_category_get', 'room_category_edit'] }
 /** The realm whose categories a read addresses: the caller's, or one of the realms they administer (`realm`). */
 async function readRealm(c: Ctx, auth: Auth, wanted: string | undefined): Promise<string> {
   if (!wanted || wanted === auth.realm) return auth.realm
-  if (!(await inTree(c, auth, wanted)) || !(await isLiveRealm(c.env.DB, wanted))) throw apiError(404, 'not_found', `Realm ${wanted} was not found.`, 'realm', wanted)
+  if (!(await inTree(c, auth, wanted)) || !(await isLiveRealm(c.env.DB, wanted)))
+    throw apiError(404, 'not_found', `Realm ${wanted} was not found.`, 'realm', wanted)
   return wanted
 }
 
@@ -49,7 +56,10 @@ category.get(
   guarded(READ, async (c, auth) => {
     const q = parse(v.object({ ...ReadQuery.entries, ids: v.optional(v.pipe(v.string(), v.maxLength(4000, 'validation.max_length'))) }), c.req.query())
     const rows = await allRows(c, await readRealm(c, auth, q.realm))
-    const ids = (q.ids ?? '').split(',').map((x) => x.trim()).filter(Boolean)
+    const ids = (q.ids ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
     const wanted = ids.length ? [...new Set(q.root ? ids.map((id) => rootOf(rows, id)) : ids)] : undefined
     return c.json({ items: buildTree(rows, wanted) })
   }),
@@ -65,12 +75,20 @@ category.get(
     const q = parse(v.object({ realm: v.optional(RealmCode), parent_id: v.optional(v.pipe(v.string(), v.maxLength(40))), root_tree: flag }), c.req.query())
     const realm = await readRealm(c, auth, q.realm)
     const query = parse(ListQuery, c.req.query())
-    const byParent: Scope | undefined = q.parent_id === undefined || q.parent_id === '' ? undefined : q.parent_id === 'null' ? { where: 'parent IS NULL', params: [] } : { where: 'parent = ?', params: [q.parent_id] }
+    const byParent: Scope | undefined =
+      q.parent_id === undefined || q.parent_id === ''
+        ? undefined
+        : q.parent_id === 'null'
+          ? { where: 'parent IS NULL', params: [] }
+          : { where: 'parent = ?', params: [q.parent_id] }
     const filters = [filterScope(categoryEntity, c.req.query()), byParent].filter((s): s is Scope => s !== undefined)
     const extra = filters.length ? { where: filters.map((s) => `(${s.where})`).join(' AND '), params: filters.flatMap((s) => s.params) } : undefined
     const page = await listRows(c.env.DB, categoryEntity, { where: 'realm = ?', params: [realm] }, query, extra)
     if (!q.root_tree) return c.json(page)
-    const forest = buildTree(await allRows(c, realm), page.items.map((r) => r.id))
+    const forest = buildTree(
+      await allRows(c, realm),
+      page.items.map((r) => r.id),
+    )
     const byId = new Map(forest.map((n) => [n.id, n]))
     return c.json({ ...page, items: page.items.map((r) => byId.get(r.id) ?? r) })
   }),
@@ -106,7 +124,16 @@ async function checkPlacement(c: Ctx, realm: string, id: string, name: string, p
 }
 
 const audit = (c: Ctx, auth: Auth, action: string, id: string, before?: unknown, after?: unknown) =>
-  auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action, entity: 'category', entityId: id, before: before as Record<string, unknown>, after: after as Record<string, unknown>, requestId: c.get('requestId') })
+  auditStatement(c.env.DB, {
+    realm: auth.realm,
+    actor: auth.nick,
+    action,
+    entity: 'category',
+    entityId: id,
+    before: before as Record<string, unknown>,
+    after: after as Record<string, unknown>,
+    requestId: c.get('requestId'),
+  })
 
 async function load(c: Ctx, auth: Auth): Promise<Row> {
   const id = pathParam(c, 'id')
@@ -123,7 +150,16 @@ category.post(
     const id = randomToken(9)
     await checkPlacement(c, auth.realm, id, body.name, body.parent)
     const now = new Date().toISOString()
-    const values = { id, realm: auth.realm, name: body.name, parent: body.parent, priority: body.priority, created_at: now, updated_at: now, updated_by: auth.nick }
+    const values = {
+      id,
+      realm: auth.realm,
+      name: body.name,
+      parent: body.parent,
+      priority: body.priority,
+      created_at: now,
+      updated_at: now,
+      updated_by: auth.nick,
+    }
     await c.env.DB.batch([insertStatement(c.env.DB, categoryEntity, values), audit(c, auth, 'create', id, undefined, values)])
     return c.json(values, 201)
   }),
@@ -135,10 +171,17 @@ category.put(
   guarded({ all: ['room_category_edit'] }, async (c, auth) => {
     const existing = await load(c, auth)
     const body = await readJson(c, CategoryUpdate)
-    const next = { name: body.name ?? existing.name, parent: body.parent === undefined ? existing.parent : body.parent, priority: body.priority ?? existing.priority }
+    const next = {
+      name: body.name ?? existing.name,
+      parent: body.parent === undefined ? existing.parent : body.parent,
+      priority: body.priority ?? existing.priority,
+    }
     await checkPlacement(c, auth.realm, existing.id, next.name, next.parent)
     const values = { ...next, realm: auth.realm, updated_at: new Date().toISOString(), updated_by: auth.nick }
-    await c.env.DB.batch([updateStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id, values), audit(c, auth, 'update', existing.id, existing, { ...existing, ...values })])
+    await c.env.DB.batch([
+      updateStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id, values),
+      audit(c, auth, 'update', existing.id, existing, { ...existing, ...values }),
+    ])
     return c.json({ ...existing, ...values })
   }),
 )
@@ -148,9 +191,14 @@ category.delete(
   '/:id',
   guarded({ all: ['room_category_delete'] }, async (c, auth) => {
     const existing = await load(c, auth)
-    const child = await c.env.DB.prepare('SELECT name FROM room_category WHERE realm = ? AND parent = ? LIMIT 1').bind(auth.realm, existing.id).first<{ name: string }>()
+    const child = await c.env.DB.prepare('SELECT name FROM room_category WHERE realm = ? AND parent = ? LIMIT 1')
+      .bind(auth.realm, existing.id)
+      .first<{ name: string }>()
     if (child) throw apiError(409, 'in_use', 'validation.category.has_children', 'id', child.name)
-    await c.env.DB.batch([deleteStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id), audit(c, auth, 'delete', existing.id, existing)])
+    await c.env.DB.batch([
+      deleteStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id),
+      audit(c, auth, 'delete', existing.id, existing),
+    ])
     return c.body(null, 204)
   }),
 )

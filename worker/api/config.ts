@@ -22,7 +22,16 @@ config.put(
     const after = { ...before, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) }
     await c.env.DB.batch([
       setGlobalConfigStatement(c.env.DB, after, auth.nick),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'global_config', entityId: 'global', before, after, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'update',
+        entity: 'global_config',
+        entityId: 'global',
+        before,
+        after,
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json(await getGlobalConfig(c.env.DB))
   }),

@@ -23,11 +23,19 @@ extraField.get(
 extraField.route(
   '/',
   crud(extraFieldEntity, {
-    permissions: { list: 'mas_extra_field_list', get: ['mas_extra_field_get', 'mas_extra_field_edit'], create: 'mas_extra_field_create', edit: 'mas_extra_field_edit', delete: 'mas_extra_field_delete' },
+    permissions: {
+      list: 'mas_extra_field_list',
+      get: ['mas_extra_field_get', 'mas_extra_field_edit'],
+      create: 'mas_extra_field_create',
+      edit: 'mas_extra_field_edit',
+      delete: 'mas_extra_field_delete',
+    },
     create: ExtraFieldCreate,
     update: ExtraFieldUpdate,
     beforeCreate: async (c, auth, body) => {
-      const twin = await c.env.DB.prepare('SELECT 1 FROM extra_field WHERE realm = ? AND entity = ? AND key = ?').bind(auth.realm, body.entity, body.key).first()
+      const twin = await c.env.DB.prepare('SELECT 1 FROM extra_field WHERE realm = ? AND entity = ? AND key = ?')
+        .bind(auth.realm, body.entity, body.key)
+        .first()
       if (twin) throw apiError(409, 'conflict', 'validation.extra_key_taken', 'key', body.key)
       const now = new Date().toISOString()
       return { ...body, id: randomToken(9), realm: auth.realm, created_at: now, updated_at: now }

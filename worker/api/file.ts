@@ -10,8 +10,16 @@ import { contentMatches, imageSize } from '../lib/file-sniff'
 import { guarded } from '../lib/guard'
 import { type AppEnv, origin, parse, pathParam } from './context'
 
-const flag = v.optional(v.pipe(v.union([v.string(), v.boolean()]), v.transform((x) => x === true || x === 'true' || x === '1' || x === 'on')), false)
-const dim = v.optional(v.pipe(v.string(), v.transform(Number), v.number('validation.number'), v.integer('validation.integer'), v.minValue(1), v.maxValue(100_000)))
+const flag = v.optional(
+  v.pipe(
+    v.union([v.string(), v.boolean()]),
+    v.transform((x) => x === true || x === 'true' || x === '1' || x === 'on'),
+  ),
+  false,
+)
+const dim = v.optional(
+  v.pipe(v.string(), v.transform(Number), v.number('validation.number'), v.integer('validation.integer'), v.minValue(1), v.maxValue(100_000)),
+)
 
 /** Multipart fields of POST /mas/file (seed 000 §7): data, persist, permanent, and optional image bounds. */
 const UploadForm = v.object({
@@ -98,7 +106,15 @@ file.post(
       const cols = Object.keys(row)
       await c.env.DB.batch([
         c.env.DB.prepare(`INSERT INTO file (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
-        auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'create', entity: 'file', entityId: id, after: { name: row.name, size: row.size, kind }, requestId: c.get('requestId') }),
+        auditStatement(c.env.DB, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'create',
+          entity: 'file',
+          entityId: id,
+          after: { name: row.name, size: row.size, kind },
+          requestId: c.get('requestId'),
+        }),
       ])
     } catch (err) {
       await c.env.FILES.delete(key)
@@ -117,7 +133,16 @@ file.post(
     if (!row) throw apiError(404, 'not_found', `File ${id} was not found.`, 'id', id)
     await c.env.DB.batch([
       c.env.DB.prepare('UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ? AND id = ?').bind(auth.realm, id),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'persist', entity: 'file', entityId: id, before: { persist: row.persist === 1 }, after: { persist: true }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'persist',
+        entity: 'file',
+        entityId: id,
+        before: { persist: row.persist === 1 },
+        after: { persist: true },
+        requestId: c.get('requestId'),
+      }),
     ])
     const realm = await getRealmRow(c.env.DB, auth.realm)
     return c.json(uploadedFile({ ...row, persist: 1, expires_at: null }, realmConfig(realm!, origin(c), c.get('hostRealm') === null).files_base_url))

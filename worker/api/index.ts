@@ -41,7 +41,10 @@ export function createApi(): Hono<AppEnv> {
 
   api.use('*', versionHeader)
 
-  api.get('/version', guarded('public', (c) => c.json({ version: c.env.DASH_VERSION })))
+  api.get(
+    '/version',
+    guarded('public', (c) => c.json({ version: c.env.DASH_VERSION })),
+  )
   api.route('/device', device)
   api.route('/mas/session', session)
   api.route('/mas/permission', permission)

@@ -24,7 +24,15 @@ metaverse.put(
     const iat = Math.floor(Date.now() / 1000)
     const exp = iat + realm.metaverse_max_session_minutes * 60
     const token = await signMetaverseToken(realm.metaverse_api_token, { realm: auth.realm, sub: auth.nick, email: body.email, host: body.host, iat, exp })
-    await auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'generate', entity: 'metaverse_token', entityId: body.host, after: { host: body.host, email: body.email, expires_at: new Date(exp * 1000).toISOString() }, requestId: c.get('requestId') }).run()
+    await auditStatement(c.env.DB, {
+      realm: auth.realm,
+      actor: auth.nick,
+      action: 'generate',
+      entity: 'metaverse_token',
+      entityId: body.host,
+      after: { host: body.host, email: body.email, expires_at: new Date(exp * 1000).toISOString() },
+      requestId: c.get('requestId'),
+    }).run()
     return c.json({ token, expires_at: new Date(exp * 1000).toISOString(), host: body.host, email: body.email } satisfies MetaverseToken)
   }),
 )

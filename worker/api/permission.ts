@@ -20,7 +20,9 @@ const RealmParam = v.object({ realm: v.optional(v.pipe(v.string(), v.trim())) })
 async function targetRealm(c: Ctx, auth: Auth, wanted: string | undefined): Promise<string> {
   if (!wanted || wanted === auth.realm) return auth.realm
   const scope = realmTreeScope(auth)
-  const row = await c.env.DB.prepare(`SELECT code FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`).bind(wanted, ...scope.params).first()
+  const row = await c.env.DB.prepare(`SELECT code FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`)
+    .bind(wanted, ...scope.params)
+    .first()
   if (!row) throw apiError(403, 'forbidden', `Realm ${wanted} is outside your realms.`, 'realm', wanted)
   return wanted
 }
@@ -32,7 +34,9 @@ permission.get(
     const realm = await targetRealm(c, auth, parse(RealmParam, { realm: c.req.query('realm') }).realm)
     const query = parse(ListQuery, c.req.query())
     const page = await listRows(c.env.DB, roleEntity, { where: 'realm = ?', params: [realm] }, query, filterScope(roleEntity, c.req.query()))
-    const { results } = await c.env.DB.prepare('SELECT role, COUNT(*) AS n FROM role_permission WHERE realm = ? GROUP BY role').bind(realm).all<{ role: string; n: number }>()
+    const { results } = await c.env.DB.prepare('SELECT role, COUNT(*) AS n FROM role_permission WHERE realm = ? GROUP BY role')
+      .bind(realm)
+      .all<{ role: string; n: number }>()
     const counts = new Map(results.map((r) => [r.role, r.n]))
     return c.json({ ...page, items: page.items.map((r) => ({ ...r, permission_count: counts.get(r.role) ?? 0 })) })
   }),
@@ -64,12 +68,29 @@ permission.post(
     const realm = await targetRealm(c, auth, typeof body.realm === 'string' ? body.realm : undefined)
     refuseOwnRole(auth, realm, body.role)
     if (await getRole(c.env.DB, realm, body.role)) throw apiError(409, 'conflict', `Role ${body.role} already exists.`, 'role', body.role)
-    const granted = Object.entries(flags).filter(([, on]) => on).map(([p]) => p)
+    const granted = Object.entries(flags)
+      .filter(([, on]) => on)
+      .map(([p]) => p)
     refuseBeyondGrant(auth, [], granted)
     await c.env.DB.batch([
-      c.env.DB.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').bind(realm, body.role, body.description, new Date().toISOString(), auth.nick),
+      c.env.DB.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').bind(
+        realm,
+        body.role,
+        body.description,
+        new Date().toISOString(),
+        auth.nick,
+      ),
       ...setRolePermissionsStatements(c.env.DB, realm, body.role, granted),
-      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'create', entity: 'role', entityId: body.role, after: { description: body.description, permissions: granted.sort() }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm,
+        actor: auth.nick,
+        actorRealm: auth.realm,
+        action: 'create',
+        entity: 'role',
+        entityId: body.role,
+        after: { description: body.description, permissions: granted.sort() },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json(await getRole(c.env.DB, realm, body.role), 201)
   }),
@@ -135,7 +156,16 @@ permission.delete(
     if (users > 0) throw apiError(409, 'in_use', `Role ${name} is held by ${users} user(s); give them another role first.`, 'role', users)
     await c.env.DB.batch([
       c.env.DB.prepare('DELETE FROM role WHERE realm = ? AND role = ?').bind(realm, name),
-      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'delete', entity: 'role', entityId: name, before: { description: existing.description, permissions: before.sort() }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm,
+        actor: auth.nick,
+        actorRealm: auth.realm,
+        action: 'delete',
+        entity: 'role',
+        entityId: name,
+        before: { description: existing.description, permissions: before.sort() },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.body(null, 204)
   }),

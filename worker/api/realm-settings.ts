@@ -39,7 +39,17 @@ realmSettings.put(
     const before = await getWordFilter(c.env.DB, realm)
     await c.env.DB.batch([
       ...setWordFilterStatements(c.env.DB, realm, sentences),
-      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'update', entity: 'word_filter', entityId: realm, before: { sentences: before }, after: { sentences: [...sentences].sort() }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm,
+        actor: auth.nick,
+        actorRealm: auth.realm,
+        action: 'update',
+        entity: 'word_filter',
+        entityId: realm,
+        before: { sentences: before },
+        after: { sentences: [...sentences].sort() },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json({ sentences: await getWordFilter(c.env.DB, realm) })
   }),
@@ -48,7 +58,9 @@ realmSettings.put(
 /** GET /mas/realm/{realm}/exemption: `{ domains }` (the exemption list of seed 002 §3). */
 realmSettings.get(
   '/:realm/exemption',
-  guarded({ any: ['mas_realm_get', 'mas_realm_edit'] }, async (c, auth) => c.json({ domains: await getExemptionDomains(c.env.DB, await pathRealm(c, auth, 'realm')) })),
+  guarded({ any: ['mas_realm_get', 'mas_realm_edit'] }, async (c, auth) =>
+    c.json({ domains: await getExemptionDomains(c.env.DB, await pathRealm(c, auth, 'realm')) }),
+  ),
 )
 
 /** PUT /mas/realm/{realm}/exemption: replaces the exemption domains. */
@@ -60,7 +72,17 @@ realmSettings.put(
     const before = await getExemptionDomains(c.env.DB, realm)
     await c.env.DB.batch([
       ...setExemptionStatements(c.env.DB, realm, domains),
-      auditStatement(c.env.DB, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'update', entity: 'exemption', entityId: realm, before: { domains: before }, after: { domains: [...domains].sort() }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm,
+        actor: auth.nick,
+        actorRealm: auth.realm,
+        action: 'update',
+        entity: 'exemption',
+        entityId: realm,
+        before: { domains: before },
+        after: { domains: [...domains].sort() },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json({ domains: await getExemptionDomains(c.env.DB, realm) })
   }),
@@ -73,7 +95,13 @@ realmSettings.put(
 realmSettings.route(
   '/:code/metaverse_room',
   crud(metaverseRoomEntity, {
-    permissions: { list: 'mas_metaverse_room_list', get: ['mas_metaverse_room_list', 'mas_metaverse_room_edit'], create: 'mas_metaverse_room_create', edit: 'mas_metaverse_room_edit', delete: 'mas_metaverse_room_delete' },
+    permissions: {
+      list: 'mas_metaverse_room_list',
+      get: ['mas_metaverse_room_list', 'mas_metaverse_room_edit'],
+      create: 'mas_metaverse_room_create',
+      edit: 'mas_metaverse_room_edit',
+      delete: 'mas_metaverse_room_delete',
+    },
     scope: async (c, auth) => ({ where: 'realm = ?', params: [await pathRealm(c, auth, 'code')] }),
     create: MetaverseRoomCreate,
     update: MetaverseRoomUpdate,

@@ -47,7 +47,10 @@ export async function prepareRealmCreate(c: Ctx, auth: Auth, values: Record<stri
   const code = String(values.code)
   // A value equal to the table's default (`development: false`, an empty server list) changes nothing.
   const defaults = await realmDefaults(c.env.DB)
-  refuseInfra(auth, Object.keys(values).filter((k) => given(values[k]) && !same(values[k], defaults[k])))
+  refuseInfra(
+    auth,
+    Object.keys(values).filter((k) => given(values[k]) && !same(values[k], defaults[k])),
+  )
   const global = await getGlobalConfig(c.env.DB)
   const out: Record<string, unknown> = {
     ...values,
@@ -81,7 +84,9 @@ export async function prepareRealmCreate(c: Ctx, auth: Auth, values: Record<stri
 export async function prepareRealmUpdate(c: Ctx, auth: Auth, existing: Realm, values: Record<string, unknown>): Promise<Record<string, unknown>> {
   const current: Record<string, unknown> = { ...existing }
   if (values.hosts !== undefined) current.hosts = await listRealmHosts(c.env.DB, existing.code)
-  const changed = Object.keys(values).filter((k) => values[k] !== undefined && !same(k === 'hosts' ? [...(values.hosts as string[])].sort() : values[k], current[k]))
+  const changed = Object.keys(values).filter(
+    (k) => values[k] !== undefined && !same(k === 'hosts' ? [...(values.hosts as string[])].sort() : values[k], current[k]),
+  )
   refuseInfra(auth, changed)
   refuseRecordingWithoutStorage({ ...current, ...values })
   await refuseTakenHosts(c, values.hosts, existing.code)

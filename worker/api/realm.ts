@@ -33,7 +33,9 @@ export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, c
 /** True when the caller administers realm `code` (it lies in their realm tree). */
 export async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
-  const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`).bind(code, ...scope.params).first()
+  const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`)
+    .bind(code, ...scope.params)
+    .first()
   return row !== null
 }
 
@@ -68,41 +70,43 @@ realm.get(
 realm.put(
   '/:code/change',
   guarded({ any: ['mas_realm_list', 'mas_realm_list_all'] }, async (c, auth) => {
-  const code = parse(RealmCode, pathParam(c, 'code'))
-  if (code !== auth.realm) throw apiError(400, 'realm', `The session acts in realm ${auth.realm}.`, 'realm', code)
-  // handover_state: the SHA-256 of the state the starting browser keeps (needed for a handover code, below).
-  const body = await readJson(c, v.object({ leaf_realm: RealmCode, handover_state: v.optional(HandoverHash) }))
-  const target = await getRealmRow(c.env.DB, body.leaf_realm)
-  if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
-  if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
-  const homeUrl = await realmHomeUrl(c.env.DB, target, c.req.url)
-  // A host bound to one realm cannot serve another: the target needs a console address of its own.
-  if (c.get('hostRealm') !== null && target.code !== c.get('hostRealm') && homeUrl === null) {
-    throw apiError(409, 'realm_host', `Realm ${target.code} has no console address of its own; switch from a multi-realm host.`, 'leaf_realm', target.code)
-  }
-  const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
-  // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
-  // the session with a one-time code, bound to the starting browser's state (no state, no code: a code that is not
-  // bound could sign a victim's browser in to someone else's session). This host is one of the session's realm, so
-  // its origin is where the target host sends the browser back to vouch for it. Multi-realm hosts serve every realm,
-  // so the console stays there.
-  const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
-  const handover =
-    otherHost && body.handover_state ? { stateHash: body.handover_state, origin: consoleOrigin(new URL(c.req.url).hostname, c.req.url), targetUrl: homeUrl! } : null
-  const answer = {
-    auth_token: session.token,
-    device_id: session.deviceId,
-    expires_at: session.expiresAt,
-    realm: target.code,
-    nick: auth.nick,
-    origin_realm: auth.origin_realm,
-    config: realmConfig(target, origin(c), c.get('hostRealm') === null),
-    home_url: homeUrl,
-    handover_code: handover ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code, handover) : null,
-  }
-  // Only once the answer is ready: a failure above must not leave the user signed out of both realms.
-  await revokeSession(c.env.DB, auth.tokenHash)
-  return c.json(answer)
+    const code = parse(RealmCode, pathParam(c, 'code'))
+    if (code !== auth.realm) throw apiError(400, 'realm', `The session acts in realm ${auth.realm}.`, 'realm', code)
+    // handover_state: the SHA-256 of the state the starting browser keeps (needed for a handover code, below).
+    const body = await readJson(c, v.object({ leaf_realm: RealmCode, handover_state: v.optional(HandoverHash) }))
+    const target = await getRealmRow(c.env.DB, body.leaf_realm)
+    if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
+    if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
+    const homeUrl = await realmHomeUrl(c.env.DB, target, c.req.url)
+    // A host bound to one realm cannot serve another: the target needs a console address of its own.
+    if (c.get('hostRealm') !== null && target.code !== c.get('hostRealm') && homeUrl === null) {
+      throw apiError(409, 'realm_host', `Realm ${target.code} has no console address of its own; switch from a multi-realm host.`, 'leaf_realm', target.code)
+    }
+    const session = await createSession(c.env.DB, auth.home_realm, auth.nick, { userAgent: c.req.header('user-agent'), activeRealm: target.code })
+    // From a realm's own host the console moves to the target's host, which cannot read this host's cookie: it claims
+    // the session with a one-time code, bound to the starting browser's state (no state, no code: a code that is not
+    // bound could sign a victim's browser in to someone else's session). This host is one of the session's realm, so
+    // its origin is where the target host sends the browser back to vouch for it. Multi-realm hosts serve every realm,
+    // so the console stays there.
+    const otherHost = c.get('hostRealm') !== null && homeUrl !== null && new URL(homeUrl).host !== new URL(c.req.url).host
+    const handover =
+      otherHost && body.handover_state
+        ? { stateHash: body.handover_state, origin: consoleOrigin(new URL(c.req.url).hostname, c.req.url), targetUrl: homeUrl! }
+        : null
+    const answer = {
+      auth_token: session.token,
+      device_id: session.deviceId,
+      expires_at: session.expiresAt,
+      realm: target.code,
+      nick: auth.nick,
+      origin_realm: auth.origin_realm,
+      config: realmConfig(target, origin(c), c.get('hostRealm') === null),
+      home_url: homeUrl,
+      handover_code: handover ? await createHandover(c.env.DB, await sha256Hex(session.token), target.code, handover) : null,
+    }
+    // Only once the answer is ready: a failure above must not leave the user signed out of both realms.
+    await revokeSession(c.env.DB, auth.tokenHash)
+    return c.json(answer)
   }),
 )
 
@@ -120,10 +124,16 @@ realm.route(
   crud(realmEntity, {
     // An edit screen reads what it edits, so mas_realm_edit also reads a realm.
     // Deleting is a soft delete with its own handler (below), not crud's delete.
-    permissions: { list: ['mas_realm_list', 'mas_realm_list_all'], get: ['mas_realm_get', 'mas_realm_edit'], create: 'mas_realm_create', edit: 'mas_realm_edit' },
+    permissions: {
+      list: ['mas_realm_list', 'mas_realm_list_all'],
+      get: ['mas_realm_get', 'mas_realm_edit'],
+      create: 'mas_realm_create',
+      edit: 'mas_realm_edit',
+    },
     scope: (_c, auth) => liveRealms(realmTreeScope(auth)),
     // `?deleted=true` lists the deleted realms of the caller's tree (the console's restore view).
-    listScope: (c, auth) => (parse(DeletedQuery, { deleted: c.req.query('deleted') }).deleted ? deletedRealms(realmTreeScope(auth)) : liveRealms(realmTreeScope(auth))),
+    listScope: (c, auth) =>
+      parse(DeletedQuery, { deleted: c.req.query('deleted') }).deleted ? deletedRealms(realmTreeScope(auth)) : liveRealms(realmTreeScope(auth)),
     create: RealmCreateBody,
     update: RealmUpdateBody,
     beforeCreate: async (c, auth, body) => {
@@ -155,7 +165,15 @@ realm.route(
   }),
 )
 
-const DeletedQuery = v.object({ deleted: v.optional(v.pipe(v.picklist(['true', 'false'], 'validation.picklist'), v.transform((x) => x === 'true')), 'false') })
+const DeletedQuery = v.object({
+  deleted: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'validation.picklist'),
+      v.transform((x) => x === 'true'),
+    ),
+    'false',
+  ),
+})
 const DAY_MS = 24 * 3_600_000
 
 /**
@@ -178,10 +196,29 @@ realm.delete(
     const deletedAt = new Date()
     const after = { deleted_at: deletedAt.toISOString(), deleted_by: auth.nick }
     await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE realm SET deleted_at = ?, deleted_by = ?, deleted_by_realm = ? WHERE code = ? AND deleted_at IS NULL').bind(after.deleted_at, auth.nick, auth.realm, code),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'realm', entityId: code, before: { deleted_at: null, deleted_by: null }, after, requestId: c.get('requestId') }),
+      c.env.DB.prepare('UPDATE realm SET deleted_at = ?, deleted_by = ?, deleted_by_realm = ? WHERE code = ? AND deleted_at IS NULL').bind(
+        after.deleted_at,
+        auth.nick,
+        auth.realm,
+        code,
+      ),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'delete',
+        entity: 'realm',
+        entityId: code,
+        before: { deleted_at: null, deleted_by: null },
+        after,
+        requestId: c.get('requestId'),
+      }),
     ])
-    const answer: RealmDeletion = { code, name: String(raw.name), ...after, purge_after: new Date(deletedAt.getTime() + REALM_RESTORE_DAYS * DAY_MS).toISOString() }
+    const answer: RealmDeletion = {
+      code,
+      name: String(raw.name),
+      ...after,
+      purge_after: new Date(deletedAt.getTime() + REALM_RESTORE_DAYS * DAY_MS).toISOString(),
+    }
     return c.json(answer)
   }),
 )
@@ -206,8 +243,19 @@ realm.post(
     }
     const now = new Date().toISOString()
     await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE realm SET deleted_at = NULL, deleted_by = NULL, deleted_by_realm = NULL, updated_at = ?, updated_by = ? WHERE code = ? AND deleted_at IS NOT NULL').bind(now, auth.nick, code),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'restore', entity: 'realm', entityId: code, before: { deleted_at: deletedAt, deleted_by: raw.deleted_by }, after: { deleted_at: null, deleted_by: null }, requestId: c.get('requestId') }),
+      c.env.DB.prepare(
+        'UPDATE realm SET deleted_at = NULL, deleted_by = NULL, deleted_by_realm = NULL, updated_at = ?, updated_by = ? WHERE code = ? AND deleted_at IS NOT NULL',
+      ).bind(now, auth.nick, code),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'restore',
+        entity: 'realm',
+        entityId: code,
+        before: { deleted_at: deletedAt, deleted_by: raw.deleted_by },
+        after: { deleted_at: null, deleted_by: null },
+        requestId: c.get('requestId'),
+      }),
     ])
     const row = (await getRealmRow(c.env.DB, code))!
     return c.json({ ...decodeRow(realmEntity, row), ...(await realmExtras(c.env.DB, code)) })
@@ -217,9 +265,7 @@ realm.post(
 /** True when `code` is `ancestor` or lies below it. */
 async function isDescendant(db: D1Database, code: string, ancestor: string): Promise<boolean> {
   const row = await db
-    .prepare(
-      `WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT 1 FROM tree WHERE code = ?`,
-    )
+    .prepare(`WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT 1 FROM tree WHERE code = ?`)
     .bind(ancestor, code)
     .first()
   return row !== null

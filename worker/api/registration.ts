@@ -21,7 +21,12 @@ const Token = v.pipe(v.string('validation.required'), v.trim(), v.minLength(10, 
 /** POST /registration/edusp (employee sign-in, type sed): the normalised document id and the password. */
 export const EduspSignin = v.object({
   realm: RealmCode,
-  id: v.pipe(v.string('validation.required'), v.transform(normalizeEmployeeId), v.minLength(3, 'validation.document_length'), v.maxLength(40, 'validation.document_length')),
+  id: v.pipe(
+    v.string('validation.required'),
+    v.transform(normalizeEmployeeId),
+    v.minLength(3, 'validation.document_length'),
+    v.maxLength(40, 'validation.document_length'),
+  ),
   password: Password,
   platform: Platform,
 })
@@ -49,7 +54,11 @@ async function employeeTokenSignin(c: Ctx, realm: RealmRow, token: string, platf
   const result = await portal.verify(token)
   if (!result.ok) {
     const expired = result.reason === 'expired'
-    return signinFailed(c, attempt, apiError(401, expired ? 'token_expired' : 'token_invalid', expired ? 'The access token has expired.' : 'The access token is not valid.', 'token'))
+    return signinFailed(
+      c,
+      attempt,
+      apiError(401, expired ? 'token_expired' : 'token_invalid', expired ? 'The access token has expired.' : 'The access token is not valid.', 'token'),
+    )
   }
   const spent = await c.env.DB.prepare('INSERT INTO portal_token_use (jti_hash, realm, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
     .bind(await sha256Hex(result.jti), realm.code, new Date(result.expiresAt).toISOString())
@@ -61,7 +70,13 @@ async function employeeTokenSignin(c: Ctx, realm: RealmRow, token: string, platf
 }
 
 /** The account of a verified Google identity: found by e-mail, or created when the e-mail domain maps to a kind. */
-async function googleAccount(c: Ctx, realm: RealmRow, claims: { email: string; name?: string; picture?: string }, create: boolean, kind?: string): Promise<SigninUser> {
+async function googleAccount(
+  c: Ctx,
+  realm: RealmRow,
+  claims: { email: string; name?: string; picture?: string },
+  create: boolean,
+  kind?: string,
+): Promise<SigninUser> {
   const domain = claims.email.split('@')[1]?.toLowerCase() ?? ''
   let authType: Record<string, string> = {}
   try {
@@ -77,11 +92,22 @@ async function googleAccount(c: Ctx, realm: RealmRow, claims: { email: string; n
     return existing
   }
   const mapped = authType[domain]
-  if (!create || !mapped || (kind && kind !== mapped)) throw apiError(403, 'not_allowed', 'This account is not authorised in this realm.', 'email', claims.email)
-  const base = claims.email.split('@')[0].toLowerCase().replace(/[^a-z0-9._-]/g, '').slice(0, 40) || 'user'
+  if (!create || !mapped || (kind && kind !== mapped))
+    throw apiError(403, 'not_allowed', 'This account is not authorised in this realm.', 'email', claims.email)
+  const base =
+    claims.email
+      .split('@')[0]
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '')
+      .slice(0, 40) || 'user'
   const nick = await freeNick(c.env.DB, realm.code, base, String(realm.nick_suffix ?? ''))
   // Kinds become the realm's role of the same name when it has one (student, teacher, admin); others get none.
-  await createUser(c.env.DB, realm.code, { nick, name: claims.name ?? base, email: claims.email, avatar_url: claims.picture ?? '', roles: [mapped] }, { provider: 'google', requestId: c.get('requestId') })
+  await createUser(
+    c.env.DB,
+    realm.code,
+    { nick, name: claims.name ?? base, email: claims.email, avatar_url: claims.picture ?? '', roles: [mapped] },
+    { provider: 'google', requestId: c.get('requestId') },
+  )
   const created = await findUserByEmail(c.env.DB, realm.code, claims.email)
   if (!created) throw new Error('created account not found')
   return created
@@ -151,26 +177,28 @@ export const registration = new Hono<AppEnv>()
 registration.post(
   '/edusp',
   guarded('public', async (c) => {
-  const body = await readJson(c, EduspSignin)
-  const realm = await signinRealm(c, body.realm)
-  requireMethod(realm, 'employee')
-  const attempt = await beginSignin(c, realm, body.id)
-  const user = await findUserByExternalId(c.env.DB, realm.code, body.id)
-  const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
-  if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'id', body.id))
-  if (needsRehash(user.password_hash)) {
-    await c.env.DB.prepare('UPDATE user SET password_hash = ? WHERE realm = ? AND nick = ?').bind(await hashPassword(body.password), realm.code, user.nick).run()
-  }
-  return c.json(await issueSession(c, attempt, user, body.platform, body.id))
+    const body = await readJson(c, EduspSignin)
+    const realm = await signinRealm(c, body.realm)
+    requireMethod(realm, 'employee')
+    const attempt = await beginSignin(c, realm, body.id)
+    const user = await findUserByExternalId(c.env.DB, realm.code, body.id)
+    const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
+    if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'id', body.id))
+    if (needsRehash(user.password_hash)) {
+      await c.env.DB.prepare('UPDATE user SET password_hash = ? WHERE realm = ? AND nick = ?')
+        .bind(await hashPassword(body.password), realm.code, user.nick)
+        .run()
+    }
+    return c.json(await issueSession(c, attempt, user, body.platform, body.id))
   }),
 )
 
 registration.post(
   '/edusp/token',
   guarded('public', async (c) => {
-  const body = await readJson(c, EduspTokenSignin)
-  const realm = await signinRealm(c, body.realm)
-  return c.json(await employeeTokenSignin(c, realm, body.token, body.platform))
+    const body = await readJson(c, EduspTokenSignin)
+    const realm = await signinRealm(c, body.realm)
+    return c.json(await employeeTokenSignin(c, realm, body.token, body.platform))
   }),
 )
 

@@ -19,7 +19,9 @@ report.get(
   '/',
   guarded({ all: ['mas_report_list'] }, async (c, auth) => {
     const query = parse(ListQuery, c.req.query())
-    const { filter } = parse(v.object({ filter: v.optional(v.union([v.literal(''), v.picklist(REPORT_STATUSES, 'validation.picklist')])) }), { filter: c.req.query('filter') })
+    const { filter } = parse(v.object({ filter: v.optional(v.union([v.literal(''), v.picklist(REPORT_STATUSES, 'validation.picklist')])) }), {
+      filter: c.req.query('filter'),
+    })
     const params = { ...c.req.query(), ...(filter ? { status: filter } : {}) }
     return c.json(await listRows(c.env.DB, reportEntity, realmScope(reportEntity, auth), query, filterScope(reportEntity, params)))
   }),
@@ -33,19 +35,38 @@ report.post(
   '/',
   guarded({}, async (c, auth) => {
     const body = await readJson(c, ReportCreate)
-    const realm = await c.env.DB.prepare('SELECT report_enabled, report_reasons FROM realm WHERE code = ?').bind(auth.realm).first<{ report_enabled: number; report_reasons: string }>()
+    const realm = await c.env.DB.prepare('SELECT report_enabled, report_reasons FROM realm WHERE code = ?')
+      .bind(auth.realm)
+      .first<{ report_enabled: number; report_reasons: string }>()
     if (realm?.report_enabled !== 1) throw apiError(403, 'disabled', 'This realm does not take complaint reports.', 'realm', 'report_enabled')
     const reasons = JSON.parse(realm.report_reasons) as string[]
     if (!reasons.includes(body.reason)) throw apiError(400, 'picklist', 'validation.picklist', 'reason', body.reason)
     const now = new Date().toISOString()
     const values: ComplaintReport = {
-      id: randomToken(9), realm: auth.realm, target_type: body.target_type, target_id: body.target_id, reason: body.reason,
-      message: (await checkWordFilter(c.env.DB, auth.realm, body.message)).text, status: 'open', reporter: auth.nick, resolution: '',
-      created_at: now, updated_at: now, updated_by: auth.nick,
+      id: randomToken(9),
+      realm: auth.realm,
+      target_type: body.target_type,
+      target_id: body.target_id,
+      reason: body.reason,
+      message: (await checkWordFilter(c.env.DB, auth.realm, body.message)).text,
+      status: 'open',
+      reporter: auth.nick,
+      resolution: '',
+      created_at: now,
+      updated_at: now,
+      updated_by: auth.nick,
     }
     await c.env.DB.batch([
       insertStatement(c.env.DB, reportEntity, { ...values }),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'create', entity: 'report', entityId: values.id, after: { ...values }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'create',
+        entity: 'report',
+        entityId: values.id,
+        after: { ...values },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json(values, 201)
   }),
@@ -63,7 +84,16 @@ report.put(
     const values = { ...body, updated_at: new Date().toISOString(), updated_by: auth.nick }
     await c.env.DB.batch([
       updateStatement(c.env.DB, reportEntity, realmScope(reportEntity, auth), id, values),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'report', entityId: id, before: { ...before }, after: { ...before, ...values }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'update',
+        entity: 'report',
+        entityId: id,
+        before: { ...before },
+        after: { ...before, ...values },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json({ ...before, ...values })
   }),

@@ -18,7 +18,9 @@ const stamp = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
 const born = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), created_by: auth.nick, ...stamp(auth) })
 
 async function uniqueName(c: Ctx, auth: Auth, table: 'room' | 'room_group', name: string, self?: string) {
-  const twin = await c.env.DB.prepare(`SELECT id FROM ${table} WHERE realm = ? AND lower(name) = lower(?) AND id IS NOT ?`).bind(auth.realm, name, self ?? null).first()
+  const twin = await c.env.DB.prepare(`SELECT id FROM ${table} WHERE realm = ? AND lower(name) = lower(?) AND id IS NOT ?`)
+    .bind(auth.realm, name, self ?? null)
+    .first()
   if (twin) throw apiError(409, 'conflict', 'validation.tms.name_taken', 'name', name)
 }
 
@@ -34,7 +36,13 @@ async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, stri
 }
 
 const roomCrud = crud(roomEntity, {
-  permissions: { list: 'room_room_list', get: ['room_room_get', 'room_room_edit'], create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
+  permissions: {
+    list: 'room_room_list',
+    get: ['room_room_get', 'room_room_edit'],
+    create: 'room_room_create',
+    edit: 'room_room_edit',
+    delete: 'room_room_delete',
+  },
   create: RoomInput,
   update: RoomInput,
   beforeCreate: async (c, auth, body) => {
@@ -67,8 +75,9 @@ room.get(
   '/:id/member',
   guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
     const r = await requireRoom(c, auth)
-    const { results } = await c.env.DB
-      .prepare('SELECT m.room_id, m.nick, u.name, m.added_at, m.added_by FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? AND m.room_id = ? ORDER BY u.name, m.nick')
+    const { results } = await c.env.DB.prepare(
+      'SELECT m.room_id, m.nick, u.name, m.added_at, m.added_by FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? AND m.room_id = ? ORDER BY u.name, m.nick',
+    )
       .bind(auth.realm, r.id)
       .all<RoomMember>()
     return c.json({ items: results, total: results.length })
@@ -89,10 +98,21 @@ room.post(
       .first<{ nick: string }>()
     if (!user) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
     const found = user.nick
-    if (await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, found).first()) throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
+    if (await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, found).first())
+      throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
     await db.batch([
-      db.prepare('INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES (?, ?, ?, ?, ?)').bind(auth.realm, r.id, found, nowIso(), auth.nick),
-      auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'add_member', entity: 'room', entityId: r.id, after: { member: found }, requestId: c.get('requestId') }),
+      db
+        .prepare('INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES (?, ?, ?, ?, ?)')
+        .bind(auth.realm, r.id, found, nowIso(), auth.nick),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'add_member',
+        entity: 'room',
+        entityId: r.id,
+        after: { member: found },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json({ room_id: r.id, nick: found }, 201)
   }),
@@ -105,10 +125,19 @@ room.delete(
     const db = c.env.DB
     const r = await requireRoom(c, auth)
     const nick = pathParam(c, 'nick')
-    if (!(await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, nick).first())) throw apiError(404, 'not_found', `${nick} is not a member.`, 'nick', nick)
+    if (!(await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, nick).first()))
+      throw apiError(404, 'not_found', `${nick} is not a member.`, 'nick', nick)
     await db.batch([
       db.prepare('DELETE FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, nick),
-      auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'remove_member', entity: 'room', entityId: r.id, before: { member: nick }, requestId: c.get('requestId') }),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'remove_member',
+        entity: 'room',
+        entityId: r.id,
+        before: { member: nick },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.body(null, 204)
   }),
@@ -123,7 +152,13 @@ async function checkGroup(c: Ctx, auth: Auth, body: RoomGroupInput, self?: RoomG
 }
 
 export const roomGroup = crud(roomGroupEntity, {
-  permissions: { list: 'room_room_list', get: ['room_room_get', 'room_room_edit'], create: 'room_room_create', edit: 'room_room_edit', delete: 'room_room_delete' },
+  permissions: {
+    list: 'room_room_list',
+    get: ['room_room_get', 'room_room_edit'],
+    create: 'room_room_create',
+    edit: 'room_room_edit',
+    delete: 'room_room_delete',
+  },
   create: RoomGroupInput,
   update: RoomGroupInput,
   beforeCreate: async (c, auth, body) => {
@@ -134,5 +169,6 @@ export const roomGroup = crud(roomGroupEntity, {
     await checkGroup(c, auth, body, existing)
     return { ...body, ...stamp(auth) }
   },
-  beforeDelete: (c, auth, existing) => inUse(c, auth, 'SELECT COUNT(*) AS n FROM tms_task_target WHERE realm = ? AND group_id = ?', existing.id, 'room.in_use.task'),
+  beforeDelete: (c, auth, existing) =>
+    inUse(c, auth, 'SELECT COUNT(*) AS n FROM tms_task_target WHERE realm = ? AND group_id = ?', existing.id, 'room.in_use.task'),
 })

@@ -55,7 +55,9 @@ const handoverState = () => apiError(403, 'handover_state', 'This handover was n
  * Codes made before the three legs (no state) are unknown.
  */
 async function liveHandover(c: Ctx, code: string, realm: string | null): Promise<HandoverRow> {
-  const row = await c.env.DB.prepare('SELECT * FROM session_handover WHERE code_hash = ?').bind(await sha256Hex(code)).first<HandoverRow>()
+  const row = await c.env.DB.prepare('SELECT * FROM session_handover WHERE code_hash = ?')
+    .bind(await sha256Hex(code))
+    .first<HandoverRow>()
   if (!row || !row.state_hash || !row.origin || !row.target_url || (realm && row.realm !== realm)) throw handoverNotFound()
   if (row.expires_at <= new Date().toISOString()) throw apiError(410, 'expired', 'The handover code has expired.', 'code')
   if (row.used_at) throw handoverUsed()
@@ -72,18 +74,18 @@ session.get(
   '/',
   guarded({}, (c, auth) =>
     c.json({
-    realm: auth.realm,
-    // The realm whose roles apply to the caller (differs from `realm` after a realm switch).
-    home_realm: auth.home_realm,
-    nick: auth.nick,
-    name: auth.name,
-    avatar_url: auth.avatar_url,
-    origin_realm: auth.origin_realm,
-    device_id: auth.device_id,
-    role: auth.role,
-    roles: auth.roles,
-    permissions: permissionMap(auth.permissions),
-    server_ts: new Date().toISOString(),
+      realm: auth.realm,
+      // The realm whose roles apply to the caller (differs from `realm` after a realm switch).
+      home_realm: auth.home_realm,
+      nick: auth.nick,
+      name: auth.name,
+      avatar_url: auth.avatar_url,
+      origin_realm: auth.origin_realm,
+      device_id: auth.device_id,
+      role: auth.role,
+      roles: auth.roles,
+      permissions: permissionMap(auth.permissions),
+      server_ts: new Date().toISOString(),
     }),
   ),
 )
@@ -143,7 +145,9 @@ session.post(
       await spendHandover(c, row)
       throw handoverState()
     }
-    const spent = await c.env.DB.prepare('UPDATE session_handover SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').bind(new Date().toISOString(), row.code_hash).run()
+    const spent = await c.env.DB.prepare('UPDATE session_handover SET used_at = ? WHERE code_hash = ? AND used_at IS NULL')
+      .bind(new Date().toISOString(), row.code_hash)
+      .run()
     if (!spent.meta.changes) throw handoverUsed()
     const found = await findSessionByHash(c.env.DB, row.token_hash)
     if (found.status === 'ended') throw apiError(401, 'session_timeout', 'The session has ended; sign in again.', 'code')

@@ -53,7 +53,9 @@ export async function beginSignin(c: Ctx, realm: RealmRow, account: string | nul
   const state = await throttleState(c.env.DB, code, buckets)
   const field = account ? 'nick' : 'token'
   if (state.hardRetryAfterMs > 0) {
-    throw apiError(429, 'throttled', 'Too many failed attempts from this address; wait before trying again.', field, { retry_after: Math.ceil(state.hardRetryAfterMs / 1000) })
+    throw apiError(429, 'throttled', 'Too many failed attempts from this address; wait before trying again.', field, {
+      retry_after: Math.ceil(state.hardRetryAfterMs / 1000),
+    })
   }
   const captchaDemanded = realm.captcha_enabled === 1 || state.captchaRequired
   const token = c.req.header('x-captcha-token')
@@ -67,7 +69,12 @@ export async function beginSignin(c: Ctx, realm: RealmRow, account: string | nul
   }
   if (!captchaSolved && state.retryAfterMs > 0) {
     throw new ApiError(429, [
-      { field, cause: 'throttled', value: { retry_after: Math.ceil(state.retryAfterMs / 1000) }, message: 'Too many failed attempts; wait before trying again.' },
+      {
+        field,
+        cause: 'throttled',
+        value: { retry_after: Math.ceil(state.retryAfterMs / 1000) },
+        message: 'Too many failed attempts; wait before trying again.',
+      },
       { field: 'x-captcha-token', cause: 'captcha_required', value: null, message: 'A solved captcha skips the wait.' },
     ])
   }

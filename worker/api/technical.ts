@@ -16,7 +16,8 @@ errorLog.route(
   '/',
   crud(errorLogEntity, {
     permissions: { list: TECHNICAL, get: TECHNICAL },
-    scope: (_c, auth) => (auth.permissions.has('mas_realm_list_all') ? { where: "realm IN (?, '')", params: [auth.realm] } : { where: 'realm = ?', params: [auth.realm] }),
+    scope: (_c, auth) =>
+      auth.permissions.has('mas_realm_list_all') ? { where: "realm IN (?, '')", params: [auth.realm] } : { where: 'realm = ?', params: [auth.realm] },
   }),
 )
 
@@ -36,7 +37,16 @@ export async function recordServerError(db: D1Database, e: ServerError): Promise
   await db.batch([
     db
       .prepare('INSERT INTO error_log (realm, at, request_id, method, path, actor, message, stack) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .bind(e.realm, now.toISOString(), e.requestId, e.method, e.path.slice(0, 500), e.actor, `${err.name}: ${err.message}`.slice(0, 2000), (err.stack ?? '').slice(0, 8000)),
+      .bind(
+        e.realm,
+        now.toISOString(),
+        e.requestId,
+        e.method,
+        e.path.slice(0, 500),
+        e.actor,
+        `${err.name}: ${err.message}`.slice(0, 2000),
+        (err.stack ?? '').slice(0, 8000),
+      ),
     db.prepare('DELETE FROM error_log WHERE at < ?').bind(new Date(now.getTime() - ERROR_LOG_DAYS * 86_400_000).toISOString()),
   ])
 }
@@ -59,9 +69,14 @@ export const handleApiError: ErrorHandler<AppEnv> = async (err, c) => {
   const requestId = c.get('requestId') ?? crypto.randomUUID()
   console.error(`[${requestId}] ${c.req.method} ${c.req.path}:`, err)
   const auth = c.get('auth')
-  const stored = recordServerError(c.env.DB, { realm: auth?.realm ?? c.get('hostRealm') ?? '', requestId, method: c.req.method, path: c.req.path, actor: auth?.nick ?? '', error: err }).catch((e: unknown) =>
-    console.error(`[${requestId}] could not store the error:`, e),
-  )
+  const stored = recordServerError(c.env.DB, {
+    realm: auth?.realm ?? c.get('hostRealm') ?? '',
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    actor: auth?.nick ?? '',
+    error: err,
+  }).catch((e: unknown) => console.error(`[${requestId}] could not store the error:`, e))
   try {
     c.executionCtx.waitUntil(stored)
   } catch {

@@ -18,13 +18,32 @@ async function bankValues(c: Ctx, auth: Auth, body: BankItemInput) {
   const { id: _id, bank_id: _bank, ...q } = storedQuestion(body as Question, await richTextPolicy(c, auth.realm))
   refuse(await referenceProblems(c.env.DB, auth.realm, null, [{ q: q as Question, at: '' }]))
   const { difficulty, tags, grade_id, subject_id, standard_id, descriptor_id, batch_id, curriculum } = body
-  return { ...q, statement_text: plainText(q.statement).slice(0, 1000), difficulty, tags, grade_id, subject_id, standard_id, descriptor_id, batch_id, curriculum, updated_at: nowIso(), updated_by: auth.nick }
+  return {
+    ...q,
+    statement_text: plainText(q.statement).slice(0, 1000),
+    difficulty,
+    tags,
+    grade_id,
+    subject_id,
+    standard_id,
+    descriptor_id,
+    batch_id,
+    curriculum,
+    updated_at: nowIso(),
+    updated_by: auth.nick,
+  }
 }
 
 bank.route(
   '/',
   crud(bankEntity, {
-    permissions: { list: 'tms_question_bank_list', get: ['tms_question_bank_get', 'tms_question_bank_edit'], create: 'tms_question_bank_create', edit: 'tms_question_bank_edit', delete: 'tms_question_bank_delete' },
+    permissions: {
+      list: 'tms_question_bank_list',
+      get: ['tms_question_bank_get', 'tms_question_bank_edit'],
+      create: 'tms_question_bank_create',
+      edit: 'tms_question_bank_edit',
+      delete: 'tms_question_bank_delete',
+    },
     // Lists also filter by a tag or a category (members of the JSON lists); other fields filter through the descriptor.
     scope: (c, auth) => {
       const base = realmScope(bankEntity, auth)
@@ -63,17 +82,34 @@ bank.post(
       where.push(`id IN (${body.ids.map(() => '?').join(', ')})`)
       params.push(...body.ids)
     }
-    const { results } = await db.prepare(`SELECT * FROM tms_question_bank WHERE ${where.join(' AND ')} LIMIT 500`).bind(...params).all<BankItem>()
-    const topic = { grade_id: body.grade_id, subject_id: body.subject_id, standard_id: body.standard_id, descriptor_id: body.descriptor_id, ...(body.curriculum ? { curriculum: body.curriculum } : {}) }
+    const { results } = await db
+      .prepare(`SELECT * FROM tms_question_bank WHERE ${where.join(' AND ')} LIMIT 500`)
+      .bind(...params)
+      .all<BankItem>()
+    const topic = {
+      grade_id: body.grade_id,
+      subject_id: body.subject_id,
+      standard_id: body.standard_id,
+      descriptor_id: body.descriptor_id,
+      ...(body.curriculum ? { curriculum: body.curriculum } : {}),
+    }
     const cols = Object.keys(topic)
     const now = nowIso()
     if (results.length) {
       await db.batch(
         results.flatMap((row) => [
-          db.prepare(`UPDATE tms_question_bank SET ${cols.map((k) => `${k} = ?`).join(', ')}, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?`).bind(...Object.values(topic), now, auth.nick, row.id, auth.realm),
+          db
+            .prepare(`UPDATE tms_question_bank SET ${cols.map((k) => `${k} = ?`).join(', ')}, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?`)
+            .bind(...Object.values(topic), now, auth.nick, row.id, auth.realm),
           auditStatement(db, {
-            realm: auth.realm, actor: auth.nick, action: 'classify', entity: bankEntity.name, entityId: row.id,
-            before: Object.fromEntries(cols.map((k) => [k, row[k as keyof BankItem]])), after: topic, requestId: c.get('requestId'),
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'classify',
+            entity: bankEntity.name,
+            entityId: row.id,
+            before: Object.fromEntries(cols.map((k) => [k, row[k as keyof BankItem]])),
+            after: topic,
+            requestId: c.get('requestId'),
           }),
         ]),
       )

@@ -25,7 +25,11 @@ modelActions.post(
     const known = new Set((await listCategories(c.env.DB, auth.realm)).map((x) => x.id))
     const dropped = new Set<string>()
     const keep = (ids: string[]) => ids.filter((id) => (known.has(id) ? true : (dropped.add(id), false)))
-    const input = { ...doc.model, categories: keep(doc.model.categories), questions: doc.model.questions.map((q) => ({ ...q, categories: keep(q.categories) })) }
+    const input = {
+      ...doc.model,
+      categories: keep(doc.model.categories),
+      questions: doc.model.questions.map((q) => ({ ...q, categories: keep(q.categories) })),
+    }
     const created = await insertModel(c, auth, await preparedModel(c, auth, input), 'import')
     return c.json({ ...created, dropped_categories: [...dropped] }, 201)
   }),

@@ -28,7 +28,14 @@ export function auditView(m: Record<string, unknown>): Record<string, unknown> {
 export async function preparedModel(c: Ctx, auth: Auth, input: ModelInput) {
   const policy = await richTextPolicy(c, auth.realm)
   const questions = input.questions.map((q) => storedQuestion(q, policy))
-  refuse(await referenceProblems(c.env.DB, auth.realm, input.categories, questions.map((q, i) => ({ q, at: `questions.${i}.` }))))
+  refuse(
+    await referenceProblems(
+      c.env.DB,
+      auth.realm,
+      input.categories,
+      questions.map((q, i) => ({ q, at: `questions.${i}.` })),
+    ),
+  )
   return modelValues(input, questions)
 }
 
@@ -37,10 +44,28 @@ export async function insertModel(c: Ctx, auth: Auth, values: Record<string, unk
   const db = c.env.DB
   const id = newId()
   const now = nowIso()
-  const row = { ...values, id, realm: auth.realm, parent_id: parentId, version: 1, created_at: now, created_by: auth.nick, updated_at: now, updated_by: auth.nick }
+  const row = {
+    ...values,
+    id,
+    realm: auth.realm,
+    parent_id: parentId,
+    version: 1,
+    created_at: now,
+    created_by: auth.nick,
+    updated_at: now,
+    updated_by: auth.nick,
+  }
   await db.batch([
     insertStatement(db, modelEntity, row),
-    auditStatement(db, { realm: auth.realm, actor: auth.nick, action, entity: modelEntity.name, entityId: id, after: auditView(row), requestId: c.get('requestId') }),
+    auditStatement(db, {
+      realm: auth.realm,
+      actor: auth.nick,
+      action,
+      entity: modelEntity.name,
+      entityId: id,
+      after: auditView(row),
+      requestId: c.get('requestId'),
+    }),
   ])
   return (await getModel(db, auth.realm, id))!
 }
@@ -51,11 +76,23 @@ export async function insertModel(c: Ctx, auth: Auth, values: Record<string, unk
  */
 export async function saveModel(c: Ctx, auth: Auth, existing: Model, values: Record<string, unknown>): Promise<Model> {
   const db = c.env.DB
-  const published = await db.prepare('SELECT 1 FROM tms_task WHERE realm = ? AND model_id = ? AND model_version = ? LIMIT 1').bind(auth.realm, existing.id, existing.version).first()
+  const published = await db
+    .prepare('SELECT 1 FROM tms_task WHERE realm = ? AND model_id = ? AND model_version = ? LIMIT 1')
+    .bind(auth.realm, existing.id, existing.version)
+    .first()
   const after = { ...values, version: published ? existing.version + 1 : existing.version, updated_at: nowIso(), updated_by: auth.nick }
   await db.batch([
     updateStatement(db, modelEntity, realmScope(modelEntity, auth), existing.id, after),
-    auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'update', entity: modelEntity.name, entityId: existing.id, before: auditView(existing), after: auditView({ ...existing, ...after }), requestId: c.get('requestId') }),
+    auditStatement(db, {
+      realm: auth.realm,
+      actor: auth.nick,
+      action: 'update',
+      entity: modelEntity.name,
+      entityId: existing.id,
+      before: auditView(existing),
+      after: auditView({ ...existing, ...after }),
+      requestId: c.get('requestId'),
+    }),
   ])
   return (await getModel(db, auth.realm, existing.id))!
 }

@@ -21,11 +21,20 @@ model.get(
     const db = c.env.DB
     const q = c.req.query()
     const query = parse(ListQuery, q)
-    const page = await listRows(db, modelEntity, realmScope(modelEntity, auth), query, andScopes(filterScope(modelEntity, q), jsonListHas('tags', q.tag), jsonListHas('categories', q.category)))
+    const page = await listRows(
+      db,
+      modelEntity,
+      realmScope(modelEntity, auth),
+      query,
+      andScopes(filterScope(modelEntity, q), jsonListHas('tags', q.tag), jsonListHas('categories', q.category)),
+    )
     const ids = page.items.map((m) => m.id)
     const counts = new Map<string, number>()
     if (ids.length) {
-      const { results } = await db.prepare(`SELECT model_id, COUNT(*) AS n FROM tms_task WHERE realm = ? AND model_id IN (${ids.map(() => '?').join(', ')}) GROUP BY model_id`).bind(auth.realm, ...ids).all<{ model_id: string; n: number }>()
+      const { results } = await db
+        .prepare(`SELECT model_id, COUNT(*) AS n FROM tms_task WHERE realm = ? AND model_id IN (${ids.map(() => '?').join(', ')}) GROUP BY model_id`)
+        .bind(auth.realm, ...ids)
+        .all<{ model_id: string; n: number }>()
       for (const r of results) counts.set(r.model_id, r.n)
     }
     return c.json({ ...page, items: page.items.map((m) => ({ ...m, published_count: counts.get(m.id) ?? 0 })) })
@@ -48,7 +57,8 @@ model.post(
   '/',
   guarded({ all: ['tms_model_create'] }, async (c, auth) => {
     const input = await readJson(c, ModelInput)
-    if (input.parent_id && !(await getModel(c.env.DB, auth.realm, input.parent_id))) refuse([ruleError('parent_id', 'validation.tms.unknown_model', input.parent_id)])
+    if (input.parent_id && !(await getModel(c.env.DB, auth.realm, input.parent_id)))
+      refuse([ruleError('parent_id', 'validation.tms.unknown_model', input.parent_id)])
     return c.json(await insertModel(c, auth, await preparedModel(c, auth, input), 'create', input.parent_id), 201)
   }),
 )
@@ -73,7 +83,15 @@ model.delete(
     if (tasks > 0) throw apiError(409, 'blocked', 'tms.model.delete_blocked', 'id', tasks)
     await db.batch([
       deleteStatement(db, modelEntity, realmScope(modelEntity, auth), existing.id),
-      auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: modelEntity.name, entityId: existing.id, before: auditView(existing), requestId: c.get('requestId') }),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'delete',
+        entity: modelEntity.name,
+        entityId: existing.id,
+        before: auditView(existing),
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.body(null, 204)
   }),

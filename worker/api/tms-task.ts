@@ -40,15 +40,28 @@ async function requireTask(c: Ctx, auth: Auth, id: string): Promise<Task> {
 }
 
 /** The publication rules' context: the clock, the realm's limits, the model's questions, the realm's categories. */
-async function ruleContext(c: Ctx, auth: Auth, model: Pick<Model, 'questions' | 'token' | 'min_execution_time'>, changed?: Set<string>): Promise<PublicationContext> {
+async function ruleContext(
+  c: Ctx,
+  auth: Auth,
+  model: Pick<Model, 'questions' | 'token' | 'min_execution_time'>,
+  changed?: Set<string>,
+): Promise<PublicationContext> {
   const [limits, categories] = await Promise.all([realmTmsLimits(c.env.DB, auth.realm), listCategories(c.env.DB, auth.realm)])
-  return { now: Date.now(), maxScheduleDays: limits.maxScheduleDays, model: { question_types: model.questions.map((q) => q.type), token: model.token, min_execution_time: model.min_execution_time }, categories, changed }
+  return {
+    now: Date.now(),
+    maxScheduleDays: limits.maxScheduleDays,
+    model: { question_types: model.questions.map((q) => q.type), token: model.token, min_execution_time: model.min_execution_time },
+    categories,
+    changed,
+  }
 }
 
 function checkPublication(p: Publication, ctx: PublicationContext) {
   refuse([
     ...publicationProblems(p, ctx).map((x) => ruleError(x.field, x.message, x.value ?? (p as unknown as Record<string, unknown>)[x.field] ?? null)),
-    ...(!ctx.changed || ctx.changed.has('categories') ? categoryChoiceProblems(p.categories, ctx.categories).map((x) => ruleError('categories', x.message, x.value)) : []),
+    ...(!ctx.changed || ctx.changed.has('categories')
+      ? categoryChoiceProblems(p.categories, ctx.categories).map((x) => ruleError('categories', x.message, x.value))
+      : []),
   ])
 }
 
@@ -78,7 +91,10 @@ task.get(
   '/:id',
   guarded({ all: ['tms_task_get'] }, async (c, auth) => {
     const t = await requireTask(c, auth, pathParam(c, 'id'))
-    const [targets, content] = await Promise.all([taskTargets(c.env.DB, auth.realm, t.id), modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version)])
+    const [targets, content] = await Promise.all([
+      taskTargets(c.env.DB, auth.realm, t.id),
+      modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version),
+    ])
     return c.json({ ...t, targets, content })
   }),
 )
@@ -103,17 +119,45 @@ task.post(
     const id = newId()
     const now = nowIso()
     const row = {
-      id, realm: auth.realm, model_id: model.id, model_version: model.version, title: model.title, kind: model.kind, publication_type: input.publication_type,
-      publish_at, expire_at, display_answer_at: input.display_answer_at, correct_at: input.correct_at, show_timer: input.show_timer ? 1 : 0,
-      scheduling_enabled: input.scheduling_enabled ? 1 : 0, token: model.token ? 1 : 0, categories: JSON.stringify(p.categories), extra: JSON.stringify(input.extra),
-      created_at: now, created_by: auth.nick, updated_at: now, updated_by: auth.nick,
+      id,
+      realm: auth.realm,
+      model_id: model.id,
+      model_version: model.version,
+      title: model.title,
+      kind: model.kind,
+      publication_type: input.publication_type,
+      publish_at,
+      expire_at,
+      display_answer_at: input.display_answer_at,
+      correct_at: input.correct_at,
+      show_timer: input.show_timer ? 1 : 0,
+      scheduling_enabled: input.scheduling_enabled ? 1 : 0,
+      token: model.token ? 1 : 0,
+      categories: JSON.stringify(p.categories),
+      extra: JSON.stringify(input.extra),
+      created_at: now,
+      created_by: auth.nick,
+      updated_at: now,
+      updated_by: auth.nick,
     }
     const cols = Object.keys(row)
     await db.batch([
       snapshotStatement(db, model, auth.nick),
       db.prepare(`INSERT INTO tms_task (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
-      ...targets.rows.map((t) => db.prepare('INSERT INTO tms_task_target (task_id, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)').bind(id, auth.realm, t.room_id, t.nick, t.group_id)),
-      auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'publish', entity: 'tms_task', entityId: id, after: { ...row, categories: p.categories, targets: targets.rows }, requestId: c.get('requestId') }),
+      ...targets.rows.map((t) =>
+        db
+          .prepare('INSERT INTO tms_task_target (task_id, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)')
+          .bind(id, auth.realm, t.room_id, t.nick, t.group_id),
+      ),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'publish',
+        entity: 'tms_task',
+        entityId: id,
+        after: { ...row, categories: p.categories, targets: targets.rows },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.json({ ...(await getTask(db, auth.realm, id)), targets: await taskTargets(db, auth.realm, id) }, 201)
   }),
@@ -128,12 +172,19 @@ task.put(
     const body = await readJson(c, TaskUpdate)
     const model = (await getModel(db, auth.realm, existing.model_id))!
     const { update_version, ...fields } = body
-    const changed = new Set(Object.entries(fields).filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task])).map(([k]) => k))
+    const changed = new Set(
+      Object.entries(fields)
+        .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
+        .map(([k]) => k),
+    )
     const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
     const moving = Boolean(update_version) && model.version !== existing.model_version
     if (moving) changed.add('model_version')
     // The rules read the content the task will have: the newest version when moving, else its own.
-    const content = moving ? model : ((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<Model, 'questions' | 'token' | 'min_execution_time'> | null) ?? model
+    const content = moving
+      ? model
+      : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<Model, 'questions' | 'token' | 'min_execution_time'> | null) ??
+        model)
     checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
     if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
     const statements: D1PreparedStatement[] = []
@@ -146,8 +197,19 @@ task.put(
       const cols = Object.keys(values)
       const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
       statements.push(
-        db.prepare(`UPDATE tms_task SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ? AND realm = ?`).bind(...Object.values(values).map(column), existing.id, auth.realm),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: moving ? 'update_version' : 'update', entity: 'tms_task', entityId: existing.id, before, after: values, requestId: c.get('requestId') }),
+        db
+          .prepare(`UPDATE tms_task SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ? AND realm = ?`)
+          .bind(...Object.values(values).map(column), existing.id, auth.realm),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: moving ? 'update_version' : 'update',
+          entity: 'tms_task',
+          entityId: existing.id,
+          before,
+          after: values,
+          requestId: c.get('requestId'),
+        }),
       )
       await db.batch(statements)
     }
@@ -164,7 +226,15 @@ task.delete(
     const targets = await taskTargets(db, auth.realm, existing.id)
     await db.batch([
       db.prepare('DELETE FROM tms_task WHERE id = ? AND realm = ?').bind(existing.id, auth.realm),
-      auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'tms_task', entityId: existing.id, before: { ...existing, targets }, requestId: c.get('requestId') }),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'delete',
+        entity: 'tms_task',
+        entityId: existing.id,
+        before: { ...existing, targets },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.body(null, 204)
   }),

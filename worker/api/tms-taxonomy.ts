@@ -22,7 +22,10 @@ async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'ski
 async function checkCategory(c: Ctx, auth: Auth, body: CategoryInput, self?: Category) {
   const db = c.env.DB
   if (body.parent_id) {
-    const parent = await db.prepare('SELECT id, parent_id FROM tms_category WHERE realm = ? AND id = ?').bind(auth.realm, body.parent_id).first<{ id: string; parent_id: string | null }>()
+    const parent = await db
+      .prepare('SELECT id, parent_id FROM tms_category WHERE realm = ? AND id = ?')
+      .bind(auth.realm, body.parent_id)
+      .first<{ id: string; parent_id: string | null }>()
     if (!parent) refuse([ruleError('parent_id', 'validation.tms.unknown_category', body.parent_id)])
     if (parent?.parent_id || parent?.id === self?.id) refuse([ruleError('parent_id', 'validation.tms.category_depth', body.parent_id)])
     if (self && (await db.prepare('SELECT 1 FROM tms_category WHERE realm = ? AND parent_id = ? LIMIT 1').bind(auth.realm, self.id).first())) {
@@ -37,7 +40,13 @@ async function checkCategory(c: Ctx, auth: Auth, body: CategoryInput, self?: Cat
 }
 
 export const category = crud(categoryEntity, {
-  permissions: { list: 'tms_category_list', get: ['tms_category_get', 'tms_category_edit'], create: 'tms_category_create', edit: 'tms_category_edit', delete: 'tms_category_delete' },
+  permissions: {
+    list: 'tms_category_list',
+    get: ['tms_category_get', 'tms_category_edit'],
+    create: 'tms_category_create',
+    edit: 'tms_category_edit',
+    delete: 'tms_category_delete',
+  },
   create: CategoryInput,
   update: CategoryInput,
   beforeCreate: async (c, auth, body) => {
@@ -54,16 +63,28 @@ export const category = crud(categoryEntity, {
 /** A skill's group must be a group of the realm; a group holding skills stays a group. */
 async function checkSkill(c: Ctx, auth: Auth, body: SkillInput, self?: Skill) {
   if (body.group_id) {
-    const group = await c.env.DB.prepare('SELECT type FROM tms_assessed_skill WHERE realm = ? AND id = ?').bind(auth.realm, body.group_id).first<{ type: string }>()
+    const group = await c.env.DB.prepare('SELECT type FROM tms_assessed_skill WHERE realm = ? AND id = ?')
+      .bind(auth.realm, body.group_id)
+      .first<{ type: string }>()
     if (group?.type !== 'group') refuse([ruleError('group_id', 'validation.tms.unknown_skill', body.group_id)])
   }
-  if (self?.type === 'group' && body.type !== 'group' && (await c.env.DB.prepare('SELECT 1 FROM tms_assessed_skill WHERE realm = ? AND group_id = ? LIMIT 1').bind(auth.realm, self.id).first())) {
+  if (
+    self?.type === 'group' &&
+    body.type !== 'group' &&
+    (await c.env.DB.prepare('SELECT 1 FROM tms_assessed_skill WHERE realm = ? AND group_id = ? LIMIT 1').bind(auth.realm, self.id).first())
+  ) {
     refuse([ruleError('type', 'validation.tms.group_has_skills', self.id)])
   }
 }
 
 export const assessedSkill = crud(skillEntity, {
-  permissions: { list: 'tms_assessed_skill_list', get: ['tms_assessed_skill_get', 'tms_assessed_skill_edit'], create: 'tms_assessed_skill_create', edit: 'tms_assessed_skill_edit', delete: 'tms_assessed_skill_delete' },
+  permissions: {
+    list: 'tms_assessed_skill_list',
+    get: ['tms_assessed_skill_get', 'tms_assessed_skill_edit'],
+    create: 'tms_assessed_skill_create',
+    edit: 'tms_assessed_skill_edit',
+    delete: 'tms_assessed_skill_delete',
+  },
   create: SkillInput,
   update: SkillInput,
   beforeCreate: async (c, auth, body) => {
@@ -78,7 +99,13 @@ export const assessedSkill = crud(skillEntity, {
 })
 
 export const genre = crud(genreEntity, {
-  permissions: { list: 'tms_genre_list', get: ['tms_genre_get', 'tms_genre_edit'], create: 'tms_genre_create', edit: 'tms_genre_edit', delete: 'tms_genre_delete' },
+  permissions: {
+    list: 'tms_genre_list',
+    get: ['tms_genre_get', 'tms_genre_edit'],
+    create: 'tms_genre_create',
+    edit: 'tms_genre_edit',
+    delete: 'tms_genre_delete',
+  },
   create: GenreInput,
   update: GenreInput,
   beforeCreate: (_c, auth, body) => ({ ...body, ...created(auth) }),

@@ -38,7 +38,10 @@ async function taskAndRoom(c: Ctx, auth: Auth) {
 }
 
 async function tokensOf(db: D1Database, realm: string, taskId: string, roomId: string): Promise<TaskToken[]> {
-  const { results } = await db.prepare('SELECT * FROM tms_token_view WHERE realm = ? AND task_id = ? AND room_id = ? ORDER BY created_at DESC, id').bind(realm, taskId, roomId).all<Record<string, unknown>>()
+  const { results } = await db
+    .prepare('SELECT * FROM tms_token_view WHERE realm = ? AND task_id = ? AND room_id = ? ORDER BY created_at DESC, id')
+    .bind(realm, taskId, roomId)
+    .all<Record<string, unknown>>()
   return results.map((r) => decodeRow(tokenEntity, r))
 }
 
@@ -56,7 +59,11 @@ token.get(
   '/task/:taskId/room/:roomName',
   guarded(ACCESS, async (c, auth) => {
     const { task, room } = await taskAndRoom(c, auth)
-    return c.json({ task: { id: task.id, title: task.title, status: task.status, token: task.token }, room, tokens: await tokensOf(c.env.DB, auth.realm, task.id, room.id) })
+    return c.json({
+      task: { id: task.id, title: task.title, status: task.status, token: task.token },
+      room,
+      tokens: await tokensOf(c.env.DB, auth.realm, task.id, room.id),
+    })
   }),
 )
 
@@ -77,9 +84,21 @@ token.post(
       const code = randomCode()
       try {
         await db.batch([
-          db.prepare('UPDATE tms_token SET revoked_at = ? WHERE realm = ? AND task_id = ? AND room_id = ? AND revoked_at IS NULL').bind(now, auth.realm, task.id, room.id),
-          db.prepare('INSERT INTO tms_token (id, realm, task_id, room_id, code, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').bind(id, auth.realm, task.id, room.id, code, auth.nick, now),
-          auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'generate', entity: 'tms_token', entityId: id, after: { task_id: task.id, room: room.name, code }, requestId: c.get('requestId') }),
+          db
+            .prepare('UPDATE tms_token SET revoked_at = ? WHERE realm = ? AND task_id = ? AND room_id = ? AND revoked_at IS NULL')
+            .bind(now, auth.realm, task.id, room.id),
+          db
+            .prepare('INSERT INTO tms_token (id, realm, task_id, room_id, code, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .bind(id, auth.realm, task.id, room.id, code, auth.nick, now),
+          auditStatement(db, {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'generate',
+            entity: 'tms_token',
+            entityId: id,
+            after: { task_id: task.id, room: room.name, code },
+            requestId: c.get('requestId'),
+          }),
         ])
         break
       } catch (err) {
@@ -87,6 +106,9 @@ token.post(
         if (attempt >= 4 || !String(err).includes('UNIQUE')) throw err
       }
     }
-    return c.json({ task: { id: task.id, title: task.title, status: task.status, token: task.token }, room, tokens: await tokensOf(db, auth.realm, task.id, room.id) }, 201)
+    return c.json(
+      { task: { id: task.id, title: task.title, status: task.status, token: task.token }, room, tokens: await tokensOf(db, auth.realm, task.id, room.id) },
+      201,
+    )
   }),
 )

@@ -24,7 +24,11 @@ const FALSE = new Set(['0', 'false', 'no', 'não', 'nao'])
 /** A cell as the value the user schemas expect: lists split on `|`, yes/no words as booleans. */
 function cellValue(column: string, raw: string): unknown {
   const text = raw.trim()
-  if (LISTS.has(column)) return text.split('|').map((x) => x.trim()).filter(Boolean)
+  if (LISTS.has(column))
+    return text
+      .split('|')
+      .map((x) => x.trim())
+      .filter(Boolean)
   if (FLAGS.has(column)) return TRUE.has(text.toLowerCase()) ? true : FALSE.has(text.toLowerCase()) ? false : text
   return text
 }

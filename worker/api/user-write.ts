@@ -36,7 +36,10 @@ export async function userWriteContext(c: Ctx, auth: Auth): Promise<UserWriteCon
   const db = c.env.DB
   const [roles, rules, realm] = await Promise.all([
     rolePermissionSets(db, auth.realm),
-    db.prepare("SELECT key, label, required, active FROM extra_field WHERE realm = ? AND entity = 'user' ORDER BY position, key").bind(auth.realm).all<{ key: string; label: string; required: number; active: number }>(),
+    db
+      .prepare("SELECT key, label, required, active FROM extra_field WHERE realm = ? AND entity = 'user' ORDER BY position, key")
+      .bind(auth.realm)
+      .all<{ key: string; label: string; required: number; active: number }>(),
     getRealmRow(db, auth.realm),
   ])
   return {
@@ -107,7 +110,16 @@ export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, bod
   checkRoles(auth, w, existing?.roles ?? [], roles, self)
   if (body.supervisees) {
     const known = w.known ?? (await existingNicks(db, w.realm, body.supervisees))
-    fail(body.supervisees.filter((s) => s === nick || !known.has(s)).map((s) => ({ field: 'supervisees', cause: s === nick ? 'invalid' : 'not_found', value: s, message: s === nick ? 'validation.supervisee_self' : 'validation.supervisee_unknown' })))
+    fail(
+      body.supervisees
+        .filter((s) => s === nick || !known.has(s))
+        .map((s) => ({
+          field: 'supervisees',
+          cause: s === nick ? 'invalid' : 'not_found',
+          value: s,
+          message: s === nick ? 'validation.supervisee_self' : 'validation.supervisee_unknown',
+        })),
+    )
   }
   // Values of fields deleted since are dropped; only keys sent now can be unknown.
   const declared = new Set(w.extraRules.map((r) => r.key))
@@ -116,12 +128,19 @@ export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, bod
   fail(extraFieldErrors(w.extraRules, extra))
 
   const changes: Omit<Partial<UserColumns>, 'nick' | 'origin_realm'> = {
-    name: body.name, email: body.email, phone: body.phone, external_id: body.external_id, invisible: body.invisible, bot: body.bot, hd_support: body.hd_support,
+    name: body.name,
+    email: body.email,
+    phone: body.phone,
+    external_id: body.external_id,
+    invisible: body.invisible,
+    bot: body.bot,
+    hd_support: body.hd_support,
     extra: body.extra !== undefined ? extra : undefined,
   }
   const more: D1PreparedStatement[] = []
   if (body.avatar_file_id !== undefined) {
-    if (!w.allowPicture) throw apiError(403, 'disabled', 'This realm does not allow custom profile pictures.', 'avatar_file_id', 'allow_custom_user_profile_picture')
+    if (!w.allowPicture)
+      throw apiError(403, 'disabled', 'This realm does not allow custom profile pictures.', 'avatar_file_id', 'allow_custom_user_profile_picture')
     if (body.avatar_file_id === '') changes.avatar_url = ''
     else {
       const file = await db.prepare('SELECT * FROM file WHERE realm = ? AND id = ?').bind(w.realm, body.avatar_file_id).first<FileRow>()
@@ -146,12 +165,40 @@ export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, bod
   if (body.supervisees) statements.push(...setSuperviseesStatements(db, w.realm, nick, body.supervisees))
   statements.push(...more)
 
-  const view = (u: Partial<User>) => ({ name: u.name, email: u.email, phone: u.phone, external_id: u.external_id, avatar_url: u.avatar_url, invisible: u.invisible, bot: u.bot, hd_support: u.hd_support, extra: u.extra, roles: u.roles, supervisees: u.supervisees })
+  const view = (u: Partial<User>) => ({
+    name: u.name,
+    email: u.email,
+    phone: u.phone,
+    external_id: u.external_id,
+    avatar_url: u.avatar_url,
+    invisible: u.invisible,
+    bot: u.bot,
+    hd_support: u.hd_support,
+    extra: u.extra,
+    roles: u.roles,
+    supervisees: u.supervisees,
+  })
   const { password_hash: _hash, ...shown } = changes
-  const after = { ...view(existing ?? {}), ...Object.fromEntries(Object.entries(view({ ...shown, roles: body.roles ?? roles, supervisees: body.supervisees } as Partial<User>)).filter(([, v]) => v !== undefined)) }
+  const after = {
+    ...view(existing ?? {}),
+    ...Object.fromEntries(
+      Object.entries(view({ ...shown, roles: body.roles ?? roles, supervisees: body.supervisees } as Partial<User>)).filter(([, v]) => v !== undefined),
+    ),
+  }
   if (body.password !== undefined) Object.assign(after, { password: 'changed' })
   statements.push(
-    auditStatement(db, { realm: w.realm, actor: auth.nick, actorRealm: auth.realm, action: existing ? 'update' : 'create', entity: 'user', entityId: nick, before: existing ? view(existing) : undefined, after, secrets: ['password'], requestId: c.get('requestId') }),
+    auditStatement(db, {
+      realm: w.realm,
+      actor: auth.nick,
+      actorRealm: auth.realm,
+      action: existing ? 'update' : 'create',
+      entity: 'user',
+      entityId: nick,
+      before: existing ? view(existing) : undefined,
+      after,
+      secrets: ['password'],
+      requestId: c.get('requestId'),
+    }),
   )
   return statements
 }

@@ -16,7 +16,9 @@ import { planUserWrite, realmNick, refuseForeign, userWriteContext } from './use
 export const user = new Hono<AppEnv>()
 
 /** The user list's text filters (`like` filters of the entity), each a search of at least USER_SEARCH_MIN characters. */
-const USER_SEARCH_FIELDS = Object.entries(userEntity.fields).filter(([, def]) => def.filter === 'like').map(([name]) => name)
+const USER_SEARCH_FIELDS = Object.entries(userEntity.fields)
+  .filter(([, def]) => def.filter === 'like')
+  .map(([name]) => name)
 
 async function load(c: Ctx, auth: Auth): Promise<User> {
   const nick = parse(Nick, pathParam(c, 'nick'))
@@ -46,11 +48,17 @@ user.get(
     }
     const filters = filterScope(userEntity, c.req.query())
     const role = c.req.query('role') ? parse(RoleName, c.req.query('role')) : null
-    const byRole: Scope | undefined = role ? { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [auth.realm, role] } : undefined
+    const byRole: Scope | undefined = role
+      ? { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [auth.realm, role] }
+      : undefined
     const extra = [filters, byRole].filter((s): s is Scope => s !== undefined)
     const merged = extra.length ? { where: extra.map((s) => `(${s.where})`).join(' AND '), params: extra.flatMap((s) => s.params) } : undefined
     const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged)
-    const roles = await rolesOf(c.env.DB, auth.realm, page.items.map((u) => u.nick))
+    const roles = await rolesOf(
+      c.env.DB,
+      auth.realm,
+      page.items.map((u) => u.nick),
+    )
     return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: roles.get(u.nick) ?? [] })) })
   }),
 )
@@ -60,8 +68,15 @@ user.get(
   '/roles',
   guarded({ any: ['mas_user_create', 'mas_user_edit'] }, async (c, auth) => {
     const w = await userWriteContext(c, auth)
-    const { results } = await c.env.DB.prepare('SELECT role, description FROM role WHERE realm = ? ORDER BY role').bind(auth.realm).all<{ role: string; description: string }>()
-    return c.json({ items: results.map((r) => ({ ...r, assignable: beyondCaller(auth, w.roles.get(r.role) ?? []) === undefined && (r.role !== ROOT_ROLE || mayTouchRoot(auth)) })) })
+    const { results } = await c.env.DB.prepare('SELECT role, description FROM role WHERE realm = ? ORDER BY role')
+      .bind(auth.realm)
+      .all<{ role: string; description: string }>()
+    return c.json({
+      items: results.map((r) => ({
+        ...r,
+        assignable: beyondCaller(auth, w.roles.get(r.role) ?? []) === undefined && (r.role !== ROOT_ROLE || mayTouchRoot(auth)),
+      })),
+    })
   }),
 )
 
@@ -124,9 +139,20 @@ user.put(
     if (disabled !== existing.disabled) {
       const db = c.env.DB
       await db.batch([
-        db.prepare('UPDATE user SET disabled = ?, updated_at = ? WHERE realm = ? AND nick = ?').bind(disabled ? 1 : 0, new Date().toISOString(), auth.realm, existing.nick),
+        db
+          .prepare('UPDATE user SET disabled = ?, updated_at = ? WHERE realm = ? AND nick = ?')
+          .bind(disabled ? 1 : 0, new Date().toISOString(), auth.realm, existing.nick),
         ...(disabled ? [revokeUserSessionsStatement(db, auth.realm, existing.nick)] : []),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: disabled ? 'disable' : 'enable', entity: 'user', entityId: existing.nick, before: { disabled: existing.disabled }, after: { disabled }, requestId: c.get('requestId') }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: disabled ? 'disable' : 'enable',
+          entity: 'user',
+          entityId: existing.nick,
+          before: { disabled: existing.disabled },
+          after: { disabled },
+          requestId: c.get('requestId'),
+        }),
       ])
     }
     return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
@@ -144,7 +170,15 @@ user.delete(
     const { roles, supervisees, ...rest } = existing
     await c.env.DB.batch([
       c.env.DB.prepare('DELETE FROM user WHERE realm = ? AND nick = ?').bind(auth.realm, existing.nick),
-      auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'user', entityId: existing.nick, before: { name: rest.name, email: rest.email, roles, supervisees }, requestId: c.get('requestId') }),
+      auditStatement(c.env.DB, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'delete',
+        entity: 'user',
+        entityId: existing.nick,
+        before: { name: rest.name, email: rest.email, roles, supervisees },
+        requestId: c.get('requestId'),
+      }),
     ])
     return c.body(null, 204)
   }),

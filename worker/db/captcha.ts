@@ -70,7 +70,14 @@ export async function createChallenge(
 }
 
 /** Stores a text or image challenge with the hash of its answer; answers the new challenge id. */
-export async function storeChallenge(db: D1Database, realm: string, type: Exclude<CaptchaType, 'pow'>, sessionKey: string, answer: string, expires: number): Promise<string> {
+export async function storeChallenge(
+  db: D1Database,
+  realm: string,
+  type: Exclude<CaptchaType, 'pow'>,
+  sessionKey: string,
+  answer: string,
+  expires: number,
+): Promise<string> {
   const challengeId = randomToken(24)
   const idHash = await sha256Hex(challengeId)
   await db
@@ -151,4 +158,3 @@ export async function consumeCaptchaToken(db: D1Database, realm: string, token: 
     .run()
   return (res.meta.changes ?? 0) === 1
 }
-

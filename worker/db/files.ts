@@ -62,7 +62,9 @@ export function fileHeaders(row: Pick<FileRow, 'ext' | 'name' | 'permanent'>): H
 export async function cleanupExpiredFiles(env: Pick<Env, 'DB' | 'FILES'>, now = new Date()): Promise<number> {
   let removed = 0
   for (;;) {
-    const { results } = await env.DB.prepare('SELECT id, key FROM file WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 500').bind(now.toISOString()).all<{ id: string; key: string }>()
+    const { results } = await env.DB.prepare('SELECT id, key FROM file WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 500')
+      .bind(now.toISOString())
+      .all<{ id: string; key: string }>()
     if (!results.length) return removed
     await env.FILES.delete(results.map((r) => r.key))
     await env.DB.batch(results.map((r) => env.DB.prepare('DELETE FROM file WHERE id = ?').bind(r.id)))

@@ -8,7 +8,9 @@ export interface StoredGlobalConfig extends GlobalConfig {
 
 /** The platform-wide configuration; defaults for any key never saved (or saved in an older shape). */
 export async function getGlobalConfig(db: D1Database): Promise<StoredGlobalConfig> {
-  const row = await db.prepare('SELECT value, updated_at, updated_by FROM global_config WHERE id = 1').first<{ value: string; updated_at: string; updated_by: string }>()
+  const row = await db
+    .prepare('SELECT value, updated_at, updated_by FROM global_config WHERE id = 1')
+    .first<{ value: string; updated_at: string; updated_by: string }>()
   let stored: Record<string, unknown> = {}
   try {
     stored = row ? (JSON.parse(row.value) as Record<string, unknown>) : {}
@@ -22,6 +24,8 @@ export async function getGlobalConfig(db: D1Database): Promise<StoredGlobalConfi
 
 export function setGlobalConfigStatement(db: D1Database, value: GlobalConfig, by: string): D1PreparedStatement {
   return db
-    .prepare('INSERT INTO global_config (id, value, updated_at, updated_by) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by')
+    .prepare(
+      'INSERT INTO global_config (id, value, updated_at, updated_by) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by',
+    )
     .bind(JSON.stringify(value), new Date().toISOString(), by)
 }

@@ -3,7 +3,16 @@ import type { Scope } from '../lib/entity'
 
 /** Minutes to add to UTC for the time zone at that instant (São Paulo: -180). */
 export function tzOffsetMinutes(timeZone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at)
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at)
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   return Math.round((Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - at.getTime()) / 60000)
 }
@@ -31,7 +40,10 @@ const NOT_REVERSED = 'NOT EXISTS (SELECT 1 FROM ledger_transaction r WHERE r.rev
 
 function seriesStatement(db: D1Database, name: string, w: Window): D1PreparedStatement {
   const s = SERIES[name]
-  const money = name === 'purchased' ? `, ${['BRL', 'USD', 'EUR'].map((c) => `ROUND(SUM(CASE WHEN t.details ->> '$.currency' = '${c}' THEN t.details ->> '$.amount' ELSE 0 END), 2) AS amount_${c.toLowerCase()}`).join(', ')}` : ''
+  const money =
+    name === 'purchased'
+      ? `, ${['BRL', 'USD', 'EUR'].map((c) => `ROUND(SUM(CASE WHEN t.details ->> '$.currency' = '${c}' THEN t.details ->> '$.amount' ELSE 0 END), 2) AS amount_${c.toLowerCase()}`).join(', ')}`
+      : ''
   return db
     .prepare(
       `SELECT strftime(?, e.created_at, ?) AS label, SUM(ABS(e.amount)) AS points, COUNT(DISTINCT t.id) AS count${money}
@@ -56,10 +68,24 @@ function fill(periods: string[], found: Record<string, unknown>[], columns: stri
 export async function ledgerReport(db: D1Database, realm: string, timeZone: string, q: ReportQuery, tree: Scope): Promise<ReportAnswer> {
   const offsetMin = tzOffsetMinutes(timeZone, new Date(`${q.start_at}T12:00:00Z`))
   const shift = (iso: string) => new Date(new Date(iso).getTime() - offsetMin * 60000).toISOString()
-  const w: Window = { realm, from: shift(`${q.start_at}T00:00:00.000Z`), to: shift(`${q.end_at}T23:59:59.999Z`), offset: `${offsetMin} minutes`, format: FORMAT[q.period] }
+  const w: Window = {
+    realm,
+    from: shift(`${q.start_at}T00:00:00.000Z`),
+    to: shift(`${q.end_at}T23:59:59.999Z`),
+    offset: `${offsetMin} minutes`,
+    format: FORMAT[q.period],
+  }
   const columns = REPORT_COLUMNS[q.report]
   const periods = periodsOf(q.period, q.start_at, q.end_at)
-  const answer = (rows: ReportRow[]): ReportAnswer => ({ report: q.report, period: q.period, start_at: q.start_at, end_at: q.end_at, time_zone: timeZone, columns, rows })
+  const answer = (rows: ReportRow[]): ReportAnswer => ({
+    report: q.report,
+    period: q.period,
+    start_at: q.start_at,
+    end_at: q.end_at,
+    time_zone: timeZone,
+    columns,
+    rows,
+  })
 
   if (q.report in SERIES) return answer(fill(periods, (await seriesStatement(db, q.report, w).all()).results, columns))
   if (q.report === 'overview') {
@@ -68,7 +94,9 @@ export async function ledgerReport(db: D1Database, realm: string, timeZone: stri
     return answer(
       periods.map((label) => ({
         label,
-        ...Object.fromEntries(names.map((n, i) => [n, Number((results[i].results as { label: string; points: number }[]).find((r) => r.label === label)?.points ?? 0)])),
+        ...Object.fromEntries(
+          names.map((n, i) => [n, Number((results[i].results as { label: string; points: number }[]).find((r) => r.label === label)?.points ?? 0)]),
+        ),
       })),
     )
   }

@@ -96,7 +96,20 @@ export function postingStatements(db: D1Database, p: Posting, opts: { once?: boo
         `INSERT INTO ledger_transaction (id, realm, type, actor, description, billing_key, points, reverses, details, idempotency_key, created_at)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE 1 ${once}`,
       )
-      .bind(p.id, p.realm, p.type, p.actor, p.description, p.billingKey, points, p.reverses ?? null, JSON.stringify(p.details ?? {}), p.idempotencyKey ?? null, p.createdAt, ...onceParams),
+      .bind(
+        p.id,
+        p.realm,
+        p.type,
+        p.actor,
+        p.description,
+        p.billingKey,
+        points,
+        p.reverses ?? null,
+        JSON.stringify(p.details ?? {}),
+        p.idempotencyKey ?? null,
+        p.createdAt,
+        ...onceParams,
+      ),
   ]
 }
 
@@ -113,7 +126,12 @@ export async function runMovement(db: D1Database, statements: D1PreparedStatemen
 }
 
 /** The 422 of a movement that needs more credits than the wallet holds, with what it needs and what it holds. */
-export async function insufficientCredits(db: D1Database, wallet: AccountRef, required: number, message = 'ledger.error.insufficient_credits'): Promise<ApiError> {
+export async function insufficientCredits(
+  db: D1Database,
+  wallet: AccountRef,
+  required: number,
+  message = 'ledger.error.insufficient_credits',
+): Promise<ApiError> {
   const available = await balanceOf(db, wallet)
   return apiError(422, 'insufficient_credits', message, 'points', { required, available })
 }

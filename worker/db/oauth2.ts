@@ -32,7 +32,17 @@ export async function createCode(
       `INSERT INTO oauth_code (code_hash, realm, client_id, user_realm, nick, redirect_uri, scope, code_challenge, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(await sha256Hex(code), realm, grant.clientId, grant.userRealm, grant.nick, grant.redirectUri, grant.scope.join(' '), grant.codeChallenge, new Date(Date.now() + CODE_TTL_MS).toISOString())
+    .bind(
+      await sha256Hex(code),
+      realm,
+      grant.clientId,
+      grant.userRealm,
+      grant.nick,
+      grant.redirectUri,
+      grant.scope.join(' '),
+      grant.codeChallenge,
+      new Date(Date.now() + CODE_TTL_MS).toISOString(),
+    )
     .run()
   return code
 }
@@ -80,7 +90,17 @@ export async function createAccessToken(db: D1Database, code: CodeRow): Promise<
       `INSERT INTO oauth_token (token_hash, code_hash, realm, client_id, user_realm, nick, scope, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(await sha256Hex(token), code.code_hash, code.realm, code.client_id, code.user_realm, code.nick, code.scope, new Date(now).toISOString(), new Date(now + ACCESS_TOKEN_TTL_MS).toISOString())
+    .bind(
+      await sha256Hex(token),
+      code.code_hash,
+      code.realm,
+      code.client_id,
+      code.user_realm,
+      code.nick,
+      code.scope,
+      new Date(now).toISOString(),
+      new Date(now + ACCESS_TOKEN_TTL_MS).toISOString(),
+    )
     .run()
   return { token, expiresIn: ACCESS_TOKEN_TTL_MS / 1000 }
 }
@@ -94,5 +114,17 @@ export async function findAccessToken(db: D1Database, token: string) {
        WHERE t.token_hash = ?`,
     )
     .bind(await sha256Hex(token))
-    .first<{ realm: string; client_id: string; user_realm: string; nick: string; scope: string; expires_at: string; revoked_at: string | null; name: string; email: string; avatar_url: string; disabled: number }>()
+    .first<{
+      realm: string
+      client_id: string
+      user_realm: string
+      nick: string
+      scope: string
+      expires_at: string
+      revoked_at: string | null
+      name: string
+      email: string
+      avatar_url: string
+      disabled: number
+    }>()
 }

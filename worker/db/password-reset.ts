@@ -27,8 +27,11 @@ export async function useResetKey(db: D1Database, key: string, now = Date.now())
   const keyHash = await sha256Hex(key)
   // A key of a deleted realm is unknown (the realm signs nobody in until it is restored).
   const row = await db
-    .prepare('SELECT p.realm, p.nick, p.expires_at, p.used_at FROM password_reset p JOIN realm r ON r.code = p.realm AND r.deleted_at IS NULL WHERE p.key_hash = ?')
-    .bind(keyHash).first<{ realm: string; nick: string; expires_at: string; used_at: string | null }>()
+    .prepare(
+      'SELECT p.realm, p.nick, p.expires_at, p.used_at FROM password_reset p JOIN realm r ON r.code = p.realm AND r.deleted_at IS NULL WHERE p.key_hash = ?',
+    )
+    .bind(keyHash)
+    .first<{ realm: string; nick: string; expires_at: string; used_at: string | null }>()
   if (!row) return { status: 'not_found' }
   if (row.used_at) return { status: 'used' }
   const at = new Date(now).toISOString()
@@ -39,6 +42,9 @@ export async function useResetKey(db: D1Database, key: string, now = Date.now())
 
 /** The realm a key belongs to (to check the key is used on its own realm before spending it). */
 export async function resetKeyRealm(db: D1Database, key: string): Promise<string | null> {
-  const row = await db.prepare('SELECT realm FROM password_reset WHERE key_hash = ?').bind(await sha256Hex(key)).first<{ realm: string }>()
+  const row = await db
+    .prepare('SELECT realm FROM password_reset WHERE key_hash = ?')
+    .bind(await sha256Hex(key))
+    .first<{ realm: string }>()
   return row?.realm ?? null
 }

@@ -42,7 +42,9 @@ type ForeignKey = { id: number; seq: number; table: string; from: string; to: st
 /** Every tenant table with its realm columns, in the order they can be emptied (children before parents). */
 export async function tenantTables(db: D1Database): Promise<TenantTable[]> {
   const { results: names } = await db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'd1\\_%' ESCAPE '\\'")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'd1\\_%' ESCAPE '\\'",
+    )
     .all<{ name: string }>()
   const infos = await db.batch(names.flatMap(({ name }) => [db.prepare(`PRAGMA table_info(${q(name)})`), db.prepare(`PRAGMA foreign_key_list(${q(name)})`)]))
   const tables: TenantTable[] = []
@@ -54,7 +56,10 @@ export async function tenantTables(db: D1Database): Promise<TenantTable[]> {
       .map((c) => c.name)
       .filter((c) => c === 'realm' || fks.some((fk) => fk.from === c && ((fk.table === 'realm' && (fk.to === 'code' || fk.to === null)) || fk.to === 'realm')))
     if (!realmColumns.length) return
-    const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name)
+    const pk = columns
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name)
     tables.push({
       name,
       columns: realmColumns,
@@ -140,7 +145,7 @@ export async function purgeDeletedRealms(env: Pick<Env, 'DB' | 'FILES'>, now = n
       report.files += results.length
     }
     // Objects under the realm's prefix without a row (an upload whose row was never written).
-    for (let cursor: string | undefined; budget > 0; ) {
+    for (let cursor: string | undefined; budget > 0;) {
       const page = await env.FILES.list({ prefix: `${realm.code}/`, cursor, limit: 1000 })
       budget -= 1
       if (page.objects.length) {
@@ -152,7 +157,9 @@ export async function purgeDeletedRealms(env: Pick<Env, 'DB' | 'FILES'>, now = n
       cursor = page.cursor
     }
     // Which tables hold rows of the realm (one call), then each of them emptied in bounded batches.
-    const present = await db.batch(tables.map((t) => db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(t.name)} AS t WHERE ${ownRows(t, 't')}) AS n`).bind(realm.code)))
+    const present = await db.batch(
+      tables.map((t) => db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(t.name)} AS t WHERE ${ownRows(t, 't')}) AS n`).bind(realm.code)),
+    )
     budget -= 1
     for (const [i, t] of tables.entries()) {
       if (!(present[i].results[0] as { n: number }).n) continue
@@ -167,7 +174,10 @@ export async function purgeDeletedRealms(env: Pick<Env, 'DB' | 'FILES'>, now = n
         report.rows += removed
         if (removed === 0) {
           // Nothing removable is left; rows that remain (a cycle of references) keep the realm for a later run.
-          const left = await db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(t.name)} AS t WHERE ${ownRows(t, 't')}) AS n`).bind(realm.code).first<{ n: number }>()
+          const left = await db
+            .prepare(`SELECT EXISTS (SELECT 1 FROM ${q(t.name)} AS t WHERE ${ownRows(t, 't')}) AS n`)
+            .bind(realm.code)
+            .first<{ n: number }>()
           budget -= 1
           if (left?.n) {
             console.error(`[purge] ${realm.code}: rows of ${t.name} could not be removed`)
@@ -201,6 +211,8 @@ export async function purgeDeletedRealms(env: Pick<Env, 'DB' | 'FILES'>, now = n
     budget -= 1
     report.purged.push(realm.code)
   }
-  console.log(`[purge] purged ${report.purged.length} realm(s) [${report.purged.join(', ')}], ${report.rows} row(s), ${report.files} file(s); pending [${report.pending.join(', ')}]`)
+  console.log(
+    `[purge] purged ${report.purged.length} realm(s) [${report.purged.join(', ')}], ${report.rows} row(s), ${report.files} file(s); pending [${report.pending.join(', ')}]`,
+  )
   return report
 }

@@ -47,9 +47,13 @@ const notPlatform = `permission NOT IN (${PLATFORM.map(() => '?').join(', ')})`
 export function copyRolesStatements(db: D1Database, from: string, to: string, by: string): D1PreparedStatement[] {
   const now = new Date().toISOString()
   return [
-    db.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) SELECT ?, role, description, ?, ? FROM role WHERE realm = ? AND role <> ?').bind(to, now, by, from, PLATFORM_ROLE),
     db
-      .prepare(`INSERT INTO role_permission (realm, role, permission) SELECT ?, role, permission FROM role_permission WHERE realm = ? AND role <> ? AND ${notPlatform}`)
+      .prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) SELECT ?, role, description, ?, ? FROM role WHERE realm = ? AND role <> ?')
+      .bind(to, now, by, from, PLATFORM_ROLE),
+    db
+      .prepare(
+        `INSERT INTO role_permission (realm, role, permission) SELECT ?, role, permission FROM role_permission WHERE realm = ? AND role <> ? AND ${notPlatform}`,
+      )
       .bind(to, from, PLATFORM_ROLE, ...PLATFORM),
   ]
 }
@@ -62,7 +66,10 @@ export async function copiedPermissionsOf(db: D1Database, realm: string, role: s
   if (role === PLATFORM_ROLE) return null
   const exists = await db.prepare('SELECT 1 FROM role WHERE realm = ? AND role = ?').bind(realm, role).first()
   if (!exists) return null
-  const { results } = await db.prepare(`SELECT permission FROM role_permission WHERE realm = ? AND role = ? AND ${notPlatform}`).bind(realm, role, ...PLATFORM).all<{ permission: string }>()
+  const { results } = await db
+    .prepare(`SELECT permission FROM role_permission WHERE realm = ? AND role = ? AND ${notPlatform}`)
+    .bind(realm, role, ...PLATFORM)
+    .all<{ permission: string }>()
   return results.map((r) => r.permission)
 }
 

@@ -71,11 +71,36 @@ export async function getRealmRow(db: D1Database, code: string): Promise<RealmRo
 
 /** Realm fields the public configuration repeats as they are stored. */
 const CONFIG_FIELDS = [
-  'development', 'time_zone', 'web_client_url', 'ios_store_url', 'android_store_url', 'br_bot_endpoint', 'logo_url',
-  'favicon_url', 'litmetrix_url', 'cognitive_test_results_url', 'allowed_signin', 'allowed_roles', 'auth_type', 'terms',
-  'privacy', 'season_enable', 'allowed_award', 'canonical_name', 'nick_suffix', 'captcha_enabled', 'ledger_enabled',
-  'persona_enabled', 'tms_url', 'tms_question_extra_fields', 'allow_custom_user_profile_picture', 'task_external_preview_url',
-  'token_sso_url', 'handtalk_enabled', 'google_client_id', 'captcha_type',
+  'development',
+  'time_zone',
+  'web_client_url',
+  'ios_store_url',
+  'android_store_url',
+  'br_bot_endpoint',
+  'logo_url',
+  'favicon_url',
+  'litmetrix_url',
+  'cognitive_test_results_url',
+  'allowed_signin',
+  'allowed_roles',
+  'auth_type',
+  'terms',
+  'privacy',
+  'season_enable',
+  'allowed_award',
+  'canonical_name',
+  'nick_suffix',
+  'captcha_enabled',
+  'ledger_enabled',
+  'persona_enabled',
+  'tms_url',
+  'tms_question_extra_fields',
+  'allow_custom_user_profile_picture',
+  'task_external_preview_url',
+  'token_sso_url',
+  'handtalk_enabled',
+  'google_client_id',
+  'captcha_type',
 ] as const satisfies readonly (keyof Realm & keyof RealmConfig)[]
 
 /**
@@ -85,7 +110,8 @@ const CONFIG_FIELDS = [
 export function realmConfig(row: RealmRow, origin: string, multirealm: boolean): RealmConfig {
   const realm = decodeRow(realmEntity, row)
   // Stored addresses that do not parse read as unset, so one bad value cannot break every page of the realm.
-  for (const { name, options } of REALM_URL_FIELDS) if (typeof realm[name] === 'string' && realm[name] && !isAcceptedUrl(realm[name] as string, options)) (realm as Record<string, unknown>)[name] = ''
+  for (const { name, options } of REALM_URL_FIELDS)
+    if (typeof realm[name] === 'string' && realm[name] && !isAcceptedUrl(realm[name] as string, options)) (realm as Record<string, unknown>)[name] = ''
   const picked = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, realm[f]])) as Pick<RealmConfig, (typeof CONFIG_FIELDS)[number]>
   return {
     ...picked,

@@ -26,7 +26,9 @@ export function setRolePermissionsStatements(db: D1Database, realm: string, role
   const known = new Set<string>(PERMISSIONS)
   return [
     db.prepare('DELETE FROM role_permission WHERE realm = ? AND role = ?').bind(realm, role),
-    ...[...new Set(granted)].filter((p) => known.has(p)).map((p) => db.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?)').bind(realm, role, p)),
+    ...[...new Set(granted)]
+      .filter((p) => known.has(p))
+      .map((p) => db.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?)').bind(realm, role, p)),
   ]
 }
 

@@ -47,7 +47,10 @@ type SessionRow = {
 }
 
 /** Why a live-looking session has ended, or null while it is valid at `now`. */
-export function sessionEnd(s: Pick<SessionRow, 'created_at' | 'last_seen_at' | 'expires_at' | 'idle_minutes' | 'lifetime_minutes'>, now: number): 'expired' | 'idle' | null {
+export function sessionEnd(
+  s: Pick<SessionRow, 'created_at' | 'last_seen_at' | 'expires_at' | 'idle_minutes' | 'lifetime_minutes'>,
+  now: number,
+): 'expired' | 'idle' | null {
   if (now >= Date.parse(s.expires_at) || now >= Date.parse(s.created_at) + s.lifetime_minutes * MINUTE) return 'expired'
   if (now >= Date.parse(s.last_seen_at) + s.idle_minutes * MINUTE) return 'idle'
   return null
@@ -166,7 +169,18 @@ export async function createSession(
       `INSERT INTO session (token_hash, realm, nick, device_id, platform, created_at, last_seen_at, expires_at, user_agent, active_realm)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(await sha256Hex(token), realm, nick, deviceId, opts.platform ?? 'dashboard', now.toISOString(), now.toISOString(), expiresAt, (opts.userAgent ?? '').slice(0, 300), acting)
+    .bind(
+      await sha256Hex(token),
+      realm,
+      nick,
+      deviceId,
+      opts.platform ?? 'dashboard',
+      now.toISOString(),
+      now.toISOString(),
+      expiresAt,
+      (opts.userAgent ?? '').slice(0, 300),
+      acting,
+    )
     .run()
   return { token, deviceId, expiresAt }
 }

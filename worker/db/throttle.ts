@@ -52,7 +52,9 @@ export async function throttleState(db: D1Database, realm: string, buckets: Buck
   const state: ThrottleState = { captchaRequired: false, retryAfterMs: 0, hardRetryAfterMs: 0 }
   if (!buckets.length) return state
   const { results } = await db
-    .prepare(`SELECT kind, key, failures, last_failure_at FROM signin_throttle WHERE realm = ? AND (${buckets.map(() => '(kind = ? AND key = ?)').join(' OR ')})`)
+    .prepare(
+      `SELECT kind, key, failures, last_failure_at FROM signin_throttle WHERE realm = ? AND (${buckets.map(() => '(kind = ? AND key = ?)').join(' OR ')})`,
+    )
     .bind(realm, ...buckets.flatMap((b) => [b.kind, b.key]))
     .all<{ kind: BucketKind; key: string; failures: number; last_failure_at: string }>()
   for (const row of results) {

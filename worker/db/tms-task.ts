@@ -36,7 +36,11 @@ export async function taskTargets(db: D1Database, realm: string, taskId: string)
  * The target rows of a publication, each checked against the realm: rooms and groups must exist, and a member must
  * belong to the room named with them. Problems come back as error items at the field of the target list.
  */
-export async function publicationTargets(db: D1Database, realm: string, p: Pick<PublishInput, 'publication_type' | 'rooms' | 'members' | 'groups'>): Promise<{ rows: TargetRow[]; problems: ErrorItem[] }> {
+export async function publicationTargets(
+  db: D1Database,
+  realm: string,
+  p: Pick<PublishInput, 'publication_type' | 'rooms' | 'members' | 'groups'>,
+): Promise<{ rows: TargetRow[]; problems: ErrorItem[] }> {
   const problems: ErrorItem[] = []
   if (p.publication_type === 'group') {
     const found = await existingIds(db, 'room_group', realm, p.groups)

@@ -35,7 +35,10 @@ export function snapshotStatement(db: D1Database, m: Model, actor: string): D1Pr
 }
 
 export async function modelVersionContent(db: D1Database, realm: string, modelId: string, version: number): Promise<Record<string, unknown> | null> {
-  const row = await db.prepare('SELECT content FROM tms_model_version WHERE realm = ? AND model_id = ? AND version = ?').bind(realm, modelId, version).first<{ content: string }>()
+  const row = await db
+    .prepare('SELECT content FROM tms_model_version WHERE realm = ? AND model_id = ? AND version = ?')
+    .bind(realm, modelId, version)
+    .first<{ content: string }>()
   return row ? (JSON.parse(row.content) as Record<string, unknown>) : null
 }
 
@@ -45,7 +48,12 @@ type Ref = { id: string; type: string }
  * Problems of references to other rows of the realm: categories (known, selectable, one per single-selection
  * group), and for essays the genre and assessed skills. `at` prefixes the field paths (e.g. `questions.2.`).
  */
-export async function referenceProblems(db: D1Database, realm: string, categories: string[] | null, questions: { q: Question; at: string }[]): Promise<ErrorItem[]> {
+export async function referenceProblems(
+  db: D1Database,
+  realm: string,
+  categories: string[] | null,
+  questions: { q: Question; at: string }[],
+): Promise<ErrorItem[]> {
   const all = await listCategories(db, realm)
   const out: ErrorItem[] = []
   const choice = (chosen: string[], field: string) => {
@@ -66,7 +74,8 @@ export async function referenceProblems(db: D1Database, realm: string, categorie
     if (q.type !== 'essay') continue
     const o = q.options
     if (o.genre && !genreIds.has(o.genre)) out.push(ruleError(`${at}options.genre`, 'validation.tms.unknown_genre', o.genre))
-    for (const id of o.assessed_skill_ids) if (skillType.get(id) !== 'skill') out.push(ruleError(`${at}options.assessed_skill_ids`, 'validation.tms.unknown_skill', id))
+    for (const id of o.assessed_skill_ids)
+      if (skillType.get(id) !== 'skill') out.push(ruleError(`${at}options.assessed_skill_ids`, 'validation.tms.unknown_skill', id))
     if (o.assessed_skill_group_id && skillType.get(o.assessed_skill_group_id) !== 'group') {
       out.push(ruleError(`${at}options.assessed_skill_group_id`, 'validation.tms.unknown_skill', o.assessed_skill_group_id))
     }

@@ -29,13 +29,34 @@ export function insertUserStatements(db: D1Database, realm: string, u: UserColum
         `INSERT INTO user (realm, nick, name, email, phone, external_id, avatar_url, password_hash, origin_realm, invisible, bot, hd_support, extra, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(realm, u.nick, u.name, u.email ?? '', u.phone ?? '', u.external_id ?? '', u.avatar_url ?? '', u.password_hash ?? '', u.origin_realm, bit(u.invisible), bit(u.bot), bit(u.hd_support), JSON.stringify(u.extra ?? {}), at, at),
+      .bind(
+        realm,
+        u.nick,
+        u.name,
+        u.email ?? '',
+        u.phone ?? '',
+        u.external_id ?? '',
+        u.avatar_url ?? '',
+        u.password_hash ?? '',
+        u.origin_realm,
+        bit(u.invisible),
+        bit(u.bot),
+        bit(u.hd_support),
+        JSON.stringify(u.extra ?? {}),
+        at,
+        at,
+      ),
     ...setRolesStatements(db, realm, u.nick, roles).slice(1),
   ]
 }
 
 /** Changed columns of an existing user. */
-export function updateUserStatement(db: D1Database, realm: string, nick: string, changes: Omit<Partial<UserColumns>, 'nick' | 'origin_realm'>): D1PreparedStatement {
+export function updateUserStatement(
+  db: D1Database,
+  realm: string,
+  nick: string,
+  changes: Omit<Partial<UserColumns>, 'nick' | 'origin_realm'>,
+): D1PreparedStatement {
   const cols = Object.entries(changes).filter(([, v]) => v !== undefined)
   const encode = (v: unknown) => (typeof v === 'boolean' ? bit(v) : typeof v === 'object' ? JSON.stringify(v) : v)
   return db
@@ -88,13 +109,18 @@ export async function rolesOf(db: D1Database, realm: string, nicks: string[]): P
 /** Which of `nicks` exist in the realm. */
 export async function existingNicks(db: D1Database, realm: string, nicks: string[]): Promise<Set<string>> {
   if (!nicks.length) return new Set()
-  const { results } = await db.prepare(`SELECT nick FROM user WHERE realm = ? AND nick IN (${nicks.map(() => '?').join(', ')})`).bind(realm, ...nicks).all<{ nick: string }>()
+  const { results } = await db
+    .prepare(`SELECT nick FROM user WHERE realm = ? AND nick IN (${nicks.map(() => '?').join(', ')})`)
+    .bind(realm, ...nicks)
+    .all<{ nick: string }>()
   return new Set(results.map((r) => r.nick))
 }
 
 /** Revokes every session of a user except one (an administrator who changes their own password stays signed in). */
 export function revokeOtherSessionsStatement(db: D1Database, realm: string, nick: string, keepTokenHash: string): D1PreparedStatement {
-  return db.prepare('UPDATE session SET revoked_at = ? WHERE realm = ? AND nick = ? AND revoked_at IS NULL AND token_hash <> ?').bind(now(), realm, nick, keepTokenHash)
+  return db
+    .prepare('UPDATE session SET revoked_at = ? WHERE realm = ? AND nick = ? AND revoked_at IS NULL AND token_hash <> ?')
+    .bind(now(), realm, nick, keepTokenHash)
 }
 
 /** Permissions granted by each of the realm's roles. */

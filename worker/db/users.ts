@@ -21,7 +21,10 @@ async function findBy(db: D1Database, realm: string, column: 'nick' | 'external_
     .bind(realm, value)
     .first<UserRow>()
   if (!u) return null
-  const { results } = await db.prepare('SELECT role FROM user_role WHERE realm = ? AND nick = ? ORDER BY position, role').bind(realm, u.nick).all<{ role: string }>()
+  const { results } = await db
+    .prepare('SELECT role FROM user_role WHERE realm = ? AND nick = ? ORDER BY position, role')
+    .bind(realm, u.nick)
+    .all<{ role: string }>()
   return { ...u, disabled: u.disabled === 1, roles: results.map((r) => r.role) }
 }
 
@@ -81,7 +84,9 @@ export async function createUser(
       .prepare('INSERT INTO user (realm, nick, name, email, avatar_url, origin_realm) VALUES (?, ?, ?, ?, ?, ?)')
       .bind(realm, user.nick, user.name, user.email, user.avatar_url, realm),
     ...user.roles.map((role, position) =>
-      db.prepare('INSERT INTO user_role (realm, nick, role, position) SELECT ?, ?, role, ? FROM role WHERE realm = ? AND role = ?').bind(realm, user.nick, position, realm, role),
+      db
+        .prepare('INSERT INTO user_role (realm, nick, role, position) SELECT ?, ?, role, ? FROM role WHERE realm = ? AND role = ?')
+        .bind(realm, user.nick, position, realm, role),
     ),
     auditStatement(db, {
       realm,

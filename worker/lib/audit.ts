@@ -21,14 +21,18 @@ export interface AuditEntry {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
 /** The changed fields as `field -> [before, after]`, secrets masked. */
-export function auditChanges(before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined, secrets: readonly string[] = []): Record<string, [unknown, unknown]> {
+export function auditChanges(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+  secrets: readonly string[] = [],
+): Record<string, [unknown, unknown]> {
   const out: Record<string, [unknown, unknown]> = {}
   const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])
   for (const f of fields) {
     const b = before?.[f]
     const a = after?.[f]
     if (same(b, a)) continue
-    const mask = (v: unknown) => (secrets.includes(f) && typeof v === 'string' && v ? maskSecret(v) : v ?? null)
+    const mask = (v: unknown) => (secrets.includes(f) && typeof v === 'string' && v ? maskSecret(v) : (v ?? null))
     out[f] = [mask(b), mask(a)]
   }
   return out
@@ -41,5 +45,15 @@ export function auditChanges(before: Record<string, unknown> | null | undefined,
 export function auditStatement(db: D1Database, e: AuditEntry): D1PreparedStatement {
   return db
     .prepare('INSERT INTO audit_log (realm, at, actor, actor_realm, action, entity, entity_id, changes, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .bind(e.realm, new Date().toISOString(), e.actor, e.actorRealm ?? e.realm, e.action, e.entity, e.entityId, JSON.stringify(auditChanges(e.before, e.after, e.secrets)), e.requestId ?? '')
+    .bind(
+      e.realm,
+      new Date().toISOString(),
+      e.actor,
+      e.actorRealm ?? e.realm,
+      e.action,
+      e.entity,
+      e.entityId,
+      JSON.stringify(auditChanges(e.before, e.after, e.secrets)),
+      e.requestId ?? '',
+    )
 }

@@ -52,7 +52,11 @@ export function isSelf(auth: Pick<Auth, 'home_realm' | 'nick'>, realm: string, n
  * their roles in the realm the caller acts in) is one the caller holds. The acting realm itself is in the caller's
  * realm tree: a switched session is re-checked on every request (worker/db/sessions.ts).
  */
-export function userCeiling(auth: Pick<Auth, 'permissions' | 'roles'>, targetRoles: readonly string[], rolePermissions: Map<string, Set<string>>): ErrorItem | null {
+export function userCeiling(
+  auth: Pick<Auth, 'permissions' | 'roles'>,
+  targetRoles: readonly string[],
+  rolePermissions: Map<string, Set<string>>,
+): ErrorItem | null {
   if (targetRoles.includes(ROOT_ROLE) && !mayTouchRoot(auth)) {
     return { field: 'roles', cause: 'root_only', value: ROOT_ROLE, message: 'privilege.root_only' }
   }

@@ -18,7 +18,12 @@ export interface Scope {
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** A stored row → its typed value: 0/1 into booleans, JSON text into values, secrets masked (unless `reveal`). */
-export function decodeRow<Row extends Record<string, unknown>>(desc: EntityDescriptor<Row>, raw: Record<string, unknown>, fields?: string[], reveal = false): Row {
+export function decodeRow<Row extends Record<string, unknown>>(
+  desc: EntityDescriptor<Row>,
+  raw: Record<string, unknown>,
+  fields?: string[],
+  reveal = false,
+): Row {
   const out: Record<string, unknown> = {}
   for (const [name, def] of Object.entries(desc.fields) as [string, FieldDef][]) {
     if (fields && !fields.includes(name)) continue
@@ -30,7 +35,9 @@ export function decodeRow<Row extends Record<string, unknown>>(desc: EntityDescr
 
 /** Names of the descriptor's secret fields (masked in answers and audit records). */
 export function secretFields(desc: EntityDescriptor): string[] {
-  return Object.entries(desc.fields as Record<string, FieldDef>).filter(([, d]) => d.type === 'secret').map(([n]) => n)
+  return Object.entries(desc.fields as Record<string, FieldDef>)
+    .filter(([, d]) => d.type === 'secret')
+    .map(([n]) => n)
 }
 
 function decodeValue(def: FieldDef, value: unknown): unknown {
@@ -93,7 +100,10 @@ export function filterScope(desc: EntityDescriptor, query: Record<string, string
     const value = query[name]
     const bad = (v: unknown) => apiError(400, 'invalid', `Invalid filter ${name}.`, name, v)
     if (def.filter === 'date') {
-      for (const [suffix, op, time] of [['_from', '>=', 'T00:00:00.000Z'], ['_to', '<=', 'T23:59:59.999Z']] as const) {
+      for (const [suffix, op, time] of [
+        ['_from', '>=', 'T00:00:00.000Z'],
+        ['_to', '<=', 'T23:59:59.999Z'],
+      ] as const) {
         const d = query[`${name}${suffix}`]
         if (d === undefined || d === '') continue
         if (!DATE.test(d) || Number.isNaN(Date.parse(d))) throw bad(d)
@@ -108,7 +118,11 @@ export function filterScope(desc: EntityDescriptor, query: Record<string, string
       where.push(`${quote(name)} = ?`)
       params.push(def.type === 'bool' ? (value === 'true' ? 1 : 0) : def.type === 'int' || def.type === 'real' ? Number(value) : value)
     } else if (def.filter === 'in') {
-      const values = value.split(',').map((x) => x.trim()).filter(Boolean).slice(0, 100)
+      const values = value
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .slice(0, 100)
       if (!values.length) continue
       where.push(`${quote(name)} IN (${values.map(() => '?').join(', ')})`)
       params.push(...values)
@@ -135,13 +149,17 @@ export async function listRows<Row extends Record<string, unknown>>(
     params.push(...extra.params)
   }
   if (query.like) {
-    const searchable = Object.entries(desc.fields as Record<string, FieldDef>).filter(([, d]) => d.search).map(([n]) => n)
+    const searchable = Object.entries(desc.fields as Record<string, FieldDef>)
+      .filter(([, d]) => d.search)
+      .map(([n]) => n)
     if (searchable.length) {
       conditions.push(`(${searchable.map((n) => `${quote(n)} LIKE ? ESCAPE '\\'`).join(' OR ')})`)
       params.push(...searchable.map(() => likePattern(query.like)))
     }
   }
-  const listFields = Object.entries(desc.fields as Record<string, FieldDef>).filter(([, d]) => d.list).map(([n]) => n)
+  const listFields = Object.entries(desc.fields as Record<string, FieldDef>)
+    .filter(([, d]) => d.list)
+    .map(([n]) => n)
   const where = `WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}`
   const [page, count] = await db.batch([
     db
@@ -276,19 +294,21 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     app.post(
       '/',
       guarded({ all: [permission] }, async (c, auth) => {
-      const body = await readJson(c, schema)
-      const values = opts.beforeCreate ? await opts.beforeCreate(c, auth, body) : { ...(body as object), ...(desc.realmColumn ? { [desc.realmColumn]: auth.realm } : {}) }
-      const id = String(values[desc.key])
-      const scope = await scopeOf(c, auth)
-      if (await getRawRow(c.env.DB, desc, { where: '1 = 1', params: [] }, id)) {
-        throw apiError(409, 'conflict', `${desc.name} ${id} already exists.`, desc.key, id)
-      }
-      await c.env.DB.batch([
-        insertStatement(c.env.DB, desc, values),
-        ...(await more(c, auth, { action: 'create', id, values })),
-        auditStatement(c.env.DB, { ...audit(c, auth, values), action: 'create', entityId: id, after: values }),
-      ])
-      return c.json(await answer(c, await load(c, scope, id)), 201)
+        const body = await readJson(c, schema)
+        const values = opts.beforeCreate
+          ? await opts.beforeCreate(c, auth, body)
+          : { ...(body as object), ...(desc.realmColumn ? { [desc.realmColumn]: auth.realm } : {}) }
+        const id = String(values[desc.key])
+        const scope = await scopeOf(c, auth)
+        if (await getRawRow(c.env.DB, desc, { where: '1 = 1', params: [] }, id)) {
+          throw apiError(409, 'conflict', `${desc.name} ${id} already exists.`, desc.key, id)
+        }
+        await c.env.DB.batch([
+          insertStatement(c.env.DB, desc, values),
+          ...(await more(c, auth, { action: 'create', id, values })),
+          auditStatement(c.env.DB, { ...audit(c, auth, values), action: 'create', entityId: id, after: values }),
+        ])
+        return c.json(await answer(c, await load(c, scope, id)), 201)
       }),
     )
   }
@@ -299,23 +319,23 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     app.put(
       '/:id',
       guarded({ all: [permission] }, async (c, auth) => {
-      const id = pathParam(c, 'id')
-      const scope = await scopeOf(c, auth)
-      const raw = await load(c, scope, id)
-      const existing = decodeRow(desc, raw)
-      const body = await readJson(c, schema)
-      const values = opts.beforeUpdate ? await opts.beforeUpdate(c, auth, body, existing) : (body as Record<string, unknown>)
-      if (Object.keys(values).length) {
-        const decoded = decodeRow(desc, raw, undefined, true)
-        const before = opts.expand ? await opts.expand(c, decoded) : decoded
-        const after = { ...before, ...values }
-        await c.env.DB.batch([
-          ...(writableColumns(desc, values).length ? [updateStatement(c.env.DB, desc, scope, id, values)] : []),
-          ...(await more(c, auth, { action: 'update', id, values })),
-          auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'update', entityId: id, before, after }),
-        ])
-      }
-      return c.json(await answer(c, await load(c, scope, id)))
+        const id = pathParam(c, 'id')
+        const scope = await scopeOf(c, auth)
+        const raw = await load(c, scope, id)
+        const existing = decodeRow(desc, raw)
+        const body = await readJson(c, schema)
+        const values = opts.beforeUpdate ? await opts.beforeUpdate(c, auth, body, existing) : (body as Record<string, unknown>)
+        if (Object.keys(values).length) {
+          const decoded = decodeRow(desc, raw, undefined, true)
+          const before = opts.expand ? await opts.expand(c, decoded) : decoded
+          const after = { ...before, ...values }
+          await c.env.DB.batch([
+            ...(writableColumns(desc, values).length ? [updateStatement(c.env.DB, desc, scope, id, values)] : []),
+            ...(await more(c, auth, { action: 'update', id, values })),
+            auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'update', entityId: id, before, after }),
+          ])
+        }
+        return c.json(await answer(c, await load(c, scope, id)))
       }),
     )
   }
@@ -325,18 +345,18 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     app.delete(
       '/:id',
       guarded({ all: [permission] }, async (c, auth) => {
-      const id = pathParam(c, 'id')
-      const scope = await scopeOf(c, auth)
-      const raw = await load(c, scope, id)
-      const existing = decodeRow(desc, raw)
-      await opts.beforeDelete?.(c, auth, existing)
-      const before = decodeRow(desc, raw, undefined, true)
-      await c.env.DB.batch([
-        deleteStatement(c.env.DB, desc, scope, id),
-        ...(await more(c, auth, { action: 'delete', id, values: before })),
-        auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'delete', entityId: id, before }),
-      ])
-      return c.body(null, 204)
+        const id = pathParam(c, 'id')
+        const scope = await scopeOf(c, auth)
+        const raw = await load(c, scope, id)
+        const existing = decodeRow(desc, raw)
+        await opts.beforeDelete?.(c, auth, existing)
+        const before = decodeRow(desc, raw, undefined, true)
+        await c.env.DB.batch([
+          deleteStatement(c.env.DB, desc, scope, id),
+          ...(await more(c, auth, { action: 'delete', id, values: before })),
+          auditStatement(c.env.DB, { ...audit(c, auth, before), action: 'delete', entityId: id, before }),
+        ])
+        return c.body(null, 204)
       }),
     )
   }

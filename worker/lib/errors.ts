@@ -12,7 +12,9 @@ export class ApiError extends Error {
     super(errors.map((e) => `${e.field}: ${e.cause}`).join('; '))
     // The offending value goes back to the caller, so it is bounded here: whatever was sent (a 50,000-deep array,
     // a megabyte string, a cycle, a BigInt) the envelope stays small and always serialises.
-    this.errors = errors.slice(0, MAX_ERRORS).map((e) => ({ field: clip(String(e.field), 200), cause: e.cause, value: boundedValue(e.value), message: clip(String(e.message), 500) }))
+    this.errors = errors
+      .slice(0, MAX_ERRORS)
+      .map((e) => ({ field: clip(String(e.field), 200), cause: e.cause, value: boundedValue(e.value), message: clip(String(e.message), 500) }))
   }
 }
 

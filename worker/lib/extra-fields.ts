@@ -35,7 +35,8 @@ export function extraFieldErrors(rules: ExtraFieldRule[], values: Record<string,
     if (!known.has(key)) errors.push({ field: `extra.${key}`, cause: 'unknown_field', value: key, message: 'validation.extra_unknown' })
   }
   for (const r of rules) {
-    if (r.active && r.required && !(values[r.key] ?? '').trim()) errors.push({ field: `extra.${r.key}`, cause: 'required', value: r.label, message: 'validation.required' })
+    if (r.active && r.required && !(values[r.key] ?? '').trim())
+      errors.push({ field: `extra.${r.key}`, cause: 'required', value: r.label, message: 'validation.required' })
   }
   return errors
 }

@@ -66,7 +66,9 @@ export async function idempotent(
   const now = new Date()
 
   const claimed = await db
-    .prepare(`INSERT INTO ledger_idempotency (realm, key, request_hash, status, created_at) VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING key`)
+    .prepare(
+      `INSERT INTO ledger_idempotency (realm, key, request_hash, status, created_at) VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING key`,
+    )
     .bind(auth.realm, key, hash, now.toISOString())
     .first()
   if (!claimed) {
@@ -82,7 +84,9 @@ export async function idempotent(
     // A pending claim older than STALE_PENDING_MS belongs to a request that died before committing: take it over.
     const stale = new Date(now.getTime() - STALE_PENDING_MS).toISOString()
     const retaken = await db
-      .prepare(`UPDATE ledger_idempotency SET created_at = ? WHERE realm = ? AND key = ? AND status = 'pending' AND created_at = ? AND created_at < ? RETURNING key`)
+      .prepare(
+        `UPDATE ledger_idempotency SET created_at = ? WHERE realm = ? AND key = ? AND status = 'pending' AND created_at = ? AND created_at < ? RETURNING key`,
+      )
       .bind(now.toISOString(), auth.realm, key, row.created_at, stale)
       .first()
     if (!retaken) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)

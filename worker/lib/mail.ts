@@ -75,7 +75,10 @@ export type MailLang = keyof typeof RECOVERY
 export const MAIL_LANGS = Object.keys(RECOVERY) as MailLang[]
 
 /** The password-recovery message in the reader's interface language. */
-export function recoveryMail(lang: MailLang, opts: { realm: string; realmName: string; to: string; name: string; link: string; minutes: number }): OutgoingMail {
+export function recoveryMail(
+  lang: MailLang,
+  opts: { realm: string; realmName: string; to: string; name: string; link: string; minutes: number },
+): OutgoingMail {
   const t = RECOVERY[lang]
   return { realm: opts.realm, to: opts.to, subject: t.subject(opts.realmName), text: t.text(opts.name, opts.realmName, opts.link, opts.minutes) }
 }

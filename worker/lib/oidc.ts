@@ -91,7 +91,13 @@ export async function verifyIdToken(token: string, opts: VerifyOptions): Promise
   const header = decodeJson<{ alg?: string; kid?: string }>(parts[0])
   if (header.alg !== 'RS256') throw new OidcError('malformed', `Unsupported signature algorithm ${header.alg}.`)
   const jwk = await keyFor(opts.jwksUrl, header.kid)
-  const key = await crypto.subtle.importKey('jwk', { kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RS256', ext: true }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify'])
+  const key = await crypto.subtle.importKey(
+    'jwk',
+    { kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RS256', ext: true },
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  )
   let signature: Uint8Array<ArrayBuffer>
   try {
     signature = base64UrlToBytes(parts[2])

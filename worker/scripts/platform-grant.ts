@@ -28,7 +28,10 @@ const where = remote ? ['--remote'] : ['--local', '--persist-to', process.env.ST
 
 /** Runs SQL through `wrangler d1 execute` and answers the rows of its last statement. */
 function execute(sql: string): Record<string, unknown>[] {
-  const r = spawnSync('node_modules/.bin/wrangler', ['d1', 'execute', 'DB', ...where, '--json', '--command', sql], { encoding: 'utf8', env: { ...process.env, CI: '1' } })
+  const r = spawnSync('node_modules/.bin/wrangler', ['d1', 'execute', 'DB', ...where, '--json', '--command', sql], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1' },
+  })
   if (r.status !== 0) {
     console.error(r.stderr || r.stdout)
     throw new Error('wrangler d1 execute failed')

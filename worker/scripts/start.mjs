@@ -103,10 +103,21 @@ async function main() {
   }
   console.log('› Starting the Worker and PartyKit…')
   serve('wrangler', [
-    'dev', '--port', PORT, '--persist-to', STATE_DIR, '--show-interactive-dev-session=false', '--log-level', process.env.LOG_LEVEL ?? 'warn',
-    '--var', `PARTYKIT_HOST:localhost:${PARTY_PORT}`, '--var', `PARTY_SECRET:${PARTY_SECRET}`,
+    'dev',
+    '--port',
+    PORT,
+    '--persist-to',
+    STATE_DIR,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    process.env.LOG_LEVEL ?? 'warn',
+    '--var',
+    `PARTYKIT_HOST:localhost:${PARTY_PORT}`,
+    '--var',
+    `PARTY_SECRET:${PARTY_SECRET}`,
     // Development mode (the local e-mail outbox, for signed-in staff) exists only here, never in wrangler.toml or a deploy.
-    '--var', 'DEV_MODE:1',
+    '--var',
+    'DEV_MODE:1',
     // A deploy of another build is simulated in tests by starting with another version.
     ...(process.env.DASH_VERSION ? ['--var', `DASH_VERSION:${process.env.DASH_VERSION}`] : []),
     ...googleVars,

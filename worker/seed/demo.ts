@@ -85,7 +85,12 @@ const realmWide = all.filter((p) => !isPlatformPermission(p))
  */
 export const DEMO_ROLES: { role: string; description: string; permissions: readonly string[]; realms?: readonly string[] }[] = [
   { role: 'root', description: 'Realm root: every permission within the realm and its child realms; no platform-level permission.', permissions: realmWide },
-  { role: PLATFORM_ROLE, description: 'Platform operator: every permission, in every realm, platform-level ones included.', permissions: all, realms: ['demo'] },
+  {
+    role: PLATFORM_ROLE,
+    description: 'Platform operator: every permission, in every realm, platform-level ones included.',
+    permissions: all,
+    realms: ['demo'],
+  },
   {
     role: 'admin',
     description: 'Realm administrator: everything inside the realm and its children.',
@@ -95,9 +100,17 @@ export const DEMO_ROLES: { role: string; description: string; permissions: reado
     role: 'manager',
     description: 'Pedagogical manager: content, analytics, reports and users (read).',
     permissions: [
-      'dashboard_dashboard_access', 'mas_realm_list', 'mas_realm_get', 'mas_user_list', 'mas_user_get', 'mas_report_list',
+      'dashboard_dashboard_access',
+      'mas_realm_list',
+      'mas_realm_get',
+      'mas_user_list',
+      'mas_user_get',
+      'mas_report_list',
       ...only('analytics_', 'reports_', 'tms_', 'survey_', 'achievement_', 'lesson_', 'genesis_', 'quiz_', 'poll_'),
-      ...only('ledger_').filter(reading), 'ledger_transfer_create', 'ledger_balance_list', 'mas_file_upload',
+      ...only('ledger_').filter(reading),
+      'ledger_transfer_create',
+      'ledger_balance_list',
+      'mas_file_upload',
       ...only('room_').filter(reading),
     ],
   },
@@ -105,8 +118,16 @@ export const DEMO_ROLES: { role: string; description: string; permissions: reado
     role: 'support',
     description: 'Support desk: users, complaint reports, technical logs.',
     permissions: [
-      'dashboard_dashboard_access', 'mas_realm_get', 'mas_realm_technical', 'mas_report_list', 'mas_audit_log_list',
-      'mas_user_list', 'mas_user_get', 'mas_user_edit', 'mas_user_disable', 'analytics_analytics_module',
+      'dashboard_dashboard_access',
+      'mas_realm_get',
+      'mas_realm_technical',
+      'mas_report_list',
+      'mas_audit_log_list',
+      'mas_user_list',
+      'mas_user_get',
+      'mas_user_edit',
+      'mas_user_disable',
+      'analytics_analytics_module',
       ...only('room_', 'sns_', 'csm_').filter(reading),
     ],
   },
@@ -114,19 +135,31 @@ export const DEMO_ROLES: { role: string; description: string; permissions: reado
     role: 'teacher',
     description: 'Teacher: authors, publishes and corrects tasks, lessons and surveys.',
     permissions: [
-      'dashboard_dashboard_access', 'analytics_tms_module',
+      'dashboard_dashboard_access',
+      'analytics_tms_module',
       ...only('tms_').filter((p) => !/^tms_(category|assessed_skill|genre)_(create|edit|delete)$/.test(p)),
       ...only('survey_', 'lesson_', 'achievement_', 'genesis_', 'quiz_', 'poll_'),
       ...only('room_room_', 'asset_', 'persona_').filter(reading),
-      'ledger_content_list', 'mas_file_upload',
+      'ledger_content_list',
+      'mas_file_upload',
     ],
   },
   {
     role: 'moderator',
     description: 'Moderator: channels, rooms, sessions, live quizzes and polls, word filter.',
     permissions: [
-      'dashboard_dashboard_access', 'mas_report_list', 'mas_word_filter_get', 'mas_word_filter_edit', 'analytics_csm_module',
-      ...only('sns_', 'room_', 'csm_'), 'quiz_quiz_list', 'quiz_quiz_get', 'quiz_quiz_control', 'poll_poll_list', 'poll_poll_get', 'poll_poll_control',
+      'dashboard_dashboard_access',
+      'mas_report_list',
+      'mas_word_filter_get',
+      'mas_word_filter_edit',
+      'analytics_csm_module',
+      ...only('sns_', 'room_', 'csm_'),
+      'quiz_quiz_list',
+      'quiz_quiz_get',
+      'quiz_quiz_control',
+      'poll_poll_list',
+      'poll_poll_get',
+      'poll_poll_control',
     ],
   },
   { role: 'student', description: 'Student: mobile-web tasks and lessons only; no console access.', permissions: [] },
@@ -154,7 +187,14 @@ export const DEMO_USERS: DemoUser[] = [
   { realm: 'escola', nick: 'root@escola', name: 'Direção Escola', email: 'direcao@escola.sp.gov.br', roles: ['root'] },
   // Employees of the state network: they sign in with their document (see DEMO_EMPLOYEES).
   { realm: 'escola', nick: 'gestora@escola', name: 'Beatriz Gestora', email: 'beatriz@escola.sp.gov.br', roles: ['manager'], external_id: 'RG123456789SP' },
-  { realm: 'escola', nick: 'professor@escola', name: 'Carlos Professor', email: 'carlos@escola.sp.gov.br', roles: ['teacher'], external_id: 'CIN98765432100MG' },
+  {
+    realm: 'escola',
+    nick: 'professor@escola',
+    name: 'Carlos Professor',
+    email: 'carlos@escola.sp.gov.br',
+    roles: ['teacher'],
+    external_id: 'CIN98765432100MG',
+  },
   { realm: 'escola', nick: 'coordenadora@escola', name: 'Lucía Coordenadora', email: 'lucia@escola.sp.gov.br', roles: ['admin'], external_id: 'RNEV1234567' },
 ]
 
@@ -190,16 +230,16 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
     for (const role of DEMO_ROLES) {
       if (role.realms && !role.realms.includes(r.code)) continue
       statements.push(
-        db.prepare(`INSERT INTO role (realm, role, description, updated_by) VALUES (?, ?, ?, 'seed') ON CONFLICT DO NOTHING`).bind(r.code, role.role, role.description),
+        db
+          .prepare(`INSERT INTO role (realm, role, description, updated_by) VALUES (?, ?, ?, 'seed') ON CONFLICT DO NOTHING`)
+          .bind(r.code, role.role, role.description),
         ...[...new Set(role.permissions)].map((p) =>
           db.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').bind(r.code, role.role, p),
         ),
       )
     }
   }
-  const existing = new Set(
-    ((await db.prepare('SELECT realm || \'/\' || nick AS id FROM user').all<{ id: string }>()).results ?? []).map((u) => u.id),
-  )
+  const existing = new Set(((await db.prepare("SELECT realm || '/' || nick AS id FROM user").all<{ id: string }>()).results ?? []).map((u) => u.id))
   for (const u of DEMO_USERS) {
     if (existing.has(`${u.realm}/${u.nick}`)) continue
     statements.push(

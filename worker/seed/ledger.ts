@@ -4,7 +4,15 @@ import { issuanceAccount, postingStatements, realmWallet, userWallet, type Accou
 /** Demo packages of realm `demo`, one per currency (BRL is the default, seed 000 §9). */
 const PACKAGES = [
   { id: 'pkg_demo_start', name: 'Inicial', description: 'Para experimentar a geração de aulas.', cost: 49.9, currency: 'BRL', points: 500, recommended: 0 },
-  { id: 'pkg_demo_school', name: 'Escola', description: 'Para uma escola inteira durante um bimestre.', cost: 1499.9, currency: 'BRL', points: 20000, recommended: 1 },
+  {
+    id: 'pkg_demo_school',
+    name: 'Escola',
+    description: 'Para uma escola inteira durante um bimestre.',
+    cost: 1499.9,
+    currency: 'BRL',
+    points: 20000,
+    recommended: 1,
+  },
   { id: 'pkg_demo_usd', name: 'Classroom', description: 'One classroom for a term.', cost: 29.99, currency: 'USD', points: 1000, recommended: 0 },
   { id: 'pkg_demo_eur', name: 'Aula', description: 'Una clase durante un trimestre.', cost: 27.5, currency: 'EUR', points: 1000, recommended: 0 },
 ]
@@ -47,7 +55,9 @@ export function seedLedger(db: D1Database): D1PreparedStatement[] {
     ),
     ...Object.entries(PRICES).map(([key, [name, points]]) =>
       db
-        .prepare(`INSERT INTO ledger_content (realm, key, name, points, is_system, updated_at, updated_by) VALUES ('demo', ?, ?, ?, 1, ?, 'seed') ON CONFLICT DO NOTHING`)
+        .prepare(
+          `INSERT INTO ledger_content (realm, key, name, points, is_system, updated_at, updated_by) VALUES ('demo', ?, ?, ?, 1, ?, 'seed') ON CONFLICT DO NOTHING`,
+        )
         .bind(key, name, points, now),
     ),
     ...GRANTS.flatMap(([id, account, points]) =>
@@ -59,7 +69,10 @@ export function seedLedger(db: D1Database): D1PreparedStatement[] {
           type: 'issuance',
           actor: 'seed',
           description: 'Demo starting balance',
-          lines: [{ account: issuanceAccount('demo'), amount: -points }, { account, amount: points }],
+          lines: [
+            { account: issuanceAccount('demo'), amount: -points },
+            { account, amount: points },
+          ],
           billingKey: `BK-SEED-${id.toUpperCase()}`,
           createdAt: now,
         },

@@ -17,12 +17,19 @@ export async function seedRealmAdmin(db: D1Database, hash: (password: string) =>
   const s: D1PreparedStatement[] = []
   const run = (sql: string, ...values: unknown[]) => s.push(db.prepare(sql).bind(...values))
   for (const r of DEMO_CHILD_REALMS) {
-    run(`INSERT INTO realm (code, name, parent_code, canonical_name, nick_suffix, tms_enable) VALUES (?, ?, 'demo', ?, ?, 1) ON CONFLICT (code) DO NOTHING`, r.code, r.name, r.name, `@${r.code}`)
+    run(
+      `INSERT INTO realm (code, name, parent_code, canonical_name, nick_suffix, tms_enable) VALUES (?, ?, 'demo', ?, ?, 1) ON CONFLICT (code) DO NOTHING`,
+      r.code,
+      r.name,
+      r.name,
+      `@${r.code}`,
+    )
     run('INSERT INTO realm_host (host, realm) VALUES (?, ?) ON CONFLICT (host) DO NOTHING', r.host, r.code)
     for (const role of DEMO_ROLES) {
       if (role.realms && !role.realms.includes(r.code)) continue
       run(`INSERT INTO role (realm, role, description, updated_by) VALUES (?, ?, ?, 'seed') ON CONFLICT DO NOTHING`, r.code, role.role, role.description)
-      for (const p of new Set(role.permissions)) run('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', r.code, role.role, p)
+      for (const p of new Set(role.permissions))
+        run('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', r.code, role.role, p)
     }
   }
   // Hashing is slow by design: only for accounts not there yet.
@@ -35,7 +42,15 @@ export async function seedRealmAdmin(db: D1Database, hash: (password: string) =>
   ].filter((u) => !existing.has(`${u.realm}/${u.nick}`))
   const password = accounts.length ? await hash(DEMO_PASSWORD) : ''
   for (const u of accounts) {
-    run('INSERT INTO user (realm, nick, name, email, password_hash, origin_realm) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', u.realm, u.nick, u.name, u.email, password, u.origin)
+    run(
+      'INSERT INTO user (realm, nick, name, email, password_hash, origin_realm) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      u.realm,
+      u.nick,
+      u.name,
+      u.email,
+      password,
+      u.origin,
+    )
     run('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING', u.realm, u.nick, u.role)
   }
 
@@ -44,7 +59,8 @@ export async function seedRealmAdmin(db: D1Database, hash: (password: string) =>
   run(
     `INSERT INTO extra_field (id, realm, entity, key, label, required, active, external_preview, position, created_at, updated_at)
      VALUES ('xf-demo-matricula', 'demo', 'user', 'matricula', 'Matrícula', 0, 1, 0, 0, ?, ?) ON CONFLICT DO NOTHING`,
-    now, now,
+    now,
+    now,
   )
   const categories: [string, string, string | null, number][] = [
     ['cat-fundamental', 'Ensino Fundamental', null, 0],
@@ -54,22 +70,33 @@ export async function seedRealmAdmin(db: D1Database, hash: (password: string) =>
     ['cat-medio-1', '1ª série', 'cat-medio', 0],
   ]
   for (const [id, name, parent, priority] of categories) {
-    run(`INSERT INTO room_category (id, realm, name, parent, priority, created_at, updated_at, updated_by) VALUES (?, 'demo', ?, ?, ?, ?, ?, 'seed') ON CONFLICT DO NOTHING`, id, name, parent, priority, now, now)
+    run(
+      `INSERT INTO room_category (id, realm, name, parent, priority, created_at, updated_at, updated_by) VALUES (?, 'demo', ?, ?, ?, ?, ?, 'seed') ON CONFLICT DO NOTHING`,
+      id,
+      name,
+      parent,
+      priority,
+      now,
+      now,
+    )
   }
   run(
     `INSERT INTO complaint_report (id, realm, target_type, target_id, reason, message, status, reporter, created_at, updated_at)
      VALUES ('rep-demo-1', 'demo', 'message', 'msg-1024', 'harassment', 'Mensagem ofensiva no chat da sala 7A.', 'open', 'student@demo', ?, ?) ON CONFLICT DO NOTHING`,
-    now, now,
+    now,
+    now,
   )
   run(
     `INSERT INTO metaverse_room (id, realm, name, description, host, scene_url, capacity, enabled, created_at, updated_at)
      VALUES ('mv-demo-campus', 'demo', 'Campus Virtual', 'Pátio e auditório para eventos da escola.', 'meta.demo.edu', 'https://meta.demo.edu/scenes/campus', 120, 1, ?, ?) ON CONFLICT DO NOTHING`,
-    now, now,
+    now,
+    now,
   )
   run(
     `INSERT INTO asset (id, realm, name, type, provider, infra, url, created_at, updated_at, updated_by)
      VALUES ('asset-demo-intro', 'demo', 'Boas-vindas ao ano letivo', 'video', 'youtube', 'embed', 'https://www.youtube.com/watch?v=aqz-KE-bpKQ', ?, ?, 'seed') ON CONFLICT DO NOTHING`,
-    now, now,
+    now,
+    now,
   )
   return s
 }

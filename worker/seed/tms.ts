@@ -15,7 +15,9 @@ const SEEDED_BY = 'seed'
 function insert(db: D1Database, table: string, values: Record<string, unknown>): D1PreparedStatement {
   const cols = Object.keys(values)
   const encode = (x: unknown) => (typeof x === 'boolean' ? (x ? 1 : 0) : x !== null && typeof x === 'object' ? JSON.stringify(x) : x)
-  return db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`).bind(...cols.map((k) => encode(values[k])))
+  return db
+    .prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`)
+    .bind(...cols.map((k) => encode(values[k])))
 }
 
 const fractions = v.parse(ModelInput, {
@@ -30,16 +32,53 @@ const fractions = v.parse(ModelInput, {
   questions: [
     { id: 'q-info', type: 'info', statement: '<p>Leia com atenção: uma fração representa partes iguais de um todo.</p>', media_type: 'text' },
     {
-      id: 'q-single', type: 'single', statement: '<p>Qual fração é equivalente a <span data-latex="\\frac{1}{2}" data-display="inline"></span>?</p>', score: 2, shuffle: true,
-      options: [{ id: 'a', statement: '<p>2/4</p>', answer: true }, { id: 'b', statement: '<p>1/3</p>' }, { id: 'c', statement: '<p>3/5</p>' }],
+      id: 'q-single',
+      type: 'single',
+      statement: '<p>Qual fração é equivalente a <span data-latex="\\frac{1}{2}" data-display="inline"></span>?</p>',
+      score: 2,
+      shuffle: true,
+      options: [
+        { id: 'a', statement: '<p>2/4</p>', answer: true },
+        { id: 'b', statement: '<p>1/3</p>' },
+        { id: 'c', statement: '<p>3/5</p>' },
+      ],
     },
     {
-      id: 'q-multi', type: 'multi', statement: '<p>Marque as frações maiores que 1/2.</p>', score: 2, partial_score: true,
-      options: [{ id: 'a', statement: '<p>3/4</p>', answer: true }, { id: 'b', statement: '<p>2/3</p>', answer: true }, { id: 'c', statement: '<p>1/4</p>' }],
+      id: 'q-multi',
+      type: 'multi',
+      statement: '<p>Marque as frações maiores que 1/2.</p>',
+      score: 2,
+      partial_score: true,
+      options: [
+        { id: 'a', statement: '<p>3/4</p>', answer: true },
+        { id: 'b', statement: '<p>2/3</p>', answer: true },
+        { id: 'c', statement: '<p>1/4</p>' },
+      ],
     },
-    { id: 'q-tf', type: 'true_false', statement: '<p>A fração 4/8 é igual a 1/2.</p>', score: 1, options: [{ id: 't', statement: '<p>Verdadeiro</p>', answer: true }, { id: 'f', statement: '<p>Falso</p>' }] },
-    { id: 'q-fill', type: 'fill_words', statement: '<p>Complete a frase.</p>', score: 2, options: { sentence: 'Em 3/4, o [[numerador]] é 3 e o [[denominador]] é 4.', incorrect: ['divisor'], mode: 'select' } },
-    { id: 'q-text', type: 'text', statement: '<p>Explique com suas palavras como comparar 2/3 e 3/5.</p>', score: 3, options: { min_text_count: 20, max_text_count: 600 } },
+    {
+      id: 'q-tf',
+      type: 'true_false',
+      statement: '<p>A fração 4/8 é igual a 1/2.</p>',
+      score: 1,
+      options: [
+        { id: 't', statement: '<p>Verdadeiro</p>', answer: true },
+        { id: 'f', statement: '<p>Falso</p>' },
+      ],
+    },
+    {
+      id: 'q-fill',
+      type: 'fill_words',
+      statement: '<p>Complete a frase.</p>',
+      score: 2,
+      options: { sentence: 'Em 3/4, o [[numerador]] é 3 e o [[denominador]] é 4.', incorrect: ['divisor'], mode: 'select' },
+    },
+    {
+      id: 'q-text',
+      type: 'text',
+      statement: '<p>Explique com suas palavras como comparar 2/3 e 3/5.</p>',
+      score: 3,
+      options: { min_text_count: 20, max_text_count: 600 },
+    },
   ],
 })
 
@@ -51,16 +90,51 @@ const essay = v.parse(ModelInput, {
   categories: ['c-demo-port'],
   questions: [
     {
-      id: 'q-essay', type: 'essay', statement: '<p>Escreva um texto dissertativo-argumentativo sobre os desafios do uso da tecnologia na escola.</p>', score: 10,
-      options: { language: 'pt-BR', genre: 'gn-demo-diss', min_word_count: 150, max_word_count: 400, assessed_skill_ids: ['sk-demo-c1', 'sk-demo-c2', 'sk-demo-c3'], support_text: '<p>Considere dados recentes sobre conectividade.</p>' },
+      id: 'q-essay',
+      type: 'essay',
+      statement: '<p>Escreva um texto dissertativo-argumentativo sobre os desafios do uso da tecnologia na escola.</p>',
+      score: 10,
+      options: {
+        language: 'pt-BR',
+        genre: 'gn-demo-diss',
+        min_word_count: 150,
+        max_word_count: 400,
+        assessed_skill_ids: ['sk-demo-c1', 'sk-demo-c2', 'sk-demo-c3'],
+        support_text: '<p>Considere dados recentes sobre conectividade.</p>',
+      },
     },
   ],
 })
 
 const bankQuestions = [
-  { id: 'b-demo-1', type: 'single', statement: '<p>Quanto é 3/4 de 20?</p>', score: 1, difficulty: 'easy', options: [{ id: 'a', statement: '<p>15</p>', answer: true }, { id: 'b', statement: '<p>12</p>' }] },
-  { id: 'b-demo-2', type: 'text', statement: '<p>Dê um exemplo de fração imprópria e explique.</p>', score: 2, difficulty: 'medium', options: { min_text_count: 10, max_text_count: 300 } },
-  { id: 'b-demo-3', type: 'order_sentences', statement: '<p>Ordene do menor para o maior.</p>', score: 2, difficulty: 'hard', shuffle: true, options: { sentences: ['1/4', '1/3', '1/2'], incorrect: [] } },
+  {
+    id: 'b-demo-1',
+    type: 'single',
+    statement: '<p>Quanto é 3/4 de 20?</p>',
+    score: 1,
+    difficulty: 'easy',
+    options: [
+      { id: 'a', statement: '<p>15</p>', answer: true },
+      { id: 'b', statement: '<p>12</p>' },
+    ],
+  },
+  {
+    id: 'b-demo-2',
+    type: 'text',
+    statement: '<p>Dê um exemplo de fração imprópria e explique.</p>',
+    score: 2,
+    difficulty: 'medium',
+    options: { min_text_count: 10, max_text_count: 300 },
+  },
+  {
+    id: 'b-demo-3',
+    type: 'order_sentences',
+    statement: '<p>Ordene do menor para o maior.</p>',
+    score: 2,
+    difficulty: 'hard',
+    shuffle: true,
+    options: { sentences: ['1/4', '1/3', '1/2'], incorrect: [] },
+  },
 ]
 
 export function seedTms(db: D1Database): D1PreparedStatement[] {
@@ -73,7 +147,10 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
     { id: 'r-escola-1a', realm: 'escola', name: '1º A', topic: 'Ensino médio', type: 'lecture' },
   ]
   const members = [
-    ['r-demo-9a', 'teacher@demo'], ['r-demo-9a', 'student@demo'], ['r-demo-9b', 'teacher@demo'], ['r-demo-9b', 'student@demo'],
+    ['r-demo-9a', 'teacher@demo'],
+    ['r-demo-9a', 'student@demo'],
+    ['r-demo-9b', 'teacher@demo'],
+    ['r-demo-9b', 'student@demo'],
   ]
   const categories = [
     { id: 'c-demo-subject', name: 'Disciplina', parent_id: null, required: true, multi_selection: false, selectable: false, show_in_navigation: true },
@@ -86,7 +163,13 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
   ]
   const skills = [
     { id: 'sk-demo-enem', name: 'Competências da redação', type: 'group', weight: 1, group_id: null },
-    ...['Norma culta', 'Compreensão do tema', 'Argumentação', 'Coesão', 'Proposta de intervenção'].map((name, i) => ({ id: `sk-demo-c${i + 1}`, name, type: 'skill', weight: 2, group_id: 'sk-demo-enem' })),
+    ...['Norma culta', 'Compreensão do tema', 'Argumentação', 'Coesão', 'Proposta de intervenção'].map((name, i) => ({
+      id: `sk-demo-c${i + 1}`,
+      name,
+      type: 'skill',
+      weight: 2,
+      group_id: 'sk-demo-enem',
+    })),
   ]
   const genres = [
     { id: 'gn-demo-diss', name: 'Dissertativo-argumentativo', min_words: 150, max_words: 400 },
@@ -98,21 +181,52 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
   ].map(({ id, input }) => {
     const { parent_id: _p, ...rest } = input
     const questions = input.questions.map((q) => storedQuestion(q, {}))
-    return { ...rest, questions, id, realm: 'demo', parent_id: null, version: 1, question_count: questions.filter((q) => q.type !== 'info' && q.type !== 'section').length, created_by: 'teacher@demo', ...stamp, updated_by: 'teacher@demo' }
+    return {
+      ...rest,
+      questions,
+      id,
+      realm: 'demo',
+      parent_id: null,
+      version: 1,
+      question_count: questions.filter((q) => q.type !== 'info' && q.type !== 'section').length,
+      created_by: 'teacher@demo',
+      ...stamp,
+      updated_by: 'teacher@demo',
+    }
   })
   const publishAt = at
   const expireAt = new Date(now.getTime() + 7 * 86_400_000).toISOString()
   const fractionsModel = models[0]
   return [
     ...rooms.map((r) => insert(db, 'room', { ...r, member_count: 0, created_by: SEEDED_BY, ...stamp })),
-    ...members.map(([room, nick]) => db.prepare("INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES ('demo', ?, ?, ?, 'seed') ON CONFLICT DO NOTHING").bind(room, nick, at)),
+    ...members.map(([room, nick]) =>
+      db
+        .prepare("INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES ('demo', ?, ?, ?, 'seed') ON CONFLICT DO NOTHING")
+        .bind(room, nick, at),
+    ),
     insert(db, 'room_group', { id: 'g-demo-9', realm: 'demo', name: '9º ano', rooms: ['r-demo-9a', 'r-demo-9b'], created_by: SEEDED_BY, ...stamp }),
-    ...categories.map((c) => insert(db, 'tms_category', { selectable: true, enabled: true, required: false, multi_selection: true, embed: false, show_in_navigation: false, show_in_filter: true, show_in_list: true, ...c, realm: 'demo', ...stamp })),
+    ...categories.map((c) =>
+      insert(db, 'tms_category', {
+        selectable: true,
+        enabled: true,
+        required: false,
+        multi_selection: true,
+        embed: false,
+        show_in_navigation: false,
+        show_in_filter: true,
+        show_in_list: true,
+        ...c,
+        realm: 'demo',
+        ...stamp,
+      }),
+    ),
     ...skills.map((s) => insert(db, 'tms_assessed_skill', { ...s, realm: 'demo', description: '', ...stamp })),
     ...genres.map((g) => insert(db, 'tms_genre', { ...g, realm: 'demo', description: '', ...stamp })),
     ...models.map((m) => insert(db, 'tms_model', m)),
     db
-      .prepare("INSERT INTO tms_model_version (model_id, version, realm, content, created_at, created_by) VALUES ('m-demo-fractions', 1, 'demo', ?, ?, 'teacher@demo') ON CONFLICT DO NOTHING")
+      .prepare(
+        "INSERT INTO tms_model_version (model_id, version, realm, content, created_at, created_by) VALUES ('m-demo-fractions', 1, 'demo', ?, ?, 'teacher@demo') ON CONFLICT DO NOTHING",
+      )
       .bind(JSON.stringify(modelContent(fractionsModel)), at),
     db
       .prepare(
@@ -121,13 +235,27 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
       )
       .bind(fractionsModel.title, publishAt, expireAt, JSON.stringify(fractionsModel.categories), at, at),
     // Targets have no key of their own: insert only when missing.
-    db.prepare("INSERT INTO tms_task_target (task_id, realm, room_id) SELECT 't-demo-fractions', 'demo', 'r-demo-9a' WHERE NOT EXISTS (SELECT 1 FROM tms_task_target WHERE task_id = 't-demo-fractions')"),
+    db.prepare(
+      "INSERT INTO tms_task_target (task_id, realm, room_id) SELECT 't-demo-fractions', 'demo', 'r-demo-9a' WHERE NOT EXISTS (SELECT 1 FROM tms_task_target WHERE task_id = 't-demo-fractions')",
+    ),
     ...bankQuestions.map(({ id, difficulty, ...q }) => {
       const stored = storedQuestion(v.parse(ModelInput, { title: 'bank', questions: [q] }).questions[0], {})
       const { id: _id, bank_id: _b, ...fields } = stored
       return insert(db, 'tms_question_bank', {
-        ...fields, id, realm: 'demo', statement_text: plainText(stored.statement), difficulty, tags: ['frações'], grade_id: 9, subject_id: 'MAT', standard_id: 'EF09MA', descriptor_id: 'D1',
-        batch_id: 'demo-2025', curriculum: 'BNCC', created_by: 'teacher@demo', ...stamp,
+        ...fields,
+        id,
+        realm: 'demo',
+        statement_text: plainText(stored.statement),
+        difficulty,
+        tags: ['frações'],
+        grade_id: 9,
+        subject_id: 'MAT',
+        standard_id: 'EF09MA',
+        descriptor_id: 'D1',
+        batch_id: 'demo-2025',
+        curriculum: 'BNCC',
+        created_by: 'teacher@demo',
+        ...stamp,
       })
     }),
   ]

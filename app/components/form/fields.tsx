@@ -16,7 +16,23 @@ export interface FieldProps<T> {
 }
 
 /** Label, control, then the hint or the error (announced), linked to the control with aria-describedby. */
-export function FieldShell({ id, label, error, hint, errorValues, children, required }: { id: string; label: string; error?: string; hint?: string; errorValues?: Record<string, string>; children: ReactNode; required?: boolean }) {
+export function FieldShell({
+  id,
+  label,
+  error,
+  hint,
+  errorValues,
+  children,
+  required,
+}: {
+  id: string
+  label: string
+  error?: string
+  hint?: string
+  errorValues?: Record<string, string>
+  children: ReactNode
+  required?: boolean
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -51,7 +67,14 @@ const described = (id: string, error?: string, hint?: string) => ({
   'aria-describedby': error || hint ? `${id}-msg` : undefined,
 })
 
-export function TextField({ type = 'text', autoComplete, maxLength, placeholder, list, ...p }: FieldProps<string> & { type?: string; autoComplete?: string; maxLength?: number; placeholder?: string; list?: string }) {
+export function TextField({
+  type = 'text',
+  autoComplete,
+  maxLength,
+  placeholder,
+  list,
+  ...p
+}: FieldProps<string> & { type?: string; autoComplete?: string; maxLength?: number; placeholder?: string; list?: string }) {
   const id = useId()
   return (
     <FieldShell id={id} {...p}>
@@ -107,7 +130,15 @@ export function CheckboxField(p: FieldProps<boolean>) {
   return (
     <div className="field field-check">
       <label className="switch" htmlFor={id}>
-        <input id={id} type="checkbox" checked={p.value} disabled={p.disabled} onChange={(e) => p.onChange(e.currentTarget.checked)} onBlur={p.onBlur} {...described(id, p.error, p.hint)} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={p.value}
+          disabled={p.disabled}
+          onChange={(e) => p.onChange(e.currentTarget.checked)}
+          onBlur={p.onBlur}
+          {...described(id, p.error, p.hint)}
+        />
         <span>{p.label}</span>
       </label>
       <FieldMessage id={id} error={p.error} hint={p.hint} />
@@ -119,7 +150,15 @@ export function SelectField({ options, ...p }: FieldProps<string> & { options: {
   const id = useId()
   return (
     <FieldShell id={id} {...p}>
-      <select id={id} className="input" value={p.value} disabled={p.disabled} onChange={(e) => p.onChange(e.currentTarget.value)} onBlur={p.onBlur} {...described(id, p.error, p.hint)}>
+      <select
+        id={id}
+        className="input"
+        value={p.value}
+        disabled={p.disabled}
+        onChange={(e) => p.onChange(e.currentTarget.value)}
+        onBlur={p.onBlur}
+        {...described(id, p.error, p.hint)}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -144,7 +183,12 @@ export function LinesField({ rows = 4, ...p }: FieldProps<string[]> & { rows?: n
         disabled={p.disabled}
         onChange={(e) => {
           setText(e.currentTarget.value)
-          p.onChange(e.currentTarget.value.split('\n').map((x) => x.trim()).filter(Boolean))
+          p.onChange(
+            e.currentTarget.value
+              .split('\n')
+              .map((x) => x.trim())
+              .filter(Boolean),
+          )
         }}
         onBlur={p.onBlur}
         {...described(id, p.error, p.hint)}

@@ -168,7 +168,13 @@ export function Captcha({ config, locale, onToken }: { config: CaptchaConfig; lo
             {challenge.type === 'image' ? t('captcha.image.prompt') : t('captcha.text.prompt')}
           </p>
           {challenge.type === 'image' ? (
-            <img className="captcha-image" src={challenge.data.image} width={challenge.data.width} height={challenge.data.height} alt={t('captcha.image.alt')} />
+            <img
+              className="captcha-image"
+              src={challenge.data.image}
+              width={challenge.data.width}
+              height={challenge.data.height}
+              alt={t('captcha.image.alt')}
+            />
           ) : (
             <p className="captcha-question">{challenge.data.question}</p>
           )}
@@ -198,7 +204,12 @@ export function Captcha({ config, locale, onToken }: { config: CaptchaConfig; lo
               }}
               placeholder={t('captcha.answer')}
             />
-            <button type="button" className="btn btn-primary" disabled={!answer.trim() || state.step === 'verifying'} onClick={() => void verify(challenge, answer.trim())}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!answer.trim() || state.step === 'verifying'}
+              onClick={() => void verify(challenge, answer.trim())}
+            >
               {state.step === 'verifying' ? <span className="spinner" aria-hidden="true" /> : null}
               {t('captcha.confirm')}
             </button>

@@ -2,7 +2,18 @@ import { Link, type FetcherWithComponents } from '@remix-run/react'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { defaultUf, DOCUMENT_MAX, DOCUMENT_TYPES, EmployeeSignin, EmployeeTokenSignin, fieldErrors, NO_UF, UF_CODES, UsernameSignin, type DocumentType } from '~/schemas/auth'
+import {
+  defaultUf,
+  DOCUMENT_MAX,
+  DOCUMENT_TYPES,
+  EmployeeSignin,
+  EmployeeTokenSignin,
+  fieldErrors,
+  NO_UF,
+  UF_CODES,
+  UsernameSignin,
+  type DocumentType,
+} from '~/schemas/auth'
 import type { LoginResult } from '../login-screen'
 import { PasswordField, SubmitButton, TextField } from './password-field'
 
@@ -165,7 +176,15 @@ export function EmployeeTokenForm({ fetcher, serverErrors, redirectTo, captcha, 
   return (
     <fetcher.Form method="post" action="/login" onSubmit={onSubmit} noValidate aria-busy={pending}>
       <Hidden intent="employee_token" redirectTo={redirectTo} />
-      <TextField id="employee-token" name="token" label="login.employee_token.label" error={errors.token} autoComplete="one-time-code" spellCheck={false} required />
+      <TextField
+        id="employee-token"
+        name="token"
+        label="login.employee_token.label"
+        error={errors.token}
+        autoComplete="one-time-code"
+        spellCheck={false}
+        required
+      />
       {captcha}
       <SubmitButton pending={pending} disabled={blocked} />
       {children}

@@ -3,7 +3,17 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '../icon'
 
 /** A password input with its show/hide toggle and error text. */
-export function PasswordField({ id, error, autoComplete = 'current-password', label = 'login.password' }: { id: string; error?: string; autoComplete?: string; label?: string }) {
+export function PasswordField({
+  id,
+  error,
+  autoComplete = 'current-password',
+  label = 'login.password',
+}: {
+  id: string
+  error?: string
+  autoComplete?: string
+  label?: string
+}) {
   const { t } = useTranslation()
   const [show, setShow] = useState(false)
   return (
@@ -57,14 +67,7 @@ export function TextField({
   return (
     <div className="field">
       <label htmlFor={id}>{t(label)}</label>
-      <input
-        id={id}
-        name={name}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...input}
-      />
+      <input id={id} name={name} className="input" aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
       {error ? (
         <p className="error" id={`${id}-error`}>
           {t(error)}

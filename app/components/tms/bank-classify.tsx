@@ -21,7 +21,14 @@ export function BankClassifyDialog({ ids, onClose }: { ids: string[] | null; onC
   const id = useId()
   const toast = useToast()
   const fetcher = useFetcher<{ ok: boolean; intent: string; errors: ErrorItem[]; updated?: number }>()
-  const [values, setValues] = useState({ types: [...QUESTION_TYPES] as string[], grade_id: '', subject_id: '', standard_id: '', descriptor_id: '', curriculum: '' })
+  const [values, setValues] = useState({
+    types: [...QUESTION_TYPES] as string[],
+    grade_id: '',
+    subject_id: '',
+    standard_id: '',
+    descriptor_id: '',
+    curriculum: '',
+  })
   const [tried, setTried] = useState(false)
   const handled = useRef<unknown>(null)
   const body = useMemo(() => ({ ...values, ids: ids ?? [], grade_id: values.grade_id ? Number(values.grade_id) : null }), [values, ids])
@@ -55,16 +62,31 @@ export function BankClassifyDialog({ ids, onClose }: { ids: string[] | null; onC
   }
   const message = (field: string) => {
     const m = err(field)
-    return m ? <p className="error" id={`${id}-${field}-error`}>{m}</p> : null
+    return m ? (
+      <p className="error" id={`${id}-${field}-error`}>
+        {m}
+      </p>
+    ) : null
   }
 
   return (
-    <Dialog open={ids !== null} onClose={onClose} title={t('tms.bank.classify_title', { count: ids?.length ?? 0 })} labelledBy={`${id}-title`} className="dialog-wide">
+    <Dialog
+      open={ids !== null}
+      onClose={onClose}
+      title={t('tms.bank.classify_title', { count: ids?.length ?? 0 })}
+      labelledBy={`${id}-title`}
+      className="dialog-wide"
+    >
       <fieldset className="option-list inline">
         <legend>{t('tms.bank.classify_types')}</legend>
         {QUESTION_TYPES.map((type) => (
           <label key={type} className="switch">
-            <input type="checkbox" checked={values.types.includes(type)} onChange={(e) => set({ types: e.currentTarget.checked ? [...values.types, type] : values.types.filter((x) => x !== type) })} /> {t(`tms.type.${type}`)}
+            <input
+              type="checkbox"
+              checked={values.types.includes(type)}
+              onChange={(e) => set({ types: e.currentTarget.checked ? [...values.types, type] : values.types.filter((x) => x !== type) })}
+            />{' '}
+            {t(`tms.type.${type}`)}
           </label>
         ))}
         {message('types')}
@@ -72,7 +94,13 @@ export function BankClassifyDialog({ ids, onClose }: { ids: string[] | null; onC
       <div className="field-row">
         <div className="field">
           <label htmlFor={`${id}-grade`}>{t('resources.tms_question_bank.fields.grade_id')}</label>
-          <select id={`${id}-grade`} className="input" value={values.grade_id} onChange={(e) => set({ grade_id: e.currentTarget.value })} aria-invalid={err('grade_id') ? true : undefined}>
+          <select
+            id={`${id}-grade`}
+            className="input"
+            value={values.grade_id}
+            onChange={(e) => set({ grade_id: e.currentTarget.value })}
+            aria-invalid={err('grade_id') ? true : undefined}
+          >
             <option value="">—</option>
             {GRADES.map((g) => (
               <option key={g} value={String(g)}>
@@ -85,7 +113,13 @@ export function BankClassifyDialog({ ids, onClose }: { ids: string[] | null; onC
         {TOPIC.map((f) => (
           <div key={f} className="field">
             <label htmlFor={`${id}-${f}`}>{t(`resources.tms_question_bank.fields.${f}`)}</label>
-            <input id={`${id}-${f}`} className="input" value={values[f]} onChange={(e) => set({ [f]: e.currentTarget.value })} aria-invalid={err(f) ? true : undefined} />
+            <input
+              id={`${id}-${f}`}
+              className="input"
+              value={values[f]}
+              onChange={(e) => set({ [f]: e.currentTarget.value })}
+              aria-invalid={err(f) ? true : undefined}
+            />
             {message(f)}
           </div>
         ))}

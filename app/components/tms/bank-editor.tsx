@@ -29,7 +29,15 @@ export interface Classification {
  * A question-bank item (seed 001 §3): the question (any type, default text) and its classification — difficulty,
  * tags, grade (1–16), subject, standard, descriptor (a topic: all four or none), batch and curriculum.
  */
-export function BankEditor({ initial, refs, categories }: { initial: Record<string, unknown> & Classification; refs: EditorRefs; categories: { id: string; name: string }[] }) {
+export function BankEditor({
+  initial,
+  refs,
+  categories,
+}: {
+  initial: Record<string, unknown> & Classification
+  refs: EditorRefs
+  categories: { id: string; name: string }[]
+}) {
   const { t } = useTranslation()
   const toast = useToast()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'bank-editor' })
@@ -45,7 +53,8 @@ export function BankEditor({ initial, refs, categories }: { initial: Record<stri
   const live = liveErrors(BankItemInput, useDeferredValue(body))
   const server = fetcher.data?.errors ?? []
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'tms.editor.save_failed' })
+    if (fetcher.state === 'idle' && fetcher.data?.errors?.length)
+      toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'tms.editor.save_failed' })
   }, [fetcher.state, fetcher.data, toast, t])
   const err = (path: string) => {
     if ((tried || dirty) && live[path]) return ruleText(t, live[path])
@@ -89,8 +98,19 @@ export function BankEditor({ initial, refs, categories }: { initial: Record<stri
       <section className="card" aria-labelledby="classification-title">
         <h2 id="classification-title">{t('tms.bank.classification')}</h2>
         <div className="field-row">
-          <SelectField label={t('resources.tms_question_bank.fields.difficulty')} value={c.difficulty} options={DIFFICULTIES.map((d) => [d, t(`tms.difficulty.${d}`)])} onChange={(v) => setClass({ difficulty: v })} />
-          <SelectField label={t('resources.tms_question_bank.fields.grade_id')} value={c.grade_id === null ? '' : String(c.grade_id)} options={[['', '—'], ...GRADES.map((g) => [String(g), t(`tms.grade.${g}`)] as [string, string])]} onChange={(v) => setClass({ grade_id: v ? Number(v) : null })} error={err('grade_id')} />
+          <SelectField
+            label={t('resources.tms_question_bank.fields.difficulty')}
+            value={c.difficulty}
+            options={DIFFICULTIES.map((d) => [d, t(`tms.difficulty.${d}`)])}
+            onChange={(v) => setClass({ difficulty: v })}
+          />
+          <SelectField
+            label={t('resources.tms_question_bank.fields.grade_id')}
+            value={c.grade_id === null ? '' : String(c.grade_id)}
+            options={[['', '—'], ...GRADES.map((g) => [String(g), t(`tms.grade.${g}`)] as [string, string])]}
+            onChange={(v) => setClass({ grade_id: v ? Number(v) : null })}
+            error={err('grade_id')}
+          />
         </div>
         <div className="field-row">
           {(['subject_id', 'standard_id', 'descriptor_id'] as const).map((f) => (
@@ -99,9 +119,32 @@ export function BankEditor({ initial, refs, categories }: { initial: Record<stri
         </div>
         <p className="hint">{t('tms.bank.topic_hint')}</p>
         <div className="field-row">
-          <TextField label={t('resources.tms_question_bank.fields.tags')} value={c.tags.join(', ')} onChange={(v) => setClass({ tags: v.split(',').map((s) => s.trim()).filter(Boolean) })} error={err('tags')} hint={t('tms.editor.tags_hint')} />
-          <TextField label={t('resources.tms_question_bank.fields.batch_id')} value={c.batch_id} onChange={(v) => setClass({ batch_id: v })} error={err('batch_id')} />
-          <TextField label={t('resources.tms_question_bank.fields.curriculum')} value={c.curriculum} onChange={(v) => setClass({ curriculum: v })} error={err('curriculum')} />
+          <TextField
+            label={t('resources.tms_question_bank.fields.tags')}
+            value={c.tags.join(', ')}
+            onChange={(v) =>
+              setClass({
+                tags: v
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              })
+            }
+            error={err('tags')}
+            hint={t('tms.editor.tags_hint')}
+          />
+          <TextField
+            label={t('resources.tms_question_bank.fields.batch_id')}
+            value={c.batch_id}
+            onChange={(v) => setClass({ batch_id: v })}
+            error={err('batch_id')}
+          />
+          <TextField
+            label={t('resources.tms_question_bank.fields.curriculum')}
+            value={c.curriculum}
+            onChange={(v) => setClass({ curriculum: v })}
+            error={err('curriculum')}
+          />
         </div>
       </section>
       <div className="form-actions">

@@ -79,27 +79,45 @@ export function BankPicker({ open, onClose, onAdd }: { open: boolean; onClose: (
         </button>
       </form>
       <div aria-live="polite" aria-busy={search.state !== 'idle'}>
-        {search.state !== 'idle' ? <p className="table-loading"><span className="spinner" aria-hidden="true" /> {t('table.loading')}</p> : null}
+        {search.state !== 'idle' ? (
+          <p className="table-loading">
+            <span className="spinner" aria-hidden="true" /> {t('table.loading')}
+          </p>
+        ) : null}
         {search.state === 'idle' && items.length === 0 ? <p className="empty">{t('table.empty')}</p> : null}
         <ul className="option-list bank-results">
           {items.map((item) => (
             <li key={item.id}>
               <label className="switch">
-                <input type="checkbox" checked={chosen.includes(item.id)} onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, item.id] : chosen.filter((x) => x !== item.id))} />
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(item.id)}
+                  onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, item.id] : chosen.filter((x) => x !== item.id))}
+                />
                 <span>
-                  {item.statement_text} <span className="badge">{t(`tms.type.${item.type}`)}</span> <span className="badge">{t(`tms.difficulty.${item.difficulty}`)}</span>
+                  {item.statement_text} <span className="badge">{t(`tms.type.${item.type}`)}</span>{' '}
+                  <span className="badge">{t(`tms.difficulty.${item.difficulty}`)}</span>
                 </span>
               </label>
             </li>
           ))}
         </ul>
       </div>
-      {pick.data && !pick.data.bank ? <p className="error" role="alert">{t('tms.bank.pick_failed')}</p> : null}
+      {pick.data && !pick.data.bank ? (
+        <p className="error" role="alert">
+          {t('tms.bank.pick_failed')}
+        </p>
+      ) : null}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose}>
           {t('settings.cancel')}
         </button>
-        <button type="button" className="btn btn-primary" disabled={!chosen.length || pick.state !== 'idle'} onClick={() => pick.submit({ intent: 'bank', ids: JSON.stringify(chosen) }, { method: 'post' })}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!chosen.length || pick.state !== 'idle'}
+          onClick={() => pick.submit({ intent: 'bank', ids: JSON.stringify(chosen) }, { method: 'post' })}
+        >
           {t('tms.bank.add', { count: chosen.length })}
         </button>
       </div>

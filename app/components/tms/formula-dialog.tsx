@@ -7,7 +7,12 @@ import { formulaProblem, renderFormula } from '~/lib/rich-text'
  * LaTeX formula editor: the formula typeset live by KaTeX, and "invalid formula" / "undefined control sequence" with
  * KaTeX's detail while it cannot be typeset (insertion waits until it can).
  */
-export function FormulaDialog({ open, initial, onClose, onSave }: {
+export function FormulaDialog({
+  open,
+  initial,
+  onClose,
+  onSave,
+}: {
   open: boolean
   initial: { latex: string; display: 'inline' | 'block' }
   onClose: () => void

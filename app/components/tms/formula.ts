@@ -14,7 +14,11 @@ export const Formula = Node.create({
   addAttributes() {
     return {
       latex: { default: '', parseHTML: (el) => el.getAttribute('data-latex') ?? '', renderHTML: (a) => ({ 'data-latex': a.latex }) },
-      display: { default: 'inline', parseHTML: (el) => (el.getAttribute('data-display') === 'block' ? 'block' : 'inline'), renderHTML: (a) => ({ 'data-display': a.display }) },
+      display: {
+        default: 'inline',
+        parseHTML: (el) => (el.getAttribute('data-display') === 'block' ? 'block' : 'inline'),
+        renderHTML: (a) => ({ 'data-display': a.display }),
+      },
     }
   },
   parseHTML() {

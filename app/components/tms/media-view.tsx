@@ -15,7 +15,14 @@ export function MediaView({ type, url }: { type: string; url: string }) {
     if (!video) return null
     return (
       <div className="media media-video">
-        <iframe src={videoEmbedUrl(video)} title={t('tms.media.video')} loading="lazy" sandbox="allow-scripts allow-same-origin allow-presentation" allow="encrypted-media; picture-in-picture" allowFullScreen />
+        <iframe
+          src={videoEmbedUrl(video)}
+          title={t('tms.media.video')}
+          loading="lazy"
+          sandbox="allow-scripts allow-same-origin allow-presentation"
+          allow="encrypted-media; picture-in-picture"
+          allowFullScreen
+        />
       </div>
     )
   }

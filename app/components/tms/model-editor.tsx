@@ -50,7 +50,8 @@ export function ModelEditor({ initial, categories, refs, canUseBank }: ModelEdit
   const live = useMemo(() => liveErrors(ModelInput, deferred), [deferred])
   const server = fetcher.data?.errors ?? []
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'tms.editor.save_failed' })
+    if (fetcher.state === 'idle' && fetcher.data?.errors?.length)
+      toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'tms.editor.save_failed' })
   }, [fetcher.state, fetcher.data, toast, t])
 
   const isTouched = (key: string) => tried || [...touched].some((k) => key === k || key.startsWith(`${k}.`))
@@ -102,12 +103,21 @@ export function ModelEditor({ initial, categories, refs, canUseBank }: ModelEdit
     fetcher.submit({ intent: 'save', model: JSON.stringify(draft) }, { method: 'post' })
   }
 
-  const general = [...(tried && live.questions ? [ruleText(t, live.questions)] : []), ...server.filter((e) => !e.field.startsWith('questions.') && !['title', 'categories', 'tags', 'max_execution_time', 'min_execution_time'].includes(e.field)).map((e) => errorText(t, e))]
+  const general = [
+    ...(tried && live.questions ? [ruleText(t, live.questions)] : []),
+    ...server
+      .filter((e) => !e.field.startsWith('questions.') && !['title', 'categories', 'tags', 'max_execution_time', 'min_execution_time'].includes(e.field))
+      .map((e) => errorText(t, e)),
+  ]
   return (
     <div className="model-editor">
       {general.length ? (
         <div className="alert alert-error" role="alert">
-          <ul>{general.map((m, i) => <li key={i}>{m}</li>)}</ul>
+          <ul>
+            {general.map((m, i) => (
+              <li key={i}>{m}</li>
+            ))}
+          </ul>
         </div>
       ) : null}
       <ModelFields
@@ -192,11 +202,7 @@ export function ModelEditor({ initial, categories, refs, canUseBank }: ModelEdit
           setPendingType(null)
         }}
       />
-      <BankPicker
-        open={picking}
-        onClose={() => setPicking(false)}
-        onAdd={addFromBank}
-      />
+      <BankPicker open={picking} onClose={() => setPicking(false)} onAdd={addFromBank} />
       {guard}
     </div>
   )

@@ -37,7 +37,9 @@ export function ModelPaper({ model, resolution = false, back }: { model: PaperMo
         {model.description ? <p>{model.description}</p> : null}
         <p className="hint">
           {t(`tms.kind.${model.kind}`)}
-          {model.min_execution_time || model.max_execution_time ? ` · ${t('tms.view.time', { min: String(model.min_execution_time ?? 0), max: String(model.max_execution_time ?? 0) })}` : ''}
+          {model.min_execution_time || model.max_execution_time
+            ? ` · ${t('tms.view.time', { min: String(model.min_execution_time ?? 0), max: String(model.max_execution_time ?? 0) })}`
+            : ''}
         </p>
       </header>
       {model.questions.length === 0 ? <p className="empty">{t('tms.view.no_questions')}</p> : null}

@@ -62,14 +62,26 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
 
   const body = useMemo(() => {
     const at = (s: string) => (s ? zonedToIso(s, timeZone) : null)
-    return { ...state, model_id: model.id, publish_at: at(state.publish_at) ?? undefined, expire_at: at(state.expire_at) ?? undefined, display_answer_at: at(state.display_answer_at), correct_at: at(state.correct_at) }
+    return {
+      ...state,
+      model_id: model.id,
+      publish_at: at(state.publish_at) ?? undefined,
+      expire_at: at(state.expire_at) ?? undefined,
+      display_answer_at: at(state.display_answer_at),
+      correct_at: at(state.correct_at),
+    }
   }, [state, model.id, timeZone])
   const problems = useMemo(() => {
     const out = liveErrors(PublishInput, body)
     const parsed = v.safeParse(PublishInput, body)
     if (parsed.success && parsed.output.publish_at && parsed.output.expire_at) {
       const p = { ...parsed.output, publish_at: parsed.output.publish_at, expire_at: parsed.output.expire_at }
-      const ctx = { now: Date.now(), maxScheduleDays: limits.maxScheduleDays, model: { ...model, question_types: model.question_types as QuestionType[] }, categories: options.categories }
+      const ctx = {
+        now: Date.now(),
+        maxScheduleDays: limits.maxScheduleDays,
+        model: { ...model, question_types: model.question_types as QuestionType[] },
+        categories: options.categories,
+      }
       for (const x of publicationProblems(p, ctx)) out[x.field] ??= x.message
       for (const x of categoryChoiceProblems(p.categories, options.categories)) out.categories ??= x.message
     }
@@ -101,7 +113,14 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
           <legend>{t('resources.tms_task.fields.publication_type')}</legend>
           {PUBLICATION_TYPES.map((p) => (
             <label key={p} className="switch">
-              <input type="radio" name="publication_type" checked={state.publication_type === p} disabled={p === 'members' && model.token} onChange={() => set({ publication_type: p })} /> {t(`tms.publication.${p}`)}
+              <input
+                type="radio"
+                name="publication_type"
+                checked={state.publication_type === p}
+                disabled={p === 'members' && model.token}
+                onChange={() => set({ publication_type: p })}
+              />{' '}
+              {t(`tms.publication.${p}`)}
             </label>
           ))}
         </fieldset>
@@ -113,7 +132,12 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
             {options.rooms.length === 0 ? <p className="hint">{t('tms.publish.no_rooms')}</p> : null}
             {options.rooms.map((r) => (
               <label key={r.id} className="switch">
-                <input type="checkbox" checked={state.rooms.includes(r.id)} onChange={(e) => set({ rooms: toggle(state.rooms, r.id, e.currentTarget.checked, (a, b) => a === b) })} /> {r.name}
+                <input
+                  type="checkbox"
+                  checked={state.rooms.includes(r.id)}
+                  onChange={(e) => set({ rooms: toggle(state.rooms, r.id, e.currentTarget.checked, (a, b) => a === b) })}
+                />{' '}
+                {r.name}
                 <span className="hint"> · {t('tms.publish.member_count', { count: r.members.length })}</span>
               </label>
             ))}
@@ -130,7 +154,14 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
                   const target = { room: r.id, nick: m.nick }
                   return (
                     <label key={m.nick} className="switch">
-                      <input type="checkbox" checked={state.members.some((x) => x.room === r.id && x.nick === m.nick)} onChange={(e) => set({ members: toggle(state.members, target, e.currentTarget.checked, (a, b) => a.room === b.room && a.nick === b.nick) })} /> {m.name || m.nick}
+                      <input
+                        type="checkbox"
+                        checked={state.members.some((x) => x.room === r.id && x.nick === m.nick)}
+                        onChange={(e) =>
+                          set({ members: toggle(state.members, target, e.currentTarget.checked, (a, b) => a.room === b.room && a.nick === b.nick) })
+                        }
+                      />{' '}
+                      {m.name || m.nick}
                     </label>
                   )
                 })}
@@ -145,7 +176,12 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
             {options.groups.length === 0 ? <p className="hint">{t('tms.publish.no_groups')}</p> : null}
             {options.groups.map((g) => (
               <label key={g.id} className="switch">
-                <input type="checkbox" checked={state.groups.includes(g.id)} onChange={(e) => set({ groups: toggle(state.groups, g.id, e.currentTarget.checked, (a, b) => a === b) })} /> {g.name}
+                <input
+                  type="checkbox"
+                  checked={state.groups.includes(g.id)}
+                  onChange={(e) => set({ groups: toggle(state.groups, g.id, e.currentTarget.checked, (a, b) => a === b) })}
+                />{' '}
+                {g.name}
                 <span className="hint"> · {g.rooms.map((id) => options.rooms.find((r) => r.id === id)?.name ?? id).join(', ')}</span>
               </label>
             ))}
@@ -160,34 +196,57 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
           {(['publish_at', 'expire_at', 'display_answer_at', 'correct_at'] as const).map((f) => (
             <div key={f} className="field">
               <label htmlFor={`publish-${f}`}>{t(`resources.tms_task.fields.${f}`)}</label>
-              <input id={`publish-${f}`} className="input" type="datetime-local" value={state[f]} onChange={(e) => set({ [f]: e.currentTarget.value })} aria-invalid={err(f) ? true : undefined} aria-describedby={err(f) ? `publish-${f}-error` : undefined} />
-              {err(f) ? <p className="error" id={`publish-${f}-error`}>{err(f)}</p> : null}
+              <input
+                id={`publish-${f}`}
+                className="input"
+                type="datetime-local"
+                value={state[f]}
+                onChange={(e) => set({ [f]: e.currentTarget.value })}
+                aria-invalid={err(f) ? true : undefined}
+                aria-describedby={err(f) ? `publish-${f}-error` : undefined}
+              />
+              {err(f) ? (
+                <p className="error" id={`publish-${f}-error`}>
+                  {err(f)}
+                </p>
+              ) : null}
             </div>
           ))}
         </div>
         <label className="switch">
-          <input type="checkbox" checked={state.show_timer} onChange={(e) => set({ show_timer: e.currentTarget.checked })} /> {t('resources.tms_task.fields.show_timer')}
+          <input type="checkbox" checked={state.show_timer} onChange={(e) => set({ show_timer: e.currentTarget.checked })} />{' '}
+          {t('resources.tms_task.fields.show_timer')}
         </label>
         <label className="switch">
-          <input type="checkbox" checked={state.scheduling_enabled} onChange={(e) => set({ scheduling_enabled: e.currentTarget.checked })} /> {t('resources.tms_task.fields.scheduling_enabled')}
+          <input type="checkbox" checked={state.scheduling_enabled} onChange={(e) => set({ scheduling_enabled: e.currentTarget.checked })} />{' '}
+          {t('resources.tms_task.fields.scheduling_enabled')}
         </label>
         {state.scheduling_enabled ? null : <p className="hint">{t('tms.publish.paused_hint')}</p>}
       </section>
       {options.categories.length ? (
         <section className="card" aria-labelledby="task-categories-title">
           <h2 id="task-categories-title">{t('resources.tms_model.fields.categories')}</h2>
-          {options.categories.filter((c) => !c.parent_id).map((g) => (
-            <fieldset key={g.id} className="option-list inline">
-              <legend>
-                {g.name} {g.required ? <span className="badge">{t('tms.editor.required_category')}</span> : null}
-              </legend>
-              {[g, ...options.categories.filter((c) => c.parent_id === g.id)].filter((c) => c.selectable && c.enabled).map((c) => (
-                <label key={c.id} className="switch">
-                  <input type="checkbox" checked={state.categories.includes(c.id)} onChange={(e) => set({ categories: toggle(state.categories, c.id, e.currentTarget.checked, (a, b) => a === b) })} /> {c.name}
-                </label>
-              ))}
-            </fieldset>
-          ))}
+          {options.categories
+            .filter((c) => !c.parent_id)
+            .map((g) => (
+              <fieldset key={g.id} className="option-list inline">
+                <legend>
+                  {g.name} {g.required ? <span className="badge">{t('tms.editor.required_category')}</span> : null}
+                </legend>
+                {[g, ...options.categories.filter((c) => c.parent_id === g.id)]
+                  .filter((c) => c.selectable && c.enabled)
+                  .map((c) => (
+                    <label key={c.id} className="switch">
+                      <input
+                        type="checkbox"
+                        checked={state.categories.includes(c.id)}
+                        onChange={(e) => set({ categories: toggle(state.categories, c.id, e.currentTarget.checked, (a, b) => a === b) })}
+                      />{' '}
+                      {c.name}
+                    </label>
+                  ))}
+              </fieldset>
+            ))}
           {err('categories') ? <p className="error">{err('categories')}</p> : null}
         </section>
       ) : null}
@@ -210,14 +269,22 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
                     aria-invalid={err(name) ? true : undefined}
                     aria-describedby={err(name) ? `publish-extra-${f.key}-error` : undefined}
                   />
-                  {err(name) ? <p className="error" id={`publish-extra-${f.key}-error`}>{err(name)}</p> : null}
+                  {err(name) ? (
+                    <p className="error" id={`publish-extra-${f.key}-error`}>
+                      {err(name)}
+                    </p>
+                  ) : null}
                 </div>
               )
             })}
           </div>
         </section>
       ) : null}
-      {err('model_id') ? <p className="alert alert-error" role="alert">{err('model_id')}</p> : null}
+      {err('model_id') ? (
+        <p className="alert alert-error" role="alert">
+          {err('model_id')}
+        </p>
+      ) : null}
       <div className="form-actions">
         <button type="button" className="btn btn-primary" onClick={submit} disabled={saving}>
           {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="send" />} {t('tms.publish.submit')}

@@ -2,7 +2,16 @@ import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FileUpload } from '~/components/file-upload'
 import { Icon } from '~/components/icon'
-import { INFO_KINDS, INFORMATIVE_TYPES, MEDIA_TYPES, PARTIAL_SCORE_TYPES, QUESTION_LIMITS, QUESTION_TYPES, SHUFFLE_TYPES, type QuestionType } from '~/schemas/tms/constants'
+import {
+  INFO_KINDS,
+  INFORMATIVE_TYPES,
+  MEDIA_TYPES,
+  PARTIAL_SCORE_TYPES,
+  QUESTION_LIMITS,
+  QUESTION_TYPES,
+  SHUFFLE_TYPES,
+  type QuestionType,
+} from '~/schemas/tms/constants'
 import type { QuestionDraft } from './question-draft'
 import { NumberField, QuestionOptions, SelectField, TextField, type EditorRefs, type FieldAccess } from './question-options'
 import { QuestionView } from './question-view'
@@ -21,7 +30,16 @@ export interface CardActions {
 const UPLOADS: Record<string, string[]> = { img: ['png', 'jpg', 'jpeg', 'gif', 'webp'], pdf: ['pdf'], audio: ['mp3', 'wav'] }
 
 /** One question in the model editor: its fields, its options, and its live preview as the student sees it. */
-export function QuestionCard({ q, index, count, actions, f, refs, categories, single = false }: {
+export function QuestionCard({
+  q,
+  index,
+  count,
+  actions,
+  f,
+  refs,
+  categories,
+  single = false,
+}: {
   q: QuestionDraft
   index: number
   count: number
@@ -71,9 +89,16 @@ export function QuestionCard({ q, index, count, actions, f, refs, categories, si
     >
       <header className="question-card-header">
         {single ? null : (
-        <button type="button" className="btn btn-icon grip" onMouseDown={() => setDraggable(true)} onMouseUp={() => setDraggable(false)} onKeyDown={onGripKey} aria-describedby={`question-${q.id}-grip`}>
-          <Icon name="grip" label={t('tms.editor.drag', { n: String(n) })} />
-        </button>
+          <button
+            type="button"
+            className="btn btn-icon grip"
+            onMouseDown={() => setDraggable(true)}
+            onMouseUp={() => setDraggable(false)}
+            onKeyDown={onGripKey}
+            aria-describedby={`question-${q.id}-grip`}
+          >
+            <Icon name="grip" label={t('tms.editor.drag', { n: String(n) })} />
+          </button>
         )}
         <span id={`question-${q.id}-grip`} className="visually-hidden">
           {t('tms.editor.drag_hint')}
@@ -93,15 +118,15 @@ export function QuestionCard({ q, index, count, actions, f, refs, categories, si
         <span className="card-tools">
           {single ? null : (
             <>
-          <button type="button" className="btn btn-icon" disabled={index === 0} onClick={() => actions.move(-1)}>
-            <Icon name="arrowUp" label={t('tms.editor.move_up', { n: String(n) })} />
-          </button>
-          <button type="button" className="btn btn-icon" disabled={index === count - 1} onClick={() => actions.move(1)}>
-            <Icon name="arrowDown" label={t('tms.editor.move_down', { n: String(n) })} />
-          </button>
-          <button type="button" className="btn btn-icon" onClick={actions.duplicate}>
-            <Icon name="copy" label={t('tms.editor.duplicate', { n: String(n) })} />
-          </button>
+              <button type="button" className="btn btn-icon" disabled={index === 0} onClick={() => actions.move(-1)}>
+                <Icon name="arrowUp" label={t('tms.editor.move_up', { n: String(n) })} />
+              </button>
+              <button type="button" className="btn btn-icon" disabled={index === count - 1} onClick={() => actions.move(1)}>
+                <Icon name="arrowDown" label={t('tms.editor.move_down', { n: String(n) })} />
+              </button>
+              <button type="button" className="btn btn-icon" onClick={actions.duplicate}>
+                <Icon name="copy" label={t('tms.editor.duplicate', { n: String(n) })} />
+              </button>
             </>
           )}
           <button type="button" className="btn btn-icon" aria-pressed={preview} onClick={() => setPreview(!preview)}>
@@ -114,10 +139,22 @@ export function QuestionCard({ q, index, count, actions, f, refs, categories, si
           )}
         </span>
       </header>
-      <RichTextEditor key={`${q.id}-statement`} label={t('tms.editor.statement')} value={q.statement} onChange={(html) => set('statement', html)} error={f.err('statement')} />
+      <RichTextEditor
+        key={`${q.id}-statement`}
+        label={t('tms.editor.statement')}
+        value={q.statement}
+        onChange={(html) => set('statement', html)}
+        error={f.err('statement')}
+      />
       <div className="field-row">
         {informative || q.type === 'text_ai' ? null : (
-          <NumberField label={t('tms.editor.score')} value={q.score} step={String(QUESTION_LIMITS.scoreStep)} onChange={(v) => set('score', v)} error={f.err('score')} />
+          <NumberField
+            label={t('tms.editor.score')}
+            value={q.score}
+            step={String(QUESTION_LIMITS.scoreStep)}
+            onChange={(v) => set('score', v)}
+            error={f.err('score')}
+          />
         )}
         {informative ? null : (
           <label className="switch">
@@ -135,26 +172,61 @@ export function QuestionCard({ q, index, count, actions, f, refs, categories, si
           </label>
         ) : null}
       </div>
-      {['score', 'required', 'shuffle', 'partial_score', 'categories'].map((k) => (f.err(k) && (k !== 'score' || informative || q.type === 'text_ai') ? <p key={k} className="error">{f.err(k)}</p> : null))}
+      {['score', 'required', 'shuffle', 'partial_score', 'categories'].map((k) =>
+        f.err(k) && (k !== 'score' || informative || q.type === 'text_ai') ? (
+          <p key={k} className="error">
+            {f.err(k)}
+          </p>
+        ) : null,
+      )}
       <div className="field-row">
         <SelectField
           label={t(q.type === 'info' ? 'tms.editor.info_kind' : 'tms.editor.media_type')}
           value={q.media_type}
-          options={q.type === 'info' ? INFO_KINDS.map((k) => [k, t(`tms.media_type.${k}`)] as [string, string]) : [['', t('tms.editor.no_media')], ...MEDIA_TYPES.map((m) => [m, t(`tms.media_type.${m}`)] as [string, string])]}
+          options={
+            q.type === 'info'
+              ? INFO_KINDS.map((k) => [k, t(`tms.media_type.${k}`)] as [string, string])
+              : [['', t('tms.editor.no_media')], ...MEDIA_TYPES.map((m) => [m, t(`tms.media_type.${m}`)] as [string, string])]
+          }
           onChange={(v) => set('media_type', v)}
           error={f.err('media_type')}
         />
-        {q.media_type && q.media_type !== 'text' ? <TextField label={t('tms.editor.media_url')} value={q.media_url} onChange={(v) => set('media_url', v)} error={f.err('media_url')} hint={q.media_type === 'video' ? t('tms.editor.video_hint') : undefined} /> : null}
+        {q.media_type && q.media_type !== 'text' ? (
+          <TextField
+            label={t('tms.editor.media_url')}
+            value={q.media_url}
+            onChange={(v) => set('media_url', v)}
+            error={f.err('media_url')}
+            hint={q.media_type === 'video' ? t('tms.editor.video_hint') : undefined}
+          />
+        ) : null}
       </div>
-      {UPLOADS[q.media_type] ? <FileUpload label={t('tms.editor.upload_media')} options={{ accept: UPLOADS[q.media_type], persist: true }} onUploaded={(file) => set('media_url', file.cdn_full_url)} /> : null}
+      {UPLOADS[q.media_type] ? (
+        <FileUpload
+          label={t('tms.editor.upload_media')}
+          options={{ accept: UPLOADS[q.media_type], persist: true }}
+          onUploaded={(file) => set('media_url', file.cdn_full_url)}
+        />
+      ) : null}
       <QuestionOptions q={q} onChange={(options) => actions.change({ ...q, options })} f={f} refs={refs} />
-      <RichTextEditor key={`${q.id}-comment`} label={t(q.type === 'text_ai' ? 'tms.editor.resolution' : 'tms.editor.comment')} value={q.comment} onChange={(html) => set('comment', html)} error={f.err('comment')} />
+      <RichTextEditor
+        key={`${q.id}-comment`}
+        label={t(q.type === 'text_ai' ? 'tms.editor.resolution' : 'tms.editor.comment')}
+        value={q.comment}
+        onChange={(html) => set('comment', html)}
+        error={f.err('comment')}
+      />
       {!informative && categories.length ? (
         <fieldset className="option-list inline">
           <legend>{t('tms.editor.question_categories')}</legend>
           {categories.map((c) => (
             <label key={c.id} className="switch">
-              <input type="checkbox" checked={q.categories.includes(c.id)} onChange={(e) => set('categories', e.currentTarget.checked ? [...q.categories, c.id] : q.categories.filter((x) => x !== c.id))} /> {c.name}
+              <input
+                type="checkbox"
+                checked={q.categories.includes(c.id)}
+                onChange={(e) => set('categories', e.currentTarget.checked ? [...q.categories, c.id] : q.categories.filter((x) => x !== c.id))}
+              />{' '}
+              {c.name}
             </label>
           ))}
         </fieldset>

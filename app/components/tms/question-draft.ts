@@ -38,10 +38,7 @@ export function defaultOptions(type: QuestionType, t: TFunction): unknown {
     case 'multi':
       return [choice(), choice()]
     case 'true_false':
-      return [
-        { ...choice(`<p>${t('tms.editor.true')}</p>`), answer: true },
-        choice(`<p>${t('tms.editor.false')}</p>`),
-      ]
+      return [{ ...choice(`<p>${t('tms.editor.true')}</p>`), answer: true }, choice(`<p>${t('tms.editor.false')}</p>`)]
     case 'text':
     case 'text_ai':
       return { min_text_count: 1, max_text_count: 1000 }
@@ -56,7 +53,16 @@ export function defaultOptions(type: QuestionType, t: TFunction): unknown {
     case 'media':
       return { accept: ['image'] }
     case 'essay':
-      return { language: 'pt-BR', genre: '', min_word_count: 100, max_word_count: 400, text_count_unit: 'word', assessed_skill_ids: [], assessed_skill_group_id: '', support_text: '' }
+      return {
+        language: 'pt-BR',
+        genre: '',
+        min_word_count: 100,
+        max_word_count: 400,
+        text_count_unit: 'word',
+        assessed_skill_ids: [],
+        assessed_skill_group_id: '',
+        support_text: '',
+      }
     case 'game':
       return { url: '' }
     default:

@@ -42,13 +42,20 @@ export function QuestionView({ q, index, resolution = false }: { q: Q; index: nu
       case 'single':
       case 'true_false':
       case 'multi': {
-        const opts = order(((q.options ?? []) as { statement: string; answer?: boolean; media_type?: string; media_url?: string; id?: string }[]).map((x, i) => ({ ...x, i })))
+        const opts = order(
+          ((q.options ?? []) as { statement: string; answer?: boolean; media_type?: string; media_url?: string; id?: string }[]).map((x, i) => ({ ...x, i })),
+        )
         return (
           <ul className="choice-list" role={q.type === 'multi' ? 'group' : 'radiogroup'} aria-label={t('tms.view.options')}>
             {opts.map((x, n) => (
               <li key={x.id ?? x.i} className={resolution && x.answer ? 'correct' : undefined}>
                 <label>
-                  <input type={q.type === 'multi' ? 'checkbox' : 'radio'} name={`answer-${key}`} defaultChecked={resolution && x.answer} disabled={resolution} />
+                  <input
+                    type={q.type === 'multi' ? 'checkbox' : 'radio'}
+                    name={`answer-${key}`}
+                    defaultChecked={resolution && x.answer}
+                    disabled={resolution}
+                  />
                   <span className="choice-letter">{letter(n)}</span>
                   <RichText html={x.statement} className="inline" />
                   {resolution && x.answer ? <span className="badge badge-success">{t('tms.view.correct')}</span> : null}
@@ -82,7 +89,14 @@ export function QuestionView({ q, index, resolution = false }: { q: Q; index: nu
           <div className="letters" role="group" aria-label={String(o.question || t('tms.view.answer'))}>
             {o.question ? <p>{String(o.question)}</p> : null}
             {[...answer].map((ch, i) => (
-              <input key={i} className="input letter" maxLength={1} aria-label={t('tms.view.letter', { n: String(i + 1) })} defaultValue={resolution ? ch : ''} disabled={resolution} />
+              <input
+                key={i}
+                className="input letter"
+                maxLength={1}
+                aria-label={t('tms.view.letter', { n: String(i + 1) })}
+                defaultValue={resolution ? ch : ''}
+                disabled={resolution}
+              />
             ))}
           </div>
         )

@@ -18,7 +18,13 @@ const IMAGE_TYPES = ['png', 'jpg', 'jpeg', 'gif', 'webp']
  * Rich text field (@tiptap/react): bold, italic, lists, links, images uploaded to the realm's files, and formulas
  * (LaTeX, inline or block). The value is the editor's HTML; the server sanitizes it again before storing it.
  */
-export function RichTextEditor({ label, value, onChange, error, minimal = false }: {
+export function RichTextEditor({
+  label,
+  value,
+  onChange,
+  error,
+  minimal = false,
+}: {
   label: string
   value: string
   onChange: (html: string) => void
@@ -38,7 +44,12 @@ export function RichTextEditor({ label, value, onChange, error, minimal = false 
     immediatelyRender: false,
     extensions: [
       StarterKit.configure({ heading: { levels: [2, 3] }, codeBlock: false, horizontalRule: false }),
-      Link.configure({ openOnClick: false, autolink: true, protocols: ['http', 'https', 'mailto'], HTMLAttributes: { rel: 'noopener noreferrer nofollow', target: '_blank' } }),
+      Link.configure({
+        openOnClick: false,
+        autolink: true,
+        protocols: ['http', 'https', 'mailto'],
+        HTMLAttributes: { rel: 'noopener noreferrer nofollow', target: '_blank' },
+      }),
       Image.configure({ inline: false }),
       Formula,
     ],
@@ -89,14 +100,38 @@ export function RichTextEditor({ label, value, onChange, error, minimal = false 
       </span>
       <div className="rich-toolbar" role="toolbar" aria-label={t('richtext.toolbar', { field: label })}>
         <Tool editor={editor} icon="bold" label={t('richtext.bold')} active={editor?.isActive('bold')} run={(e) => e.chain().focus().toggleBold().run()} />
-        <Tool editor={editor} icon="italic" label={t('richtext.italic')} active={editor?.isActive('italic')} run={(e) => e.chain().focus().toggleItalic().run()} />
+        <Tool
+          editor={editor}
+          icon="italic"
+          label={t('richtext.italic')}
+          active={editor?.isActive('italic')}
+          run={(e) => e.chain().focus().toggleItalic().run()}
+        />
         {minimal ? null : (
           <>
-            <Tool editor={editor} icon="listBullet" label={t('richtext.bullet_list')} active={editor?.isActive('bulletList')} run={(e) => e.chain().focus().toggleBulletList().run()} />
-            <Tool editor={editor} icon="listOrdered" label={t('richtext.ordered_list')} active={editor?.isActive('orderedList')} run={(e) => e.chain().focus().toggleOrderedList().run()} />
+            <Tool
+              editor={editor}
+              icon="listBullet"
+              label={t('richtext.bullet_list')}
+              active={editor?.isActive('bulletList')}
+              run={(e) => e.chain().focus().toggleBulletList().run()}
+            />
+            <Tool
+              editor={editor}
+              icon="listOrdered"
+              label={t('richtext.ordered_list')}
+              active={editor?.isActive('orderedList')}
+              run={(e) => e.chain().focus().toggleOrderedList().run()}
+            />
           </>
         )}
-        <Tool editor={editor} icon="link" label={t('richtext.link')} active={editor?.isActive('link')} run={(e) => setLinking((e.getAttributes('link').href as string | undefined) ?? 'https://')} />
+        <Tool
+          editor={editor}
+          icon="link"
+          label={t('richtext.link')}
+          active={editor?.isActive('link')}
+          run={(e) => setLinking((e.getAttributes('link').href as string | undefined) ?? 'https://')}
+        />
         {minimal ? null : <Tool editor={editor} icon="image" label={t('richtext.image')} run={() => fileInput.current?.click()} />}
         <Tool editor={editor} icon="sigma" label={t('richtext.formula.insert')} active={editor?.isActive('formula')} run={openFormula} />
       </div>
@@ -135,7 +170,15 @@ export function RichTextEditor({ label, value, onChange, error, minimal = false 
 
 function Tool({ editor, icon, label, active, run }: { editor: Editor | null; icon: IconName; label: string; active?: boolean; run: (e: Editor) => void }) {
   return (
-    <button type="button" className="btn btn-icon" aria-pressed={active ?? undefined} disabled={!editor} title={label} onMouseDown={(e) => e.preventDefault()} onClick={() => editor && run(editor)}>
+    <button
+      type="button"
+      className="btn btn-icon"
+      aria-pressed={active ?? undefined}
+      disabled={!editor}
+      title={label}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={() => editor && run(editor)}
+    >
       <Icon name={icon} label={label} size={18} />
     </button>
   )
@@ -156,7 +199,14 @@ function LinkDialog({ href, onClose, onSave }: { href: string | null; onClose: (
     <Dialog open={href !== null} onClose={onClose} title={t('richtext.link')} labelledBy={`${id}-title`}>
       <div className="field">
         <label htmlFor={`${id}-href`}>{t('richtext.link_address')}</label>
-        <input id={`${id}-href`} className="input" value={value} onChange={(e) => setValue(e.currentTarget.value)} aria-invalid={invalid || undefined} aria-describedby={`${id}-hint`} />
+        <input
+          id={`${id}-href`}
+          className="input"
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={`${id}-hint`}
+        />
         <p className={invalid ? 'error' : 'hint'} id={`${id}-hint`}>
           {t('richtext.link_hint')}
         </p>

@@ -31,15 +31,16 @@ export const BankClassification = v.pipe(
 )
 
 /** A bank item: a question of any type (default `text`) and its classification, validated together. */
-export const BankItemInput = v.pipe(
-  v.looseObject({ type: v.optional(v.string(), 'text') }),
-  v.intersect([Question, BankClassification]),
-)
+export const BankItemInput = v.pipe(v.looseObject({ type: v.optional(v.string(), 'text') }), v.intersect([Question, BankClassification]))
 export type BankItemInput = v.InferOutput<typeof BankItemInput>
 
 /** Manual classification of many bank questions at once: at least one type, and a complete topic. */
 export const BankClassify = v.object({
-  types: v.pipe(v.array(v.picklist(QUESTION_TYPES, 'validation.picklist')), v.minLength(1, 'validation.tms.classify_types'), v.maxLength(QUESTION_TYPES.length, 'validation.max_items')),
+  types: v.pipe(
+    v.array(v.picklist(QUESTION_TYPES, 'validation.picklist')),
+    v.minLength(1, 'validation.tms.classify_types'),
+    v.maxLength(QUESTION_TYPES.length, 'validation.max_items'),
+  ),
   batch_id: code,
   // D1 binds at most 100 parameters per statement.
   ids: v.optional(v.pipe(v.array(v.string()), v.maxLength(80, 'validation.max_items')), []),

@@ -20,7 +20,11 @@ export const Tags = v.optional(
 
 /** Linked category ids; linking one twice is refused (seed 001 §5). */
 export const CategoryLinks = v.optional(
-  v.pipe(v.array(Id), v.maxLength(50, 'validation.max_items'), v.check((ids) => new Set(ids).size === ids.length, 'validation.tms.category_duplicate')),
+  v.pipe(
+    v.array(Id),
+    v.maxLength(50, 'validation.max_items'),
+    v.check((ids) => new Set(ids).size === ids.length, 'validation.tms.category_duplicate'),
+  ),
   [],
 )
 
@@ -33,7 +37,10 @@ export const Instant = v.pipe(
 )
 
 export const Flag = v.optional(v.boolean('validation.boolean'), false)
-export const Minutes = v.optional(v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(1440, 'validation.max_value')), 0)
+export const Minutes = v.optional(
+  v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(1440, 'validation.max_value')),
+  0,
+)
 
 /** Plain object path items for a cross-field rule reported at one field. */
 export function fieldPath(input: Record<string, unknown>, key: string): [v.IssuePathItem] {

@@ -3,7 +3,20 @@
  * the README ("Task authoring decisions").
  */
 export const QUESTION_TYPES = [
-  'info', 'text', 'text_ai', 'single', 'multi', 'true_false', 'fill_letters', 'fill_words', 'cloud', 'order_sentences', 'media', 'essay', 'game', 'section',
+  'info',
+  'text',
+  'text_ai',
+  'single',
+  'multi',
+  'true_false',
+  'fill_letters',
+  'fill_words',
+  'cloud',
+  'order_sentences',
+  'media',
+  'essay',
+  'game',
+  'section',
 ] as const
 export type QuestionType = (typeof QUESTION_TYPES)[number]
 

@@ -14,7 +14,9 @@ export const ModelInput = v.pipe(
     tags: Tags,
     categories: CategoryLinks,
     questions: v.optional(v.pipe(v.array(Question), v.maxLength(200, 'validation.max_items')), []),
-    style: v.optional(v.object({ background_color: v.optional(v.pipe(v.string(), v.regex(/^(#[0-9a-fA-F]{6})?$/, 'validation.tms.color')), '') }), { background_color: '' }),
+    style: v.optional(v.object({ background_color: v.optional(v.pipe(v.string(), v.regex(/^(#[0-9a-fA-F]{6})?$/, 'validation.tms.color')), '') }), {
+      background_color: '',
+    }),
     parent_id: v.optional(v.nullable(Id), null),
     min_execution_time: Minutes,
     max_execution_time: Minutes,
@@ -41,7 +43,18 @@ export type ModelDraft = v.InferInput<typeof ModelInput>
 
 /** The content fields of a model, in the order exports write them. */
 export const MODEL_CONTENT_FIELDS = [
-  'title', 'type', 'kind', 'description', 'tags', 'categories', 'style', 'min_execution_time', 'max_execution_time', 'token', ...MODEL_FLAGS, 'questions',
+  'title',
+  'type',
+  'kind',
+  'description',
+  'tags',
+  'categories',
+  'style',
+  'min_execution_time',
+  'max_execution_time',
+  'token',
+  ...MODEL_FLAGS,
+  'questions',
 ] as const
 
 /** A model as the API answers it. */

@@ -109,7 +109,15 @@ export function textCountRules(o: { min_text_count: number; max_text_count: numb
 }
 
 export function essayRules(
-  o: { language: string; genre: string; min_word_count: number; max_word_count: number; assessed_skill_ids: string[]; assessed_skill_group_id: string; support_text: string },
+  o: {
+    language: string
+    genre: string
+    min_word_count: number
+    max_word_count: number
+    assessed_skill_ids: string[]
+    assessed_skill_group_id: string
+    support_text: string
+  },
   report: Report,
   limits: QuestionLimits,
 ) {

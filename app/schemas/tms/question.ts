@@ -1,5 +1,15 @@
 import * as v from 'valibot'
-import { ANSWER_MEDIA, CONTENT_LANGUAGES, FILL_WORDS_MODES, INFO_KINDS, MEDIA_TYPES, QUESTION_LIMITS, TEXT_COUNT_UNITS, type QuestionLimits, type QuestionType } from './constants'
+import {
+  ANSWER_MEDIA,
+  CONTENT_LANGUAGES,
+  FILL_WORDS_MODES,
+  INFO_KINDS,
+  MEDIA_TYPES,
+  QUESTION_LIMITS,
+  TEXT_COUNT_UNITS,
+  type QuestionLimits,
+  type QuestionType,
+} from './constants'
 import { plainText } from '../../lib/rich-text'
 import { Id } from './common'
 import { parsePhrase, wordsOf } from './phrase'
@@ -12,7 +22,12 @@ import * as rules from './question-rules'
 const RICH_MAX = 50_000
 const rich = v.pipe(v.string('validation.question.text'), v.maxLength(RICH_MAX, 'validation.max_length'))
 const line = (max = 500) => v.pipe(v.string('validation.question.text'), v.maxLength(max, 'validation.max_length'))
-const int = v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(1_000_000, 'validation.max_value'))
+const int = v.pipe(
+  v.number('validation.number'),
+  v.integer('validation.integer'),
+  v.minValue(0, 'validation.min_value'),
+  v.maxValue(1_000_000, 'validation.max_value'),
+)
 const list = <T extends v.GenericSchema>(item: T, max = 100) => v.optional(v.pipe(v.array(item), v.maxLength(max, 'validation.max_items')), [])
 const ExtraValue = v.union([v.pipe(v.string(), v.maxLength(2000, 'validation.max_length')), v.number(), v.boolean(), v.null()])
 
@@ -74,7 +89,13 @@ const options = {
     v.transform((o) => ({ ...o, ids: [...wordsOf(o.phrase), ...o.extra.map((w) => w.trim())] })),
   ),
   order_sentences: v.object({ sentences: Words(50), incorrect: Words(50) }),
-  media: v.object({ accept: v.pipe(v.array(v.picklist(ANSWER_MEDIA, 'validation.picklist')), v.minLength(1, 'validation.question.media_accept'), v.maxLength(4, 'validation.max_items')) }),
+  media: v.object({
+    accept: v.pipe(
+      v.array(v.picklist(ANSWER_MEDIA, 'validation.picklist')),
+      v.minLength(1, 'validation.question.media_accept'),
+      v.maxLength(4, 'validation.max_items'),
+    ),
+  }),
   essay: v.object({
     language: v.optional(v.union([v.literal(''), v.picklist(CONTENT_LANGUAGES, 'validation.picklist')]), ''),
     genre: v.optional(v.union([v.literal(''), Id]), ''),
@@ -107,7 +128,11 @@ function pathItems(root: unknown, keys: rules.Key[]): [v.IssuePathItem, ...v.Iss
   let input = root
   for (const key of keys) {
     const value = input !== null && typeof input === 'object' ? (input as Record<string | number, unknown>)[key] : undefined
-    items.push((Array.isArray(input) ? { type: 'array', origin: 'value', input, key, value } : { type: 'object', origin: 'value', input, key, value }) as v.IssuePathItem)
+    items.push(
+      (Array.isArray(input)
+        ? { type: 'array', origin: 'value', input, key, value }
+        : { type: 'object', origin: 'value', input, key, value }) as v.IssuePathItem,
+    )
     input = value
   }
   return items.length ? (items as [v.IssuePathItem, ...v.IssuePathItem[]]) : undefined
@@ -116,7 +141,10 @@ function pathItems(root: unknown, keys: rules.Key[]): [v.IssuePathItem, ...v.Iss
 /** The schema of one question type under the given limits (the product uses QUESTION_LIMITS). */
 function typeSchema<T extends QuestionType>(type: T, limits: QuestionLimits) {
   const informative = type === 'info' || type === 'section'
-  const base = v.object({ ...common(type, { required: !informative, mediaTypes: type === 'info' ? INFO_KINDS : undefined }), options: options[type] as Options[T] })
+  const base = v.object({
+    ...common(type, { required: !informative, mediaTypes: type === 'info' ? INFO_KINDS : undefined }),
+    options: options[type] as Options[T],
+  })
   return checked(base, (value, report) => {
     // The generic type is opaque inside; every variant has the common fields and its own options.
     const q = value as unknown as rules.QuestionCore & { options: unknown }
@@ -166,7 +194,10 @@ export function createQuestionSchema(limits: QuestionLimits = QUESTION_LIMITS) {
     game: typeSchema('game', limits),
     section: typeSchema('section', limits),
   }
-  return { byType, Question: v.variant('type', Object.values(byType) as [(typeof byType)['info'], ...(typeof byType)[keyof typeof byType][]], 'validation.question.type') }
+  return {
+    byType,
+    Question: v.variant('type', Object.values(byType) as [(typeof byType)['info'], ...(typeof byType)[keyof typeof byType][]], 'validation.question.type'),
+  }
 }
 
 const product = createQuestionSchema()

@@ -7,12 +7,16 @@ export const SkillInput = v.pipe(
   v.object({
     name: Name(2, 120),
     type: v.optional(v.picklist(['group', 'skill'], 'validation.picklist'), 'skill'),
-    weight: v.optional(v.pipe(v.number('validation.number'), v.finite('validation.number'), v.minValue(0, 'validation.min_value'), v.maxValue(100, 'validation.max_value')), 1),
+    weight: v.optional(
+      v.pipe(v.number('validation.number'), v.finite('validation.number'), v.minValue(0, 'validation.min_value'), v.maxValue(100, 'validation.max_value')),
+      1,
+    ),
     group_id: v.optional(v.nullable(Id), null),
     description: v.optional(Description(1000), ''),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
-    if (dataset.typed && dataset.value.type === 'group' && dataset.value.group_id) addIssue({ message: 'validation.tms.group_in_group', path: fieldPath(dataset.value, 'group_id') })
+    if (dataset.typed && dataset.value.type === 'group' && dataset.value.group_id)
+      addIssue({ message: 'validation.tms.group_in_group', path: fieldPath(dataset.value, 'group_id') })
   }),
 )
 export type SkillInput = v.InferOutput<typeof SkillInput>

@@ -4,17 +4,53 @@ import { ExtraValues } from '../user'
 import { CategoryLinks, Id, Instant, fieldPath } from './common'
 import { INFORMATIVE_TYPES, PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS, type PublicationType, type QuestionType, type TaskStatus } from './constants'
 
-const Member = v.object({ room: Id, nick: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(120, 'validation.max_length')) })
-const unique = <T>(key: (x: T) => string) => (xs: T[]) => new Set(xs.map(key)).size === xs.length
+const Member = v.object({
+  room: Id,
+  nick: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(120, 'validation.max_length')),
+})
+const unique =
+  <T>(key: (x: T) => string) =>
+  (xs: T[]) =>
+    new Set(xs.map(key)).size === xs.length
 
 /** Publication of a model as a task (seed 001 §3 "Publication", §5 "Task and model"): what the publish form sends. */
 export const PublishInput = v.pipe(
   v.object({
     model_id: Id,
     publication_type: v.optional(v.picklist(PUBLICATION_TYPES, 'validation.picklist'), 'all'),
-    rooms: v.optional(v.pipe(v.array(Id), v.maxLength(200, 'validation.max_items'), v.check(unique((x) => x), 'validation.tms.target_duplicate')), []),
-    members: v.optional(v.pipe(v.array(Member), v.maxLength(2000, 'validation.max_items'), v.check(unique((m) => `${m.room}/${m.nick}`), 'validation.tms.target_duplicate')), []),
-    groups: v.optional(v.pipe(v.array(Id), v.maxLength(100, 'validation.max_items'), v.check(unique((x) => x), 'validation.tms.target_duplicate')), []),
+    rooms: v.optional(
+      v.pipe(
+        v.array(Id),
+        v.maxLength(200, 'validation.max_items'),
+        v.check(
+          unique((x) => x),
+          'validation.tms.target_duplicate',
+        ),
+      ),
+      [],
+    ),
+    members: v.optional(
+      v.pipe(
+        v.array(Member),
+        v.maxLength(2000, 'validation.max_items'),
+        v.check(
+          unique((m) => `${m.room}/${m.nick}`),
+          'validation.tms.target_duplicate',
+        ),
+      ),
+      [],
+    ),
+    groups: v.optional(
+      v.pipe(
+        v.array(Id),
+        v.maxLength(100, 'validation.max_items'),
+        v.check(
+          unique((x) => x),
+          'validation.tms.target_duplicate',
+        ),
+      ),
+      [],
+    ),
     /** Absent: now. */
     publish_at: v.optional(Instant),
     /** Absent: publication plus the realm's default deadline and expire offset. */
@@ -86,15 +122,18 @@ export function publicationProblems(p: Publication, ctx: PublicationContext): { 
   const publish = at(p.publish_at)
   const expire = at(p.expire_at)
   if (changed('publish_at') && publish < ctx.now - PUBLISH_CLOCK_TOLERANCE_MS) out.push({ field: 'publish_at', message: 'validation.tms.publish_in_past' })
-  if (changed('publish_at') && publish > ctx.now + ctx.maxScheduleDays * 86_400_000) out.push({ field: 'publish_at', message: 'validation.tms.beyond_max_schedule', value: ctx.maxScheduleDays })
+  if (changed('publish_at') && publish > ctx.now + ctx.maxScheduleDays * 86_400_000)
+    out.push({ field: 'publish_at', message: 'validation.tms.beyond_max_schedule', value: ctx.maxScheduleDays })
   if (!(expire > publish)) out.push({ field: 'expire_at', message: 'validation.tms.expire_before_publish' })
   else if (changed('expire_at') && expire <= ctx.now) out.push({ field: 'expire_at', message: 'validation.tms.expire_in_past' })
   for (const f of ['display_answer_at', 'correct_at'] as const) {
-    if (p[f] !== null && changed(f) && !(at(p[f]) > Math.max(publish, ctx.now - PUBLISH_CLOCK_TOLERANCE_MS))) out.push({ field: f, message: `validation.tms.${f}_after_publish` })
+    if (p[f] !== null && changed(f) && !(at(p[f]) > Math.max(publish, ctx.now - PUBLISH_CLOCK_TOLERANCE_MS)))
+      out.push({ field: f, message: `validation.tms.${f}_after_publish` })
   }
   const content = changed('model_version')
   if (content && !ctx.model.question_types.some((t) => !INFORMATIVE_TYPES.includes(t))) out.push({ field: 'model_id', message: 'validation.tms.no_question' })
-  if ((content || changed('publication_type')) && p.publication_type === 'members' && ctx.model.token) out.push({ field: 'publication_type', message: 'validation.tms.members_token' })
+  if ((content || changed('publication_type')) && p.publication_type === 'members' && ctx.model.token)
+    out.push({ field: 'publication_type', message: 'validation.tms.members_token' })
   const minutes = ctx.model.min_execution_time
   if ((content || changed('publish_at') || changed('expire_at')) && minutes > 0 && expire - publish < minutes * 60_000) {
     out.push({ field: 'expire_at', message: 'validation.tms.min_execution_time', value: minutes })

@@ -24,8 +24,13 @@ accounts.get(
     const scope = { where: 'realm = ? OR id IN (SELECT transaction_id FROM ledger_entry WHERE realm = ?)', params: [auth.realm, auth.realm] }
     let targets: Scope | undefined
     if (q.targets) {
-      const suffix = (await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>())?.nick_suffix ?? ''
-      const nicks = q.targets.split(',').map((t) => t.trim()).filter(Boolean).flatMap((t) => [t, withNickSuffix(t, suffix)])
+      const suffix =
+        (await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>())?.nick_suffix ?? ''
+      const nicks = q.targets
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+        .flatMap((t) => [t, withNickSuffix(t, suffix)])
       targets = {
         where: `id IN (SELECT e.transaction_id FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id WHERE a.realm = ? AND a.kind = 'user' AND a.owner IN (SELECT value FROM json_each(?)))`,
         params: [auth.realm, JSON.stringify(nicks)],
@@ -38,7 +43,8 @@ accounts.get(
 /** The realm a balance query addresses: the caller's, or `?realm=` when it lies in the caller's tree. */
 async function balanceRealm(c: Ctx, auth: Auth): Promise<string> {
   const realm = c.req.query('realm') || auth.realm
-  if (realm !== auth.realm && !(await inRealmTree(c.env.DB, auth, realm))) throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
+  if (realm !== auth.realm && !(await inRealmTree(c.env.DB, auth, realm)))
+    throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
   return realm
 }
 
@@ -123,8 +129,18 @@ wallet.get(
   '/:id',
   guarded(ledgerAccess(), async (c, auth) => {
     const { ref, name } = await walletOf(c, auth)
-    const row = await c.env.DB.prepare('SELECT balance, updated_at FROM ledger_account WHERE id = ?').bind(accountId(ref)).first<{ balance: number; updated_at: string }>()
-    return c.json({ id: accountId(ref), kind: ref.kind, owner: ref.owner, realm: ref.realm, name, points: row?.balance ?? 0, updated_at: row?.updated_at ?? null })
+    const row = await c.env.DB.prepare('SELECT balance, updated_at FROM ledger_account WHERE id = ?')
+      .bind(accountId(ref))
+      .first<{ balance: number; updated_at: string }>()
+    return c.json({
+      id: accountId(ref),
+      kind: ref.kind,
+      owner: ref.owner,
+      realm: ref.realm,
+      name,
+      points: row?.balance ?? 0,
+      updated_at: row?.updated_at ?? null,
+    })
   }),
 )
 

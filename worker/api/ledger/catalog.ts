@@ -39,7 +39,10 @@ function crudWithOwnRoutes(base: Hono<AppEnv>, own: (app: Hono<AppEnv>) => void)
   return app
 }
 
-const realmOnly = (c: Ctx, realm: string) => ({ where: `realm = ? AND deleted_at IS ${c.req.query('deleted_only') === 'true' ? 'NOT NULL' : 'NULL'}`, params: [realm] })
+const realmOnly = (c: Ctx, realm: string) => ({
+  where: `realm = ? AND deleted_at IS ${c.req.query('deleted_only') === 'true' ? 'NOT NULL' : 'NULL'}`,
+  params: [realm],
+})
 
 // ---- Packages ---------------------------------------------------------------------------------------------------
 
@@ -64,7 +67,8 @@ export const packages = crudWithOwnRoutes(
       guarded(ledgerAccess('ledger_package_list'), async (c, auth) => {
         const realm = c.req.query('realm') || auth.realm
         if (realm !== auth.realm) {
-          if (!auth.permissions.has('ledger_package_list_others')) throw apiError(403, 'forbidden', 'Permission ledger_package_list_others is required.', 'permission', 'ledger_package_list_others')
+          if (!auth.permissions.has('ledger_package_list_others'))
+            throw apiError(403, 'forbidden', 'Permission ledger_package_list_others is required.', 'permission', 'ledger_package_list_others')
           if (!(await inRealmTree(c.env.DB, auth, realm))) throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
         }
         return listAnswer(c, packageEntity, realmOnly(c, realm))
@@ -79,8 +83,23 @@ export const packages = crudWithOwnRoutes(
         if (!raw) throw apiError(404, 'not_found', `ledger_package ${id} was not found.`, 'id', id)
         const now = new Date().toISOString()
         await c.env.DB.batch([
-          c.env.DB.prepare('UPDATE ledger_package SET deleted_at = ?, enabled = 0, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?').bind(now, now, auth.nick, id, auth.realm),
-          auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'ledger_package', entityId: id, before: decodeRow(packageEntity, raw), after: { ...decodeRow(packageEntity, raw), deleted_at: now, enabled: false }, requestId: c.get('requestId') }),
+          c.env.DB.prepare('UPDATE ledger_package SET deleted_at = ?, enabled = 0, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?').bind(
+            now,
+            now,
+            auth.nick,
+            id,
+            auth.realm,
+          ),
+          auditStatement(c.env.DB, {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'delete',
+            entity: 'ledger_package',
+            entityId: id,
+            before: decodeRow(packageEntity, raw),
+            after: { ...decodeRow(packageEntity, raw), deleted_at: now, enabled: false },
+            requestId: c.get('requestId'),
+          }),
         ])
         return c.body(null, 204)
       }),
@@ -94,7 +113,9 @@ export const packages = crudWithOwnRoutes(
 async function propagationRealms(db: D1Database, realm: string, propagate: boolean): Promise<string[]> {
   if (!propagate) return [realm]
   const { results } = await db
-    .prepare('WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree')
+    .prepare(
+      'WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree',
+    )
     .bind(realm)
     .all<{ code: string }>()
   return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]
@@ -125,7 +146,18 @@ export const contents = crudWithOwnRoutes(
         const raw = await getRawRow(db, contentEntity, { where: 'realm = ?', params: [auth.realm] }, key)
         const before = raw ? decodeRow(contentEntity, raw) : null
         const now = new Date().toISOString()
-        const after: LedgerContent = { realm: auth.realm, key, name: '', description: '', points: -1, is_system: false, ...before, ...changes, updated_at: now, updated_by: auth.nick }
+        const after: LedgerContent = {
+          realm: auth.realm,
+          key,
+          name: '',
+          description: '',
+          points: -1,
+          is_system: false,
+          ...before,
+          ...changes,
+          updated_at: now,
+          updated_by: auth.nick,
+        }
         if (!after.name) throw apiError(400, 'required', 'validation.required', 'name')
         if (after.points < 0) throw apiError(400, 'required', 'validation.required', 'points')
         const set = [...Object.keys(changes), 'updated_at', 'updated_by'].map((f) => `${f} = excluded.${f}`).join(', ')
@@ -133,9 +165,21 @@ export const contents = crudWithOwnRoutes(
         for (const realm of await propagationRealms(db, auth.realm, should_propagate)) {
           statements.push(
             db
-              .prepare(`INSERT INTO ledger_content (realm, key, name, description, points, is_system, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (realm, key) DO UPDATE SET ${set}`)
+              .prepare(
+                `INSERT INTO ledger_content (realm, key, name, description, points, is_system, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (realm, key) DO UPDATE SET ${set}`,
+              )
               .bind(realm, key, after.name, after.description, after.points, after.is_system ? 1 : 0, now, auth.nick),
-            auditStatement(db, { realm, actor: auth.nick, actorRealm: auth.realm, action: before || realm !== auth.realm ? 'update' : 'create', entity: 'ledger_content', entityId: key, before: realm === auth.realm ? before : null, after: realm === auth.realm ? after : { ...changes }, requestId: c.get('requestId') }),
+            auditStatement(db, {
+              realm,
+              actor: auth.nick,
+              actorRealm: auth.realm,
+              action: before || realm !== auth.realm ? 'update' : 'create',
+              entity: 'ledger_content',
+              entityId: key,
+              before: realm === auth.realm ? before : null,
+              after: realm === auth.realm ? after : { ...changes },
+              requestId: c.get('requestId'),
+            }),
           )
         }
         await db.batch(statements)
@@ -149,7 +193,9 @@ export const contents = crudWithOwnRoutes(
       guarded(ledgerAccess('ledger_content_delete'), async (c, auth) => {
         const key = parse(ContentKey, pathParam(c, 'key'))
         // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body.
-        const sent = c.req.header('content-type')?.includes('application/json') ? await readJson(c, v.partial(v.object({ should_propagate: v.boolean(), is_system: v.boolean() }))) : {}
+        const sent = c.req.header('content-type')?.includes('application/json')
+          ? await readJson(c, v.partial(v.object({ should_propagate: v.boolean(), is_system: v.boolean() })))
+          : {}
         const query = readQuery(c, DeleteOptions)
         const opts = { should_propagate: sent.should_propagate ?? query.should_propagate, is_system: sent.is_system ?? query.is_system }
         const db = c.env.DB
@@ -161,7 +207,16 @@ export const contents = crudWithOwnRoutes(
         for (const realm of await propagationRealms(db, auth.realm, opts.should_propagate)) {
           statements.push(
             db.prepare('DELETE FROM ledger_content WHERE realm = ? AND key = ?').bind(realm, key),
-            auditStatement(db, { realm, actor: auth.nick, actorRealm: auth.realm, action: 'delete', entity: 'ledger_content', entityId: key, before: realm === auth.realm ? row : { key }, requestId: c.get('requestId') }),
+            auditStatement(db, {
+              realm,
+              actor: auth.nick,
+              actorRealm: auth.realm,
+              action: 'delete',
+              entity: 'ledger_content',
+              entityId: key,
+              before: realm === auth.realm ? row : { key },
+              requestId: c.get('requestId'),
+            }),
           )
         }
         await db.batch(statements)

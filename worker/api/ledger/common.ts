@@ -19,7 +19,12 @@ export const CROSS_REALM = 'ledger_transfer_cross_realm'
 /** True when `code` is the caller's realm or below it (every realm with mas_realm_list_all). */
 export async function inRealmTree(db: D1Database, auth: Auth, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
-  return (await db.prepare(`SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`).bind(code, ...scope.params).first()) !== null
+  return (
+    (await db
+      .prepare(`SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`)
+      .bind(code, ...scope.params)
+      .first()) !== null
+  )
 }
 
 /**
@@ -65,10 +70,20 @@ export function movementAnswer(p: Posting) {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
-const Instant = v.pipe(v.string(), v.trim(), v.check((s) => !Number.isNaN(Date.parse(s)), 'ledger.validation.invalid_date'))
+const Instant = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((s) => !Number.isNaN(Date.parse(s)), 'ledger.validation.invalid_date'),
+)
 /** `start_at` / `end_at` of history queries: a day (whole day, UTC) or an instant. */
 export const Period = v.object({ start_at: v.optional(Instant), end_at: v.optional(Instant) })
-export const Flag = v.optional(v.pipe(v.string(), v.transform((s) => s === 'true' || s === '1')), 'false')
+export const Flag = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform((s) => s === 'true' || s === '1'),
+  ),
+  'false',
+)
 
 export function periodScope(column: string, q: v.InferOutput<typeof Period>): Scope[] {
   const out: Scope[] = []
@@ -86,8 +101,10 @@ export const and = (...scopes: (Scope | undefined)[]): Scope | undefined => {
 export async function listAnswer<Row extends Record<string, unknown>>(c: Ctx, desc: EntityDescriptor<Row>, scope: Scope, extra?: Scope) {
   const query = c.req.query()
   const page = await listRows(c.env.DB, desc, scope, parse(ListQuery, query), and(filterScope(desc, query), extra))
-  const fields = query.fields?.split(',').map((f) => f.trim()).filter(Boolean)
+  const fields = query.fields
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
   if (!fields?.length) return c.json(page)
   return c.json({ ...page, items: page.items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => fields.includes(k)))) })
 }
-

@@ -27,7 +27,9 @@ async function providersFor(env: Env, realm: string) {
 
 /** GET ledger/package/shop: the packages on sale (enabled, not deleted) and the payment providers, for any buyer. */
 export const shop: Handler<AppEnv> = guarded(ledgerAccess(), async (c, auth) => {
-  const { results } = await c.env.DB.prepare('SELECT * FROM ledger_package WHERE realm = ? AND enabled = 1 AND deleted_at IS NULL ORDER BY recommended DESC, cost, name')
+  const { results } = await c.env.DB.prepare(
+    'SELECT * FROM ledger_package WHERE realm = ? AND enabled = 1 AND deleted_at IS NULL ORDER BY recommended DESC, cost, name',
+  )
     .bind(auth.realm)
     .all()
   return c.json({ packages: results.map((r) => decodeRow(packageEntity, r)), providers: await providersFor(c.env, auth.realm) })
@@ -51,13 +53,21 @@ function returnUrl(c: Ctx, given: string | undefined, packageId: string, intentI
  * Starts a purchase with a provider of the expected kind: stores the intent (pending), and answers where the buyer
  * pays. Nothing is issued here; the provider's confirmation does it.
  */
-async function startPurchase(c: Ctx, auth: Auth, kind: ProviderKind, body: { provider: string; product_id: string; provider_data: { return_url?: string; transaction_amount?: number; description?: string } }): Promise<Outcome> {
+async function startPurchase(
+  c: Ctx,
+  auth: Auth,
+  kind: ProviderKind,
+  body: { provider: string; product_id: string; provider_data: { return_url?: string; transaction_amount?: number; description?: string } },
+): Promise<Outcome> {
   const db = c.env.DB
   const provider: PaymentProvider | undefined = providerByCode(body.provider)
   if (!provider || provider.kind !== kind || !(await provider.available(c.env, { development: await realmDevelopment(db, auth.realm) }))) {
     throw apiError(422, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', body.provider)
   }
-  const raw = await db.prepare('SELECT * FROM ledger_package WHERE id = ? AND realm = ? AND enabled = 1 AND deleted_at IS NULL').bind(body.product_id, auth.realm).first()
+  const raw = await db
+    .prepare('SELECT * FROM ledger_package WHERE id = ? AND realm = ? AND enabled = 1 AND deleted_at IS NULL')
+    .bind(body.product_id, auth.realm)
+    .first()
   if (!raw) throw apiError(404, 'not_found', 'ledger.error.package_not_found', 'product_id', body.product_id)
   const pkg = decodeRow(packageEntity, raw) as LedgerPackage
   const amount = body.provider_data.transaction_amount
@@ -75,17 +85,53 @@ async function startPurchase(c: Ctx, auth: Auth, kind: ProviderKind, body: { pro
   }
   const now = new Date().toISOString()
   const back = returnUrl(c, body.provider_data.return_url, pkg.id, intentId)
-  const intent = { id: intentId, provider: provider.code, status: 'pending', package_id: pkg.id, points: pkg.points, amount: pkg.cost, currency: pkg.currency, description }
+  const intent = {
+    id: intentId,
+    provider: provider.code,
+    status: 'pending',
+    package_id: pkg.id,
+    points: pkg.points,
+    amount: pkg.cost,
+    currency: pkg.currency,
+    description,
+  }
   await db.batch([
     db
       .prepare(
         `INSERT INTO ledger_payment_intent (id, realm, nick, provider, package_id, points, amount, currency, description, status, provider_ref, client_secret_hash, checkout_url, return_url, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(intentId, auth.realm, auth.nick, provider.code, pkg.id, pkg.points, pkg.cost, pkg.currency, description, started.providerRef, await sha256Hex(started.clientSecret), started.checkoutUrl, back, now, now),
-    auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'create', entity: 'ledger_payment_intent', entityId: intentId, after: intent, requestId: c.get('requestId') }),
+      .bind(
+        intentId,
+        auth.realm,
+        auth.nick,
+        provider.code,
+        pkg.id,
+        pkg.points,
+        pkg.cost,
+        pkg.currency,
+        description,
+        started.providerRef,
+        await sha256Hex(started.clientSecret),
+        started.checkoutUrl,
+        back,
+        now,
+        now,
+      ),
+    auditStatement(db, {
+      realm: auth.realm,
+      actor: auth.nick,
+      action: 'create',
+      entity: 'ledger_payment_intent',
+      entityId: intentId,
+      after: intent,
+      requestId: c.get('requestId'),
+    }),
   ])
-  return { status: 201, answer: { ...intent, checkout_url: started.checkoutUrl, client_secret: started.clientSecret, qr_code: started.qrCode ?? null, return_url: back } }
+  return {
+    status: 201,
+    answer: { ...intent, checkout_url: started.checkoutUrl, client_secret: started.clientSecret, qr_code: started.qrCode ?? null, return_url: back },
+  }
 }
 
 export const purchase = new Hono<AppEnv>()
@@ -135,14 +181,30 @@ purchase.get(
   }),
 )
 
-type IntentRow = { id: string; realm: string; nick: string; provider: string; package_id: string; points: number; amount: number; currency: string; status: string; provider_ref: string }
+type IntentRow = {
+  id: string
+  realm: string
+  nick: string
+  provider: string
+  package_id: string
+  points: number
+  amount: number
+  currency: string
+  status: string
+  provider_ref: string
+}
 
 /**
  * A provider's webhook: verified (signature and freshness) by the provider's adapter, then applied exactly once.
  * The event id is recorded in the same batch as its effect, and the purchase transaction's id is derived from
  * the intent, so neither a repeated event nor a second confirmation of the same payment issues credits again.
  */
-export async function receiveWebhook(env: Env, providerCode: string, request: Request, requestId = ''): Promise<{ status: ContentfulStatusCode; body: object }> {
+export async function receiveWebhook(
+  env: Env,
+  providerCode: string,
+  request: Request,
+  requestId = '',
+): Promise<{ status: ContentfulStatusCode; body: object }> {
   const provider = providerByCode(providerCode)
   if (!provider) throw apiError(404, 'not_found', `No payment provider ${providerCode}.`, 'provider', providerCode)
   // Bounded like every body read (a provider's event is a few kilobytes), and UTF-8 or refused.
@@ -156,13 +218,26 @@ export async function receiveWebhook(env: Env, providerCode: string, request: Re
   const intent = await db.prepare('SELECT * FROM ledger_payment_intent WHERE id = ? AND provider = ?').bind(event.intentId, provider.code).first<IntentRow>()
   if (!intent || intent.provider_ref !== event.providerRef) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'intent_id', event.intentId)
   const now = new Date().toISOString()
-  const recordEvent = db.prepare('INSERT INTO ledger_payment_event (provider, event_id, intent_id, type, received_at) VALUES (?, ?, ?, ?, ?)').bind(provider.code, event.id, intent.id, event.type, now)
+  const recordEvent = db
+    .prepare('INSERT INTO ledger_payment_event (provider, event_id, intent_id, type, received_at) VALUES (?, ?, ?, ?, ?)')
+    .bind(provider.code, event.id, intent.id, event.type, now)
   const audit = (action: string, after: Record<string, unknown>) =>
-    auditStatement(db, { realm: intent.realm, actor: `provider:${provider.code}`, action, entity: 'ledger_payment_intent', entityId: intent.id, after, requestId })
+    auditStatement(db, {
+      realm: intent.realm,
+      actor: `provider:${provider.code}`,
+      action,
+      entity: 'ledger_payment_intent',
+      entityId: intent.id,
+      after,
+      requestId,
+    })
   const statements: D1PreparedStatement[] = [recordEvent]
   if (intent.status === 'succeeded') {
     // Another event about a payment already confirmed: remembered, nothing else changes.
-    await db.prepare('INSERT INTO ledger_payment_event (provider, event_id, intent_id, type, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').bind(provider.code, event.id, intent.id, event.type, now).run()
+    await db
+      .prepare('INSERT INTO ledger_payment_event (provider, event_id, intent_id, type, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      .bind(provider.code, event.id, intent.id, event.type, now)
+      .run()
     return { status: 200, body: { received: true, duplicate: true } }
   }
   if (event.type === 'payment.succeeded' && Math.abs(event.amount - intent.amount) < 0.001 && event.currency === intent.currency) {
@@ -172,20 +247,36 @@ export async function receiveWebhook(env: Env, providerCode: string, request: Re
       type: 'purchase',
       actor: intent.nick,
       description: `Purchase ${intent.package_id}`,
-      lines: [{ account: issuanceAccount(intent.realm), amount: -intent.points }, { account: userWallet(intent.realm, intent.nick), amount: intent.points }],
-      details: { intent_id: intent.id, package_id: intent.package_id, provider: provider.code, provider_ref: event.providerRef, amount: intent.amount, currency: intent.currency },
+      lines: [
+        { account: issuanceAccount(intent.realm), amount: -intent.points },
+        { account: userWallet(intent.realm, intent.nick), amount: intent.points },
+      ],
+      details: {
+        intent_id: intent.id,
+        package_id: intent.package_id,
+        provider: provider.code,
+        provider_ref: event.providerRef,
+        amount: intent.amount,
+        currency: intent.currency,
+      },
       billingKey: newBillingKey(),
       createdAt: now,
     }
     statements.push(
       ...postingStatements(db, p, { once: true }),
-      db.prepare(`UPDATE ledger_payment_intent SET status = 'succeeded', transaction_id = ?, failure = '', updated_at = ? WHERE id = ? AND status <> 'succeeded'`).bind(p.id, now, intent.id),
+      db
+        .prepare(
+          `UPDATE ledger_payment_intent SET status = 'succeeded', transaction_id = ?, failure = '', updated_at = ? WHERE id = ? AND status <> 'succeeded'`,
+        )
+        .bind(p.id, now, intent.id),
       audit('payment_succeeded', { event: event.id, transaction_id: p.id, points: intent.points }),
     )
   } else {
     const failure = event.type === 'payment.failed' ? (event.failureCode ?? 'failed') : 'amount_mismatch'
     statements.push(
-      db.prepare(`UPDATE ledger_payment_intent SET status = 'failed', failure = ?, updated_at = ? WHERE id = ? AND status = 'pending'`).bind(failure, now, intent.id),
+      db
+        .prepare(`UPDATE ledger_payment_intent SET status = 'failed', failure = ?, updated_at = ? WHERE id = ? AND status = 'pending'`)
+        .bind(failure, now, intent.id),
       audit('payment_failed', { event: event.id, failure }),
     )
   }

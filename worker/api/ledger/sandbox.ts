@@ -41,10 +41,15 @@ async function sandboxIntent(c: Ctx, id: string, secret: string): Promise<Sandbo
   const provider = row ? providerByCode(row.provider) : undefined
   const hostRealm = c.get('hostRealm')
   const valid =
-    row && provider?.sandbox && secret.length >= 16 && (!hostRealm || hostRealm === row.realm) && timingSafeEqual(enc.encode(await sha256Hex(secret)), enc.encode(row.client_secret_hash))
+    row &&
+    provider?.sandbox &&
+    secret.length >= 16 &&
+    (!hostRealm || hostRealm === row.realm) &&
+    timingSafeEqual(enc.encode(await sha256Hex(secret)), enc.encode(row.client_secret_hash))
   if (!row || !provider || !valid) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'intent', id)
   const development = await c.env.DB.prepare('SELECT development FROM realm WHERE code = ?').bind(row.realm).first<{ development: number }>()
-  if (!(await provider.available(c.env, { development: development?.development === 1 }))) throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', row.provider)
+  if (!(await provider.available(c.env, { development: development?.development === 1 })))
+    throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', row.provider)
   return { ...row, kind: provider.kind }
 }
 
@@ -72,7 +77,13 @@ sandbox.get(
 
 const PayBody = v.object({
   secret: Secret,
-  card_number: v.optional(v.pipe(v.string(), v.transform((s) => s.replace(/[\s-]/g, '')), v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'))),
+  card_number: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.replace(/[\s-]/g, '')),
+      v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'),
+    ),
+  ),
   outcome: v.optional(v.picklist(['approve', 'decline'], 'validation.picklist')),
 })
 

@@ -13,7 +13,7 @@ export default {
   'validation.email': 'Invalid e-mail.',
   'validation.phone': 'Invalid phone: 8 to 20 digits, with an optional +.',
   'validation.nick': 'Use lowercase letters, digits, dot, hyphen or underscore (and, optionally, the @realm suffix).',
-  'validation.nick_suffix': 'The username must end with this realm\'s suffix.',
+  'validation.nick_suffix': "The username must end with this realm's suffix.",
   'validation.password_new': 'The password must have at least 8 characters.',
   'validation.extra_key': 'Key: a lowercase letter followed by letters, digits or underscore (up to 40).',
   'validation.extra_key_taken': 'A field with this key already exists for this entity.',

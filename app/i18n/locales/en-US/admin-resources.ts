@@ -65,7 +65,7 @@ export default {
   'resources.extra_field.entity.session': 'Session',
   'resources.extra_field.hints.required': 'An active required field needs a value when the entity is saved.',
   'resources.extra_field.hints.active': 'Inactive fields leave the forms and keep the values already filled in.',
-  'resources.extra_field.hints.external_preview': 'Shown in the entity\'s external preview.',
+  'resources.extra_field.hints.external_preview': "Shown in the entity's external preview.",
   'resources.extra_field.description': 'Fields the realm adds to users, tasks and other entities.',
   'resources.extra_field.create': 'New extra field',
   'resources.extra_field.edit': 'Edit {{label}}',

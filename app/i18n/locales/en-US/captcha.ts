@@ -1,7 +1,7 @@
 /** Captcha widget (seed 000 §4, §8). */
 export default {
   'captcha.label': 'Security check',
-  'captcha.start': 'I\'m not a robot',
+  'captcha.start': "I'm not a robot",
   'captcha.verified': 'Check complete',
   'captcha.pow.solving': 'Checking that you are not a robot…',
   'captcha.pow.progress': 'Check progress',

@@ -54,7 +54,8 @@ export default {
   'resources.ledger_content.edit': 'Edit price of {{key}}',
   'resources.ledger_content.delete': 'Remove price of {{key}}',
   'resources.ledger_content.delete_confirm': 'Remove the price of {{key}}?',
-  'resources.ledger_content.delete_system_confirm': '{{key}} is charged by the product itself: without a price that feature can no longer be used in this realm. Remove anyway?',
+  'resources.ledger_content.delete_system_confirm':
+    '{{key}} is charged by the product itself: without a price that feature can no longer be used in this realm. Remove anyway?',
   'resources.ledger_content.delete_yes': 'Remove',
   'resources.ledger_content.deleted': 'Price removed.',
   'resources.ledger_content.delete_failed': 'The price could not be removed',

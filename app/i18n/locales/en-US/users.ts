@@ -21,7 +21,7 @@ export default {
   'resources.user.name': 'Users',
   'resources.user.hints.nick': 'The suffix {{suffix}} is appended when missing.',
   'resources.user.hints.password': 'Optional: without one, the user signs in another way (Google, SSO) or recovers a password.',
-  'resources.user.hints.new_password': 'Leave empty to keep it. A new password ends the user\'s other sessions.',
+  'resources.user.hints.new_password': "Leave empty to keep it. A new password ends the user's other sessions.",
   'resources.user.hints.roles': 'The first role ticked is the primary one. Roles granting permissions you lack cannot be changed.',
   'resources.user.hints.supervisees': 'Users of this realm, one per line.',
   'resources.user.hints.invisible': 'Not shown in participant lists.',
@@ -52,9 +52,11 @@ export default {
   'resources.user.no_picture': 'No profile picture.',
   'resources.user.remove_picture': 'Remove picture',
   'resources.user.import.title': 'Import CSV',
-  'resources.user.import.help': 'Each row is created or updated whole, or refused with its reason; nothing is half-imported. The file is checked before importing.',
+  'resources.user.import.help':
+    'Each row is created or updated whole, or refused with its reason; nothing is half-imported. The file is checked before importing.',
   'resources.user.import.file': 'CSV file (up to 1 MB)',
-  'resources.user.import.columns': 'Columns: nick (required), name, email, phone, external_id, roles and supervisees (separated by |), invisible, bot, hd_support (yes/no) and extra.<key>. Empty cells keep the current value. Comma or semicolon separated.',
+  'resources.user.import.columns':
+    'Columns: nick (required), name, email, phone, external_id, roles and supervisees (separated by |), invisible, bot, hd_support (yes/no) and extra.<key>. Empty cells keep the current value. Comma or semicolon separated.',
   'resources.user.import.working': 'Processing the file…',
   'resources.user.import.checked': 'Check (nothing was written)',
   'resources.user.import.done': 'Import finished',

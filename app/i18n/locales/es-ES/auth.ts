@@ -56,7 +56,8 @@ export default {
   'login.token.other_way': 'Entrar de otra forma',
   'login.msg.error.throttled': 'Demasiados intentos fallidos. Inténtalo de nuevo en {{seconds}} segundos.',
   'login.msg.error.mobile': 'No se pudo entrar desde la aplicación. Inténtalo de nuevo.',
-  'login.msg.error.google.popup_closed': 'La ventana de Google se cerró antes de terminar. Permite ventanas emergentes y cookies de terceros para este sitio e inténtalo de nuevo.',
+  'login.msg.error.google.popup_closed':
+    'La ventana de Google se cerró antes de terminar. Permite ventanas emergentes y cookies de terceros para este sitio e inténtalo de nuevo.',
   'login.msg.error.google.denied': 'Se denegó el acceso a la cuenta de Google.',
   'login.msg.error.google.email': 'No se pudo identificar el correo electrónico de la cuenta de Google.',
   'login.msg.error.google.not_allowed': 'Esta cuenta no tiene permiso para entrar en este dominio.',

@@ -54,7 +54,8 @@ export default {
   'resources.ledger_content.edit': 'Editar precio de {{key}}',
   'resources.ledger_content.delete': 'Quitar precio de {{key}}',
   'resources.ledger_content.delete_confirm': '¿Quitar el precio de {{key}}?',
-  'resources.ledger_content.delete_system_confirm': '{{key}} lo cobra el propio producto: sin precio, esa función deja de poder usarse en este dominio. ¿Quitarlo de todos modos?',
+  'resources.ledger_content.delete_system_confirm':
+    '{{key}} lo cobra el propio producto: sin precio, esa función deja de poder usarse en este dominio. ¿Quitarlo de todos modos?',
   'resources.ledger_content.delete_yes': 'Quitar',
   'resources.ledger_content.deleted': 'Precio quitado.',
   'resources.ledger_content.delete_failed': 'No se pudo quitar el precio',

@@ -123,7 +123,8 @@ export default {
   'resources.realm.hints.tms_max_schedule_days': 'Hasta cuántos días en el futuro se puede programar una publicación (predeterminado 365).',
   'resources.realm.hints.nick_suffix': 'Se añade al usuario al entrar, p. ej.: @escuela.',
   'resources.realm.hints.development': 'Ofrece el sandbox de pagos y la bandeja de salida de correos local. Cambiarlo exige el permiso mas_realm_edit_infra.',
-  'resources.realm.hints.employee_token_secret': 'Firma los enlaces de entrada del portal del estado para cualquier servidor. Cambiarlo exige el permiso mas_realm_edit_infra.',
+  'resources.realm.hints.employee_token_secret':
+    'Firma los enlaces de entrada del portal del estado para cualquier servidor. Cambiarlo exige el permiso mas_realm_edit_infra.',
   'resources.realm.hints.agent_endpoint_url': 'Endpoint compatible con OpenAI. Vacío: el motor local integrado.',
   'resources.realm.hints.word_filter_links': 'Los enlaces a los dominios de la pestaña Dominios de excepción siguen permitidos.',
   'resources.realm.hints.report_reasons': 'Un motivo por línea.',
@@ -148,7 +149,8 @@ export default {
   'resources.realm.changes': '{{count}} cambio(s) sin guardar',
   'resources.realm.edit': 'Editar {{name}}',
   'resources.realm.delete': 'Eliminar {{name}}',
-  'resources.realm.delete_confirm': 'El dominio {{code}} deja de funcionar ahora: sus direcciones, el acceso y las sesiones se detienen. Sus usuarios, salas y datos se conservan 30 días, mientras aún se puede restaurar; después se borran definitivamente.',
+  'resources.realm.delete_confirm':
+    'El dominio {{code}} deja de funcionar ahora: sus direcciones, el acceso y las sesiones se detienen. Sus usuarios, salas y datos se conservan 30 días, mientras aún se puede restaurar; después se borran definitivamente.',
   'resources.realm.delete_yes': 'Eliminar dominio',
   'resources.realm.deleted': 'Dominio eliminado. Se puede restaurar desde Dominios eliminados durante 30 días.',
   'resources.realm.delete_failed': 'No se pudo eliminar el dominio',
@@ -177,7 +179,8 @@ export default {
   'global_config.never_saved': 'Valores predeterminados de la plataforma (nunca cambiados).',
   'global_config.read_only': 'Solo lectura: cambiar la configuración global requiere mas_config_edit y mas_realm_list_all, pues vale para todos los dominios.',
   'word_filter.title': 'Frases filtradas',
-  'word_filter.description': 'Los textos que publican los usuarios (denuncias, mensajes, mural) tienen estas frases enmascaradas con *; los nombres con ellas se rechazan. Mayúsculas y acentos no importan.',
+  'word_filter.description':
+    'Los textos que publican los usuarios (denuncias, mensajes, mural) tienen estas frases enmascaradas con *; los nombres con ellas se rechazan. Mayúsculas y acentos no importan.',
   'word_filter.sentences': 'Frases ({{count}}), una por línea',
   'word_filter.hint': 'De 2 a 100 caracteres cada una; las repetidas se ignoran.',
   'word_filter.line_error': 'Línea {{line}}: {{message}}',

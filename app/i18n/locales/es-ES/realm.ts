@@ -13,7 +13,8 @@ export default {
   'resources.realm.views': 'Vistas de la lista de dominios',
   'resources.realm.view_live': 'Dominios',
   'resources.realm.view_deleted': 'Dominios eliminados',
-  'resources.realm.deleted_hint': 'Un dominio eliminado se puede restaurar durante {{days}} días, con sus usuarios, salas y direcciones. Después se borra definitivamente.',
+  'resources.realm.deleted_hint':
+    'Un dominio eliminado se puede restaurar durante {{days}} días, con sus usuarios, salas y direcciones. Después se borra definitivamente.',
   'resources.realm.restore': 'Restaurar {{name}}',
   'resources.realm.restored': 'Dominio restaurado.',
   'resources.realm.restore_failed': 'No se pudo restaurar el dominio',

@@ -21,7 +21,8 @@ export default {
   'validation.new_password_length': 'La nueva contraseña debe tener al menos 8 caracteres.',
   'validation.password_mismatch': 'Las contraseñas no coinciden.',
   'outbox.title': 'Bandeja de salida (desarrollo)',
-  'outbox.description': 'Mensajes que el panel habría enviado por correo electrónico en este dominio. Solo existe mientras el panel se ejecuta localmente para desarrollo.',
+  'outbox.description':
+    'Mensajes que el panel habría enviado por correo electrónico en este dominio. Solo existe mientras el panel se ejecuta localmente para desarrollo.',
   'outbox.empty': 'No se ha enviado ningún mensaje.',
   'outbox.to': 'Para {{to}}',
 }

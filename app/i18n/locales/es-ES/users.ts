@@ -52,9 +52,11 @@ export default {
   'resources.user.no_picture': 'Sin foto de perfil.',
   'resources.user.remove_picture': 'Quitar foto',
   'resources.user.import.title': 'Importar CSV',
-  'resources.user.import.help': 'Cada fila se crea o actualiza por completo, o se rechaza con su motivo; nada queda a medias. El archivo se verifica antes de importar.',
+  'resources.user.import.help':
+    'Cada fila se crea o actualiza por completo, o se rechaza con su motivo; nada queda a medias. El archivo se verifica antes de importar.',
   'resources.user.import.file': 'Archivo CSV (hasta 1 MB)',
-  'resources.user.import.columns': 'Columnas: nick (obligatoria), name, email, phone, external_id, roles y supervisees (separados por |), invisible, bot, hd_support (sí/no) y extra.<clave>. Las celdas vacías mantienen el valor actual. Separador coma o punto y coma.',
+  'resources.user.import.columns':
+    'Columnas: nick (obligatoria), name, email, phone, external_id, roles y supervisees (separados por |), invisible, bot, hd_support (sí/no) y extra.<clave>. Las celdas vacías mantienen el valor actual. Separador coma o punto y coma.',
   'resources.user.import.working': 'Procesando el archivo…',
   'resources.user.import.checked': 'Verificación (no se grabó nada)',
   'resources.user.import.done': 'Importación terminada',

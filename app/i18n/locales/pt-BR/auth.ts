@@ -57,7 +57,8 @@ export default {
   'login.token.other_way': 'Entrar de outra forma',
   'login.msg.error.throttled': 'Muitas tentativas sem sucesso. Tente novamente em {{seconds}} segundos.',
   'login.msg.error.mobile': 'Não foi possível entrar pelo aplicativo. Tente novamente.',
-  'login.msg.error.google.popup_closed': 'A janela do Google foi fechada antes de concluir. Permita janelas e cookies de terceiros para este site e tente novamente.',
+  'login.msg.error.google.popup_closed':
+    'A janela do Google foi fechada antes de concluir. Permita janelas e cookies de terceiros para este site e tente novamente.',
   'login.msg.error.google.denied': 'O acesso à conta Google foi negado.',
   'login.msg.error.google.email': 'Não foi possível identificar o e-mail da conta Google.',
   'login.msg.error.google.not_allowed': 'Esta conta não tem permissão para entrar neste domínio.',

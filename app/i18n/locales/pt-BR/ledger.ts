@@ -54,7 +54,8 @@ export default {
   'resources.ledger_content.edit': 'Editar preço de {{key}}',
   'resources.ledger_content.delete': 'Remover preço de {{key}}',
   'resources.ledger_content.delete_confirm': 'Remover o preço de {{key}}?',
-  'resources.ledger_content.delete_system_confirm': '{{key}} é cobrado pelo próprio produto: sem preço, esse recurso deixa de poder ser usado neste domínio. Remover mesmo assim?',
+  'resources.ledger_content.delete_system_confirm':
+    '{{key}} é cobrado pelo próprio produto: sem preço, esse recurso deixa de poder ser usado neste domínio. Remover mesmo assim?',
   'resources.ledger_content.delete_yes': 'Remover',
   'resources.ledger_content.deleted': 'Preço removido.',
   'resources.ledger_content.delete_failed': 'Não foi possível remover o preço',

@@ -123,7 +123,8 @@ export default {
   'resources.realm.hints.tms_max_schedule_days': 'Até quantos dias no futuro uma publicação pode ser agendada (padrão 365).',
   'resources.realm.hints.nick_suffix': 'Acrescentado ao usuário na entrada, ex.: @escola.',
   'resources.realm.hints.development': 'Oferece o sandbox de pagamentos e a caixa de saída de e-mails locais. Alterar exige a permissão mas_realm_edit_infra.',
-  'resources.realm.hints.employee_token_secret': 'Assina os links de entrada do portal do estado para qualquer servidor. Alterar exige a permissão mas_realm_edit_infra.',
+  'resources.realm.hints.employee_token_secret':
+    'Assina os links de entrada do portal do estado para qualquer servidor. Alterar exige a permissão mas_realm_edit_infra.',
   'resources.realm.hints.agent_endpoint_url': 'Endpoint compatível com OpenAI. Vazio: o motor local embutido.',
   'resources.realm.hints.word_filter_links': 'Links para os domínios da aba Domínios de exceção continuam liberados.',
   'resources.realm.hints.report_reasons': 'Um motivo por linha.',
@@ -148,7 +149,8 @@ export default {
   'resources.realm.changes': '{{count}} alteração(ões) não salvas',
   'resources.realm.edit': 'Editar {{name}}',
   'resources.realm.delete': 'Excluir {{name}}',
-  'resources.realm.delete_confirm': 'O domínio {{code}} deixa de funcionar agora: seus endereços, o acesso e as sessões param. Usuários, salas e dados são mantidos por 30 dias, quando ainda é possível restaurá-lo; depois são apagados de vez.',
+  'resources.realm.delete_confirm':
+    'O domínio {{code}} deixa de funcionar agora: seus endereços, o acesso e as sessões param. Usuários, salas e dados são mantidos por 30 dias, quando ainda é possível restaurá-lo; depois são apagados de vez.',
   'resources.realm.delete_yes': 'Excluir domínio',
   'resources.realm.deleted': 'Domínio excluído. Ele pode ser restaurado em Domínios excluídos por 30 dias.',
   'resources.realm.delete_failed': 'Não foi possível excluir o domínio',
@@ -177,7 +179,8 @@ export default {
   'global_config.never_saved': 'Valores padrão da plataforma (nunca alterados).',
   'global_config.read_only': 'Somente leitura: alterar a configuração global exige mas_config_edit e mas_realm_list_all, pois vale para todos os domínios.',
   'word_filter.title': 'Frases filtradas',
-  'word_filter.description': 'Textos que os usuários publicam (denúncias, mensagens, mural) têm estas frases mascaradas com *; nomes com elas são recusados. Maiúsculas e acentos não importam.',
+  'word_filter.description':
+    'Textos que os usuários publicam (denúncias, mensagens, mural) têm estas frases mascaradas com *; nomes com elas são recusados. Maiúsculas e acentos não importam.',
   'word_filter.sentences': 'Frases ({{count}}), uma por linha',
   'word_filter.hint': 'De 2 a 100 caracteres cada; repetidas são ignoradas.',
   'word_filter.line_error': 'Linha {{line}}: {{message}}',

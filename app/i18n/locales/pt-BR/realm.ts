@@ -14,7 +14,8 @@ export default {
   'resources.realm.views': 'Visões da lista de domínios',
   'resources.realm.view_live': 'Domínios',
   'resources.realm.view_deleted': 'Domínios excluídos',
-  'resources.realm.deleted_hint': 'Um domínio excluído pode ser restaurado por {{days}} dias, com seus usuários, salas e endereços. Depois disso ele é apagado de vez.',
+  'resources.realm.deleted_hint':
+    'Um domínio excluído pode ser restaurado por {{days}} dias, com seus usuários, salas e endereços. Depois disso ele é apagado de vez.',
   'resources.realm.restore': 'Restaurar {{name}}',
   'resources.realm.restored': 'Domínio restaurado.',
   'resources.realm.restore_failed': 'Não foi possível restaurar o domínio',

@@ -52,9 +52,11 @@ export default {
   'resources.user.no_picture': 'Sem foto de perfil.',
   'resources.user.remove_picture': 'Remover foto',
   'resources.user.import.title': 'Importar CSV',
-  'resources.user.import.help': 'Cada linha é criada ou atualizada por inteiro, ou recusada com o motivo; nada fica pela metade. O arquivo é verificado antes de importar.',
+  'resources.user.import.help':
+    'Cada linha é criada ou atualizada por inteiro, ou recusada com o motivo; nada fica pela metade. O arquivo é verificado antes de importar.',
   'resources.user.import.file': 'Arquivo CSV (até 1 MB)',
-  'resources.user.import.columns': 'Colunas: nick (obrigatória), name, email, phone, external_id, roles e supervisees (separados por |), invisible, bot, hd_support (sim/não) e extra.<chave>. Células vazias mantêm o valor atual. Separador vírgula ou ponto e vírgula.',
+  'resources.user.import.columns':
+    'Colunas: nick (obrigatória), name, email, phone, external_id, roles e supervisees (separados por |), invisible, bot, hd_support (sim/não) e extra.<chave>. Células vazias mantêm o valor atual. Separador vírgula ou ponto e vírgula.',
   'resources.user.import.working': 'Processando o arquivo…',
   'resources.user.import.checked': 'Verificação (nada foi gravado)',
   'resources.user.import.done': 'Importação concluída',
