@@ -12,6 +12,14 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.serviceworker } },
+    rules: {
+      // `_name` marks a value taken out on purpose (`const { secret: _s, ...rest } = row`).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Validators and sanitizers match control characters on purpose (input rules, file names, rich text).
+      'no-control-regex': 'off',
+      // `interface Env extends Cloudflare.Env {}` re-opens a global interface that declaration files extend.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+    },
   },
   {
     files: ['**/*.{ts,tsx}'],
@@ -24,5 +32,14 @@ export default tseslint.config(
   {
     files: ['app/**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A container may catch the Escape key bubbling from the controls inside it (drawer, menus): the controls are
+      // the interactive elements, the container only closes what they opened. Clicks and the rest stay forbidden.
+      'jsx-a11y/no-static-element-interactions': [
+        'error',
+        { allowExpressionValues: true, handlers: ['onClick', 'onMouseDown', 'onMouseUp', 'onKeyPress', 'onKeyUp'] },
+      ],
+    },
   },
 )

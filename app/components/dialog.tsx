@@ -90,6 +90,7 @@ export function ConfirmDialog({
       </div>
       {children}
       <div className="dialog-actions">
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a modal dialog moves focus inside itself when it opens (WAI-ARIA dialog pattern) */}
         <button type="button" className="btn" onClick={onCancel} autoFocus={!children}>
           {cancelLabel}
         </button>
@@ -162,6 +163,7 @@ export function DeleteConfirm({
             className="input"
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog opens on this field: focus moves into the modal (WAI-ARIA dialog pattern)
             autoFocus
             autoComplete="off"
             autoCapitalize="none"

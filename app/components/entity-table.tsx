@@ -168,6 +168,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                         flexRender(header.column.columnDef.header, header.getContext())
                       )}
                       {c?.info ? (
+                        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- focusable so keyboard users can reach the hint
                         <span className="tooltip" tabIndex={0} title={t(c.info)}>
                           <Icon name="info" size={14} label={t(c.info)} />
                         </span>

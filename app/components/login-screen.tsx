@@ -132,6 +132,7 @@ export function LoginScreen({
         <h1>{t('login.title')}</h1>
         <p className="lead">
           {t('login.subtitle', { realm: config.name })}{' '}
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- focusable so keyboard users can reach the hint */}
           <span className="tooltip" tabIndex={0} title={t('realm.tooltip', { name: config.name, code: config.realm })}>
             <Icon name="info" size={16} label={t('realm.tooltip', { name: config.name, code: config.realm })} />
           </span>

@@ -221,6 +221,7 @@ function AccountMenu({ user, config, onSettings }: { user: SessionUser; config: 
           <div className="menu-header">{t('shell.signed_in_as', { name: user.nick })}</div>
           {canEdit ? (
             foreign ? (
+              // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled menu item stays focusable so keyboard users hear why (WAI-ARIA menu practice)
               <span className="menu-item is-disabled" aria-disabled="true" title={t('shell.profile.foreign')} tabIndex={0}>
                 <Icon name="user" /> {t('shell.profile')}
                 <span className="visually-hidden"> — {t('shell.profile.foreign')}</span>

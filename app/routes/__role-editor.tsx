@@ -68,13 +68,17 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
   const toggle = (p: string, on: boolean) =>
     setSelected((s) => {
       const next = new Set(s)
-      on ? next.add(p) : next.delete(p)
+      if (on) next.add(p)
+      else next.delete(p)
       return next
     })
   const toggleGroup = (ps: readonly string[], on: boolean) =>
     setSelected((s) => {
       const next = new Set(s)
-      for (const p of ps) on ? next.add(p) : next.delete(p)
+      for (const p of ps) {
+        if (on) next.add(p)
+        else next.delete(p)
+      }
       return next
     })
 

@@ -88,6 +88,7 @@ export default function UserListRoute() {
           <>
             {canEdit ? (
               foreign(u) ? (
+                // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled action stays focusable so keyboard users hear why it is disabled
                 <span className="btn btn-icon" aria-disabled="true" title={t('resources.user.foreign', { realm: u.origin_realm })} tabIndex={0}>
                   <Icon name="edit" label={t('resources.user.foreign', { realm: u.origin_realm })} />
                 </span>

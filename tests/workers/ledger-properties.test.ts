@@ -69,13 +69,19 @@ describe('ledger invariants under random movements (fast-check)', () => {
             ]
             const r = await post('transfer', users[o.from].token, { targets: targets.map((t) => users[t].nick), points: o.points, idempotency_key: key() })
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) (apply(lines), posted.push({ id: r.answer.id, lines }))
+            if (r.status === 201) {
+              apply(lines)
+              posted.push({ id: r.answer.id, lines })
+            }
           } else if (o.kind === 'debit') {
             const total = o.contents.reduce((s, c) => s + PRICES[c], 0)
             const lines: [string, number][] = [[`user:${users[o.who].nick}`, -total]]
             const r = await post('debit', users[o.who].token, { contents: o.contents, idempotency_key: key() })
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) (apply(lines), posted.push({ id: r.answer.id, lines }))
+            if (r.status === 201) {
+              apply(lines)
+              posted.push({ id: r.answer.id, lines })
+            }
           } else if (o.kind === 'sponsor') {
             const lines: [string, number][] = [
               [`user:${users[o.who].nick}`, -o.points],
@@ -83,7 +89,10 @@ describe('ledger invariants under random movements (fast-check)', () => {
             ]
             const r = await post('sponsor', users[o.who].token, { realm: child.code, points: o.points, idempotency_key: key() })
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) (apply(lines), posted.push({ id: r.answer.id, lines }))
+            if (r.status === 201) {
+              apply(lines)
+              posted.push({ id: r.answer.id, lines })
+            }
           } else if (o.kind === 'purchase') {
             const intent = (await (
               await api(DEMO, 'ledger/transaction/create-intent', {
@@ -98,7 +107,10 @@ describe('ledger invariants under random movements (fast-check)', () => {
             })
             expect(paid.status).toBe(200)
             const lines: [string, number][] = [[`user:${users[o.who].nick}`, 500]]
-            if (o.approve) (apply(lines), posted.push({ id: `pur_${intent.id}`, lines }))
+            if (o.approve) {
+              apply(lines)
+              posted.push({ id: `pur_${intent.id}`, lines })
+            }
           } else if (o.kind === 'reversal') {
             const target = posted[o.pick % Math.max(posted.length, 1)]
             if (!target) continue
@@ -106,7 +118,10 @@ describe('ledger invariants under random movements (fast-check)', () => {
             const r = await post('reversal', users[0].token, { transaction_id: target.id, idempotency_key: key() })
             // Issuance and consumption accounts are outside the model; only wallets can refuse.
             expect(r.status).toBe(affordable(lines) ? 201 : 422)
-            if (r.status === 201) (apply(lines), posted.splice(posted.indexOf(target), 1))
+            if (r.status === 201) {
+              apply(lines)
+              posted.splice(posted.indexOf(target), 1)
+            }
           } else {
             // Replaying a posted call answers the stored answer and moves nothing. (A refused call frees its key,
             // so replaying it would be a new call: the model only replays posted ones.)

@@ -111,7 +111,10 @@ permission.put(
     if (!existing) throw apiError(404, 'not_found', `Role ${name} was not found.`, 'role', name)
     const before = await rolePermissions(c.env.DB, realm, name)
     const granted = new Set(before)
-    for (const [p, on] of Object.entries(flags)) on ? granted.add(p) : granted.delete(p)
+    for (const [p, on] of Object.entries(flags)) {
+      if (on) granted.add(p)
+      else granted.delete(p)
+    }
     // The ceiling first: it names the permission, which says more than "your own role".
     refuseBeyondGrant(auth, before, granted)
     refuseOwnRole(auth, realm, name)

@@ -130,6 +130,7 @@ export function Captcha({ config, locale, onToken }: { config: CaptchaConfig; lo
   useEffect(() => {
     if (type === 'pow') void start()
     // Runs once per widget; the parent remounts the widget (with a new key) when a new captcha is needed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount by design (see above): `start` is a new function every render
   }, [])
 
   const busy = state.step === 'loading' || state.step === 'verifying' || state.step === 'solving'

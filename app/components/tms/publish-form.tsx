@@ -34,7 +34,7 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
   const toast = useToast()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'publish' })
   const { model, limits } = options
-  const extraFields = options.extra ?? []
+  const extraFields = useMemo(() => options.extra ?? [], [options.extra])
   const [opened] = useState(() => Date.now())
   const [state, setState] = useState(() => ({
     publication_type: 'all' as PublicationType,
