@@ -30,6 +30,31 @@ export default tseslint.config(
     },
   },
   {
+    // The Worker and the parties reach console code only through `#shared/…` (app/shared/: what both sides import).
+    files: ['worker/**/*.{ts,tsx,mjs}', 'party/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+app(/|$)', message: 'Import shared code as #shared/… (app/shared/), never by a relative path into app/.' },
+            { regex: '^~/', message: 'The Worker and the parties import only app/shared/ (as #shared/…), not console modules.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests import shared code as `#shared/…` and console-only modules as `~/…`.
+    files: ['tests/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+app(/|$)', message: 'Import app code as #shared/… or ~/…, not by a relative path.' }] },
+      ],
+    },
+  },
+  {
     files: ['app/**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
     rules: {

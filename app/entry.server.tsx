@@ -7,9 +7,9 @@ import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { catalogues } from './i18n/catalogues'
 import { i18nOptions } from './i18n/config'
 import { NonceContext } from './lib/nonce'
-import type { RealmConfig } from './schemas/realm'
+import type { RealmConfig } from '#shared/schemas/realm'
 import { getLocale } from './server/i18n.server'
-import { NO_SCRIPT_POLICY, otherOrigin, pagePolicy } from './server/security-headers.server'
+import { NO_SCRIPT_POLICY, otherOrigin, pagePolicy } from '#shared/security-headers.server'
 
 const ABORT_DELAY = 5000
 
@@ -54,7 +54,7 @@ export default async function handleRequest(
 }
 
 /**
- * The page's Content-Security-Policy (app/server/security-headers.server.ts) with what this page needs beyond its own
+ * The page's Content-Security-Policy (app/shared/security-headers.server.ts) with what this page needs beyond its own
  * origin: the realm's API when it lives elsewhere (the captcha widget calls it from the browser) and, on the OAuth2
  * consent screen, the client's redirect URI (the consent form ends there). Without a nonce (no Worker entry) no
  * script may run.

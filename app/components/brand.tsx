@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { RealmConfig } from '~/schemas/realm'
+import type { RealmConfig } from '#shared/schemas/realm'
 
 /** The realm's logo; `onClick` lets the sign-in screen count clicks (the TV-provider tab of issue 3). */
 export function RealmLogo({ config, onClick }: { config: Pick<RealmConfig, 'logo_url' | 'name'>; onClick?: () => void }) {

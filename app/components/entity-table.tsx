@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
 import { cellText, type TableColumn } from '~/lib/table'
-import { PAGE_SIZES, type ListPage, type ListQuery } from '~/schemas/common'
+import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'
 import { Icon, type IconName } from './icon'
 import { SearchBar } from './search-bar'
 

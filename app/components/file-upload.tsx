@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { uploadFile, type UploadOptions } from '~/lib/upload'
-import type { ErrorItem } from '~/schemas/error'
-import type { UploadedFile } from '~/schemas/file'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { UploadedFile } from '#shared/schemas/file'
 import { Icon } from './icon'
 
 /**

@@ -1,7 +1,7 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { RealmConfig, SigninMethod } from '~/schemas/realm'
+import type { RealmConfig, SigninMethod } from '#shared/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
 import { Icon } from './icon'
 import { LanguageMenu } from './language-menu'

@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { routeById } from '~/lib/manifest'
+import { routeById } from '#shared/manifest'
 
 /**
  * The honest state of a specified screen that this version does not build yet: the route exists behind its real

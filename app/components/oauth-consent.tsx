@@ -1,8 +1,8 @@
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { AuthorizeRequestInfo } from '~/schemas/oauth2'
-import type { RealmConfig } from '~/schemas/realm'
-import type { ErrorItem } from '~/schemas/error'
+import type { AuthorizeRequestInfo } from '#shared/schemas/oauth2'
+import type { RealmConfig } from '#shared/schemas/realm'
+import type { ErrorItem } from '#shared/schemas/error'
 import { RealmLogo } from './brand'
 import { Icon } from './icon'
 

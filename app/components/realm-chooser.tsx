@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { REALM_CODE_MAX } from '~/schemas/common'
+import { REALM_CODE_MAX } from '#shared/schemas/common'
 
 export interface RealmChoiceResult {
   error?: { field: 'realm'; message: string }

@@ -1,7 +1,7 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { THEMES, type Settings } from '~/schemas/settings'
+import { THEMES, type Settings } from '#shared/schemas/settings'
 import { Dialog } from './dialog'
 
 /** Settings drawer (seed 000 §2.1): theme, responsive font sizes, compact width, rounded corners, direction. */

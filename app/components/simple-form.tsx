@@ -6,7 +6,7 @@ import { errorText, ruleText } from '~/lib/error-text'
 import { formToValues, liveErrors, splitErrors, valueAt, type FieldSpec } from '~/lib/form-fields'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { isoToZoned } from '~/lib/zoned-time'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { Icon } from './icon'
 
 export interface SimpleFormResult {

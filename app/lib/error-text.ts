@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
-import type { ErrorItem } from '~/schemas/error'
-import { QUESTION_LIMITS } from '~/schemas/tms/constants'
+import type { ErrorItem } from '#shared/schemas/error'
+import { QUESTION_LIMITS } from '#shared/schemas/tms/constants'
 
 /**
  * The text of a rule message or an API error item: a translation key with the limits and the item's value as

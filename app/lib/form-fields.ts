@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { zonedToIso } from './zoned-time'
 
 /**

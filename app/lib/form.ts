@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
 import * as v from 'valibot'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 
 /** Field → message key of the first failed rule per field (dotted paths), from a valibot schema. */
 export function schemaErrors(schema: v.GenericSchema, value: unknown): Record<string, string> {

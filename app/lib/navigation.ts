@@ -1,7 +1,7 @@
-import type { PermissionMap } from '~/schemas/permission'
-import type { RealmConfig } from '~/schemas/realm'
-import { can } from './access'
-import { NAV, routeById, type NavSection } from './manifest'
+import type { PermissionMap } from '#shared/schemas/permission'
+import type { RealmConfig } from '#shared/schemas/realm'
+import { can } from '#shared/access'
+import { NAV, routeById, type NavSection } from '#shared/manifest'
 
 export interface VisibleSection extends Omit<NavSection, 'items'> {
   items: { route: string; label: string; path: string }[]

@@ -1,5 +1,5 @@
-import { FILE_TYPES, MAX_SIZE, extensionOf, isFileExtension, isSafeFileName, type UploadedFile } from '~/schemas/file'
-import type { ErrorItem } from '~/schemas/error'
+import { FILE_TYPES, MAX_SIZE, extensionOf, isFileExtension, isSafeFileName, type UploadedFile } from '#shared/schemas/file'
+import type { ErrorItem } from '#shared/schemas/error'
 
 export interface UploadOptions {
   persist?: boolean

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { ASSET_PROVIDERS, ASSET_TYPES, type Asset } from '~/schemas/asset'
+import { ASSET_PROVIDERS, ASSET_TYPES, type Asset } from '#shared/schemas/asset'
 
 /** Sizes in B, kB, MB with one decimal. */
 export function fileSize(bytes: unknown): string {

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { AuditLog } from '~/schemas/technical'
+import type { AuditLog } from '#shared/schemas/technical'
 
 const at = (v: unknown) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 19) : '')
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'disable', 'enable', 'persist', 'generate'] as const

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { Category } from '~/schemas/category'
+import type { Category } from '#shared/schemas/category'
 
 /** Room categories as a flat list: the CSV export of the tree screen (`realm/category`). */
 export const categoryList: ListSpec<Category> = {

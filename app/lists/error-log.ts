@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { ErrorLog } from '~/schemas/technical'
+import type { ErrorLog } from '#shared/schemas/technical'
 
 /** Recent unexpected server errors (`technical/logs`). */
 export const errorLogList: ListSpec<ErrorLog> = {

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { EXTRA_FIELD_ENTITIES, type ExtraField } from '~/schemas/extra-field'
+import { EXTRA_FIELD_ENTITIES, type ExtraField } from '#shared/schemas/extra-field'
 
 const yes = (v: unknown, _r: unknown, t: (k: string) => string) => t(v ? 'form.yes' : 'form.no')
 

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { LedgerAccount } from '~/schemas/ledger-entity'
+import type { LedgerAccount } from '#shared/schemas/ledger-entity'
 import { pointsCell } from '~/lib/ledger-cells'
 
 /** Wallets of the realm with their balances (`ledger/transaction/account`), the balance screen's table. */

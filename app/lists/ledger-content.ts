@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { LedgerContent } from '~/schemas/ledger-entity'
+import type { LedgerContent } from '#shared/schemas/ledger-entity'
 import { pointsCell } from '~/lib/ledger-cells'
 
 /** The price list (`ledger/content`): what consumes credits in the realm. */

@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
-import type { LedgerPackage } from '~/schemas/ledger-entity'
-import { CURRENCIES } from '~/schemas/ledger'
+import type { LedgerPackage } from '#shared/schemas/ledger-entity'
+import { CURRENCIES } from '#shared/schemas/ledger'
 import { pointsCell } from '~/lib/ledger-cells'
 import { money } from '~/lib/format'
 

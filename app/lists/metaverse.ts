@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { MetaverseRoom } from '~/schemas/metaverse'
+import type { MetaverseRoom } from '#shared/schemas/metaverse'
 
 /** The realm's metaverse rooms (`metaverse`). */
 export const metaverseList: ListSpec<MetaverseRoom> = {

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { REALM_RESTORE_DAYS, type Realm } from '~/schemas/realm'
+import { REALM_RESTORE_DAYS, type Realm } from '#shared/schemas/realm'
 
 const minute = (v: unknown) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '')
 

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { Realm } from '~/schemas/realm'
+import type { Realm } from '#shared/schemas/realm'
 
 /** The realm list (seed 000 §2.2 `realm`). */
 export const realmList: ListSpec<Pick<Realm, 'code' | 'name' | 'canonical_name' | 'parent_code' | 'created_at'>> = {

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { REPORT_STATUSES, REPORT_TARGETS, type ComplaintReport } from '~/schemas/report'
+import { REPORT_STATUSES, REPORT_TARGETS, type ComplaintReport } from '#shared/schemas/report'
 
 const at = (v: unknown) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '')
 

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import type { RoleRow } from '~/schemas/role'
+import type { RoleRow } from '#shared/schemas/role'
 
 /** The role list (`realm/role`). */
 export const roleList: ListSpec<RoleRow> = {

@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import type { RoomGroup } from '~/schemas/room'
+import type { RoomGroup } from '#shared/schemas/room'
 
 /** Room groups (`room?tab=groups`), for publishing to several rooms at once. */
 export const roomGroupList: ListSpec<RoomGroup> = {

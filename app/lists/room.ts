@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import { ROOM_TYPES, type Room } from '~/schemas/room'
+import { ROOM_TYPES, type Room } from '#shared/schemas/room'
 
 /** Rooms (`room`). */
 export const roomList: ListSpec<Room> = {

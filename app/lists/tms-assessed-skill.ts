@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import type { Skill } from '~/schemas/tms/skill'
+import type { Skill } from '#shared/schemas/tms/skill'
 
 /** Assessed skills (`tms/assessed_skills`). */
 export const skillList: ListSpec<Skill> = {

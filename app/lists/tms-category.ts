@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import type { Category } from '~/schemas/tms/category'
+import type { Category } from '#shared/schemas/tms/category'
 
 const yes = (v: unknown) => (v ? '✓' : '')
 

@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import type { Genre } from '~/schemas/tms/genre'
+import type { Genre } from '#shared/schemas/tms/genre'
 
 /** Textual genres (`tms/genre`). */
 export const genreList: ListSpec<Genre> = {

@@ -1,7 +1,7 @@
 import type { ListSpec } from '~/lib/lists'
 import { joined, when, whenUpdated } from '~/lib/list-format'
-import type { Model } from '~/schemas/tms/model'
-import { MODEL_KINDS } from '~/schemas/tms/constants'
+import type { Model } from '#shared/schemas/tms/model'
+import { MODEL_KINDS } from '#shared/schemas/tms/constants'
 
 /** Task models (`tms/model`). */
 export const modelList: ListSpec<Model> = {

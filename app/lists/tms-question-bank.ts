@@ -1,7 +1,7 @@
 import type { ListSpec } from '~/lib/lists'
 import { joined, when, whenUpdated } from '~/lib/list-format'
-import type { BankItem } from '~/schemas/tms/bank'
-import { DIFFICULTIES, GRADES, QUESTION_TYPES } from '~/schemas/tms/constants'
+import type { BankItem } from '#shared/schemas/tms/bank'
+import { DIFFICULTIES, GRADES, QUESTION_TYPES } from '#shared/schemas/tms/constants'
 
 /** The question bank (`tms/question_bank`), searchable by every classification field. */
 export const bankList: ListSpec<BankItem> = {

@@ -1,7 +1,7 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import { TASK_STATUSES } from '~/schemas/tms/constants'
-import type { Task } from '~/schemas/tms/task'
+import { TASK_STATUSES } from '#shared/schemas/tms/constants'
+import type { Task } from '#shared/schemas/tms/task'
 
 /** Published tasks (`tms/task`) with their date status and the newer-version offer. */
 export const taskList: ListSpec<Task> = {

@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
-import type { TaskToken } from '~/schemas/tms/token'
+import type { TaskToken } from '#shared/schemas/tms/token'
 
 /** Task tokens (`tms/token`): codes with who created them and when. */
 export const tokenList: ListSpec<TaskToken> = {

@@ -1,5 +1,5 @@
 import type { ListSpec } from '~/lib/lists'
-import { USER_SEARCH_MIN, type User } from '~/schemas/user'
+import { USER_SEARCH_MIN, type User } from '#shared/schemas/user'
 
 const yesNo = [
   { value: 'true', label: 'form.yes' },

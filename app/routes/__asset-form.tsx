@@ -9,9 +9,9 @@ import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { fileSize } from '~/lists/asset'
-import { ASSET_PROVIDERS, ASSET_TYPES, AssetCreate, AssetUpdate, type Asset } from '~/schemas/asset'
-import type { ErrorItem } from '~/schemas/error'
-import { FILE_TYPES } from '~/schemas/file'
+import { ASSET_PROVIDERS, ASSET_TYPES, AssetCreate, AssetUpdate, type Asset } from '#shared/schemas/asset'
+import type { ErrorItem } from '#shared/schemas/error'
+import { FILE_TYPES } from '#shared/schemas/file'
 
 type Values = { name: string; type: Asset['type']; provider: Asset['provider']; infra: Asset['infra']; file_id: string; url: string }
 

@@ -7,8 +7,8 @@ import { Icon } from '~/components/icon'
 import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
-import { CategoryName } from '~/schemas/category'
-import type { ErrorItem } from '~/schemas/error'
+import { CategoryName } from '#shared/schemas/category'
+import type { ErrorItem } from '#shared/schemas/error'
 
 const Form = v.object({
   name: CategoryName,

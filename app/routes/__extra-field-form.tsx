@@ -6,8 +6,8 @@ import { Icon } from '~/components/icon'
 import { useToast } from '~/components/toast'
 import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
-import type { ErrorItem } from '~/schemas/error'
-import { EXTRA_FIELD_ENTITIES, ExtraFieldCreate, ExtraFieldUpdate, type ExtraField } from '~/schemas/extra-field'
+import type { ErrorItem } from '#shared/schemas/error'
+import { EXTRA_FIELD_ENTITIES, ExtraFieldCreate, ExtraFieldUpdate, type ExtraField } from '#shared/schemas/extra-field'
 
 const EMPTY = { entity: 'user', key: '', label: '', required: false, active: true, external_preview: false, position: 0 }
 

@@ -1,4 +1,4 @@
-import type { ListPage } from '~/schemas/common'
+import type { ListPage } from '#shared/schemas/common'
 import type { SessionUser } from '~/server/auth.server'
 import type { RealmApi } from '~/server/api.server'
 import type { Wallet } from './__ledger-movement-ui'

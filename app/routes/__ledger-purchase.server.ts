@@ -1,4 +1,4 @@
-import type { LedgerPackage } from '~/schemas/ledger-entity'
+import type { LedgerPackage } from '#shared/schemas/ledger-entity'
 import type { RealmApi } from '~/server/api.server'
 
 export interface Provider {

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { fieldErrors } from '~/schemas/auth'
-import { defaultRange, GRANULARITIES, REPORTS, ReportQuery, type Granularity, type ReportAnswer, type ReportName } from '~/schemas/ledger-report'
+import { fieldErrors } from '#shared/schemas/auth'
+import { defaultRange, GRANULARITIES, REPORTS, ReportQuery, type Granularity, type ReportAnswer, type ReportName } from '#shared/schemas/ledger-report'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 

@@ -13,7 +13,7 @@ import {
   type Granularity,
   type ReportAnswer,
   type ReportRow,
-} from '~/schemas/ledger-report'
+} from '#shared/schemas/ledger-report'
 import type { ReportState } from './__ledger-report.server'
 import { described, Field, useLiveValidation } from './__ledger-ui'
 

@@ -5,8 +5,8 @@ import { ConfirmDialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
 import { useToast } from '~/components/toast'
 import { dateTime } from '~/lib/format'
-import type { ListPage } from '~/schemas/common'
-import type { StatementEntry } from '~/schemas/ledger-entity'
+import type { ListPage } from '#shared/schemas/common'
+import type { StatementEntry } from '#shared/schemas/ledger-entity'
 import type { ActionResult } from './__ledger.server'
 
 /** `user:root@demo` → `root@demo`, `realm:demo` → the realm's name in the reader's language. */

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { fieldErrors } from '~/schemas/auth'
-import type { ErrorItem } from '~/schemas/error'
+import { fieldErrors } from '#shared/schemas/auth'
+import type { ErrorItem } from '#shared/schemas/error'
 
 /**
  * Live validation of a ledger form with the same valibot schema the API uses: a field shows its first failed rule

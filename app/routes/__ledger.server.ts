@@ -1,5 +1,5 @@
 import { data, redirect } from '@remix-run/cloudflare'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError } from '~/server/api.server'
 import { setFlash, type Flash } from '~/server/flash.server'
 

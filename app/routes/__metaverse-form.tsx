@@ -6,8 +6,8 @@ import { Icon } from '~/components/icon'
 import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
-import type { ErrorItem } from '~/schemas/error'
-import { MetaverseRoomCreate, MetaverseRoomUpdate, type MetaverseRoom } from '~/schemas/metaverse'
+import type { ErrorItem } from '#shared/schemas/error'
+import { MetaverseRoomCreate, MetaverseRoomUpdate, type MetaverseRoom } from '#shared/schemas/metaverse'
 
 type Values = Pick<MetaverseRoom, 'name' | 'description' | 'host' | 'scene_url' | 'capacity' | 'enabled'>
 

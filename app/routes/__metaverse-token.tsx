@@ -8,8 +8,8 @@ import { Icon } from '~/components/icon'
 import { useLiveValidation } from '~/lib/form'
 import { dateTime } from '~/lib/format'
 import { jsonBody } from '~/lib/json'
-import type { ErrorItem } from '~/schemas/error'
-import { MetaverseTokenRequest, type MetaverseToken } from '~/schemas/metaverse'
+import type { ErrorItem } from '#shared/schemas/error'
+import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
 
 /** Generates a signed, expiring access token for an e-mail at a metaverse host (both needed, seed 002 §5). */
 export function MetaverseTokenDialog({ host, onClose, locale }: { host: string | null; onClose: () => void; locale: string }) {

@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
-import type { ErrorItem } from '~/schemas/error'
-import type { Model } from '~/schemas/tms/model'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { Model } from '#shared/schemas/tms/model'
 import { RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'

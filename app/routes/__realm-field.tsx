@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { CheckboxField, ChoicesField, JsonField, LinesField, NumberField, SecretField, SelectField, TextField } from '~/components/form/fields'
-import { CHOICES, SELECTS, widgetOf, type RealmField } from '~/schemas/realm-settings'
-import { USER_KINDS } from '~/schemas/realm'
+import { CHOICES, SELECTS, widgetOf, type RealmField } from '#shared/schemas/realm-settings'
+import { USER_KINDS } from '#shared/schemas/realm'
 
 export interface RealmFieldProps {
   field: RealmField

@@ -7,7 +7,7 @@ import { useToast } from '~/components/toast'
 import { WordFilterEditor, type ListSaveResult } from '~/components/word-filter-editor'
 import { schemaErrors } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
-import { ExemptionBody, type RealmTab } from '~/schemas/realm-settings'
+import { ExemptionBody, type RealmTab } from '#shared/schemas/realm-settings'
 
 /** What the tabs with their own calls show; null where the editor lacks the permission to read it. */
 export interface PanelData {

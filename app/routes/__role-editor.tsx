@@ -7,8 +7,8 @@ import { useToast } from '~/components/toast'
 import { errorText, translatedErrors } from '~/lib/error-text'
 import { permissionAction, permissionDiff } from '~/lib/permission-diff'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
-import type { ErrorItem } from '~/schemas/error'
-import { PERMISSION_GROUPS, PERMISSIONS, isPlatformPermission, permissionGroup } from '~/schemas/permission'
+import type { ErrorItem } from '#shared/schemas/error'
+import { PERMISSION_GROUPS, PERMISSIONS, isPlatformPermission, permissionGroup } from '#shared/schemas/permission'
 
 export interface RoleEditorResult {
   fieldErrors?: Record<string, string>

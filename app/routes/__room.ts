@@ -1,6 +1,6 @@
 import { extraFieldSpecs, type FieldSpec } from '~/lib/form-fields'
 import type { RealmApi } from '~/server/api.server'
-import { ROOM_TYPES } from '~/schemas/room'
+import { ROOM_TYPES } from '#shared/schemas/room'
 
 /** Fields of the room and room-group forms, declared once for screen and action. */
 export const roomFields: FieldSpec[] = [

@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'

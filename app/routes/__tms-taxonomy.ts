@@ -1,7 +1,7 @@
 import type { FieldSpec } from '~/lib/form-fields'
-import type { ListPage } from '~/schemas/common'
-import type { Category } from '~/schemas/tms/category'
-import type { Skill } from '~/schemas/tms/skill'
+import type { ListPage } from '#shared/schemas/common'
+import type { Category } from '#shared/schemas/tms/category'
+import type { Skill } from '#shared/schemas/tms/skill'
 import type { RealmApi } from '~/server/api.server'
 import type { SessionUser } from '~/server/auth.server'
 

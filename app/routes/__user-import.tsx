@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
 import { jsonBody } from '~/lib/json'
-import type { ErrorItem } from '~/schemas/error'
-import type { ImportReport } from '~/schemas/user'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { ImportReport } from '#shared/schemas/user'
 
 const MAX_BYTES = 1_000_000
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { FileUpload } from '~/components/file-upload'
-import type { UploadedFile } from '~/schemas/file'
+import type { UploadedFile } from '#shared/schemas/file'
 import type { RoleChoice } from './__user.server'
 
 /** The user's roles: the first is the primary one; a role granting more than the editor holds cannot change. */

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { useLoaderData } from '@remix-run/react'
 import { NotAvailable } from '~/components/not-available'
 import { RouteError } from '~/components/route-error'
-import { matchRoute } from '~/lib/manifest'
+import { matchRoute } from '#shared/manifest'
 import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'app.name' }

@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
 import { abbreviate } from '~/lib/format'
-import { REPORT_COLUMNS } from '~/schemas/ledger-report'
+import { REPORT_COLUMNS } from '#shared/schemas/ledger-report'
 import { loadReport } from './__ledger-report.server'
 import { PeriodForm, ReportView } from './__ledger-report'
 

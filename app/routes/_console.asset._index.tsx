@@ -9,7 +9,7 @@ import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import { useResultToast } from '~/components/toast'
 import assetList from '~/lists/asset'
-import type { Asset } from '~/schemas/asset'
+import type { Asset } from '#shared/schemas/asset'
 import { loadList } from '~/server/list.server'
 import { deleteAsset } from './__asset.server'
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
-import type { LedgerPackage } from '~/schemas/ledger-entity'
+import type { LedgerPackage } from '#shared/schemas/ledger-entity'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { PackageForm } from './__ledger-package-form'

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
-import { ROLE_META_KEYS } from '~/schemas/permission'
+import { ROLE_META_KEYS } from '#shared/schemas/permission'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { RoleEditor } from './__role-editor'

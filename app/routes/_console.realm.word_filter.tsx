@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { RouteError } from '~/components/route-error'
 import { WordFilterEditor } from '~/components/word-filter-editor'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, orErrorResponse } from '~/server/api.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
 

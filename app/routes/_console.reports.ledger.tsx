@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
-import { REPORTS } from '~/schemas/ledger-report'
+import { REPORTS } from '#shared/schemas/ledger-report'
 import { loadReport } from './__ledger-report.server'
 import { PeriodForm, ReportView } from './__ledger-report'
 

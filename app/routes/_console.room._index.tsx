@@ -5,7 +5,7 @@ import { CrudList } from '~/components/crud-list'
 import { RouteError } from '~/components/route-error'
 import roomList from '~/lists/room'
 import roomGroupList from '~/lists/room-group'
-import type { Room, RoomGroup } from '~/schemas/room'
+import type { Room, RoomGroup } from '#shared/schemas/room'
 import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
 

@@ -7,7 +7,7 @@ import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import auditLogList from '~/lists/audit-log'
-import type { AuditLog } from '~/schemas/technical'
+import type { AuditLog } from '#shared/schemas/technical'
 import { loadList } from '~/server/list.server'
 
 export const handle = { title: 'pages.technical.audit_logs' }

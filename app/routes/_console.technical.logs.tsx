@@ -8,7 +8,7 @@ import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import errorLogList from '~/lists/error-log'
-import type { ErrorLog } from '~/schemas/technical'
+import type { ErrorLog } from '#shared/schemas/technical'
 import { loadList } from '~/server/list.server'
 
 export const handle = { title: 'pages.technical.logs' }

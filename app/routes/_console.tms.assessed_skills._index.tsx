@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { CrudList } from '~/components/crud-list'
 import { RouteError } from '~/components/route-error'
 import skillList from '~/lists/tms-assessed-skill'
-import type { Skill } from '~/schemas/tms/skill'
+import type { Skill } from '#shared/schemas/tms/skill'
 import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
 

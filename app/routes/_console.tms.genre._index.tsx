@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { CrudList } from '~/components/crud-list'
 import { RouteError } from '~/components/route-error'
 import genreList from '~/lists/tms-genre'
-import type { Genre } from '~/schemas/tms/genre'
+import type { Genre } from '#shared/schemas/tms/genre'
 import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
 

@@ -11,7 +11,7 @@ import { useToast } from '~/components/toast'
 import { translatedErrors } from '~/lib/error-text'
 import { withFilterOptions } from '~/lib/list-format'
 import bankList from '~/lists/tms-question-bank'
-import type { BankItem } from '~/schemas/tms/bank'
+import type { BankItem } from '#shared/schemas/tms/bank'
 import { loadList } from '~/server/list.server'
 import { bankListAction, bankRefs } from './__bank.server'
 

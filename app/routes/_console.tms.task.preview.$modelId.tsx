@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { RouteError } from '~/components/route-error'
 import { ModelPaper } from '~/components/tms/model-paper'
-import type { Model } from '~/schemas/tms/model'
+import type { Model } from '#shared/schemas/tms/model'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 

@@ -5,7 +5,7 @@ import { EntityTable } from '~/components/entity-table'
 import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import tokenList from '~/lists/tms-token'
-import type { TaskToken } from '~/schemas/tms/token'
+import type { TaskToken } from '#shared/schemas/tms/token'
 import { loadList } from '~/server/list.server'
 
 export const handle = { title: 'pages.tms.token.list' }

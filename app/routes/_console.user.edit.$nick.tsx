@@ -7,7 +7,7 @@ import { Icon } from '~/components/icon'
 import { RouteError } from '~/components/route-error'
 import { useToast } from '~/components/toast'
 import { jsonBody } from '~/lib/json'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { UserForm } from './__user-form'
 import { saveUser, userFormData } from './__user.server'
 

@@ -1,7 +1,7 @@
 import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { HandoverFailed } from '~/components/handover-failed'
-import { HandoverSecret } from '~/schemas/handover'
+import { HandoverSecret } from '#shared/schemas/handover'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { handoverNonceCookie, sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'

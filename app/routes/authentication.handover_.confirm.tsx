@@ -1,7 +1,7 @@
 import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { HandoverFailed } from '~/components/handover-failed'
-import { HandoverHash, HandoverSecret } from '~/schemas/handover'
+import { HandoverHash, HandoverSecret } from '#shared/schemas/handover'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { handoverStateCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'

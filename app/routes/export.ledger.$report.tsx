@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { toCsv, type TableColumn } from '~/lib/table'
-import { labelKey, ReportQuery, type ReportAnswer, type ReportRow } from '~/schemas/ledger-report'
+import { labelKey, ReportQuery, type ReportAnswer, type ReportRow } from '#shared/schemas/ledger-report'
 import { orErrorResponse } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 import { getT } from '~/server/i18n.server'

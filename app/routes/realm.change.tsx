@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { can } from '~/lib/access'
-import { RealmCode, type ListPage } from '~/schemas/common'
-import type { RealmConfig } from '~/schemas/realm'
+import { can } from '#shared/access'
+import { RealmCode, type ListPage } from '#shared/schemas/common'
+import type { RealmConfig } from '#shared/schemas/realm'
 import { RealmApiError } from '~/server/api.server'
 import { requireUser } from '~/server/auth.server'
-import { handoverStateCookie, realmCookie, sessionCookie } from '~/server/cookies.server'
+import { realmCookie } from '#shared/cookies.server'
+import { handoverStateCookie, sessionCookie } from '~/server/cookies.server'
 import { randomToken, sha256Hex } from '../../worker/lib/crypto'
 
 /** Who may switch realms (seed 000 §2.1: the icon shows for mas_realm_list or mas_realm_list_all). */

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
-import { settingsFromForm } from '~/schemas/settings'
+import { settingsFromForm } from '#shared/schemas/settings'
 import { safeRedirect } from '~/server/auth.server'
 import { settingsCookie } from '~/server/settings.server'
 

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { isErrorEnvelope, type ErrorItem } from '~/schemas/error'
+import { isErrorEnvelope, type ErrorItem } from '#shared/schemas/error'
 
 export const DASH_VERSION_HEADER = 'x-dash-version'
 

@@ -1,11 +1,5 @@
 import { createCookie } from '@remix-run/cloudflare'
-
-/** Hosts served over plain HTTP in development, where `Secure` and `__Host-` cookies cannot be set. */
-export function isLocalHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname.endsWith('.localhost')
-}
-
-const secureFor = (request: Request) => !isLocalHost(new URL(request.url).hostname)
+import { secureFor } from '#shared/cookies.server'
 
 /**
  * The session cookie holds the auth token; httpOnly so page scripts never see it, SameSite=Lax, and outside
@@ -20,18 +14,6 @@ export function sessionCookie(request: Request) {
     path: '/',
     // Sign-in sets each cookie's own Max-Age to its session's remaining lifetime (realm-tunable).
     maxAge: 60 * 60 * 12,
-  })
-}
-
-/** The realm chosen on a multi-realm host. */
-export function realmCookie(request: Request) {
-  const secure = secureFor(request)
-  return createCookie(secure ? '__Host-dash_realm' : 'dash_realm', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: 60 * 60 * 24 * 365,
   })
 }
 

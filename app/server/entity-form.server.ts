@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { formToValues, type FieldSpec } from '~/lib/form-fields'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError } from './api.server'
 import { requireRoute } from './auth.server'
 import { setFlash } from './flash.server'

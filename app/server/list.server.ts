@@ -2,7 +2,7 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
 import { paramsOf } from '~/lib/search'
-import { ListQuery, MAX_LIMIT, PAGE_SIZES, type ListPage } from '~/schemas/common'
+import { ListQuery, MAX_LIMIT, PAGE_SIZES, type ListPage } from '#shared/schemas/common'
 import { orErrorResponse } from './api.server'
 import { requireRoute } from './auth.server'
 

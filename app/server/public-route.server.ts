@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { can } from '~/lib/access'
-import { matchRoute } from '~/lib/manifest'
+import { can } from '#shared/access'
+import { matchRoute } from '#shared/manifest'
 import { getRealmContext } from './realm.server'
 
 /** Guard of a public route (seed 000 §2.3): no session, but its realm flags (e.g. persona_enabled) must hold. */

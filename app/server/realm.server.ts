@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import type { RealmConfig } from '~/schemas/realm'
+import type { RealmConfig } from '#shared/schemas/realm'
 import { RealmApiError, realmApi } from './api.server'
-import { realmCookie } from './cookies.server'
+import { realmCookie } from '#shared/cookies.server'
 import { oncePerRequest } from './memo.server'
 
 export interface RealmContext {

@@ -1,6 +1,6 @@
 import { createCookie } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { DEFAULT_SETTINGS, Settings } from '~/schemas/settings'
+import { DEFAULT_SETTINGS, Settings } from '#shared/schemas/settings'
 
 export const settingsCookie = createCookie('dash_settings', { sameSite: 'lax', path: '/', httpOnly: true, maxAge: 60 * 60 * 24 * 365 })
 

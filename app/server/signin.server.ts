@@ -1,9 +1,10 @@
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { LoginResult } from '~/components/login-screen'
-import type { DeviceSession } from '~/schemas/auth'
+import type { DeviceSession } from '#shared/schemas/auth'
 import { RealmApiError, realmApi, type RealmApi } from './api.server'
 import { safeRedirect, type SessionUser } from './auth.server'
-import { realmCookie, sessionCookie } from './cookies.server'
+import { realmCookie } from '#shared/cookies.server'
+import { sessionCookie } from './cookies.server'
 import type { RealmContext } from './realm.server'
 
 /** Sign-in methods of the /login action; `token` is the token-login link (query string). */

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { solvePow } from '~/lib/pow'
+import { solvePow } from '#shared/pow'
 
 /** Solves a proof-of-work challenge off the main thread, reporting progress; one challenge per message. */
 declare const self: DedicatedWorkerGlobalScope

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { EntityTable } from '~/components/entity-table'
 import realmList from '~/lists/realm'
-import type { ListPage, ListQuery } from '~/schemas/common'
+import type { ListPage, ListQuery } from '#shared/schemas/common'
 
 type Row = { code: string; name: string; canonical_name: string; parent_code: string | null; created_at: string }
 const rows: Row[] = Array.from({ length: 25 }, (_, i) => ({

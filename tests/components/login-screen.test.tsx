@@ -2,7 +2,7 @@ import { createRemixStub } from '@remix-run/testing'
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { LoginScreen } from '~/components/login-screen'
-import type { RealmConfig } from '~/schemas/realm'
+import type { RealmConfig } from '#shared/schemas/realm'
 
 const config = {
   realm: 'demo',

@@ -2,11 +2,11 @@ import fc from 'fast-check'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { PARTIAL_SCORE_TYPES, QUESTION_LIMITS, QUESTION_TYPES, SHUFFLE_TYPES, type QuestionType } from '~/schemas/tms/constants'
-import { Question, QuestionSchemas, createQuestionSchema } from '~/schemas/tms/question'
+import { PARTIAL_SCORE_TYPES, QUESTION_LIMITS, QUESTION_TYPES, SHUFFLE_TYPES, type QuestionType } from '#shared/schemas/tms/constants'
+import { Question, QuestionSchemas, createQuestionSchema } from '#shared/schemas/tms/question'
 import { validQuestion } from '../support/tms-fixtures'
 
-/** The schema the API and the editor use (app/schemas/tms/question.ts); nothing here re-implements a rule. */
+/** The schema the API and the editor use (app/shared/schemas/tms/question.ts); nothing here re-implements a rule. */
 const issues = (q: unknown, schema: v.GenericSchema = Question) => {
   const r = v.safeParse(schema, q)
   return r.success ? [] : r.issues.map((i) => [(i.path ?? []).map((p) => String(p.key)).join('.'), i.message] as const)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formulaProblem, plainText, renderRichText, sanitizeRichText } from '~/lib/rich-text'
+import { formulaProblem, plainText, renderRichText, sanitizeRichText } from '#shared/rich-text'
 import { parseVideoUrl, videoEmbedUrl } from '~/lib/video'
 
 /** Fragments people use to get script to run, mixed freely with harmless markup by the properties below. */

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LoginScreen } from '~/components/login-screen'
 import { signinTabs } from '~/components/signin/tabs'
-import type { RealmConfig } from '~/schemas/realm'
+import type { RealmConfig } from '#shared/schemas/realm'
 
 const escola = {
   realm: 'escola',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { LOCALES } from '~/i18n/config'
-import { ROOM_TYPES } from '~/schemas/room'
+import { ROOM_TYPES } from '#shared/schemas/room'
 import {
   ANSWER_MEDIA,
   DIFFICULTIES,
@@ -16,7 +16,7 @@ import {
   QUESTION_TYPES,
   TASK_STATUSES,
   TEXT_COUNT_UNITS,
-} from '~/schemas/tms/constants'
+} from '#shared/schemas/tms/constants'
 
 /** The task-authoring and room screens' sources, read as text. */
 const sources = {

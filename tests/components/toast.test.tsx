@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TOAST_TIMEOUT_MS, ToastProvider, useResultToast, useToast, type ToastInput } from '~/components/toast'
-import type { ErrorItem } from '~/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 
 function Pusher({ toast }: { toast: ToastInput }) {
   const api = useToast()

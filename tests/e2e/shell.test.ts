@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { visibleNav } from '~/lib/navigation'
-import { permissionMap } from '~/schemas/permission'
+import { permissionMap } from '#shared/schemas/permission'
 import { DEMO_ROLES } from '../../worker/seed/demo'
 import { launch, newPage, open, signInOnScreen, url } from './browser'
 

@@ -1,4 +1,4 @@
-import type { QuestionType } from '../../app/schemas/tms/constants'
+import type { QuestionType } from '#shared/schemas/tms/constants'
 
 /** A valid question of every type (seed 001 §3), as the editor would send it. Tests derive violations from these. */
 export function validQuestion(type: QuestionType): Record<string, unknown> & { type: QuestionType } {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { RealmApiError, orErrorResponse, realmApi } from '../../app/server/api.server'
+import { RealmApiError, orErrorResponse, realmApi } from '~/server/api.server'
 
 /** The console's client, dispatching in-process to a realm API that never answers (a stalled upstream). */
 const stalled = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Category } from '../../app/schemas/category'
-import type { ListPage } from '../../app/schemas/common'
+import type { Category } from '#shared/schemas/category'
+import type { ListPage } from '#shared/schemas/common'
 import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
 
 const ALL = ['dashboard_dashboard_access', 'room_category_list', 'room_category_get', 'room_category_create', 'room_category_edit', 'room_category_delete']

@@ -1,6 +1,6 @@
 import { SELF, env } from 'cloudflare:test'
 import { expect } from 'vitest'
-import type { ErrorEnvelope } from '../../app/schemas/error'
+import type { ErrorEnvelope } from '#shared/schemas/error'
 import { createSession } from '../../worker/db/sessions'
 
 export const DEMO = 'demo.localhost'

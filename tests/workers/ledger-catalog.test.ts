@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:test'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ListPage } from '../../app/schemas/common'
-import { parseCost } from '../../app/schemas/ledger'
-import type { LedgerContent, LedgerPackage } from '../../app/schemas/ledger-entity'
+import type { ListPage } from '#shared/schemas/common'
+import { parseCost } from '#shared/schemas/ledger'
+import type { LedgerContent, LedgerPackage } from '#shared/schemas/ledger-entity'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 import { DASH, ledgerRealm } from './ledger-helpers'
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { catalogues } from '../../app/i18n/catalogues'
+import { catalogues } from '~/i18n/catalogues'
 import { DEMO, call, userWith } from './helpers'
 import { DASH, balance, funded, grant, key, recipient } from './ledger-helpers'
 import { userWallet } from '../../worker/db/ledger'

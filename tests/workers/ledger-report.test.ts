@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { periodsOf, type ReportAnswer } from '../../app/schemas/ledger-report'
+import { periodsOf, type ReportAnswer } from '#shared/schemas/ledger-report'
 import { tzOffsetMinutes } from '../../worker/db/ledger-report'
 import { api, expectEnvelope, userWith } from './helpers'
 import { DASH, funded, ledgerRealm } from './ledger-helpers'

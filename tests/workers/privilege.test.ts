@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { ListPage } from '../../app/schemas/common'
-import { PERMISSIONS, PLATFORM_PERMISSIONS } from '../../app/schemas/permission'
-import { INFRA_FIELDS } from '../../app/schemas/realm-settings'
-import type { ImportReport, User } from '../../app/schemas/user'
+import type { ListPage } from '#shared/schemas/common'
+import { PERMISSIONS, PLATFORM_PERMISSIONS } from '#shared/schemas/permission'
+import { INFRA_FIELDS } from '#shared/schemas/realm-settings'
+import type { ImportReport, User } from '#shared/schemas/user'
 import { createSession } from '../../worker/db/sessions'
 import { DEMO, ESCOLA, api, call, cookieValue, expectEnvelope, signIn, userWith } from './helpers'
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { ListPage } from '../../app/schemas/common'
-import type { RealmDetail } from '../../app/schemas/realm-settings'
+import type { ListPage } from '#shared/schemas/common'
+import type { RealmDetail } from '#shared/schemas/realm-settings'
 import { DEMO, api, call, expectEnvelope, signIn, userWith } from './helpers'
 
 const DASH = 'dashboard_dashboard_access'

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { ListPage } from '../../app/schemas/common'
+import type { ListPage } from '#shared/schemas/common'
 import { purgeDeletedRealms } from '../../worker/db/purge'
 import worker from '../../worker/index'
 import { DEMO, api, call, cookieValue, expectEnvelope, userWith } from './helpers'

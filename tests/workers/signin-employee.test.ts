@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
-import { employeeId } from '../../app/schemas/auth'
+import { employeeId } from '#shared/schemas/auth'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { mintPortalToken } from '../../worker/lib/state-portal'
 import { DEMO_EMPLOYEES, DEMO_PORTAL_SECRET } from '../../worker/seed/demo'

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
-import { solvePow } from '../../app/lib/pow'
-import type { CaptchaChallenge, CaptchaVerification } from '../../app/schemas/captcha'
+import { solvePow } from '#shared/pow'
+import type { CaptchaChallenge, CaptchaVerification } from '#shared/schemas/captcha'
 import { api } from './helpers'
 
 /** A fresh client address per test, so the per-address throttling buckets of tests never meet. */

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { BankItem } from '../../app/schemas/tms/bank'
+import type { BankItem } from '#shared/schemas/tms/bank'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 

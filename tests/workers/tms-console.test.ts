@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { catalogues } from '../../app/i18n/catalogues'
-import { ROUTES } from '../../app/lib/manifest'
-import { ESSAY_ERROR_CATEGORIES } from '../../app/schemas/tms/constants'
+import { catalogues } from '~/i18n/catalogues'
+import { ROUTES } from '#shared/manifest'
+import { ESSAY_ERROR_CATEGORIES } from '#shared/schemas/tms/constants'
 import { validQuestion } from '../support/tms-fixtures'
 import { call, consoleSignIn, DEMO, signIn, api } from './helpers'
 

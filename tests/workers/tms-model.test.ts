@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { QUESTION_TYPES } from '../../app/schemas/tms/constants'
-import type { Model } from '../../app/schemas/tms/model'
+import { QUESTION_TYPES } from '#shared/schemas/tms/constants'
+import type { Model } from '#shared/schemas/tms/model'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2'
 import { describe, expect, it } from 'vitest'
-import type { Model } from '../../app/schemas/tms/model'
+import type { Model } from '#shared/schemas/tms/model'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, api, call, userWith } from './helpers'
 

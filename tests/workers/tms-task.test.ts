@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { Model } from '../../app/schemas/tms/model'
-import type { Task } from '../../app/schemas/tms/task'
+import type { Model } from '#shared/schemas/tms/model'
+import type { Task } from '#shared/schemas/tms/task'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, ESCOLA, api, call, consoleSignIn, expectEnvelope, userWith } from './helpers'
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { TaskToken } from '../../app/schemas/tms/token'
+import type { TaskToken } from '#shared/schemas/tms/token'
 import { validQuestion } from '../support/tms-fixtures'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { UploadedFile } from '../../app/schemas/file'
+import type { UploadedFile } from '#shared/schemas/file'
 import { cleanupExpiredFiles } from '../../worker/db/files'
 import { DEMO, ESCOLA, api, call, cookieValue, expectEnvelope, userWith } from './helpers'
 

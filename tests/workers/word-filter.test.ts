@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { ComplaintReport } from '../../app/schemas/report'
+import type { ComplaintReport } from '#shared/schemas/report'
 import { checkWordFilter, filterText } from '../../worker/db/word-filter'
 import { DEMO, api, expectEnvelope, signIn, userWith } from './helpers'
 import { funded, ledgerRealm, move, recipient } from './ledger-helpers'

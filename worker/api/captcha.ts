@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { guarded } from '../lib/guard'
-import { CaptchaChallengeRequest, CaptchaVerifyRequest, SessionKey } from '../../app/schemas/captcha'
+import { CaptchaChallengeRequest, CaptchaVerifyRequest, SessionKey } from '#shared/schemas/captcha'
 import { createChallenge, realmCaptchaType, verifyChallenge } from '../db/captcha'
 import { getRealmRow } from '../db/realms'
 import { ApiError, apiError } from '../lib/errors'

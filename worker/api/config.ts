@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { GlobalConfigUpdate } from '../../app/schemas/realm-settings'
+import { GlobalConfigUpdate } from '#shared/schemas/realm-settings'
 import { getGlobalConfig, setGlobalConfigStatement } from '../db/global-config'
 import { auditStatement } from '../lib/audit'
 import { guarded } from '../lib/guard'

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
-import type { Access } from '../../app/lib/access'
+import type { Access } from '#shared/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
 import { findSessionAuth, type Auth } from '../db/sessions'
 

@@ -1,4 +1,4 @@
-import type { Access } from '../../app/lib/access'
+import type { Access } from '#shared/access'
 import { endpointAccess } from '../lib/guard'
 import { createApi, versionHeader } from './index'
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { EXTRA_FIELD_ENTITIES, ExtraFieldCreate, ExtraFieldUpdate, extraFieldEntity } from '../../app/schemas/extra-field'
+import { EXTRA_FIELD_ENTITIES, ExtraFieldCreate, ExtraFieldUpdate, extraFieldEntity } from '#shared/schemas/extra-field'
 import { randomToken } from '../lib/crypto'
 import { crud } from '../lib/entity'
 import { apiError } from '../lib/errors'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension, isSafeFileName } from '../../app/schemas/file'
+import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension, isSafeFileName } from '#shared/schemas/file'
 import { getRealmRow, realmConfig } from '../db/realms'
 import { fileHeaders, getFile, uploadedFile, type FileRow } from '../db/files'
 import { auditStatement } from '../lib/audit'

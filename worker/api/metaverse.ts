@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { MetaverseTokenRequest, type MetaverseToken } from '../../app/schemas/metaverse'
+import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
 import { auditStatement } from '../lib/audit'
 import { apiError } from '../lib/errors'
 import { guarded } from '../lib/guard'

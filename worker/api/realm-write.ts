@@ -1,5 +1,5 @@
-import { INFRA_FIELDS, RECORDING_SWITCHES, STORAGE_FIELDS } from '../../app/schemas/realm-settings'
-import type { Realm } from '../../app/schemas/realm'
+import { INFRA_FIELDS, RECORDING_SWITCHES, STORAGE_FIELDS } from '#shared/schemas/realm-settings'
+import type { Realm } from '#shared/schemas/realm'
 import { getGlobalConfig } from '../db/global-config'
 import { copiedPermissionsOf, copyRolesStatements, hostsTakenElsewhere, realmDefaults, setHostsStatements } from '../db/realm-admin'
 import { listRealmHosts } from '../db/realms'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { Id } from '../../app/schemas/tms/common'
-import { RoomGroupInput, RoomInput, RoomMemberInput, roomEntity, roomGroupEntity, type Room, type RoomGroup, type RoomMember } from '../../app/schemas/room'
+import { Id } from '#shared/schemas/tms/common'
+import { RoomGroupInput, RoomInput, RoomMemberInput, roomEntity, roomGroupEntity, type Room, type RoomGroup, type RoomMember } from '#shared/schemas/room'
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../lib/audit'
 import { crud } from '../lib/entity'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { HandoverBind, HandoverClaim, HandoverConfirm } from '../../app/schemas/handover'
-import { permissionMap } from '../../app/schemas/permission'
+import { HandoverBind, HandoverClaim, HandoverConfirm } from '#shared/schemas/handover'
+import { permissionMap } from '#shared/schemas/permission'
 import { guarded } from '../lib/guard'
 import { createSession, findSessionByHash, revokeSession } from '../db/sessions'
 import { randomToken, sha256Hex } from '../lib/crypto'

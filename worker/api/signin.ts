@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { SessionKey } from '../../app/schemas/captcha'
-import type { ErrorItem } from '../../app/schemas/error'
+import { SessionKey } from '#shared/schemas/captcha'
+import type { ErrorItem } from '#shared/schemas/error'
 import { consumeCaptchaToken, realmCaptchaType } from '../db/captcha'
 import { getRealmRow, realmConfig } from '../db/realms'
 import { createSession } from '../db/sessions'

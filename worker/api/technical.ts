@@ -1,5 +1,5 @@
 import { Hono, type ErrorHandler } from 'hono'
-import { ERROR_LOG_DAYS, auditLogEntity, errorLogEntity } from '../../app/schemas/technical'
+import { ERROR_LOG_DAYS, auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { crud } from '../lib/entity'
 import { ApiError } from '../lib/errors'
 import type { AppEnv } from './context'

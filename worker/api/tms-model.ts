@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { ListQuery } from '../../app/schemas/common'
-import { ModelInput, modelEntity } from '../../app/schemas/tms/model'
+import { ListQuery } from '#shared/schemas/common'
+import { ModelInput, modelEntity } from '#shared/schemas/tms/model'
 import { getModel, publishedCount } from '../db/tms'
 import { auditStatement } from '../lib/audit'
 import { deleteStatement, filterScope, listRows, realmScope } from '../lib/entity'

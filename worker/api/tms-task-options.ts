@@ -1,4 +1,4 @@
-import { Id } from '../../app/schemas/tms/common'
+import { Id } from '#shared/schemas/tms/common'
 import { getModel, listCategories } from '../db/tms'
 import type { Auth } from '../db/sessions'
 import { apiError } from '../lib/errors'

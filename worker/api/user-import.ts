@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import type { ImportReport, ImportRow } from '../../app/schemas/user'
-import { UserCreate, UserUpdate } from '../../app/schemas/user'
+import type { ImportReport, ImportRow } from '#shared/schemas/user'
+import { UserCreate, UserUpdate } from '#shared/schemas/user'
 import type { Auth } from '../db/sessions'
 import { getUser } from '../db/user-admin'
 import { parseCsv } from '../lib/csv'

@@ -1,5 +1,5 @@
-import type { ErrorItem } from '../../app/schemas/error'
-import type { User, UserCreate, UserUpdate } from '../../app/schemas/user'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { User, UserCreate, UserUpdate } from '#shared/schemas/user'
 import { uploadedFile, type FileRow } from '../db/files'
 import { getRealmRow, realmConfig } from '../db/realms'
 import { revokeUserSessionsStatement, type Auth } from '../db/sessions'

@@ -1,5 +1,5 @@
-import { CAPTCHA_TYPES, type CaptchaType } from '../../app/schemas/realm'
-import { powSolves } from '../../app/lib/pow'
+import { CAPTCHA_TYPES, type CaptchaType } from '#shared/schemas/realm'
+import { powSolves } from '#shared/pow'
 import { hmacSign, hmacVerify, randomToken, sha256Hex } from '../lib/crypto'
 import { CAPTCHA_ALPHABET } from '../lib/captcha/font'
 import { IMAGE_HEIGHT, IMAGE_WIDTH, renderCaptchaImage } from '../lib/captcha/image'

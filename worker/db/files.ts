@@ -1,4 +1,4 @@
-import { FILE_TYPES, type FileExtension, type UploadedFile } from '../../app/schemas/file'
+import { FILE_TYPES, type FileExtension, type UploadedFile } from '#shared/schemas/file'
 
 export interface FileRow {
   id: string

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { GLOBAL_CONFIG_DEFAULTS, GlobalConfig } from '../../app/schemas/realm-settings'
+import { GLOBAL_CONFIG_DEFAULTS, GlobalConfig } from '#shared/schemas/realm-settings'
 
 export interface StoredGlobalConfig extends GlobalConfig {
   updated_at: string

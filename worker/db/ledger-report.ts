@@ -1,4 +1,4 @@
-import { periodsOf, REPORT_COLUMNS, type ReportAnswer, type ReportQuery, type ReportRow } from '../../app/schemas/ledger-report'
+import { periodsOf, REPORT_COLUMNS, type ReportAnswer, type ReportQuery, type ReportRow } from '#shared/schemas/ledger-report'
 import type { Scope } from '../lib/entity'
 
 /** Minutes to add to UTC for the time zone at that instant (São Paulo: -180). */

@@ -1,4 +1,4 @@
-import type { AccountKind, TransactionType } from '../../app/schemas/ledger-entity'
+import type { AccountKind, TransactionType } from '#shared/schemas/ledger-entity'
 import { withNickSuffix } from '../api/device'
 import { randomToken } from '../lib/crypto'
 import { ApiError, apiError } from '../lib/errors'

@@ -1,4 +1,4 @@
-import type { OAuthScope } from '../../app/schemas/oauth2'
+import type { OAuthScope } from '#shared/schemas/oauth2'
 import { randomToken, sha256Hex } from '../lib/crypto'
 
 /** Codes live 2 minutes and serve once; access tokens live an hour. */

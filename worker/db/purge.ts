@@ -1,4 +1,4 @@
-import { REALM_RESTORE_DAYS } from '../../app/schemas/realm'
+import { REALM_RESTORE_DAYS } from '#shared/schemas/realm'
 import { auditStatement } from '../lib/audit'
 
 /**

@@ -1,5 +1,5 @@
-import { PLATFORM_PERMISSIONS, PLATFORM_ROLE } from '../../app/schemas/permission'
-import { realmEntity } from '../../app/schemas/realm'
+import { PLATFORM_PERMISSIONS, PLATFORM_ROLE } from '#shared/schemas/permission'
+import { realmEntity } from '#shared/schemas/realm'
 import { decodeRow } from '../lib/entity'
 import { listRealmHosts } from './realms'
 

@@ -1,5 +1,5 @@
-import { isAcceptedUrl, parseWebUrl } from '../../app/schemas/common'
-import { REALM_URL_FIELDS, realmEntity, type Realm, type RealmConfig } from '../../app/schemas/realm'
+import { isAcceptedUrl, parseWebUrl } from '#shared/schemas/common'
+import { REALM_URL_FIELDS, realmEntity, type Realm, type RealmConfig } from '#shared/schemas/realm'
 import { decodeRow, type Scope } from '../lib/entity'
 
 /**

@@ -1,4 +1,4 @@
-import { PERMISSIONS, permissionMap, type PermissionMap } from '../../app/schemas/permission'
+import { PERMISSIONS, permissionMap, type PermissionMap } from '#shared/schemas/permission'
 
 /** A role as the API answers it: meta fields and every catalogue permission flattened beside them (seed 000 §6). */
 export type RoleObject = { realm: string; role: string; description: string; updated_at: string; updated_by: string } & PermissionMap

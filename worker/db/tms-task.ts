@@ -1,6 +1,6 @@
-import type { ErrorItem } from '../../app/schemas/error'
-import type { PublishInput, Task } from '../../app/schemas/tms/task'
-import { taskEntity } from '../../app/schemas/tms/task'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { PublishInput, Task } from '#shared/schemas/tms/task'
+import { taskEntity } from '#shared/schemas/tms/task'
 import { decodeRow } from '../lib/entity'
 import { existingIds, ruleError } from '../lib/tms'
 

@@ -1,7 +1,7 @@
-import type { ErrorItem } from '../../app/schemas/error'
-import { categoryChoiceProblems, categoryEntity, type Category } from '../../app/schemas/tms/category'
-import { MODEL_CONTENT_FIELDS, modelEntity, type Model } from '../../app/schemas/tms/model'
-import type { Question } from '../../app/schemas/tms/question'
+import type { ErrorItem } from '#shared/schemas/error'
+import { categoryChoiceProblems, categoryEntity, type Category } from '#shared/schemas/tms/category'
+import { MODEL_CONTENT_FIELDS, modelEntity, type Model } from '#shared/schemas/tms/model'
+import type { Question } from '#shared/schemas/tms/question'
 import { decodeRow } from '../lib/entity'
 import { ruleError } from '../lib/tms'
 

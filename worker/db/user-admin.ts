@@ -1,4 +1,4 @@
-import { userEntity, type User } from '../../app/schemas/user'
+import { userEntity, type User } from '#shared/schemas/user'
 import { decodeRow } from '../lib/entity'
 
 /** Stored user columns a write may set (never realm or nick, which identify the row). */

@@ -1,4 +1,4 @@
-import { filterText, type FilterResult } from '../../app/lib/word-filter'
+import { filterText, type FilterResult } from '#shared/word-filter'
 import { getGlobalConfig } from './global-config'
 
 export { filterText }

@@ -1,4 +1,4 @@
-import { maskSecret } from '../../app/schemas/entity'
+import { maskSecret } from '#shared/schemas/entity'
 
 export type AuditAction = 'create' | 'update' | 'delete' | (string & {})
 

@@ -1,5 +1,5 @@
-import type { ErrorItem } from '../../app/schemas/error'
-import { PLATFORM_PERMISSIONS } from '../../app/schemas/permission'
+import type { ErrorItem } from '#shared/schemas/error'
+import { PLATFORM_PERMISSIONS } from '#shared/schemas/permission'
 import type { Auth } from '../db/sessions'
 import { ApiError, apiError } from './errors'
 

@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { BaseIssue } from 'valibot'
-import type { ErrorItem } from '../../app/schemas/error'
+import type { ErrorItem } from '#shared/schemas/error'
 
 /** A failure answered with the error envelope `{ errors: [...] }` and the given status. */
 export class ApiError extends Error {

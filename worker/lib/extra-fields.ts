@@ -1,5 +1,5 @@
-import type { ErrorItem } from '../../app/schemas/error'
-import type { ExtraFieldEntity } from '../../app/schemas/extra-field'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { ExtraFieldEntity } from '#shared/schemas/extra-field'
 
 export interface ExtraFieldRule {
   key: string

@@ -1,4 +1,4 @@
-import type { FileExtension } from '../../app/schemas/file'
+import type { FileExtension } from '#shared/schemas/file'
 
 const ascii = (b: Uint8Array, at: number, text: string) => [...text].every((ch, i) => b[at + i] === ch.charCodeAt(0))
 const bytes = (b: Uint8Array, at: number, sig: number[]) => sig.every((x, i) => b[at + i] === x)

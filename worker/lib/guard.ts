@@ -1,5 +1,5 @@
 import type { Handler } from 'hono'
-import type { Access } from '../../app/lib/access'
+import type { Access } from '#shared/access'
 import type { AppEnv, Ctx } from '../api/context'
 import { requireAccess } from '../api/context'
 import type { Auth } from '../db/sessions'

@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { IdempotencyKey } from '../../app/schemas/ledger'
+import { IdempotencyKey } from '#shared/schemas/ledger'
 import type { Ctx } from '../api/context'
 import { parse } from '../api/context'
 import type { Auth } from '../db/sessions'

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
-import { RealmCode } from '../../app/schemas/common'
-import { PERMISSIONS, PLATFORM_ROLE } from '../../app/schemas/permission'
-import { Nick } from '../../app/schemas/user'
+import { RealmCode } from '#shared/schemas/common'
+import { PERMISSIONS, PLATFORM_ROLE } from '#shared/schemas/permission'
+import { Nick } from '#shared/schemas/user'
 
 /**
  * The SQL of `npm run platform:grant -- <realm> <nick>`: the out-of-band bootstrap of a platform operator (nobody in

@@ -1,4 +1,4 @@
-import { normalizeEmployeeId } from '../../app/schemas/auth'
+import { normalizeEmployeeId } from '#shared/schemas/auth'
 import { base64UrlToBytes, bytesToBase64Url, hmacSign, hmacVerify, randomToken } from './crypto'
 
 /**

@@ -1,4 +1,4 @@
-import { PERMISSIONS, PLATFORM_ROLE, isPlatformPermission, type Permission } from '../../app/schemas/permission'
+import { PERMISSIONS, PLATFORM_ROLE, isPlatformPermission, type Permission } from '#shared/schemas/permission'
 import { seedLedger } from './ledger'
 import { seedRealmAdmin } from './realm-admin'
 import { seedTms } from './tms'

@@ -1,4 +1,4 @@
-import { SYSTEM_CONTENT_KEYS } from '../../app/schemas/ledger'
+import { SYSTEM_CONTENT_KEYS } from '#shared/schemas/ledger'
 import { issuanceAccount, postingStatements, realmWallet, userWallet, type AccountRef } from '../db/ledger'
 
 /** Demo packages of realm `demo`, one per currency (BRL is the default, seed 000 §9). */

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { ModelInput } from '../../app/schemas/tms/model'
-import { plainText } from '../../app/lib/rich-text'
+import { ModelInput } from '#shared/schemas/tms/model'
+import { plainText } from '#shared/rich-text'
 import { modelContent } from '../db/tms'
 import { storedQuestion } from '../lib/tms'
 

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { solvePow } from '~/lib/pow'
+import { solvePow } from '#shared/pow'
 import { sessionKey } from '~/lib/session-key'
-import type { CaptchaChallenge, CaptchaVerification } from '~/schemas/captcha'
-import type { RealmConfig } from '~/schemas/realm'
+import type { CaptchaChallenge, CaptchaVerification } from '#shared/schemas/captcha'
+import type { RealmConfig } from '#shared/schemas/realm'
 import { Icon } from '../icon'
 
 type State =

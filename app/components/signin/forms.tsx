@@ -13,7 +13,7 @@ import {
   UF_CODES,
   UsernameSignin,
   type DocumentType,
-} from '~/schemas/auth'
+} from '#shared/schemas/auth'
 import type { LoginResult } from '../login-screen'
 import { PasswordField, SubmitButton, TextField } from './password-field'
 

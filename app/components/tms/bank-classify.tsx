@@ -6,9 +6,9 @@ import { Icon } from '~/components/icon'
 import { useToast } from '~/components/toast'
 import { errorText, ruleText } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
-import type { ErrorItem } from '~/schemas/error'
-import { BankClassify } from '~/schemas/tms/bank'
-import { GRADES, QUESTION_TYPES } from '~/schemas/tms/constants'
+import type { ErrorItem } from '#shared/schemas/error'
+import { BankClassify } from '#shared/schemas/tms/bank'
+import { GRADES, QUESTION_TYPES } from '#shared/schemas/tms/constants'
 
 const TOPIC = ['subject_id', 'standard_id', 'descriptor_id'] as const
 

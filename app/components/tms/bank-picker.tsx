@@ -3,9 +3,9 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/dialog'
 import { Icon } from '~/components/icon'
-import type { ListPage } from '~/schemas/common'
-import type { BankItem } from '~/schemas/tms/bank'
-import { DIFFICULTIES, QUESTION_TYPES } from '~/schemas/tms/constants'
+import type { ListPage } from '#shared/schemas/common'
+import type { BankItem } from '#shared/schemas/tms/bank'
+import { DIFFICULTIES, QUESTION_TYPES } from '#shared/schemas/tms/constants'
 
 /**
  * Adds question-bank questions to a model: search the bank (text, type, difficulty, subject), choose, and the

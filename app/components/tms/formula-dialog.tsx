@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/dialog'
-import { formulaProblem, renderFormula } from '~/lib/rich-text'
+import { formulaProblem, renderFormula } from '#shared/rich-text'
 
 /**
  * LaTeX formula editor: the formula typeset live by KaTeX, and "invalid formula" / "undefined control sequence" with

@@ -1,5 +1,5 @@
 import { Node, mergeAttributes } from '@tiptap/core'
-import { renderFormula } from '~/lib/rich-text'
+import { renderFormula } from '#shared/rich-text'
 
 /**
  * A formula in the editor: an atom carrying its LaTeX and its mode (inline or block), stored as

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { isMediaUrl } from '~/schemas/tms/question-rules'
+import { isMediaUrl } from '#shared/schemas/tms/question-rules'
 import { parseVideoUrl, videoEmbedUrl } from '~/lib/video'
 
 /**

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { MODEL_FLAGS, MODEL_KINDS } from '~/schemas/tms/constants'
+import { MODEL_FLAGS, MODEL_KINDS } from '#shared/schemas/tms/constants'
 import { NumberField, SelectField, TextField } from './question-options'
 
 export interface ModelMeta {

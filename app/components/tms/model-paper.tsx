@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/icon'
-import type { QuestionInput } from '~/schemas/tms/question'
+import type { QuestionInput } from '#shared/schemas/tms/question'
 import { QuestionView } from './question-view'
 
 export interface PaperModel {

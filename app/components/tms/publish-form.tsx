@@ -8,10 +8,10 @@ import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { isoToZoned, zonedToIso } from '~/lib/zoned-time'
-import type { ErrorItem } from '~/schemas/error'
-import { categoryChoiceProblems } from '~/schemas/tms/category'
-import { PUBLICATION_TYPES, type PublicationType, type QuestionType } from '~/schemas/tms/constants'
-import { PublishInput, publicationProblems } from '~/schemas/tms/task'
+import type { ErrorItem } from '#shared/schemas/error'
+import { categoryChoiceProblems } from '#shared/schemas/tms/category'
+import { PUBLICATION_TYPES, type PublicationType, type QuestionType } from '#shared/schemas/tms/constants'
+import { PublishInput, publicationProblems } from '#shared/schemas/tms/task'
 
 export interface PublishOptions {
   model: { id: string; title: string; token: boolean; min_execution_time: number; categories: string[]; question_types: string[] }

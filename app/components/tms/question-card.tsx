@@ -11,7 +11,7 @@ import {
   QUESTION_TYPES,
   SHUFFLE_TYPES,
   type QuestionType,
-} from '~/schemas/tms/constants'
+} from '#shared/schemas/tms/constants'
 import type { QuestionDraft } from './question-draft'
 import { NumberField, QuestionOptions, SelectField, TextField, type EditorRefs, type FieldAccess } from './question-options'
 import { QuestionView } from './question-view'

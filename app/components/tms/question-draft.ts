@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { INFORMATIVE_TYPES, type QuestionType } from '~/schemas/tms/constants'
+import { INFORMATIVE_TYPES, type QuestionType } from '#shared/schemas/tms/constants'
 
 /** A question as the editor holds it: the seed's fields (§3), options shaped by type. */
 export interface QuestionDraft {

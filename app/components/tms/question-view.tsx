@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { parsePhrase, wordsOf } from '~/schemas/tms/phrase'
-import type { QuestionInput } from '~/schemas/tms/question'
+import { parsePhrase, wordsOf } from '#shared/schemas/tms/phrase'
+import type { QuestionInput } from '#shared/schemas/tms/question'
 import { MediaView } from './media-view'
 import { RichText } from './rich-text'
 

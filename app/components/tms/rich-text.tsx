@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react'
 import { useMemo } from 'react'
-import { renderRichText, type RichTextPolicy } from '~/lib/rich-text'
+import { renderRichText, type RichTextPolicy } from '#shared/rich-text'
 import type { RootData } from '~/root'
 
 /** Images of rich text may come from this realm's files (besides https). */

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { ReportQuery } from '../../../app/schemas/ledger-report'
+import { ReportQuery } from '#shared/schemas/ledger-report'
 import { ledgerReport } from '../../db/ledger-report'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, readQuery } from '../context'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { DebitBody, ReversalBody, SponsorBody, TransferBody } from '../../../app/schemas/ledger'
+import { DebitBody, ReversalBody, SponsorBody, TransferBody } from '#shared/schemas/ledger'
 import {
   accountLabel,
   balanceOf,

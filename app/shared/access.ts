@@ -1,5 +1,5 @@
-import type { PermissionMap } from '~/schemas/permission'
-import type { RealmConfig } from '~/schemas/realm'
+import type { PermissionMap } from './schemas/permission'
+import type { RealmConfig } from './schemas/realm'
 
 /** Realm configuration flags a route may require (seed 000 §2.2). */
 export type RealmFlag = 'ledger_enabled' | 'persona_enabled'

@@ -1,4 +1,4 @@
-import { PERMISSIONS, PERMISSION_GROUPS, PLATFORM_PERMISSIONS, PLATFORM_ROLE, permissionGroup } from '~/schemas/permission'
+import { PERMISSIONS, PERMISSION_GROUPS, PLATFORM_PERMISSIONS, PLATFORM_ROLE, permissionGroup } from './schemas/permission'
 import type { Access } from './access'
 import { ROUTES } from './manifest'
 
@@ -12,14 +12,14 @@ const fmt = (a: Access | 'public') =>
       ].join(' AND ') || 'signed in'
 
 /**
- * The permission catalogue, the route manifest and the API requirements as Markdown (app/schemas/PERMISSIONS.md).
+ * The permission catalogue, the route manifest and the API requirements as Markdown (app/shared/schemas/PERMISSIONS.md).
  * `npm run docs` rewrites the file; a test fails when it is out of date.
  */
 export function permissionsMarkdown(endpoints: { method: string; path: string; access: Access | 'public' }[]): string {
   const lines = [
     '# Permissions, routes and endpoints',
     '',
-    'Generated from `app/schemas/permission.ts`, `app/lib/manifest.ts` and the API route table by `npm run docs`; do not edit by hand.',
+    'Generated from `app/shared/schemas/permission.ts`, `app/shared/manifest.ts` and the API route table by `npm run docs`; do not edit by hand.',
     'Names follow `module_resource_action`. Names the specification shows are kept exactly; the others follow the same convention',
     '(list / get / create / edit / delete per area). Requirements combine with AND; `one of` marks the OR of the specification.',
     '',

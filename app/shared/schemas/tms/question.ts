@@ -10,7 +10,7 @@ import {
   type QuestionLimits,
   type QuestionType,
 } from './constants'
-import { plainText } from '../../lib/rich-text'
+import { plainText } from '../../rich-text'
 import { Id } from './common'
 import { parsePhrase, wordsOf } from './phrase'
 import * as rules from './question-rules'

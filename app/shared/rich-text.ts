@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2'
 import katex from 'katex'
-import { isWebUrl } from '../schemas/common'
+import { isWebUrl } from './schemas/common'
 
 /**
  * Rich text (question statements, comments, option statements) is HTML written by the editor. Whatever arrives is

@@ -1,6 +1,6 @@
-import { formulaProblem, formulasOf, plainText } from '../../lib/rich-text'
+import { formulaProblem, formulasOf, plainText } from '../../rich-text'
 import { isLocalPath, isWebUrl } from '../common'
-import { parseVideoUrl } from '../../lib/video'
+import { parseVideoUrl } from '../../../lib/video'
 import { CHOICE_TYPES, INFORMATIVE_TYPES, PARTIAL_SCORE_TYPES, SHUFFLE_TYPES, type QuestionLimits, type QuestionType } from './constants'
 import { parsePhrase, sameAnswer, sentenceProblem, wordsOf } from './phrase'
 
