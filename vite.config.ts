@@ -1,5 +1,6 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import { fileURLToPath } from 'node:url'
+import { flatRoutes } from 'remix-flat-routes'
 import { defineConfig } from 'vite'
 
 declare module '@remix-run/cloudflare' {
@@ -12,8 +13,12 @@ declare module '@remix-run/cloudflare' {
 export default defineConfig({
   plugins: [
     remix({
-      // Route-local pieces (forms, editors) sit beside their routes as `__name.tsx` and are not routes.
-      ignoredRouteFiles: ['**/__*'],
+      // Routes live in folders by area (remix-flat-routes, hybrid `+` folders: `_console+/tms+/genre.create.tsx` is
+      // `_console.tms.genre.create`); Remix's own file convention is off. Route-local pieces (forms, editors, loaders'
+      // helpers) sit beside their routes as `__name.tsx` and are not routes.
+      ignoredRouteFiles: ['**/*'],
+      routes: async (defineRoutes) =>
+        flatRoutes('routes', defineRoutes, { ignoredRouteFiles: ['**/.*', '**/*.css', '**/__*.*', '**/*.server.*', '**/*.test.*'] }),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

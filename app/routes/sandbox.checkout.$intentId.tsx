@@ -6,8 +6,8 @@ import { RouteError } from '~/components/route-error'
 import { money } from '~/lib/format'
 import { orErrorResponse } from '~/server/api.server'
 import { apiFor } from '~/server/auth.server'
-import { attempt, type ActionResult } from './__ledger.server'
-import { described, ErrorAlert, Field } from './__ledger-ui'
+import { attempt, type ActionResult } from './_console+/ledger+/__ledger.server'
+import { described, ErrorAlert, Field } from './_console+/ledger+/__ledger-ui'
 
 /**
  * The embedded sandbox payment provider's hosted checkout (not a console screen: it stands where a real provider's

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { BarChart } from '~/components/bar-chart'
 import { CreditBalance } from '~/components/credit-balance'
 import { catalogues } from '~/i18n/catalogues'
-import { PackageForm } from '~/routes/__ledger-package-form'
-import { TotalRequired } from '~/routes/__ledger-movement-ui'
+import { PackageForm } from '~/routes/_console+/ledger+/__ledger-package-form'
+import { TotalRequired } from '~/routes/_console+/ledger+/__ledger-movement-ui'
 
 const pt = catalogues['pt-BR']
 

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ToastProvider } from '~/components/toast'
 import { catalogues } from '~/i18n/catalogues'
-import { RoleEditor, type RoleEditorProps } from '~/routes/__role-editor'
+import { RoleEditor, type RoleEditorProps } from '~/routes/_console+/realm+/__role-editor'
 
 const pt = catalogues['pt-BR']
 

@@ -22,7 +22,7 @@ import {
 const sources = {
   ...import.meta.glob('/app/components/tms/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }),
   ...import.meta.glob('/app/components/{crud-list,form-screen,simple-form}.tsx', { query: '?raw', import: 'default', eager: true }),
-  ...import.meta.glob('/app/routes/{_console.tms.,_console.room.,__model,__bank,__task,__tms,__room}*.{ts,tsx}', {
+  ...import.meta.glob('/app/routes/_console+/{tms+,room+}/*.{ts,tsx}', {
     query: '?raw',
     import: 'default',
     eager: true,

@@ -3,12 +3,12 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import SkillCreate from '~/routes/_console.tms.assessed_skills.create'
-import SkillEdit from '~/routes/_console.tms.assessed_skills.edit.$skillId'
-import CategoryCreate from '~/routes/_console.tms.category.create'
-import CategoryEdit from '~/routes/_console.tms.category.edit.$categoryId'
-import GenreCreate from '~/routes/_console.tms.genre.create'
-import GenreEdit from '~/routes/_console.tms.genre.edit.$genreId'
+import SkillCreate from '~/routes/_console+/tms+/assessed_skills.create'
+import SkillEdit from '~/routes/_console+/tms+/assessed_skills.edit.$skillId'
+import CategoryCreate from '~/routes/_console+/tms+/category.create'
+import CategoryEdit from '~/routes/_console+/tms+/category.edit.$categoryId'
+import GenreCreate from '~/routes/_console+/tms+/genre.create'
+import GenreEdit from '~/routes/_console+/tms+/genre.edit.$genreId'
 
 /** The category, assessed-skill and genre screens (real route components) warn before leaving with unsaved changes. */
 

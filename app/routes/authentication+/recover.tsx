@@ -12,7 +12,7 @@ import type { RootData } from '~/root'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { getLocale } from '~/server/i18n.server'
 import { getRealmContext } from '~/server/realm.server'
-import { devMode } from '../../worker/lib/dev-mode'
+import { devMode } from '../../../worker/lib/dev-mode'
 
 export const handle = { title: 'recover.title' }
 

@@ -6,7 +6,7 @@ import { NotFound } from '~/components/not-found'
 import { RouteError } from '~/components/route-error'
 import type { RootData } from '~/root'
 import { requireUser, type SigninRequired } from '~/server/auth.server'
-import { devMode } from '../../worker/lib/dev-mode'
+import { devMode } from '../../../worker/lib/dev-mode'
 
 export const handle = { title: 'outbox.title' }
 

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
 import { abbreviate } from '~/lib/format'
 import { REPORT_COLUMNS } from '#shared/schemas/ledger-report'
-import { loadReport } from './__ledger-report.server'
-import { PeriodForm, ReportView } from './__ledger-report'
+import { loadReport } from '../ledger+/__ledger-report.server'
+import { PeriodForm, ReportView } from '../ledger+/__ledger-report'
 
 export const handle = { title: 'pages.analytics.ledger' }
 

@@ -3,8 +3,8 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/route-error'
 import { REPORTS } from '#shared/schemas/ledger-report'
-import { loadReport } from './__ledger-report.server'
-import { PeriodForm, ReportView } from './__ledger-report'
+import { loadReport } from '../ledger+/__ledger-report.server'
+import { PeriodForm, ReportView } from '../ledger+/__ledger-report'
 
 export const handle = { title: 'pages.reports.ledger' }
 

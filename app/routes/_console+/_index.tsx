@@ -5,7 +5,7 @@ import { Icon } from '~/components/icon'
 import { Presence } from '~/components/presence'
 import { RouteError } from '~/components/route-error'
 import type { RootData } from '~/root'
-import type { loader as consoleLoader } from './_console'
+import type { loader as consoleLoader } from './_layout'
 import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'nav.overview' }
@@ -27,7 +27,7 @@ export default function Overview() {
   const { user, greeting } = useLoaderData<typeof loader>()
   const root = useRouteLoaderData<RootData>('root')
   const { t } = useTranslation()
-  const nav = useRouteLoaderData<typeof consoleLoader>('routes/_console')?.nav ?? []
+  const nav = useRouteLoaderData<typeof consoleLoader>('routes/_console+/_layout')?.nav ?? []
   return (
     <>
       <div className="page-header">

@@ -5,7 +5,7 @@ import { HandoverSecret } from '#shared/schemas/handover'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { handoverNonceCookie, sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
-import { randomToken, sha256Hex } from '../../worker/lib/crypto'
+import { randomToken, sha256Hex } from '../../../worker/lib/crypto'
 
 export const handle = { title: 'realm.switch.title' }
 
@@ -18,7 +18,7 @@ const failed = (status: number) => data({ failed: true }, { status })
  * sender's session (login CSRF).
  * - First arrival (`?code=`): binds the hash of a fresh nonce, kept in a cookie of this host, to the code (once),
  *   and sends the browser to the starting host (its address as stored at the switch) to vouch for it with the
- *   state cookie it set there (authentication.handover_.confirm.tsx).
+ *   state cookie it set there (authentication+/handover_.confirm.tsx).
  * - Back from there (`?code=&step=claim`): claims the session with the nonce, sets the session cookie and opens
  *   the console at `/`.
  */
