@@ -1,7 +1,7 @@
 import { useBeforeUnload, useBlocker } from '@remix-run/react'
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ConfirmDialog } from '~/components/dialog'
+import { ConfirmDialog } from '~/components/ui/dialog'
 
 /**
  * Unsaved-changes protection (seed 000 §2.4): while `dirty`, leaving by an in-app navigation asks for confirmation

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import * as v from 'valibot'
-import { LoginScreen, type LoginResult } from '~/components/login-screen'
+import { LoginScreen, type LoginResult } from '~/components/signin/login-screen'
 import { EmployeeSignin, EmployeeTokenSignin, employeeId, fieldErrors, UsernameSignin, type DeviceSession } from '#shared/schemas/auth'
 import { SessionKey } from '#shared/schemas/captcha'
 import { RealmCode } from '#shared/schemas/common'

@@ -1,5 +1,5 @@
 import { data } from '@remix-run/cloudflare'
-import { NotFound } from '~/components/not-found'
+import { NotFound } from '~/components/shell/not-found'
 
 export const handle = { title: 'notfound.title' }
 

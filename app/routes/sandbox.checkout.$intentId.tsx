@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { RouteError } from '~/components/route-error'
+import { RouteError } from '~/components/shell/route-error'
 import { money } from '~/lib/format'
 import { orErrorResponse } from '~/server/api.server'
 import { apiFor } from '~/server/auth.server'

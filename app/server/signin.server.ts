@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
-import type { LoginResult } from '~/components/login-screen'
+import type { LoginResult } from '~/components/signin/login-screen'
 import type { DeviceSession } from '#shared/schemas/auth'
 import { RealmApiError, realmApi, type RealmApi } from './api.server'
 import { safeRedirect, type SessionUser } from './auth.server'

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
-import { DeleteConfirm } from '~/components/dialog'
+import { DeleteConfirm } from '~/components/ui/dialog'
 import { catalogues } from '~/i18n/catalogues'
 
 const pt = catalogues['pt-BR']

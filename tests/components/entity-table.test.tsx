@@ -1,7 +1,7 @@
 import { createRemixStub } from '@remix-run/testing'
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { EntityTable } from '~/components/entity-table'
+import { EntityTable } from '~/components/ui/entity-table'
 import realmList from '~/lists/realm'
 import type { ListPage, ListQuery } from '#shared/schemas/common'
 

@@ -1,7 +1,7 @@
 import { createRemixStub } from '@remix-run/testing'
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { LoginScreen } from '~/components/login-screen'
+import { LoginScreen } from '~/components/signin/login-screen'
 import type { RealmConfig } from '#shared/schemas/realm'
 
 const config = {

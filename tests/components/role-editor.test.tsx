@@ -1,7 +1,7 @@
 import { createRemixStub } from '@remix-run/testing'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { ToastProvider } from '~/components/toast'
+import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
 import { RoleEditor, type RoleEditorProps } from '~/routes/_console+/realm+/__role-editor'
 

@@ -21,7 +21,7 @@ import {
 /** The task-authoring and room screens' sources, read as text. */
 const sources = {
   ...import.meta.glob('/app/components/tms/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }),
-  ...import.meta.glob('/app/components/{crud-list,form-screen,simple-form}.tsx', { query: '?raw', import: 'default', eager: true }),
+  ...import.meta.glob('/app/components/ui/{crud-list,form-screen,simple-form}.tsx', { query: '?raw', import: 'default', eager: true }),
   ...import.meta.glob('/app/routes/_console+/{tms+,room+}/*.{ts,tsx}', {
     query: '?raw',
     import: 'default',

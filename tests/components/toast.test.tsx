@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { TOAST_TIMEOUT_MS, ToastProvider, useResultToast, useToast, type ToastInput } from '~/components/toast'
+import { TOAST_TIMEOUT_MS, ToastProvider, useResultToast, useToast, type ToastInput } from '~/components/ui/toast'
 import type { ErrorItem } from '#shared/schemas/error'
 
 function Pusher({ toast }: { toast: ToastInput }) {

@@ -4,7 +4,7 @@ import { solvePow } from '#shared/pow'
 import { sessionKey } from '~/lib/session-key'
 import type { CaptchaChallenge, CaptchaVerification } from '#shared/schemas/captcha'
 import type { RealmConfig } from '#shared/schemas/realm'
-import { Icon } from '../icon'
+import { Icon } from '../ui/icon'
 
 type State =
   | { step: 'idle' }

@@ -14,7 +14,7 @@ import {
   UsernameSignin,
   type DocumentType,
 } from '#shared/schemas/auth'
-import type { LoginResult } from '../login-screen'
+import type { LoginResult } from './login-screen'
 import { PasswordField, SubmitButton, TextField } from './password-field'
 
 export interface SigninFormProps {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '../icon'
+import { Icon } from '../ui/icon'
 
 /** What the popup's callback page posts to the console window that opened it. */
 export interface GoogleSigninMessage {

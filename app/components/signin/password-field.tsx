@@ -1,6 +1,6 @@
 import { useState, type InputHTMLAttributes } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '../icon'
+import { Icon } from '../ui/icon'
 
 /** A password input with its show/hide toggle and error text. */
 export function PasswordField({

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { Icon } from '../icon'
+import { Icon } from '../ui/icon'
 
 /** "Public staff must use the state single sign-on portal" (seed 000 §2.1), with the button to go there. */
 export function SsoNotice({ url }: { url: string }) {

@@ -1,7 +1,7 @@
 import { Link, useLocation, type FetcherWithComponents } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { LoginResult } from '../login-screen'
+import type { LoginResult } from './login-screen'
 
 /** The current address without the token-login parameters (where "sign in another way" leads). */
 export function withoutTokenParams(pathname: string, search: string): string {

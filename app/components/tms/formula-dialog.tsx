@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Dialog } from '~/components/dialog'
+import { Dialog } from '~/components/ui/dialog'
 import { formulaProblem, renderFormula } from '#shared/rich-text'
 
 /**

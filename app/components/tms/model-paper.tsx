@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '~/components/icon'
+import { Icon } from '~/components/ui/icon'
 import type { QuestionInput } from '#shared/schemas/tms/question'
 import { QuestionView } from './question-view'
 

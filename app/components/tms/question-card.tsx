@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { FileUpload } from '~/components/file-upload'
-import { Icon } from '~/components/icon'
+import { FileUpload } from '~/components/ui/file-upload'
+import { Icon } from '~/components/ui/icon'
 import {
   INFO_KINDS,
   INFORMATIVE_TYPES,

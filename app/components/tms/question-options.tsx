@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '~/components/icon'
+import { Icon } from '~/components/ui/icon'
 import { ANSWER_MEDIA, CONTENT_LANGUAGES, FILL_WORDS_MODES, MEDIA_TYPES, TEXT_COUNT_UNITS } from '#shared/schemas/tms/constants'
 import type { ChoiceDraft, QuestionDraft } from './question-draft'
 import { RichTextEditor } from './rich-text-editor'

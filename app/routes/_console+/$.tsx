@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { NotAvailable } from '~/components/not-available'
-import { RouteError } from '~/components/route-error'
+import { NotAvailable } from '~/components/shell/not-available'
+import { RouteError } from '~/components/shell/route-error'
 import { matchRoute } from '#shared/manifest'
 import { requireRoute } from '~/server/auth.server'
 

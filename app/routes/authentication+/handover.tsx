@@ -1,6 +1,6 @@
 import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { HandoverFailed } from '~/components/handover-failed'
+import { HandoverFailed } from '~/components/signin/handover-failed'
 import { HandoverSecret } from '#shared/schemas/handover'
 import { RealmApiError, realmApi } from '~/server/api.server'
 import { handoverNonceCookie, sessionCookie } from '~/server/cookies.server'

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { RouteError } from '~/components/route-error'
+import { RouteError } from '~/components/shell/route-error'
 import { abbreviate } from '~/lib/format'
 import { REPORT_COLUMNS } from '#shared/schemas/ledger-report'
 import { loadReport } from '../ledger+/__ledger-report.server'

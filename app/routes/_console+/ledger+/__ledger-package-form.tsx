@@ -1,7 +1,7 @@
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '~/components/icon'
+import { Icon } from '~/components/ui/icon'
 import { money } from '~/lib/format'
 import { CURRENCIES, PackageCreate, parseCost, type Currency } from '#shared/schemas/ledger'
 import type { LedgerPackage } from '#shared/schemas/ledger-entity'

@@ -1,8 +1,8 @@
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart } from '~/components/bar-chart'
-import { Icon } from '~/components/icon'
+import { BarChart } from '~/components/ui/bar-chart'
+import { Icon } from '~/components/ui/icon'
 import { abbreviate, money } from '~/lib/format'
 import {
   GRANULARITIES,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useTranslation } from 'react-i18next'
-import { RouteError } from '~/components/route-error'
+import { RouteError } from '~/components/shell/route-error'
 import { requireRoute } from '~/server/auth.server'
 import { PackageForm } from './__ledger-package-form'
 import { savePackage } from './__ledger-package.server'

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { CheckboxField, LinesField, SelectField, TextField } from '~/components/form/fields'
+import { CheckboxField, LinesField, SelectField, TextField } from '~/components/ui/fields'
 
 /** The realm's host names, one per line; a new realm is served at them at once. */
 export function HostsField(p: { value: string[]; onChange: (v: string[]) => void; onBlur: () => void; error?: string; disabled?: boolean }) {

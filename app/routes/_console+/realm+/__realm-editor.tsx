@@ -1,7 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useMemo, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '~/components/icon'
+import { Icon } from '~/components/ui/icon'
 import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { CheckboxField, ChoicesField, JsonField, LinesField, NumberField, SecretField, SelectField, TextField } from '~/components/form/fields'
+import { CheckboxField, ChoicesField, JsonField, LinesField, NumberField, SecretField, SelectField, TextField } from '~/components/ui/fields'
 import { CHOICES, SELECTS, widgetOf, type RealmField } from '#shared/schemas/realm-settings'
 import { USER_KINDS } from '#shared/schemas/realm'
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { RouteError } from '~/components/route-error'
+import { RouteError } from '~/components/shell/route-error'
 import { CategoryForm } from './__category-form'
 import { categoryFormData, saveCategory } from './__category.server'
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { RouteError } from '~/components/route-error'
+import { RouteError } from '~/components/shell/route-error'
 import { ROLE_META_KEYS } from '#shared/schemas/permission'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { RouteError } from '~/components/route-error'
+import { RouteError } from '~/components/shell/route-error'
 import { ModelPaper } from '~/components/tms/model-paper'
 import type { Model } from '#shared/schemas/tms/model'
 import { orErrorResponse } from '~/server/api.server'

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { FileUpload } from '~/components/file-upload'
+import { FileUpload } from '~/components/ui/file-upload'
 import type { UploadedFile } from '#shared/schemas/file'
 import type { RoleChoice } from './__user.server'
 

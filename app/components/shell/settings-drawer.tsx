@@ -2,7 +2,7 @@ import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { THEMES, type Settings } from '#shared/schemas/settings'
-import { Dialog } from './dialog'
+import { Dialog } from '../ui/dialog'
 
 /** Settings drawer (seed 000 §2.1): theme, responsive font sizes, compact width, rounded corners, direction. */
 export function SettingsDrawer({ open, onClose, settings }: { open: boolean; onClose: () => void; settings: Settings }) {

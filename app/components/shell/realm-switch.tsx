@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { can } from '#shared/access'
 import type { PermissionMap } from '#shared/schemas/permission'
 import type { RealmSwitchList, RealmSwitchResult } from '~/routes/realm.change'
-import { Dialog } from './dialog'
-import { Icon } from './icon'
+import { Dialog } from '../ui/dialog'
+import { Icon } from '../ui/icon'
 
 /** Realm switch wait (seed 000 §9): the new realm opens 2000 ms after the switch succeeded. */
 export const REALM_SWITCH_WAIT_MS = 2000

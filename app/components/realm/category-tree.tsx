@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react'
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Category } from '#shared/schemas/category'
-import { Icon } from './icon'
+import { Icon } from '../ui/icon'
 
 /** The nodes whose name matches `needle`, with their ancestors (so matches stay in place); all when empty. */
 function prune(nodes: Category[], needle: string): Category[] {

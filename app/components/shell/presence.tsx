@@ -2,7 +2,7 @@ import { useLocation } from '@remix-run/react'
 import PartySocket from 'partysocket'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { PresenceMember, PresenceServerMessage } from '../../party/presence-protocol'
+import type { PresenceMember, PresenceServerMessage } from '../../../party/presence-protocol'
 
 type Status = 'connecting' | 'open' | 'unavailable'
 

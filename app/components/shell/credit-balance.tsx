@@ -2,7 +2,7 @@ import { useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { abbreviate } from '~/lib/format'
-import { Icon } from './icon'
+import { Icon } from '../ui/icon'
 
 /** How often the top bar reads the wallet again while the tab is visible. */
 export const BALANCE_POLL_MS = 60_000

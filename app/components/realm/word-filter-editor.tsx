@@ -7,8 +7,8 @@ import { filterText } from '#shared/word-filter'
 import { schemaErrors } from '~/lib/form'
 import type { ErrorItem } from '#shared/schemas/error'
 import { WordFilterBody } from '#shared/schemas/realm-settings'
-import { Icon } from './icon'
-import { useToast } from './toast'
+import { Icon } from '../ui/icon'
+import { useToast } from '../ui/toast'
 
 export interface ListSaveResult {
   ok: boolean

@@ -4,7 +4,7 @@ import type { AuthorizeRequestInfo } from '#shared/schemas/oauth2'
 import type { RealmConfig } from '#shared/schemas/realm'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmLogo } from './brand'
-import { Icon } from './icon'
+import { Icon } from '../ui/icon'
 
 /** The OAuth2 consent screen (seed 000 §2.1): which application asks, what it may do, and the user's answer. */
 export function OAuthConsent({

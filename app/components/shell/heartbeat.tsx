@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SW_UPDATE_EVENT, activateUpdate } from '~/lib/service-worker'
-import { Icon } from './icon'
-import { useToast } from './toast'
+import { Icon } from '../ui/icon'
+import { useToast } from '../ui/toast'
 
 /** Version poll period and the slow-network threshold (seed 000 §4, §9). */
 export const VERSION_POLL_MS = 300_000
