@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { ListPage } from '#shared/schemas/common'
 import type { AuditLog, ErrorLog } from '#shared/schemas/technical'
 import type { AppEnv } from '../../worker/api/context'
-import { handleApiError } from '../../worker/api/technical'
+import { handleApiError } from '../../worker/api/mas/error_log'
 import { DEMO, api, expectEnvelope, signIn, userWith } from './helpers'
 import { funded, ledgerRealm, recipient } from './ledger-helpers'
 

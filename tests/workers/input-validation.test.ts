@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { sanitizeRichText } from '#shared/rich-text'
 import { isMediaUrl } from '#shared/schemas/tms/question-rules'
 import { type AppEnv, readJsonBody } from '../../worker/api/context'
-import { handleApiError } from '../../worker/api/technical'
+import { handleApiError } from '../../worker/api/mas/error_log'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 
 /**

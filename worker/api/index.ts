@@ -1,31 +1,42 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
 import { asset } from './asset'
-import { category } from './category'
-import { config } from './config'
-import type { AppEnv } from './context'
 import { captcha } from './captcha'
+import type { AppEnv } from './context'
+import { outbox } from './dev/outbox'
 import { device } from './device'
-import { extraField } from './extra-field'
-import { file } from './file'
-import { oauth2 } from './oauth2'
-import { outbox, password } from './password'
-import { ledger } from './ledger'
-import { permission } from './permission'
-import { realm } from './realm'
-import { masRegistration, registration } from './registration'
-import { metaverse } from './metaverse'
-import { realmSettings } from './realm-settings'
-import { report } from './report'
-import { session } from './session'
-import { auditLog, errorLog, handleApiError } from './technical'
-import { user } from './user'
-import { room, roomGroup } from './room'
-import { bank } from './tms-bank'
-import { model } from './tms-model'
-import { assessedSkill, category as tmsCategory, genre } from './tms-taxonomy'
-import { task } from './tms-task'
-import { token } from './tms-token'
+import { content } from './ledger/content'
+import { packages } from './ledger/package'
+import { report as ledgerReport } from './ledger/report'
+import { sandbox } from './ledger/sandbox'
+import { transaction } from './ledger/transaction'
+import { wallet } from './ledger/wallet'
+import { webhook } from './ledger/webhook'
+import { auditLog } from './mas/audit_log'
+import { config } from './mas/config'
+import { errorLog, handleApiError } from './mas/error_log'
+import { extraField } from './mas/extra_field'
+import { file } from './mas/file'
+import { oauth2 } from './mas/oauth2'
+import { password } from './mas/password'
+import { permission } from './mas/permission'
+import { realm, realmSettings } from './mas/realm'
+import { masRegistration } from './mas/registration'
+import { report } from './mas/report'
+import { session } from './mas/session'
+import { user } from './mas/user'
+import { registration } from './registration'
+import { category as roomCategory } from './room/category'
+import { roomGroup } from './room/group'
+import { metaverse } from './room/metaverse'
+import { room } from './room/room'
+import { assessedSkill } from './tms/assessed_skill'
+import { category as tmsCategory } from './tms/category'
+import { genre } from './tms/genre'
+import { model } from './tms/model'
+import { bank } from './tms/question_bank'
+import { task } from './tms/task'
+import { token } from './tms/token'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -45,6 +56,9 @@ export function createApi(): Hono<AppEnv> {
     '/version',
     guarded('public', (c) => c.json({ version: c.env.DASH_VERSION })),
   )
+  // One module per URL: `/api/<path>` lives in `worker/api/<path>.ts`. The order is the registration order, which the
+  // router follows and the endpoint table (PERMISSIONS.md) lists; `/mas/realm` is mounted twice (its own calls first,
+  // its per-realm settings after the ledger), as it always was.
   api.route('/device', device)
   api.route('/mas/session', session)
   api.route('/mas/permission', permission)
@@ -56,7 +70,13 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/password', password)
   api.route('/dev/outbox', outbox)
   api.route('/mas/oauth2', oauth2)
-  api.route('/ledger', ledger)
+  api.route('/ledger/content', content)
+  api.route('/ledger/package', packages)
+  api.route('/ledger/transaction', transaction)
+  api.route('/ledger/wallet', wallet)
+  api.route('/ledger/webhook', webhook)
+  api.route('/ledger/sandbox', sandbox)
+  api.route('/ledger/report', ledgerReport)
   api.route('/mas/realm', realmSettings)
   api.route('/mas/config', config)
   api.route('/mas/user', user)
@@ -64,7 +84,7 @@ export function createApi(): Hono<AppEnv> {
   api.route('/mas/extra_field', extraField)
   api.route('/mas/audit_log', auditLog)
   api.route('/mas/error_log', errorLog)
-  api.route('/room/category', category)
+  api.route('/room/category', roomCategory)
   api.route('/room/metaverse', metaverse)
   api.route('/asset', asset)
   api.route('/tms/model', model)

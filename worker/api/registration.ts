@@ -159,7 +159,8 @@ function registrationRealm(c: Ctx, body: { realm?: string }, path?: string): str
   return code
 }
 
-async function register(c: Ctx, pathRealm?: string) {
+/** Sign-in by registration: Google, employee token or mobile revalidation, for a realm named by path, header or body. */
+export async function register(c: Ctx, pathRealm?: string) {
   const body = await readJson(c, Registration)
   const platform = readHeader(c, 'x-api-platform', Platform)
   const realm = await signinRealm(c, registrationRealm(c, body, pathRealm ? parse(RealmCode, pathRealm) : undefined))
@@ -205,11 +206,4 @@ registration.post(
 registration.post(
   '/:realm',
   guarded('public', (c) => register(c, pathParam(c, 'realm'))),
-)
-
-/** /mas/registration: sign-in with a provider token (Google), employee token, or mobile revalidation. */
-export const masRegistration = new Hono<AppEnv>()
-masRegistration.post(
-  '/',
-  guarded('public', (c) => register(c)),
 )

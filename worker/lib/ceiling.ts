@@ -7,7 +7,7 @@ import { ApiError, apiError } from './errors'
  * The privilege ceilings (issue 11), in one place: nobody grants or revokes a permission they do not hold, nobody
  * changes a role they hold, and nobody writes to a user who holds more than they do. Role writes (worker/api/
  * permission.ts), the first administrator of a new realm, role assignment and every write to another user
- * (worker/api/user-write.ts, user.ts, user-import.ts) call these.
+ * (worker/api/mas/user-write.ts, user.ts, user-import.ts) call these.
  */
 
 /** The role a realm's top administrators hold; accounts holding it are changed only by its holders. */

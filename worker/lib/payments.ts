@@ -3,7 +3,7 @@ import { hmacSign, hmacVerify, randomToken } from './crypto'
 /**
  * Payment providers behind one interface (seed 000 §7, §9: one card provider with payment intents, one regional
  * provider with `transaction_amount`). Credits are never issued by a provider call: only a verified webhook
- * confirmation issues them (worker/api/ledger/purchase.ts).
+ * confirmation issues them (worker/api/ledger/webhook.ts).
  */
 export type ProviderKind = 'card' | 'regional'
 

@@ -1,14 +1,16 @@
+import { filterScope, listRows, type Scope } from '../../lib/entity'
+import { guarded, endpointAccess } from '../../lib/guard'
+import { type AppEnv, type Ctx, parse } from '../context'
+import { Hono, type Handler } from 'hono'
+import { type Posting, accountLabel, ledgerEnabled } from '../../db/ledger'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ListQuery } from '#shared/schemas/common'
 import type { EntityDescriptor } from '#shared/schemas/entity'
-import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { auditStatement } from '../../lib/audit'
 import { apiError } from '../../lib/errors'
-import { accountLabel, ledgerEnabled, type Posting } from '../../db/ledger'
 import type { Auth } from '../../db/sessions'
-import { type Ctx, parse } from '../context'
-import { realmTreeScope } from '../realm'
+import { realmTreeScope } from '../mas/realm'
 
 /** Every ledger endpoint needs the realm's `ledger_enabled` (seed 000 §2.2) besides its permissions. */
 export const ledgerAccess = (...all: string[]): Access => ({ all, flags: ['ledger_enabled'] })
@@ -107,4 +109,38 @@ export async function listAnswer<Row extends Record<string, unknown>>(c: Ctx, de
     .filter(Boolean)
   if (!fields?.length) return c.json(page)
   return c.json({ ...page, items: page.items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => fields.includes(k)))) })
+}
+
+/** The realm's `development` flag: sandbox payment providers are offered there. */
+export async function realmDevelopment(db: D1Database, realm: string): Promise<boolean> {
+  const row = await db.prepare('SELECT development FROM realm WHERE code = ?').bind(realm).first<{ development: number }>()
+  return row?.development === 1
+}
+
+const noNext = async () => undefined
+
+/**
+ * crud() without its generic list: the ledger lists take `fields` and their own flags (system_only, deleted_only).
+ * The remaining handlers are crud's own (validated, scoped, audited), re-declared after the routes given here with
+ * their requirement plus the realm's ledger_enabled, which every ledger endpoint needs.
+ */
+export function crudWithOwnRoutes(base: Hono<AppEnv>, own: (app: Hono<AppEnv>) => void): Hono<AppEnv> {
+  const app = new Hono<AppEnv>()
+  own(app)
+  for (const r of base.routes) {
+    if (r.method === 'GET' && r.path === '/') continue
+    const access = endpointAccess(r.handler)
+    if (!access || access === 'public') throw new Error(`crud route ${r.method} ${r.path} has no declared requirement`)
+    const handler = r.handler as Handler<AppEnv>
+    app.on(
+      r.method,
+      r.path,
+      guarded({ ...access, flags: ['ledger_enabled'] }, async (c) => {
+        const res = await handler(c, noNext)
+        if (res instanceof Response) return res
+        throw new Error(`crud route ${r.method} ${r.path} answered nothing`)
+      }),
+    )
+  }
+  return app
 }

@@ -5,7 +5,7 @@ import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { SANDBOX_CARDS, SANDBOX_SIGNATURE_HEADER, providerByCode, sandboxSecret, signSandboxWebhook } from '../../lib/payments'
 import { type AppEnv, type Ctx, origin, pathParam, readJson } from '../context'
-import { receiveWebhook } from './purchase'
+import { receiveWebhook } from './webhook'
 
 /**
  * The embedded sandbox payment provider's own API, used by its hosted checkout page (/sandbox/checkout/{intent}).

@@ -1,0 +1,25 @@
+import { Hono } from 'hono'
+import { guarded } from '../../lib/guard'
+import { devMode } from '../../lib/dev-mode'
+import { type AppEnv } from '../context'
+
+/**
+ * GET /dev/outbox: the latest e-mails of the local outbox, for the realm the caller signs in to. It exists only
+ * while the Worker runs in development mode (otherwise 404, so a deployed Worker does not even advertise it), and
+ * answers only a signed-in staff member (dashboard access) of that realm: the messages hold live reset links.
+ * The realm's `development` flag plays no part.
+ */
+export const outbox = new Hono<AppEnv>()
+outbox.get(
+  '/',
+  guarded(
+    { all: ['dashboard_dashboard_access'] },
+    async (c, auth) => {
+      const { results } = await c.env.DB.prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50')
+        .bind(auth.realm)
+        .all()
+      return c.json({ items: results })
+    },
+    devMode,
+  ),
+)

@@ -1,0 +1,126 @@
+import { contentEntity, type LedgerContent } from '#shared/schemas/ledger-entity'
+import { decodeRow, crud, getRawRow } from '../../lib/entity'
+import { guarded } from '../../lib/guard'
+import { pathParam, parse, readJson, readQuery } from '../context'
+import { ledgerAccess, Flag, listAnswer, crudWithOwnRoutes } from './common'
+import * as v from 'valibot'
+import { ContentKey, ContentPut } from '#shared/schemas/ledger'
+import { auditStatement } from '../../lib/audit'
+import { apiError } from '../../lib/errors'
+
+/** The realm and, with should_propagate, every live realm below it (where the ledger is kept; deleted realms are left alone). */
+async function propagationRealms(db: D1Database, realm: string, propagate: boolean): Promise<string[]> {
+  if (!propagate) return [realm]
+  const { results } = await db
+    .prepare(
+      'WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree',
+    )
+    .bind(realm)
+    .all<{ code: string }>()
+  return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]
+}
+
+const DeleteOptions = v.object({ should_propagate: Flag, is_system: Flag })
+
+/** GET ledger/content, GET/PUT/DELETE ledger/content/{key} (seed 000 §7): the realm's price list. */
+export const content = crudWithOwnRoutes(
+  // Reading one price serves its edit screen; the list carries every field for readers.
+  crud(contentEntity, { permissions: { list: 'ledger_content_list', get: 'ledger_content_edit' } }),
+  (app) => {
+    /** key (a list), system_only, fields, field filters, like, limit (25), offset. */
+    app.get(
+      '/',
+      guarded(ledgerAccess('ledger_content_list'), async (c, auth) =>
+        listAnswer(c, contentEntity, { where: `realm = ?${c.req.query('system_only') === 'true' ? ' AND is_system = 1' : ''}`, params: [auth.realm] }),
+      ),
+    )
+
+    /** Creates the price when missing (name and points required), else changes the given fields; may propagate. */
+    app.put(
+      '/:key',
+      guarded(ledgerAccess('ledger_content_edit'), async (c, auth) => {
+        const key = parse(ContentKey, pathParam(c, 'key'))
+        const { should_propagate, ...changes } = await readJson(c, ContentPut)
+        const db = c.env.DB
+        const raw = await getRawRow(db, contentEntity, { where: 'realm = ?', params: [auth.realm] }, key)
+        const before = raw ? decodeRow(contentEntity, raw) : null
+        const now = new Date().toISOString()
+        const after: LedgerContent = {
+          realm: auth.realm,
+          key,
+          name: '',
+          description: '',
+          points: -1,
+          is_system: false,
+          ...before,
+          ...changes,
+          updated_at: now,
+          updated_by: auth.nick,
+        }
+        if (!after.name) throw apiError(400, 'required', 'validation.required', 'name')
+        if (after.points < 0) throw apiError(400, 'required', 'validation.required', 'points')
+        const set = [...Object.keys(changes), 'updated_at', 'updated_by'].map((f) => `${f} = excluded.${f}`).join(', ')
+        const statements: D1PreparedStatement[] = []
+        for (const realm of await propagationRealms(db, auth.realm, should_propagate)) {
+          statements.push(
+            db
+              .prepare(
+                `INSERT INTO ledger_content (realm, key, name, description, points, is_system, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (realm, key) DO UPDATE SET ${set}`,
+              )
+              .bind(realm, key, after.name, after.description, after.points, after.is_system ? 1 : 0, now, auth.nick),
+            auditStatement(db, {
+              realm,
+              actor: auth.nick,
+              actorRealm: auth.realm,
+              action: before || realm !== auth.realm ? 'update' : 'create',
+              entity: 'ledger_content',
+              entityId: key,
+              before: realm === auth.realm ? before : null,
+              after: realm === auth.realm ? after : { ...changes },
+              requestId: c.get('requestId'),
+            }),
+          )
+        }
+        await db.batch(statements)
+        return c.json(after, before ? 200 : 201)
+      }),
+    )
+
+    /** Removes a price (and below, with should_propagate). A system price goes only when the call says is_system. */
+    app.delete(
+      '/:key',
+      guarded(ledgerAccess('ledger_content_delete'), async (c, auth) => {
+        const key = parse(ContentKey, pathParam(c, 'key'))
+        // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body.
+        const sent = c.req.header('content-type')?.includes('application/json')
+          ? await readJson(c, v.partial(v.object({ should_propagate: v.boolean(), is_system: v.boolean() })))
+          : {}
+        const query = readQuery(c, DeleteOptions)
+        const opts = { should_propagate: sent.should_propagate ?? query.should_propagate, is_system: sent.is_system ?? query.is_system }
+        const db = c.env.DB
+        const raw = await getRawRow(db, contentEntity, { where: 'realm = ?', params: [auth.realm] }, key)
+        if (!raw) throw apiError(404, 'not_found', `ledger_content ${key} was not found.`, 'key', key)
+        const row = decodeRow(contentEntity, raw)
+        if (row.is_system && !opts.is_system) throw apiError(409, 'system_content', 'ledger.error.system_content', 'is_system', false)
+        const statements: D1PreparedStatement[] = []
+        for (const realm of await propagationRealms(db, auth.realm, opts.should_propagate)) {
+          statements.push(
+            db.prepare('DELETE FROM ledger_content WHERE realm = ? AND key = ?').bind(realm, key),
+            auditStatement(db, {
+              realm,
+              actor: auth.nick,
+              actorRealm: auth.realm,
+              action: 'delete',
+              entity: 'ledger_content',
+              entityId: key,
+              before: realm === auth.realm ? row : { key },
+              requestId: c.get('requestId'),
+            }),
+          )
+        }
+        await db.batch(statements)
+        return c.body(null, 204)
+      }),
+    )
+  },
+)

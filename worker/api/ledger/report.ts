@@ -1,0 +1,18 @@
+import { Hono } from 'hono'
+import { ReportQuery } from '#shared/schemas/ledger-report'
+import { ledgerReport } from '../../db/ledger-report'
+import { guarded } from '../../lib/guard'
+import { type AppEnv, readQuery } from '../context'
+import { realmTreeScope } from '../mas/realm'
+
+/** GET ledger/report: credit reports and the analytics overview by period (seed 002 §2, §5). */
+export const report = new Hono<AppEnv>()
+
+report.get(
+  '/',
+  guarded({ any: ['reports_reports_module', 'analytics_ledger_module'], flags: ['ledger_enabled'] }, async (c, auth) => {
+    const q = readQuery(c, ReportQuery)
+    const row = await c.env.DB.prepare('SELECT time_zone FROM realm WHERE code = ?').bind(auth.realm).first<{ time_zone: string }>()
+    return c.json(await ledgerReport(c.env.DB, auth.realm, row?.time_zone || 'America/Sao_Paulo', q, realmTreeScope(auth)))
+  }),
+)

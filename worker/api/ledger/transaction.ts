@@ -1,0 +1,460 @@
+import * as v from 'valibot'
+import { accountEntity, movementEntity, packageEntity, type LedgerPackage } from '#shared/schemas/ledger-entity'
+import { withNickSuffix } from '../device'
+import {
+  realmWallet,
+  userWallet,
+  type AccountRef,
+  newBillingKey,
+  postingStatements,
+  type Posting,
+  accountLabel,
+  balanceOf,
+  consumptionAccount,
+  insufficientCredits,
+  ledgerEnabled,
+  newTransactionId,
+  resolveNicks,
+  runMovement,
+} from '../../db/ledger'
+import type { Scope } from '../../lib/entity'
+import { apiError, ApiError } from '../../lib/errors'
+import { type AppEnv, type Ctx, pathParam, readQuery, origin, readJson } from '../context'
+import { and, inRealmTree, ledgerAccess, listAnswer, Period, periodScope, movementAnswer, movementAudit, payingRealm, realmDevelopment } from './common'
+import { Hono } from 'hono'
+import { IntentBody, PurchaseBody, DebitBody, ReversalBody, SponsorBody, TransferBody } from '#shared/schemas/ledger'
+import type { Auth } from '../../db/sessions'
+import { auditStatement } from '../../lib/audit'
+import { randomToken, sha256Hex } from '../../lib/crypto'
+import { decodeRow } from '../../lib/entity'
+import { idempotent, type Outcome } from '../../lib/idempotency'
+import { providerByCode, type PaymentProvider, type ProviderKind } from '../../lib/payments'
+import { checkWordFilter } from '../../db/word-filter'
+import { guarded } from '../../lib/guard'
+
+/**
+ * /api/ledger/transaction/*: the movements a user starts (transfer, debit, sponsor, reversal), purchases
+ * (create-intent, purchase, intent/{id}) and the account queries (seed 000 §7), registered in that order.
+ */
+export const transaction = new Hono<AppEnv>()
+
+const posting = (
+  auth: { realm: string; nick: string },
+  type: Posting['type'],
+  description: string,
+  lines: Posting['lines'],
+  extra: Partial<Posting> = {},
+): Posting => {
+  const now = new Date()
+  return {
+    id: newTransactionId(),
+    realm: auth.realm,
+    type,
+    actor: auth.nick,
+    description,
+    lines,
+    billingKey: newBillingKey(now),
+    createdAt: now.toISOString(),
+    ...extra,
+  }
+}
+
+/** A description recipients read (transfers, sponsorships): stored through the paying realm's word filter, masked. */
+const filtered = async (db: D1Database, realm: string, text: string) => (await checkWordFilter(db, realm, text)).text
+
+/**
+ * Transfer: `points` to each target, from the caller's wallet or (`from_realm`) a realm's wallet; the targets are
+ * users of the paying realm. Unknown recipients are refused all at once, one error per nick (cause not_found).
+ */
+transaction.post(
+  '/transfer',
+  guarded(ledgerAccess('ledger_transfer_create'), async (c, auth) => {
+    const body = await readJson(c, TransferBody)
+    return idempotent(c, auth, 'transfer', body, async (done, key) => {
+      const realm = body.from_realm ? await payingRealm(c, auth, body.from_realm) : auth.realm
+      const source: AccountRef = body.from_realm ? realmWallet(realm) : userWallet(realm, auth.nick)
+      const { nicks, missing } = await resolveNicks(c.env.DB, realm, body.targets)
+      if (missing.length) {
+        throw new ApiError(
+          404,
+          missing.map((m) => ({ field: `targets.${m.index}`, cause: 'not_found', value: m.nick, message: 'ledger.error.recipient_not_found' })),
+        )
+      }
+      if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
+      if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
+      const total = body.points * nicks.length
+      const p = posting(
+        auth,
+        'transfer',
+        await filtered(c.env.DB, realm, body.description),
+        [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))],
+        {
+          idempotencyKey: key,
+          details: { points: body.points, targets: nicks, from_realm: body.from_realm ?? null },
+        },
+      )
+      const answer = { ...movementAnswer(p), points: body.points, total, targets: nicks, source: accountLabel(source), from_realm: body.from_realm ?? null }
+      await runMovement(c.env.DB, [...postingStatements(c.env.DB, p), movementAudit(c, auth, p), done({ status: 201, answer })], () =>
+        insufficientCredits(c.env.DB, source, total),
+      )
+      return { status: 201, answer }
+    })
+  }),
+)
+
+/** Debit: charges the caller's wallet the realm's price of each listed content (seed 000 §7). */
+transaction.post(
+  '/debit',
+  guarded(ledgerAccess('ledger_transaction_debit'), async (c, auth) => {
+    const body = await readJson(c, DebitBody)
+    return idempotent(c, auth, 'debit', body, async (done, key) => {
+      const { results } = await c.env.DB.prepare('SELECT key, points FROM ledger_content WHERE realm = ? AND key IN (SELECT value FROM json_each(?))')
+        .bind(auth.realm, JSON.stringify(body.contents))
+        .all<{ key: string; points: number }>()
+      const price = new Map(results.map((r) => [r.key, r.points]))
+      const unknown = body.contents.map((key, i) => ({ key, i })).filter(({ key }) => !price.has(key))
+      if (unknown.length)
+        throw new ApiError(
+          404,
+          unknown.map(({ key, i }) => ({ field: `contents.${i}`, cause: 'not_found', value: key, message: 'ledger.error.content_not_found' })),
+        )
+      const contents = body.contents.map((key) => ({ key, points: price.get(key) ?? 0 }))
+      const total = contents.reduce((s, x) => s + x.points, 0)
+      const wallet = userWallet(auth.realm, auth.nick)
+      if (total === 0) {
+        // Free contents move nothing; the key still remembers the answer.
+        const answer = { id: null, billing_key: null, type: 'debit', points: 0, contents }
+        await c.env.DB.batch([done({ status: 200, answer })])
+        return { status: 200, answer }
+      }
+      const p = posting(
+        auth,
+        'debit',
+        body.description,
+        [
+          { account: wallet, amount: -total },
+          { account: consumptionAccount(auth.realm), amount: total },
+        ],
+        {
+          idempotencyKey: key,
+          details: { contents },
+        },
+      )
+      const answer = { ...movementAnswer(p), points: total, contents }
+      await runMovement(c.env.DB, [...postingStatements(c.env.DB, p), movementAudit(c, auth, p), done({ status: 201, answer })], () =>
+        insufficientCredits(c.env.DB, wallet, total, 'ledger.error.insufficient_credits_generation'),
+      )
+      return { status: 201, answer }
+    })
+  }),
+)
+
+/** Sponsorship: funds the wallet of a realm in the caller's tree, from the caller's wallet or `from_realm`'s. */
+transaction.post(
+  '/sponsor',
+  guarded(ledgerAccess('ledger_sponsor_create'), async (c, auth) => {
+    const body = await readJson(c, SponsorBody)
+    return idempotent(c, auth, 'sponsor', body, async (done, key) => {
+      if (!(await inRealmTree(c.env.DB, auth, body.realm))) throw apiError(404, 'not_found', 'ledger.error.realm_not_found', 'realm', body.realm)
+      if (!(await ledgerEnabled(c.env.DB, body.realm)))
+        throw apiError(422, 'disabled', `Realm ${body.realm} does not have ledger_enabled.`, 'realm', body.realm)
+      const source = body.from_realm ? realmWallet(await payingRealm(c, auth, body.from_realm)) : userWallet(auth.realm, auth.nick)
+      const target = realmWallet(body.realm)
+      if (source.kind === 'realm' && source.owner === body.realm) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'realm', body.realm)
+      const p = posting(
+        auth,
+        'sponsor',
+        await filtered(c.env.DB, auth.realm, body.description),
+        [
+          { account: source, amount: -body.points },
+          { account: target, amount: body.points },
+        ],
+        {
+          idempotencyKey: key,
+          details: { realm: body.realm, from_realm: body.from_realm ?? null },
+        },
+      )
+      const answer = { ...movementAnswer(p), points: body.points, realm: body.realm, source: accountLabel(source) }
+      await runMovement(c.env.DB, [...postingStatements(c.env.DB, p), movementAudit(c, auth, p), done({ status: 201, answer })], () =>
+        insufficientCredits(c.env.DB, source, body.points),
+      )
+      return { status: 201, answer }
+    })
+  }),
+)
+
+/**
+ * Reversal: the only correction the ledger knows. Posts the exact opposite of a transaction of the caller's realm;
+ * refused when a credited wallet no longer holds the credits (422), when already reversed (409), or for a reversal.
+ */
+transaction.post(
+  '/reversal',
+  guarded(ledgerAccess('ledger_transaction_reverse'), async (c, auth) => {
+    const body = await readJson(c, ReversalBody)
+    return idempotent(c, auth, 'reversal', body, async (done, key) => {
+      const db = c.env.DB
+      const original = await db
+        .prepare('SELECT id, type, billing_key FROM ledger_transaction WHERE id = ? AND realm = ?')
+        .bind(body.transaction_id, auth.realm)
+        .first<{ id: string; type: string; billing_key: string }>()
+      if (!original) throw apiError(404, 'not_found', 'ledger.error.transaction_not_found', 'transaction_id', body.transaction_id)
+      if (original.type === 'reversal') throw apiError(422, 'not_reversible', 'ledger.error.not_reversible', 'transaction_id', body.transaction_id)
+      if (await db.prepare('SELECT 1 FROM ledger_transaction WHERE reverses = ?').bind(original.id).first()) {
+        throw apiError(409, 'already_reversed', 'ledger.error.already_reversed', 'transaction_id', body.transaction_id)
+      }
+      const { results } = await db
+        .prepare(
+          'SELECT a.realm, a.kind, a.owner, e.amount FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id WHERE e.transaction_id = ? ORDER BY e.id',
+        )
+        .bind(original.id)
+        .all<AccountRef & { amount: number }>()
+      const lines = results.map((r) => ({ account: { realm: r.realm, kind: r.kind, owner: r.owner }, amount: -r.amount }))
+      const p = posting(auth, 'reversal', body.description || `Reversal of ${original.billing_key}`, lines, {
+        idempotencyKey: key,
+        reverses: original.id,
+        details: { reverses_type: original.type },
+      })
+      const points = lines.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0)
+      const answer = { ...movementAnswer(p), points, reverses: original.id }
+      // The wallet that no longer holds what it received is named in the refusal.
+      const short = async () => {
+        for (const l of lines.filter((x) => x.amount < 0)) {
+          const available = await balanceOf(db, l.account)
+          if (available < -l.amount)
+            return apiError(422, 'insufficient_credits', 'ledger.error.reversal_insufficient', 'transaction_id', {
+              account: accountLabel(l.account),
+              required: -l.amount,
+              available,
+            })
+        }
+        return apiError(422, 'insufficient_credits', 'ledger.error.reversal_insufficient', 'transaction_id', null)
+      }
+      await runMovement(db, [...postingStatements(db, p), movementAudit(c, auth, p), done({ status: 201, answer })], short)
+      return { status: 201, answer }
+    })
+  }),
+)
+
+/** The return address after checkout: a same-origin path given by the console, else the package's purchase page. */
+function returnUrl(c: Ctx, given: string | undefined, packageId: string, intentId: string): string {
+  const base = origin(c)
+  let url = new URL(`/ledger/package/purchase/${encodeURIComponent(packageId)}`, base)
+  if (given) {
+    // The schema admits only a local path or an absolute http(s) address, so this parses.
+    const wanted = new URL(given, base)
+    if (wanted.origin !== base) throw apiError(400, 'invalid', 'The return address must be on this console.', 'provider_data.return_url', given)
+    url = wanted
+  }
+  url.searchParams.set('intent', intentId)
+  return url.toString()
+}
+
+/**
+ * Starts a purchase with a provider of the expected kind: stores the intent (pending), and answers where the buyer
+ * pays. Nothing is issued here; the provider's confirmation does it.
+ */
+async function startPurchase(
+  c: Ctx,
+  auth: Auth,
+  kind: ProviderKind,
+  body: { provider: string; product_id: string; provider_data: { return_url?: string; transaction_amount?: number; description?: string } },
+): Promise<Outcome> {
+  const db = c.env.DB
+  const provider: PaymentProvider | undefined = providerByCode(body.provider)
+  if (!provider || provider.kind !== kind || !(await provider.available(c.env, { development: await realmDevelopment(db, auth.realm) }))) {
+    throw apiError(422, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', body.provider)
+  }
+  const raw = await db
+    .prepare('SELECT * FROM ledger_package WHERE id = ? AND realm = ? AND enabled = 1 AND deleted_at IS NULL')
+    .bind(body.product_id, auth.realm)
+    .first()
+  if (!raw) throw apiError(404, 'not_found', 'ledger.error.package_not_found', 'product_id', body.product_id)
+  const pkg = decodeRow(packageEntity, raw) as LedgerPackage
+  const amount = body.provider_data.transaction_amount
+  if (amount !== undefined && Math.abs(amount - pkg.cost) > 0.001) {
+    throw apiError(422, 'amount_mismatch', 'ledger.error.amount_mismatch', 'provider_data.transaction_amount', { expected: pkg.cost, given: amount })
+  }
+  const intentId = `pi_${randomToken(12)}`
+  const description = body.provider_data.description || `${pkg.name} (${pkg.points})`
+  let started
+  try {
+    started = await provider.start(c.env, { intentId, amount: pkg.cost, currency: pkg.currency, description, origin: origin(c) })
+  } catch (err) {
+    console.error(`[${c.get('requestId')}] payment provider ${provider.code} failed:`, err)
+    throw apiError(502, 'purchase_failed', 'ledger.error.purchase_process', 'provider', provider.code)
+  }
+  const now = new Date().toISOString()
+  const back = returnUrl(c, body.provider_data.return_url, pkg.id, intentId)
+  const intent = {
+    id: intentId,
+    provider: provider.code,
+    status: 'pending',
+    package_id: pkg.id,
+    points: pkg.points,
+    amount: pkg.cost,
+    currency: pkg.currency,
+    description,
+  }
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO ledger_payment_intent (id, realm, nick, provider, package_id, points, amount, currency, description, status, provider_ref, client_secret_hash, checkout_url, return_url, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        intentId,
+        auth.realm,
+        auth.nick,
+        provider.code,
+        pkg.id,
+        pkg.points,
+        pkg.cost,
+        pkg.currency,
+        description,
+        started.providerRef,
+        await sha256Hex(started.clientSecret),
+        started.checkoutUrl,
+        back,
+        now,
+        now,
+      ),
+    auditStatement(db, {
+      realm: auth.realm,
+      actor: auth.nick,
+      action: 'create',
+      entity: 'ledger_payment_intent',
+      entityId: intentId,
+      after: intent,
+      requestId: c.get('requestId'),
+    }),
+  ])
+  return {
+    status: 201,
+    answer: { ...intent, checkout_url: started.checkoutUrl, client_secret: started.clientSecret, qr_code: started.qrCode ?? null, return_url: back },
+  }
+}
+
+/** POST ledger/transaction/create-intent: a card payment intent; the idempotency key is optional here. */
+transaction.post(
+  '/create-intent',
+  guarded(ledgerAccess(), async (c, auth) => {
+    const body = await readJson(c, IntentBody)
+    if (!body.idempotency_key && !c.req.header('idempotency-key')) {
+      const o = await startPurchase(c, auth, 'card', body)
+      return c.json(o.answer as object, o.status)
+    }
+    return idempotent(c, auth, 'create-intent', body, async (done) => {
+      const o = await startPurchase(c, auth, 'card', body)
+      await c.env.DB.batch([done(o)])
+      return o
+    })
+  }),
+)
+
+/** POST ledger/transaction/purchase: a regional-provider payment of `transaction_amount` (the package's cost). */
+transaction.post(
+  '/purchase',
+  guarded(ledgerAccess(), async (c, auth) => {
+    const body = await readJson(c, PurchaseBody)
+    return idempotent(c, auth, 'purchase', body, async (done) => {
+      const o = await startPurchase(c, auth, 'regional', body)
+      await c.env.DB.batch([done(o)])
+      return o
+    })
+  }),
+)
+
+/** GET ledger/transaction/intent/{id}: the caller's own purchase and where it stands (pending, succeeded, failed). */
+transaction.get(
+  '/intent/:id',
+  guarded(ledgerAccess(), async (c, auth) => {
+    const id = pathParam(c, 'id')
+    const row = await c.env.DB.prepare(
+      'SELECT id, provider, status, package_id, points, amount, currency, description, transaction_id, failure, created_at, updated_at FROM ledger_payment_intent WHERE id = ? AND realm = ? AND nick = ?',
+    )
+      .bind(id, auth.realm, auth.nick)
+      .first()
+    if (!row) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'id', id)
+    return c.json(row)
+  }),
+)
+
+/**
+ * GET ledger/transaction/transfer: the realm's movements (type, start_at, end_at, targets, limit, offset), those
+ * posted here and those that reached the realm's accounts from another realm.
+ */
+transaction.get(
+  '/transfer',
+  guarded(ledgerAccess('ledger_transfer_list'), async (c, auth) => {
+    const q = readQuery(c, v.object({ ...Period.entries, targets: v.optional(v.pipe(v.string(), v.maxLength(2000))) }))
+    const scope = { where: 'realm = ? OR id IN (SELECT transaction_id FROM ledger_entry WHERE realm = ?)', params: [auth.realm, auth.realm] }
+    let targets: Scope | undefined
+    if (q.targets) {
+      const suffix =
+        (await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>())?.nick_suffix ?? ''
+      const nicks = q.targets
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+        .flatMap((t) => [t, withNickSuffix(t, suffix)])
+      targets = {
+        where: `id IN (SELECT e.transaction_id FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id WHERE a.realm = ? AND a.kind = 'user' AND a.owner IN (SELECT value FROM json_each(?)))`,
+        params: [auth.realm, JSON.stringify(nicks)],
+      }
+    }
+    return listAnswer(c, movementEntity, scope, and(...periodScope('created_at', q), targets))
+  }),
+)
+
+/** The realm a balance query addresses: the caller's, or `?realm=` when it lies in the caller's tree. */
+async function balanceRealm(c: Ctx, auth: Auth): Promise<string> {
+  const realm = c.req.query('realm') || auth.realm
+  if (realm !== auth.realm && !(await inRealmTree(c.env.DB, auth, realm)))
+    throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
+  return realm
+}
+
+/** GET ledger/transaction/account: the realm's accounts with their balances (kind, owner, like, order, paging). */
+transaction.get(
+  '/account',
+  guarded(ledgerAccess('ledger_balance_list'), async (c, auth) => listAnswer(c, accountEntity, { where: 'realm = ?', params: [await balanceRealm(c, auth)] })),
+)
+
+/**
+ * GET ledger/transaction/account/check: the ledger's invariants for the realm — every transaction touching it sums
+ * to zero, every account's balance equals the sum of its entries, no wallet is below zero. `ok` when all hold.
+ */
+transaction.get(
+  '/account/check',
+  guarded(ledgerAccess('ledger_balance_list'), async (c, auth) => {
+    const realm = await balanceRealm(c, auth)
+    const db = c.env.DB
+    const [acc, tx, bad] = await db.batch([
+      db
+        .prepare(
+          `SELECT COUNT(*) AS accounts, COALESCE(SUM(a.balance), 0) AS balance_sum,
+             COALESCE(SUM(a.balance <> COALESCE((SELECT SUM(e.amount) FROM ledger_entry e WHERE e.account_id = a.id), 0)), 0) AS mismatched,
+             COALESCE(SUM(a.kind IN ('user', 'realm') AND a.balance < 0), 0) AS negative
+           FROM ledger_account a WHERE a.realm = ?`,
+        )
+        .bind(realm),
+      db
+        .prepare(
+          `SELECT COUNT(*) AS transactions, COALESCE(SUM(s <> 0), 0) AS unbalanced, COALESCE(SUM(s), 0) AS entries_sum
+           FROM (SELECT (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entry e WHERE e.transaction_id = t.id) AS s
+                 FROM ledger_transaction t WHERE t.realm = ? OR t.id IN (SELECT transaction_id FROM ledger_entry WHERE realm = ?))`,
+        )
+        .bind(realm, realm),
+      db
+        .prepare(
+          `SELECT a.id, a.balance, COALESCE((SELECT SUM(e.amount) FROM ledger_entry e WHERE e.account_id = a.id), 0) AS entries
+           FROM ledger_account a WHERE a.realm = ? AND (a.balance <> entries OR (a.kind IN ('user', 'realm') AND a.balance < 0)) LIMIT 20`,
+        )
+        .bind(realm),
+    ])
+    const a = acc.results[0] as { accounts: number; balance_sum: number; mismatched: number; negative: number }
+    const t = tx.results[0] as { transactions: number; unbalanced: number; entries_sum: number }
+    const ok = a.mismatched === 0 && a.negative === 0 && t.unbalanced === 0 && t.entries_sum === 0
+    return c.json({ realm, ok, ...a, ...t, problems: bad.results })
+  }),
+)

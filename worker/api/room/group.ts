@@ -1,0 +1,34 @@
+import { RoomGroupInput, roomGroupEntity, type RoomGroup } from '#shared/schemas/room'
+import type { Auth } from '../../db/sessions'
+import { crud } from '../../lib/entity'
+import { existingIds, refuse, ruleError } from '../../lib/tms'
+import { type Ctx } from '../context'
+import { born, inUse, stamp, uniqueName } from './room'
+
+async function checkGroup(c: Ctx, auth: Auth, body: RoomGroupInput, self?: RoomGroup) {
+  await uniqueName(c, auth, 'room_group', body.name, self?.id)
+  const found = await existingIds(c.env.DB, 'room', auth.realm, body.rooms)
+  refuse(body.rooms.filter((id) => !found.has(id)).map((id) => ruleError('rooms', 'validation.tms.unknown_room', id)))
+}
+
+export const roomGroup = crud(roomGroupEntity, {
+  permissions: {
+    list: 'room_room_list',
+    get: ['room_room_get', 'room_room_edit'],
+    create: 'room_room_create',
+    edit: 'room_room_edit',
+    delete: 'room_room_delete',
+  },
+  create: RoomGroupInput,
+  update: RoomGroupInput,
+  beforeCreate: async (c, auth, body) => {
+    await checkGroup(c, auth, body)
+    return { ...body, ...born(auth) }
+  },
+  beforeUpdate: async (c, auth, body, existing) => {
+    await checkGroup(c, auth, body, existing)
+    return { ...body, ...stamp(auth) }
+  },
+  beforeDelete: (c, auth, existing) =>
+    inUse(c, auth, 'SELECT COUNT(*) AS n FROM tms_task_target WHERE realm = ? AND group_id = ?', existing.id, 'room.in_use.task'),
+})

@@ -1,0 +1,241 @@
+import { Hono } from 'hono'
+import { ListQuery } from '#shared/schemas/common'
+import { Id } from '#shared/schemas/tms/common'
+import { PublishInput, TaskUpdate, publicationProblems, taskEntity, type Publication, type PublicationContext, type Task } from '#shared/schemas/tms/task'
+import { categoryChoiceProblems } from '#shared/schemas/tms/category'
+import type { Model } from '#shared/schemas/tms/model'
+import { getModel, listCategories, modelVersionContent, snapshotStatement } from '../../db/tms'
+import { getTask, publicationTargets, roomFilter, taskTargets } from '../../db/tms-task'
+import type { Auth } from '../../db/sessions'
+import { auditStatement } from '../../lib/audit'
+import { filterScope, listRows, type Scope } from '../../lib/entity'
+import { ApiError, apiError } from '../../lib/errors'
+import { checkExtraFields } from '../../lib/extra-fields'
+import { guarded } from '../../lib/guard'
+import { andScopes, jsonListHas, newId, nowIso, realmTmsLimits, refuse, ruleError } from '../../lib/tms'
+import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
+import { publishOptions } from './task-options'
+
+/** /tms/task: publication of task models to rooms, room members or room groups (seed 001 §3–§5). */
+export const task = new Hono<AppEnv>()
+
+const LIST = ['tms_task_list_by_target', 'tms_task_list_others']
+
+/**
+ * Tasks a caller may list: every task of the realm with tms_task_list_others; with tms_task_list_by_target only,
+ * the tasks they published and those reaching rooms they are a member of.
+ */
+function listScope(auth: Auth): Scope {
+  if (auth.permissions.has('tms_task_list_others')) return { where: 'realm = ?', params: [auth.realm] }
+  return {
+    where: `realm = ? AND (created_by = ? OR id IN (SELECT x.task_id FROM tms_task_target x JOIN room_member rm ON rm.room_id = x.room_id WHERE rm.realm = ? AND rm.nick = ?))`,
+    params: [auth.realm, auth.nick, auth.realm, auth.nick],
+  }
+}
+
+async function requireTask(c: Ctx, auth: Auth, id: string): Promise<Task> {
+  const found = await getTask(c.env.DB, auth.realm, parse(Id, id))
+  if (!found) throw apiError(404, 'not_found', `Task ${id} was not found.`, 'id', id)
+  return found
+}
+
+/** The publication rules' context: the clock, the realm's limits, the model's questions, the realm's categories. */
+async function ruleContext(
+  c: Ctx,
+  auth: Auth,
+  model: Pick<Model, 'questions' | 'token' | 'min_execution_time'>,
+  changed?: Set<string>,
+): Promise<PublicationContext> {
+  const [limits, categories] = await Promise.all([realmTmsLimits(c.env.DB, auth.realm), listCategories(c.env.DB, auth.realm)])
+  return {
+    now: Date.now(),
+    maxScheduleDays: limits.maxScheduleDays,
+    model: { question_types: model.questions.map((q) => q.type), token: model.token, min_execution_time: model.min_execution_time },
+    categories,
+    changed,
+  }
+}
+
+function checkPublication(p: Publication, ctx: PublicationContext) {
+  refuse([
+    ...publicationProblems(p, ctx).map((x) => ruleError(x.field, x.message, x.value ?? (p as unknown as Record<string, unknown>)[x.field] ?? null)),
+    ...(!ctx.changed || ctx.changed.has('categories')
+      ? categoryChoiceProblems(p.categories, ctx.categories).map((x) => ruleError('categories', x.message, x.value))
+      : []),
+  ])
+}
+
+/** A task column's stored value. */
+const column = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value !== null && typeof value === 'object' ? JSON.stringify(value) : value)
+
+/** The realm's required active extra fields of tasks must have values; only declared keys are kept (seed 002 §3). */
+async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, string>) {
+  const errors = await checkExtraFields(c.env.DB, auth.realm, 'task', extra)
+  if (errors.length) throw new ApiError(422, errors)
+}
+
+task.get('/options/:modelId', guarded({ all: ['tms_task_publish'] }, publishOptions))
+
+/** GET /tms/task: tasks with their date status (limit, offset, like, order; status, room, category, dates, model). */
+task.get(
+  '/',
+  guarded({ any: LIST }, async (c, auth) => {
+    const q = c.req.query()
+    const extra = andScopes(filterScope(taskEntity, q), roomFilter(q.room), jsonListHas('categories', q.category))
+    return c.json(await listRows(c.env.DB, taskEntity, listScope(auth), parse(ListQuery, q), extra))
+  }),
+)
+
+/** GET /tms/task/{id}: the task, its targets, and the content of the model version it was published with. */
+task.get(
+  '/:id',
+  guarded({ all: ['tms_task_get'] }, async (c, auth) => {
+    const t = await requireTask(c, auth, pathParam(c, 'id'))
+    const [targets, content] = await Promise.all([
+      taskTargets(c.env.DB, auth.realm, t.id),
+      modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version),
+    ])
+    return c.json({ ...t, targets, content })
+  }),
+)
+
+/** POST /tms/task: publishes a model; the model's current version is kept for the task. */
+task.post(
+  '/',
+  guarded({ all: ['tms_task_publish'] }, async (c, auth) => {
+    const db = c.env.DB
+    const input = await readJson(c, PublishInput)
+    const model = await getModel(db, auth.realm, input.model_id)
+    if (!model) throw apiError(404, 'not_found', `Task model ${input.model_id} was not found.`, 'model_id', input.model_id)
+    const limits = await realmTmsLimits(db, auth.realm)
+    const publish_at = input.publish_at ?? nowIso()
+    // Default deadline (3 days for digital materials) plus the realm's expire offset.
+    const expire_at = input.expire_at ?? new Date(Date.parse(publish_at) + (limits.defaultDeadlineDays + limits.expireOffsetDays) * 86_400_000).toISOString()
+    const p: Publication = { ...input, publish_at, expire_at, categories: input.categories.length ? input.categories : model.categories }
+    checkPublication(p, await ruleContext(c, auth, model))
+    await requireExtraFields(c, auth, input.extra)
+    const targets = await publicationTargets(db, auth.realm, input)
+    refuse(targets.problems)
+    const id = newId()
+    const now = nowIso()
+    const row = {
+      id,
+      realm: auth.realm,
+      model_id: model.id,
+      model_version: model.version,
+      title: model.title,
+      kind: model.kind,
+      publication_type: input.publication_type,
+      publish_at,
+      expire_at,
+      display_answer_at: input.display_answer_at,
+      correct_at: input.correct_at,
+      show_timer: input.show_timer ? 1 : 0,
+      scheduling_enabled: input.scheduling_enabled ? 1 : 0,
+      token: model.token ? 1 : 0,
+      categories: JSON.stringify(p.categories),
+      extra: JSON.stringify(input.extra),
+      created_at: now,
+      created_by: auth.nick,
+      updated_at: now,
+      updated_by: auth.nick,
+    }
+    const cols = Object.keys(row)
+    await db.batch([
+      snapshotStatement(db, model, auth.nick),
+      db.prepare(`INSERT INTO tms_task (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
+      ...targets.rows.map((t) =>
+        db
+          .prepare('INSERT INTO tms_task_target (task_id, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)')
+          .bind(id, auth.realm, t.room_id, t.nick, t.group_id),
+      ),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'publish',
+        entity: 'tms_task',
+        entityId: id,
+        after: { ...row, categories: p.categories, targets: targets.rows },
+        requestId: c.get('requestId'),
+      }),
+    ])
+    return c.json({ ...(await getTask(db, auth.realm, id)), targets: await taskTargets(db, auth.realm, id) }, 201)
+  }),
+)
+
+/** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
+task.put(
+  '/:id',
+  guarded({ all: ['tms_task_edit'] }, async (c, auth) => {
+    const db = c.env.DB
+    const existing = await requireTask(c, auth, pathParam(c, 'id'))
+    const body = await readJson(c, TaskUpdate)
+    const model = (await getModel(db, auth.realm, existing.model_id))!
+    const { update_version, ...fields } = body
+    const changed = new Set(
+      Object.entries(fields)
+        .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
+        .map(([k]) => k),
+    )
+    const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
+    const moving = Boolean(update_version) && model.version !== existing.model_version
+    if (moving) changed.add('model_version')
+    // The rules read the content the task will have: the newest version when moving, else its own.
+    const content = moving
+      ? model
+      : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<Model, 'questions' | 'token' | 'min_execution_time'> | null) ??
+        model)
+    checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
+    if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
+    const statements: D1PreparedStatement[] = []
+    if (moving) {
+      statements.push(snapshotStatement(db, model, auth.nick))
+      Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
+    }
+    if (Object.keys(values).length) {
+      Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
+      const cols = Object.keys(values)
+      const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
+      statements.push(
+        db
+          .prepare(`UPDATE tms_task SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ? AND realm = ?`)
+          .bind(...Object.values(values).map(column), existing.id, auth.realm),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: moving ? 'update_version' : 'update',
+          entity: 'tms_task',
+          entityId: existing.id,
+          before,
+          after: values,
+          requestId: c.get('requestId'),
+        }),
+      )
+      await db.batch(statements)
+    }
+    return c.json({ ...(await getTask(db, auth.realm, existing.id)), targets: await taskTargets(db, auth.realm, existing.id) })
+  }),
+)
+
+/** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */
+task.delete(
+  '/:id',
+  guarded({ all: ['tms_task_delete'] }, async (c, auth) => {
+    const db = c.env.DB
+    const existing = await requireTask(c, auth, pathParam(c, 'id'))
+    const targets = await taskTargets(db, auth.realm, existing.id)
+    await db.batch([
+      db.prepare('DELETE FROM tms_task WHERE id = ? AND realm = ?').bind(existing.id, auth.realm),
+      auditStatement(db, {
+        realm: auth.realm,
+        actor: auth.nick,
+        action: 'delete',
+        entity: 'tms_task',
+        entityId: existing.id,
+        before: { ...existing, targets },
+        requestId: c.get('requestId'),
+      }),
+    ])
+    return c.body(null, 204)
+  }),
+)

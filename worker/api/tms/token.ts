@@ -1,0 +1,114 @@
+import { Hono } from 'hono'
+import { ListQuery } from '#shared/schemas/common'
+import { Id } from '#shared/schemas/tms/common'
+import { RoomName } from '#shared/schemas/room'
+import { TOKEN_ALPHABET, TOKEN_LENGTH, tokenEntity, type TaskToken } from '#shared/schemas/tms/token'
+import { getTask, taskReachesRoom } from '../../db/tms-task'
+import type { Auth } from '../../db/sessions'
+import { auditStatement } from '../../lib/audit'
+import { decodeRow, filterScope, listRows, realmScope } from '../../lib/entity'
+import { apiError } from '../../lib/errors'
+import { guarded } from '../../lib/guard'
+import { newId, nowIso, refuse, ruleError } from '../../lib/tms'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+
+/** /tms/token: task tokens (seed 001 §3), the codes students enter to open a task in a room. */
+export const token = new Hono<AppEnv>()
+
+/** Same requirement as the token screens (seed 000 §2.2). */
+const ACCESS = { all: ['tms_token_generate'], any: ['tms_task_list_by_target', 'tms_task_list_others'] }
+
+function randomCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(TOKEN_LENGTH))
+  // 256 is not a multiple of the alphabet's length; the slight bias does not matter for a short-lived room code.
+  return [...bytes].map((b) => TOKEN_ALPHABET[b % TOKEN_ALPHABET.length]).join('')
+}
+
+/** The task and the room (by name) of a token call, both of the caller's realm. */
+async function taskAndRoom(c: Ctx, auth: Auth) {
+  const taskId = parse(Id, pathParam(c, 'taskId'))
+  const roomName = parse(RoomName, pathParam(c, 'roomName'))
+  const [task, room] = await Promise.all([
+    getTask(c.env.DB, auth.realm, taskId),
+    c.env.DB.prepare('SELECT id, name FROM room WHERE realm = ? AND name = ?').bind(auth.realm, roomName).first<{ id: string; name: string }>(),
+  ])
+  if (!task) throw apiError(404, 'not_found', `Task ${taskId} was not found.`, 'task_id', taskId)
+  if (!room) throw apiError(404, 'not_found', `Room ${roomName} was not found.`, 'room', roomName)
+  return { task, room }
+}
+
+async function tokensOf(db: D1Database, realm: string, taskId: string, roomId: string): Promise<TaskToken[]> {
+  const { results } = await db
+    .prepare('SELECT * FROM tms_token_view WHERE realm = ? AND task_id = ? AND room_id = ? ORDER BY created_at DESC, id')
+    .bind(realm, taskId, roomId)
+    .all<Record<string, unknown>>()
+  return results.map((r) => decodeRow(tokenEntity, r))
+}
+
+/** GET /tms/token: every token of the realm (limit, offset, like, order; task, room, author, date). */
+token.get(
+  '/',
+  guarded(ACCESS, async (c, auth) => {
+    const q = c.req.query()
+    return c.json(await listRows(c.env.DB, tokenEntity, realmScope(tokenEntity, auth), parse(ListQuery, q), filterScope(tokenEntity, q)))
+  }),
+)
+
+/** GET /tms/token/task/{taskId}/room/{roomName}: the task, the room and their codes, newest first. */
+token.get(
+  '/task/:taskId/room/:roomName',
+  guarded(ACCESS, async (c, auth) => {
+    const { task, room } = await taskAndRoom(c, auth)
+    return c.json({
+      task: { id: task.id, title: task.title, status: task.status, token: task.token },
+      room,
+      tokens: await tokensOf(c.env.DB, auth.realm, task.id, room.id),
+    })
+  }),
+)
+
+/**
+ * POST /tms/token/task/{taskId}/room/{roomName}: a new code for a token task reaching the room; the previous code of
+ * that task and room stops being valid (kept, with when it was replaced).
+ */
+token.post(
+  '/task/:taskId/room/:roomName',
+  guarded(ACCESS, async (c, auth) => {
+    const db = c.env.DB
+    const { task, room } = await taskAndRoom(c, auth)
+    if (!task.token) refuse([ruleError('task_id', 'validation.tms.token_disabled', task.id)])
+    if (!(await taskReachesRoom(db, auth.realm, task.id, room.id))) refuse([ruleError('room', 'validation.tms.room_not_target', room.name)])
+    const id = newId()
+    const now = nowIso()
+    for (let attempt = 0; ; attempt++) {
+      const code = randomCode()
+      try {
+        await db.batch([
+          db
+            .prepare('UPDATE tms_token SET revoked_at = ? WHERE realm = ? AND task_id = ? AND room_id = ? AND revoked_at IS NULL')
+            .bind(now, auth.realm, task.id, room.id),
+          db
+            .prepare('INSERT INTO tms_token (id, realm, task_id, room_id, code, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .bind(id, auth.realm, task.id, room.id, code, auth.nick, now),
+          auditStatement(db, {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'generate',
+            entity: 'tms_token',
+            entityId: id,
+            after: { task_id: task.id, room: room.name, code },
+            requestId: c.get('requestId'),
+          }),
+        ])
+        break
+      } catch (err) {
+        // A code already taken in the realm (UNIQUE): try another one.
+        if (attempt >= 4 || !String(err).includes('UNIQUE')) throw err
+      }
+    }
+    return c.json(
+      { task: { id: task.id, title: task.title, status: task.status, token: task.token }, room, tokens: await tokensOf(db, auth.realm, task.id, room.id) },
+      201,
+    )
+  }),
+)
