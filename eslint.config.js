@@ -6,7 +6,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/', '.wrangler/', '.partykit/', '.cache/', 'node_modules/', 'tests/e2e/artifacts/', 'worker-configuration.d.ts'] },
+  { ignores: ['build/', '.wrangler/', '.partykit/', '.cache/', 'node_modules/', 'tests/e2e/artifacts/', 'worker/worker-configuration.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,8 +17,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // Validators and sanitizers match control characters on purpose (input rules, file names, rich text).
       'no-control-regex': 'off',
-      // `interface Env extends Cloudflare.Env {}` re-opens a global interface that declaration files extend.
-      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
   {

@@ -1,17 +1,12 @@
-/** Bindings of the Worker (wrangler.toml) and its secrets; `Cloudflare.Env` is what `cloudflare:test` exposes too. */
+/**
+ * `Cloudflare.Env` (what `cloudflare:test` exposes too) is generated from wrangler.toml into
+ * worker/worker-configuration.d.ts by `npm run types` (`npm run lint` fails when it is stale). Declared here: the
+ * secrets and the development vars that wrangler.toml does not hold, all optional.
+ */
 declare namespace Cloudflare {
   interface Env {
-    DB: D1Database
-    FILES: R2Bucket
-    ASSETS: Fetcher
-    DASH_VERSION: string
-    PARTYKIT_HOST: string
     /** Shared with the PartyKit server to sign connection tickets. Unset: live features report unavailable. */
     PARTY_SECRET?: string
-    /** OpenID issuer of Google sign-in (discovery at <issuer>/.well-known/openid-configuration); tests use a local issuer. */
-    GOOGLE_ISSUER: string
-    /** Key set (JWKS) that signs the issuer's id_tokens. */
-    GOOGLE_JWKS_URL: string
     /** E-mail provider (password recovery): JSON API base URL and key (a secret). Unset: the local outbox. */
     EMAIL_API_URL?: string
     EMAIL_API_KEY?: string
@@ -24,7 +19,6 @@ declare namespace Cloudflare {
     DEV_MODE?: string
   }
 }
-interface Env extends Cloudflare.Env {}
 
 declare module 'remix-server-build' {
   import type { ServerBuild } from '@remix-run/cloudflare'
