@@ -22,6 +22,8 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(here('./worker/migrations')),
                 PARTY_SECRET: 'test-party-secret',
+                // The demo accounts' password hash, computed once per run (tests/workers/setup.ts seeds with it).
+                TEST_DEMO_PASSWORD_HASH: inject('demoPasswordHash'),
                 // The suite runs the Worker as `npm start` does: in development mode (the local outbox is readable).
                 DEV_MODE: '1',
                 // Google sign-in against the local OpenID issuer started by tests/workers/global-setup.ts.

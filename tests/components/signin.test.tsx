@@ -91,9 +91,13 @@ describe('employee form', () => {
 
 describe('captcha', () => {
   it('keeps sign-in disabled while the captcha is unsolved, with the generation error when no challenge comes', async () => {
+    // Nothing answers at the realm's API address: the challenge cannot be fetched (refused here, as a browser's fetch
+    // refuses, rather than by a real connection to a closed port, which happy-dom reports on stderr).
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'))
     renderLogin({ ...escola, captcha_enabled: true })
     expect((screen.getByRole('button', { name: 'Entrar' }) as HTMLButtonElement).disabled).toBe(true)
-    // Nothing answers at the realm's API address here, so the challenge cannot be fetched.
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalled())
+    expect(String(fetchSpy.mock.calls[0][0])).toContain('http://127.0.0.1:9/api/')
     await waitFor(() => expect(screen.getByText('Não foi possível gerar a verificação de segurança.')).toBeTruthy())
     expect((screen.getByRole('button', { name: 'Entrar' }) as HTMLButtonElement).disabled).toBe(true)
     expect(screen.getByRole('button', { name: 'Tentar novamente' })).toBeTruthy()

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { Hono } from 'hono'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ListPage } from '#shared/schemas/common'
 import type { AuditLog, ErrorLog } from '#shared/schemas/technical'
 import type { AppEnv } from '../../worker/api/context'
@@ -241,9 +241,15 @@ describe('technical/logs', () => {
       throw new TypeError('Cannot read properties of undefined (reading "code")')
     })
     app.onError(handleApiError)
+    // The error is logged for the operator (with its request id) as well as stored: asserted here, not printed.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     const ctx = createExecutionContext()
     const res = await app.fetch(new Request('http://demo.localhost/boom'), env, ctx)
     await waitOnExecutionContext(ctx)
+    expect(logged).toHaveBeenCalledTimes(1)
+    expect(logged.mock.calls[0][0]).toBe('[req-audit-test-1] GET /boom:')
+    expect(String(logged.mock.calls[0][1])).toBe('TypeError: Cannot read properties of undefined (reading "code")')
+    logged.mockRestore()
     expect(res.status).toBe(500)
     expect(await res.json()).toEqual({ errors: [{ field: '', cause: 'internal', value: 'req-audit-test-1', message: 'Unexpected server error.' }] })
 

@@ -1,6 +1,8 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
+    /** Hash of the demo password `demo1234`, computed once per run by tests/workers/global-setup.ts. */
+    TEST_DEMO_PASSWORD_HASH: string
     /** Cases and seed of the input fuzz test (empty: its defaults). */
     FUZZ_RUNS: string
     FUZZ_SEED: string

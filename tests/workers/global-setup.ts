@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node'
+import { hashPassword } from '../../worker/lib/password'
 import { startMailApi } from '../support/mail-api'
 import { startIssuer } from '../support/oidc-issuer'
 
@@ -8,18 +9,21 @@ declare module 'vitest' {
     oidcIssuer: string
     /** Base URL of the local stand-in for the HTTP e-mail provider (key `test-mail-key`). */
     mailApi: string
+    /** The demo password's hash (PBKDF2, 600k iterations), computed once per run for every file's demo seed. */
+    demoPasswordHash: string
   }
 }
 
 /**
  * Starts the local OpenID issuer (vitest.config.ts hands its URL to the Worker as GOOGLE_ISSUER / GOOGLE_JWKS_URL)
- * and the local e-mail provider the HTTP sender is tested against.
+ * and the local e-mail provider the HTTP sender is tested against, and hashes the demo password once for the whole run.
  */
 export default async function setup(project: TestProject) {
   const issuer = await startIssuer()
   const mail = await startMailApi('test-mail-key')
   project.provide('oidcIssuer', issuer.url)
   project.provide('mailApi', mail.url)
+  project.provide('demoPasswordHash', await hashPassword('demo1234'))
   return async () => {
     await issuer.stop()
     await mail.stop()

@@ -1,16 +1,27 @@
-import { SELF, env } from 'cloudflare:test'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { expect } from 'vitest'
 import type { ErrorEnvelope } from '#shared/schemas/error'
 import { createSession } from '../../worker/db/sessions'
+import worker from '../../worker/index'
 
 export const DEMO = 'demo.localhost'
 export const ESCOLA = 'escola.localhost'
 
-/** A request to the Worker as a browser on `host` would send it. */
-export function call(host: string, path: string, init: RequestInit = {}): Promise<Response> {
+/**
+ * A request to the Worker as a browser on `host` would send it, handed to the Worker's own fetch handler with its
+ * waitUntil work awaited (so every write of the request is seen when this resolves). Not through SELF.fetch: that
+ * slows down with every request a test file makes (GET /api/version from ~5 ms to ~130 ms after 800 calls).
+ */
+export async function call(host: string, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers)
   headers.set('host', host)
-  return SELF.fetch(`http://${host}${path}`, { redirect: 'manual', ...init, headers })
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(new Request(`http://${host}${path}`, { redirect: 'manual', ...init, headers }), env, ctx)
+  // Read whole before the waitUntil work is awaited, as a client of the deployed Worker would see it.
+  const bytes = await res.arrayBuffer()
+  const answer = new Response([101, 204, 205, 304].includes(res.status) ? null : bytes, res)
+  await waitOnExecutionContext(ctx)
+  return answer
 }
 
 /** A cookie value as Remix's createCookie writes it (base64 of the JSON value). */

@@ -1,14 +1,12 @@
 import { applyD1Migrations, env } from 'cloudflare:test'
 import { beforeAll } from 'vitest'
-import { hashPassword } from '../../worker/lib/password'
 import { seedDemo } from '../../worker/seed/demo'
+import { failOnConsoleError } from '../support/console-errors'
 
-// Hashing the demo password is slow by design; one hash serves the whole test run's demo accounts.
-let demoHash: Promise<string> | undefined
+failOnConsoleError()
 
 beforeAll(async () => {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS)
-  demoHash ??= hashPassword('demo1234')
-  const hash = await demoHash
-  await seedDemo(env.DB, async () => hash)
+  // The demo password's 600k-iteration hash is computed once per run by global-setup.ts and handed in as a binding.
+  await seedDemo(env.DB, async () => env.TEST_DEMO_PASSWORD_HASH)
 })
