@@ -38,6 +38,9 @@ export default defineConfig({
         ],
         test: {
           name: 'workers',
+          // Files share a workerd instance and the Worker's loaded modules (a fresh instance per file cost ~4 s of CPU
+          // each); tests/workers/setup.ts gives each file a freshly migrated and seeded database.
+          isolate: false,
           include: ['tests/workers/**/*.test.ts'],
           globalSetup: ['tests/workers/global-setup.ts'],
           // Generous limits: a loaded CI machine is slow, and no test asserts a timing.

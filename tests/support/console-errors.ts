@@ -7,7 +7,10 @@ import { afterAll, afterEach, beforeEach } from 'vitest'
  * not to the watcher. Installed by the workers and components setup files.
  */
 export function failOnConsoleError(): void {
-  const original = console.error.bind(console)
+  // Where files share a module context (the workers project), the setup runs again per file: wrap the real one once.
+  const holder = globalThis as { __consoleErrorOriginal?: typeof console.error }
+  holder.__consoleErrorOriginal ??= console.error.bind(console)
+  const original = holder.__consoleErrorOriginal
   let logged: string[] = []
   const watcher = (...args: unknown[]) => {
     logged.push(args.map(describe).join(' '))

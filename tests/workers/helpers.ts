@@ -75,6 +75,11 @@ export async function consoleSignIn(host: string, nick: string, password = 'demo
 
 const crafted = new Map<string, Promise<{ role: string; nick: string }>>()
 
+/** Forgets the users userWith made (setup.ts calls it when a new test file starts on a fresh database). */
+export function forgetCraftedUsers(): void {
+  crafted.clear()
+}
+
 /**
  * A staff member of `realm` holding exactly `permissions` (one role of their own), with a new session: its API
  * token and the console cookie. Rows are written with plain SQL, the session with the product's createSession.
