@@ -32,6 +32,8 @@ export default defineConfig({
                 // The input fuzz test (tests/workers/input-fuzz.test.ts): more cases, or another seed, from the shell.
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
                 FUZZ_SEED: process.env.FUZZ_SEED ?? '',
+                // Property tests run a small number of cases by default; PROPERTY_SCALE multiplies them (tests/support/property-runs.ts).
+                PROPERTY_SCALE: process.env.PROPERTY_SCALE ?? '',
               },
             },
           })),
@@ -45,6 +47,8 @@ export default defineConfig({
           globalSetup: ['tests/workers/global-setup.ts'],
           // Generous limits: a loaded CI machine is slow, and no test asserts a timing.
           testTimeout: 60_000,
+          // The per-file database reset (setup.ts) included.
+          hookTimeout: 60_000,
           setupFiles: ['tests/workers/setup.ts'],
           deps: {
             optimizer: {
@@ -69,6 +73,7 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,

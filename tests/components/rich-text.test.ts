@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formulaProblem, plainText, renderRichText, sanitizeRichText } from '#shared/rich-text'
 import { parseVideoUrl, videoEmbedUrl } from '~/lib/video'
+import { propertyRuns } from '../support/property-runs'
 
 /** Fragments people use to get script to run, mixed freely with harmless markup by the properties below. */
 const FRAGMENTS = [
@@ -66,7 +67,7 @@ describe('rich text sanitizer', () => {
       fc.property(html, (input) => {
         expect(executable(sanitizeRichText(input))).toEqual([])
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(200, process.env.PROPERTY_SCALE) },
     )
   })
 
@@ -76,7 +77,7 @@ describe('rich text sanitizer', () => {
         const once = sanitizeRichText(input)
         expect(sanitizeRichText(once)).toBe(once)
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(100, process.env.PROPERTY_SCALE) },
     )
   })
 

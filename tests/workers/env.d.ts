@@ -6,6 +6,8 @@ declare namespace Cloudflare {
     /** Cases and seed of the input fuzz test (empty: its defaults). */
     FUZZ_RUNS: string
     FUZZ_SEED: string
+    /** Multiplier of every property test's number of cases (empty: 1). */
+    PROPERTY_SCALE: string
   }
 }
 

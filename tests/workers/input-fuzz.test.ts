@@ -19,6 +19,7 @@ import { userEntity } from '#shared/schemas/user'
 import { createApi, versionHeader } from '../../worker/api'
 import { endpointAccess } from '../../worker/lib/guard'
 import worker from '../../worker/index'
+import { propertyRuns } from '../support/property-runs'
 import { DEMO, userWith } from './helpers'
 
 /**
@@ -31,10 +32,10 @@ import { DEMO, userWith } from './helpers'
  * Three passes: a valid body of every route that has one (its entity's GET answer, or an example written here) with
  * each text field in turn replaced by a value that has broken parsers; a fixed sweep of every route (empty, deep,
  * non-UTF-8, non-JSON and wrongly typed bodies, a hostile query string, bad path parameters); then FUZZ_RUNS random
- * cases (default 300) from FUZZ_SEED (default 11). A failure prints the seed, so `FUZZ_SEED=<seed> FUZZ_RUNS=<n>
- * npx vitest run --project workers tests/workers/input-fuzz.test.ts` replays it.
+ * cases (default 100, times PROPERTY_SCALE) from FUZZ_SEED (default 11). A failure prints the seed, so
+ * `FUZZ_SEED=<seed> FUZZ_RUNS=<n> npx vitest run --project workers tests/workers/input-fuzz.test.ts` replays it.
  */
-const RUNS = Number(env.FUZZ_RUNS) || 300
+const RUNS = Number(env.FUZZ_RUNS) || propertyRuns(100, env.PROPERTY_SCALE)
 const SEED = env.FUZZ_SEED ? Number(env.FUZZ_SEED) : 11
 
 type Route = { method: string; path: string; params: string[]; body: boolean }

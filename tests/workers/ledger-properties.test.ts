@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:test'
 import { DEMO, api, userWith } from './helpers'
+import { propertyRuns } from '../support/property-runs'
 import { DASH, balance, expectInvariants, funded, key, ledgerRealm, recipient } from './ledger-helpers'
 
 const PERMS = ['ledger_transfer_create', 'ledger_transaction_debit', 'ledger_sponsor_create', 'ledger_transaction_reverse']
@@ -137,7 +139,7 @@ describe('ledger invariants under random movements (fast-check)', () => {
         for (const u of users) expect(await balance(u.nick), u.nick).toBe(model.get(`user:${u.nick}`))
         await expectInvariants()
       }),
-      { numRuns: 12 },
+      { numRuns: propertyRuns(12, env.PROPERTY_SCALE) },
     )
   }, 180_000)
 })
