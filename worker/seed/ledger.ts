@@ -41,18 +41,47 @@ const GRANTS: [string, AccountRef, number][] = [
   ['seed_demo_teacher', userWallet('demo', 'teacher@demo'), 300],
 ]
 
+/** A credit package of `realm` (row builder shared with the tests' factories). */
+export function packageRow(
+  db: D1Database,
+  realm: string,
+  p: { id: string; name: string; description: string; cost: number; currency: string; points: number; recommended: number },
+  at: string,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO ledger_package (id, realm, name, description, cost, currency, points, enabled, recommended, created_at, updated_at, updated_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 'seed') ON CONFLICT (id) DO NOTHING`,
+    )
+    .bind(p.id, realm, p.name, p.description, p.cost, p.currency, p.points, p.recommended, at, at)
+}
+
+/** A starting balance issued through the ledger itself (an issuance transaction), never written directly. */
+export function issuanceRows(db: D1Database, realm: string, id: string, account: AccountRef, points: number, at: string): D1PreparedStatement[] {
+  return postingStatements(
+    db,
+    {
+      id,
+      realm,
+      type: 'issuance',
+      actor: 'seed',
+      description: 'Demo starting balance',
+      lines: [
+        { account: issuanceAccount(realm), amount: -points },
+        { account, amount: points },
+      ],
+      billingKey: `BK-SEED-${id.toUpperCase()}`,
+      createdAt: at,
+    },
+    { once: true },
+  )
+}
+
 /** The ledger's demo data as idempotent statements (a second run changes nothing), for seedDemo's batch. */
 export function seedLedger(db: D1Database): D1PreparedStatement[] {
   const now = new Date().toISOString()
   return [
-    ...PACKAGES.map((p) =>
-      db
-        .prepare(
-          `INSERT INTO ledger_package (id, realm, name, description, cost, currency, points, enabled, recommended, created_at, updated_at, updated_by)
-           VALUES (?, 'demo', ?, ?, ?, ?, ?, 1, ?, ?, ?, 'seed') ON CONFLICT (id) DO NOTHING`,
-        )
-        .bind(p.id, p.name, p.description, p.cost, p.currency, p.points, p.recommended, now, now),
-    ),
+    ...PACKAGES.map((p) => packageRow(db, 'demo', p, now)),
     ...Object.entries(PRICES).map(([key, [name, points]]) =>
       db
         .prepare(
@@ -60,24 +89,6 @@ export function seedLedger(db: D1Database): D1PreparedStatement[] {
         )
         .bind(key, name, points, now),
     ),
-    ...GRANTS.flatMap(([id, account, points]) =>
-      postingStatements(
-        db,
-        {
-          id,
-          realm: 'demo',
-          type: 'issuance',
-          actor: 'seed',
-          description: 'Demo starting balance',
-          lines: [
-            { account: issuanceAccount('demo'), amount: -points },
-            { account, amount: points },
-          ],
-          billingKey: `BK-SEED-${id.toUpperCase()}`,
-          createdAt: now,
-        },
-        { once: true },
-      ),
-    ),
+    ...GRANTS.flatMap(([id, account, points]) => issuanceRows(db, 'demo', id, account, points, now)),
   ]
 }

@@ -12,7 +12,7 @@ import { storedQuestion } from '../lib/tms'
 const SEEDED_BY = 'seed'
 
 /** An insert that skips an existing row; lists and objects as JSON, booleans as 0/1. */
-function insert(db: D1Database, table: string, values: Record<string, unknown>): D1PreparedStatement {
+export function insert(db: D1Database, table: string, values: Record<string, unknown>): D1PreparedStatement {
   const cols = Object.keys(values)
   const encode = (x: unknown) => (typeof x === 'boolean' ? (x ? 1 : 0) : x !== null && typeof x === 'object' ? JSON.stringify(x) : x)
   return db
@@ -137,6 +137,77 @@ const bankQuestions = [
   },
 ]
 
+/** Row builders the demo seed and the tests' factories (tests/workers/factories.ts) share. */
+export function roomRow(db: D1Database, room: { id: string; realm: string; name: string; topic?: string; type?: string }, at: string): D1PreparedStatement {
+  return insert(db, 'room', {
+    topic: '',
+    type: 'lecture',
+    ...room,
+    member_count: 0,
+    created_by: SEEDED_BY,
+    created_at: at,
+    updated_at: at,
+    updated_by: SEEDED_BY,
+  })
+}
+
+export function roomMemberRow(db: D1Database, realm: string, room: string, nick: string, at: string): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES (?, ?, ?, ?, 'seed') ON CONFLICT DO NOTHING")
+    .bind(realm, room, nick, at)
+}
+
+export function roomGroupRow(db: D1Database, group: { id: string; realm: string; name: string; rooms: string[] }, at: string): D1PreparedStatement {
+  return insert(db, 'room_group', { ...group, created_by: SEEDED_BY, created_at: at, updated_at: at, updated_by: SEEDED_BY })
+}
+
+export function taskCategoryRow(
+  db: D1Database,
+  category: { id: string; realm: string; name: string; parent_id?: string | null } & Record<string, unknown>,
+  at: string,
+) {
+  return insert(db, 'tms_category', {
+    parent_id: null,
+    selectable: true,
+    enabled: true,
+    required: false,
+    multi_selection: true,
+    embed: false,
+    show_in_navigation: false,
+    show_in_filter: true,
+    show_in_list: true,
+    ...category,
+    created_at: at,
+    updated_at: at,
+    updated_by: SEEDED_BY,
+  })
+}
+
+/** A bank question as the API stores it: `question` is editor input (ModelInput's question shape). */
+export function bankQuestionRow(
+  db: D1Database,
+  realm: string,
+  { id, difficulty, ...q }: { id: string; difficulty: string } & Record<string, unknown>,
+  by: string,
+  at: string,
+  extra: Record<string, unknown> = {},
+): D1PreparedStatement {
+  const stored = storedQuestion(v.parse(ModelInput, { title: 'bank', questions: [q] }).questions[0], {})
+  const { id: _id, bank_id: _b, ...fields } = stored
+  return insert(db, 'tms_question_bank', {
+    ...fields,
+    id,
+    realm,
+    statement_text: plainText(stored.statement),
+    difficulty,
+    created_by: by,
+    created_at: at,
+    updated_at: at,
+    updated_by: by,
+    ...extra,
+  })
+}
+
 export function seedTms(db: D1Database): D1PreparedStatement[] {
   const now = new Date()
   const at = now.toISOString()
@@ -198,28 +269,10 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
   const expireAt = new Date(now.getTime() + 7 * 86_400_000).toISOString()
   const fractionsModel = models[0]
   return [
-    ...rooms.map((r) => insert(db, 'room', { ...r, member_count: 0, created_by: SEEDED_BY, ...stamp })),
-    ...members.map(([room, nick]) =>
-      db
-        .prepare("INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES ('demo', ?, ?, ?, 'seed') ON CONFLICT DO NOTHING")
-        .bind(room, nick, at),
-    ),
-    insert(db, 'room_group', { id: 'g-demo-9', realm: 'demo', name: '9º ano', rooms: ['r-demo-9a', 'r-demo-9b'], created_by: SEEDED_BY, ...stamp }),
-    ...categories.map((c) =>
-      insert(db, 'tms_category', {
-        selectable: true,
-        enabled: true,
-        required: false,
-        multi_selection: true,
-        embed: false,
-        show_in_navigation: false,
-        show_in_filter: true,
-        show_in_list: true,
-        ...c,
-        realm: 'demo',
-        ...stamp,
-      }),
-    ),
+    ...rooms.map((r) => roomRow(db, r, at)),
+    ...members.map(([room, nick]) => roomMemberRow(db, 'demo', room, nick, at)),
+    roomGroupRow(db, { id: 'g-demo-9', realm: 'demo', name: '9º ano', rooms: ['r-demo-9a', 'r-demo-9b'] }, at),
+    ...categories.map((c) => taskCategoryRow(db, { ...c, realm: 'demo' }, at)),
     ...skills.map((s) => insert(db, 'tms_assessed_skill', { ...s, realm: 'demo', description: '', ...stamp })),
     ...genres.map((g) => insert(db, 'tms_genre', { ...g, realm: 'demo', description: '', ...stamp })),
     ...models.map((m) => insert(db, 'tms_model', m)),
@@ -238,15 +291,8 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
     db.prepare(
       "INSERT INTO tms_task_target (task_id, realm, room_id) SELECT 't-demo-fractions', 'demo', 'r-demo-9a' WHERE NOT EXISTS (SELECT 1 FROM tms_task_target WHERE task_id = 't-demo-fractions')",
     ),
-    ...bankQuestions.map(({ id, difficulty, ...q }) => {
-      const stored = storedQuestion(v.parse(ModelInput, { title: 'bank', questions: [q] }).questions[0], {})
-      const { id: _id, bank_id: _b, ...fields } = stored
-      return insert(db, 'tms_question_bank', {
-        ...fields,
-        id,
-        realm: 'demo',
-        statement_text: plainText(stored.statement),
-        difficulty,
+    ...bankQuestions.map((q) =>
+      bankQuestionRow(db, 'demo', q, 'teacher@demo', at, {
         tags: ['frações'],
         grade_id: 9,
         subject_id: 'MAT',
@@ -254,9 +300,8 @@ export function seedTms(db: D1Database): D1PreparedStatement[] {
         descriptor_id: 'D1',
         batch_id: 'demo-2025',
         curriculum: 'BNCC',
-        created_by: 'teacher@demo',
-        ...stamp,
-      })
-    }),
+        updated_by: SEEDED_BY,
+      }),
+    ),
   ]
 }

@@ -1,0 +1,85 @@
+import { env } from 'cloudflare:test'
+import { realmWallet, userWallet } from '../../worker/db/ledger'
+import { bankQuestionRow, roomGroupRow, roomMemberRow, roomRow, taskCategoryRow } from '../../worker/seed/tms'
+import { issuanceRows, packageRow } from '../../worker/seed/ledger'
+import { validQuestion } from '../support/tms-fixtures'
+
+/**
+ * Test factories: each builds the rows one test needs, with fresh ids, through the same row builders the demo seed
+ * uses (worker/seed/), so a test states what it depends on instead of leaning on demo ids. A user with exact
+ * permissions is helpers.ts's userWith.
+ */
+const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`
+const now = () => new Date().toISOString()
+
+/** A room of `realm` (unique name unless given), with `members` (nicks) in it. */
+export async function room(realm: string, options: { name?: string; topic?: string; members?: string[] } = {}) {
+  const id = unique('r')
+  const name = options.name ?? `Room ${id}`
+  const at = now()
+  await env.DB.batch([
+    roomRow(env.DB, { id, realm, name, topic: options.topic ?? '' }, at),
+    ...(options.members ?? []).map((nick) => roomMemberRow(env.DB, realm, id, nick, at)),
+  ])
+  return { id, name }
+}
+
+/** A room group of `realm` holding `rooms` (ids). */
+export async function roomGroup(realm: string, rooms: string[]) {
+  const id = unique('g')
+  await env.DB.batch([roomGroupRow(env.DB, { id, realm, name: `Group ${id}`, rooms }, now())])
+  return { id }
+}
+
+/**
+ * A selectable task category of `realm`: under `parent`, else under the realm's required root when it has one (so a
+ * task filed under it satisfies the realm's rule), else under a new root of its own.
+ */
+export async function taskCategory(realm: string, options: { name?: string; parent?: string } = {}) {
+  const at = now()
+  const statements = []
+  let parent =
+    options.parent ??
+    (await env.DB.prepare('SELECT id FROM tms_category WHERE realm = ? AND parent_id IS NULL AND required = 1 ORDER BY id LIMIT 1')
+      .bind(realm)
+      .first<string>('id')) ??
+    undefined
+  if (!parent) {
+    parent = unique('c-root')
+    statements.push(taskCategoryRow(env.DB, { id: parent, realm, name: `Root ${parent}`, selectable: false }, at))
+  }
+  const id = unique('c')
+  statements.push(taskCategoryRow(env.DB, { id, realm, name: options.name ?? `Category ${id}`, parent_id: parent }, at))
+  await env.DB.batch(statements)
+  return { id, parent }
+}
+
+/** A question-bank item of `realm`: a valid single-choice question unless `question` says otherwise. */
+export async function bankQuestion(realm: string, question: Record<string, unknown> = validQuestion('single'), difficulty = 'easy') {
+  const id = unique('b')
+  await env.DB.batch([bankQuestionRow(env.DB, realm, { ...question, id, difficulty }, 'factory', now())])
+  return { id }
+}
+
+/** A credit package of `realm` on sale. */
+export async function creditPackage(realm: string, options: { cost?: number; currency?: string; points?: number; name?: string } = {}) {
+  const id = unique('pkg')
+  const p = {
+    id,
+    name: options.name ?? `Package ${id}`,
+    description: '',
+    cost: options.cost ?? 10,
+    currency: options.currency ?? 'BRL',
+    points: options.points ?? 100,
+    recommended: 0,
+  }
+  await env.DB.batch([packageRow(env.DB, realm, p, now())])
+  return p
+}
+
+/** Issues `points` to a user's wallet (or the realm's, without `nick`) through an issuance transaction of the ledger. */
+export async function fund(realm: string, points: number, nick?: string) {
+  const id = unique('fund')
+  await env.DB.batch(issuanceRows(env.DB, realm, id, nick ? userWallet(realm, nick) : realmWallet(realm), points, now()))
+  return { transaction: id }
+}
