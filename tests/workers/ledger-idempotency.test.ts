@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { creditPackage } from './factories'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 import { DASH, balance, expectInvariants, funded, key, ledgerRealm, move, recipient } from './ledger-helpers'
 
@@ -56,9 +57,10 @@ const cases: Record<string, Case> = {
     path: 'ledger/transaction/purchase',
     setup: async () => {
       const me = await userWith('demo', [DASH, `x_${crypto.randomUUID()}`])
+      const pack = await creditPackage('demo', { currency: 'USD', cost: 29.99, points: 1000, name: 'Classroom' })
       const body = (description: string) => ({
         provider: 'sandbox-regional',
-        product_id: 'pkg_demo_usd',
+        product_id: pack.id,
         provider_data: { transaction_amount: '29.99', description },
       })
       return {

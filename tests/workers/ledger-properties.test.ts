@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:test'
+import { creditPackage } from './factories'
 import { DEMO, api, userWith } from './helpers'
 import { propertyRuns } from '../support/property-runs'
 import { DASH, balance, expectInvariants, funded, key, ledgerRealm, recipient } from './ledger-helpers'
@@ -41,6 +42,8 @@ describe('ledger invariants under random movements (fast-check)', () => {
     const child = await ledgerRealm({ parent_code: 'demo' })
     const realmWallet = `realm:${child.code}`
 
+    // The package bought in the model: built here (500 points), not the demo seed's.
+    const pack = await creditPackage('demo', { points: 500, cost: 49.9 })
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 14 }), async (ops) => {
         // The model: every wallet this run touches, and the lines of each posted movement (for reversals).
@@ -100,7 +103,7 @@ describe('ledger invariants under random movements (fast-check)', () => {
               await api(DEMO, 'ledger/transaction/create-intent', {
                 method: 'POST',
                 token: users[o.who].token,
-                json: { provider: 'sandbox-card', product_id: 'pkg_demo_start' },
+                json: { provider: 'sandbox-card', product_id: pack.id },
               })
             ).json()) as { id: string; client_secret: string }
             const paid = await api(DEMO, `ledger/sandbox/pay/${intent.id}`, {
@@ -108,7 +111,7 @@ describe('ledger invariants under random movements (fast-check)', () => {
               json: { secret: intent.client_secret, card_number: o.approve ? '4242424242424242' : '4000000000009995' },
             })
             expect(paid.status).toBe(200)
-            const lines: [string, number][] = [[`user:${users[o.who].nick}`, 500]]
+            const lines: [string, number][] = [[`user:${users[o.who].nick}`, pack.points]]
             if (o.approve) {
               apply(lines)
               posted.push({ id: `pur_${intent.id}`, lines })
