@@ -26,7 +26,28 @@ export function launch(): Promise<Browser> {
   })
 }
 
-/** A fresh browser context (its own cookies) whose page fails the test on any uncaught page error. */
+/**
+ * Browser console errors every test may meet. Chromium logs each HTTP 4xx answer as "Failed to load resource": the
+ * product answers 401 with the sign-in screen, 403/404/409 with its own pages and envelopes, and the tests assert those
+ * statuses themselves; these are network notices, not errors of the page. Anything the page's own code logs with
+ * console.error, and every uncaught error, still fails the test. A message expected by one test only is declared
+ * there with expectConsoleErrors (e.g. failed loads while a test has stopped the server).
+ */
+const EXPECTED_EVERYWHERE: RegExp[] = [/^console\.error: Failed to load resource: the server responded with a status of 4\d\d /]
+
+interface Watched {
+  page: Page
+  /** Console errors and uncaught page errors not yet checked. */
+  messages: string[]
+  expected: RegExp[]
+}
+const watched: Watched[] = []
+
+/**
+ * A fresh browser context (its own cookies) whose page fails the test on any browser console error or uncaught page
+ * error (checked after each test by tests/e2e/setup.ts); `errors` lists the uncaught page errors for tests that look
+ * at them as they go.
+ */
 export async function newPage(
   browser: Browser,
   options: Parameters<Browser['newContext']>[0] = {},
@@ -34,8 +55,37 @@ export async function newPage(
   const context = await browser.newContext({ locale: 'pt-BR', ...options })
   const page = await context.newPage()
   const errors: string[] = []
-  page.on('pageerror', (err) => errors.push(String(err)))
+  const entry: Watched = { page, messages: [], expected: [] }
+  watched.push(entry)
+  page.on('pageerror', (err) => {
+    errors.push(String(err))
+    entry.messages.push(`page error: ${String(err)}`)
+  })
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return
+    const where = msg.location().url
+    entry.messages.push(`console.error: ${msg.text()}${where ? ` (${where})` : ''}`)
+  })
   return { context, page, errors }
+}
+
+/** Declares console errors `page` is expected to log in this test (a deliberate failure, such as going offline). */
+export function expectConsoleErrors(page: Page, ...patterns: RegExp[]): void {
+  const entry = watched.find((w) => w.page === page)
+  if (!entry) throw new Error('expectConsoleErrors: not a page from newPage()')
+  entry.expected.push(...patterns)
+}
+
+/** The console and page errors logged since the last check that nothing expects (and forgets closed pages). */
+export function unexpectedBrowserErrors(): string[] {
+  const found: string[] = []
+  for (const entry of watched) {
+    const allowed = [...EXPECTED_EVERYWHERE, ...entry.expected]
+    found.push(...entry.messages.filter((m) => !allowed.some((re) => re.test(m))))
+    entry.messages = []
+  }
+  for (let i = watched.length - 1; i >= 0; i--) if (watched[i].page.isClosed()) watched.splice(i, 1)
+  return found
 }
 
 /** Opens a page and waits until React has hydrated it, so interactions reach their handlers. */

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server'
-import { launch, newPage, signInOnScreen } from './browser'
+import { expectConsoleErrors, launch, newPage, signInOnScreen } from './browser'
 
 let server: RunningServer | undefined
 afterAll(async () => {
@@ -14,6 +14,8 @@ describe('the service worker (production build)', () => {
     const browser = await launch()
     try {
       const { page } = await newPage(browser)
+      // The server is stopped on purpose below: what the page still asks of it fails to load.
+      expectConsoleErrors(page, /net::ERR_CONNECTION_REFUSED/)
       await page.goto(`${base}/`)
       await page.waitForSelector('html[data-hydrated="true"]')
       await signInOnScreen(page, 'manager')
@@ -24,7 +26,8 @@ describe('the service worker (production build)', () => {
       await page.goto(`${base}/deeplink?nosw=1`)
       await page.waitForSelector('html[data-hydrated="true"]')
       await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0)
-      expect(await page.evaluate(async () => (await caches.keys()).length)).toBe(0)
+      // The caches go just after the registration: waited for, not read at once (it raced on a loaded machine).
+      await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBe(0)
 
       // Back on a normal page it registers again; then the server goes away.
       await page.goto(`${base}/`)

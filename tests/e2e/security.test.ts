@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
+import { expectConsoleErrors, hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -77,6 +77,8 @@ describe('the console under its Content-Security-Policy', () => {
 
   it('does not run an injected inline script or event handler that lacks the nonce', async () => {
     const { context, page, violations } = await watchedPage()
+    // The blocked script and handler are the point of this test: Chromium reports each on the console.
+    expectConsoleErrors(page, /violates the following Content Security Policy directive/)
     await open(page, url('demo.localhost', '/'))
     await page.evaluate(() => {
       const script = document.createElement('script')

@@ -5,7 +5,7 @@ import { catalogues } from '~/i18n/catalogues'
 import { visibleNav } from '~/lib/navigation'
 import { permissionMap } from '#shared/schemas/permission'
 import { DEMO_ROLES } from '../../worker/seed/demo'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
+import { expectConsoleErrors, launch, newPage, open, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -135,6 +135,8 @@ describe('the console shell', () => {
 describe('network status', () => {
   it('warns when the network drops, with the offline indicator, and clears when it is back', async () => {
     const { context, page } = await signedIn('manager')
+    // Offline on purpose: what the page asks meanwhile fails to load.
+    expectConsoleErrors(page, /net::ERR_INTERNET_DISCONNECTED/)
     await context.setOffline(true)
     const toast = page.locator('.toast-top-center').getByRole('alert')
     await expect.poll(() => toast.textContent()).toContain(pt['error.http.offline'])

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { freePort, startServer, type RunningServer } from '../support/server'
-import { launch, newPage, signInOnScreen } from './browser'
+import { expectConsoleErrors, launch, newPage, signInOnScreen } from './browser'
 
 const state = mkdtempSync(join(tmpdir(), 'console-version-'))
 let server: RunningServer | undefined
@@ -31,6 +31,8 @@ describe('a new version deployed under an open page', () => {
     const browser = await launch()
     try {
       const { page } = await newPage(browser)
+      // The server is restarted on purpose below: what the page asks of it meanwhile fails to load.
+      expectConsoleErrors(page, /net::ERR_CONNECTION_REFUSED/)
       await page.goto(`http://demo.localhost:${port}/`)
       await page.waitForSelector('html[data-hydrated="true"]')
       await signInOnScreen(page, 'root')

@@ -1,0 +1,10 @@
+import { afterAll, afterEach } from 'vitest'
+import { unexpectedBrowserErrors } from './browser'
+
+/** Any browser console error or uncaught page error fails the test it happened in (allow-list: browser.ts). */
+function check(when: string) {
+  const found = unexpectedBrowserErrors()
+  if (found.length) throw new Error(`the browser logged errors ${when}:\n${found.map((m) => `  - ${m}`).join('\n')}`)
+}
+afterEach(() => check('during this test'))
+afterAll(() => check('after the last test of this file'))
