@@ -10,7 +10,7 @@ declare module '@remix-run/cloudflare' {
 }
 
 /** The console is built once by Vite and served by the Worker (worker/index.ts) under wrangler. */
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     remix({
       // Routes live in folders by area (remix-flat-routes, hybrid `+` folders: `_console+/tms+/genre.create.tsx` is
@@ -34,8 +34,16 @@ export default defineConfig({
   },
   ssr: {
     resolve: { conditions: ['workerd', 'worker', 'browser'], externalConditions: ['workerd', 'worker'] },
-    noExternal: true,
+    // Dependencies and the code shared with the Worker (`#shared/…`) stay imports in build/server/index.js: wrangler
+    // bundles the Worker entry and this build together, so each library (KaTeX, htmlparser2, the Remix router,
+    // valibot, …) and each shared module is in the Worker once (tests/workers/bundle.test.ts).
+    external: true,
     target: 'webworker',
   },
-  build: { minify: true, sourcemap: false },
-})
+  build: {
+    minify: true,
+    sourcemap: false,
+    // The server build leaves `#shared/…` as imports too, for the same reason as the dependencies above.
+    rollupOptions: isSsrBuild ? { external: (id: string) => id.startsWith('#shared/') } : {},
+  },
+}))
