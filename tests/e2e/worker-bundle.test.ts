@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { workerBundle } from '../support/worker-bundle'
 
@@ -14,5 +15,16 @@ describe('the Worker bundle', () => {
     // The editors are browser-only `.client` modules (app/components/tms/rich-text-editor.tsx): not in the Worker.
     expect(bundle.editorFiles).toEqual([])
     expect(bundle.editorsInServerBuild).toBe(false)
+  })
+})
+
+describe("the browser's scripts", () => {
+  it('carry no HTML parser library: rich text is tokenized by the browser itself (app/shared/html-tokens.browser.ts)', () => {
+    const dir = 'build/client/assets'
+    const scripts = readdirSync(dir).filter((f) => f.endsWith('.js'))
+    expect(scripts.length).toBeGreaterThan(0)
+    // htmlparser2's own callback name (tests/support/worker-bundle.ts uses it to count copies in the Worker).
+    expect(scripts.filter((f) => readFileSync(`${dir}/${f}`, 'utf8').includes('onprocessinginstruction'))).toEqual([])
+    expect(scripts.some((f) => readFileSync(`${dir}/${f}`, 'utf8').includes('new DOMParser'))).toBe(true)
   })
 })
