@@ -2,6 +2,7 @@ import { vitePlugin as remix } from '@remix-run/dev'
 import { fileURLToPath } from 'node:url'
 import { flatRoutes } from 'remix-flat-routes'
 import { defineConfig } from 'vite'
+import { catalogueFiles } from './app/i18n/vite-catalogues'
 
 declare module '@remix-run/cloudflare' {
   interface Future {
@@ -10,8 +11,19 @@ declare module '@remix-run/cloudflare' {
 }
 
 /** The console is built once by Vite and served by the Worker (worker/index.ts) under wrangler. */
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
+    catalogueFiles(fileURLToPath(new URL('./app/i18n/locales', import.meta.url))),
+    {
+      // Rich text is tokenized by htmlparser2 on the server and by the browser's own DOMParser in the browser
+      // (app/shared/html-tokens.browser.ts): htmlparser2 stays out of the browser's scripts.
+      name: 'browser-html-tokens',
+      enforce: 'pre',
+      resolveId(source, importer, options) {
+        if (options?.ssr || source !== './html-tokens' || !importer?.endsWith('/app/shared/rich-text.ts')) return null
+        return fileURLToPath(new URL('./app/shared/html-tokens.browser.ts', import.meta.url))
+      },
+    },
     remix({
       // Routes live in folders by area (remix-flat-routes, hybrid `+` folders: `_console+/tms+/genre.create.tsx` is
       // `_console.tms.genre.create`); Remix's own file convention is off. Route-local pieces (forms, editors, loaders'
@@ -34,8 +46,16 @@ export default defineConfig({
   },
   ssr: {
     resolve: { conditions: ['workerd', 'worker', 'browser'], externalConditions: ['workerd', 'worker'] },
-    noExternal: true,
+    // Dependencies and the code shared with the Worker (`#shared/…`) stay imports in build/server/index.js: wrangler
+    // bundles the Worker entry and this build together, so each library (KaTeX, htmlparser2, the Remix router,
+    // valibot, …) and each shared module is in the Worker once (tests/workers/bundle.test.ts).
+    external: true,
     target: 'webworker',
   },
-  build: { minify: true, sourcemap: false },
-})
+  build: {
+    minify: true,
+    sourcemap: false,
+    // The server build leaves `#shared/…` as imports too, for the same reason as the dependencies above.
+    rollupOptions: isSsrBuild ? { external: (id: string) => id.startsWith('#shared/') } : {},
+  },
+}))

@@ -25,15 +25,20 @@ import { takeFlash, type Flash } from './server/flash.server'
 import { getLocale } from './server/i18n.server'
 import { getRealmContext } from './server/realm.server'
 import { getSettings } from './server/settings.server'
-import katexStylesUrl from 'katex/dist/katex.min.css?url'
+import { DEFAULT_LOCALE, isLocale, type CatalogueGroup } from './i18n/config'
+import { GROUPS, catalogueUrl } from './i18n/load'
 import stylesUrl from './styles/app.css?url'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesUrl },
-  // Formulas in rich text are typeset by KaTeX (statements, comments, previews).
-  { rel: 'stylesheet', href: katexStylesUrl },
   { rel: 'manifest', href: '/manifest.webmanifest' },
 ]
+
+/** The catalogue groups a page needs before hydrating: all, unless its route says `handle.catalogue` (login.tsx). */
+function pageCatalogue(matches: ReturnType<typeof useMatches>): CatalogueGroup[] {
+  const wanted = (matches[matches.length - 1]?.handle as { catalogue?: CatalogueGroup } | undefined)?.catalogue
+  return wanted ? [wanted] : GROUPS
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [locale, realm, settings, { flash, clear }] = await Promise.all([
@@ -85,6 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const realmName = data?.realm?.name ?? t('app.name')
   // Remix's inline scripts carry this response's nonce, the only inline scripts the page's policy runs.
   const nonce = useNonce()
+  const locale = isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
   return (
     <html lang={data?.locale ?? 'pt-BR'} {...htmlAttributes(data?.settings, location.pathname)}>
       <head>
@@ -94,6 +100,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <title>{titleKey ? `${t(titleKey)} · ${realmName}` : realmName}</title>
         <link rel="icon" href={data?.realm?.favicon_url || '/favicon.svg'} />
         <Meta />
+        {pageCatalogue(matches).map((group) => (
+          <link key={group} rel="preload" as="fetch" crossOrigin="anonymous" href={catalogueUrl(locale, group)} data-catalogue={group} />
+        ))}
         <Links />
       </head>
       <body>

@@ -16,3 +16,15 @@ export const i18nOptions = {
   nsSeparator: false as const,
   interpolation: { escapeValue: false },
 }
+
+/**
+ * The browser loads its language's catalogue in two groups (app/i18n/vite-catalogues.ts): `signin`, the areas the
+ * sign-in page and the pages around it use (root chrome, errors, realm choice, sign-in, captcha, recovery, consent),
+ * and `console`, every other area. A route whose page needs only the first says so with `handle.catalogue =
+ * 'signin'`; the console group then loads after hydration, before it is needed.
+ */
+export const CATALOGUE_GROUPS = {
+  signin: ['common', 'auth', 'captcha', 'recover', 'realm-switch', 'shell', 'oauth2'],
+  console: [] as string[],
+} satisfies Record<string, string[]>
+export type CatalogueGroup = keyof typeof CATALOGUE_GROUPS

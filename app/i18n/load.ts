@@ -1,14 +1,20 @@
+import files from 'virtual:catalogue-files'
 import type { Catalogue } from './catalogues'
-import type { Locale } from './config'
+import { CATALOGUE_GROUPS, type CatalogueGroup, type Locale } from './config'
 
-const lazy = {
-  'pt-BR': import.meta.glob<Catalogue>('./locales/pt-BR/*.ts', { import: 'default' }),
-  'en-US': import.meta.glob<Catalogue>('./locales/en-US/*.ts', { import: 'default' }),
-  'es-ES': import.meta.glob<Catalogue>('./locales/es-ES/*.ts', { import: 'default' }),
-}
+export const GROUPS = Object.keys(CATALOGUE_GROUPS) as CatalogueGroup[]
 
-/** Loads one language's catalogue in the browser; each language is fetched only when used. */
-export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
-  const parts = await Promise.all(Object.values(lazy[locale]).map((load) => load()))
+/** The URL of a language's catalogue group (a content-hashed JSON asset). */
+export const catalogueUrl = (locale: Locale, group: CatalogueGroup): string => files[locale][group]
+
+/** Fetches catalogue files in the browser (the page preloads them: root.tsx) and merges them. */
+export async function fetchCatalogues(urls: string[]): Promise<Catalogue> {
+  const parts = await Promise.all(
+    urls.map(async (url) => {
+      const res = await fetch(url, { credentials: 'same-origin' })
+      if (!res.ok) throw new Error(`catalogue ${url}: HTTP ${res.status}`)
+      return (await res.json()) as Catalogue
+    }),
+  )
   return Object.assign({}, ...parts)
 }

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import * as v from 'valibot'
-import { LoginScreen, type LoginResult } from '~/components/signin/login-screen'
+import { LoginScreen, type LoginNotice, type LoginResult } from '~/components/signin/login-screen'
 import { EmployeeSignin, EmployeeTokenSignin, employeeId, fieldErrors, UsernameSignin, type DeviceSession } from '#shared/schemas/auth'
 import { SessionKey } from '#shared/schemas/captcha'
 import { RealmCode } from '#shared/schemas/common'
@@ -13,13 +13,19 @@ import { googleNonceCookie } from '~/server/cookies.server'
 import { getRealmContext, type RealmContext } from '~/server/realm.server'
 import { completeSignin, signinFailure, type SigninMethod } from '~/server/signin.server'
 
-export const handle = { title: 'login.title' }
+// The sign-in page needs only the sign-in group of the catalogue (app/i18n/config.ts).
+export const handle = { title: 'login.title', catalogue: 'signin' }
+
+/** Why a console page sent the browser here (`reason`, set by the console layout's guard), shown above the form. */
+const Reason = v.picklist(['session_timeout', 'dashboard_access', 'realm'] satisfies LoginNotice[])
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'))
+  const params = new URL(request.url).searchParams
+  const redirectTo = safeRedirect(params.get('redirectTo'))
+  const reason = v.safeParse(Reason, params.get('reason'))
   const realm = await getRealmContext(request, context)
   if (realm.config && (await getToken(request))) throw redirect(redirectTo)
-  return { redirectTo }
+  return { redirectTo, notice: reason.success ? reason.output : undefined }
 }
 
 const Intent = v.optional(v.picklist(['device', 'employee', 'employee_token', 'google', 'token']), 'device')
@@ -126,9 +132,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginRoute() {
-  const { redirectTo } = useLoaderData<typeof loader>()
+  const { redirectTo, notice } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
   const root = useRouteLoaderData<RootData>('root')
   if (!root?.realm) return null
-  return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} result={result} redirectTo={redirectTo} />
+  return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} result={result} redirectTo={redirectTo} notice={notice} />
 }

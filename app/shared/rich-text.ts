@@ -1,5 +1,5 @@
-import { Parser } from 'htmlparser2'
 import katex from 'katex'
+import { tokenize } from './html-tokens'
 import { isWebUrl } from './schemas/common'
 
 /**
@@ -104,52 +104,48 @@ interface Sink {
 }
 
 /**
- * Tokenizes `html` and reports only what the allowlist keeps to `sink`. The parser pairs every opening with a
- * closing (implied ones included), so one frame per element tells what its closing must do.
+ * Tokenizes `html` (./html-tokens.ts: htmlparser2 on the server, the browser's DOMParser in the browser) and reports
+ * only what the allowlist keeps to `sink`. Every opening has its closing (implied ones included), so one frame per
+ * element tells what its closing must do.
  */
 function walk(html: string, policy: RichTextPolicy, sink: Sink): void {
   type Frame = 'drop' | 'formula' | 'skip' | { tag: string }
   const stack: Frame[] = []
   const hidden = () => stack.some((f) => f === 'drop' || f === 'formula')
   const depth = () => stack.filter((f) => typeof f === 'object').length
-  const parser = new Parser(
-    {
-      onopentag(raw, attribs) {
-        if (hidden() || DROPPED.has(raw)) return void stack.push('drop')
-        const tag = RENAMED[raw] ?? raw
-        if (tag === 'span' && typeof attribs['data-latex'] === 'string') {
-          const latex = attribs['data-latex'].slice(0, MAX_LATEX)
-          if (latex.trim()) sink.formula({ latex, display: attribs['data-display'] === 'block' })
-          return void stack.push('formula')
-        }
-        // Elements outside the allowlist are unwrapped: their text stays, the element does not.
-        if (!(tag in ALLOWED) || tag === 'span' || depth() >= MAX_DEPTH) return void stack.push('skip')
-        const attrs: [string, string][] = []
-        if (tag === 'a') {
-          const href = attribs.href ? safeLinkUrl(attribs.href) : null
-          if (!href) return void stack.push('skip')
-          attrs.push(['href', href], ['rel', 'noopener noreferrer nofollow'], ['target', '_blank'])
-        }
-        if (tag === 'img') {
-          const src = attribs.src ? safeImageUrl(attribs.src, policy) : null
-          if (!src) return void stack.push('skip')
-          attrs.push(['src', src], ['alt', (attribs.alt ?? '').slice(0, 300)])
-        }
-        sink.open(tag, attrs)
-        stack.push(VOID.has(tag) ? 'skip' : { tag })
-      },
-      onclosetag() {
-        const frame = stack.pop()
-        if (frame && typeof frame === 'object') sink.close(frame.tag)
-      },
-      ontext(text) {
-        if (!hidden()) sink.text(text)
-      },
+  tokenize(html, {
+    onopentag(raw, attribs) {
+      if (hidden() || DROPPED.has(raw)) return void stack.push('drop')
+      const tag = RENAMED[raw] ?? raw
+      if (tag === 'span' && typeof attribs['data-latex'] === 'string') {
+        const latex = attribs['data-latex'].slice(0, MAX_LATEX)
+        if (latex.trim()) sink.formula({ latex, display: attribs['data-display'] === 'block' })
+        return void stack.push('formula')
+      }
+      // Elements outside the allowlist are unwrapped: their text stays, the element does not.
+      if (!(tag in ALLOWED) || tag === 'span' || depth() >= MAX_DEPTH) return void stack.push('skip')
+      const attrs: [string, string][] = []
+      if (tag === 'a') {
+        const href = attribs.href ? safeLinkUrl(attribs.href) : null
+        if (!href) return void stack.push('skip')
+        attrs.push(['href', href], ['rel', 'noopener noreferrer nofollow'], ['target', '_blank'])
+      }
+      if (tag === 'img') {
+        const src = attribs.src ? safeImageUrl(attribs.src, policy) : null
+        if (!src) return void stack.push('skip')
+        attrs.push(['src', src], ['alt', (attribs.alt ?? '').slice(0, 300)])
+      }
+      sink.open(tag, attrs)
+      stack.push(VOID.has(tag) ? 'skip' : { tag })
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  )
-  parser.write(html)
-  parser.end()
+    onclosetag() {
+      const frame = stack.pop()
+      if (frame && typeof frame === 'object') sink.close(frame.tag)
+    },
+    ontext(text) {
+      if (!hidden()) sink.text(text)
+    },
+  })
   for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) if (typeof frame === 'object') sink.close(frame.tag)
 }
 

@@ -3,7 +3,9 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { RichText } from '~/components/tms/rich-text'
-import { RichTextEditor } from '~/components/tms/rich-text-editor'
+import { renderToString } from 'react-dom/server'
+import { RichTextEditor as LazyRichTextEditor } from '~/components/tms/rich-text-editor'
+import { RichTextEditor } from '~/components/tms/rich-text-editor.client'
 import { catalogues } from '~/i18n/catalogues'
 
 const pt = catalogues['pt-BR']
@@ -89,5 +91,20 @@ describe('the rich-text editor (@tiptap/react)', () => {
     const shown = document.querySelector('.shown')!
     expect(shown.innerHTML).not.toMatch(/onerror|<script/)
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined()
+  })
+})
+
+describe('the field outside the editor module', () => {
+  it('renders a placeholder with the label on the server, and the editor once it has loaded in the browser', async () => {
+    const field = <LazyRichTextEditor label="Enunciado" value="<p>Quanto vale x?</p>" onChange={() => undefined} error="Obrigatório" />
+    const server = renderToString(field)
+    expect(server).toContain('Enunciado')
+    expect(server).toContain('aria-busy="true"')
+    expect(server).toContain('Obrigatório')
+    expect(server).not.toContain('ProseMirror')
+    const Stub = createRemixStub([{ path: '/', Component: () => field }])
+    render(<Stub initialEntries={['/']} />)
+    expect(await screen.findByRole('toolbar', { name: 'Formatação de Enunciado' })).toBeTruthy()
+    await waitFor(() => expect(document.querySelector('.ProseMirror')?.textContent).toBe('Quanto vale x?'))
   })
 })

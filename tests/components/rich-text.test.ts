@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { formulaProblem, plainText, renderRichText, sanitizeRichText } from '#shared/rich-text'
 import { parseVideoUrl, videoEmbedUrl } from '~/lib/video'
 import { propertyRuns } from '../support/property-runs'
@@ -130,5 +130,43 @@ describe('video links', () => {
       'https://www.youtube.com/watch?v=dQw4w9WgXcQ1',
     ])
       expect(parseVideoUrl(bad), bad).toBeNull()
+  })
+})
+
+/** The walker over the browser's tokenizer (DOMParser), as the browser build has it (vite.config.ts swaps the module). */
+async function browserRichText() {
+  const calls = { count: 0 }
+  vi.resetModules()
+  vi.doMock('../../app/shared/html-tokens', async () => {
+    const { tokenize } = await import('../../app/shared/html-tokens.browser')
+    return { tokenize: (...args: Parameters<typeof tokenize>) => (calls.count++, tokenize(...args)) }
+  })
+  const mod = await import('../../app/shared/rich-text')
+  vi.doUnmock('../../app/shared/html-tokens')
+  return { ...mod, calls }
+}
+
+describe('rich text in the browser (DOMParser instead of htmlparser2)', () => {
+  it('never lets anything executable through either', async () => {
+    const browser = await browserRichText()
+    fc.assert(
+      fc.property(html, (input) => {
+        expect(executable(browser.sanitizeRichText(input))).toEqual([])
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('shows stored (server-sanitized) rich text exactly as the server renders it, so hydration matches', async () => {
+    const browser = await browserRichText()
+    fc.assert(
+      fc.property(html, (input) => {
+        const stored = sanitizeRichText(input)
+        expect(browser.renderRichText(stored)).toBe(renderRichText(stored))
+        expect(browser.plainText(stored)).toBe(plainText(stored))
+      }),
+      { numRuns: 300 },
+    )
+    expect(browser.calls.count).toBeGreaterThan(0)
   })
 })

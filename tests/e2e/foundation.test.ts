@@ -71,7 +71,7 @@ describe('choose a realm, sign in, see the console', () => {
     await context.close()
   })
 
-  it('signs out back to /', async () => {
+  it('signs out back to / and its sign-in page', async () => {
     const { context, page } = await newPage(browser)
     await open(page, url('demo.localhost'))
     await signInOnScreen(page, 'manager')
@@ -80,7 +80,8 @@ describe('choose a realm, sign in, see the console', () => {
     await page.getByRole('button', { name: /Conta/ }).click()
     await page.getByRole('button', { name: 'Sair' }).click()
     await expect.poll(() => page.getByLabel('Usuário').isVisible()).toBe(true)
-    expect(new URL(page.url()).pathname).toBe('/')
+    // Back to /, which without a session is the sign-in page (its own route since issue 12).
+    expect(new URL(page.url()).pathname).toBe('/login')
     expect((await context.cookies()).find((c) => c.name === 'dash_session')).toBeUndefined()
     await context.close()
   })

@@ -11,7 +11,9 @@ const post = (host: string, path: string, fields: Record<string, string>, header
 
 describe('realm selection on a multi-realm host', () => {
   it('shows the realm chooser on localhost until a realm is chosen', async () => {
-    const html = await (await call('localhost', '/')).text()
+    const first = await call('localhost', '/')
+    expect(first.headers.get('location')).toBe('/login')
+    const html = await (await call('localhost', '/login')).text()
     expect(html).toContain('id="realm-code"')
     expect(html).not.toContain('id="login-nick"')
   })
@@ -20,7 +22,7 @@ describe('realm selection on a multi-realm host', () => {
     const res = await post('localhost', '/oauth2/authorize', { intent: 'select', realm: 'demo' })
     expect(res.status).toBe(302)
     const cookie = /dash_realm=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0]
-    const html = await (await call('localhost', '/', { headers: { cookie } })).text()
+    const html = await (await call('localhost', '/login', { headers: { cookie } })).text()
     expect(html).toContain('id="login-nick"')
     expect(html).toContain('/brand/demo-logo.svg')
     expect(html).toContain('<link rel="icon" href="/brand/demo-favicon.svg"/>')
@@ -53,10 +55,13 @@ describe('realm selection on a multi-realm host', () => {
   })
 })
 
-describe('sign-in in place and the requested path', () => {
-  it('renders the sign-in screen in place of a protected page, keeping the path to return to', async () => {
-    const res = await call(DEMO, '/realm?like=dem')
-    expect(res.status).toBe(401)
+describe('sign-in page and the requested path', () => {
+  it('sends a protected page to the sign-in page, keeping the path to return to', async () => {
+    const sent = await call(DEMO, '/realm?like=dem')
+    expect(sent.status).toBe(302)
+    expect(sent.headers.get('location')).toBe('/login?redirectTo=%2Frealm%3Flike%3Ddem')
+    const res = await call(DEMO, sent.headers.get('location')!)
+    expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('autoComplete="username"')
     expect(html).toContain('autoComplete="current-password"')
@@ -190,7 +195,9 @@ describe('the console after sign-in', () => {
       .bind(await sha256Hex(tokenValue))
       .first<{ revoked_at: string | null }>()
     expect(row?.revoked_at).not.toBeNull()
-    expect((await call(DEMO, '/', { headers: { cookie } })).status).toBe(401)
+    const after = await call(DEMO, '/', { headers: { cookie } })
+    expect(after.status).toBe(302)
+    expect(after.headers.get('location')).toBe('/login')
   })
 
   it('shows the 404 page for unknown paths', async () => {

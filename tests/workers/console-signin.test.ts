@@ -25,7 +25,7 @@ const sessionOf = (res: Response) => /dash_session=[^;]+/.exec(res.headers.get('
 
 describe('the sign-in screen of each realm', () => {
   it('shows demo the username form at once, with the Google button and no tabs', async () => {
-    const html = await (await call(DEMO, '/')).text()
+    const html = await (await call(DEMO, '/login')).text()
     expect(html).toContain('id="login-nick"')
     expect(html).toContain('Entrar com Google')
     expect(html).not.toContain('role="tablist"')
@@ -33,7 +33,7 @@ describe('the sign-in screen of each realm', () => {
   })
 
   it('shows escola the employee and access-code tabs, the TV-provider tab hidden, and the captcha', async () => {
-    const html = await (await call(ESCOLA, '/')).text()
+    const html = await (await call(ESCOLA, '/login')).text()
     expect(html).toContain('role="tablist"')
     expect(html).toMatch(/role="tab"[^>]*>Servidor</)
     expect(html).toMatch(/role="tab"[^>]*>Código de acesso</)
@@ -102,10 +102,13 @@ describe('POST /login, every method', () => {
 
   it('renders the token-login view for a link whose provider the realm allows', async () => {
     const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RG123456789SP', 600)
-    const html = await (await call(ESCOLA, `/?token=${token}&provider=employee_token&realm=escola`)).text()
+    // The link names the console's home; the console sends it on to the sign-in page, parameters included.
+    const sent = await call(ESCOLA, `/?token=${token}&provider=employee_token&realm=escola`)
+    expect(sent.headers.get('location')).toBe(`/login?token=${token}&provider=employee_token&realm=escola`)
+    const html = await (await call(ESCOLA, sent.headers.get('location')!)).text()
     expect(html).toContain('Entrando com o seu link de acesso…')
     expect(html).toContain('name="intent" value="token"')
-    const ignored = await (await call(DEMO, `/?token=${token}&provider=employee_token`)).text()
+    const ignored = await (await call(DEMO, `/login?token=${token}&provider=employee_token`)).text()
     expect(ignored).not.toContain('Entrando com o seu link de acesso…')
   })
 
@@ -194,9 +197,11 @@ describe('session timeout in the console', () => {
     await env.DB.prepare('UPDATE session SET last_seen_at = ? WHERE token_hash = ?')
       .bind(new Date(Date.now() - 31 * 60_000).toISOString(), await sha256Hex(token))
       .run()
-    const res = await call(DEMO, '/realm', { headers: { cookie } })
-    expect(res.status).toBe(401)
-    expect(res.headers.get('set-cookie')).toMatch(/dash_session=;.*Max-Age=0/)
+    const sent = await call(DEMO, '/realm', { headers: { cookie } })
+    expect(sent.status).toBe(302)
+    expect(sent.headers.get('location')).toBe('/login?redirectTo=%2Frealm&reason=session_timeout')
+    expect(sent.headers.get('set-cookie')).toMatch(/dash_session=;.*Max-Age=0/)
+    const res = await call(DEMO, sent.headers.get('location')!)
     expect(await res.text()).toContain('A sua sessão expirou. Entre novamente.')
   })
 

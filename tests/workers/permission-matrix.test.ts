@@ -51,8 +51,12 @@ describe('every console route behind its manifest requirement', () => {
     }
   })
 
-  it('shows the sign-in screen, not the page, without a session', async () => {
-    for (const entry of protectedRoutes.slice(0, 20)) expect((await call(DEMO, samplePath(entry))).status, entry.id).toBe(401)
+  it('sends to the sign-in page, not the page, without a session', async () => {
+    for (const entry of protectedRoutes.slice(0, 20)) {
+      const res = await call(DEMO, samplePath(entry))
+      expect(res.status, entry.id).toBe(302)
+      expect(res.headers.get('location'), entry.id).toMatch(/^\/login(\?|$)/)
+    }
   })
 
   it('serves public routes without a session, persona chat only where persona_enabled', async () => {

@@ -37,9 +37,9 @@ beforeAll(async () => {
 
 describe('console page headers', () => {
   it('send a Content-Security-Policy with a fresh nonce per response that every inline script carries', async () => {
-    const first = await call(DEMO, '/')
-    const second = await call(DEMO, '/')
-    // Signed out, the console answers its sign-in screen (status 401).
+    // Signed out, the console sends the browser to its sign-in page.
+    const first = await call(DEMO, '/login')
+    const second = await call(DEMO, '/login')
     expect(first.headers.get('content-type')).toContain('text/html')
     const a = await pageNonce(first)
     const b = await pageNonce(second)
@@ -48,7 +48,7 @@ describe('console page headers', () => {
   })
 
   it('restrict scripts, plugins, framing, base URLs and form targets', async () => {
-    const res = await call(DEMO, '/')
+    const res = await call(DEMO, '/login')
     const csp = directives(res.headers.get('content-security-policy'))
     expect(csp.get('script-src')).not.toContain("'unsafe-inline'")
     expect(csp.get('script-src')).not.toContain("'unsafe-eval'")
@@ -74,7 +74,7 @@ describe('console page headers', () => {
     const missing = await call(DEMO, '/no/such/page', { headers: { cookie: staff.cookie } })
     expect(missing.status).toBe(404)
     await pageNonce(missing)
-    const chooser = await call('localhost', '/')
+    const chooser = await call('localhost', '/login')
     await pageNonce(chooser)
   })
 

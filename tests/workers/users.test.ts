@@ -207,7 +207,9 @@ describe('disabling a user', () => {
     const target = await userWith('demo', [DASH, 'mas_user_list'])
     expect((await call(DEMO, '/user', { headers: { cookie: target.cookie } })).status).toBe(200)
     await api(DEMO, `mas/user/${target.nick}/disable`, { method: 'PUT', token: admin, json: { disabled: true } })
-    expect((await call(DEMO, '/user', { headers: { cookie: target.cookie } })).status).toBe(401)
+    const sent = await call(DEMO, '/user', { headers: { cookie: target.cookie } })
+    expect(sent.status).toBe(302)
+    expect(sent.headers.get('location')).toBe('/login?redirectTo=%2Fuser')
   })
 })
 

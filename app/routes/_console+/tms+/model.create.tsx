@@ -5,6 +5,10 @@ import { RouteError } from '~/components/shell/route-error'
 import { ModelEditor } from '~/components/tms/model-editor'
 import { requireRoute } from '~/server/auth.server'
 import { editorRefs, modelEditorAction } from './__model.server'
+import { formulaLinks } from '~/components/tms/formula-styles'
+
+// This page shows formulas: it links KaTeX's stylesheet (no other page does).
+export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.model.create' }
 

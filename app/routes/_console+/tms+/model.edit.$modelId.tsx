@@ -8,6 +8,10 @@ import type { Model } from '#shared/schemas/tms/model'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { editorRefs, modelEditorAction } from './__model.server'
+import { formulaLinks } from '~/components/tms/formula-styles'
+
+// This page shows formulas: it links KaTeX's stylesheet (no other page does).
+export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.model.edit' }
 

@@ -6,6 +6,10 @@ import { BankEditor } from '~/components/tms/bank-editor'
 import { requireRoute } from '~/server/auth.server'
 import { bankSaveAction } from './__bank.server'
 import { editorRefs } from './__model.server'
+import { formulaLinks } from '~/components/tms/formula-styles'
+
+// This page shows formulas: it links KaTeX's stylesheet (no other page does).
+export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.question_bank.create' }
 

@@ -17,6 +17,10 @@ import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { taskDetailAction } from './__task-detail.server'
+import { formulaLinks } from '~/components/tms/formula-styles'
+
+// This page shows formulas: it links KaTeX's stylesheet (no other page does).
+export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.task.detail' }
 

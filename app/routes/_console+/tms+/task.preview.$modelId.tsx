@@ -5,6 +5,10 @@ import { ModelPaper } from '~/components/tms/model-paper'
 import type { Model } from '#shared/schemas/tms/model'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
+import { formulaLinks } from '~/components/tms/formula-styles'
+
+// This page shows formulas: it links KaTeX's stylesheet (no other page does).
+export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.task.preview' }
 

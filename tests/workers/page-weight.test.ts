@@ -1,0 +1,85 @@
+import * as build from 'remix-server-build'
+import { describe, expect, it } from 'vitest'
+import { DEMO, call, consoleSignIn, cookieValue } from './helpers'
+
+/**
+ * What a first visit downloads, read from the served HTML and the build's manifest (no timings): the sign-in page
+ * loads none of the console, pages link KaTeX's stylesheet only where formulas show, and each page preloads the
+ * catalogue files it needs (tests/bench/bundle.bench.ts prints the bytes).
+ */
+const routes = build.assets.routes
+
+/** Every script a page's HTML names (modulepreload links, module scripts and the inline route imports). */
+function scriptsOf(html: string): Set<string> {
+  const found = new Set<string>()
+  for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) found.add(m[1])
+  for (const m of html.matchAll(/import(?:\s*\*\s*as\s+\w+\s+from)?\s*"(\/assets\/[^"]+\.js)"/g)) found.add(m[1])
+  return found
+}
+
+/** Chunks that only the console layout (shell, presence socket, account menu …) needs: not root, login or entry. */
+function consoleOnlyChunks(): string[] {
+  const layout = routes['routes/_console+/_layout']
+  const light = new Set([
+    ...build.assets.entry.imports,
+    build.assets.entry.module,
+    ...['root', 'routes/login'].flatMap((id) => [routes[id].module, ...(routes[id].imports ?? [])]),
+  ])
+  return [layout.module, ...(layout.imports ?? [])].filter((chunk) => !light.has(chunk))
+}
+
+describe('the sign-in page is its own light route', () => {
+  it('sends a first visit of a console page to /login, which loads none of the console', async () => {
+    const first = await call(DEMO, '/')
+    expect(first.status).toBe(302)
+    expect(first.headers.get('location')).toBe('/login')
+    const html = await (await call(DEMO, '/login')).text()
+    const scripts = scriptsOf(html)
+    expect(scripts.has(build.assets.entry.module)).toBe(true)
+    expect(scripts.has(routes['routes/login'].module)).toBe(true)
+    const consoleOnly = consoleOnlyChunks()
+    // The shell (and the presence socket it opens) is what the console layout adds: it must be a chunk of its own.
+    expect(consoleOnly.length).toBeGreaterThan(0)
+    for (const chunk of consoleOnly) expect(scripts.has(chunk), chunk).toBe(false)
+    expect(scripts.has(routes['routes/_console+/_index'].module)).toBe(false)
+  })
+
+  it('loads the console layout on a signed-in page (the check above can see it)', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const scripts = scriptsOf(await (await call(DEMO, '/', { headers: { cookie } })).text())
+    expect(scripts.has(routes['routes/_console+/_layout'].module)).toBe(true)
+    expect(consoleOnlyChunks().every((chunk) => scripts.has(chunk))).toBe(true)
+  })
+})
+
+describe('stylesheets and catalogues per page', () => {
+  const katex = /<link rel="stylesheet" href="\/assets\/katex[^"]*\.css"/
+  const catalogues = (html: string) =>
+    [...html.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="(\/assets\/i18n-[^"]+\.json)" data-catalogue="(\w+)"/g)].map((m) => m[2])
+
+  it('links KaTeX only on pages that show formulas', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    expect(await (await call(DEMO, '/login')).text()).not.toMatch(katex)
+    const list = await call(DEMO, '/user', { headers: { cookie } })
+    expect(list.status).toBe(200)
+    expect(await list.text()).not.toMatch(katex)
+    const editor = await call(DEMO, '/tms/model/create', { headers: { cookie } })
+    expect(editor.status).toBe(200)
+    expect(await editor.text()).toMatch(katex)
+  })
+
+  it('preloads the active language only: the sign-in group on /login, both groups on console pages', async () => {
+    const login = await (await call(DEMO, '/login')).text()
+    expect(catalogues(login)).toEqual(['signin'])
+    expect(login).toContain('/assets/i18n-pt-BR-signin-')
+    expect(login).not.toContain('/assets/i18n-en-US-')
+    const english = await (await call(DEMO, '/login', { headers: { cookie: `lng=${cookieValue('en-US')}` } })).text()
+    expect(catalogues(english)).toEqual(['signin'])
+    expect(english).toContain('/assets/i18n-en-US-signin-')
+    expect(english).not.toContain('/assets/i18n-pt-BR-')
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const page = await (await call(DEMO, '/user', { headers: { cookie } })).text()
+    expect(catalogues(page)).toEqual(['signin', 'console'])
+    expect(page).not.toContain('/assets/i18n-en-US-')
+  })
+})
