@@ -1,6 +1,8 @@
 export interface BenchContext {
   /** Origin of the running server for a host name, e.g. base('demo.localhost'). */
   base(host: string): string
+  /** Process id of the server (`npm start`), whose workerd descendants serve the Worker. */
+  serverPid: number
 }
 
 export interface Scenario {
@@ -11,6 +13,8 @@ export interface Scenario {
   requests: number
   /** One request; throws on an unexpected answer. */
   run(i: number): Promise<void>
+  /** Optional step just before the timed run (e.g. reading the server's CPU time). */
+  before?(): Promise<void>
   /** Optional figure computed after the run (e.g. an invariant check), printed beside the timings. */
   after?(): Promise<string>
 }
@@ -34,6 +38,7 @@ export async function runScenario(s: Scenario): Promise<Result> {
   const latencies: number[] = []
   let failures = 0
   let next = 0
+  await s.before?.()
   const started = performance.now()
   await Promise.all(
     Array.from({ length: s.concurrency }, async () => {
