@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import worker, { consoleLoadContext } from '../../worker/index'
 import { countingD1, type D1Log } from './d1-counter'
 import { DEMO, consoleSignIn } from './helpers'
+import { balance, expectInvariants, funded, key, recipient } from './ledger-helpers'
 
 const handle = createRequestHandler(build as unknown as Parameters<typeof createRequestHandler>[0])
 
@@ -73,3 +74,39 @@ describe('what one console page asks of the API and of D1', () => {
  */
 const HOME_TRIPS = 4
 const LIST_TRIPS = 6
+
+describe('what a ledger transfer asks of D1', () => {
+  it('one read batch and one write batch besides the host and the session; a replay reads once', async () => {
+    const payer = await funded(10)
+    const a = await recipient()
+    const log: D1Log = { trips: [] }
+    const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+    const body = JSON.stringify({ targets: [a.nick], points: 3, description: 'aula extra', idempotency_key: key() })
+    const send = async () => {
+      const ctx = createExecutionContext()
+      const res = await worker.fetch(
+        new Request(`http://${DEMO}/api/ledger/transaction/transfer`, {
+          method: 'POST',
+          headers: { host: DEMO, 'content-type': 'application/json', 'x-api-key': payer.token },
+          body,
+        }),
+        counted,
+        ctx,
+      )
+      await waitOnExecutionContext(ctx)
+      return res
+    }
+    expect((await send()).status).toBe(201)
+    // The host, the session (one batch), the reads (key, recipients, word filter: one batch), the movement (one batch).
+    expect(log.trips.length, log.trips.join('\n')).toBe(4)
+    expect(log.trips.filter((t) => t.startsWith('batch:'))).toHaveLength(3)
+    log.trips.length = 0
+    const again = await send()
+    expect(again.status).toBe(201)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(log.trips).toHaveLength(3)
+    expect(await balance(payer.nick)).toBe(7)
+    expect(await balance(a.nick)).toBe(3)
+    await expectInvariants()
+  })
+})
