@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ListQuery } from '#shared/schemas/common'
 import type { FieldDef } from '#shared/schemas/entity'
 import * as v from 'valibot'
+import { movementEntity } from '#shared/schemas/ledger-entity'
 import { LIST_ENTITIES } from '../../worker/db/list-schema'
 import { filterScope, listRows } from '../../worker/lib/entity'
 
@@ -79,5 +80,18 @@ describe('every list query uses an index (EXPLAIN QUERY PLAN: no full scan of a 
           `${sql}\n${details.join('\n')}`,
         ).toEqual([])
     }
+  })
+})
+
+describe('the movements list (GET ledger/transaction/transfer)', () => {
+  it('reads the page of the realm that sees the movements from an index, newest first, without sorting them all', async () => {
+    const { db, sent } = capture()
+    await listRows(db, movementEntity, { where: 'seen_in = ?', params: ['demo'] }, v.parse(ListQuery, { limit: '25' }))
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sent[0].sql}`)
+      .bind(...sent[0].params)
+      .all<{ detail: string }>()
+    const details = results.map((r) => r.detail)
+    expect(details.join('\n')).toContain('ledger_movement_realm_at (realm=?)')
+    expect(details.filter((d) => d.includes('TEMP B-TREE') || /^SCAN /.test(d))).toEqual([])
   })
 })

@@ -422,7 +422,8 @@ transaction.get(
   '/transfer',
   guarded(ledgerAccess('ledger_transfer_list'), async (c, auth) => {
     const q = readQuery(c, v.object({ ...Period.entries, targets: v.optional(v.pipe(v.string(), v.maxLength(2000))) }))
-    const scope = { where: 'realm = ? OR id IN (SELECT transaction_id FROM ledger_entry WHERE realm = ?)', params: [auth.realm, auth.realm] }
+    // Posted here, or reaching one of the realm's accounts: the realms that see a movement (migration 0015).
+    const scope = { where: 'seen_in = ?', params: [auth.realm] }
     let targets: Scope | undefined
     if (q.targets) {
       const suffix =
