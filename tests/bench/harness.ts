@@ -46,7 +46,14 @@ export async function runScenario(s: Scenario): Promise<Result> {
         const i = next++
         const t0 = performance.now()
         try {
-          await s.run(i)
+          // A request without an answer in 60 s counts as failed (and the run goes on).
+          let timer: ReturnType<typeof setTimeout> | undefined
+          await Promise.race([
+            s.run(i),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error('no answer in 60 s')), 60_000)
+            }),
+          ]).finally(() => clearTimeout(timer))
         } catch {
           failures++
         }

@@ -55,8 +55,8 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
   return [
     withCpu({ name: 'SSR / (home), one at a time', concurrency: 1, requests: 100, run: page('/') }, pid),
     withCpu({ name: 'SSR /user (list), one at a time', concurrency: 1, requests: 100, run: page('/user') }, pid),
-    withCpu({ name: 'SSR / (home), 10 concurrent', concurrency: 10, requests: 200, run: page('/') }, pid),
-    withCpu({ name: 'SSR /user (list), 10 concurrent', concurrency: 10, requests: 200, run: page('/user') }, pid),
+    withCpu({ name: 'SSR / (home), 10 concurrent', concurrency: 10, requests: 100, run: page('/') }, pid),
+    withCpu({ name: 'SSR /user (list), 10 concurrent', concurrency: 10, requests: 100, run: page('/user') }, pid),
     ...lists.map(([name, path]) => withCpu({ name: `API list ${name}: ${path}`, concurrency: 1, requests: 100, run: api(path) }, pid)),
     withCpu({ name: 'API ledger movements list', concurrency: 1, requests: 50, run: api('/ledger/transaction/transfer?limit=25') }, pid),
   ]
