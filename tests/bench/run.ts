@@ -14,7 +14,7 @@ import type { BenchContext, Result, Scenario } from './harness'
 import { runScenario, printTable } from './harness'
 import { BENCH_ROWS, seedBenchState } from './seed'
 
-// BENCH_STATE keeps a seeded state directory between runs (seeding is skipped when the bench realm is there).
+// BENCH_ONLY=speed,ledger runs the files named so; BENCH_STATE keeps a seeded state directory between runs (seeding is skipped when the bench realm is there).
 const state = process.env.BENCH_STATE ?? mkdtempSync(join(tmpdir(), 'console-bench-'))
 try {
   let t0 = performance.now()
@@ -38,7 +38,7 @@ try {
   try {
     const only = process.env.BENCH_ONLY
     const files = readdirSync(new URL('.', import.meta.url))
-      .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
+      .filter((f) => f.endsWith('.bench.ts') && (!only || only.split(',').some((o) => f.includes(o))))
       .sort()
     for (const file of files) {
       const mod = (await import(`./${file}`)) as { title: string; scenarios: (ctx: BenchContext) => Promise<Scenario[]> }
