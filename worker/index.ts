@@ -1,17 +1,53 @@
-import { createRequestHandler } from '@remix-run/cloudflare'
+import { createRequestHandler, type AppLoadContext } from '@remix-run/cloudflare'
 import { Hono } from 'hono'
 import * as build from 'remix-server-build'
 import '#shared/load-context'
 import { realmCookie } from '#shared/cookies.server'
 import { NO_SCRIPT_POLICY, applyBaseHeaders, newNonce } from '#shared/security-headers.server'
 import { createApi } from './api'
-import type { AppEnv } from './api/context'
+import type { AppEnv, InProcess } from './api/context'
 import { cleanupExpiredFiles, fileHeaders, type FileRow } from './db/files'
 import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
 
 const handleRemix = createRequestHandler(build)
 const api = createApi()
+
+/**
+ * What the in-process API calls of one console request inherit from it: the host's realm, already resolved (and
+ * known not deleted) by the request itself, and the session lookups by token, shared by its calls (a page's loaders
+ * ask the API for the session, the wallet and the list with one token). A write through the API forgets the
+ * lookups, so calls after it (the loaders after an action that signs out or switches realm) read afresh.
+ */
+const inherited = new WeakMap<Request, InProcess>()
+
+/**
+ * The load context of one console request. `dispatch` runs a request through this Worker (the realm API) in-process;
+ * tests pass one that counts the calls.
+ */
+export function consoleLoadContext(
+  env: Env,
+  ctx: ExecutionContext,
+  hostRealm: string | null,
+  dispatch: (request: Request) => Response | Promise<Response>,
+): AppLoadContext {
+  const shared: InProcess = { hostRealm, sessions: new Map() }
+  return {
+    cloudflare: { env, ctx },
+    hostRealm,
+    fetchApi: async (request: Request) => {
+      const write = request.method !== 'GET' && request.method !== 'HEAD'
+      if (write) shared.sessions.clear()
+      inherited.set(request, shared)
+      try {
+        return await dispatch(request)
+      } finally {
+        if (write) shared.sessions.clear()
+      }
+    },
+    cspNonce: newNonce(),
+  }
+}
 
 /**
  * State-changing console requests must come from the console's own pages. The session cookie is SameSite=Lax,
@@ -33,7 +69,9 @@ const REALM_DELETED_PAGE = 'Realm indisponível. · Realm not available. · Real
 
 app.use('*', async (c, next) => {
   const url = new URL(c.req.url)
-  const bound = await resolveHost(c.env.DB, url.hostname)
+  const parent = inherited.get(c.req.raw)
+  if (parent) c.set('sessions', parent.sessions)
+  const bound = parent ? (parent.hostRealm === null ? null : { realm: parent.hostRealm, deleted: false }) : await resolveHost(c.env.DB, url.hostname)
   c.set('hostRealm', bound?.realm ?? null)
   if (bound?.deleted) {
     c.res = url.pathname.startsWith('/api/')
@@ -93,12 +131,11 @@ app.all('*', async (c) => {
   if (isCrossSiteWrite(c.req.raw)) {
     return c.text('Cross-site request refused.', 403)
   }
-  return handleRemix(c.req.raw, {
-    cloudflare: { env: c.env, ctx: c.executionCtx as ExecutionContext },
-    hostRealm: c.get('hostRealm'),
-    fetchApi: (request: Request) => Promise.resolve(app.fetch(request, c.env, c.executionCtx)),
-    cspNonce: newNonce(),
-  })
+  const ctx = c.executionCtx as ExecutionContext
+  return handleRemix(
+    c.req.raw,
+    consoleLoadContext(c.env, ctx, c.get('hostRealm'), (request) => app.fetch(request, c.env, ctx)),
+  )
 })
 
 export default {

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { isErrorEnvelope, type ErrorItem } from '#shared/schemas/error'
+import { forgetRequest } from './memo.server'
 
 export const DASH_VERSION_HEADER = 'x-dash-version'
 
@@ -94,6 +95,8 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
     } finally {
       clearTimeout(timer)
     }
+    // A write may change what this request cached (session, realm, permissions): later loaders read afresh.
+    if (method !== 'GET') forgetRequest(context)
     if (res.status === 204) return undefined as T
     const data: unknown = await res.json().catch(() => null)
     if (!res.ok) {

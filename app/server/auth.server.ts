@@ -63,7 +63,7 @@ const once = oncePerRequest<Signed>()
  * Loaders of one request share the answer; permissions are still read fresh on every request.
  */
 export function requireUser(request: Request, context: AppLoadContext): Promise<Signed> {
-  return once(request, () => loadUser(request, context))
+  return once(context, () => loadUser(request, context))
 }
 
 async function loadUser(request: Request, context: AppLoadContext): Promise<Signed> {

@@ -16,7 +16,7 @@ const once = oncePerRequest<RealmContext>()
 
 /** The realm of this request: the host's realm, else the one chosen on a multi-realm host (cookie). */
 export function getRealmContext(request: Request, context: AppLoadContext): Promise<RealmContext> {
-  return once(request, () => resolve(request, context))
+  return once(context, () => resolve(request, context))
 }
 
 /**

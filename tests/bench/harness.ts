@@ -1,6 +1,8 @@
 export interface BenchContext {
   /** Origin of the running server for a host name, e.g. base('demo.localhost'). */
   base(host: string): string
+  /** Process id of the server (`npm start`), whose workerd descendants serve the Worker. */
+  serverPid: number
 }
 
 export interface Scenario {
@@ -11,6 +13,8 @@ export interface Scenario {
   requests: number
   /** One request; throws on an unexpected answer. */
   run(i: number): Promise<void>
+  /** Optional step just before the timed run (e.g. reading the server's CPU time). */
+  before?(): Promise<void>
   /** Optional figure computed after the run (e.g. an invariant check), printed beside the timings. */
   after?(): Promise<string>
 }
@@ -34,6 +38,7 @@ export async function runScenario(s: Scenario): Promise<Result> {
   const latencies: number[] = []
   let failures = 0
   let next = 0
+  await s.before?.()
   const started = performance.now()
   await Promise.all(
     Array.from({ length: s.concurrency }, async () => {
@@ -41,7 +46,14 @@ export async function runScenario(s: Scenario): Promise<Result> {
         const i = next++
         const t0 = performance.now()
         try {
-          await s.run(i)
+          // A request without an answer in 60 s counts as failed (and the run goes on).
+          let timer: ReturnType<typeof setTimeout> | undefined
+          await Promise.race([
+            s.run(i),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error('no answer in 60 s')), 60_000)
+            }),
+          ]).finally(() => clearTimeout(timer))
         } catch {
           failures++
         }

@@ -1,25 +1,57 @@
 /**
- * `npm run bench`: starts the product as `npm start` does and measures it over real HTTP. Prints figures;
- * asserts nothing. Each *.bench.ts file exports `scenarios(ctx)`.
+ * `npm run bench`: seeds the bench realm (tests/bench/seed.ts) into a fresh local state, starts the product as
+ * `npm start` does and measures it over real HTTP. Prints figures, then the issue's speed goals beside them;
+ * asserts nothing. Each *.bench.ts file exports `title` and `scenarios(ctx)`.
  */
-import { readdirSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { seedLocal } from '../../worker/scripts/seed'
 import { startServer } from '../support/server'
-import type { BenchContext, Scenario } from './harness'
+import { printGoals } from './goals'
+import type { BenchContext, Result, Scenario } from './harness'
 import { runScenario, printTable } from './harness'
+import { BENCH_ROWS, seedBenchState } from './seed'
 
-const server = await startServer()
-const ctx: BenchContext = { base: (host: string) => `http://${host}:${server.port}` }
+// BENCH_ONLY=speed,ledger runs the files named so; BENCH_STATE keeps a seeded state directory between runs (seeding is skipped when the bench realm is there).
+const state = process.env.BENCH_STATE ?? mkdtempSync(join(tmpdir(), 'console-bench-'))
 try {
-  const files = readdirSync(new URL('.', import.meta.url))
-    .filter((f) => f.endsWith('.bench.ts'))
-    .sort()
-  for (const file of files) {
-    const mod = (await import(`./${file}`)) as { title: string; scenarios: (ctx: BenchContext) => Promise<Scenario[]> }
-    console.log(`\n## ${mod.title} (${file})`)
-    const results = []
-    for (const scenario of await mod.scenarios(ctx)) results.push(await runScenario(scenario))
-    printTable(results)
+  let t0 = performance.now()
+  const migrate = spawnSync('node_modules/.bin/wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], {
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  if (migrate.status !== 0) throw new Error('wrangler d1 migrations apply failed')
+  await seedLocal(state)
+  console.log(`Migrations and demo data: ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  t0 = performance.now()
+  await seedBenchState(state)
+  console.log(
+    `Bench realm seeded (${Object.entries(BENCH_ROWS)
+      .map(([k, n]) => `${n.toLocaleString('en')} ${k}`)
+      .join(', ')}): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  )
+  const server = await startServer({ state })
+  const ctx: BenchContext = { base: (host: string) => `http://${host}:${server.port}`, serverPid: server.pid }
+  const all: Result[] = []
+  try {
+    const only = process.env.BENCH_ONLY
+    const files = readdirSync(new URL('.', import.meta.url))
+      .filter((f) => f.endsWith('.bench.ts') && (!only || only.split(',').some((o) => f.includes(o))))
+      .sort()
+    for (const file of files) {
+      const mod = (await import(`./${file}`)) as { title: string; scenarios: (ctx: BenchContext) => Promise<Scenario[]> }
+      console.log(`\n## ${mod.title} (${file})`)
+      const results = []
+      for (const scenario of await mod.scenarios(ctx)) results.push(await runScenario(scenario))
+      printTable(results)
+      all.push(...results)
+    }
+  } finally {
+    await server.stop()
   }
+  printGoals(all)
 } finally {
-  await server.stop()
+  if (!process.env.BENCH_STATE) rmSync(state, { recursive: true, force: true })
 }

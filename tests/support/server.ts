@@ -18,6 +18,8 @@ export function freePort(): Promise<number> {
 export interface RunningServer {
   port: number
   partyPort: number
+  /** Process id of `npm start` (worker/scripts/start.mjs), the root of the server's processes. */
+  pid: number
   stop(): Promise<void>
 }
 
@@ -66,6 +68,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   return {
     port,
     partyPort,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         let finished = false

@@ -69,7 +69,12 @@ async function watchTables(): Promise<void> {
   const statements = [
     env.DB.prepare('CREATE TABLE IF NOT EXISTS fuzz_change (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, op TEXT NOT NULL, row INTEGER)'),
   ]
-  for (const { name } of results.filter((r) => !EXCLUDED_TABLES.has(r.name))) {
+  // Full-text indexes (virtual tables, and their shadow tables `<index>_data`, …) mirror their base tables, which are watched.
+  const virtual = (
+    await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all<{ name: string }>()
+  ).results.map((r) => r.name)
+  const derived = (table: string) => virtual.some((v) => table === v || table.startsWith(`${v}_`))
+  for (const { name } of results.filter((r) => !EXCLUDED_TABLES.has(r.name) && !derived(r.name))) {
     const columns = (await env.DB.prepare('SELECT name FROM pragma_table_info(?)').bind(name).all<{ name: string }>()).results.map((r) => r.name)
     const watched = columns.filter((c) => !EXCLUDED_COLUMNS[name]?.includes(c))
     for (const op of ['INSERT', 'UPDATE', 'DELETE']) {

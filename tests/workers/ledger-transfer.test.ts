@@ -156,6 +156,19 @@ describe('idempotency of movements', () => {
     expect(await balance(payer.nick)).toBe(100)
   })
 
+  it('posts once when the same key arrives many times at once: every call answers the one stored movement', async () => {
+    const payer = await funded(100)
+    const a = await recipient()
+    const body = { targets: [a.nick], points: 7, description: '', idempotency_key: key() }
+    const answers = await Promise.all(Array.from({ length: 6 }, () => move('transfer', payer.token, body)))
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201])
+    const ids = new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { id: string }).id)))
+    expect(ids.size).toBe(1)
+    expect(await balance(payer.nick)).toBe(93)
+    expect(await balance(a.nick)).toBe(7)
+    await expectInvariants()
+  })
+
   it('takes over a pending key whose first call died before committing', async () => {
     const payer = await funded(100)
     const k = key()

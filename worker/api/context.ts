@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
-import { findSessionAuth, type Auth } from '../db/sessions'
+import { findSessionAuth, type Auth, type SessionLookup } from '../db/sessions'
 
 export type AppEnv = {
   Bindings: Env
@@ -12,7 +12,15 @@ export type AppEnv = {
     auth?: Auth
     /** Identifies the request in logs, error answers and audit records (also sent as x-request-id). */
     requestId: string
+    /** Session lookups shared by the in-process API calls of one console request (worker/index.ts). */
+    sessions?: Map<string, Promise<SessionLookup>>
   }
+}
+
+/** What the in-process API calls of one console request share (set by the Worker entry). */
+export interface InProcess {
+  hostRealm: string | null
+  sessions: Map<string, Promise<SessionLookup>>
 }
 export type Ctx = Context<AppEnv>
 
@@ -27,7 +35,13 @@ export async function requireAuth(c: Ctx): Promise<Auth> {
   if (cached) return cached
   const token = c.req.header('x-api-key')
   if (!token) throw apiError(401, 'unauthorized', 'request without auth_token', 'x-api-key')
-  const found = await findSessionAuth(c.env.DB, token)
+  const shared = c.get('sessions')
+  let lookup = shared?.get(token)
+  if (!lookup) {
+    lookup = findSessionAuth(c.env.DB, token)
+    shared?.set(token, lookup)
+  }
+  const found = await lookup
   if (found.status === 'unknown') throw apiError(401, 'unauthorized', 'The auth token is not valid.', 'x-api-key')
   if (found.status === 'ended') throw apiError(401, 'session_timeout', 'The session has ended; sign in again.', 'x-api-key')
   const realm = requestRealm(c)
@@ -43,13 +57,9 @@ export async function requireAccess(c: Ctx, access: Access): Promise<Auth> {
   const auth = await requireAuth(c)
   if (access.all?.length) await requirePermission(c, ...access.all)
   if (access.any?.length) await requireAnyPermission(c, ...access.any)
-  if (access.flags?.length) {
-    const row = await c.env.DB.prepare(`SELECT ${access.flags.map((f) => `${f} AS "${f}"`).join(', ')} FROM realm WHERE code = ?`)
-      .bind(auth.realm)
-      .first<Record<string, number>>()
-    const off = access.flags.find((f) => row?.[f] !== 1)
-    if (off) throw apiError(403, 'disabled', `This realm does not have ${off}.`, 'realm', off)
-  }
+  // The acting realm's flags come with the session (one lookup per request, shared by in-process calls).
+  const off = access.flags?.find((f) => !auth.flags[f])
+  if (off) throw apiError(403, 'disabled', `This realm does not have ${off}.`, 'realm', off)
   return auth
 }
 

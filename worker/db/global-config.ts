@@ -8,9 +8,17 @@ export interface StoredGlobalConfig extends GlobalConfig {
 
 /** The platform-wide configuration; defaults for any key never saved (or saved in an older shape). */
 export async function getGlobalConfig(db: D1Database): Promise<StoredGlobalConfig> {
-  const row = await db
-    .prepare('SELECT value, updated_at, updated_by FROM global_config WHERE id = 1')
-    .first<{ value: string; updated_at: string; updated_by: string }>()
+  return globalConfigFrom(await globalConfigRead(db).first<GlobalConfigRow>())
+}
+
+type GlobalConfigRow = { value: string; updated_at: string; updated_by: string }
+
+/** The read of the platform-wide configuration, for a caller's batch (globalConfigFrom turns its row into values). */
+export function globalConfigRead(db: D1Database): D1PreparedStatement {
+  return db.prepare('SELECT value, updated_at, updated_by FROM global_config WHERE id = 1')
+}
+
+export function globalConfigFrom(row: GlobalConfigRow | null | undefined): StoredGlobalConfig {
   let stored: Record<string, unknown> = {}
   try {
     stored = row ? (JSON.parse(row.value) as Record<string, unknown>) : {}

@@ -147,14 +147,26 @@ export async function balanceOf(db: D1Database, account: AccountRef): Promise<nu
  * (as at sign-in). Disabled users are not recipients. Answers the resolved nicks and those not found.
  */
 export async function resolveNicks(db: D1Database, realm: string, typed: string[]): Promise<{ nicks: string[]; missing: { index: number; nick: string }[] }> {
-  const row = await db.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(realm).first<{ nick_suffix: string }>()
-  const suffix = row?.nick_suffix ?? ''
-  const candidates = [...new Set(typed.flatMap((t) => [t, withNickSuffix(t, suffix)]))]
-  const { results } = await db
-    .prepare('SELECT nick FROM user WHERE realm = ? AND disabled = 0 AND nick IN (SELECT value FROM json_each(?))')
-    .bind(realm, JSON.stringify(candidates))
-    .all<{ nick: string }>()
-  const known = new Set(results.map((r) => r.nick))
+  return nicksFrom(await resolveNicksRead(db, realm, typed).all(), typed)
+}
+
+/** The one read of resolveNicks (the realm's suffix with the matching users), for a caller's batch. */
+export function resolveNicksRead(db: D1Database, realm: string, typed: string[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT r.nick_suffix, u.nick FROM realm r
+       LEFT JOIN user u ON u.realm = r.code AND u.disabled = 0
+         AND u.nick IN (SELECT value FROM json_each(?2) UNION ALL SELECT value || r.nick_suffix FROM json_each(?2) WHERE r.nick_suffix <> '')
+       WHERE r.code = ?1`,
+    )
+    .bind(realm, JSON.stringify([...new Set(typed)]))
+}
+
+/** resolveNicks' answer from the result of resolveNicksRead. */
+export function nicksFrom(result: D1Result, typed: string[]): { nicks: string[]; missing: { index: number; nick: string }[] } {
+  const rows = result.results as { nick_suffix: string; nick: string | null }[]
+  const suffix = rows[0]?.nick_suffix ?? ''
+  const known = new Set(rows.flatMap((r) => (r.nick ? [r.nick] : [])))
   const nicks: string[] = []
   const missing: { index: number; nick: string }[] = []
   typed.forEach((t, index) => {

@@ -1,3 +1,4 @@
+import type { RealmFlag } from '#shared/access'
 import { randomToken, sha256Hex } from '../lib/crypto'
 
 /** The signed-in caller as every guarded API handler sees it. */
@@ -17,6 +18,8 @@ export interface Auth {
   /** Union of the permissions of all the user's roles, read fresh on every request. */
   permissions: Set<string>
   tokenHash: string
+  /** The acting realm's feature flags, read with the session (endpoints that need one check it without a query). */
+  flags: Record<RealmFlag, boolean>
 }
 
 /** Defaults of the realm columns `session_idle_minutes` and `session_lifetime_minutes`. */
@@ -44,6 +47,8 @@ type SessionRow = {
   disabled: number
   idle_minutes: number
   lifetime_minutes: number
+  ledger_enabled: number
+  persona_enabled: number
 }
 
 /** Why a live-looking session has ended, or null while it is valid at `now`. */
@@ -73,7 +78,8 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
       .prepare(
         `SELECT s.realm AS home_realm, COALESCE(s.active_realm, s.realm) AS realm, s.nick, s.device_id, s.created_at, s.last_seen_at,
                 s.expires_at, s.revoked_at, u.name, u.avatar_url, u.origin_realm, u.disabled,
-                r.session_idle_minutes AS idle_minutes, r.session_lifetime_minutes AS lifetime_minutes
+                r.session_idle_minutes AS idle_minutes, r.session_lifetime_minutes AS lifetime_minutes,
+                r.ledger_enabled, r.persona_enabled
          FROM session s
          JOIN user u ON u.realm = s.realm AND u.nick = s.nick
          JOIN realm r ON r.code = COALESCE(s.active_realm, s.realm) AND r.deleted_at IS NULL
@@ -135,6 +141,7 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
       roles,
       permissions,
       tokenHash,
+      flags: { ledger_enabled: s.ledger_enabled === 1, persona_enabled: s.persona_enabled === 1 },
     },
   }
 }

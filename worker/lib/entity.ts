@@ -4,6 +4,7 @@ import type { Access } from '#shared/access'
 import { ListQuery, type ListPage } from '#shared/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '#shared/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
+import { searchIndexOf } from '../db/list-schema'
 import type { Auth } from '../db/sessions'
 import { auditStatement } from './audit'
 import { apiError } from './errors'
@@ -74,6 +75,22 @@ function encodeValue(def: FieldDef, value: unknown): unknown {
   }
 }
 
+/** Shortest text a trigram index finds (shorter text is searched with LIKE within the realm's rows). */
+const TRIGRAM = 3
+
+/**
+ * The condition matching rows whose `columns` contain `text`, through the table's full-text index (FTS5 trigram:
+ * the substring semantics of LIKE '%text%', case-insensitive) when it has one and the text is long enough for it.
+ */
+function textMatch(desc: EntityDescriptor, columns: string[], text: string): Scope | undefined {
+  const index = searchIndexOf(desc)
+  if (!index || [...text].length < TRIGRAM || !columns.every((c) => index.columns.includes(c))) return undefined
+  return {
+    where: `rowid IN (SELECT rowid FROM ${quote(index.table)} WHERE ${quote(index.table)} MATCH ?)`,
+    params: [`{${columns.join(' ')}} : "${text.replace(/"/g, '""')}"`],
+  }
+}
+
 /** Escapes `%`, `_` and `\` so user text matches literally inside LIKE (with ESCAPE '\'). */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
@@ -85,8 +102,9 @@ function orderClause(desc: EntityDescriptor, order: string): string {
   const field = descending ? wanted.slice(1) : wanted
   const def = (desc.fields as Record<string, FieldDef>)[field]
   if (!def?.sort) throw apiError(400, 'invalid', `Cannot order by ${field}.`, 'order', order)
-  // The key breaks ties so paging is stable.
-  return `ORDER BY ${quote(field)} ${descending ? 'DESC' : 'ASC'}${field === desc.key ? '' : `, ${quote(desc.key)} ASC`}`
+  // The key breaks ties so paging is stable; in the same direction, so one index (realm, field, key) serves both ways.
+  const dir = descending ? 'DESC' : 'ASC'
+  return `ORDER BY ${quote(field)} ${dir}${field === desc.key ? '' : `, ${quote(desc.key)} ${dir}`}`
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -127,8 +145,9 @@ export function filterScope(desc: EntityDescriptor, query: Record<string, string
       where.push(`${quote(name)} IN (${values.map(() => '?').join(', ')})`)
       params.push(...values)
     } else {
-      where.push(`${quote(name)} LIKE ? ESCAPE '\\'`)
-      params.push(likePattern(value))
+      const indexed = textMatch(desc, [name], value)
+      where.push(indexed ? indexed.where : `${quote(name)} LIKE ? ESCAPE '\\'`)
+      params.push(...(indexed ? indexed.params : [likePattern(value)]))
     }
   }
   return where.length ? { where: where.join(' AND '), params } : undefined
@@ -152,7 +171,11 @@ export async function listRows<Row extends Record<string, unknown>>(
     const searchable = Object.entries(desc.fields as Record<string, FieldDef>)
       .filter(([, d]) => d.search)
       .map(([n]) => n)
-    if (searchable.length) {
+    const indexed = searchable.length ? textMatch(desc, searchable, query.like) : undefined
+    if (indexed) {
+      conditions.push(indexed.where)
+      params.push(...indexed.params)
+    } else if (searchable.length) {
       conditions.push(`(${searchable.map((n) => `${quote(n)} LIKE ? ESCAPE '\\'`).join(' OR ')})`)
       params.push(...searchable.map(() => likePattern(query.like)))
     }

@@ -104,3 +104,62 @@ export async function idempotent(
     throw err
   }
 }
+
+type IdempotencyRow = { request_hash: string; status: string; response_status: number; response: string; created_at: string }
+
+/** The read of a key's row, for a caller's read batch (the one-batch form below). */
+export function idempotencyRead(db: D1Database, realm: string, key: string): D1PreparedStatement {
+  return db.prepare('SELECT request_hash, status, response_status, response, created_at FROM ledger_idempotency WHERE realm = ? AND key = ?').bind(realm, key)
+}
+
+/**
+ * The one-batch form of `idempotent` (the hot path of transfers: one read batch, one write batch). The key's row
+ * comes with the caller's reads; when it exists the call answers as `idempotent` does (the stored answer, 422 for
+ * another body, 409 while a first call runs) — `replay` returns that Response, or the statement that takes over a
+ * stale pending claim. Otherwise the answer is stored by `idempotencyStore`, a plain INSERT in the movement's
+ * batch: a concurrent call with the same key fails that INSERT on the primary key and its batch rolls back whole,
+ * so at most one movement is posted per (realm, key); `afterConflict` then answers from the winner's row.
+ */
+export async function replay(
+  c: Ctx,
+  realm: string,
+  key: string,
+  hash: string,
+  row: IdempotencyRow | undefined,
+): Promise<{ response: Response } | { takeOver: D1PreparedStatement } | null> {
+  if (!row) return null
+  if (row.request_hash !== hash) throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', key)
+  if (row.status === 'done') {
+    return { response: c.json(JSON.parse(row.response) as object, row.response_status as ContentfulStatusCode, { 'Idempotent-Replayed': 'true' }) }
+  }
+  const stale = new Date(Date.now() - STALE_PENDING_MS).toISOString()
+  if (row.created_at >= stale) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
+  // A pending claim of a call that died before committing: removed in the same batch that stores this answer.
+  return {
+    takeOver: c.env.DB.prepare(`DELETE FROM ledger_idempotency WHERE realm = ? AND key = ? AND status = 'pending' AND created_at = ?`).bind(
+      realm,
+      key,
+      row.created_at,
+    ),
+  }
+}
+
+/** The INSERT storing a call's answer under its key (first statement of the movement's batch). */
+export function idempotencyStore(db: D1Database, realm: string, key: string, hash: string, o: Outcome): D1PreparedStatement {
+  return db
+    .prepare(`INSERT INTO ledger_idempotency (realm, key, request_hash, status, response_status, response, created_at) VALUES (?, ?, ?, 'done', ?, ?, ?)`)
+    .bind(realm, key, hash, o.status, JSON.stringify(o.answer), new Date().toISOString())
+}
+
+/** True when a batch failed because another call stored the same key first. */
+export function isKeyConflict(err: unknown): boolean {
+  return /UNIQUE constraint failed: ledger_idempotency/.test(String(err))
+}
+
+/** The answer to a call whose batch lost the race for its key: as the winner's row says. */
+export async function afterConflict(c: Ctx, realm: string, key: string, hash: string): Promise<Response> {
+  const row = await idempotencyRead(c.env.DB, realm, key).first<IdempotencyRow>()
+  const found = await replay(c, realm, key, hash, row ?? undefined)
+  if (found && 'response' in found) return found.response
+  throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
+}

@@ -14,7 +14,8 @@ import {
   insufficientCredits,
   ledgerEnabled,
   newTransactionId,
-  resolveNicks,
+  nicksFrom,
+  resolveNicksRead,
   runMovement,
 } from '../../db/ledger'
 import type { Scope } from '../../lib/entity'
@@ -27,9 +28,19 @@ import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../lib/audit'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { decodeRow } from '../../lib/entity'
-import { idempotent, type Outcome } from '../../lib/idempotency'
+import {
+  afterConflict,
+  idempotencyKeyOf,
+  idempotencyRead,
+  idempotencyStore,
+  idempotent,
+  isKeyConflict,
+  replay,
+  requestHash,
+  type Outcome,
+} from '../../lib/idempotency'
 import { providerByCode, type PaymentProvider, type ProviderKind } from '../../lib/payments'
-import { checkWordFilter } from '../../db/word-filter'
+import { checkWordFilter, wordFilterFrom, wordFilterReads } from '../../db/word-filter'
 import { guarded } from '../../lib/guard'
 
 /**
@@ -70,35 +81,59 @@ transaction.post(
   '/transfer',
   guarded(ledgerAccess('ledger_transfer_create'), async (c, auth) => {
     const body = await readJson(c, TransferBody)
-    return idempotent(c, auth, 'transfer', body, async (done, key) => {
-      const realm = body.from_realm ? await payingRealm(c, auth, body.from_realm) : auth.realm
-      const source: AccountRef = body.from_realm ? realmWallet(realm) : userWallet(realm, auth.nick)
-      const { nicks, missing } = await resolveNicks(c.env.DB, realm, body.targets)
-      if (missing.length) {
-        throw new ApiError(
-          404,
-          missing.map((m) => ({ field: `targets.${m.index}`, cause: 'not_found', value: m.nick, message: 'ledger.error.recipient_not_found' })),
-        )
-      }
-      if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
-      if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
-      const total = body.points * nicks.length
-      const p = posting(
-        auth,
-        'transfer',
-        await filtered(c.env.DB, realm, body.description),
-        [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))],
-        {
-          idempotencyKey: key,
-          details: { points: body.points, targets: nicks, from_realm: body.from_realm ?? null },
-        },
+    const db = c.env.DB
+    const key = idempotencyKeyOf(c, body)
+    const hash = await requestHash('transfer', auth.nick, body)
+    const realm = body.from_realm ?? auth.realm
+    // Every read in one batch: the key's row, the recipients (with the realm's nick suffix), the word filter.
+    const [keyRes, nickRes, ...filterRes] = await db.batch([
+      idempotencyRead(db, auth.realm, key),
+      resolveNicksRead(db, realm, body.targets),
+      ...wordFilterReads(db, realm),
+    ])
+    const found = await replay(c, auth.realm, key, hash, keyRes.results[0] as Parameters<typeof replay>[4])
+    if (found && 'response' in found) return found.response
+    // Paying from a realm's wallet is checked on its own (permission, realm tree, ledger on): the rarer path.
+    if (body.from_realm) await payingRealm(c, auth, body.from_realm)
+    const source: AccountRef = body.from_realm ? realmWallet(realm) : userWallet(realm, auth.nick)
+    const { nicks, missing } = nicksFrom(nickRes, body.targets)
+    if (missing.length) {
+      throw new ApiError(
+        404,
+        missing.map((m) => ({ field: `targets.${m.index}`, cause: 'not_found', value: m.nick, message: 'ledger.error.recipient_not_found' })),
       )
-      const answer = { ...movementAnswer(p), points: body.points, total, targets: nicks, source: accountLabel(source), from_realm: body.from_realm ?? null }
-      await runMovement(c.env.DB, [...postingStatements(c.env.DB, p), movementAudit(c, auth, p), done({ status: 201, answer })], () =>
-        insufficientCredits(c.env.DB, source, total),
+    }
+    if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
+    if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
+    const total = body.points * nicks.length
+    const p = posting(
+      auth,
+      'transfer',
+      wordFilterFrom(filterRes)(body.description).text,
+      [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))],
+      {
+        idempotencyKey: key,
+        details: { points: body.points, targets: nicks, from_realm: body.from_realm ?? null },
+      },
+    )
+    const answer = { ...movementAnswer(p), points: body.points, total, targets: nicks, source: accountLabel(source), from_realm: body.from_realm ?? null }
+    // One write batch: the stored answer first (a concurrent call with this key fails here), the movement, its audit.
+    try {
+      await runMovement(
+        db,
+        [
+          ...(found ? [found.takeOver] : []),
+          idempotencyStore(db, auth.realm, key, hash, { status: 201, answer }),
+          ...postingStatements(db, p),
+          movementAudit(c, auth, p),
+        ],
+        () => insufficientCredits(db, source, total),
       )
-      return { status: 201, answer }
-    })
+    } catch (err) {
+      if (isKeyConflict(err)) return afterConflict(c, auth.realm, key, hash)
+      throw err
+    }
+    return c.json(answer, 201)
   }),
 )
 
@@ -387,7 +422,8 @@ transaction.get(
   '/transfer',
   guarded(ledgerAccess('ledger_transfer_list'), async (c, auth) => {
     const q = readQuery(c, v.object({ ...Period.entries, targets: v.optional(v.pipe(v.string(), v.maxLength(2000))) }))
-    const scope = { where: 'realm = ? OR id IN (SELECT transaction_id FROM ledger_entry WHERE realm = ?)', params: [auth.realm, auth.realm] }
+    // Posted here, or reaching one of the realm's accounts: the realms that see a movement (migration 0015).
+    const scope = { where: 'seen_in = ?', params: [auth.realm] }
     let targets: Scope | undefined
     if (q.targets) {
       const suffix =

@@ -1,0 +1,156 @@
+/**
+ * Seeds the bench realm (`bench`, served at bench.localhost) into a local D1 state directory before the server
+ * starts: 100,000 users, 100,000 ledger movements, 100,000 question-bank items and 10,000 task models. Each table
+ * is filled by one INSERT … SELECT over a recursive counter inside SQLite, so seeding takes seconds, not API calls.
+ * The realm, its roles and its root account are copies of the demo realm's (root signs in with demo1234).
+ * Idempotent: a state that already holds the bench realm is left alone.
+ */
+import { getPlatformProxy } from 'wrangler'
+
+export const BENCH_ROWS = { users: 100_000, movements: 100_000, bank: 100_000, models: 10_000 }
+/** A word only a handful of rows carry (the "rare text search" row of the bench). */
+export const RARE_WORD = 'zanzibarite'
+
+const counter = (n: number) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})`
+// Names built from two small lists (and the counter), so a word like "Silva" matches about 1 row in 20.
+const FIRST = [
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Diego',
+  'Elisa',
+  'Fábio',
+  'Gabriela',
+  'Hugo',
+  'Iara',
+  'João',
+  'Karina',
+  'Lucas',
+  'Marta',
+  'Nuno',
+  'Olga',
+  'Paulo',
+  'Queila',
+  'Rafael',
+  'Sofia',
+  'Tiago',
+]
+const LAST = [
+  'Silva',
+  'Souza',
+  'Costa',
+  'Santos',
+  'Oliveira',
+  'Pereira',
+  'Lima',
+  'Carvalho',
+  'Ribeiro',
+  'Almeida',
+  'Gomes',
+  'Martins',
+  'Rocha',
+  'Dias',
+  'Barbosa',
+  'Melo',
+  'Castro',
+  'Teixeira',
+  'Moreira',
+  'Nunes',
+  'Freitas',
+  'Cardoso',
+  'Mendes',
+]
+const pick = (list: string[], expr: string) => `(CASE ${expr} % ${list.length} ${list.map((w, k) => `WHEN ${k} THEN '${w}'`).join(' ')} END)`
+const rare = (base: string) => `CASE WHEN i % 20000 = 7 THEN ${base} || ' ${RARE_WORD}' ELSE ${base} END`
+const STAMP = `strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i % 300) || ' days', '+' || (i % 86400) || ' seconds')`
+
+/** The demo realm's root account (its nick carries the realm's nick suffix). */
+const ROOT = `'root' || (SELECT nick_suffix FROM realm WHERE code = 'demo')`
+
+async function columns(db: D1Database, table: string): Promise<string[]> {
+  const { results } = await db.prepare(`SELECT name FROM pragma_table_info(?)`).bind(table).all<{ name: string }>()
+  return results.map((r) => r.name)
+}
+
+/** INSERT INTO table SELECT … FROM table WHERE realm = 'demo', with the realm column (and `overrides`) replaced. */
+async function copyRows(db: D1Database, table: string, realmColumn: string, where: string, overrides: Record<string, string> = {}) {
+  const cols = await columns(db, table)
+  const select = cols.map((c) => (c === realmColumn ? `'bench'` : (overrides[c] ?? `"${c}"`)))
+  return db.prepare(`INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}" WHERE ${where}`)
+}
+
+export async function seedBench(db: D1Database): Promise<boolean> {
+  if (await db.prepare(`SELECT 1 FROM realm WHERE code = 'bench'`).first()) return false
+  const { users, movements, bank, models } = BENCH_ROWS
+  const now = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
+  await db.batch([
+    await copyRows(db, 'realm', 'code', `code = 'demo'`, { name: `'Bench'` }),
+    db.prepare(`INSERT INTO realm_host (host, realm) VALUES ('bench.localhost', 'bench')`),
+    await copyRows(db, 'role', 'realm', `realm = 'demo'`),
+    await copyRows(db, 'role_permission', 'realm', `realm = 'demo'`),
+    await copyRows(db, 'user', 'realm', `realm = 'demo' AND nick = ${ROOT}`, { origin_realm: `'bench'` }),
+    await copyRows(db, 'user_role', 'realm', `realm = 'demo' AND nick = ${ROOT}`),
+  ])
+  const userCols = ['realm', 'nick', 'name', 'email', 'phone', 'external_id', 'origin_realm', 'created_at', 'updated_at']
+  const userValues = [
+    `'bench'`,
+    `printf('u%06d', i)`,
+    rare(`${pick(FIRST, 'i')} || ' ' || ${pick(LAST, '(i / 20)')} || ' ' || i`),
+    `printf('user%06d@bench.example', i)`,
+    `printf('+55 11 9%08d', i)`,
+    `printf('ext-%06d', i)`,
+    `'bench'`,
+    STAMP,
+    STAMP,
+  ]
+  await db.batch([
+    db.prepare(`${counter(users)} INSERT INTO user (${userCols.join(', ')}) SELECT ${userValues.join(', ')} FROM n`),
+    db.prepare(`${counter(users)} INSERT INTO user_role (realm, nick, role, position) SELECT 'bench', printf('u%06d', i), 'student', 0 FROM n`),
+  ])
+  // Ledger: one issuance account and 1,000 wallets; each movement issues 1–10 credits into one wallet (entries
+  // first, then the transaction rows whose trigger checks that their entries balance), balances as the sums.
+  const wallets = 1000
+  await db.batch([
+    db.prepare(
+      `INSERT INTO ledger_account (id, realm, kind, owner, balance, created_at, updated_at) VALUES ('issuance:bench:', 'bench', 'issuance', '', 0, ${now}, ${now})`,
+    ),
+    db.prepare(
+      `${counter(wallets)} INSERT INTO ledger_account (id, realm, kind, owner, balance, created_at, updated_at) SELECT 'user:bench:' || printf('u%06d', i), 'bench', 'user', printf('u%06d', i), 0, ${now}, ${now} FROM n`,
+    ),
+    db.prepare(
+      `${counter(movements)} INSERT INTO ledger_entry (transaction_id, realm, account_id, amount, created_at)
+       SELECT printf('bench-tx-%06d', i), 'bench', 'issuance:bench:', -(1 + i % 10), ${STAMP} FROM n
+       UNION ALL SELECT printf('bench-tx-%06d', i), 'bench', 'user:bench:' || printf('u%06d', 1 + i % ${wallets}), 1 + i % 10, ${STAMP} FROM n`,
+    ),
+    db.prepare(
+      `${counter(movements)} INSERT INTO ledger_transaction (id, realm, type, actor, description, billing_key, points, created_at)
+       SELECT printf('bench-tx-%06d', i), 'bench', 'issuance', 'root', ${rare(`'bench issuance ' || i`)}, printf('bench-bill-%06d', i), 1 + i % 10, ${STAMP} FROM n`,
+    ),
+    db.prepare(
+      `UPDATE ledger_account SET balance = (SELECT COALESCE(SUM(amount), 0) FROM ledger_entry e WHERE e.account_id = ledger_account.id) WHERE realm = 'bench'`,
+    ),
+  ])
+  await db.batch([
+    db.prepare(
+      `${counter(bank)} INSERT INTO tms_question_bank (id, realm, type, statement, statement_text, difficulty, created_at, created_by, updated_at, updated_by)
+       SELECT printf('bench-q-%06d', i), 'bench', 'text', '<p>' || ${rare(`'Question ' || i || ' about ' || ${pick(LAST, 'i')}`)} || '</p>',
+         ${rare(`'Question ' || i || ' about ' || ${pick(LAST, 'i')}`)}, CASE i % 3 WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' ELSE 'hard' END,
+         ${STAMP}, 'root', ${STAMP}, 'root' FROM n`,
+    ),
+    db.prepare(
+      `${counter(models)} INSERT INTO tms_model (id, realm, title, description, created_at, created_by, updated_at, updated_by)
+       SELECT printf('bench-m-%05d', i), 'bench', ${rare(`'Model ' || i || ' ' || ${pick(LAST, 'i')}`)}, '', ${STAMP}, 'root', ${STAMP}, 'root' FROM n`,
+    ),
+  ])
+  return true
+}
+
+/** Seeds the bench realm into a local state directory (the server must not be running on it). */
+export async function seedBenchState(stateDir: string): Promise<boolean> {
+  const proxy = await getPlatformProxy<Env>({ configPath: 'wrangler.toml', persist: { path: `${stateDir}/v3` } })
+  try {
+    return await seedBench(proxy.env.DB)
+  } finally {
+    await proxy.dispose()
+  }
+}

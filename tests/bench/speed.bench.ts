@@ -1,0 +1,63 @@
+import { localFetch as fetch } from '../support/local-fetch'
+import { RARE_WORD } from './seed'
+import type { BenchContext, Scenario } from './harness'
+import { workerCpuMs } from './cpu'
+
+export const title = 'Speed goals (issue 12): SSR pages and API lists in the bench realm (100,000 rows per table)'
+
+async function expectOk(res: Response) {
+  if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.url}`)
+  await res.arrayBuffer()
+}
+
+/** Wraps a scenario so its note says the Worker CPU per request (workerd's utime+stime over the run ÷ requests). */
+function withCpu(s: Scenario, serverPid: number): Scenario {
+  let before = 0
+  return {
+    ...s,
+    before: async () => {
+      before = workerCpuMs(serverPid)
+    },
+    after: async () => `CPU ${((workerCpuMs(serverPid) - before) / s.requests).toFixed(1)} ms/req`,
+  }
+}
+
+export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
+  const bench = ctx.base('bench.localhost')
+  const { auth_token: token } = (await (
+    await fetch(`${bench}/api/device`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ realm: 'bench', nick: 'root', password: 'demo1234' }),
+    })
+  ).json()) as { auth_token: string }
+  const form = new FormData()
+  form.set('nick', 'root')
+  form.set('password', 'demo1234')
+  const login = await fetch(`${bench}/login`, { method: 'POST', body: form, redirect: 'manual', headers: { origin: bench } })
+  const cookie = /dash_session=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0]
+  const page = (path: string) => async () => expectOk(await fetch(`${bench}${path}`, { headers: { cookie } }))
+  const api = (path: string) => async () => expectOk(await fetch(`${bench}/api${path}`, { headers: { 'x-api-key': token } }))
+  // Warm-up: the first requests compile the Worker and fill SQLite's page cache.
+  for (const path of ['/', '/user']) await page(path)()
+  const lists: [string, string][] = [
+    ['plain', '/mas/user?limit=25'],
+    ['text search', '/mas/user?limit=25&like=Silva'],
+    ['rare text search', `/mas/user?limit=25&like=${RARE_WORD}`],
+    ['sort by name', '/mas/user?limit=25&order=name'],
+    ['last page', '/mas/user?limit=25&offset=99975'],
+    ['bank plain', '/tms/question_bank?limit=25'],
+    ['bank text search', '/tms/question_bank?limit=25&like=Souza'],
+    ['models text search', '/tms/model?limit=25&like=Costa'],
+  ]
+  for (const [, path] of lists) await api(path)()
+  const pid = ctx.serverPid
+  return [
+    withCpu({ name: 'SSR / (home), one at a time', concurrency: 1, requests: 100, run: page('/') }, pid),
+    withCpu({ name: 'SSR /user (list), one at a time', concurrency: 1, requests: 100, run: page('/user') }, pid),
+    withCpu({ name: 'SSR / (home), 10 concurrent', concurrency: 10, requests: 100, run: page('/') }, pid),
+    withCpu({ name: 'SSR /user (list), 10 concurrent', concurrency: 10, requests: 100, run: page('/user') }, pid),
+    ...lists.map(([name, path]) => withCpu({ name: `API list ${name}: ${path}`, concurrency: 1, requests: 100, run: api(path) }, pid)),
+    withCpu({ name: 'API ledger movements list', concurrency: 1, requests: 50, run: api('/ledger/transaction/transfer?limit=25') }, pid),
+  ]
+}

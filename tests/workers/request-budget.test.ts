@@ -1,0 +1,112 @@
+import { createRequestHandler } from '@remix-run/cloudflare'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import * as build from 'remix-server-build'
+import { describe, expect, it } from 'vitest'
+import worker, { consoleLoadContext } from '../../worker/index'
+import { countingD1, type D1Log } from './d1-counter'
+import { DEMO, consoleSignIn } from './helpers'
+import { balance, expectInvariants, funded, key, recipient } from './ledger-helpers'
+
+const handle = createRequestHandler(build as unknown as Parameters<typeof createRequestHandler>[0])
+
+/**
+ * Renders a console page as the Worker entry does (its load context, consoleLoadContext), with a D1 binding that
+ * counts round trips and a dispatcher that records the page's in-process API calls.
+ */
+async function render(path: string, cookie: string) {
+  const log: D1Log = { trips: [] }
+  const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+  const ctx = createExecutionContext()
+  const calls: string[] = []
+  const context = consoleLoadContext(counted, ctx, 'demo', (request) => {
+    calls.push(`${request.method} ${new URL(request.url).pathname.replace(/^\/api\//, '')}`)
+    return worker.fetch(request, counted, ctx)
+  })
+  const res = await handle(new Request(`http://${DEMO}${path}`, { headers: { cookie, host: DEMO } }), context)
+  const html = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { status: res.status, html, calls: calls.sort(), trips: log.trips }
+}
+
+describe('what one console page asks of the API and of D1', () => {
+  it('home: the realm once, the session once, the wallet', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const page = await render('/', cookie)
+    expect(page.status).toBe(200)
+    expect(page.calls).toEqual(['GET ledger/wallet/root%40demo', 'GET mas/realm/demo/config', 'GET mas/session'])
+    expect(page.trips.length, page.trips.join('\n')).toBeLessThanOrEqual(HOME_TRIPS)
+  })
+
+  it('/user list: the realm once, the session once, the wallet and the list', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const page = await render('/user', cookie)
+    expect(page.status).toBe(200)
+    expect(page.html).toContain('root@demo')
+    expect(page.calls).toEqual(['GET ledger/wallet/root%40demo', 'GET mas/realm/demo/config', 'GET mas/session', 'GET mas/user'])
+    expect(page.trips.length, page.trips.join('\n')).toBeLessThanOrEqual(LIST_TRIPS)
+  })
+
+  it('a write through the API forgets the cached session: a signed-out session is not served from cache', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const log: D1Log = { trips: [] }
+    const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+    const ctx = createExecutionContext()
+    const context = consoleLoadContext(counted, ctx, 'demo', (request) => worker.fetch(request, counted, ctx))
+    const token = decodeURIComponent(/dash_session=([^;]+)/.exec(cookie)![1])
+    const session = JSON.parse(atob(token)) as string
+    const get = () => context.fetchApi(new Request(`http://${DEMO}/api/mas/session`, { headers: { 'x-api-key': session } }))
+    expect((await get()).status).toBe(200)
+    const before = log.trips.length
+    expect((await get()).status).toBe(200)
+    // The second read within the request is served from the shared lookup: no session query.
+    expect(log.trips.slice(before).some((sql) => sql.includes('FROM session s'))).toBe(false)
+    expect((await context.fetchApi(new Request(`http://${DEMO}/api/device`, { method: 'DELETE', headers: { 'x-api-key': session } }))).status).toBe(204)
+    expect((await get()).status).toBe(401)
+    await waitOnExecutionContext(ctx)
+  })
+})
+
+/**
+ * D1 round trips of the pages' loaders when these budgets were set (issue 12; about 20 before): the realm row, the
+ * session with its permissions and realm flags (one batch), the wallet (the realm's nick suffix, the balance), and
+ * for the list its page with its count (one batch) and the roles of its rows. The Worker entry's host lookup for
+ * the page itself comes on top. A change that adds queries to every page fails here.
+ */
+const HOME_TRIPS = 4
+const LIST_TRIPS = 6
+
+describe('what a ledger transfer asks of D1', () => {
+  it('one read batch and one write batch besides the host and the session; a replay reads once', async () => {
+    const payer = await funded(10)
+    const a = await recipient()
+    const log: D1Log = { trips: [] }
+    const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+    const body = JSON.stringify({ targets: [a.nick], points: 3, description: 'aula extra', idempotency_key: key() })
+    const send = async () => {
+      const ctx = createExecutionContext()
+      const res = await worker.fetch(
+        new Request(`http://${DEMO}/api/ledger/transaction/transfer`, {
+          method: 'POST',
+          headers: { host: DEMO, 'content-type': 'application/json', 'x-api-key': payer.token },
+          body,
+        }),
+        counted,
+        ctx,
+      )
+      await waitOnExecutionContext(ctx)
+      return res
+    }
+    expect((await send()).status).toBe(201)
+    // The host, the session (one batch), the reads (key, recipients, word filter: one batch), the movement (one batch).
+    expect(log.trips.length, log.trips.join('\n')).toBe(4)
+    expect(log.trips.filter((t) => t.startsWith('batch:'))).toHaveLength(3)
+    log.trips.length = 0
+    const again = await send()
+    expect(again.status).toBe(201)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(log.trips).toHaveLength(3)
+    expect(await balance(payer.nick)).toBe(7)
+    expect(await balance(a.nick)).toBe(3)
+    await expectInvariants()
+  })
+})
