@@ -89,4 +89,9 @@ export default {
   'table.filter.chips_hint': 'Separate values with a comma or Enter.',
   'table.filter.remove_chip': 'Remove {{value}}',
   'validation.realm_confirm': 'What you typed is not the realm code.',
+  'form.summary': 'Fix these fields to save:',
+  'form.datetime_hint': 'Format {{pattern}}, time zone {{zone}}.',
+  'form.list.up': 'Move item {{n}} up',
+  'form.list.down': 'Move item {{n}} down',
+  'form.list.remove': 'Remove item {{n}}',
 }

@@ -89,4 +89,9 @@ export default {
   'table.filter.chips_hint': 'Separa valores con coma o Enter.',
   'table.filter.remove_chip': 'Quitar {{value}}',
   'validation.realm_confirm': 'Lo que escribiste no es el código del dominio.',
+  'form.summary': 'Corrige estos campos para guardar:',
+  'form.datetime_hint': 'Formato {{pattern}}, zona horaria {{zone}}.',
+  'form.list.up': 'Subir el elemento {{n}}',
+  'form.list.down': 'Bajar el elemento {{n}}',
+  'form.list.remove': 'Quitar el elemento {{n}}',
 }

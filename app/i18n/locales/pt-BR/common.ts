@@ -90,4 +90,9 @@ export default {
   'table.filter.chips_hint': 'Separe valores com vírgula ou Enter.',
   'table.filter.remove_chip': 'Remover {{value}}',
   'validation.realm_confirm': 'O texto digitado não é o código do domínio.',
+  'form.summary': 'Corrija os campos abaixo para salvar:',
+  'form.datetime_hint': 'Formato {{pattern}}, fuso {{zone}}.',
+  'form.list.up': 'Subir o item {{n}}',
+  'form.list.down': 'Descer o item {{n}}',
+  'form.list.remove': 'Remover o item {{n}}',
 }
