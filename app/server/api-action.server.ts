@@ -4,7 +4,7 @@ import { encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, type RealmApi } from './api.server'
 import { requireRoute, type SessionUser } from './auth.server'
-import { setFlash } from './flash.server'
+import { setFlash, type Flash } from './flash.server'
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
 
@@ -31,8 +31,8 @@ export async function apiAction<S extends v.GenericSchema, R = unknown>(
     call: (api: RealmApi, value: v.InferOutput<S>, ctx: { user: SessionUser }) => Promise<R>
     /** Where success goes (a function of the API's answer, e.g. the new record's edit screen). */
     redirect?: string | ((answer: R) => string)
-    /** i18n key of the success flash. */
-    flash?: string
+    /** The success flash: an i18n key, or the whole message from the API's answer (with values). */
+    flash?: string | ((answer: R) => Flash)
     /** Instead of flash + redirect: the route's own answer. */
     onSuccess?: (answer: R) => Response | Promise<Response>
   },
@@ -49,7 +49,8 @@ export async function apiAction<S extends v.GenericSchema, R = unknown>(
   }
   if (opts.onSuccess) return opts.onSuccess(answer)
   const to = typeof opts.redirect === 'function' ? opts.redirect(answer) : (opts.redirect ?? new URL(request.url).pathname)
-  throw redirect(to, { headers: opts.flash ? { 'Set-Cookie': await setFlash({ kind: 'success', message: opts.flash }) } : undefined })
+  const flash = typeof opts.flash === 'function' ? opts.flash(answer) : opts.flash ? ({ kind: 'success', message: opts.flash } as const) : null
+  throw redirect(to, { headers: flash ? { 'Set-Cookie': await setFlash(flash) } : undefined })
 }
 
 /**
