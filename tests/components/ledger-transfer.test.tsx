@@ -38,7 +38,7 @@ describe('transfer review', () => {
     expect(screen.queryByRole('dialog')).toBeNull()
     const page = document.body.textContent ?? ''
     expect(page).toContain('“!!!” não é um usuário válido')
-    expect(page).toContain('passa do saldo da carteira (5000)')
+    expect(page).toContain('passa do saldo da carteira (5.000)')
     expect(page).not.toContain('targets.')
 
     fireEvent.change(targets, { target: { value: 'teacher root' } })

@@ -153,7 +153,14 @@ export default function TransferRoute() {
             <Field
               id="transfer-points"
               label={t('ledger.transfer.points')}
-              error={live.errors.points ? t(live.errors.points, { total: String(Number.isFinite(total) ? total : 0), balance: String(balance) }) : undefined}
+              error={
+                live.errors.points
+                  ? t(live.errors.points, {
+                      total: new Intl.NumberFormat(t('ledger.locale')).format(total),
+                      balance: new Intl.NumberFormat(t('ledger.locale')).format(balance),
+                    })
+                  : undefined
+              }
               hint={t('ledger.transfer.points_hint')}
             >
               <input
