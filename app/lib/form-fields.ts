@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
+import { readDateTime, readNumber } from './form-kit'
 import { zonedToIso } from './zoned-time'
 
 /**
@@ -25,12 +26,15 @@ export interface FieldSpec {
   max?: number
 }
 
-/** Form data → the JSON body, field by field. Date-times are read in the realm's time zone. */
-export function formToValues(form: FormData, fields: FieldSpec[], timeZone: string): Record<string, unknown> {
+/**
+ * Form data → the JSON body, field by field. Numbers keep what was typed (`readNumber`); date-times are typed in
+ * the page language's format and read in the realm's time zone.
+ */
+export function formToValues(form: FormData, fields: FieldSpec[], timeZone: string, locale = 'pt-BR'): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const f of fields) {
     const raw = form.get(f.name)
-    const value = fieldValue(form, f, typeof raw === 'string' ? raw : '', timeZone)
+    const value = fieldValue(form, f, typeof raw === 'string' ? raw : '', timeZone, locale)
     // `extra.key` fields (a realm's extra fields) go into a nested object, as the API takes them.
     const [head, key] = f.name.split('.', 2)
     if (key !== undefined) out[head] = { ...(out[head] as Record<string, unknown> | undefined), [key]: value }
@@ -52,7 +56,7 @@ export function extraFieldSpecs(items: { key: string; label: string; required: b
   return items.map((f) => ({ name: `extra.${f.key}`, label: f.label, literal: true, kind: 'text', required: f.required }))
 }
 
-function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string): unknown {
+function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string, locale: string): unknown {
   switch (f.kind) {
     case 'checkbox':
       return form.has(f.name)
@@ -64,13 +68,17 @@ function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string
         .map((s) => s.trim())
         .filter(Boolean)
     case 'number':
-      return text.trim() === '' ? undefined : Number(text)
-    case 'datetime':
-      return text.trim() === '' ? null : (zonedToIso(text, timeZone) ?? text)
+      return readNumber(text)
+    case 'datetime': {
+      if (text.trim() === '') return null
+      const local = readDateTime(text, locale)
+      return (local && zonedToIso(local, timeZone)) ?? text
+    }
     case 'select':
       return text === '' && f.nullable ? null : f.numeric && text !== '' ? Number(text) : text
     default:
-      return text === '' && f.nullable ? null : text
+      // An empty required field is missing (the schema says "required", not "too short").
+      return text === '' && f.nullable ? null : text === '' && f.required ? undefined : text
   }
 }
 

@@ -1,31 +1,40 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
-import { formToValues, type FieldSpec } from '~/lib/form-fields'
+import { data, type AppLoadContext } from '@remix-run/cloudflare'
+import type * as v from 'valibot'
+import type { FieldSpec } from '~/lib/form-fields'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError } from './api.server'
 import { requireRoute } from './auth.server'
-import { setFlash } from './flash.server'
+import { apiAction } from './api-action.server'
 
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
+export { DEFAULT_TIME_ZONE } from './api-action.server'
 
 /**
- * The action of a plain create/edit form: behind the route's guard, the form data becomes the API's JSON by the same
- * field specs the screen uses; the API validates; errors come back to the form, success returns to the list.
+ * The action of a plain create/edit form (declared `FieldSpec`s): `apiAction` with the form's schema, the body
+ * sent to `apiPath`, success back to the list with a flash.
  */
-export async function saveForm(
+export function saveForm<S extends v.GenericSchema>(
   request: Request,
   context: AppLoadContext,
-  opts: { route: string; fields: FieldSpec[]; apiPath: string; method: 'post' | 'put'; back: string; flash: string; extra?: Record<string, unknown> },
+  opts: {
+    route: string
+    schema: S
+    fields: FieldSpec[]
+    apiPath: string
+    method: 'post' | 'put'
+    back: string
+    flash: string
+    extra?: Record<string, unknown>
+  },
 ) {
-  const { api, realm } = await requireRoute(request, context, opts.route)
-  const body = { ...formToValues(await request.formData(), opts.fields, realm.config?.time_zone ?? DEFAULT_TIME_ZONE), ...opts.extra }
-  try {
-    if (opts.method === 'post') await api.post(opts.apiPath, body)
-    else await api.put(opts.apiPath, body)
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
-    throw err
-  }
-  throw redirect(opts.back, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: opts.flash }) } })
+  return apiAction(request, context, {
+    route: opts.route,
+    schema: opts.schema,
+    fields: opts.fields,
+    prepare: opts.extra ? (values) => ({ ...values, ...opts.extra }) : undefined,
+    call: (api, body) => (opts.method === 'post' ? api.post(opts.apiPath, body) : api.put(opts.apiPath, body)),
+    redirect: opts.back,
+    flash: opts.flash,
+  })
 }
 
 /** The delete action of a list screen: the row's id from the form, the API's answer as `{ ok, errors }`. */

@@ -92,4 +92,24 @@ describe('RoleEditor', () => {
     expect(item.textContent).toContain(pt['privilege.grant_ceiling'].replace('{{value}}', 'tms_model_delete'))
     expect(posted[0].sort()).toEqual(['dashboard_dashboard_access', 'tms_model_list'])
   })
+
+  it('reviews a new role against nothing: its preselected permission counts as granted, as the page says', async () => {
+    renderEditor({ mode: 'create', granted: ['dashboard_dashboard_access'], grantable: ['dashboard_dashboard_access', 'mas_user_list'] })
+    expect(screen.getByRole('heading', { name: pt['resources.role.permissions'].replace('{{count}}', '1') })).toBeTruthy()
+    fireEvent.change(screen.getByLabelText(pt['resources.role.fields.role']), { target: { value: 'monitor' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: pt['resources.role.review'] })))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByRole('heading', { name: pt['resources.role.diff.added'].replace('{{count}}', '1') })).toBeTruthy()
+  })
+
+  it('toasts a field error of the answer and takes the user to the field', async () => {
+    renderEditor({ mode: 'create', granted: [], grantable: ['dashboard_dashboard_access'] }, { fieldErrors: { role: 'validation.nick' } })
+    fireEvent.change(screen.getByLabelText(pt['resources.role.fields.role']), { target: { value: 'Nome Ruim' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: pt['resources.role.review'] })))
+    const dialog = await screen.findByRole('dialog')
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: pt['resources.role.diff.confirm'] })))
+    const toast = await screen.findByText(pt['validation.nick'], { selector: '.toast *' })
+    expect(toast).toBeTruthy()
+    expect(document.activeElement).toBe(screen.getByLabelText(pt['resources.role.fields.role']))
+  })
 })

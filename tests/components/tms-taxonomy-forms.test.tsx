@@ -2,6 +2,7 @@ import { createRemixStub } from '@remix-run/testing'
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
+import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
 import SkillCreate from '~/routes/_console+/tms+/assessed_skills.create'
 import SkillEdit from '~/routes/_console+/tms+/assessed_skills.edit.$skillId'
@@ -82,7 +83,11 @@ function renderScreen(s: (typeof SCREENS)[number]) {
     { path: s.path, Component: s.Component, loader: () => s.data },
     { path: s.list, Component: () => <h1>lista</h1> },
   ])
-  render(<Stub initialEntries={[s.path]} />)
+  render(
+    <ToastProvider>
+      <Stub initialEntries={[s.path]} />
+    </ToastProvider>,
+  )
 }
 
 const backLink = () => screen.getByRole('link', { name: pt['tms.form.back'] })

@@ -72,7 +72,8 @@ describe('toasts', () => {
     const alert = screen.getByRole('alert')
     expect(alert.textContent).toContain('Não foi possível concluir')
     expect(alert.textContent).toContain('Ainda em uso; não pode ser removido.')
-    expect(alert.textContent).toContain('role')
+    // The field by its translated name, never the internal one.
+    expect(alert.textContent).toContain('Perfil de acesso')
     expect(alert.textContent).toContain('3')
     expect(alert.textContent).toContain('Role teacher is held by 3 user(s).')
     fireEvent.click(screen.getByRole('button', { name: 'Fechar notificação' }))

@@ -386,8 +386,12 @@ describe('extra fields of rooms', () => {
       const page = await (await call(DEMO, '/room/create', { headers: { cookie } })).text()
       expect(page).toContain('Código INEP: escola')
       expect(page).toContain(`name="extra.${key}"`)
+      // The form's own parse (the kit) refuses it before the API is called, on the field.
       const missing = await post('/room/create', cookie, { name, type: 'lecture' })
-      expect(missing.status).toBe(422)
+      expect(missing.status).toBe(400)
+      const answered = await missing.text()
+      expect(answered).toMatch(new RegExp(`name="extra\\.${key}"[^>]*aria-invalid="true"`))
+      expect(answered).toContain('Código INEP: escola')
       const saved = await post('/room/create', cookie, { name, type: 'lecture', [`extra.${key}`]: '35012345' })
       expect(saved.status).toBe(302)
       const row = await env.DB.prepare('SELECT extra FROM room WHERE realm = ? AND name = ?').bind('demo', name).first<{ extra: string }>()

@@ -1,5 +1,5 @@
 import { useFetcher } from '@remix-run/react'
-import { useDeferredValue, useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
@@ -25,6 +25,11 @@ export interface Classification {
   curriculum: string
 }
 
+const CLASSIFICATION = ['difficulty', 'tags', 'grade_id', 'subject_id', 'standard_id', 'descriptor_id', 'batch_id', 'curriculum'] as const
+
+/** The classification part of a bank record. */
+export const classificationOf = (row: Classification): Classification => Object.fromEntries(CLASSIFICATION.map((k) => [k, row[k]])) as unknown as Classification
+
 /**
  * A question-bank item (seed 001 §3): the question (any type, default text) and its classification — difficulty,
  * tags, grade (1–16), subject, standard, descriptor (a topic: all four or none), batch and curriculum.
@@ -42,15 +47,19 @@ export function BankEditor({
   const toast = useToast()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'bank-editor' })
   const [q, setQ] = useState<QuestionDraft>(() => toDraft(initial))
-  const [c, setC] = useState<Classification>(() => ({ ...initial }))
+  // Only the classification's own keys: a copy of the whole record put its stale `statement` (and every other
+  // question field) over the edited question in the body, so a new item's typed statement was never sent.
+  const [c, setC] = useState<Classification>(() => classificationOf(initial))
   const [dirty, setDirty] = useState(false)
   const [tried, setTried] = useState(false)
   const [pendingType, setPendingType] = useState<QuestionType | null>(null)
   const saving = fetcher.state !== 'idle'
   const guard = useUnsavedChanges(dirty && !saving)
-  const { id: _id, ...question } = q
-  const body = useMemo(() => ({ ...question, ...c }), [question, c])
-  const live = liveErrors(BankItemInput, useDeferredValue(body))
+  const body = useMemo(() => {
+    const { id: _id, ...question } = q
+    return { ...question, ...c }
+  }, [q, c])
+  const live = useMemo(() => liveErrors(BankItemInput, body), [body])
   const server = fetcher.data?.errors ?? []
   useEffect(() => {
     if (fetcher.state === 'idle' && fetcher.data?.errors?.length)

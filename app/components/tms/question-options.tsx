@@ -1,5 +1,6 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useNumberText } from '~/components/form/kit'
 import { Icon } from '~/components/ui/icon'
 import { ANSWER_MEDIA, CONTENT_LANGUAGES, FILL_WORDS_MODES, MEDIA_TYPES, TEXT_COUNT_UNITS } from '#shared/schemas/tms/constants'
 import type { ChoiceDraft, QuestionDraft } from './question-draft'
@@ -397,18 +398,20 @@ export function NumberField({
   step?: string
 }) {
   const id = useId()
+  // Typed as text and kept as typed (a number input dropped `1.` and `-` while typing: 1.5 became 15, -5 became 5).
+  const typed = useNumberText(value, onChange)
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
         className="input"
-        type="number"
-        step={step ?? '1'}
-        value={Number.isFinite(Number(value)) ? String(value) : ''}
+        type="text"
+        inputMode={step && step !== '1' ? 'decimal' : 'numeric'}
+        autoComplete="off"
+        {...typed}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-msg` : undefined}
-        onChange={(e) => onChange(e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value))}
       />
       {error ? (
         <p className="error" id={`${id}-msg`}>

@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { readNumber } from '~/lib/form-kit'
 
 /** Common props of the console's controlled form fields: a label, a hint, the error key, and touch on blur. */
 export interface FieldProps<T> {
@@ -106,17 +107,16 @@ export function NumberField(p: FieldProps<number> & { min?: number; max?: number
       <input
         id={id}
         className="input"
-        type="number"
+        type="text"
         inputMode="numeric"
-        step={1}
-        min={p.min}
-        max={p.max}
+        autoComplete="off"
         value={text}
         disabled={p.disabled}
         onChange={(e) => {
           const raw = e.currentTarget.value
           setText(raw)
-          p.onChange(raw.trim() === '' ? Number.NaN : Number(raw))
+          const n = readNumber(raw)
+          p.onChange(typeof n === 'number' ? n : Number.NaN)
         }}
         onBlur={p.onBlur}
         {...described(id, p.error, p.hint)}

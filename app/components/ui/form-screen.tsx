@@ -1,11 +1,14 @@
-import { Link } from '@remix-run/react'
+import { Link, useActionData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type * as v from 'valibot'
+import { KitForm, SpecFields } from '~/components/form/kit'
 import type { FieldSpec } from '~/lib/form-fields'
-import { SimpleForm } from './simple-form'
 
-/** A create or edit screen of a plain entity: title, a way back to its list, and the declared form. */
+/**
+ * A create or edit screen of a plain entity: title, a way back to its list, and the declared form on the kit
+ * (its action is `saveForm`/`apiAction` with the same schema and fields).
+ */
 export function FormScreen(props: {
   title: string
   back: string
@@ -17,6 +20,7 @@ export function FormScreen(props: {
   children?: ReactNode
 }) {
   const { t } = useTranslation()
+  const lastResult = useActionData()
   return (
     <>
       <div className="page-header">
@@ -25,14 +29,16 @@ export function FormScreen(props: {
           {t('tms.form.back')}
         </Link>
       </div>
-      <SimpleForm
-        fields={props.fields}
+      <KitForm
         schema={props.schema}
-        initial={props.initial}
+        fields={props.fields}
+        lastResult={lastResult}
+        defaultValue={props.initial}
         timeZone={props.timeZone}
-        submitLabel={t('tms.form.save')}
         protect={props.protect}
-      />
+      >
+        <SpecFields fields={props.fields} timeZone={props.timeZone} />
+      </KitForm>
       {props.children}
     </>
   )

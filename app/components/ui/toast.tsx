@@ -131,7 +131,7 @@ function ToastItem({ toast, dismiss }: { toast: Toast; dismiss: (id: number) => 
             {toast.errors.map((e, i) => (
               <li key={i}>
                 <span className="toast-cause">{t(`errors.${e.cause}`, { defaultValue: e.cause })}</span>
-                {e.field ? <span className="toast-field"> · {e.field}</span> : null}
+                {fieldLabel(t, e.field) ? <span className="toast-field"> · {fieldLabel(t, e.field)}</span> : null}
                 {e.value !== null && e.value !== undefined && e.value !== '' ? <span className="toast-value"> · {String(e.value)}</span> : null}
                 <span className="toast-message"> — {tr(e.message)}</span>
               </li>
@@ -149,4 +149,17 @@ function ToastItem({ toast, dismiss }: { toast: Toast; dismiss: (id: number) => 
       </button>
     </div>
   )
+}
+
+/**
+ * The translated name of an error item's field (`targets.0` → "Destinatário 1"), or nothing: an internal name
+ * (`targets.0`, `x-api-key`) is never shown to users.
+ */
+export function fieldLabel(t: (key: string, opts?: Record<string, unknown>) => string, field: string | undefined): string {
+  if (!field) return ''
+  const keys = field.split('.')
+  const index = keys.find((k) => /^\d+$/.test(k))
+  const name = keys.filter((k) => !/^\d+$/.test(k)).join('.')
+  if (index !== undefined) return t(`form.field.${name}.item`, { n: Number(index) + 1, defaultValue: '' })
+  return t(`form.field.${name}`, { defaultValue: '' })
 }

@@ -275,4 +275,6 @@ export default {
   'errors.system_content': 'System price',
   'errors.test_card': 'Unknown test card',
   'errors.already_paid': 'Already paid',
+  'ledger.validation.recipient': '“{{value}}” is not a valid username: use letters, digits, dot, hyphen or underscore.',
+  'ledger.validation.over_balance': 'The total ({{total}}) is more than the wallet’s balance ({{balance}}).',
 }

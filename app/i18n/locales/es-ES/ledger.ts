@@ -275,4 +275,6 @@ export default {
   'errors.system_content': 'Precio del sistema',
   'errors.test_card': 'Tarjeta de prueba desconocida',
   'errors.already_paid': 'Ya pagado',
+  'ledger.validation.recipient': '«{{value}}» no es un usuario válido: usa letras, números, punto, guion o guion bajo.',
+  'ledger.validation.over_balance': 'El total ({{total}}) supera el saldo de la cartera ({{balance}}).',
 }

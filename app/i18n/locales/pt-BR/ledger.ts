@@ -275,4 +275,6 @@ export default {
   'errors.system_content': 'Preço do sistema',
   'errors.test_card': 'Cartão de teste desconhecido',
   'errors.already_paid': 'Já pago',
+  'ledger.validation.recipient': '“{{value}}” não é um usuário válido: use letras, números, ponto, hífen ou sublinhado.',
+  'ledger.validation.over_balance': 'O total ({{total}}) passa do saldo da carteira ({{balance}}).',
 }

@@ -8,8 +8,9 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useToast } from '~/components/ui/toast'
 import { TransferBody } from '#shared/schemas/ledger'
+import { readNumber } from '~/lib/form-kit'
 import { requireRoute } from '~/server/auth.server'
-import { attempt, invalid, issuesAsErrors, numberField, type ActionResult } from './__ledger.server'
+import { attempt, invalid, issuesAsErrors, type ActionResult } from './__ledger.server'
 import { payingWallets } from './__ledger-movement.server'
 import { SourcePicker, sourceBalance, splitTargets, TotalRequired } from './__ledger-movement-ui'
 import { described, ErrorAlert, Field, newActionKey, useLiveValidation } from './__ledger-ui'
@@ -25,12 +26,42 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Sends the transfer (seed 000 §7): targets, points per recipient, description, idempotency key, from_realm. */
+/**
+ * The transfer as reviewed: the API's body, each recipient a well-formed username, and (when the balance of the
+ * paying wallet is known) a total within it — so the review never offers a transfer the API must refuse.
+ */
+const transferForm = (balance = Number.NaN) =>
+  v.pipe(
+    v.object({
+      ...TransferBody.entries,
+      targets: v.pipe(
+        TransferBody.entries.targets,
+        v.check((list) => list.every((n) => NICK.test(n)), 'ledger.validation.recipient'),
+      ),
+    }),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed || Number.isNaN(balance)) return
+      const total = dataset.value.points * dataset.value.targets.length
+      if (total > balance)
+        addIssue({
+          message: 'ledger.validation.over_balance',
+          path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'points', value: dataset.value.points }],
+        })
+    }),
+  )
+const NICK = /^[A-Za-z0-9][A-Za-z0-9._-]*(@[A-Za-z0-9][A-Za-z0-9._-]*)?$/
+
+const typedPoints = (text: string) => {
+  const n = readNumber(text)
+  return typeof n === 'number' ? n : n === undefined ? undefined : Number.NaN
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireRoute(request, context, 'ledger.transfer')
   const form = await request.formData()
-  const parsed = v.safeParse(TransferBody, {
+  const parsed = v.safeParse(transferForm(), {
     targets: splitTargets(String(form.get('targets') ?? '')),
-    points: numberField(form.get('points')),
+    points: typedPoints(String(form.get('points') ?? '')),
     description: String(form.get('description') ?? ''),
     idempotency_key: String(form.get('idempotency_key') ?? ''),
     from_realm: String(form.get('from_realm') ?? '') || undefined,
@@ -49,9 +80,13 @@ export default function TransferRoute() {
   const [values, setValues] = useState({ targets: '', points: '', description: '', from_realm: '' })
   const [confirming, setConfirming] = useState(false)
   const targets = splitTargets(values.targets)
-  const points = values.points === '' ? undefined : Number(values.points)
-  const live = useLiveValidation(TransferBody, { targets, points, description: values.description })
-  const total = (points ?? 0) * targets.length
+  const points = typedPoints(values.points)
+  const balance = sourceBalance(wallets, values.from_realm)
+  const live = useLiveValidation(transferForm(balance), { targets, points, description: values.description })
+  // A recipient's own error names the recipient as typed, never the field's internal path (targets.0).
+  const targetError = live.errors.targets ?? Object.entries(live.errors).find(([k]) => k.startsWith('targets.'))?.[1]
+  const wrongTarget = targets.find((n) => !NICK.test(n))
+  const total = (Number.isFinite(points) ? (points ?? 0) : 0) * targets.length
   const sending = fetcher.state !== 'idle'
   const set = <K extends keyof typeof values>(k: K, value: string) => {
     setValues((s) => ({ ...s, [k]: value }))
@@ -93,7 +128,7 @@ export default function TransferRoute() {
           <Field
             id="transfer-targets"
             label={t('ledger.transfer.targets')}
-            error={live.errors.targets ?? live.errors['targets.0']}
+            error={targetError ? t(targetError, { value: wrongTarget ?? '' }) : undefined}
             hint={t('ledger.transfer.targets_hint')}
           >
             <textarea
@@ -102,7 +137,7 @@ export default function TransferRoute() {
               rows={3}
               value={values.targets}
               onChange={(e) => set('targets', e.currentTarget.value)}
-              {...described('transfer-targets', live.errors.targets, true)}
+              {...described('transfer-targets', targetError, true)}
             />
           </Field>
           {targets.length ? (
@@ -115,13 +150,26 @@ export default function TransferRoute() {
             </ul>
           ) : null}
           <div className="ledger-grid">
-            <Field id="transfer-points" label={t('ledger.transfer.points')} error={live.errors.points} hint={t('ledger.transfer.points_hint')}>
+            <Field
+              id="transfer-points"
+              label={t('ledger.transfer.points')}
+              error={
+                live.errors.points
+                  ? t(live.errors.points, {
+                      total: new Intl.NumberFormat(t('ledger.locale')).format(total),
+                      balance: new Intl.NumberFormat(t('ledger.locale')).format(balance),
+                    })
+                  : undefined
+              }
+              hint={t('ledger.transfer.points_hint')}
+            >
               <input
                 className="input"
                 name="points"
                 inputMode="numeric"
+                autoComplete="off"
                 value={values.points}
-                onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))}
+                onChange={(e) => set('points', e.currentTarget.value)}
                 {...described('transfer-points', live.errors.points, true)}
               />
             </Field>

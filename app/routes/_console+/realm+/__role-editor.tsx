@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
-import { errorText, translatedErrors } from '~/lib/error-text'
+import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
 import { permissionAction, permissionDiff } from '~/lib/permission-diff'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -45,14 +45,23 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
   const [filter, setFilter] = useState('')
   const [reviewing, setReviewing] = useState(false)
   const saving = fetcher.state !== 'idle'
-  const diff = permissionDiff(granted, selected)
-  const dirty = !saving && (diff.added.length > 0 || diff.removed.length > 0 || desc !== (description ?? '') || (mode === 'create' && name !== ''))
+  const changed = permissionDiff(granted, selected)
+  const dirty = !saving && (changed.added.length > 0 || changed.removed.length > 0 || desc !== (description ?? '') || (mode === 'create' && name !== ''))
+  // The review compares with what the role holds now: nothing yet for a new role (its preselected permissions are
+  // granted too; comparing with the preselection said "Granted (0)" while the page counted 1).
+  const diff = mode === 'create' ? permissionDiff([], selected) : changed
   const guard = useUnsavedChanges(dirty)
   const errors = fetcher.data?.fieldErrors ?? {}
 
   useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data?.errors?.length) return
-    toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'resources.role.save_failed' })
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'resources.role.save_failed' })
+    const own = Object.values(fetcher.data.fieldErrors ?? {})
+    if (own.length) {
+      // A field's error sits at the top of a long page: say so where the user is, and take them to the field.
+      toast.push({ kind: 'error', title: 'resources.role.save_failed', message: ruleText(t, own[0]) })
+      if (fetcher.data.fieldErrors?.role) document.getElementById('role-name')?.focus()
+    }
   }, [fetcher.state, fetcher.data, toast, t])
 
   const groups = useMemo(() => {

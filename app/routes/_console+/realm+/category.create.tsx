@@ -12,7 +12,7 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => categoryForm
 export const action = ({ request, context }: ActionFunctionArgs) => saveCategory(request, context, 'create')
 
 export default function CategoryCreateRoute() {
-  const { category, parents } = useLoaderData<typeof loader>()
+  const { category, parents, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
     <>
@@ -22,7 +22,13 @@ export default function CategoryCreateRoute() {
           {t('resources.category.back')}
         </Link>
       </div>
-      <CategoryForm key={category.id} mode="create" parents={parents} initial={{ name: category.name, parent: category.parent, priority: category.priority }} />
+      <CategoryForm
+        key={category.id}
+        mode="create"
+        parents={parents}
+        timeZone={timeZone}
+        initial={{ name: category.name, parent: category.parent, priority: category.priority }}
+      />
     </>
   )
 }

@@ -12,7 +12,7 @@ export const loader = ({ request, context, params }: LoaderFunctionArgs) => cate
 export const action = ({ request, context, params }: ActionFunctionArgs) => saveCategory(request, context, 'edit', params.categoryId)
 
 export default function CategoryEditRoute() {
-  const { category, parents } = useLoaderData<typeof loader>()
+  const { category, parents, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
     <>
@@ -22,7 +22,13 @@ export default function CategoryEditRoute() {
           {t('resources.category.back')}
         </Link>
       </div>
-      <CategoryForm key={category.id} mode="edit" parents={parents} initial={{ name: category.name, parent: category.parent, priority: category.priority }} />
+      <CategoryForm
+        key={category.id}
+        mode="edit"
+        parents={parents}
+        timeZone={timeZone}
+        initial={{ name: category.name, parent: category.parent, priority: category.priority }}
+      />
     </>
   )
 }

@@ -25,6 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (isGroup(request))
     return saveForm(request, context, {
       route: 'room.create',
+      schema: RoomGroupInput,
       fields: groupFields(),
       apiPath: 'room/group',
       method: 'post',
@@ -34,6 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireRoute(request, context, 'room.create')
   return saveForm(request, context, {
     route: 'room.create',
+    schema: RoomInput,
     fields: await roomFormFields(api),
     apiPath: 'room/room',
     method: 'post',

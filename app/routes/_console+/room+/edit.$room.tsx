@@ -39,6 +39,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (isGroup(request))
     return saveForm(request, context, {
       route: 'room.edit',
+      schema: RoomGroupInput,
       fields: groupFields(),
       apiPath: `room/group/${id}`,
       method: 'put',
@@ -50,6 +51,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent !== 'add_member' && intent !== 'remove_member')
     return saveForm(request, context, {
       route: 'room.edit',
+      schema: RoomInput,
       fields: await roomFormFields(api),
       apiPath: `room/room/${id}`,
       method: 'put',

@@ -18,6 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const action = ({ request, context }: ActionFunctionArgs) =>
   saveForm(request, context, {
     route: 'tms.assessed_skills.create',
+    schema: SkillInput,
     fields: skillFields(),
     apiPath: 'tms/assessed_skill',
     method: 'post',

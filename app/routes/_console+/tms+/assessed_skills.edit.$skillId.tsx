@@ -20,6 +20,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
   saveForm(request, context, {
     route: 'tms.assessed_skills.edit',
+    schema: SkillInput,
     fields: skillFields(),
     apiPath: `tms/assessed_skill/${encodeURIComponent(params.skillId ?? '')}`,
     method: 'put',

@@ -18,6 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const action = ({ request, context }: ActionFunctionArgs) =>
   saveForm(request, context, {
     route: 'tms.category.create',
+    schema: CategoryInput,
     fields: categoryFields(),
     apiPath: 'tms/category',
     method: 'post',

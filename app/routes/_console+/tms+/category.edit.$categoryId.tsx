@@ -20,6 +20,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
   saveForm(request, context, {
     route: 'tms.category.edit',
+    schema: CategoryInput,
     fields: categoryFields(),
     apiPath: `tms/category/${encodeURIComponent(params.categoryId ?? '')}`,
     method: 'put',

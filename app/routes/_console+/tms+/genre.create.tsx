@@ -16,7 +16,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  saveForm(request, context, { route: 'tms.genre.create', fields: genreFields, apiPath: 'tms/genre', method: 'post', back: '/tms/genre', flash: 'tms.saved' })
+  saveForm(request, context, {
+    route: 'tms.genre.create',
+    schema: GenreInput,
+    fields: genreFields,
+    apiPath: 'tms/genre',
+    method: 'post',
+    back: '/tms/genre',
+    flash: 'tms.saved',
+  })
 
 export default function GenreCreateRoute() {
   const { timeZone } = useLoaderData<typeof loader>()

@@ -20,6 +20,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
   saveForm(request, context, {
     route: 'tms.genre.edit',
+    schema: GenreInput,
     fields: genreFields,
     apiPath: `tms/genre/${encodeURIComponent(params.genreId ?? '')}`,
     method: 'put',

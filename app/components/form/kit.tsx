@@ -1,0 +1,548 @@
+import {
+  FormProvider,
+  getFormProps,
+  useField,
+  useForm,
+  useFormMetadata,
+  type FieldName,
+  type FormMetadata,
+  type Submission,
+  type SubmissionResult,
+} from '@conform-to/react'
+import { Form } from '@remix-run/react'
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import type * as v from 'valibot'
+import { Icon } from '~/components/ui/icon'
+import { useToast } from '~/components/ui/toast'
+import { errorText } from '~/lib/error-text'
+import { valueAt, type FieldSpec } from '~/lib/form-fields'
+import { LOCALE_FIELD, ZONE_FIELD, dateTimePattern, decodeError, parseForm, readNumber, showDateTime } from '~/lib/form-kit'
+import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { isoToZoned } from '~/lib/zoned-time'
+
+/**
+ * The console's form kit (Conform + valibot). One schema per form, shared with its action (`apiAction`):
+ *
+ * ```tsx
+ * const lastResult = useActionData<typeof action>()
+ * <KitForm schema={GenreInput} fields={genreFields} lastResult={lastResult} defaultValue={genre} timeZone={tz}>
+ *   <SpecFields fields={genreFields} />
+ * </KitForm>
+ * ```
+ *
+ * The form is a plain POST (works without script: the action answers the submission with its errors and the
+ * typed values kept); with script it validates live (a field once left, then on every input) with the same parse
+ * as the action. A submit with errors moves focus to the first invalid field and shows an error summary (role
+ * alert, a link per field); errors of no field are toasted too. Every form is `noValidate`: messages are the kit's
+ * translated ones, never the browser's.
+ */
+export function KitForm<S extends v.GenericSchema>({
+  schema,
+  fields,
+  lastResult,
+  defaultValue,
+  timeZone,
+  labels = {},
+  submitLabel,
+  protect = false,
+  id,
+  className = 'card simple-form',
+  children,
+  actions,
+}: {
+  schema: S
+  /** Declared fields: how form data becomes the API's JSON (and their labels for the summary). */
+  fields?: FieldSpec[]
+  lastResult?: SubmissionResult<string[]> | null | unknown
+  /** The record being edited (API shape); declared date-times are shown in the realm's zone. */
+  defaultValue?: Record<string, unknown>
+  timeZone: string
+  /** Field name → translated label, for the error summary (declared fields' labels are added). */
+  labels?: Record<string, string>
+  /** Text of the submit button (default: Save). */
+  submitLabel?: string
+  /** Warn before leaving with unsaved changes. */
+  protect?: boolean
+  id?: string
+  className?: string
+  children: ReactNode
+  /** Buttons beside the submit button. */
+  actions?: ReactNode
+}) {
+  const { t, i18n } = useTranslation()
+  const toast = useToast()
+  const locale = i18n.language
+  const result = isSubmissionResult(lastResult) ? lastResult : undefined
+  const [form] = useForm<Record<string, unknown>, Record<string, unknown>, string[]>({
+    id,
+    lastResult: result,
+    defaultValue: (fields ? formDefaults(fields, defaultValue ?? {}, timeZone, locale) : defaultValue) as never,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone }) as Submission<Record<string, unknown>, string[]>,
+  })
+  const [attempt, setAttempt] = useState(0)
+  const [dirty, setDirty] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
+  const guard = useUnsavedChanges(protect && dirty)
+  const allLabels = { ...Object.fromEntries((fields ?? []).map((f) => [f.name, f.literal ? f.label : t(f.label)])), ...labels }
+
+  // A failed submit (in the browser, or the action's answer): focus the first invalid field, toast the rest.
+  useEffect(() => {
+    if (!attempt) return
+    const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')
+    ;(invalid ?? formRef.current?.querySelector<HTMLElement>('.error-summary'))?.focus()
+  }, [attempt])
+  useEffect(() => {
+    if (!result || result.status !== 'error') return
+    setAttempt((n) => n + 1)
+    const general = result.error?.[''] ?? []
+    if (general.length) toast.push({ kind: 'error', message: general.map((e) => errorText(t, decodeError(e))).join(' ') })
+  }, [result, toast, t])
+
+  const { onSubmit, ...formProps } = getFormProps(form)
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    onSubmit(e)
+    // Conform prevents a submit it refused (errors) and handles list intents (add/remove/move) in place.
+    const intent = (e.nativeEvent as SubmitEvent).submitter?.getAttribute('name') === '__intent__'
+    if (intent) return
+    if (e.defaultPrevented) setAttempt((n) => n + 1)
+    else setDirty(false)
+  }
+  const showSummary = attempt > 0 || result?.status === 'error'
+  return (
+    <FormProvider context={form.context}>
+      <Form method="post" {...formProps} ref={formRef} noValidate onSubmit={submit} onChange={() => setDirty(true)} className={className}>
+        <input type="hidden" name={LOCALE_FIELD} value={locale} />
+        <input type="hidden" name={ZONE_FIELD} value={timeZone} />
+        {showSummary ? <ErrorSummary form={form} labels={allLabels} /> : null}
+        {children}
+        <div className="form-actions">
+          {/* No focus move on press: a field left by this click would show its error and push the button away
+              before the mouse is released, and the click would be lost. */}
+          <button type="submit" className="btn btn-primary" onMouseDown={(e) => e.preventDefault()}>
+            <Icon name="check" /> {submitLabel ?? t('tms.form.save')}
+          </button>
+          {actions}
+        </div>
+        {guard}
+      </Form>
+    </FormProvider>
+  )
+}
+
+const isSubmissionResult = (x: unknown): x is SubmissionResult<string[]> =>
+  !!x && typeof x === 'object' && ('status' in x || 'initialValue' in x || 'error' in x) && !('ok' in x)
+
+/** The record's values as the form shows them: numbers as text, date-times in the realm's zone and the language. */
+function formDefaults(fields: FieldSpec[], row: Record<string, unknown>, timeZone: string, locale: string) {
+  const out: Record<string, unknown> = {}
+  for (const f of fields) {
+    const value = valueAt(row, f.name)
+    let shown: unknown = value
+    if (f.kind === 'datetime') shown = typeof value === 'string' ? showDateTime(isoToZoned(value, timeZone), locale) : ''
+    else if (f.kind === 'list') shown = Array.isArray(value) ? value.join(', ') : value
+    else if (f.kind === 'checkbox') shown = value === true ? 'on' : undefined
+    else if (f.kind === 'number') shown = typeof value === 'number' ? String(value).replace('.', locale.startsWith('en') ? '.' : ',') : value
+    else if (value === null) shown = ''
+    const [head, key] = f.name.split('.', 2)
+    if (key !== undefined) out[head] = { ...(out[head] as object), [key]: shown }
+    else out[f.name] = shown
+  }
+  return out
+}
+
+/** The errors of the last submit: one line per invalid field (its label, linked to it), then the form's own. */
+function ErrorSummary({ form, labels }: { form: FormMetadata<Record<string, unknown>, string[]>; labels: Record<string, string> }) {
+  const { t } = useTranslation()
+  const entries = Object.entries(form.allErrors).filter(([, errors]) => errors.length)
+  if (!entries.length) return null
+  const labelOf = (name: string) => {
+    for (let n = name; n; n = n.replace(/(\.[^.[\]]+|\[\d+\])$/, '')) {
+      if (labels[n]) return labels[n]
+      if (!/[.[]/.test(n)) break
+    }
+    return null
+  }
+  return (
+    <div className="alert alert-error error-summary" role="alert" tabIndex={-1}>
+      <p>
+        <strong>{t('form.summary', { count: entries.length })}</strong>
+      </p>
+      <ul>
+        {entries.map(([name, errors]) => {
+          const text = errorText(t, decodeError(errors[0]))
+          const label = name ? labelOf(name) : null
+          return (
+            <li key={name || '_form'}>
+              {label ? (
+                <a href={`#${form.id}-${name}`}>
+                  {label}: {text}
+                </a>
+              ) : (
+                text
+              )}
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}
+
+/** A field's frame: label, control, hint, then the error (announced), tied to the control by ids. */
+export function KitField({
+  name,
+  label,
+  hint,
+  required,
+  inline = false,
+  children,
+}: {
+  name: string
+  label: string
+  hint?: string
+  required?: boolean
+  /** A checkbox: the label follows the control. */
+  inline?: boolean
+  children: (control: ControlProps) => ReactNode
+}) {
+  const { t } = useTranslation()
+  const [meta] = useField<unknown>(name)
+  const error = meta.errors?.[0]
+  const control: ControlProps = {
+    id: meta.id,
+    name: meta.name,
+    key: meta.key,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': [error ? meta.errorId : '', hint ? meta.descriptionId : ''].filter(Boolean).join(' ') || undefined,
+    'aria-required': required || undefined,
+    defaultValue: meta.initialValue,
+  }
+  const mark = required ? <span aria-hidden="true"> *</span> : null
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      {inline ? (
+        <label className="switch" htmlFor={meta.id}>
+          {children(control)} {label}
+          {mark}
+        </label>
+      ) : (
+        <>
+          <label htmlFor={meta.id}>
+            {label}
+            {mark}
+          </label>
+          {children(control)}
+        </>
+      )}
+      {hint ? (
+        <p className="hint" id={meta.descriptionId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" id={meta.errorId}>
+          {errorText(t, decodeError(error))}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+export interface ControlProps {
+  id: string
+  name: string
+  key: string | undefined
+  'aria-invalid': true | undefined
+  'aria-describedby': string | undefined
+  'aria-required': true | undefined
+  defaultValue: unknown
+}
+
+type Common = { name: string; label: string; hint?: string; required?: boolean; disabled?: boolean }
+
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value))
+
+export function TextInput({
+  type = 'text',
+  autoComplete,
+  maxLength,
+  ...p
+}: Common & { type?: 'text' | 'email' | 'url' | 'color' | 'password'; autoComplete?: string; maxLength?: number }) {
+  return (
+    <KitField {...p}>
+      {({ key, defaultValue, ...c }) => (
+        <input
+          key={key}
+          {...c}
+          className="input"
+          type={type}
+          autoComplete={autoComplete}
+          maxLength={maxLength}
+          disabled={p.disabled}
+          defaultValue={text(defaultValue)}
+        />
+      )}
+    </KitField>
+  )
+}
+
+export function TextArea({ rows = 3, ...p }: Common & { rows?: number }) {
+  return (
+    <KitField {...p}>
+      {({ key, defaultValue, ...c }) => <textarea key={key} {...c} className="input" rows={rows} disabled={p.disabled} defaultValue={text(defaultValue)} />}
+    </KitField>
+  )
+}
+
+/**
+ * A number typed as text (never altered while typing: `1.5`, `1,5` and `-5` stay as typed), read by `readNumber`;
+ * min, max and step are the schema's rules, so their messages are the kit's.
+ */
+export function NumberInput({ decimal = true, ...p }: Common & { decimal?: boolean }) {
+  return (
+    <KitField {...p}>
+      {({ key, defaultValue, ...c }) => (
+        <input
+          key={key}
+          {...c}
+          className="input"
+          type="text"
+          inputMode={decimal ? 'decimal' : 'numeric'}
+          autoComplete="off"
+          disabled={p.disabled}
+          defaultValue={text(defaultValue)}
+        />
+      )}
+    </KitField>
+  )
+}
+
+export function SelectInput({ options, placeholder, ...p }: Common & { options: { value: string; label: string }[]; placeholder?: string }) {
+  return (
+    <KitField {...p}>
+      {({ key, defaultValue, ...c }) => (
+        <select key={key} {...c} className="input" disabled={p.disabled} defaultValue={text(defaultValue)}>
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </KitField>
+  )
+}
+
+export function CheckboxInput(p: Common) {
+  return (
+    <KitField {...p} inline>
+      {({ key, defaultValue, ...c }) => (
+        <input key={key} {...c} type="checkbox" disabled={p.disabled} defaultChecked={defaultValue === 'on' || defaultValue === true} />
+      )}
+    </KitField>
+  )
+}
+
+/**
+ * A date-time typed in the page language's format (pt-BR and es-ES `dd/mm/aaaa hh:mm`, en-US `mm/dd/yyyy hh:mm`),
+ * in the realm's time zone, which the hint names. A text input rather than the browser's date input, whose format
+ * follows the browser's language instead of the page's.
+ */
+export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string }) {
+  const { t, i18n } = useTranslation()
+  const pattern = dateTimePattern(i18n.language)
+  const hint = [p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')
+  return (
+    <KitField {...p} hint={hint}>
+      {({ key, defaultValue, ...c }) => (
+        <input
+          key={key}
+          {...c}
+          className="input"
+          type="text"
+          inputMode="numeric"
+          placeholder={pattern}
+          autoComplete="off"
+          disabled={p.disabled}
+          defaultValue={text(defaultValue)}
+        />
+      )}
+    </KitField>
+  )
+}
+
+/** Several values of one field (checkboxes sharing a name). */
+export function CheckboxGroup({ name, label, options, hint }: Common & { options: { value: string; label: string }[] }) {
+  const { t } = useTranslation()
+  const [meta] = useField<string[]>(name)
+  const chosen = Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []
+  const error = meta.errors?.[0]
+  return (
+    <fieldset
+      className="field option-list"
+      id={meta.id}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={[error ? meta.errorId : '', hint ? meta.descriptionId : ''].filter(Boolean).join(' ') || undefined}
+    >
+      <legend className="field-label">{label}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="switch">
+          <input type="checkbox" name={meta.name} value={o.value} defaultChecked={chosen.includes(o.value)} /> {o.label}
+        </label>
+      ))}
+      {hint ? (
+        <p className="hint" id={meta.descriptionId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" id={meta.errorId}>
+          {errorText(t, decodeError(error))}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}
+
+/** A nested object's fields under one legend (names `parent.child`). */
+export function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="field-group">
+      <legend>{legend}</legend>
+      {children}
+    </fieldset>
+  )
+}
+
+/**
+ * A list of items (`name[0]`, `name[1]`…) with add, remove and move buttons. The buttons are Conform intents: with
+ * script they change the form in place; without, they post and the action answers the changed form.
+ */
+export function ListField({
+  name,
+  label,
+  addLabel,
+  newItem,
+  children,
+}: {
+  name: string
+  label: string
+  addLabel: string
+  /** Value of an added item. */
+  newItem?: unknown
+  /** One item's fields, given its name (`targets[2]`) and index. */
+  children: (itemName: string, index: number) => ReactNode
+}) {
+  const { t } = useTranslation()
+  const form = useFormMetadata()
+  const [meta] = useField<unknown[]>(name)
+  const items = meta.getFieldList()
+  const error = meta.errors?.[0]
+  return (
+    <fieldset className="field list-field" id={meta.id} aria-describedby={error ? meta.errorId : undefined}>
+      <legend className="field-label">{label}</legend>
+      <ol className="list-field-items">
+        {items.map((item, index) => (
+          <li key={item.key} className="list-field-item">
+            {children(item.name, index)}
+            <span className="list-field-tools">
+              <button
+                type="button"
+                className="btn btn-icon"
+                disabled={index === 0}
+                {...form.reorder.getButtonProps({ name: name as FieldName<unknown[]>, from: index, to: index - 1 })}
+              >
+                <Icon name="arrowUp" label={t('form.list.up', { n: String(index + 1) })} />
+              </button>
+              <button
+                type="button"
+                className="btn btn-icon"
+                disabled={index === items.length - 1}
+                {...form.reorder.getButtonProps({ name: name as FieldName<unknown[]>, from: index, to: index + 1 })}
+              >
+                <Icon name="arrowDown" label={t('form.list.down', { n: String(index + 1) })} />
+              </button>
+              <button type="button" className="btn btn-icon" {...form.remove.getButtonProps({ name: name as FieldName<unknown[]>, index })}>
+                <Icon name="trash" label={t('form.list.remove', { n: String(index + 1) })} />
+              </button>
+            </span>
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="btn" {...form.insert.getButtonProps({ name: name as FieldName<unknown[]>, defaultValue: newItem as never })}>
+        <Icon name="plus" /> {addLabel}
+      </button>
+      {error ? (
+        <p className="error" id={meta.errorId}>
+          {errorText(t, decodeError(error))}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}
+
+/** A declared field (`FieldSpec`) with the kit's component for its kind. */
+export function SpecField({ spec, timeZone }: { spec: FieldSpec; timeZone: string }) {
+  const { t } = useTranslation()
+  const p = { name: spec.name, label: spec.literal ? spec.label : t(spec.label), hint: spec.hint ? t(spec.hint) : undefined, required: spec.required }
+  const options = (spec.options ?? []).map((o) => ({ value: String(o.value), label: t(o.label, { defaultValue: o.label }) }))
+  switch (spec.kind) {
+    case 'textarea':
+      return <TextArea {...p} />
+    case 'number':
+      return <NumberInput {...p} decimal={spec.step !== undefined && spec.step !== '1'} />
+    case 'checkbox':
+      return <CheckboxInput {...p} />
+    case 'select':
+      return <SelectInput {...p} options={options} placeholder={spec.nullable ? t('tms.form.none') : undefined} />
+    case 'checkboxes':
+      return <CheckboxGroup {...p} options={options} />
+    case 'datetime':
+      return <DateTimeInput {...p} timeZone={timeZone} />
+    case 'color':
+      return <TextInput {...p} type="color" />
+    case 'list':
+    case 'text':
+      return <TextInput {...p} />
+  }
+}
+
+/** Every declared field, in order. */
+export function SpecFields({ fields, timeZone }: { fields: FieldSpec[]; timeZone: string }) {
+  return (
+    <>
+      {fields.map((f) => (
+        <SpecField key={f.name} spec={f} timeZone={timeZone} />
+      ))}
+    </>
+  )
+}
+
+/**
+ * For controlled number inputs outside a kit form (editors holding JSON state): the text stays as typed (`1.`,
+ * `-`, `1,5`) while the number (NaN when unreadable, for the schema to report) goes to `onChange`; a new value
+ * from outside replaces the text.
+ */
+export function useNumberText(value: unknown, onChange: (n: number) => void) {
+  const shown = typeof value === 'number' && Number.isFinite(value) ? String(value) : ''
+  const [text, setText] = useState(shown)
+  const [last, setLast] = useState(shown)
+  if (shown !== last) {
+    setLast(shown)
+    const typed = readNumber(text)
+    if (typed !== value) setText(shown)
+  }
+  return {
+    value: text,
+    onChange: (e: { currentTarget: { value: string } }) => {
+      const raw = e.currentTarget.value
+      setText(raw)
+      const n = readNumber(raw)
+      onChange(typeof n === 'number' ? n : Number.NaN)
+    },
+  }
+}

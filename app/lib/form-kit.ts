@@ -1,0 +1,174 @@
+import { parse, type Submission } from '@conform-to/react'
+import * as v from 'valibot'
+import type { ErrorItem } from '#shared/schemas/error'
+import { formToValues, type FieldSpec } from './form-fields'
+
+/**
+ * The form kit's shared half (browser and action run the same code): form data → the API's JSON → the form's one
+ * valibot schema, with Conform's submission shape (`{ status, payload, error, reply() }`).
+ *
+ * Conventions every form follows:
+ * - errors are strings: a rule's i18n key (`validation.min_length`), or an API error item encoded by
+ *   `encodeError` (so its cause and value survive the round trip); `errorMessage(t, s)` renders either;
+ * - field names are Conform paths (`targets[0].nick`, `extra.inep`); the API's dotted paths (`targets.0.nick`) map
+ *   onto them with `fieldName`;
+ * - numbers are typed as text and read with `readNumber` (the locale's decimal comma, a minus sign, never altered);
+ * - date-times are typed in the page language's format (`readDateTime`) and sent as ISO instants read in the
+ *   realm's time zone; the form posts its language in `LOCALE_FIELD` so the action reads what the user saw.
+ */
+
+/** Hidden input of every kit form: the language the form was rendered in (its date format). */
+export const LOCALE_FIELD = '_locale'
+/** Hidden input of every kit form: the realm's time zone its date-times are typed in. */
+export const ZONE_FIELD = '_zone'
+
+/**
+ * A typed number as the user wrote it: optional minus, digits, one decimal separator (`.` or `,`, so pt-BR/es-ES
+ * `1,5` and en-US `1.5` both read 1.5). Empty → undefined (the schema says "required" when it is); anything else
+ * unreadable stays the text, so the schema says "enter a number" instead of the value silently changing.
+ */
+export function readNumber(text: string): number | string | undefined {
+  const s = text.trim()
+  if (s === '') return undefined
+  if (!/^[-+−]?(\d+([.,]\d*)?|[.,]\d+)$/.test(s)) return s
+  return Number(s.replace('−', '-').replace(',', '.'))
+}
+
+/** Day-month order of a language's dates (en-US month first; pt-BR and es-ES day first). */
+const monthFirst = (locale: string) => /^en-US$/i.test(locale)
+
+/** The date-time format shown as a field's placeholder and hint, in the language's own words. */
+export function dateTimePattern(locale: string, withTime = true): string {
+  const date = monthFirst(locale) ? 'mm/dd/yyyy' : 'dd/mm/aaaa'
+  return withTime ? `${date} hh:mm` : date
+}
+
+/**
+ * A date-time typed in the language's format (`23/11/2026 14:30`, en-US `11/23/2026 14:30`; the time is optional,
+ * midnight when left out) → `YYYY-MM-DDTHH:mm`; an ISO-like `2026-11-23T14:30` (or with a space) is accepted too.
+ * Unreadable or impossible dates (31/02) → null.
+ */
+export function readDateTime(text: string, locale: string): string | null {
+  const s = text.trim()
+  const pad = (n: number) => String(n).padStart(2, '0')
+  let y: number,
+    mo: number,
+    d: number,
+    h = 0,
+    mi = 0
+  const local = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ ,T]+(\d{1,2}):(\d{2}))?$/.exec(s)
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?$/.exec(s)
+  if (local) {
+    ;[d, mo] = monthFirst(locale) ? [Number(local[2]), Number(local[1])] : [Number(local[1]), Number(local[2])]
+    y = Number(local[3])
+    if (local[4]) [h, mi] = [Number(local[4]), Number(local[5])]
+  } else if (iso) {
+    ;[y, mo, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+    if (iso[4]) [h, mi] = [Number(iso[4]), Number(iso[5])]
+  } else return null
+  const probe = new Date(Date.UTC(y, mo - 1, d))
+  if (probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d || h > 23 || mi > 59) return null
+  return `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}`
+}
+
+/** `YYYY-MM-DDTHH:mm` → the language's format (what a date-time field shows). */
+export function showDateTime(local: string, locale: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local)
+  if (!m) return local
+  const date = monthFirst(locale) ? `${m[2]}/${m[3]}/${m[1]}` : `${m[3]}/${m[2]}/${m[1]}`
+  return `${date} ${m[4]}:${m[5]}`
+}
+
+/** The API's dotted path (`targets.0.nick`) as a Conform field name (`targets[0].nick`). */
+export function fieldName(path: string): string {
+  return path
+    .split('.')
+    .filter(Boolean)
+    .reduce((name, key) => (/^\d+$/.test(key) ? `${name}[${key}]` : name ? `${name}.${key}` : key), '')
+}
+
+/** An API error item as a form error string (its cause and value travel with it). */
+export const encodeError = (e: Pick<ErrorItem, 'message' | 'cause' | 'value'>) => JSON.stringify({ message: e.message, cause: e.cause, value: e.value })
+
+/** A form error string back to the parts `errorText` renders. */
+export function decodeError(s: string): Pick<ErrorItem, 'message' | 'cause' | 'value'> {
+  if (s.startsWith('{')) {
+    try {
+      return JSON.parse(s) as ErrorItem
+    } catch {
+      /* a plain message */
+    }
+  }
+  return { message: s, cause: 'invalid', value: null }
+}
+
+/** valibot issues → Conform's error record (field name → messages); the first message of a field is shown. */
+function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const issue of issues) {
+    const path = (issue.path ?? []).map((p) => String(p.key)).join('.')
+    const message = issue.input === undefined && issue.kind === 'schema' ? 'validation.required' : issue.message
+    ;(out[fieldName(path)] ??= []).push(message)
+  }
+  return out
+}
+
+export interface ParseOptions<S extends v.GenericSchema> {
+  /** The form's one schema (usually the API's own input schema). */
+  schema: S
+  /**
+   * The form's declared fields: how each turns from form data into JSON (numbers, checkboxes, nullable selects,
+   * date-times, `extra.key`). Without them, the form data's structure is read by Conform (`a[0].b`) and numbers by
+   * `readNumber` where the schema expects one.
+   */
+  fields?: FieldSpec[]
+  /** Realm time zone of date-time fields (the form's `_zone` input when absent). */
+  timeZone?: string
+  /** Turns the read values before validating (e.g. the route adds a fixed key). */
+  prepare?: (values: Record<string, unknown>) => Record<string, unknown>
+}
+
+/** Parses a submitted form with its schema: the same call in the browser (live) and in the action (server). */
+export function parseForm<S extends v.GenericSchema>(formData: FormData, opts: ParseOptions<S>): Submission<v.InferOutput<S>, string[]> {
+  return parse<v.InferOutput<S>, string[]>(formData, {
+    resolve(payload) {
+      const locale = typeof payload[LOCALE_FIELD] === 'string' ? payload[LOCALE_FIELD] : 'pt-BR'
+      const timeZone = opts.timeZone ?? (typeof payload[ZONE_FIELD] === 'string' ? payload[ZONE_FIELD] : 'America/Sao_Paulo')
+      let values: Record<string, unknown> = opts.fields ? formToValues(formData, opts.fields, timeZone, locale) : coerce(payload, opts.schema)
+      if (opts.prepare) values = opts.prepare(values)
+      const result = v.safeParse(opts.schema, values)
+      return result.success ? { value: result.output } : { error: issuesToErrors(result.issues) }
+    },
+  })
+}
+
+/** Without field specs: strip Conform's own keys, read numbers where the schema has a number. */
+function coerce(payload: Record<string, unknown>, schema: v.GenericSchema): Record<string, unknown> {
+  const walk = (value: unknown, s: v.GenericSchema | undefined): unknown => {
+    const inner = unwrap(s)
+    if (typeof value === 'string') {
+      if (inner?.type === 'number') return readNumber(value)
+      if (inner?.type === 'boolean') return value === 'on' || value === 'true'
+      return value === '' && inner && s !== inner ? undefined : value
+    }
+    if (Array.isArray(value)) return value.map((item) => walk(item, inner && 'item' in inner ? (inner.item as v.GenericSchema) : undefined))
+    if (value && typeof value === 'object') {
+      const entries = inner && 'entries' in inner ? (inner.entries as Record<string, v.GenericSchema>) : {}
+      return Object.fromEntries(Object.entries(value).map(([k, item]) => [k, walk(item, entries[k])]))
+    }
+    return value
+  }
+  const { [LOCALE_FIELD]: _l, [ZONE_FIELD]: _z, ...rest } = payload
+  return walk(rest, schema) as Record<string, unknown>
+}
+
+/** The schema under optional/nullable/pipe wrappers. */
+function unwrap(s: v.GenericSchema | undefined): v.GenericSchema | undefined {
+  let cur = s as (v.GenericSchema & { wrapped?: v.GenericSchema; pipe?: v.GenericSchema[] }) | undefined
+  for (let i = 0; cur && i < 8; i++) {
+    if (cur.wrapped) cur = cur.wrapped as typeof cur
+    else if (cur.pipe && cur.pipe[0] !== cur) cur = cur.pipe[0] as typeof cur
+    else break
+  }
+  return cur
+}

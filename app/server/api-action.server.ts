@@ -1,0 +1,77 @@
+import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import type * as v from 'valibot'
+import { encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form-kit'
+import type { ErrorItem } from '#shared/schemas/error'
+import { RealmApiError, type RealmApi } from './api.server'
+import { requireRoute, type SessionUser } from './auth.server'
+import { setFlash, type Flash } from './flash.server'
+
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
+
+/**
+ * The one action of a kit form: behind the route's guard, parse the form with its schema (the same parse the
+ * browser ran), call the realm API, and answer —
+ * - invalid form: the submission's errors (400), typed values kept;
+ * - the API refused: its error items mapped onto the form's fields (`targets.0.nick` → `targets[0].nick`, or the
+ *   nearest field the form has), the rest as form errors (the kit toasts them and lists them in the summary);
+ * - success: a flash message and a redirect (or `onSuccess`'s own answer).
+ *
+ * ```ts
+ * export const action = ({ request, context }: ActionFunctionArgs) =>
+ *   apiAction(request, context, { route: 'tms.genre.create', schema: GenreInput, fields: genreFields,
+ *     call: (api, body) => api.post('tms/genre', body), redirect: '/tms/genre', flash: 'tms.saved' })
+ * ```
+ */
+export async function apiAction<S extends v.GenericSchema, R = unknown>(
+  request: Request,
+  context: AppLoadContext,
+  opts: Omit<ParseOptions<S>, 'timeZone'> & {
+    /** Manifest id of the route (its guard). */
+    route: string
+    call: (api: RealmApi, value: v.InferOutput<S>, ctx: { user: SessionUser }) => Promise<R>
+    /** Where success goes (a function of the API's answer, e.g. the new record's edit screen). */
+    redirect?: string | ((answer: R) => string)
+    /** The success flash: an i18n key, or the whole message from the API's answer (with values). */
+    flash?: string | ((answer: R) => Flash)
+    /** Instead of flash + redirect: the route's own answer. */
+    onSuccess?: (answer: R) => Response | Promise<Response>
+  },
+) {
+  const { api, realm, user } = await requireRoute(request, context, opts.route)
+  const submission = parseForm(await request.formData(), { ...opts, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE })
+  if (submission.status !== 'success') return data(submission.reply(), { status: submission.status === 'error' ? 400 : 200 })
+  let answer: R
+  try {
+    answer = await opts.call(api, submission.value, { user })
+  } catch (err) {
+    if (!(err instanceof RealmApiError)) throw err
+    return data(submission.reply(placeErrors(err.errors, submission.payload)), { status: err.status })
+  }
+  if (opts.onSuccess) return opts.onSuccess(answer)
+  const to = typeof opts.redirect === 'function' ? opts.redirect(answer) : (opts.redirect ?? new URL(request.url).pathname)
+  const flash = typeof opts.flash === 'function' ? opts.flash(answer) : opts.flash ? ({ kind: 'success', message: opts.flash } as const) : null
+  throw redirect(to, { headers: flash ? { 'Set-Cookie': await setFlash(flash) } : undefined })
+}
+
+/**
+ * The API's error items on the form: each on the field its path names, or the nearest enclosing field the form
+ * posted (`options.2` → `options`); items of no posted field (headers, the record as a whole) are form errors.
+ */
+export function placeErrors(items: ErrorItem[], payload: Record<string, unknown>) {
+  const names = new Set<string>()
+  const collect = (value: unknown, name: string) => {
+    if (name) names.add(name)
+    if (Array.isArray(value)) value.forEach((item, i) => collect(item, `${name}[${i}]`))
+    else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) collect(item, name ? `${name}.${k}` : k)
+  }
+  collect(payload, '')
+  const fieldErrors: Record<string, string[]> = {}
+  const formErrors: string[] = []
+  for (const item of items) {
+    let name = item.field && !item.field.startsWith('x-') ? fieldName(item.field) : ''
+    while (name && !names.has(name)) name = name.replace(/(\.[^.[\]]+|\[\d+\])$/, '') === name ? '' : name.replace(/(\.[^.[\]]+|\[\d+\])$/, '')
+    if (name) (fieldErrors[name] ??= []).push(encodeError(item))
+    else formErrors.push(encodeError(item))
+  }
+  return { fieldErrors, formErrors }
+}

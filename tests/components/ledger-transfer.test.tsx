@@ -1,0 +1,57 @@
+import { createRemixStub } from '@remix-run/testing'
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { ToastProvider, fieldLabel } from '~/components/ui/toast'
+import { catalogues } from '~/i18n/catalogues'
+import i18next from 'i18next'
+import TransferRoute from '~/routes/_console+/ledger+/transfer.create'
+
+/** The transfer screen reviews only transfers the API can accept, and never names a field by its internal path. */
+
+const pt = catalogues['pt-BR']
+
+function renderTransfer() {
+  const Stub = createRemixStub([
+    {
+      path: '/ledger/transfer/create',
+      Component: TransferRoute,
+      loader: () => ({ wallets: [{ owner: 'manager', kind: 'user', name: 'Gestora', points: 5000 }], actionKey: 'con-test' }),
+    },
+  ])
+  render(
+    <ToastProvider>
+      <Stub initialEntries={['/ledger/transfer/create']} />
+    </ToastProvider>,
+  )
+}
+
+describe('transfer review', () => {
+  it('keeps the points as typed and refuses an invalid recipient and a total over the balance before the review', async () => {
+    renderTransfer()
+    const targets = await screen.findByLabelText(pt['ledger.transfer.targets'])
+    const points = screen.getByLabelText(pt['ledger.transfer.points']) as HTMLInputElement
+    fireEvent.change(targets, { target: { value: 'teacher !!!' } })
+    fireEvent.change(points, { target: { value: '-5' } })
+    expect(points.value).toBe('-5')
+    fireEvent.change(points, { target: { value: '99999999' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: pt['ledger.transfer.submit'] })))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    const page = document.body.textContent ?? ''
+    expect(page).toContain('“!!!” não é um usuário válido')
+    expect(page).toContain('passa do saldo da carteira (5.000)')
+    expect(page).not.toContain('targets.')
+
+    fireEvent.change(targets, { target: { value: 'teacher root' } })
+    fireEvent.change(points, { target: { value: '5' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: pt['ledger.transfer.submit'] })))
+    expect(await screen.findByRole('dialog', { name: pt['ledger.transfer.confirm_title'] })).toBeTruthy()
+  })
+
+  it('names error fields in the toast by their translated label, or not at all', () => {
+    const t = i18next.getFixedT('pt-BR')
+    expect(fieldLabel(t, 'targets.0')).toBe('Destinatário 1')
+    expect(fieldLabel(t, 'points')).toBe('Créditos')
+    expect(fieldLabel(t, 'x-api-key')).toBe('')
+    expect(fieldLabel(t, 'internal_thing.3')).toBe('')
+  })
+})
