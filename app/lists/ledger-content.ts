@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
-import { pointsCell } from '~/lib/ledger-cells'
+import { contentKeyCell, pointsCell } from '~/lib/ledger-cells'
 
 /** The price list (`ledger/content`): what consumes credits in the realm. */
 export const ledgerContentList: ListSpec<LedgerContent> = {
@@ -9,7 +9,7 @@ export const ledgerContentList: ListSpec<LedgerContent> = {
   route: 'ledger.content.list',
   rowId: (r) => r.key,
   columns: [
-    { id: 'key', label: 'resources.ledger_content.fields.key', sorting: true, width: 220 },
+    { id: 'key', label: 'resources.ledger_content.fields.key', sorting: true, width: 260, render: (r, t) => contentKeyCell(r.key, t) },
     { id: 'name', label: 'resources.ledger_content.fields.name', sorting: true, ellipsis: true, tooltip: true },
     {
       id: 'points',
