@@ -127,7 +127,11 @@ describe('the console shell', () => {
     const student = await newPage(browser)
     await open(student.page, url('demo.localhost', '/realm/role'))
     await signInOnScreen(student.page, 'teacher')
-    await expect.poll(() => student.page.url()).toContain('/notfound')
+    await expect.poll(() => student.page.url()).toContain('/notfound?path=%2Frealm%2Frole')
+    // Inside the shell, saying the page is refused and what is missing (translated), not "you are lost".
+    await expect.poll(() => student.page.getByRole('heading', { level: 1 }).textContent()).toBe(pt['access.denied.title'])
+    expect(await student.page.locator('.sidebar').count()).toBe(1)
+    expect(await student.page.getByText('Perfis de acesso: listar').count()).toBe(1)
     await student.context.close()
   })
 })

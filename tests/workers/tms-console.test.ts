@@ -46,10 +46,10 @@ describe('task-authoring screens', () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const res = await call(DEMO, '/tms/category/create', { headers: { cookie } })
     expect(res.status).toBe(302)
-    expect(res.headers.get('location')).toBe('/notfound')
+    expect(res.headers.get('location')).toBe('/notfound?path=%2Ftms%2Fcategory%2Fcreate')
     const refused = await post('/tms/category/create', cookie, { name: 'Nova' })
     expect(refused.status).toBe(302)
-    expect(refused.headers.get('location')).toBe('/notfound')
+    expect(refused.headers.get('location')).toBe('/notfound?path=%2Ftms%2Fcategory%2Fcreate')
   })
 
   it('saves a model from the editor, sanitizing its rich text, and answers rule errors next to their fields', async () => {
