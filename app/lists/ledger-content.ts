@@ -1,3 +1,4 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
 import { contentKeyCell, pointsCell } from '~/lib/ledger-cells'
@@ -32,7 +33,8 @@ export const ledgerContentList: ListSpec<LedgerContent> = {
       label: 'resources.ledger_content.fields.updated_at',
       sorting: true,
       width: 170,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+      format: when,
+      time: true,
     },
     { id: 'updated_by', label: 'resources.ledger_content.fields.updated_by', width: 160 },
   ],

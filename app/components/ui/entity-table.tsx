@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
 import { cellText, type TableColumn } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'
+import { zoneName } from '~/lib/format'
+import { useClock } from './clock'
 import { Icon, type IconName } from './icon'
 import { SearchBar } from './search-bar'
 
@@ -30,6 +32,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   const navigation = useNavigation()
   const location = useLocation()
   const [params] = useSearchParams()
+  const clock = useClock()
   const [selection, setSelection] = useState<RowSelectionState>({})
   const loading = navigation.state === 'loading' && navigation.location?.pathname === location.pathname
 
@@ -51,7 +54,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
       accessorFn: (row: Row) => row[c.id],
       header: () => <span className="th-label">{t(c.label)}</span>,
       enableSorting: Boolean(c.sorting),
-      cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t)),
+      cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t, clock)),
       meta: c,
     }))
     if (!selectable) return data
@@ -75,7 +78,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
       },
       ...data,
     ]
-  }, [spec, t, selectable])
+  }, [spec, t, selectable, clock])
 
   const table = useReactTable({
     data: page.items,
@@ -196,7 +199,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                 <tr key={row.id} aria-selected={selectable ? row.getIsSelected() : undefined}>
                   {row.getVisibleCells().map((cell) => {
                     const c = cell.column.columnDef.meta as TableColumn<Row> | undefined
-                    const text = c ? cellText(c, row.original, t) : undefined
+                    const text = c ? cellText(c, row.original, t, clock) : undefined
                     return (
                       <td key={cell.id} style={{ textAlign: c?.align }} className={c?.ellipsis ? 'ellipsis' : undefined} title={c?.tooltip ? text : undefined}>
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -215,6 +218,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
           </p>
         ) : null}
       </div>
+      {spec.columns.some((c) => c.time) ? <p className="hint zone-caption">{t('table.time_zone', { zone: zoneName(clock) })}</p> : null}
       <div className="table-footer">
         <Form method="get" className="page-size">
           {[...params.entries()]

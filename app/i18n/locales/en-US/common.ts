@@ -104,4 +104,5 @@ export default {
   'notfound.record.title': 'Not found',
   'notfound.record.description': 'The item you are looking for does not exist or was deleted. Check the address or go back to the list.',
   'notfound.back': 'Back to the list',
+  'table.time_zone': 'Times in {{zone}}.',
 }

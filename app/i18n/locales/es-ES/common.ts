@@ -104,4 +104,5 @@ export default {
   'notfound.record.title': 'No encontrado',
   'notfound.record.description': 'El elemento que busca no existe o fue eliminado. Revise la dirección o vuelva a la lista.',
   'notfound.back': 'Volver a la lista',
+  'table.time_zone': 'Horas en {{zone}}.',
 }

@@ -105,4 +105,5 @@ export default {
   'notfound.record.title': 'Registro não encontrado',
   'notfound.record.description': 'O item que você procura não existe ou foi excluído. Confira o endereço ou volte para a lista.',
   'notfound.back': 'Voltar para a lista',
+  'table.time_zone': 'Horários em {{zone}}.',
 }
