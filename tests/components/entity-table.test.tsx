@@ -99,7 +99,7 @@ describe('EntityTable keyboard and reach', () => {
 
   it('changes the page size on commit only: arrow keys do not load a page, Enter does', async () => {
     renderTracked()
-    const select = screen.getByRole('combobox', { name: /Linhas por página/ }) as HTMLSelectElement
+    const select = screen.getByRole('combobox', { name: /Linhas por página/ })
     fireEvent.keyDown(select, { key: 'ArrowDown' })
     fireEvent.change(select, { target: { value: '50' } })
     await new Promise((r) => setTimeout(r, 20))
