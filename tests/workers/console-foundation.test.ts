@@ -205,7 +205,8 @@ describe('the console after sign-in', () => {
     const [header, ...rows] = text.trim().split('\r\n')
     expect(header).toBe('Código,Nome,Nome canônico,Domínio pai,Criado em')
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatch(/^escola,Escola Estadual Modelo,Rede Estadual de Ensino,,\d{4}-\d{2}-\d{2}$/)
+    // Times stay ISO 8601 UTC in CSV (the screen shows them in the realm's zone).
+    expect(rows[0]).toMatch(/^escola,Escola Estadual Modelo,Rede Estadual de Ensino,,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
   })
 
   it('exports in the chosen language', async () => {
