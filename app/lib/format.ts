@@ -21,9 +21,42 @@ export function money(value: number, currency: string, locale: string): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)
 }
 
-/** A date-time in the realm's time zone. */
+/** A date-time in the realm's time zone (the one formatter, formatTime). */
 export function dateTime(iso: string, locale: string, timeZone = 'America/Sao_Paulo'): string {
+  return formatTime(iso, { locale, timeZone })
+}
+
+/** Where and how times are shown: the realm's time zone (seed 000 §3 `time_zone`) and the page language. */
+export interface Clock {
+  locale: string
+  timeZone: string
+}
+
+export const DEFAULT_CLOCK: Clock = { locale: 'pt-BR', timeZone: 'America/Sao_Paulo' }
+
+/**
+ * The one formatter of instants on screen: in the realm's time zone, in the page language's own order
+ * (pt-BR 23/11/2026 05:29, en-US 11/23/2026 05:29), 24-hour clock; `seconds` for logs, `day` for dates only.
+ * The zone is said once per screen (zoneCaption), not in every cell. CSV exports keep the ISO 8601 UTC value.
+ */
+export function formatTime(iso: unknown, clock: Clock = DEFAULT_CLOCK, precision: 'minute' | 'second' | 'day' = 'minute'): string {
+  if (typeof iso !== 'string' || !iso) return ''
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(d)
+  return new Intl.DateTimeFormat(clock.locale, {
+    timeZone: clock.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    ...(precision === 'day' ? {} : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const }),
+    ...(precision === 'second' ? { second: '2-digit' as const } : {}),
+  }).format(d)
+}
+
+/** The zone times are shown in, named for people: "Horário Padrão de Brasília (America/Sao_Paulo)". */
+export function zoneName(clock: Clock = DEFAULT_CLOCK, at = new Date()): string {
+  const long = new Intl.DateTimeFormat(clock.locale, { timeZone: clock.timeZone, timeZoneName: 'long' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value
+  return long && long !== clock.timeZone ? `${long} (${clock.timeZone})` : clock.timeZone
 }

@@ -8,3 +8,17 @@ import { abbreviate } from './format'
 export function pointsCell(value: number, locale: string): ReactNode {
   return createElement('span', { title: new Intl.NumberFormat(locale).format(value) }, abbreviate(value, locale))
 }
+
+/**
+ * A price key on screen: its translated label (`ledger.content_key.<key>`, every system key has one) with the key
+ * itself beside it; a realm's own key, which has no translation, shows as the key alone. CSV keeps the key.
+ */
+export function contentKeyLabel(key: string, t: (key: string, options?: Record<string, unknown>) => string): string {
+  return t(`ledger.content_key.${key}`, { defaultValue: '' })
+}
+
+export function contentKeyCell(key: string, t: (key: string, options?: Record<string, unknown>) => string): ReactNode {
+  const label = contentKeyLabel(key, t)
+  if (!label) return createElement('code', null, key)
+  return createElement('span', null, label, ' ', createElement('code', { className: 'hint' }, key))
+}

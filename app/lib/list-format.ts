@@ -1,16 +1,21 @@
-import { isoToZoned } from '~/lib/zoned-time'
+import { formatTime, type Clock } from '~/lib/format'
 
-/** Time zone lists show dates in: the realms' default (seed 000 §3); forms use the realm's own. */
-export const LIST_TIME_ZONE = 'America/Sao_Paulo'
-
-/** `YYYY-MM-DD HH:mm` in the list time zone, for the screen and CSV alike. */
-export const when = (v: unknown) => (typeof v === 'string' && v ? isoToZoned(v, LIST_TIME_ZONE).replace('T', ' ') : '')
+/**
+ * A time column's cell: on screen (with the clock) in the realm's zone and the page language (formatTime); in CSV
+ * (no clock) the ISO 8601 UTC instant as stored.
+ */
+export const when = (v: unknown, _row?: unknown, _t?: unknown, clock?: Clock) => (typeof v === 'string' && v ? (clock ? formatTime(v, clock) : v) : '')
+/** Like `when`, with seconds (logs). */
+export const whenSeconds = (v: unknown, _row?: unknown, _t?: unknown, clock?: Clock) =>
+  typeof v === 'string' && v ? (clock ? formatTime(v, clock, 'second') : v) : ''
+/** Like `when`, the day only. */
+export const day = (v: unknown, _row?: unknown, _t?: unknown, clock?: Clock) => (typeof v === 'string' && v ? (clock ? formatTime(v, clock, 'day') : v) : '')
 /**
  * "Updated" column: the row's `updated_at` only when it changed after its creation (creation stamps both dates with
  * one instant), else empty; "new" is its `created_at` shown with `when`.
  */
-export const whenUpdated = (v: unknown, row: { created_at?: unknown }) =>
-  typeof v === 'string' && typeof row.created_at === 'string' && v > row.created_at ? when(v) : ''
+export const whenUpdated = (v: unknown, row: { created_at?: unknown }, _t?: unknown, clock?: Clock) =>
+  typeof v === 'string' && typeof row.created_at === 'string' && v > row.created_at ? when(v, row, _t, clock) : ''
 export const joined = (v: unknown) => (Array.isArray(v) ? v.join(', ') : '')
 
 /** A list spec whose select filters get their options at run time (the realm's categories, rooms). */

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { ReactNode } from 'react'
+import type { Clock } from './format'
 
 /** Table column spec (seed 000 §3): shared by the on-screen table and the CSV export. */
 export interface TableColumn<Row> {
@@ -16,17 +17,22 @@ export interface TableColumn<Row> {
   ellipsis?: boolean
   /** Shows the full value as a tooltip (with ellipsis). */
   tooltip?: boolean
-  /** Text of a cell, for the screen and for CSV; defaults to the value as text. */
-  format?: (value: Row[keyof Row], row: Row, t: TFunction) => string
+  /**
+   * Text of a cell, for the screen and for CSV; defaults to the value as text. `clock` (realm time zone, page
+   * language) is given on screen only: times format with it there and stay ISO 8601 UTC in CSV.
+   */
+  format?: (value: Row[keyof Row], row: Row, t: TFunction, clock?: Clock) => string
+  /** The column shows instants (the table then names the time zone once, under it). */
+  time?: boolean
   /** i18n key of the CSV header; defaults to `label`. */
   csv_label?: string
   /** Rich cell for the screen only (links, badges); CSV always uses `format`. */
   render?: (row: Row, t: TFunction) => ReactNode
 }
 
-export function cellText<Row>(column: TableColumn<Row>, row: Row, t: TFunction): string {
+export function cellText<Row>(column: TableColumn<Row>, row: Row, t: TFunction, clock?: Clock): string {
   const value = row[column.id]
-  if (column.format) return column.format(value, row, t)
+  if (column.format) return column.format(value, row, t, clock)
   if (value === null || value === undefined) return ''
   if (typeof value === 'boolean') return value ? '✓' : ''
   return typeof value === 'object' ? JSON.stringify(value) : String(value)

@@ -1,3 +1,4 @@
+import { day } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import { ASSET_PROVIDERS, ASSET_TYPES, type Asset } from '#shared/schemas/asset'
 
@@ -21,7 +22,7 @@ export const assetList: ListSpec<Asset> = {
     { id: 'infra', label: 'resources.asset.fields.infra', width: 110, format: (v, _r, t) => t(`resources.asset.infra.${String(v)}`) },
     { id: 'url', label: 'resources.asset.fields.url', ellipsis: true, tooltip: true },
     { id: 'size', label: 'resources.asset.fields.size', sorting: true, align: 'right', width: 110, format: fileSize },
-    { id: 'created_at', label: 'resources.asset.fields.created_at', sorting: true, width: 120, format: (v) => (typeof v === 'string' ? v.slice(0, 10) : '') },
+    { id: 'created_at', label: 'resources.asset.fields.created_at', sorting: true, width: 120, format: day, time: true },
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.asset.fields.name' },

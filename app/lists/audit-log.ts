@@ -1,7 +1,8 @@
+import { whenSeconds } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { AuditLog } from '#shared/schemas/technical'
 
-const at = (v: unknown) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 19) : '')
+const at = whenSeconds
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'disable', 'enable', 'persist', 'generate'] as const
 
 /** The audit trail (`technical/audit_logs`). */
@@ -11,7 +12,7 @@ export const auditLogList: ListSpec<AuditLog> = {
   route: 'technical.audit_logs',
   rowId: (r) => String(r.id),
   columns: [
-    { id: 'at', label: 'resources.audit_log.fields.at', sorting: true, width: 170, format: at },
+    { id: 'at', label: 'resources.audit_log.fields.at', sorting: true, width: 170, format: at, time: true },
     { id: 'actor', label: 'resources.audit_log.fields.actor', sorting: true },
     {
       id: 'action',

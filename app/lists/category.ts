@@ -1,3 +1,4 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { Category } from '#shared/schemas/category'
 
@@ -16,7 +17,8 @@ export const categoryList: ListSpec<Category> = {
       id: 'updated_at',
       label: 'resources.category.fields.updated_at',
       sorting: true,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+      format: when,
+      time: true,
     },
   ],
   search: [{ field: 'name', type: 'text', label: 'resources.category.fields.name' }],

@@ -1,3 +1,4 @@
+import { whenSeconds } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { ErrorLog } from '#shared/schemas/technical'
 
@@ -13,7 +14,8 @@ export const errorLogList: ListSpec<ErrorLog> = {
       label: 'resources.error_log.fields.at',
       sorting: true,
       width: 170,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 19) : ''),
+      format: whenSeconds,
+      time: true,
     },
     { id: 'request_id', label: 'resources.error_log.fields.request_id', width: 220 },
     { id: 'method', label: 'resources.error_log.fields.method', width: 90 },

@@ -1,3 +1,4 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { LedgerAccount } from '#shared/schemas/ledger-entity'
 import { pointsCell } from '~/lib/ledger-cells'
@@ -26,7 +27,8 @@ export const ledgerAccountList: ListSpec<LedgerAccount> = {
       label: 'resources.ledger_account.fields.updated_at',
       sorting: true,
       width: 170,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+      format: when,
+      time: true,
     },
   ],
   search: [

@@ -1,6 +1,7 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
-import { pointsCell } from '~/lib/ledger-cells'
+import { contentKeyCell, pointsCell } from '~/lib/ledger-cells'
 
 /** The price list (`ledger/content`): what consumes credits in the realm. */
 export const ledgerContentList: ListSpec<LedgerContent> = {
@@ -9,7 +10,7 @@ export const ledgerContentList: ListSpec<LedgerContent> = {
   route: 'ledger.content.list',
   rowId: (r) => r.key,
   columns: [
-    { id: 'key', label: 'resources.ledger_content.fields.key', sorting: true, width: 220 },
+    { id: 'key', label: 'resources.ledger_content.fields.key', sorting: true, width: 260, render: (r, t) => contentKeyCell(r.key, t) },
     { id: 'name', label: 'resources.ledger_content.fields.name', sorting: true, ellipsis: true, tooltip: true },
     {
       id: 'points',
@@ -32,7 +33,8 @@ export const ledgerContentList: ListSpec<LedgerContent> = {
       label: 'resources.ledger_content.fields.updated_at',
       sorting: true,
       width: 170,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+      format: when,
+      time: true,
     },
     { id: 'updated_by', label: 'resources.ledger_content.fields.updated_by', width: 160 },
   ],

@@ -1,3 +1,4 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { LedgerPackage } from '#shared/schemas/ledger-entity'
 import { CURRENCIES } from '#shared/schemas/ledger'
@@ -45,7 +46,8 @@ export const ledgerPackageList: ListSpec<LedgerPackage> = {
       label: 'resources.ledger_package.fields.updated_at',
       sorting: true,
       width: 170,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+      format: when,
+      time: true,
     },
   ],
   search: [

@@ -1,7 +1,8 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import { REALM_RESTORE_DAYS, type Realm } from '#shared/schemas/realm'
 
-const minute = (v: unknown) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '')
+const minute = when
 
 /** The deleted realms of the caller's tree, restorable until their purge (the realm list's "deleted realms" view). */
 export type DeletedRealmRow = Pick<Realm, 'code' | 'name' | 'parent_code' | 'deleted_at' | 'deleted_by'> & { purge_after?: string }
@@ -20,9 +21,15 @@ export const deletedRealmList: ListSpec<DeletedRealmRow> = {
     { id: 'code', label: 'resources.realm.fields.code', sorting: true, width: 140 },
     { id: 'name', label: 'resources.realm.fields.name', sorting: true, ellipsis: true, tooltip: true },
     { id: 'parent_code', label: 'resources.realm.fields.parent_code', sorting: true, width: 160 },
-    { id: 'deleted_at', label: 'resources.realm.fields.deleted_at', sorting: true, width: 170, format: minute },
+    { id: 'deleted_at', label: 'resources.realm.fields.deleted_at', sorting: true, width: 170, format: minute, time: true },
     { id: 'deleted_by', label: 'resources.realm.fields.deleted_by', width: 170 },
-    { id: 'purge_after', label: 'resources.realm.fields.purge_after', width: 170, format: (_v, row) => minute(purgeAfter(row.deleted_at)) },
+    {
+      id: 'purge_after',
+      label: 'resources.realm.fields.purge_after',
+      width: 170,
+      format: (_v, row, t, clock) => minute(purgeAfter(row.deleted_at), row, t, clock),
+      time: true,
+    },
   ],
   search: [
     { field: 'code', type: 'chip', label: 'resources.realm.search.codes' },

@@ -1,3 +1,4 @@
+import { day } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { Realm } from '#shared/schemas/realm'
 
@@ -12,7 +13,7 @@ export const realmList: ListSpec<Pick<Realm, 'code' | 'name' | 'canonical_name' 
     { id: 'name', label: 'resources.realm.fields.name', sorting: true, ellipsis: true, tooltip: true },
     { id: 'canonical_name', label: 'resources.realm.fields.canonical_name', sorting: true, ellipsis: true },
     { id: 'parent_code', label: 'resources.realm.fields.parent_code', sorting: true, width: 160 },
-    { id: 'created_at', label: 'resources.realm.fields.created_at', sorting: true, width: 170, format: (v) => (typeof v === 'string' ? v.slice(0, 10) : '') },
+    { id: 'created_at', label: 'resources.realm.fields.created_at', sorting: true, width: 170, format: day, time: true },
   ],
   search: [
     { field: 'code', type: 'chip', label: 'resources.realm.search.codes' },

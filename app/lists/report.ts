@@ -1,7 +1,8 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import { REPORT_STATUSES, REPORT_TARGETS, type ComplaintReport } from '#shared/schemas/report'
 
-const at = (v: unknown) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : '')
+const at = when
 
 /** Complaint reports (`realm/report`). */
 export const reportList: ListSpec<ComplaintReport> = {
@@ -10,7 +11,7 @@ export const reportList: ListSpec<ComplaintReport> = {
   route: 'realm.report',
   rowId: (r) => r.id,
   columns: [
-    { id: 'created_at', label: 'resources.report.fields.created_at', sorting: true, width: 150, format: at },
+    { id: 'created_at', label: 'resources.report.fields.created_at', sorting: true, width: 150, format: at, time: true },
     { id: 'status', label: 'resources.report.fields.status', sorting: true, width: 120, format: (v, _r, t) => t(`resources.report.status.${String(v)}`) },
     {
       id: 'target_type',

@@ -1,3 +1,4 @@
+import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { RoleRow } from '#shared/schemas/role'
 
@@ -22,7 +23,8 @@ export const roleList: ListSpec<RoleRow> = {
       label: 'resources.role.fields.updated_at',
       sorting: true,
       width: 170,
-      format: (v) => (typeof v === 'string' ? v.replace('T', ' ').slice(0, 16) : ''),
+      format: when,
+      time: true,
     },
     { id: 'updated_by', label: 'resources.role.fields.updated_by', width: 160 },
   ],

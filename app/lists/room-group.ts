@@ -11,7 +11,7 @@ export const roomGroupList: ListSpec<RoomGroup> = {
   columns: [
     { id: 'name', label: 'resources.room_group.fields.name', sorting: true },
     { id: 'rooms', label: 'resources.room_group.fields.rooms', align: 'right', width: 120, format: (v) => (Array.isArray(v) ? String(v.length) : '') },
-    { id: 'created_at', label: 'resources.tms.fields.created_at', sorting: true, width: 150, format: when },
+    { id: 'created_at', label: 'resources.tms.fields.created_at', sorting: true, width: 150, format: when, time: true },
     { id: 'created_by', label: 'resources.tms.fields.created_by', width: 150 },
   ],
   search: [{ field: 'name', type: 'text', label: 'resources.room_group.fields.name' }],

@@ -13,8 +13,8 @@ export const roomList: ListSpec<Room> = {
     { id: 'topic', label: 'resources.room.fields.topic', ellipsis: true, tooltip: true },
     { id: 'type', label: 'resources.room.fields.type', sorting: true, width: 120, format: (v, _r, t) => t(`room.type.${String(v)}`) },
     { id: 'member_count', label: 'resources.room.fields.member_count', sorting: true, align: 'right', width: 110 },
-    { id: 'enable_at', label: 'resources.room.fields.enable_at', sorting: true, width: 150, format: when },
-    { id: 'disable_at', label: 'resources.room.fields.disable_at', sorting: true, width: 150, format: when },
+    { id: 'enable_at', label: 'resources.room.fields.enable_at', sorting: true, width: 150, format: when, time: true },
+    { id: 'disable_at', label: 'resources.room.fields.disable_at', sorting: true, width: 150, format: when, time: true },
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.room.fields.name' },

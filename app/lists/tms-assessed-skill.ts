@@ -13,7 +13,7 @@ export const skillList: ListSpec<Skill> = {
     { id: 'type', label: 'resources.tms_assessed_skill.fields.type', sorting: true, width: 120, format: (v, _r, t) => t(`tms.skill_type.${String(v)}`) },
     { id: 'weight', label: 'resources.tms_assessed_skill.fields.weight', sorting: true, align: 'right', width: 100 },
     { id: 'group_id', label: 'resources.tms_assessed_skill.fields.group_id', width: 160 },
-    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when, time: true },
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.tms_assessed_skill.fields.name' },

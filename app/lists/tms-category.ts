@@ -17,7 +17,7 @@ export const categoryList: ListSpec<Category> = {
     { id: 'multi_selection', label: 'resources.tms_category.fields.multi_selection', align: 'center', width: 110, format: yes },
     { id: 'selectable', label: 'resources.tms_category.fields.selectable', align: 'center', width: 110, format: yes },
     { id: 'enabled', label: 'resources.tms_category.fields.enabled', align: 'center', width: 110, format: yes },
-    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when, time: true },
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.tms_category.fields.name' },

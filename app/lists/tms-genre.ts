@@ -13,7 +13,7 @@ export const genreList: ListSpec<Genre> = {
     { id: 'min_words', label: 'resources.tms_genre.fields.min_words', sorting: true, align: 'right', width: 130 },
     { id: 'max_words', label: 'resources.tms_genre.fields.max_words', sorting: true, align: 'right', width: 130 },
     { id: 'description', label: 'resources.tms_genre.fields.description', ellipsis: true, tooltip: true },
-    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when },
+    { id: 'updated_at', label: 'resources.tms.fields.updated_at', sorting: true, width: 150, format: when, time: true },
   ],
   search: [{ field: 'name', type: 'text', label: 'resources.tms_genre.fields.name' }],
 }

@@ -17,8 +17,8 @@ export const modelList: ListSpec<Model> = {
     { id: 'published_count', label: 'resources.tms_model.fields.published_count', align: 'right', width: 120 },
     { id: 'tags', label: 'resources.tms_model.fields.tags', format: joined, ellipsis: true },
     // "New" and "updated" (seed 001 §3): when the model was created, and when it last changed after that.
-    { id: 'created_at', label: 'resources.tms_model.fields.new', sorting: true, width: 150, format: when },
-    { id: 'updated_at', label: 'resources.tms_model.fields.updated', sorting: true, width: 150, format: whenUpdated },
+    { id: 'created_at', label: 'resources.tms_model.fields.new', sorting: true, width: 150, format: when, time: true },
+    { id: 'updated_at', label: 'resources.tms_model.fields.updated', sorting: true, width: 150, format: whenUpdated, time: true },
     { id: 'created_by', label: 'resources.tms.fields.created_by', width: 150 },
   ],
   search: [

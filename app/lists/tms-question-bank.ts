@@ -33,8 +33,8 @@ export const bankList: ListSpec<BankItem> = {
     { id: 'curriculum', label: 'resources.tms_question_bank.fields.curriculum', sorting: true, width: 110 },
     { id: 'tags', label: 'resources.tms_question_bank.fields.tags', format: joined },
     // "New" and "updated" (seed 001 §3): when the question entered the bank, and when it last changed after that.
-    { id: 'created_at', label: 'resources.tms_question_bank.fields.new', sorting: true, width: 150, format: when },
-    { id: 'updated_at', label: 'resources.tms_question_bank.fields.updated', sorting: true, width: 150, format: whenUpdated },
+    { id: 'created_at', label: 'resources.tms_question_bank.fields.new', sorting: true, width: 150, format: when, time: true },
+    { id: 'updated_at', label: 'resources.tms_question_bank.fields.updated', sorting: true, width: 150, format: whenUpdated, time: true },
   ],
   search: [
     {

@@ -13,8 +13,8 @@ export const taskList: ListSpec<Task> = {
     { id: 'title', label: 'resources.tms_task.fields.title', sorting: true, ellipsis: true, tooltip: true },
     { id: 'status', label: 'resources.tms_task.fields.status', sorting: true, width: 120, format: (v, _r, t) => t(`tms.status.${String(v)}`) },
     { id: 'rooms', label: 'resources.tms_task.fields.rooms', ellipsis: true, tooltip: true },
-    { id: 'publish_at', label: 'resources.tms_task.fields.publish_at', sorting: true, width: 150, format: when },
-    { id: 'expire_at', label: 'resources.tms_task.fields.expire_at', sorting: true, width: 150, format: when },
+    { id: 'publish_at', label: 'resources.tms_task.fields.publish_at', sorting: true, width: 150, format: when, time: true },
+    { id: 'expire_at', label: 'resources.tms_task.fields.expire_at', sorting: true, width: 150, format: when, time: true },
     {
       id: 'model_version',
       label: 'resources.tms_task.fields.model_version',

@@ -13,8 +13,14 @@ export const tokenList: ListSpec<TaskToken> = {
     { id: 'task_title', label: 'resources.tms_token.fields.task_title', sorting: true, ellipsis: true, tooltip: true },
     { id: 'room_name', label: 'resources.tms_token.fields.room_name', sorting: true, width: 160 },
     { id: 'created_by', label: 'resources.tms_token.fields.created_by', sorting: true, width: 160 },
-    { id: 'created_at', label: 'resources.tms_token.fields.created_at', sorting: true, width: 150, format: when },
-    { id: 'revoked_at', label: 'resources.tms_token.fields.revoked_at', width: 150, format: (v, _r, t) => (v ? when(v) : t('tms.token.active')) },
+    { id: 'created_at', label: 'resources.tms_token.fields.created_at', sorting: true, width: 150, format: when, time: true },
+    {
+      id: 'revoked_at',
+      label: 'resources.tms_token.fields.revoked_at',
+      width: 150,
+      format: (v, r, t, clock) => (v ? when(v, r, t, clock) : t('tms.token.active')),
+      time: true,
+    },
   ],
   search: [
     { field: 'room_name', type: 'text', label: 'resources.tms_token.fields.room_name' },

@@ -1,3 +1,4 @@
+import { day } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import { USER_SEARCH_MIN, type User } from '#shared/schemas/user'
 
@@ -26,7 +27,7 @@ export const userList: ListSpec<User> = {
       width: 120,
       format: (v, _r, t) => t(v ? 'resources.user.status.disabled' : 'resources.user.status.active'),
     },
-    { id: 'created_at', label: 'resources.user.fields.created_at', sorting: true, width: 120, format: (v) => (typeof v === 'string' ? v.slice(0, 10) : '') },
+    { id: 'created_at', label: 'resources.user.fields.created_at', sorting: true, width: 120, format: day, time: true },
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.user.fields.name', minLength: USER_SEARCH_MIN },

@@ -68,7 +68,7 @@ const fail = (result: LoginResult, status: number) => data<LoginResult>(result, 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const realm = await signinRealm(request, context, form.get('realm'))
-  if (!realm) return fail({ formError: 'realm.error.load' }, 400)
+  if (!realm) return fail({ formError: 'realm.error.not_found', formErrorValues: { code: String(form.get('realm') ?? '') } }, 404)
   const field = (name: string) => form.get(name) ?? ''
   const intent = v.safeParse(Intent, form.get('intent') ?? undefined)
   if (!intent.success) return fail({ formError: 'login.msg.error.400', formErrorValues: { details: 'intent: picklist' } }, 400)

@@ -103,6 +103,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     await realmApi(request, context).get<RealmConfig>(`mas/realm/${parsed.output}/config`)
   } catch (err) {
+    if (err instanceof RealmApiError && err.status === 404) {
+      return data<RealmChoiceResult>({ error: { field: 'realm', message: 'realm.error.not_found', values: { code: parsed.output } } }, { status: 404 })
+    }
     if (err instanceof RealmApiError && err.status < 500) {
       return data<RealmChoiceResult>({ error: { field: 'realm', message: 'realm.error.load' } }, { status: err.status })
     }

@@ -88,11 +88,32 @@ async function loadUser(request: Request, context: AppLoadContext): Promise<Sign
   return { user, realm, api }
 }
 
-/** Like requireUser, and sends users lacking the requirement (permissions or realm flags) to /notfound. */
+/**
+ * Like requireUser, and sends users lacking the requirement (permissions or realm flags) to /notfound (seed 000
+ * §2.2), saying which page was refused (`path`) and the console page they came from (`from`, from the Referer), so
+ * the page can name what is missing and link back.
+ */
 export async function requireAccess(request: Request, context: AppLoadContext, access: Access) {
   const found = await requireUser(request, context)
-  if (!can(found.user.permissions, found.realm.config, access)) throw redirect('/notfound')
+  if (!can(found.user.permissions, found.realm.config, access)) throw redirect(deniedLocation(request))
   return found
+}
+
+/** `/notfound?path=<refused path>&from=<same-origin page it was asked from>`. */
+export function deniedLocation(request: Request): string {
+  const url = new URL(request.url)
+  const path = url.pathname.replace(/\.data$/, '')
+  const query = new URLSearchParams({ path })
+  const referer = request.headers.get('referer')
+  if (referer) {
+    try {
+      const from = new URL(referer)
+      if (from.origin === url.origin && from.pathname !== path && !from.pathname.startsWith('/notfound')) query.set('from', from.pathname + from.search)
+    } catch {
+      // An unreadable Referer names no page to go back to.
+    }
+  }
+  return `/notfound?${query}`
 }
 
 /** The guard of a manifest route (first line of its loaders and actions). */

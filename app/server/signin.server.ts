@@ -26,6 +26,7 @@ export function signinFailure(err: unknown, method: SigninMethod): { result: Log
     const value = err.errors.find((e) => e.cause === 'throttled')?.value as { retry_after?: number } | null
     return result('login.msg.error.throttled', { seconds: String(value?.retry_after ?? 60) })
   }
+  if (err.has('role_not_allowed')) return result('login.msg.error.role_not_allowed')
   if (method === 'token') return result('login.msg.error.credentials.token')
   if (err.has('captcha_invalid')) return result('captcha.error.expired')
   if (err.has('credentials')) return result('login.msg.error.credentials')

@@ -1,5 +1,6 @@
 import { createRemixStub } from '@remix-run/testing'
-import { render, screen, within } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { useLocation } from '@remix-run/react'
 import { describe, expect, it } from 'vitest'
 import { EntityTable } from '~/components/ui/entity-table'
 import realmList from '~/lists/realm'
@@ -57,5 +58,62 @@ describe('EntityTable', () => {
     )
     expect(screen.getByRole('link', { name: /Exportar CSV/ }).getAttribute('href')).toBe('/export/realm?like=x&order=-name')
     expect((screen.getByRole('combobox', { name: 'Linhas por página' }) as unknown as { value: string }).value).toBe('50')
+  })
+})
+
+describe('EntityTable keyboard and reach', () => {
+  /** The table on a route that also shows where the app went (the search it navigated to). */
+  function renderTracked(url = '/realm') {
+    const Where = () => {
+      const location = useLocation()
+      return <output data-testid="where">{location.search}</output>
+    }
+    const q: ListQuery = { limit: 25, offset: 0, like: '', order: '' }
+    const Stub = createRemixStub([
+      {
+        path: '/realm',
+        Component: () => (
+          <>
+            <EntityTable
+              spec={realmList}
+              page={{ items: rows, total: 60, limit: 25, offset: 0 }}
+              query={q}
+              title="Realms"
+              rowActions={() => <button type="button">Editar</button>}
+            />
+            <Where />
+          </>
+        ),
+      },
+    ])
+    render(<Stub initialEntries={[url]} />)
+  }
+
+  it('sorts a sortable header with Space, and says the sort state with aria-sort', async () => {
+    renderTracked()
+    const header = screen.getByRole('columnheader', { name: /Código/ })
+    expect(header.getAttribute('aria-sort')).toBe('none')
+    fireEvent.keyDown(within(header).getByRole('link'), { key: ' ' })
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('order=code'))
+  })
+
+  it('changes the page size on commit only: arrow keys do not load a page, Enter does', async () => {
+    renderTracked()
+    const select = screen.getByRole('combobox', { name: /Linhas por página/ })
+    fireEvent.keyDown(select, { key: 'ArrowDown' })
+    fireEvent.change(select, { target: { value: '50' } })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(screen.getByTestId('where').textContent).not.toContain('limit=50')
+    fireEvent.keyDown(select, { key: 'Enter' })
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('limit=50'))
+  })
+
+  it('keeps the first column and the row actions sticky', () => {
+    renderTracked()
+    const table = screen.getByRole('table')
+    const first = within(table).getAllByRole('row')[1].querySelectorAll('td')
+    expect(first[0].className).toContain('sticky-first')
+    expect(first[first.length - 1].className).toContain('sticky-actions')
+    expect(within(table).getAllByRole('columnheader')[0].className).toContain('sticky-first')
   })
 })

@@ -57,6 +57,9 @@ describe('RoleEditor', () => {
     renderEditor({ mode: 'create', granted: [], grantable: ['dashboard_dashboard_access', 'mas_user_list'] })
     expect(boxes().sort()).toEqual(['dashboard_dashboard_access', 'mas_user_list'])
     expect(screen.queryByText(pt['resources.role.outside.hint'])).toBeNull()
+    // Each permission reads as its translated label, the key beside it.
+    expect(screen.getByText('Usuários: listar')).toBeTruthy()
+    expect(screen.getByText(pt['permissions.label.dashboard_dashboard_access'])).toBeTruthy()
   })
 
   it('marks platform-level permissions to those who hold them', () => {

@@ -116,7 +116,14 @@ describe('the console shell', () => {
     const [header, ...rows] = text.trim().split('\r\n')
     const headers = await page.locator('table.data thead .th-label').allTextContents()
     expect(header.split(',')).toEqual(headers)
-    expect(rows.map((r) => r.split(','))).toEqual(cells)
+    // Same rows and columns; time columns ("Criado em") carry the ISO 8601 UTC instant in CSV, which is the day the
+    // table shows in the realm's zone.
+    const at = headers.indexOf('Criado em')
+    const day = (iso: string) =>
+      new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
+    const csv = rows.map((r) => r.split(','))
+    for (const r of csv) expect(r[at]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+    expect(csv.map((r) => r.map((v, i) => (i === at ? day(v) : v)))).toEqual(cells)
     await context.close()
   })
 
@@ -127,7 +134,11 @@ describe('the console shell', () => {
     const student = await newPage(browser)
     await open(student.page, url('demo.localhost', '/realm/role'))
     await signInOnScreen(student.page, 'teacher')
-    await expect.poll(() => student.page.url()).toContain('/notfound')
+    await expect.poll(() => student.page.url()).toContain('/notfound?path=%2Frealm%2Frole')
+    // Inside the shell, saying the page is refused and what is missing (translated), not "you are lost".
+    await expect.poll(() => student.page.getByRole('heading', { level: 1 }).textContent()).toBe(pt['access.denied.title'])
+    expect(await student.page.locator('.sidebar').count()).toBe(1)
+    expect(await student.page.getByText('Perfis de acesso: listar').count()).toBe(1)
     await student.context.close()
   })
 })

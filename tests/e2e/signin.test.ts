@@ -73,7 +73,8 @@ describe('employee sign-in with captcha', () => {
     await captchaSolved(page)
     await page.getByLabel('Senha', { exact: true }).fill('demo1234')
     await page.getByRole('button', { name: 'Entrar', exact: true }).click()
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toMatch(/Carlos Professor/)
+    // The right password now: Carlos is a teacher, a role escola's allowed_roles keep out of the console.
+    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 }).toContain('O seu papel não tem acesso ao painel deste domínio.')
     await context.close()
   })
 })

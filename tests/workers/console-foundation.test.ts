@@ -36,10 +36,13 @@ describe('realm selection on a multi-realm host', () => {
     expect(res.status).toBe(400)
   })
 
-  it('says it failed to load realm data for an unknown realm', async () => {
+  it('says the realm code was not found (not a server failure) for an unknown realm', async () => {
     const res = await post('localhost', '/oauth2/authorize', { intent: 'select', realm: 'nowhere' })
     expect(res.status).toBe(404)
-    expect(await res.text()).toContain('realm.error.load')
+    const body = await res.text()
+    expect(body).toContain('realm.error.not_found')
+    expect(body).toContain('nowhere')
+    expect(body).not.toContain('realm.error.load')
   })
 
   it('forgets the chosen realm with the change-realm button', async () => {
@@ -147,7 +150,40 @@ describe('the console after sign-in', () => {
     expect(html).not.toContain('href="/realm"')
     const res = await call(DEMO, '/realm', { headers: { cookie } })
     expect(res.status).toBe(302)
-    expect(res.headers.get('location')).toBe('/notfound')
+    expect(res.headers.get('location')).toBe('/notfound?path=%2Frealm')
+  })
+
+  it('says inside the shell which page was refused, what is missing, and links back to the referring page', async () => {
+    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const sent = await call(DEMO, '/realm/role', { headers: { cookie, referer: `http://${DEMO}/tms/model?page=2` } })
+    const location = sent.headers.get('location') ?? ''
+    expect(location).toBe('/notfound?path=%2Frealm%2Frole&from=%2Ftms%2Fmodel%3Fpage%3D2')
+    const res = await call(DEMO, location, { headers: { cookie } })
+    expect(res.status).toBe(403)
+    const html = await res.text()
+    expect(html).toMatch(/<h1 id="access-denied-title">Você não tem acesso a esta página<\/h1>/)
+    expect(html).not.toMatch(/<h1>Você está perdido/)
+    expect(html).toContain('class="sidebar') // the shell stays
+    expect(html).toContain('Perfis de acesso: listar') // the missing permission, by its label
+    expect(html).toContain('mas_role_list')
+    expect(html).toContain('href="/tms/model?page=2"')
+    // A Referer from another site names no page to go back to; a foreign from= is ignored.
+    const foreign = await call(DEMO, '/realm/role', { headers: { cookie, referer: 'https://evil.example/x' } })
+    expect(foreign.headers.get('location')).toBe('/notfound?path=%2Frealm%2Frole')
+    expect(await (await call(DEMO, '/notfound?path=%2Frealm%2Frole&from=%2F%2Fevil.example', { headers: { cookie } })).text()).not.toContain(
+      'href="//evil.example"',
+    )
+  })
+
+  it('answers an unknown record with "not found" (404) inside the shell, not a failure to retry', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    for (const path of ['/user/edit/nobody-here', '/room/edit/no-such-room', '/tms/model/edit/no-such-model']) {
+      const res = await call(DEMO, path, { headers: { cookie } })
+      expect(res.status, path).toBe(404)
+      const html = await res.text()
+      expect(html, path).toContain('Registro não encontrado')
+      expect(html, path).not.toContain('Algo deu errado')
+    }
   })
 
   it('lists realms with paging, search and sorting through the shared table', async () => {
@@ -174,7 +210,8 @@ describe('the console after sign-in', () => {
     const [header, ...rows] = text.trim().split('\r\n')
     expect(header).toBe('Código,Nome,Nome canônico,Domínio pai,Criado em')
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatch(/^escola,Escola Estadual Modelo,Rede Estadual de Ensino,,\d{4}-\d{2}-\d{2}$/)
+    // Times stay ISO 8601 UTC in CSV (the screen shows them in the realm's zone).
+    expect(rows[0]).toMatch(/^escola,Escola Estadual Modelo,Rede Estadual de Ensino,,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
   })
 
   it('exports in the chosen language', async () => {

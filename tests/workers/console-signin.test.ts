@@ -76,9 +76,18 @@ describe('POST /login, every method', () => {
   })
 
   it('signs in with an access code of the state portal', async () => {
-    const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'CIN98765432100MG', 600)
+    const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RNEV1234567', 600)
     const res = await post(ESCOLA, '/login', { intent: 'employee_token', token, ...(await captchaFields()) })
     expect(res.status, await res.clone().text()).toBe(302)
+  })
+
+  it("refuses a role the realm's allowed_roles leaves out of the console, with a message that says so", async () => {
+    // escola admits manager, root, support and admin; professor@escola is a teacher.
+    const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'CIN98765432100MG', 600)
+    const res = await post(ESCOLA, '/login', { intent: 'employee_token', token, ...(await captchaFields()) })
+    expect(res.status).toBe(403)
+    expect(res.headers.get('set-cookie') ?? '').not.toMatch(/dash_session=[^;]/)
+    expect(await res.text()).toContain('login.msg.error.role_not_allowed')
   })
 
   it('signs in from a token link, and answers the token credentials error for a bad one', async () => {

@@ -107,7 +107,7 @@ describe('ledger screens', () => {
     const outsider = await userWith('demo', [DASH])
     expect(
       (await call(DEMO, '/export/ledger/purchased?start_at=2026-01-01&end_at=2026-01-02', { headers: { cookie: outsider.cookie } })).headers.get('location'),
-    ).toBe('/notfound')
+    ).toBe('/notfound?path=%2Fexport%2Fledger%2Fpurchased')
   })
 })
 

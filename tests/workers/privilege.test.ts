@@ -199,7 +199,7 @@ describe('grant ceiling (roles)', () => {
     // Beyond the editor: listed apart, read-only, never a checkbox.
     expect(box('tms_model_delete')).toBeNull()
     expect(box('mas_realm_list_all')).toBeNull()
-    expect(page).toContain('<code>tms_model_delete</code>')
+    expect(page).toContain('<code class="hint">tms_model_delete</code>')
     const form = new FormData()
     for (const [k, v] of [
       ['intent', 'edit'],

@@ -46,10 +46,10 @@ describe('task-authoring screens', () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const res = await call(DEMO, '/tms/category/create', { headers: { cookie } })
     expect(res.status).toBe(302)
-    expect(res.headers.get('location')).toBe('/notfound')
+    expect(res.headers.get('location')).toBe('/notfound?path=%2Ftms%2Fcategory%2Fcreate')
     const refused = await post('/tms/category/create', cookie, { name: 'Nova' })
     expect(refused.status).toBe(302)
-    expect(refused.headers.get('location')).toBe('/notfound')
+    expect(refused.headers.get('location')).toBe('/notfound?path=%2Ftms%2Fcategory%2Fcreate')
   })
 
   it('saves a model from the editor, sanitizing its rich text, and answers rule errors next to their fields', async () => {
@@ -247,14 +247,14 @@ describe('task-authoring screens', () => {
       return { added: row[header.indexOf('Nova em')], updated: row[header.indexOf('Atualizada em')] }
     }
     const fresh = await csv()
-    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
     expect(fresh.updated).toBe('')
 
     await new Promise((r) => setTimeout(r, 5))
     expect((await api(DEMO, `tms/question_bank/${created.id}`, { method: 'PUT', token, json: { ...body, difficulty: 'medium' } })).status).toBe(200)
     const edited = await csv()
     expect(edited.added).toBe(fresh.added)
-    expect(edited.updated).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(edited.updated).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
     const today = new Date().toISOString().slice(0, 10)
     const listed = (await (await api(DEMO, `tms/question_bank?batch_id=${batch}&created_at_from=${today}&created_at_to=${today}`, { token })).json()) as {
       items: { id: string; created_at: string }[]
@@ -281,12 +281,12 @@ describe('task-authoring screens', () => {
       return { added: rows[0][header.indexOf('Novo em')], updated: rows[0][header.indexOf('Atualizado em')] }
     }
     const fresh = await csv()
-    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
+    expect(fresh.added).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
     expect(fresh.updated).toBe('')
     await new Promise((r) => setTimeout(r, 5))
     expect((await api(DEMO, `tms/model/${created.id}`, { method: 'PUT', token, json: { ...body, description: 'revisto' } })).status).toBe(200)
     const edited = await csv()
-    expect(edited).toEqual({ added: fresh.added, updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/) })
+    expect(edited).toEqual({ added: fresh.added, updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/) })
   })
 
   it('exports a model from its list as a JSON download that imports back identically, and duplicates it', async () => {

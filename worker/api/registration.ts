@@ -106,7 +106,7 @@ async function googleAccount(
     c.env.DB,
     realm.code,
     { nick, name: claims.name ?? base, email: claims.email, avatar_url: claims.picture ?? '', roles: [mapped] },
-    { provider: 'google', requestId: c.get('requestId') },
+    { provider: 'google', requestId: c.get('requestId'), ledger: realm },
   )
   const created = await findUserByEmail(c.env.DB, realm.code, claims.email)
   if (!created) throw new Error('created account not found')

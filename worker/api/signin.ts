@@ -3,7 +3,7 @@ import { SessionKey } from '#shared/schemas/captcha'
 import type { ErrorItem } from '#shared/schemas/error'
 import { consumeCaptchaToken, realmCaptchaType } from '../db/captcha'
 import { getRealmRow, realmConfig } from '../db/realms'
-import { createSession } from '../db/sessions'
+import { consoleRoleAllowed, createSession } from '../db/sessions'
 import { type Bucket, clearAccountFailures, pairKey, recordFailure, throttleState } from '../db/throttle'
 import type { SigninUser } from '../db/users'
 import { sha256Hex } from '../lib/crypto'
@@ -114,6 +114,19 @@ export async function signinFailed(c: Ctx, attempt: SigninAttempt, error: ApiErr
 
 /** Ends a successful attempt: forgets the account's failures and answers a new session (seed 000 §7). */
 export async function issueSession(c: Ctx, attempt: SigninAttempt, user: SigninUser, platform: string, account: string | null = null) {
+  // The console (platform dashboard) admits only the roles the realm lists in allowed_roles, when it lists any.
+  if (platform === 'dashboard') {
+    const held = await c.env.DB.prepare(
+      `SELECT DISTINCT rp.permission FROM user_role ur JOIN role_permission rp ON rp.realm = ur.realm AND rp.role = ur.role
+       WHERE ur.realm = ? AND ur.nick = ? AND rp.permission = 'mas_realm_list_all'`,
+    )
+      .bind(attempt.code, user.nick)
+      .all<{ permission: string }>()
+    const permissions = new Set(held.results.map((r) => r.permission))
+    if (!consoleRoleAllowed(attempt.realm.allowed_roles, user.roles, permissions)) {
+      throw apiError(403, 'role_not_allowed', 'login.msg.error.role_not_allowed', 'nick', user.nick)
+    }
+  }
   if (account) await clearAccountFailures(c.env.DB, attempt.code, account.toLowerCase(), attempt.buckets.find((b) => b.kind === 'pair')?.key)
   const session = await createSession(c.env.DB, attempt.code, user.nick, { platform, userAgent: c.req.header('user-agent') })
   const config = realmConfig(attempt.realm, origin(c), !c.get('hostRealm'))

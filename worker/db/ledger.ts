@@ -182,3 +182,40 @@ export async function ledgerEnabled(db: D1Database, realm: string): Promise<bool
   const row = await db.prepare('SELECT ledger_enabled FROM realm WHERE code = ?').bind(realm).first<{ ledger_enabled: number }>()
   return row?.ledger_enabled === 1
 }
+
+/**
+ * The realm's credits for new users (`ledger_new_user_credits`), issued to a new user's wallet in the batch that
+ * creates the user, when the realm keeps a ledger. The movement is an issuance whose id and idempotency key derive
+ * from the nick, posted `once`: a nick gets them at most once per realm (deleting and creating it again gives
+ * nothing more). No statements when the realm has no ledger or gives nothing.
+ */
+export function newUserCreditStatements(
+  db: D1Database,
+  realm: { code: string; ledger_enabled?: unknown; ledger_new_user_credits?: unknown },
+  nick: string,
+  actor: string,
+): D1PreparedStatement[] {
+  const points = Number(realm.ledger_new_user_credits ?? 0)
+  if (Number(realm.ledger_enabled) !== 1 || !(points > 0)) return []
+  const now = new Date()
+  const key = `new_user:${nick}`
+  return postingStatements(
+    db,
+    {
+      id: `nu_${realm.code}_${nick}`,
+      realm: realm.code,
+      type: 'issuance',
+      actor,
+      description: 'Credits for new users',
+      lines: [
+        { account: issuanceAccount(realm.code), amount: -points },
+        { account: userWallet(realm.code, nick), amount: points },
+      ],
+      details: { reason: 'new_user', nick },
+      idempotencyKey: key,
+      billingKey: newBillingKey(now),
+      createdAt: now.toISOString(),
+    },
+    { once: true },
+  )
+}

@@ -49,6 +49,24 @@ type SessionRow = {
   lifetime_minutes: number
   ledger_enabled: number
   persona_enabled: number
+  platform: string
+  allowed_roles: string
+}
+
+/**
+ * `allowed_roles` of a realm (seed 000 §3): when it lists roles, only users holding one of them may use the console
+ * (sessions of platform `dashboard`); empty means unrestricted. A platform operator (mas_realm_list_all) administers
+ * every realm, so no realm's list keeps them out.
+ */
+export function consoleRoleAllowed(allowedRoles: unknown, roles: readonly string[], permissions: ReadonlySet<string>): boolean {
+  let allowed: unknown
+  try {
+    allowed = typeof allowedRoles === 'string' ? JSON.parse(allowedRoles) : allowedRoles
+  } catch {
+    allowed = []
+  }
+  if (!Array.isArray(allowed) || allowed.length === 0) return true
+  return permissions.has('mas_realm_list_all') || roles.some((r) => allowed.includes(r))
 }
 
 /** Why a live-looking session has ended, or null while it is valid at `now`. */
@@ -79,7 +97,7 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
         `SELECT s.realm AS home_realm, COALESCE(s.active_realm, s.realm) AS realm, s.nick, s.device_id, s.created_at, s.last_seen_at,
                 s.expires_at, s.revoked_at, u.name, u.avatar_url, u.origin_realm, u.disabled,
                 r.session_idle_minutes AS idle_minutes, r.session_lifetime_minutes AS lifetime_minutes,
-                r.ledger_enabled, r.persona_enabled
+                r.ledger_enabled, r.persona_enabled, s.platform, home.allowed_roles
          FROM session s
          JOIN user u ON u.realm = s.realm AND u.nick = s.nick
          JOIN realm r ON r.code = COALESCE(s.active_realm, s.realm) AND r.deleted_at IS NULL
@@ -120,6 +138,12 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
   }
   // A realm switch lasts only while it would still be allowed (PUT /mas/realm/{realm}/change): mas_realm_list_all,
   // or mas_realm_list with the acting realm in the home realm's tree. Otherwise the session ends for good.
+  // A console session of a user whose roles the home realm no longer admits to the console ends for good (the
+  // console then shows the sign-in page), like one whose switch is no longer allowed.
+  if (s.platform === 'dashboard' && !consoleRoleAllowed(s.allowed_roles, roles, permissions)) {
+    await revokeSession(db, tokenHash)
+    return { status: 'unknown' }
+  }
   if (s.realm !== s.home_realm) {
     const allowed = permissions.has('mas_realm_list_all') || (permissions.has('mas_realm_list') && treeRes.results.length > 0)
     if (!allowed) {

@@ -1,3 +1,4 @@
+import { newUserCreditStatements } from './ledger'
 import { revokeUserSessionsStatement } from './sessions'
 import { auditStatement } from '../lib/audit'
 
@@ -77,7 +78,7 @@ export async function createUser(
   db: D1Database,
   realm: string,
   user: { nick: string; name: string; email: string; avatar_url: string; roles: string[] },
-  origin: { provider: string; requestId?: string },
+  origin: { provider: string; requestId?: string; ledger?: { code: string; ledger_enabled?: unknown; ledger_new_user_credits?: unknown } },
 ): Promise<void> {
   await db.batch([
     db
@@ -97,5 +98,7 @@ export async function createUser(
       after: { name: user.name, email: user.email, avatar_url: user.avatar_url, roles: user.roles },
       requestId: origin.requestId,
     }),
+    // The realm's credits for new users, when it keeps a ledger.
+    ...(origin.ledger ? newUserCreditStatements(db, origin.ledger, user.nick, `provider:${origin.provider}`) : []),
   ])
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type * as v from 'valibot'
+import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ListQuery, type ListPage } from '#shared/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '#shared/schemas/entity'
@@ -249,6 +249,26 @@ export interface CrudWrite {
   values: Record<string, unknown>
 }
 
+/** `?fields=a,b`: the names of the fields a get answers (seed 000 §7); absent, every field. */
+export const FieldsQuery = v.object({
+  fields: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(2000, 'validation.max_length'),
+      v.transform((x) => [...new Set(x.split(',').map((f) => f.trim()))].filter((f) => f !== '')),
+      v.array(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, 'validation.fields'))),
+    ),
+  ),
+})
+
+/** Only the requested fields of an answer; a name the answer does not have is a 400 (it changes nothing). */
+export function pickFields(row: Record<string, unknown>, fields: string[] | undefined): Record<string, unknown> {
+  if (!fields || fields.length === 0) return row
+  const unknown = fields.find((f) => !Object.hasOwn(row, f))
+  if (unknown !== undefined) throw apiError(400, 'unknown_field', `Unknown field ${unknown}.`, 'fields', unknown)
+  return Object.fromEntries(fields.map((f) => [f, row[f]]))
+}
+
 export interface CrudOptions<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema> {
   permissions: Permissions
   /** Rows the caller may see and change; defaults to the caller's realm. */
@@ -308,7 +328,11 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
 
   app.get(
     '/:id',
-    guarded(accessOf(opts.permissions.get), async (c, auth) => c.json(await answer(c, await load(c, await scopeOf(c, auth), pathParam(c, 'id'))))),
+    guarded(accessOf(opts.permissions.get), async (c, auth) => {
+      const { fields } = parse(FieldsQuery, { fields: c.req.query('fields') })
+      const row = await answer(c, await load(c, await scopeOf(c, auth), pathParam(c, 'id')))
+      return c.json(pickFields(row, fields))
+    }),
   )
 
   if (opts.create && opts.permissions.create) {

@@ -32,7 +32,9 @@ export const DEMO_REALMS: DemoRealm[] = [
       favicon_url: '/brand/demo-favicon.svg',
       terms: '/brand/demo-terms.html',
       privacy: '/brand/demo-privacy.html',
-      allowed_roles: JSON.stringify(['manager', 'root', 'support', 'admin']),
+      // Unrestricted: every role with dashboard access uses demo's console (teachers author tasks there). escola
+      // restricts it (below), so its teacher is refused at the console.
+      allowed_roles: JSON.stringify([]),
       auth_type: JSON.stringify({ 'demo.edu': 'teacher', 'aluno.demo.edu': 'student' }),
       allowed_award: JSON.stringify(['life', 'product']),
       ledger_enabled: 1,

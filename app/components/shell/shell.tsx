@@ -1,4 +1,5 @@
 import { Form, Link, NavLink, useLocation } from '@remix-run/react'
+import { ClockProvider } from '~/components/ui/clock'
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { VisibleSection } from '~/lib/navigation'
@@ -110,7 +111,7 @@ export function Shell({ user, config, locale, settings, nav, balance, hideSideba
           <AccountMenu user={user} config={config} onSettings={() => setSettingsOpen(true)} />
         </header>
         <main className="content" id="main" tabIndex={-1}>
-          {children}
+          <ClockProvider clock={{ locale, timeZone: config.time_zone || 'America/Sao_Paulo' }}>{children}</ClockProvider>
         </main>
         <footer className="app-footer">
           <LegalLinks config={config} />

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { REALM_CODE_MAX } from '#shared/schemas/common'
 
 export interface RealmChoiceResult {
-  error?: { field: 'realm'; message: string }
+  error?: { field: 'realm'; message: string; values?: Record<string, string> }
 }
 
 /**
@@ -42,7 +42,7 @@ export function RealmChooser({ result, defaultCode = '', redirectTo }: { result?
             />
             {error ? (
               <p className="error" id="realm-code-error" role="alert">
-                {t(error.message)}
+                {t(error.message, error.values)}
               </p>
             ) : (
               <p className="hint" id="realm-code-hint">

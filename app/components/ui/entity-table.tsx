@@ -1,10 +1,12 @@
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table'
-import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
 import { cellText, type TableColumn } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'
+import { zoneName } from '~/lib/format'
+import { useClock } from './clock'
 import { Icon, type IconName } from './icon'
 import { SearchBar } from './search-bar'
 
@@ -30,11 +32,33 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   const navigation = useNavigation()
   const location = useLocation()
   const [params] = useSearchParams()
+  const clock = useClock()
+  // The first data column and the row actions stay in view when the table scrolls sideways (1366 px, phones).
+  const firstId = spec.columns[0]?.id
+  const stickyClass = (id: string | undefined) =>
+    id === '__select' ? 'sticky-select' : id === firstId ? (selectable ? 'sticky-first after-select' : 'sticky-first') : undefined
+  const tableRef = useRef<HTMLTableElement>(null)
+  // After paging, sorting or a new page size asked from this table, focus goes to the table (its caption is read).
+  const focusAfterLoad = useRef(false)
+  useEffect(() => {
+    if (focusAfterLoad.current) {
+      focusAfterLoad.current = false
+      tableRef.current?.focus()
+    }
+  }, [page])
+  const pageSize = useRef<{ keyboard: boolean }>({ keyboard: false })
   const [selection, setSelection] = useState<RowSelectionState>({})
   const loading = navigation.state === 'loading' && navigation.location?.pathname === location.pathname
 
   // A new page of rows is a new selection.
   useEffect(() => setSelection({}), [page])
+
+  const commitPageSize = (select: HTMLSelectElement) => {
+    pageSize.current.keyboard = false
+    if (Number(select.value) === query.limit) return
+    focusAfterLoad.current = true
+    select.form?.requestSubmit()
+  }
 
   const withParams = (changes: Record<string, string | number | null>) => {
     const next = new URLSearchParams(params)
@@ -51,7 +75,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
       accessorFn: (row: Row) => row[c.id],
       header: () => <span className="th-label">{t(c.label)}</span>,
       enableSorting: Boolean(c.sorting),
-      cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t)),
+      cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t, clock)),
       meta: c,
     }))
     if (!selectable) return data
@@ -75,7 +99,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
       },
       ...data,
     ]
-  }, [spec, t, selectable])
+  }, [spec, t, selectable, clock])
 
   const table = useReactTable({
     data: page.items,
@@ -142,7 +166,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
         </div>
       </div>
       <div className="table-wrap" aria-busy={loading}>
-        <table className="data">
+        <table className="data" ref={tableRef} tabIndex={-1}>
           <caption className="visually-hidden">{title}</caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -154,12 +178,25 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                   return (
                     <th
                       key={header.id}
+                      className={stickyClass(header.column.id)}
                       scope="col"
                       style={{ textAlign: c?.align, width: c?.width ?? (c ? undefined : '2.5rem'), minWidth: c?.minWidth }}
                       aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : c?.sorting ? 'none' : undefined}
                     >
                       {c?.sorting ? (
-                        <Link to={withParams({ order: nextOrder, offset: 0 })} preventScrollReset className="sort-link">
+                        <Link
+                          to={withParams({ order: nextOrder, offset: 0 })}
+                          preventScrollReset
+                          className="sort-link"
+                          onClick={() => (focusAfterLoad.current = true)}
+                          onKeyDown={(e) => {
+                            // A sortable header is a button to its users: Space sorts too (Enter follows the link).
+                            if (e.key === ' ') {
+                              e.preventDefault()
+                              e.currentTarget.click()
+                            }
+                          }}
+                        >
                           {flexRender(header.column.columnDef.header, header.getContext())}
                           <Icon name={direction === 'asc' ? 'sortAsc' : direction === 'desc' ? 'sortDesc' : 'sort'} size={16} />
                           {direction ? <span className="visually-hidden">, {t(direction === 'asc' ? 'table.sort.asc' : 'table.sort.desc')}</span> : null}
@@ -177,7 +214,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                   )
                 })}
                 {rowActions ? (
-                  <th scope="col">
+                  <th scope="col" className="sticky-actions">
                     <span className="visually-hidden">{t('table.actions')}</span>
                   </th>
                 ) : null}
@@ -196,14 +233,19 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                 <tr key={row.id} aria-selected={selectable ? row.getIsSelected() : undefined}>
                   {row.getVisibleCells().map((cell) => {
                     const c = cell.column.columnDef.meta as TableColumn<Row> | undefined
-                    const text = c ? cellText(c, row.original, t) : undefined
+                    const text = c ? cellText(c, row.original, t, clock) : undefined
                     return (
-                      <td key={cell.id} style={{ textAlign: c?.align }} className={c?.ellipsis ? 'ellipsis' : undefined} title={c?.tooltip ? text : undefined}>
+                      <td
+                        key={cell.id}
+                        style={{ textAlign: c?.align }}
+                        className={[c?.ellipsis ? 'ellipsis' : '', stickyClass(cell.column.id) ?? ''].filter(Boolean).join(' ') || undefined}
+                        title={c?.tooltip ? text : undefined}
+                      >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     )
                   })}
-                  {rowActions ? <td className="row-actions">{rowActions(row.original)}</td> : null}
+                  {rowActions ? <td className="row-actions sticky-actions">{rowActions(row.original)}</td> : null}
                 </tr>
               ))
             )}
@@ -215,6 +257,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
           </p>
         ) : null}
       </div>
+      {spec.columns.some((c) => c.time) ? <p className="hint zone-caption">{t('table.time_zone', { zone: zoneName(clock) })}</p> : null}
       <div className="table-footer">
         <Form method="get" className="page-size">
           {[...params.entries()]
@@ -224,7 +267,25 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
             ))}
           <label>
             {t('table.rows_per_page')}
-            <select className="input" name="limit" defaultValue={query.limit} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+            <select
+              className="input"
+              name="limit"
+              defaultValue={query.limit}
+              // The page size applies on commit: a pick with the pointer, or Enter / leaving the field after arrow
+              // keys (which change the value one step at a time and must not load a page at each step).
+              onKeyDown={(e) => {
+                if (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End' || e.key === 'PageUp' || e.key === 'PageDown')
+                  pageSize.current.keyboard = true
+                if (e.key === 'Enter') {
+                  e.preventDefault()
+                  commitPageSize(e.currentTarget)
+                }
+              }}
+              onChange={(e) => {
+                if (!pageSize.current.keyboard) commitPageSize(e.currentTarget)
+              }}
+              onBlur={(e) => commitPageSize(e.currentTarget)}
+            >
               {PAGE_SIZES.map((n) => (
                 <option key={n} value={n}>
                   {n}
@@ -245,12 +306,14 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
             to={withParams({ offset: Math.max(0, page.offset - page.limit) })}
             label={t('table.previous')}
             icon="chevronLeft"
+            onNavigate={() => (focusAfterLoad.current = true)}
           />
           <PageLink
             disabled={page.offset + page.limit >= page.total}
             to={withParams({ offset: page.offset + page.limit })}
             label={t('table.next')}
             icon="chevronRight"
+            onNavigate={() => (focusAfterLoad.current = true)}
           />
         </span>
       </div>
@@ -258,7 +321,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   )
 }
 
-function PageLink({ disabled, to, label, icon }: { disabled: boolean; to: string; label: string; icon: IconName }) {
+function PageLink({ disabled, to, label, icon, onNavigate }: { disabled: boolean; to: string; label: string; icon: IconName; onNavigate?: () => void }) {
   if (disabled) {
     return (
       <span className="btn btn-icon" aria-disabled="true" title={label}>
@@ -267,7 +330,7 @@ function PageLink({ disabled, to, label, icon }: { disabled: boolean; to: string
     )
   }
   return (
-    <Link className="btn btn-icon" to={to} title={label} preventScrollReset>
+    <Link className="btn btn-icon" to={to} title={label} preventScrollReset onClick={onNavigate}>
       <Icon name={icon} label={label} />
     </Link>
   )

@@ -19,6 +19,7 @@ import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser } from '
 import { ApiError, apiError } from '../../lib/errors'
 import { extraFieldErrors, type ExtraFieldRule } from '../../lib/extra-fields'
 import { hashPassword } from '../../lib/password'
+import { newUserCreditStatements } from '../../db/ledger'
 import { origin, type Ctx } from '../context'
 
 /** What one user write needs to know besides its body; imports share it across rows. */
@@ -30,6 +31,8 @@ export interface UserWriteContext {
   filesBaseUrl: string
   /** Nicks that exist or will (rows earlier in an import); supervisees must be among them. */
   known?: Set<string>
+  /** The realm's ledger settings: a new user gets the credits for new users (seed 002 realm limits). */
+  ledger: { code: string; ledger_enabled?: unknown; ledger_new_user_credits?: unknown }
 }
 
 export async function userWriteContext(c: Ctx, auth: Auth): Promise<UserWriteContext> {
@@ -48,6 +51,7 @@ export async function userWriteContext(c: Ctx, auth: Auth): Promise<UserWriteCon
     extraRules: rules.results.map((r) => ({ key: r.key, label: r.label, required: r.required === 1, active: r.active === 1 })),
     allowPicture: realm?.allow_custom_user_profile_picture === 1,
     filesBaseUrl: realm ? realmConfig(realm, origin(c), c.get('hostRealm') === null).files_base_url : '/files/',
+    ledger: { code: auth.realm, ledger_enabled: realm?.ledger_enabled ?? 0, ledger_new_user_credits: realm?.ledger_new_user_credits ?? 0 },
   }
 }
 
@@ -158,6 +162,7 @@ export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, bod
   const statements: D1PreparedStatement[] = []
   if (!existing) {
     statements.push(...insertUserStatements(db, w.realm, { ...(changes as UserColumns), nick, name: body.name ?? nick, origin_realm: w.realm }, roles))
+    statements.push(...newUserCreditStatements(db, w.ledger, nick, auth.nick))
   } else {
     if (Object.values(changes).some((v) => v !== undefined)) statements.push(updateUserStatement(db, w.realm, nick, changes))
     if (body.roles) statements.push(...setRolesStatements(db, w.realm, nick, roles))

@@ -35,6 +35,14 @@ async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, stri
   if (errors.length) throw new ApiError(422, errors)
 }
 
+/** The realm's `max_rooms` (-1: no limit) caps how many rooms it has (seed 002 realm limits). */
+async function roomLimit(c: Ctx, auth: Auth) {
+  const row = await c.env.DB.prepare('SELECT r.max_rooms AS max, (SELECT COUNT(*) FROM room WHERE realm = r.code) AS n FROM realm r WHERE r.code = ?')
+    .bind(auth.realm)
+    .first<{ max: number; n: number }>()
+  if (row && row.max >= 0 && row.n >= row.max) throw apiError(422, 'limit', 'validation.room.max_rooms', 'name', row.max)
+}
+
 const roomCrud = crud(roomEntity, {
   permissions: {
     list: 'room_room_list',
@@ -47,6 +55,7 @@ const roomCrud = crud(roomEntity, {
   update: RoomInput,
   beforeCreate: async (c, auth, body) => {
     await uniqueName(c, auth, 'room', body.name)
+    await roomLimit(c, auth)
     await requireExtraFields(c, auth, body.extra)
     return { ...body, ...born(auth), member_count: 0 }
   },
@@ -100,6 +109,12 @@ room.post(
     const found = user.nick
     if (await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, found).first())
       throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
+    // The realm's `max_users_per_room` (-1: no limit) caps a room's members (seed 002 realm limits).
+    const limit = await db
+      .prepare('SELECT r.max_users_per_room AS max, (SELECT COUNT(*) FROM room_member WHERE realm = r.code AND room_id = ?) AS n FROM realm r WHERE r.code = ?')
+      .bind(r.id, auth.realm)
+      .first<{ max: number; n: number }>()
+    if (limit && limit.max >= 0 && limit.n >= limit.max) throw apiError(422, 'limit', 'validation.room.max_members', 'nick', limit.max)
     await db.batch([
       db
         .prepare('INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES (?, ?, ?, ?, ?)')

@@ -5,6 +5,8 @@ export default {
   'realm.select.hint': 'Lowercase letters, digits, hyphen or underscore; up to 10 characters.',
   'realm.select.submit': 'Select',
   'realm.select.loading': 'Loading realm data…',
+  'realm.error.not_found':
+    'We found no realm with the code “{{code}}”. Check the code with your institution (lower-case letters, digits, hyphen or underscore) and try again.',
   'realm.error.load': 'Failed to load realm data.',
   'realm.change': 'Change realm',
   'realm.tooltip': 'You are signing in to realm {{name}} ({{code}}).',
@@ -61,6 +63,7 @@ export default {
   'login.msg.error.google.email': 'The e-mail address of the Google account could not be identified.',
   'login.msg.error.google.not_allowed': 'This account is not allowed to sign in to this realm.',
   'login.msg.error.google.invalid': 'The Google account could not be confirmed. Please try again.',
+  'login.msg.error.role_not_allowed': "Your role has no access to this realm's console. Ask a realm administrator to add it to the allowed roles.",
   'login.msg.error.provider_not_allowed': 'This way of signing in is not enabled in this realm.',
   'login.msg.error.provider_unavailable': 'The sign-in provider is unavailable right now.',
   'validation.document_type': 'Choose the document type.',

@@ -89,7 +89,7 @@ export default {
   'pages.role.create': 'New role',
   'pages.role.edit': 'Edit role',
   'pages.realm.report': 'Complaint reports',
-  'pages.realm.category.list': 'Room categories',
+  'pages.realm.category.list': 'Room category tree',
   'pages.realm.category.create': 'New room category',
   'pages.realm.category.edit': 'Edit room category',
   'pages.realm.word_filter': 'Word filter',
@@ -143,7 +143,7 @@ export default {
   'pages.public.mobile.lesson': 'My lessons',
   'pages.public.mobile.lesson.apply': 'Take lesson',
   'pages.public.persona.chat': 'Chat with the persona',
-  'pages.unavailable.title': '{{page}} is not available yet',
+  'pages.unavailable.title': 'Not available yet: {{page}}',
   'pages.unavailable.description': 'This screen belongs to the console but has not been built in this version yet. You already have access to it.',
   'pages.unavailable.back': 'Back to the overview',
 }

@@ -105,6 +105,8 @@ export default {
   'validation.room.group_duplicate': 'Room repeated.',
   'validation.room.unknown_user': 'User not found in this realm.',
   'validation.room.already_member': 'This user is already a member of the room.',
+  'validation.room.max_rooms': "The realm's room limit ({{count}}) is reached: delete a room or ask for a higher limit.",
+  'validation.room.max_members': 'This room is full: the realm allows {{count}} members per room.',
   'tms.model.delete_blocked': 'This model has {{count}} published activity(ies) and cannot be removed.',
   'tms.category.in_use': 'Category in use ({{count}}); remove its links first.',
   'tms.genre.in_use': 'Genre used by {{count}} essay question(s).',

@@ -5,6 +5,8 @@ export default {
   'realm.select.hint': 'Letras minúsculas, números, guion o guion bajo; hasta 10 caracteres.',
   'realm.select.submit': 'Seleccionar',
   'realm.select.loading': 'Cargando los datos del dominio…',
+  'realm.error.not_found':
+    'No encontramos el dominio «{{code}}». Confirme el código con su institución (letras minúsculas, números, guion o guion bajo) e inténtelo de nuevo.',
   'realm.error.load': 'No se pudieron cargar los datos del dominio.',
   'realm.change': 'Cambiar de dominio',
   'realm.tooltip': 'Estás entrando en el dominio {{name}} ({{code}}).',
@@ -62,6 +64,8 @@ export default {
   'login.msg.error.google.email': 'No se pudo identificar el correo electrónico de la cuenta de Google.',
   'login.msg.error.google.not_allowed': 'Esta cuenta no tiene permiso para entrar en este dominio.',
   'login.msg.error.google.invalid': 'No se pudo confirmar la cuenta de Google. Inténtalo de nuevo.',
+  'login.msg.error.role_not_allowed':
+    'Su rol no tiene acceso al panel de este dominio. Pida a un administrador del dominio que lo incluya en los roles permitidos.',
   'login.msg.error.provider_not_allowed': 'Esta forma de entrar no está habilitada en este dominio.',
   'login.msg.error.provider_unavailable': 'El proveedor de acceso no está disponible en este momento.',
   'validation.document_type': 'Elige el tipo de documento.',

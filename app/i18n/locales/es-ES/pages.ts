@@ -89,7 +89,7 @@ export default {
   'pages.role.create': 'Nuevo perfil de acceso',
   'pages.role.edit': 'Editar perfil de acceso',
   'pages.realm.report': 'Denuncias',
-  'pages.realm.category.list': 'Categorías de sala',
+  'pages.realm.category.list': 'Árbol de categorías de sala',
   'pages.realm.category.create': 'Nueva categoría de sala',
   'pages.realm.category.edit': 'Editar categoría de sala',
   'pages.realm.word_filter': 'Filtro de palabras',
@@ -143,7 +143,7 @@ export default {
   'pages.public.mobile.lesson': 'Mis clases',
   'pages.public.mobile.lesson.apply': 'Tomar clase',
   'pages.public.persona.chat': 'Conversar con la persona',
-  'pages.unavailable.title': '{{page}} aún no está disponible',
+  'pages.unavailable.title': 'Aún no disponible: {{page}}',
   'pages.unavailable.description': 'Esta pantalla forma parte de la consola, pero aún no se ha construido en esta versión. Ya tienes acceso a ella.',
   'pages.unavailable.back': 'Volver al resumen',
 }

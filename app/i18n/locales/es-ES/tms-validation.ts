@@ -105,6 +105,8 @@ export default {
   'validation.room.group_duplicate': 'Sala repetida.',
   'validation.room.unknown_user': 'Usuario no encontrado en este dominio.',
   'validation.room.already_member': 'Este usuario ya es miembro de la sala.',
+  'validation.room.max_rooms': 'Se alcanzó el límite de salas del reino ({{count}}): elimine una sala o solicite un límite mayor.',
+  'validation.room.max_members': 'Esta sala está llena: el reino permite {{count}} miembros por sala.',
   'tms.model.delete_blocked': 'Este modelo tiene {{count}} actividad(es) publicada(s) y no se puede eliminar.',
   'tms.category.in_use': 'Categoría en uso ({{count}}); quita los vínculos antes.',
   'tms.genre.in_use': 'Género usado por {{count}} pregunta(s) de redacción.',

@@ -6,6 +6,8 @@ export default {
   'realm.select.hint': 'Letras minúsculas, números, hífen ou sublinhado; até 10 caracteres.',
   'realm.select.submit': 'Selecionar',
   'realm.select.loading': 'Carregando os dados do domínio…',
+  'realm.error.not_found':
+    'Não encontramos o domínio “{{code}}”. Confira o código com a sua instituição (letras minúsculas, números, hífen ou sublinhado) e tente de novo.',
   'realm.error.load': 'Falha ao carregar os dados do domínio.',
   'realm.change': 'Trocar de domínio',
   'realm.tooltip': 'Você está entrando no domínio {{name}} ({{code}}).',
@@ -63,6 +65,8 @@ export default {
   'login.msg.error.google.email': 'Não foi possível identificar o e-mail da conta Google.',
   'login.msg.error.google.not_allowed': 'Esta conta não tem permissão para entrar neste domínio.',
   'login.msg.error.google.invalid': 'Não foi possível confirmar a conta Google. Tente novamente.',
+  'login.msg.error.role_not_allowed':
+    'O seu papel não tem acesso ao painel deste domínio. Peça a um administrador do domínio para incluí-lo nos papéis permitidos.',
   'login.msg.error.provider_not_allowed': 'Esta forma de entrar não está habilitada neste domínio.',
   'login.msg.error.provider_unavailable': 'O provedor de acesso está indisponível no momento.',
   'validation.document_type': 'Escolha o tipo de documento.',

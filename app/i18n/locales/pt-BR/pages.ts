@@ -90,7 +90,7 @@ export default {
   'pages.role.create': 'Novo perfil de acesso',
   'pages.role.edit': 'Editar perfil de acesso',
   'pages.realm.report': 'Denúncias',
-  'pages.realm.category.list': 'Categorias de sala',
+  'pages.realm.category.list': 'Árvore de categorias de sala',
   'pages.realm.category.create': 'Nova categoria de sala',
   'pages.realm.category.edit': 'Editar categoria de sala',
   'pages.realm.word_filter': 'Filtro de palavras',
@@ -144,7 +144,7 @@ export default {
   'pages.public.mobile.lesson': 'Minhas aulas',
   'pages.public.mobile.lesson.apply': 'Assistir aula',
   'pages.public.persona.chat': 'Conversar com a persona',
-  'pages.unavailable.title': '{{page}} ainda não está disponível',
+  'pages.unavailable.title': 'Ainda não disponível: {{page}}',
   'pages.unavailable.description': 'Esta tela faz parte do console, mas ainda não foi construída nesta versão. O seu acesso a ela já está liberado.',
   'pages.unavailable.back': 'Voltar para a visão geral',
 }

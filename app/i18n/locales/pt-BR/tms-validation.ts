@@ -105,6 +105,8 @@ export default {
   'validation.room.group_duplicate': 'Sala repetida.',
   'validation.room.unknown_user': 'Usuário não encontrado neste domínio.',
   'validation.room.already_member': 'Este usuário já é membro da sala.',
+  'validation.room.max_rooms': 'O limite de salas do reino ({{count}}) foi atingido: exclua uma sala ou peça um limite maior.',
+  'validation.room.max_members': 'Esta sala está cheia: o reino permite {{count}} membros por sala.',
   'tms.model.delete_blocked': 'Este modelo tem {{count}} atividade(s) publicada(s) e não pode ser removido.',
   'tms.category.in_use': 'Categoria em uso ({{count}}); remova os vínculos antes.',
   'tms.genre.in_use': 'Gênero em uso por {{count}} questão(ões) de redação.',

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
-import { dateTime } from '~/lib/format'
+import { formatTime } from '~/lib/format'
+import { useClock, ZoneCaption } from '~/components/ui/clock'
 import type { ListPage } from '#shared/schemas/common'
 import type { StatementEntry } from '#shared/schemas/ledger-entity'
 import type { ActionResult } from './__ledger.server'
@@ -31,6 +32,7 @@ export function Statement({
   actionKey: string
 }) {
   const { t } = useTranslation()
+  const clock = useClock()
   const locale = t('ledger.locale')
   const toast = useToast()
   const fetcher = useFetcher<ActionResult<{ billing_key: string }>>()
@@ -84,7 +86,7 @@ export function Statement({
             <tbody>
               {statement.items.map((e) => (
                 <tr key={e.id}>
-                  <td>{dateTime(e.created_at, locale)}</td>
+                  <td>{formatTime(e.created_at, clock)}</td>
                   <td>
                     {t(`ledger.type.${e.type}`)}
                     {e.reversed_by ? <span className="badge"> {t('ledger.statement.reversed')}</span> : null}
@@ -113,6 +115,7 @@ export function Statement({
               ))}
             </tbody>
           </table>
+          <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
           <div className="table-footer">
             <span aria-live="polite">
               {t('table.range', { from: statement.offset + 1, to: statement.offset + statement.items.length, total: statement.total })}

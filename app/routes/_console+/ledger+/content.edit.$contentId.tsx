@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -60,6 +62,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function ContentEditRoute() {
   const { key, content, system } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
+  const clock = useClock()
   const action = useActionData<ActionResult>()
   const saving = useNavigation().state === 'submitting'
   const [values, setValues] = useState({
@@ -83,9 +86,7 @@ export default function ContentEditRoute() {
           <h1>
             {t(content ? 'pages.ledger.content.edit' : 'resources.ledger_content.create')}: <code>{key}</code>
           </h1>
-          {content ? (
-            <p className="hint">{t('ledger.updated', { by: content.updated_by || '—', at: content.updated_at.replace('T', ' ').slice(0, 16) })}</p>
-          ) : null}
+          {content ? <p className="hint">{t('ledger.updated', { by: content.updated_by || '—', at: formatTime(content.updated_at, clock) })}</p> : null}
         </div>
       </div>
       <Form method="post" className="ledger-form" noValidate onSubmit={(e) => !live.attempt() && e.preventDefault()}>

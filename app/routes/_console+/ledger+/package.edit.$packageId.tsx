@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
@@ -20,6 +22,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) => save
 export default function PackageEditRoute() {
   const pkg = useLoaderData<typeof loader>()
   const { t } = useTranslation()
+  const clock = useClock()
   return (
     <>
       <div className="page-header">
@@ -27,7 +30,7 @@ export default function PackageEditRoute() {
           <h1>
             {t('pages.ledger.package.edit')}: {pkg.name}
           </h1>
-          <p className="hint">{t('ledger.updated', { by: pkg.updated_by || '—', at: pkg.updated_at.replace('T', ' ').slice(0, 16) })}</p>
+          <p className="hint">{t('ledger.updated', { by: pkg.updated_by || '—', at: formatTime(pkg.updated_at, clock) })}</p>
         </div>
       </div>
       <PackageForm key={pkg.id} initial={pkg} />

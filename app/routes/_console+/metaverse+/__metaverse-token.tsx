@@ -6,14 +6,16 @@ import { Dialog } from '~/components/ui/dialog'
 import { TextField } from '~/components/ui/fields'
 import { Icon } from '~/components/ui/icon'
 import { useLiveValidation } from '~/lib/form'
-import { dateTime } from '~/lib/format'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import { jsonBody } from '~/lib/json'
 import type { ErrorItem } from '#shared/schemas/error'
 import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
 
 /** Generates a signed, expiring access token for an e-mail at a metaverse host (both needed, seed 002 §5). */
-export function MetaverseTokenDialog({ host, onClose, locale }: { host: string | null; onClose: () => void; locale: string }) {
+export function MetaverseTokenDialog({ host, onClose }: { host: string | null; onClose: () => void }) {
   const { t } = useTranslation()
+  const clock = useClock()
   const fetcher = useFetcher<{ ok: boolean; errors: ErrorItem[]; token: MetaverseToken | null }>({ key: 'metaverse-token' })
   const [values, setValues] = useState({ host: host ?? '', email: '' })
   const form = useLiveValidation(MetaverseTokenRequest, values, fetcher.data?.errors)
@@ -56,7 +58,7 @@ export function MetaverseTokenDialog({ host, onClose, locale }: { host: string |
               <input id="metaverse-token" className="input code" readOnly value={token.token} onFocus={(e) => e.currentTarget.select()} />
               <CopyButton text={token.token} label={t('copy.copy')} iconOnly />
             </div>
-            <p className="hint">{t('resources.metaverse_room.token.expires', { at: dateTime(token.expires_at, locale) })}</p>
+            <p className="hint">{t('resources.metaverse_room.token.expires', { at: formatTime(token.expires_at, clock) })}</p>
           </div>
         ) : null}
         <div className="dialog-actions">

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useFetcher, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { DeleteConfirm } from '~/components/ui/dialog'
@@ -9,7 +9,6 @@ import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
 import { jsonBody } from '~/lib/json'
 import metaverseList from '~/lists/metaverse'
-import type { RootData } from '~/root'
 import type { MetaverseRoom } from '#shared/schemas/metaverse'
 import { loadList } from '~/server/list.server'
 import { MetaverseTokenDialog } from './__metaverse-token'
@@ -34,7 +33,6 @@ export const action = ({ request, context }: ActionFunctionArgs) => metaverseLis
 
 export default function MetaverseListRoute() {
   const { page, query, canCreate, canEdit, canDelete, canToken } = useLoaderData<typeof loader>()
-  const locale = useRouteLoaderData<RootData>('root')?.locale ?? 'pt-BR'
   const { t } = useTranslation()
   const remover = useFetcher<typeof action>()
   const [removing, setRemoving] = useState<MetaverseRoom | null>(null)
@@ -82,7 +80,7 @@ export default function MetaverseListRoute() {
           </>
         )}
       />
-      {tokenHost !== null ? <MetaverseTokenDialog host={tokenHost} onClose={() => setTokenHost(null)} locale={locale} /> : null}
+      {tokenHost !== null ? <MetaverseTokenDialog host={tokenHost} onClose={() => setTokenHost(null)} /> : null}
       <DeleteConfirm
         item={removing}
         prefix="resources.metaverse_room"

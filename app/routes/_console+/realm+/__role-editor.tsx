@@ -5,7 +5,7 @@ import { Dialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
-import { permissionAction, permissionDiff } from '~/lib/permission-diff'
+import { permissionDiff, permissionLabel } from '~/lib/permission-diff'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '#shared/schemas/error'
 import { PERMISSION_GROUPS, PERMISSIONS, isPlatformPermission, permissionGroup } from '#shared/schemas/permission'
@@ -208,8 +208,8 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
                           disabled={own}
                           onChange={(e) => toggle(p, e.currentTarget.checked)}
                         />
-                        <code>{p}</code>
-                        <span className="hint"> · {t(`permissions.action.${permissionAction(p)}`, { defaultValue: permissionAction(p) })}</span>
+                        <span>{permissionLabel(t, p)}</span>
+                        <code className="hint"> {p}</code>
                         {isPlatformPermission(p) ? (
                           <span className="badge" title={t('resources.platform.hint')}>
                             {t('resources.platform.badge')}
@@ -231,7 +231,7 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
           <ul className="permission-readonly">
             {outside.map((p) => (
               <li key={p}>
-                <code>{p}</code>
+                {permissionLabel(t, p)} <code className="hint">{p}</code>
               </li>
             ))}
           </ul>
@@ -254,7 +254,7 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
             <ul className="diff-added">
               {diff.added.map((p) => (
                 <li key={p}>
-                  <code>+ {p}</code>
+                  + {permissionLabel(t, p)} <code className="hint">{p}</code>
                 </li>
               ))}
             </ul>
@@ -262,7 +262,7 @@ export function RoleEditor({ mode, role, description, granted, grantable, own = 
             <ul className="diff-removed">
               {diff.removed.map((p) => (
                 <li key={p}>
-                  <code>− {p}</code>
+                  − {permissionLabel(t, p)} <code className="hint">{p}</code>
                 </li>
               ))}
             </ul>

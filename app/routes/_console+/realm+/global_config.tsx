@@ -1,4 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -44,6 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function GlobalConfigRoute() {
   const { config, canEdit } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
+  const clock = useClock()
   const toast = useToast()
   const fetcher = useFetcher<typeof action>()
   const { updated_at, updated_by, ...initial } = config
@@ -74,7 +77,7 @@ export default function GlobalConfigRoute() {
         <div>
           <h1>{t('pages.realm.global_config')}</h1>
           <p className="hint">
-            {updated_by ? t('resources.role.updated', { by: updated_by, at: updated_at.replace('T', ' ').slice(0, 16) }) : t('global_config.never_saved')}
+            {updated_by ? t('resources.role.updated', { by: updated_by, at: formatTime(updated_at, clock) }) : t('global_config.never_saved')}
           </p>
         </div>
       </div>

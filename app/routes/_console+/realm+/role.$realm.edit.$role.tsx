@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
@@ -36,6 +38,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) => save
 export default function RoleEditRoute() {
   const role = useLoaderData<typeof loader>()
   const { t } = useTranslation()
+  const clock = useClock()
   return (
     <>
       <div className="page-header">
@@ -43,7 +46,7 @@ export default function RoleEditRoute() {
           <h1>
             {t('pages.role.edit')}: {role.role}
           </h1>
-          <p className="hint">{t('resources.role.updated', { by: role.updated_by || '—', at: role.updated_at.replace('T', ' ').slice(0, 16) })}</p>
+          <p className="hint">{t('resources.role.updated', { by: role.updated_by || '—', at: formatTime(role.updated_at, clock) })}</p>
         </div>
         <Link to="/realm/role" className="btn">
           {t('resources.role.back')}

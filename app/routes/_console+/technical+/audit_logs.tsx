@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import { useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -23,6 +25,7 @@ const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v =
 export default function AuditLogRoute() {
   const { page, query } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
+  const clock = useClock()
   const [open, setOpen] = useState<AuditLog | null>(null)
   return (
     <>
@@ -56,7 +59,7 @@ export default function AuditLogRoute() {
                 action: t(`resources.audit_log.action.${open.action}`, { defaultValue: open.action }),
                 entity: open.entity,
                 id: open.entity_id,
-                at: open.at.replace('T', ' ').slice(0, 19),
+                at: formatTime(open.at, clock, 'second'),
               })}
             </p>
             <div className="table-wrap">

@@ -3,7 +3,8 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { BankEditor } from '~/components/tms/bank-editor'
-import { when } from '~/lib/list-format'
+import { formatTime } from '~/lib/format'
+import { useClock } from '~/components/ui/clock'
 import type { BankItem } from '#shared/schemas/tms/bank'
 import { orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -28,13 +29,14 @@ export const action = ({ request, context, params }: ActionFunctionArgs) => bank
 export default function QuestionBankEditRoute() {
   const { item, categories, genres, skills } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
+  const clock = useClock()
   const { id: _id, realm: _realm, statement_text: _text, created_at, created_by, updated_at: _u, updated_by: _ub, ...question } = item
   return (
     <>
       <div className="page-header">
         <div>
           <h1>{t('pages.tms.question_bank.edit')}</h1>
-          <p className="hint">{t('tms.bank.created_by', { by: created_by, at: when(created_at) })}</p>
+          <p className="hint">{t('tms.bank.created_by', { by: created_by, at: formatTime(created_at, clock) })}</p>
         </div>
         <Link to="/tms/question_bank" className="btn">
           {t('tms.form.back')}

@@ -8,7 +8,8 @@ import { RouteError } from '~/components/shell/route-error'
 import { useToast } from '~/components/ui/toast'
 import { QuestionView } from '~/components/tms/question-view'
 import { translatedErrors } from '~/lib/error-text'
-import { when } from '~/lib/list-format'
+import { formatTime } from '~/lib/format'
+import { useClock, ZoneCaption } from '~/components/ui/clock'
 import { isoToZoned } from '~/lib/zoned-time'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { QuestionInput } from '#shared/schemas/tms/question'
@@ -54,6 +55,7 @@ export default function TaskDetailRoute() {
   const navigation = useNavigation()
   const submit = useSubmit()
   const { t } = useTranslation()
+  const clock = useClock()
   const toast = useToast()
   const [removing, setRemoving] = useState(false)
   const busy = navigation.state !== 'idle'
@@ -103,17 +105,17 @@ export default function TaskDetailRoute() {
             </ul>
           </dd>
           <dt>{t('resources.tms_task.fields.publish_at')}</dt>
-          <dd>{when(task.publish_at)}</dd>
+          <dd>{formatTime(task.publish_at, clock)}</dd>
           <dt>{t('resources.tms_task.fields.expire_at')}</dt>
-          <dd>{when(task.expire_at)}</dd>
+          <dd>{formatTime(task.expire_at, clock)}</dd>
           <dt>{t('resources.tms_task.fields.display_answer_at')}</dt>
-          <dd>{when(task.display_answer_at) || '—'}</dd>
+          <dd>{formatTime(task.display_answer_at, clock) || '—'}</dd>
           <dt>{t('resources.tms_task.fields.correct_at')}</dt>
-          <dd>{when(task.correct_at) || '—'}</dd>
+          <dd>{formatTime(task.correct_at, clock) || '—'}</dd>
           <dt>{t('resources.tms_task.fields.show_timer')}</dt>
           <dd>{t(task.show_timer ? 'tms.yes' : 'tms.no')}</dd>
           <dt>{t('tms.task.created')}</dt>
-          <dd>{t('tms.task.created_by', { by: task.created_by, at: when(task.created_at) })}</dd>
+          <dd>{t('tms.task.created_by', { by: task.created_by, at: formatTime(task.created_at, clock) })}</dd>
           {extraValues.map((f) => (
             <Fragment key={f.key}>
               <dt>{f.label}</dt>
@@ -121,6 +123,7 @@ export default function TaskDetailRoute() {
             </Fragment>
           ))}
         </dl>
+        <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
         {can.edit ? (
           <div className="toolbar-actions">
             <Form method="post">

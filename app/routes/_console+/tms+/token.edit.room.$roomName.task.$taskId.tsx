@@ -6,7 +6,8 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useToast } from '~/components/ui/toast'
 import { translatedErrors } from '~/lib/error-text'
-import { when } from '~/lib/list-format'
+import { formatTime } from '~/lib/format'
+import { useClock, ZoneCaption } from '~/components/ui/clock'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { TaskToken } from '#shared/schemas/tms/token'
 import { RealmApiError, orErrorResponse } from '~/server/api.server'
@@ -40,6 +41,7 @@ export default function TokenEditRoute() {
   const result = useActionData<typeof action>()
   const navigation = useNavigation()
   const { t } = useTranslation()
+  const clock = useClock()
   const toast = useToast()
   useEffect(() => {
     if (!result) return
@@ -62,7 +64,8 @@ export default function TokenEditRoute() {
         <h2 id="current-code">{t('tms.token.current')}</h2>
         {active ? (
           <p className="token-code" aria-live="polite">
-            <strong>{active.code}</strong> <span className="hint">{t('tms.token.made_by', { by: active.created_by, at: when(active.created_at) })}</span>
+            <strong>{active.code}</strong>{' '}
+            <span className="hint">{t('tms.token.made_by', { by: active.created_by, at: formatTime(active.created_at, clock) })}</span>
           </p>
         ) : (
           <p className="empty">{t('tms.token.none')}</p>
@@ -94,13 +97,14 @@ export default function TokenEditRoute() {
                 <tr key={k.id}>
                   <td>{k.code}</td>
                   <td>{k.created_by}</td>
-                  <td>{when(k.created_at)}</td>
-                  <td>{k.revoked_at ? when(k.revoked_at) : t('tms.token.active')}</td>
+                  <td>{formatTime(k.created_at, clock)}</td>
+                  <td>{k.revoked_at ? formatTime(k.revoked_at, clock) : t('tms.token.active')}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
+        <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
       </section>
     </>
   )

@@ -1,0 +1,56 @@
+import { createRemixStub } from '@remix-run/testing'
+import { render, screen, within } from '@testing-library/react'
+import i18next from 'i18next'
+import { describe, expect, it } from 'vitest'
+import { ClockProvider } from '~/components/ui/clock'
+import { EntityTable } from '~/components/ui/entity-table'
+import { catalogues } from '~/i18n/catalogues'
+import { formatTime, zoneName } from '~/lib/format'
+import { toCsv } from '~/lib/table'
+import ledgerContentList from '~/lists/ledger-content'
+import type { LedgerContent } from '#shared/schemas/ledger-entity'
+
+const SP = { locale: 'pt-BR', timeZone: 'America/Sao_Paulo' }
+const at = '2026-11-23T08:29:00.000Z'
+
+describe('one time formatter', () => {
+  it('shows an instant in the realm zone and the page language', () => {
+    expect(formatTime(at, SP)).toBe('23/11/2026, 05:29')
+    expect(formatTime(at, { locale: 'en-US', timeZone: 'America/Sao_Paulo' })).toBe('11/23/2026, 05:29')
+    expect(formatTime(at, { locale: 'pt-BR', timeZone: 'Europe/Lisbon' })).toBe('23/11/2026, 08:29')
+    expect(formatTime(at, SP, 'second')).toBe('23/11/2026, 05:29:00')
+    expect(formatTime(at, SP, 'day')).toBe('23/11/2026')
+    expect(formatTime('', SP)).toBe('')
+  })
+
+  it('names the zone for people, with its identifier', () => {
+    expect(zoneName(SP)).toMatch(/Brasília \(America\/Sao_Paulo\)$/)
+    expect(zoneName({ locale: 'en-US', timeZone: 'America/Sao_Paulo' })).toMatch(/Brasilia.*\(America\/Sao_Paulo\)$/)
+  })
+
+  it('formats time columns of a table with the clock and says the zone once; CSV keeps ISO 8601 UTC', async () => {
+    const row = { key: 'lesson.summary', name: 'Resumo', points: 5, is_system: true, updated_at: at, updated_by: 'root@demo' } as unknown as LedgerContent
+    const Stub = createRemixStub([
+      {
+        path: '/ledger/content',
+        Component: () => (
+          <ClockProvider clock={SP}>
+            <EntityTable
+              spec={ledgerContentList}
+              page={{ items: [row], total: 1, limit: 25, offset: 0 }}
+              query={{ limit: 25, offset: 0, like: '', order: '' }}
+              title="Preços"
+            />
+          </ClockProvider>
+        ),
+      },
+    ])
+    render(<Stub initialEntries={['/ledger/content']} />)
+    const table = await screen.findByRole('table')
+    expect(within(table).getByText('23/11/2026, 05:29')).toBeTruthy()
+    expect(screen.getByText(/^Horários em .*\(America\/Sao_Paulo\)\.$/)).toBeTruthy()
+    const i18n = i18next.createInstance()
+    await i18n.init({ lng: 'pt-BR', resources: { 'pt-BR': { translation: catalogues['pt-BR'] } } })
+    expect(toCsv(ledgerContentList.columns, [row], i18n.t)).toContain(at)
+  })
+})
