@@ -32,7 +32,7 @@ describe('a new version deployed under an open page', () => {
     try {
       const { page } = await newPage(browser)
       // The server is restarted on purpose below: what the page asks of it meanwhile fails to load.
-      expectConsoleErrors(page, /net::ERR_CONNECTION_REFUSED/)
+      expectConsoleErrors(page, /net::ERR_CONNECTION_(REFUSED|RESET)|Failed to fetch manifest patches/)
       await page.goto(`http://demo.localhost:${port}/`)
       await page.waitForSelector('html[data-hydrated="true"]')
       await signInOnScreen(page, 'root')

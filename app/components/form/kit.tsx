@@ -447,7 +447,7 @@ export function ListField({
       <legend className="field-label">{label}</legend>
       <ol className="list-field-items">
         {items.map((item, index) => (
-          <li key={item.key} className="list-field-item">
+          <li key={item.key ?? item.name} className="list-field-item">
             {children(item.name, index)}
             <span className="list-field-tools">
               <button
