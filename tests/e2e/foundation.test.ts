@@ -18,7 +18,7 @@ describe('choose a realm, sign in, see the console', () => {
     const field = page.getByLabel('Código do domínio')
     await field.fill('nowhere')
     await page.getByRole('button', { name: 'Selecionar' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Falha ao carregar os dados do domínio.')
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Não encontramos o domínio “nowhere”')
     expect(await field.getAttribute('aria-invalid')).toBe('true')
     await field.fill('demo')
     await page.getByRole('button', { name: 'Selecionar' }).click()

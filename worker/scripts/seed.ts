@@ -13,7 +13,23 @@ export async function seedLocal(stateDir: string): Promise<number> {
   }
 }
 
+/**
+ * Seeding is idempotent (every insert is ON CONFLICT DO NOTHING), so a failed attempt is retried with a fresh proxy:
+ * under a loaded machine, miniflare's synchronous proxy call (`db.prepare`) now and then fails its own message-id
+ * assertion (`SynchronousFetcher.fetch`), which has nothing to do with the data.
+ */
+async function seedWithRetry(stateDir: string, attempts = 3): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await seedLocal(stateDir)
+    } catch (error) {
+      if (attempt >= attempts) throw error
+      console.warn(`  seeding failed (${error instanceof Error ? error.message : String(error)}); retrying (${attempt + 1}/${attempts})`)
+    }
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const inserted = await seedLocal(process.argv[2] ?? '.wrangler/state')
+  const inserted = await seedWithRetry(process.argv[2] ?? '.wrangler/state')
   console.log(`  ${inserted === 0 ? 'demo data already present, nothing changed' : `demo data: ${inserted} rows inserted`}`)
 }
