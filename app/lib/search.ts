@@ -1,3 +1,5 @@
+import { readDate } from './dates'
+
 /** Search descriptor (seed 000 §3): one field of a list's search bar. */
 export interface SearchDescriptor {
   field: string
@@ -39,10 +41,11 @@ export function paramsOf(d: SearchDescriptor): string[] {
 }
 
 /**
- * Rules of seed 000 §5 for a search: dates not in the future, numbers digits only, minimum lengths, and at least
- * one field filled (a `none` field does not count). Returns field → message key; empty when valid.
+ * Rules of seed 000 §5 for a search: dates readable in the page language's format (or ISO) and not in the future,
+ * numbers digits only, minimum lengths, and at least one field filled (a `none` field does not count). Returns
+ * field → message key; empty when valid.
  */
-export function validateSearch(descriptors: SearchDescriptor[], values: Record<string, string>, now = today()): Record<string, string> {
+export function validateSearch(descriptors: SearchDescriptor[], values: Record<string, string>, now = today(), locale = 'pt-BR'): Record<string, string> {
   const errors: Record<string, string> = {}
   let filled = false
   for (const d of descriptors) {
@@ -51,11 +54,20 @@ export function validateSearch(descriptors: SearchDescriptor[], values: Record<s
       const value = (values[param] ?? '').trim()
       if (!value) continue
       filled = true
-      if (d.type === 'date' && value > now) errors[param] = 'validation.future_date'
+      if (d.type === 'date') {
+        const date = readDate(value, locale)
+        if (!date) errors[param] = 'validation.date_format'
+        else if (date > now) errors[param] = 'validation.future_date'
+      }
       if (d.type === 'number' && !/^\d+$/.test(value)) errors[param] = 'validation.digits'
       if (d.minLength && value.length < d.minLength) errors[param] = 'validation.min_search'
     }
   }
   if (!filled) errors.form = 'validation.search_empty'
   return errors
+}
+
+/** A date filter's value as the API takes it (`YYYY-MM-DD`); what cannot be read goes on as typed (the API refuses it). */
+export function dateParam(value: string, locale: string): string {
+  return readDate(value, locale) ?? value
 }

@@ -1,9 +1,10 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
-import { paramsOf } from '~/lib/search'
+import { dateParam, paramsOf } from '~/lib/search'
 import { ListQuery, MAX_LIMIT, PAGE_SIZES, type ListPage } from '#shared/schemas/common'
 import { orErrorResponse } from './api.server'
+import { getLocale } from './i18n.server'
 import { requireRoute } from './auth.server'
 
 /** Table load timeout (seed 000 §9): a list that does not answer in time shows its error state. */
@@ -18,10 +19,14 @@ export function listQueryFromUrl(url: URL): ListQuery {
   return query
 }
 
-/** The search-bar filters of a page URL that the list's descriptors declare. */
-function filtersFromUrl<Row>(url: URL, spec: ListSpec<Row>): Record<string, string> {
+/** The search-bar filters of a page URL that the list's descriptors declare; dates typed in the page language become ISO. */
+function filtersFromUrl<Row>(url: URL, spec: ListSpec<Row>, locale: string): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const d of spec.search ?? []) for (const p of paramsOf(d)) if (url.searchParams.get(p)) out[p] = url.searchParams.get(p)!
+  for (const d of spec.search ?? [])
+    for (const p of paramsOf(d)) {
+      const value = url.searchParams.get(p)
+      if (value) out[p] = d.type === 'date' ? dateParam(value, locale) : value
+    }
   return out
 }
 
@@ -36,7 +41,7 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
   const page = await orErrorResponse(
-    api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec) }, { timeoutMs: LIST_TIMEOUT_MS }),
+    api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec, await getLocale(request)) }, { timeoutMs: LIST_TIMEOUT_MS }),
   )
   return { page, query, user, realm, api }
 }
@@ -46,7 +51,7 @@ export async function loadAllRows<Row>(request: Request, context: AppLoadContext
   const { api, realm } = await requireRoute(request, context, spec.route)
   const url = new URL(request.url)
   const { like, order } = listQueryFromUrl(url)
-  const filters = filtersFromUrl(url, spec)
+  const filters = filtersFromUrl(url, spec, await getLocale(request))
   const rows: Row[] = []
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
     const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { like, order, ...filters, limit: MAX_LIMIT, offset }))

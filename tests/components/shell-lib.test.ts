@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isChunkLoadError, reloadOnce } from '~/lib/chunk-reload'
 import { abbreviate, money } from '~/lib/format'
 import { permissionDiff } from '~/lib/permission-diff'
-import { CHIP_MAX, sanitizeChip, sanitizeNumber, validateSearch, type SearchDescriptor } from '~/lib/search'
+import { CHIP_MAX, dateParam, sanitizeChip, sanitizeNumber, validateSearch, type SearchDescriptor } from '~/lib/search'
 import { isSwBlacklisted } from '~/lib/service-worker'
 
 describe('search rules (seed 000 §5)', () => {
@@ -34,6 +34,18 @@ describe('search rules (seed 000 §5)', () => {
       created_at_to: 'validation.future_date',
     })
     expect(validateSearch(fields, { created_at_to: '2026-11-21' }, '2026-11-21')).toEqual({})
+  })
+
+  it('reads date filters in the page language (dd/mm/aaaa; en-US mm/dd/yyyy) and refuses what cannot be a date', () => {
+    expect(validateSearch(fields, { created_at_from: '20/11/2026' }, '2026-11-21', 'pt-BR')).toEqual({})
+    expect(validateSearch(fields, { created_at_from: '22/11/2026' }, '2026-11-21', 'es-ES')).toEqual({ created_at_from: 'validation.future_date' })
+    expect(validateSearch(fields, { created_at_from: '11/20/2026' }, '2026-11-21', 'en-US')).toEqual({})
+    expect(validateSearch(fields, { created_at_from: '11/20/2026' }, '2026-11-21', 'pt-BR')).toEqual({ created_at_from: 'validation.date_format' })
+    expect(validateSearch(fields, { created_at_to: '31/02/2026' }, '2026-11-21', 'pt-BR')).toEqual({ created_at_to: 'validation.date_format' })
+    expect(dateParam('05/03/2026', 'pt-BR')).toBe('2026-03-05')
+    expect(dateParam('05/03/2026', 'en-US')).toBe('2026-05-03')
+    expect(dateParam('2026-03-05', 'pt-BR')).toBe('2026-03-05')
+    expect(dateParam('ontem', 'pt-BR')).toBe('ontem')
   })
 
   it('rejects non-digits in number fields and short text where a minimum applies', () => {

@@ -200,6 +200,20 @@ describe('the console after sign-in', () => {
     expect(filtered).not.toContain('Demo Academy')
   })
 
+  it('reads a date filter typed in the page language (dd/mm/aaaa) and shows it back in that format', async () => {
+    const cookie = await consoleSignIn(DEMO, 'platform')
+    const page = async (path: string) => (await call(DEMO, path, { headers: { cookie } })).text()
+    const pad = (n: number) => String(n).padStart(2, '0')
+    const d = new Date(Date.now() + 2 * 86_400_000)
+    const later = `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`
+    const since2020 = await page('/realm?created_at_from=01/01/2020')
+    expect(since2020).toContain('Escola Estadual Modelo')
+    expect(since2020).toContain('value="01/01/2020"')
+    expect(since2020).toContain('placeholder="dd/mm/aaaa"')
+    // Read day first: 01/02 is the 1st of February, so nothing created after a date two days ahead is listed.
+    expect(await page(`/realm?created_at_from=${encodeURIComponent(later)}`)).not.toContain('Escola Estadual Modelo')
+  })
+
   it('exports the current query as CSV with the table columns', async () => {
     const cookie = await consoleSignIn(DEMO, 'platform')
     const res = await call(DEMO, '/export/realm?like=escola', { headers: { cookie } })

@@ -1,6 +1,7 @@
 import { Form, useSearchParams } from '@remix-run/react'
 import { useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { dateTimePattern, showDate } from '~/lib/dates'
 import { CHIP_MAX, paramsOf, sanitizeChip, sanitizeNumber, today, validateSearch, type SearchDescriptor } from '~/lib/search'
 import { Dialog } from './dialog'
 import { Icon } from './icon'
@@ -11,7 +12,7 @@ import { Icon } from './icon'
  * It is a GET form: the filters live in the URL next to paging and order.
  */
 export function SearchBar({ descriptors, keep = [] }: { descriptors: SearchDescriptor[]; keep?: string[] }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const [params] = useSearchParams()
   const [errors, setErrors] = useState<Record<string, string>>({})
   const hasFilters = descriptors.some((d) => d.type !== 'none' && paramsOf(d).some((p) => params.get(p)))
@@ -19,7 +20,7 @@ export function SearchBar({ descriptors, keep = [] }: { descriptors: SearchDescr
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     const form = new FormData(e.currentTarget)
     const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]))
-    const found = validateSearch(descriptors, values)
+    const found = validateSearch(descriptors, values, today(), i18n.language)
     setErrors(found)
     if (Object.keys(found).length) e.preventDefault()
   }
@@ -52,12 +53,12 @@ export function SearchBar({ descriptors, keep = [] }: { descriptors: SearchDescr
 }
 
 function SearchField({ d, params, errors }: { d: SearchDescriptor; params: URLSearchParams; errors: Record<string, string> }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const id = `search-${d.field}`
   const errorOf = (p: string) =>
     errors[p] ? (
       <span className="error" id={`${id}-${p}-error`}>
-        {t(errors[p], { min: String(d.minLength ?? 0) })}
+        {t(errors[p], { min: String(d.minLength ?? 0), pattern: dateTimePattern(i18n.language, false) })}
       </span>
     ) : null
   const aria = (p: string) => (errors[p] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${p}-error` } : {})
@@ -73,12 +74,16 @@ function SearchField({ d, params, errors }: { d: SearchDescriptor; params: URLSe
             return (
               <label key={edge}>
                 <span className="visually-hidden">{t(`table.filter.${edge}`, { field: t(d.label) })}</span>
+                {/* A text field in the page language's format (dd/mm/aaaa, en-US mm/dd/yyyy): a native date field
+                    follows the browser's language instead. The list loader reads it back to ISO. */}
                 <input
                   className="input"
-                  type="date"
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete="off"
                   name={p}
-                  max={today()}
-                  defaultValue={params.get(p) ?? ''}
+                  placeholder={dateTimePattern(i18n.language, false)}
+                  defaultValue={showDate(params.get(p) ?? '', i18n.language)}
                   {...aria(p)}
                   aria-label={t(`table.filter.${edge}`, { field: t(d.label) })}
                 />

@@ -70,6 +70,7 @@ export default {
   'validation.role_name': 'Use 2 to 40 lowercase letters, digits, hyphen or underscore, starting with a letter.',
   'validation.unknown_permission': 'Unknown permission.',
   'validation.digits': 'Use digits only.',
+  'validation.date_format': 'Invalid date: use the format {{pattern}}.',
   'validation.future_date': 'The date cannot be in the future.',
   'validation.search_empty': 'Fill in at least one field to search.',
   'validation.min_search': 'Type at least {{min}} characters.',

@@ -70,6 +70,7 @@ export default {
   'validation.role_name': 'Usa de 2 a 40 letras minúsculas, números, guion o guion bajo, empezando con letra.',
   'validation.unknown_permission': 'Permiso desconocido.',
   'validation.digits': 'Usa solo números.',
+  'validation.date_format': 'Fecha no válida: use el formato {{pattern}}.',
   'validation.future_date': 'La fecha no puede estar en el futuro.',
   'validation.search_empty': 'Completa al menos un campo para buscar.',
   'validation.min_search': 'Escribe al menos {{min}} caracteres.',

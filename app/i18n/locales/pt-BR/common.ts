@@ -71,6 +71,7 @@ export default {
   'validation.role_name': 'Use de 2 a 40 letras minúsculas, números, hífen ou sublinhado, começando com letra.',
   'validation.unknown_permission': 'Permissão desconhecida.',
   'validation.digits': 'Use somente números.',
+  'validation.date_format': 'Data inválida: use o formato {{pattern}}.',
   'validation.future_date': 'A data não pode estar no futuro.',
   'validation.search_empty': 'Preencha pelo menos um campo para pesquisar.',
   'validation.min_search': 'Digite pelo menos {{min}} caracteres.',
