@@ -1,5 +1,6 @@
 import type { IconName } from '~/components/ui/icon'
 import type { Access, RealmFlag } from './access'
+import { PLAIN_ENTITIES } from './entities/index'
 
 /**
  * The route manifest: every console route of the specification (seed 000 §2.2–§2.4, seeds 001 and 002 §2)
@@ -69,7 +70,9 @@ export const ROUTES: RouteEntry[] = [
   route('tms.token.edit', '/tms/token/edit/room/:roomName/task/:taskId', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.edit'),
   ...resource('tms.category', '/tms/category', 'tms_category', 'categoryId', { unsaved: true }),
   ...resource('tms.assessed_skills', '/tms/assessed_skills', 'tms_assessed_skill', 'skillId', { unsaved: true }),
-  ...resource('tms.genre', '/tms/genre', 'tms_genre', 'genreId', { unsaved: true }),
+
+  // Plain entities (app/shared/entities/): list, create and edit of each, behind its declared permissions.
+  ...PLAIN_ENTITIES.flatMap((e) => resource(e.route.id, e.route.path, e.permission, e.route.param, { unsaved: e.route.unsaved })),
 
   // Surveys
   route('survey.model.list', '/survey/model', all('survey_model_list'), 'pages.survey.model.list'),

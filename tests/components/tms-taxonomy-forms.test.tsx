@@ -8,10 +8,9 @@ import SkillCreate from '~/routes/_console+/tms+/assessed_skills.create'
 import SkillEdit from '~/routes/_console+/tms+/assessed_skills.edit.$skillId'
 import CategoryCreate from '~/routes/_console+/tms+/category.create'
 import CategoryEdit from '~/routes/_console+/tms+/category.edit.$categoryId'
-import GenreCreate from '~/routes/_console+/tms+/genre.create'
-import GenreEdit from '~/routes/_console+/tms+/genre.edit.$genreId'
+import EntityForm from '~/entity-routes/form'
 
-/** The category, assessed-skill and genre screens (real route components) warn before leaving with unsaved changes. */
+/** The category, assessed-skill and genre screens (real route components; genre's is the generic entity form) warn before leaving with unsaved changes. */
 
 const pt = catalogues['pt-BR']
 const timeZone = 'America/Sao_Paulo'
@@ -67,14 +66,27 @@ const SCREENS: { name: string; path: string; list: string; resource: string; Com
     Component: SkillEdit,
     data: { skill: { id: 's1', name: 'Coesão', type: 'skill', weight: 1, group_id: null, description: '', ...stamp }, groups: [], timeZone },
   },
-  { name: 'genre create', path: '/tms/genre/create', list: '/tms/genre', resource: 'tms_genre', Component: GenreCreate, data: { timeZone } },
+  {
+    name: 'genre create',
+    path: '/tms/genre/create',
+    list: '/tms/genre',
+    resource: 'tms_genre',
+    Component: EntityForm,
+    data: { entity: 'tms_genre', title: 'pages.tms.genre.create', row: null, options: {}, timeZone },
+  },
   {
     name: 'genre edit',
     path: '/tms/genre/edit/g1',
     list: '/tms/genre',
     resource: 'tms_genre',
-    Component: GenreEdit,
-    data: { genre: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp }, timeZone },
+    Component: EntityForm,
+    data: {
+      entity: 'tms_genre',
+      title: 'pages.tms.genre.edit',
+      row: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp },
+      options: {},
+      timeZone,
+    },
   },
 ]
 

@@ -6,6 +6,7 @@
  * them as they were generated (`tsx worker/scripts/list-schema.ts`), and tests/workers/list-plans.test.ts checks
  * that every query a list can produce uses an index.
  */
+import { PLAIN_ENTITIES } from '#shared/entities/index'
 import { assetEntity } from '#shared/schemas/asset'
 import { categoryEntity as roomCategoryEntity } from '#shared/schemas/category'
 import type { EntityDescriptor, FieldDef } from '#shared/schemas/entity'
@@ -18,7 +19,6 @@ import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
 import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
 import { categoryEntity as tmsCategoryEntity } from '#shared/schemas/tms/category'
-import { genreEntity } from '#shared/schemas/tms/genre'
 import { modelEntity } from '#shared/schemas/tms/model'
 import { skillEntity } from '#shared/schemas/tms/skill'
 import { taskEntity } from '#shared/schemas/tms/task'
@@ -35,7 +35,6 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   tokenEntity,
   tmsCategoryEntity,
   skillEntity,
-  genreEntity,
   roomEntity,
   roomGroupEntity,
   roomCategoryEntity,
@@ -50,6 +49,7 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   accountEntity,
   movementEntity,
   statementEntity,
+  ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 
 /**

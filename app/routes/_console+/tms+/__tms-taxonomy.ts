@@ -5,7 +5,7 @@ import type { Skill } from '#shared/schemas/tms/skill'
 import type { RealmApi } from '~/server/api.server'
 import type { SessionUser } from '~/server/auth.server'
 
-/** Fields of the task-category, assessed-skill and genre forms (seed 001 §3), declared once for screen and action. */
+/** Fields of the task-category and assessed-skill forms (seed 001 §3), declared once for screen and action. */
 const flags = ['selectable', 'enabled', 'required', 'multi_selection', 'embed', 'show_in_navigation', 'show_in_filter', 'show_in_list'] as const
 
 export const categoryFields = (parents: { value: string; label: string }[] = []): FieldSpec[] => [
@@ -28,13 +28,6 @@ export const skillFields = (groups: { value: string; label: string }[] = []): Fi
   { name: 'weight', label: 'resources.tms_assessed_skill.fields.weight', kind: 'number', step: '0.01', min: 0, max: 100 },
   { name: 'group_id', label: 'resources.tms_assessed_skill.fields.group_id', kind: 'select', nullable: true, options: groups },
   { name: 'description', label: 'resources.tms_assessed_skill.fields.description', kind: 'textarea' },
-]
-
-export const genreFields: FieldSpec[] = [
-  { name: 'name', label: 'resources.tms_genre.fields.name', kind: 'text', required: true },
-  { name: 'min_words', label: 'resources.tms_genre.fields.min_words', kind: 'number', min: 1, required: true },
-  { name: 'max_words', label: 'resources.tms_genre.fields.max_words', kind: 'number', min: 1, required: true },
-  { name: 'description', label: 'resources.tms_genre.fields.description', kind: 'textarea' },
 ]
 
 /** Top-level categories (parents of values), when the user may list categories. */

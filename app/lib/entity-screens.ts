@@ -1,0 +1,54 @@
+import type { FieldSpec } from '~/lib/form-fields'
+import type { ListSpec } from '~/lib/lists'
+import { when } from '~/lib/list-format'
+import type { TableColumn } from '~/lib/table'
+import { fieldLabel, pageTitle, type PlainEntity } from '#shared/entities/define'
+import { PLAIN_ENTITIES } from '#shared/entities/index'
+
+/**
+ * The console side of the plain-entity declarations (app/shared/entities/): each one's list (columns, search bar,
+ * CSV) and form fields, derived once.
+ */
+const FORMATS = { when } as const
+
+export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
+  const columns: TableColumn<Record<string, unknown>>[] = Object.entries(e.fields)
+    .filter(([, f]) => f.column)
+    .map(([name, f]) => ({
+      id: name,
+      label: fieldLabel(e, name),
+      sorting: f.sort || undefined,
+      align: f.column!.align,
+      width: f.column!.width,
+      ellipsis: f.column!.ellipsis,
+      tooltip: f.column!.ellipsis,
+      format: f.column!.format ? FORMATS[f.column!.format] : undefined,
+    }))
+  return {
+    name: e.name,
+    apiPath: e.api,
+    route: `${e.route.id}.list`,
+    rowId: (r) => String(r[e.key]),
+    columns,
+    search: Object.entries(e.fields)
+      .filter(([, f]) => f.searchBar)
+      .map(([name]) => ({ field: name, type: 'text' as const, label: fieldLabel(e, name) })),
+  }
+}
+
+/** The form fields of an entity's create and edit screens; `options` holds the options read for `optionsFrom` fields. */
+export function formFieldsOf(e: PlainEntity, options: Record<string, { value: string; label: string }[]> = {}): FieldSpec[] {
+  return Object.entries(e.fields)
+    .filter(([, f]) => f.form)
+    .map(([name, f]) => {
+      const { optionsFrom, ...form } = f.form!
+      return { name, label: fieldLabel(e, name), ...form, ...(optionsFrom ? { options: options[name] ?? [] } : {}) }
+    })
+}
+
+/** The entity whose list route is at `path` (a console pathname), or one of its create/edit paths. */
+export function entityAtPath(pathname: string): PlainEntity | undefined {
+  return PLAIN_ENTITIES.find((e) => pathname === e.route.path || pathname.startsWith(`${e.route.path}/`))
+}
+
+export { pageTitle }
