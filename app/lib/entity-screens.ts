@@ -2,14 +2,23 @@ import type { FieldSpec } from '~/lib/form-fields'
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
 import type { TableColumn } from '~/lib/table'
-import { fieldLabel, pageTitle, type PlainEntity } from '#shared/entities/define'
+import { fieldLabel, pageTitle, type PlainEntity, type PlainField } from '#shared/entities/define'
 import { PLAIN_ENTITIES } from '#shared/entities/index'
 
 /**
  * The console side of the plain-entity declarations (app/shared/entities/): each one's list (columns, search bar,
  * CSV) and form fields, derived once.
  */
-const FORMATS = { when } as const
+type Format = NonNullable<TableColumn<Record<string, unknown>>['format']>
+
+function formatOf(f: PlainField): Format | undefined {
+  if (f.column?.format === 'when') return when
+  if (f.column?.format === 'option') {
+    const labels = new Map((f.form?.options ?? []).map((o) => [o.value, o.label]))
+    return (v, _row, t) => (labels.has(String(v)) ? t(labels.get(String(v))!) : String(v ?? ''))
+  }
+  return undefined
+}
 
 export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
   const columns: TableColumn<Record<string, unknown>>[] = Object.entries(e.fields)
@@ -22,7 +31,7 @@ export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
       width: f.column!.width,
       ellipsis: f.column!.ellipsis,
       tooltip: f.column!.ellipsis,
-      format: f.column!.format ? FORMATS[f.column!.format] : undefined,
+      format: formatOf(f),
     }))
   return {
     name: e.name,
@@ -32,7 +41,11 @@ export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
     columns,
     search: Object.entries(e.fields)
       .filter(([, f]) => f.searchBar)
-      .map(([name]) => ({ field: name, type: 'text' as const, label: fieldLabel(e, name) })),
+      .map(([name, f]) =>
+        f.form?.options
+          ? { field: name, type: 'select' as const, label: fieldLabel(e, name), options: f.form.options }
+          : { field: name, type: 'text' as const, label: fieldLabel(e, name) },
+      ),
   }
 }
 

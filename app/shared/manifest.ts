@@ -69,7 +69,6 @@ export const ROUTES: RouteEntry[] = [
   route('tms.token.list', '/tms/token', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.list'),
   route('tms.token.edit', '/tms/token/edit/room/:roomName/task/:taskId', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.edit'),
   ...resource('tms.category', '/tms/category', 'tms_category', 'categoryId', { unsaved: true }),
-  ...resource('tms.assessed_skills', '/tms/assessed_skills', 'tms_assessed_skill', 'skillId', { unsaved: true }),
 
   // Plain entities (app/shared/entities/): list, create and edit of each, behind its declared permissions.
   ...PLAIN_ENTITIES.flatMap((e) => resource(e.route.id, e.route.path, e.permission, e.route.param, { unsaved: e.route.unsaved })),

@@ -7,7 +7,6 @@ import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
 import { LOCALE_FIELD, decodeError, fieldName, parseForm, readDateTime, readNumber } from '~/lib/form-kit'
 import EntityForm from '~/entity-routes/form'
-import SkillCreate from '~/routes/_console+/tms+/assessed_skills.create'
 import { placeErrors } from '~/server/api-action.server'
 import { GenreInput, genreEntity } from '#shared/entities/tms-genre'
 import { formFieldsOf } from '~/lib/entity-screens'
@@ -111,7 +110,13 @@ describe('a kit form on a real screen', () => {
   })
 
   it('keeps a number as typed and validates it live with translated messages', async () => {
-    renderRoute('/tms/assessed_skills/create', SkillCreate, { groups: [], timeZone })
+    renderRoute('/tms/assessed_skills/create', EntityForm, {
+      entity: 'tms_assessed_skill',
+      title: 'pages.tms.assessed_skills.create',
+      row: null,
+      options: { group_id: [] },
+      timeZone,
+    })
     const weight = (await screen.findByLabelText(pt['resources.tms_assessed_skill.fields.weight'])) as HTMLInputElement
     for (const typed of ['1', '1.', '1.5', '-', '-5', '1,5']) {
       fireEvent.input(weight, { target: { value: typed } })

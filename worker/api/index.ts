@@ -30,7 +30,6 @@ import { category as roomCategory } from './room/category'
 import { roomGroup } from './room/group'
 import { metaverse } from './room/metaverse'
 import { room } from './room/room'
-import { assessedSkill } from './tms/assessed_skill'
 import { category as tmsCategory } from './tms/category'
 import { model } from './tms/model'
 import { bank } from './tms/question_bank'
@@ -91,7 +90,6 @@ export function createApi(): Hono<AppEnv> {
   api.route('/tms/task', task)
   api.route('/tms/question_bank', bank)
   api.route('/tms/category', tmsCategory)
-  api.route('/tms/assessed_skill', assessedSkill)
   mountEntities(api)
   api.route('/tms/token', token)
   api.route('/room/room', room)

@@ -20,7 +20,6 @@ import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
 import { categoryEntity as tmsCategoryEntity } from '#shared/schemas/tms/category'
 import { modelEntity } from '#shared/schemas/tms/model'
-import { skillEntity } from '#shared/schemas/tms/skill'
 import { taskEntity } from '#shared/schemas/tms/task'
 import { tokenEntity } from '#shared/schemas/tms/token'
 import { userEntity } from '#shared/schemas/user'
@@ -34,7 +33,6 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   taskEntity,
   tokenEntity,
   tmsCategoryEntity,
-  skillEntity,
   roomEntity,
   roomGroupEntity,
   roomCategoryEntity,

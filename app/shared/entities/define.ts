@@ -14,8 +14,11 @@ export interface ColumnDecl {
   align?: 'left' | 'center' | 'right'
   width?: number
   ellipsis?: boolean
-  /** Named cell formats (the console maps them to functions): `when` a stored time in the list's zone. */
-  format?: 'when'
+  /**
+   * Named cell formats (the console maps them to functions): `when` a stored time in the list's zone, `option` the
+   * translated label of the field's form option.
+   */
+  format?: 'when' | 'option'
 }
 
 /** How a field shows in the create and edit form (the form kit's FieldSpec, without name and label). */
@@ -38,7 +41,7 @@ export interface FormDecl {
 export interface PlainField extends FieldDef {
   column?: ColumnDecl
   form?: FormDecl
-  /** The list's search bar offers this field as a text filter (needs `filter: 'like'`). */
+  /** The list's search bar offers this field: a text filter (`filter: 'like'`) or, with form options, a select. */
   searchBar?: boolean
 }
 
