@@ -22,9 +22,10 @@ function entityRouteManifest() {
       const id = `entity/${e.name}/${screen}`
       out[id] = { id, parentId: CONSOLE_LAYOUT, path, file }
     }
-    add('list', base, 'entity-routes/list.tsx')
-    add('create', `${base}/create`, 'entity-routes/form.tsx')
-    add('edit', `${base}/edit/:${e.route.param}`, 'entity-routes/form.tsx')
+    const screens = e.screens ?? ['list', 'create', 'edit']
+    if (screens.includes('list')) add('list', base, 'entity-routes/list.tsx')
+    if (screens.includes('create')) add('create', `${base}/create`, 'entity-routes/form.tsx')
+    if (screens.includes('edit')) add('edit', `${base}/edit/:${e.route.param}`, 'entity-routes/form.tsx')
   }
   return out
 }

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import * as v from 'valibot'
 import { RouteError } from '~/components/shell/route-error'
 import { FormScreen } from '~/components/ui/form-screen'
 import { entityAtPath, formFieldsOf, pageTitle } from '~/lib/entity-screens'
@@ -8,9 +9,9 @@ import type { RealmApi } from '~/server/api.server'
 import { orErrorResponse } from '~/server/api.server'
 import type { SessionUser } from '~/server/auth.server'
 import { requireRoute } from '~/server/auth.server'
-import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
+import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
 import type { ListPage } from '#shared/schemas/common'
-import type { PlainEntity } from '#shared/entities/define'
+import { apiPathOf, type PlainEntity } from '#shared/entities/define'
 import { plainEntity } from '#shared/entities/index'
 
 /**
@@ -43,22 +44,23 @@ async function optionsOf(e: PlainEntity, api: RealmApi, user: SessionUser, self?
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { e, id, route } = screenOf(request, params)
   const { api, user, realm } = await requireRoute(request, context, route)
-  const row = id === undefined ? null : await orErrorResponse(api.get<Record<string, unknown>>(`${e.api}/${encodeURIComponent(id)}`))
+  const row = id === undefined ? null : await orErrorResponse(api.get<Record<string, unknown>>(`${apiPathOf(e, realm.code ?? '')}/${encodeURIComponent(id)}`))
   const title = pageTitle(e, id === undefined ? 'create' : 'edit')
   return { entity: e.name, title, row, options: await optionsOf(e, api, user, id), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { e, id, route } = screenOf(request, params)
-  const { api, user } = await requireRoute(request, context, route)
-  return saveForm(request, context, {
+  const { api, user, realm } = await requireRoute(request, context, route)
+  const path = apiPathOf(e, realm.code ?? '')
+  return apiAction(request, context, {
     route,
     schema: e.input,
     fields: formFieldsOf(e, await optionsOf(e, api, user, id)),
-    apiPath: id === undefined ? e.api : `${e.api}/${encodeURIComponent(id)}`,
-    method: id === undefined ? 'post' : 'put',
-    back: e.route.path,
-    flash: e.saved,
+    call: (api, body) =>
+      id === undefined ? api.post<Record<string, unknown>>(path, body) : api.put<Record<string, unknown>>(`${path}/${encodeURIComponent(id)}`, body),
+    redirect: e.route.path,
+    flash: (saved) => ({ kind: 'success', message: e.saved, values: { name: String(saved[e.labelField] ?? '') } }),
   })
 }
 
@@ -73,7 +75,7 @@ export default function EntityFormRoute() {
       back={e.route.path}
       fields={formFieldsOf(e, options)}
       schema={e.input}
-      initial={row ?? {}}
+      initial={row ?? ((v.getDefaults(e.input) as unknown as Record<string, unknown> | undefined) ?? {})}
       timeZone={timeZone}
       protect={e.route.unsaved}
     />

@@ -174,7 +174,6 @@ export const ROUTES: RouteEntry[] = [
   route('session.detail', '/session/detail/:sessionId', all('csm_session_get'), 'pages.session.detail'),
   route('session.create', '/session/create', all('csm_session_create'), 'pages.session.create'),
   ...resource('session.category', '/session/category', 'csm_category', 'categoryId'),
-  ...resource('metaverse', '/metaverse', 'mas_metaverse_room', 'metaverse_room_id'),
   ...resource('asset', '/asset', 'asset_asset', 'asset_id'),
   route('technical.logs', '/technical/logs', TECHNICAL, 'pages.technical.logs'),
   route('technical.audit_logs', '/technical/audit_logs', TECHNICAL, 'pages.technical.audit_logs'),

@@ -43,7 +43,7 @@ export function entityApi(e: PlainEntity): Hono<AppEnv> {
   })
 }
 
-/** Mounts every declared plain entity at `/<api>` of the realm API. */
+/** Mounts every declared plain entity at `/<api>` of the realm API (but those serving their own). */
 export function mountEntities(api: Hono<AppEnv>) {
-  for (const e of PLAIN_ENTITIES) api.route(`/${e.api}`, entityApi(e))
+  for (const e of PLAIN_ENTITIES) if (!e.ownApi) api.route(`/${e.api}`, entityApi(e))
 }

@@ -12,7 +12,6 @@ import { categoryEntity as roomCategoryEntity } from '#shared/schemas/category'
 import type { EntityDescriptor, FieldDef } from '#shared/schemas/entity'
 import { extraFieldEntity } from '#shared/schemas/extra-field'
 import { accountEntity, contentEntity, movementEntity, packageEntity, statementEntity } from '#shared/schemas/ledger-entity'
-import { metaverseRoomEntity } from '#shared/schemas/metaverse'
 import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
 import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
@@ -36,7 +35,6 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   roomEntity,
   roomGroupEntity,
   roomCategoryEntity,
-  metaverseRoomEntity,
   assetEntity,
   extraFieldEntity,
   reportEntity,

@@ -51,15 +51,19 @@ export interface PlainEntity<Row extends Record<string, unknown> = Record<string
   input: v.GenericSchema
   /** Permission prefix: `<p>_list`, `<p>_get`, `<p>_create`, `<p>_edit`, `<p>_delete` (an editor may read too). */
   permission: string
-  /** API path under /api, e.g. `tms/genre`. */
+  /** API path under /api, e.g. `tms/genre`; `{realm}` stands for the realm in use. */
   api: string
+  /** The API is served by its own code (named in the declaration's comment), not mounted by worker/api/entities.ts. */
+  ownApi?: true
   /** Console routes: manifest id prefix (`<id>.list|create|edit`), path and the edit route's param. */
   route: { id: string; path: string; param: string; unsaved?: boolean }
-  /** The rows carry STAMP_FIELDS (id, realm, created_at, updated_at, updated_by), set by the API. */
-  stamped: true
+  /** The generic screens it uses (default all three); a screen left out is a route file of its own. */
+  screens?: readonly ('list' | 'create' | 'edit')[]
+  /** The rows carry STAMP_FIELDS (id, realm, created_at, updated_at, updated_by), set by the generic API. */
+  stamped?: true
   /** The field naming a row (titles, buttons, the delete confirmation). */
   labelField: keyof Row & string
-  /** Flash message key after a save. */
+  /** Flash message key after a save (given the saved row's label as `name`). */
   saved: string
   /** Refuses deleting a row still referenced (kind given to worker/db/tms usage()). */
   inUse?: 'category' | 'genre' | 'skill'
@@ -70,6 +74,12 @@ export const fieldLabel = (e: PlainEntity, field: string) => (field in STAMP_FIE
 
 /** Page title keys of the entity's screens. */
 export const pageTitle = (e: PlainEntity, screen: 'list' | 'create' | 'edit') => `pages.${e.route.id}.${screen}`
+
+/** The generic screens an entity uses. */
+export const screensOf = (e: PlainEntity) => e.screens ?? (['list', 'create', 'edit'] as const)
+
+/** The entity's API path in a realm. */
+export const apiPathOf = (e: PlainEntity, realm: string) => e.api.replace('{realm}', encodeURIComponent(realm))
 
 /** The permission of an action on the entity. */
 export const permissionOf = (e: PlainEntity, action: 'list' | 'get' | 'create' | 'edit' | 'delete') => `${e.permission}_${action}`

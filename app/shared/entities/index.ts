@@ -1,4 +1,5 @@
 import type { PlainEntity } from './define'
+import metaverseRoom from './metaverse-room'
 import skill from './tms-assessed-skill'
 import genre from './tms-genre'
 
@@ -7,7 +8,7 @@ import genre from './tms-genre'
  * import.meta.glob), so this is the one list a new entity is added to; tests/workers/entities.test.ts fails when a
  * file of this folder is missing here.
  */
-export const PLAIN_ENTITIES: PlainEntity[] = [skill, genre] as PlainEntity[]
+export const PLAIN_ENTITIES: PlainEntity[] = [skill, genre, metaverseRoom] as PlainEntity[]
 
 /** The plain entity named `name`, or undefined. */
 export const plainEntity = (name: string) => PLAIN_ENTITIES.find((e) => e.name === name)
