@@ -1,22 +1,16 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { AssetForm } from './__asset-form'
-import { assetFormData, saveAsset } from './__asset.server'
+import type { assetFormData } from './__asset.server'
 
 /**
- * The asset create and edit screens (one module: `create.tsx` and `edit.$asset_id.tsx` re-export it). Assets are
- * not a plain entity: an upload or a link is resolved against the stored file and the blocked hosts.
+ * The asset create and edit screen (`create.tsx` and `edit.$asset_id.tsx` give it their loader and action, from
+ * `assetFormData`/`saveAsset`). Assets are not a plain entity: an upload or a link is resolved against the stored
+ * file and the blocked hosts.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  return { ...(await assetFormData(request, context, params.asset_id)), title: params.asset_id ? 'pages.asset.edit' : 'pages.asset.create' }
-}
-
-export const action = ({ request, context, params }: ActionFunctionArgs) => saveAsset(request, context, params.asset_id)
-
 export default function AssetScreen() {
-  const { asset, canUpload, title } = useLoaderData<typeof loader>()
+  const { asset, canUpload, title } = useLoaderData<Awaited<ReturnType<typeof assetFormData>>>()
   const { t } = useTranslation()
   return (
     <>
