@@ -2,12 +2,32 @@ import { vitePlugin as remix } from '@remix-run/dev'
 import { fileURLToPath } from 'node:url'
 import { flatRoutes } from 'remix-flat-routes'
 import { defineConfig } from 'vite'
+import { PLAIN_ENTITIES } from './app/shared/entities/index'
 import { catalogueFiles } from './app/i18n/vite-catalogues'
 
 declare module '@remix-run/cloudflare' {
   interface Future {
     v3_singleFetch: true
   }
+}
+
+/** The console layout's route id (remix-flat-routes), parent of the entity screens. */
+const CONSOLE_LAYOUT = 'routes/_console+/_layout'
+
+function entityRouteManifest() {
+  const out: Record<string, { id: string; parentId: string; path: string; file: string; index?: boolean }> = {}
+  for (const e of PLAIN_ENTITIES) {
+    const base = e.route.path.replace(/^\//, '')
+    const add = (screen: string, path: string, file: string) => {
+      const id = `entity/${e.name}/${screen}`
+      out[id] = { id, parentId: CONSOLE_LAYOUT, path, file }
+    }
+    const screens = e.screens ?? ['list', 'create', 'edit']
+    if (screens.includes('list')) add('list', base, 'entity-routes/list.tsx')
+    if (screens.includes('create')) add('create', `${base}/create`, 'entity-routes/form.tsx')
+    if (screens.includes('edit')) add('edit', `${base}/edit/:${e.route.param}`, 'entity-routes/form.tsx')
+  }
+  return out
 }
 
 /** The console is built once by Vite and served by the Worker (worker/index.ts) under wrangler. */
@@ -29,8 +49,12 @@ export default defineConfig(({ isSsrBuild }) => ({
       // `_console.tms.genre.create`); Remix's own file convention is off. Route-local pieces (forms, editors, loaders'
       // helpers) sit beside their routes as `__name.tsx` and are not routes.
       ignoredRouteFiles: ['**/*'],
-      routes: async (defineRoutes) =>
-        flatRoutes('routes', defineRoutes, { ignoredRouteFiles: ['**/.*', '**/*.css', '**/__*.*', '**/*.server.*', '**/*.test.*'] }),
+      // Plus the generic list, create and edit screens of every plain entity (app/shared/entities/), at the paths
+      // each declaration names, inside the console layout: no route file per entity.
+      routes: async (defineRoutes) => ({
+        ...flatRoutes('routes', defineRoutes, { ignoredRouteFiles: ['**/.*', '**/*.css', '**/__*.*', '**/*.server.*', '**/*.test.*'] }),
+        ...entityRouteManifest(),
+      }),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

@@ -1,3 +1,5 @@
+import { PLAIN_ENTITIES } from '#shared/entities/index'
+import { listSpecOf } from './entity-screens'
 import type { SearchDescriptor } from './search'
 import type { TableColumn } from './table'
 
@@ -18,5 +20,7 @@ export interface ListSpec<Row = Record<string, unknown>> {
 
 const modules = import.meta.glob<ListSpec<never>>('../lists/*.ts', { eager: true, import: 'default' })
 
-/** Every declared list (one file per list in app/lists/), by name: the CSV export serves any of them. */
-export const LISTS: Record<string, ListSpec<never>> = Object.fromEntries(Object.values(modules).map((spec) => [spec.name, spec]))
+/** Every declared list (one file per list in app/lists/, and each plain entity's), by name: the CSV export serves any of them. */
+export const LISTS: Record<string, ListSpec<never>> = Object.fromEntries(
+  [...Object.values(modules), ...PLAIN_ENTITIES.map((e) => listSpecOf(e) as unknown as ListSpec<never>)].map((spec) => [spec.name, spec]),
+)

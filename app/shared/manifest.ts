@@ -1,5 +1,6 @@
 import type { IconName } from '~/components/ui/icon'
 import type { Access, RealmFlag } from './access'
+import { PLAIN_ENTITIES } from './entities/index'
 
 /**
  * The route manifest: every console route of the specification (seed 000 §2.2–§2.4, seeds 001 and 002 §2)
@@ -68,8 +69,9 @@ export const ROUTES: RouteEntry[] = [
   route('tms.token.list', '/tms/token', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.list'),
   route('tms.token.edit', '/tms/token/edit/room/:roomName/task/:taskId', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.edit'),
   ...resource('tms.category', '/tms/category', 'tms_category', 'categoryId', { unsaved: true }),
-  ...resource('tms.assessed_skills', '/tms/assessed_skills', 'tms_assessed_skill', 'skillId', { unsaved: true }),
-  ...resource('tms.genre', '/tms/genre', 'tms_genre', 'genreId', { unsaved: true }),
+
+  // Plain entities (app/shared/entities/): list, create and edit of each, behind its declared permissions.
+  ...PLAIN_ENTITIES.flatMap((e) => resource(e.route.id, e.route.path, e.permission, e.route.param, { unsaved: e.route.unsaved })),
 
   // Surveys
   route('survey.model.list', '/survey/model', all('survey_model_list'), 'pages.survey.model.list'),
@@ -172,7 +174,6 @@ export const ROUTES: RouteEntry[] = [
   route('session.detail', '/session/detail/:sessionId', all('csm_session_get'), 'pages.session.detail'),
   route('session.create', '/session/create', all('csm_session_create'), 'pages.session.create'),
   ...resource('session.category', '/session/category', 'csm_category', 'categoryId'),
-  ...resource('metaverse', '/metaverse', 'mas_metaverse_room', 'metaverse_room_id'),
   ...resource('asset', '/asset', 'asset_asset', 'asset_id'),
   route('technical.logs', '/technical/logs', TECHNICAL, 'pages.technical.logs'),
   route('technical.audit_logs', '/technical/audit_logs', TECHNICAL, 'pages.technical.audit_logs'),

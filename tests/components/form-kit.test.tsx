@@ -6,11 +6,10 @@ import { KitForm, ListField, NumberInput, TextInput } from '~/components/form/ki
 import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
 import { LOCALE_FIELD, decodeError, fieldName, parseForm, readDateTime, readNumber } from '~/lib/form-kit'
-import GenreCreate from '~/routes/_console+/tms+/genre.create'
-import SkillCreate from '~/routes/_console+/tms+/assessed_skills.create'
+import EntityForm from '~/entity-routes/form'
 import { placeErrors } from '~/server/api-action.server'
-import { GenreInput } from '#shared/schemas/tms/genre'
-import { genreFields } from '~/routes/_console+/tms+/__tms-taxonomy'
+import { GenreInput, genreEntity } from '#shared/entities/tms-genre'
+import { formFieldsOf } from '~/lib/entity-screens'
 
 /** The form kit: numbers kept as typed, translated messages, error summary and focus, API errors on their fields. */
 
@@ -52,11 +51,11 @@ describe('reading typed values', () => {
     form.set('min_words', '100')
     form.set('max_words', '50')
     form.set(LOCALE_FIELD, 'pt-BR')
-    const s = parseForm(form, { schema: GenreInput, fields: genreFields, timeZone })
+    const s = parseForm(form, { schema: GenreInput, fields: formFieldsOf(genreEntity), timeZone })
     expect(s.status).toBe('error')
     expect(s.status === 'error' && s.error).toEqual({ max_words: ['validation.tms.words_order'] })
     form.set('max_words', '400')
-    const ok = parseForm(form, { schema: GenreInput, fields: genreFields, timeZone })
+    const ok = parseForm(form, { schema: GenreInput, fields: formFieldsOf(genreEntity), timeZone })
     expect(ok.status).toBe('success')
     expect(ok.status === 'success' && ok.value).toEqual({ name: 'Crônica', min_words: 100, max_words: 400, description: '' })
   })
@@ -96,7 +95,7 @@ describe('API errors on the form', () => {
 
 describe('a kit form on a real screen', () => {
   it('turns off browser validation and, on a submit with errors, shows a summary and focuses the first invalid field', async () => {
-    renderRoute('/tms/genre/create', GenreCreate, { timeZone })
+    renderRoute('/tms/genre/create', EntityForm, { entity: 'tms_genre', title: 'pages.tms.genre.create', row: null, options: {}, timeZone })
     const name = (await screen.findByLabelText(new RegExp(pt['resources.tms_genre.fields.name']))) as HTMLInputElement
     expect(name.closest('form')?.noValidate).toBe(true)
     await act(async () => fireEvent.click(screen.getByRole('button', { name: pt['tms.form.save'] })))
@@ -111,7 +110,13 @@ describe('a kit form on a real screen', () => {
   })
 
   it('keeps a number as typed and validates it live with translated messages', async () => {
-    renderRoute('/tms/assessed_skills/create', SkillCreate, { groups: [], timeZone })
+    renderRoute('/tms/assessed_skills/create', EntityForm, {
+      entity: 'tms_assessed_skill',
+      title: 'pages.tms.assessed_skills.create',
+      row: null,
+      options: { group_id: [] },
+      timeZone,
+    })
     const weight = (await screen.findByLabelText(pt['resources.tms_assessed_skill.fields.weight'])) as HTMLInputElement
     for (const typed of ['1', '1.', '1.5', '-', '-5', '1,5']) {
       fireEvent.input(weight, { target: { value: typed } })

@@ -4,14 +4,11 @@ import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
-import SkillCreate from '~/routes/_console+/tms+/assessed_skills.create'
-import SkillEdit from '~/routes/_console+/tms+/assessed_skills.edit.$skillId'
 import CategoryCreate from '~/routes/_console+/tms+/category.create'
 import CategoryEdit from '~/routes/_console+/tms+/category.edit.$categoryId'
-import GenreCreate from '~/routes/_console+/tms+/genre.create'
-import GenreEdit from '~/routes/_console+/tms+/genre.edit.$genreId'
+import EntityForm from '~/entity-routes/form'
 
-/** The category, assessed-skill and genre screens (real route components) warn before leaving with unsaved changes. */
+/** The category, assessed-skill and genre screens (real route components; assessed skill's and genre's are the generic entity form) warn before leaving with unsaved changes. */
 
 const pt = catalogues['pt-BR']
 const timeZone = 'America/Sao_Paulo'
@@ -56,25 +53,44 @@ const SCREENS: { name: string; path: string; list: string; resource: string; Com
     path: '/tms/assessed_skills/create',
     list: '/tms/assessed_skills',
     resource: 'tms_assessed_skill',
-    Component: SkillCreate,
-    data: { groups: [], timeZone },
+    Component: EntityForm,
+    data: { entity: 'tms_assessed_skill', title: 'pages.tms.assessed_skills.create', row: null, options: { group_id: [] }, timeZone },
   },
   {
     name: 'assessed skill edit',
     path: '/tms/assessed_skills/edit/s1',
     list: '/tms/assessed_skills',
     resource: 'tms_assessed_skill',
-    Component: SkillEdit,
-    data: { skill: { id: 's1', name: 'Coesão', type: 'skill', weight: 1, group_id: null, description: '', ...stamp }, groups: [], timeZone },
+    Component: EntityForm,
+    data: {
+      entity: 'tms_assessed_skill',
+      title: 'pages.tms.assessed_skills.edit',
+      row: { id: 's1', name: 'Coesão', type: 'skill', weight: 1, group_id: null, description: '', ...stamp },
+      options: { group_id: [] },
+      timeZone,
+    },
   },
-  { name: 'genre create', path: '/tms/genre/create', list: '/tms/genre', resource: 'tms_genre', Component: GenreCreate, data: { timeZone } },
+  {
+    name: 'genre create',
+    path: '/tms/genre/create',
+    list: '/tms/genre',
+    resource: 'tms_genre',
+    Component: EntityForm,
+    data: { entity: 'tms_genre', title: 'pages.tms.genre.create', row: null, options: {}, timeZone },
+  },
   {
     name: 'genre edit',
     path: '/tms/genre/edit/g1',
     list: '/tms/genre',
     resource: 'tms_genre',
-    Component: GenreEdit,
-    data: { genre: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp }, timeZone },
+    Component: EntityForm,
+    data: {
+      entity: 'tms_genre',
+      title: 'pages.tms.genre.edit',
+      row: { id: 'g1', name: 'Crônica', min_words: 100, max_words: 400, description: '', ...stamp },
+      options: {},
+      timeZone,
+    },
   },
 ]
 

@@ -30,13 +30,12 @@ import { category as roomCategory } from './room/category'
 import { roomGroup } from './room/group'
 import { metaverse } from './room/metaverse'
 import { room } from './room/room'
-import { assessedSkill } from './tms/assessed_skill'
 import { category as tmsCategory } from './tms/category'
-import { genre } from './tms/genre'
 import { model } from './tms/model'
 import { bank } from './tms/question_bank'
 import { task } from './tms/task'
 import { token } from './tms/token'
+import { mountEntities } from './entities'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -91,8 +90,7 @@ export function createApi(): Hono<AppEnv> {
   api.route('/tms/task', task)
   api.route('/tms/question_bank', bank)
   api.route('/tms/category', tmsCategory)
-  api.route('/tms/assessed_skill', assessedSkill)
-  api.route('/tms/genre', genre)
+  mountEntities(api)
   api.route('/tms/token', token)
   api.route('/room/room', room)
   api.route('/room/group', roomGroup)

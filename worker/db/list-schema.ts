@@ -6,21 +6,19 @@
  * them as they were generated (`tsx worker/scripts/list-schema.ts`), and tests/workers/list-plans.test.ts checks
  * that every query a list can produce uses an index.
  */
+import { PLAIN_ENTITIES } from '#shared/entities/index'
 import { assetEntity } from '#shared/schemas/asset'
 import { categoryEntity as roomCategoryEntity } from '#shared/schemas/category'
 import type { EntityDescriptor, FieldDef } from '#shared/schemas/entity'
 import { extraFieldEntity } from '#shared/schemas/extra-field'
 import { accountEntity, contentEntity, movementEntity, packageEntity, statementEntity } from '#shared/schemas/ledger-entity'
-import { metaverseRoomEntity } from '#shared/schemas/metaverse'
 import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
 import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
 import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
 import { categoryEntity as tmsCategoryEntity } from '#shared/schemas/tms/category'
-import { genreEntity } from '#shared/schemas/tms/genre'
 import { modelEntity } from '#shared/schemas/tms/model'
-import { skillEntity } from '#shared/schemas/tms/skill'
 import { taskEntity } from '#shared/schemas/tms/task'
 import { tokenEntity } from '#shared/schemas/tms/token'
 import { userEntity } from '#shared/schemas/user'
@@ -34,12 +32,9 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   taskEntity,
   tokenEntity,
   tmsCategoryEntity,
-  skillEntity,
-  genreEntity,
   roomEntity,
   roomGroupEntity,
   roomCategoryEntity,
-  metaverseRoomEntity,
   assetEntity,
   extraFieldEntity,
   reportEntity,
@@ -50,6 +45,7 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   accountEntity,
   movementEntity,
   statementEntity,
+  ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 
 /**

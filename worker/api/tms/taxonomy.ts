@@ -1,7 +1,8 @@
+import type { SkillInput, Skill } from '#shared/entities/tms-assessed-skill'
 import { usage } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
 import { apiError } from '../../lib/errors'
-import { newId, nowIso } from '../../lib/tms'
+import { newId, nowIso, refuse, ruleError } from '../../lib/tms'
 import type { Ctx } from '../context'
 
 /** Task categories, assessed skills and textual genres (seed 001 §3): the stamps and the in-use refusal their crud() declarations share. */
@@ -11,4 +12,21 @@ export const updated = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth
 export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'skill', id: string) {
   const n = await usage(c.env.DB, auth.realm, kind, id)
   if (n > 0) throw apiError(409, 'in_use', `tms.${kind}.in_use`, 'id', n)
+}
+
+/** A skill's group must be a group of the realm; a group holding skills stays a group. */
+export async function checkSkill(c: Ctx, auth: Auth, body: SkillInput, self?: Skill) {
+  if (body.group_id) {
+    const group = await c.env.DB.prepare('SELECT type FROM tms_assessed_skill WHERE realm = ? AND id = ?')
+      .bind(auth.realm, body.group_id)
+      .first<{ type: string }>()
+    if (group?.type !== 'group') refuse([ruleError('group_id', 'validation.tms.unknown_skill', body.group_id)])
+  }
+  if (
+    self?.type === 'group' &&
+    body.type !== 'group' &&
+    (await c.env.DB.prepare('SELECT 1 FROM tms_assessed_skill WHERE realm = ? AND group_id = ? LIMIT 1').bind(auth.realm, self.id).first())
+  ) {
+    refuse([ruleError('type', 'validation.tms.group_has_skills', self.id)])
+  }
 }

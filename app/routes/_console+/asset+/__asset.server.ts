@@ -8,7 +8,11 @@ import { setFlash } from '~/server/flash.server'
 
 export async function assetFormData(request: Request, context: AppLoadContext, id?: string) {
   const { api, user } = await requireRoute(request, context, id ? 'asset.edit' : 'asset.create')
-  return { asset: id ? await orErrorResponse(api.get<Asset>(`asset/${encodeURIComponent(id)}`)) : null, canUpload: user.permissions.mas_file_upload === true }
+  return {
+    asset: id ? await orErrorResponse(api.get<Asset>(`asset/${encodeURIComponent(id)}`)) : null,
+    canUpload: user.permissions.mas_file_upload === true,
+    title: id ? 'pages.asset.edit' : 'pages.asset.create',
+  }
 }
 
 /** Creates or updates an asset; the API keeps its uploaded file (persist) in the same write. */

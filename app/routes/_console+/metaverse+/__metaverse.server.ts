@@ -1,35 +1,11 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { MetaverseRoom, MetaverseToken } from '#shared/schemas/metaverse'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
-import { requireAccess, requireRoute } from '~/server/auth.server'
-import { setFlash } from '~/server/flash.server'
+import type { MetaverseToken } from '#shared/schemas/metaverse'
+import { RealmApiError } from '~/server/api.server'
+import { requireAccess } from '~/server/auth.server'
 
 const roomsOf = (realm: string | null) => `mas/realm/${encodeURIComponent(realm ?? '')}/metaverse_room`
-
-export async function metaverseFormData(request: Request, context: AppLoadContext, id?: string) {
-  const { api, realm } = await requireRoute(request, context, id ? 'metaverse.edit' : 'metaverse.create')
-  return { room: id ? await orErrorResponse(api.get<MetaverseRoom>(`${roomsOf(realm.code)}/${encodeURIComponent(id)}`)) : null }
-}
-
-/** Creates or updates a metaverse room of the current realm. */
-export async function saveMetaverseRoom(request: Request, context: AppLoadContext, id?: string) {
-  const { api, realm } = await requireRoute(request, context, id ? 'metaverse.edit' : 'metaverse.create')
-  const body = v.safeParse(v.record(v.string(), v.unknown()), await request.json().catch(() => null))
-  if (!body.success) return data({ errors: [{ field: 'name', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    const saved = id
-      ? await api.put<MetaverseRoom>(`${roomsOf(realm.code)}/${encodeURIComponent(id)}`, body.output)
-      : await api.post<MetaverseRoom>(roomsOf(realm.code), body.output)
-    throw redirect('/metaverse', {
-      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.metaverse_room.saved', values: { name: saved.name } }) },
-    })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
-    throw err
-  }
-}
 
 const ListAction = v.variant('intent', [
   v.object({ intent: v.literal('delete'), id: v.string() }),

@@ -1,0 +1,68 @@
+import type { FieldSpec } from '~/lib/form-fields'
+import type { ListSpec } from '~/lib/lists'
+import { when } from '~/lib/list-format'
+import type { TableColumn } from '~/lib/table'
+import { fieldLabel, pageTitle, type PlainEntity, type PlainField } from '#shared/entities/define'
+import { PLAIN_ENTITIES } from '#shared/entities/index'
+
+/**
+ * The console side of the plain-entity declarations (app/shared/entities/): each one's list (columns, search bar,
+ * CSV) and form fields, derived once.
+ */
+type Format = NonNullable<TableColumn<Record<string, unknown>>['format']>
+
+function formatOf(f: PlainField): Format | undefined {
+  if (f.column?.format === 'when') return when
+  if (f.column?.format === 'option') {
+    const labels = new Map((f.form?.options ?? []).map((o) => [o.value, o.label]))
+    return (v, _row, t) => (labels.has(String(v)) ? t(labels.get(String(v))!) : String(v ?? ''))
+  }
+  return undefined
+}
+
+export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
+  const columns: TableColumn<Record<string, unknown>>[] = Object.entries(e.fields)
+    .filter(([, f]) => f.column)
+    .map(([name, f]) => ({
+      id: name,
+      label: fieldLabel(e, name),
+      sorting: f.sort || undefined,
+      align: f.column!.align,
+      width: f.column!.width,
+      ellipsis: f.column!.ellipsis,
+      tooltip: f.column!.ellipsis,
+      format: formatOf(f),
+      time: f.column!.format === 'when' || undefined,
+    }))
+  return {
+    name: e.name,
+    apiPath: e.api,
+    route: `${e.route.id}.list`,
+    rowId: (r) => String(r[e.key]),
+    columns,
+    search: Object.entries(e.fields)
+      .filter(([, f]) => f.searchBar)
+      .map(([name, f]) =>
+        f.form?.options
+          ? { field: name, type: 'select' as const, label: fieldLabel(e, name), options: f.form.options }
+          : { field: name, type: 'text' as const, label: fieldLabel(e, name) },
+      ),
+  }
+}
+
+/** The form fields of an entity's create and edit screens; `options` holds the options read for `optionsFrom` fields. */
+export function formFieldsOf(e: PlainEntity, options: Record<string, { value: string; label: string }[]> = {}): FieldSpec[] {
+  return Object.entries(e.fields)
+    .filter(([, f]) => f.form)
+    .map(([name, f]) => {
+      const { optionsFrom, ...form } = f.form!
+      return { name, label: fieldLabel(e, name), ...form, ...(optionsFrom ? { options: options[name] ?? [] } : {}) }
+    })
+}
+
+/** The entity whose list route is at `path` (a console pathname), or one of its create/edit paths. */
+export function entityAtPath(pathname: string): PlainEntity | undefined {
+  return PLAIN_ENTITIES.find((e) => pathname === e.route.path || pathname.startsWith(`${e.route.path}/`))
+}
+
+export { pageTitle }

@@ -1,0 +1,49 @@
+import type { Hono } from 'hono'
+import { PLAIN_ENTITIES } from '#shared/entities/index'
+import { permissionOf, type PlainEntity } from '#shared/entities/define'
+import { crud } from '../lib/entity'
+import type { Auth } from '../db/sessions'
+import type { AppEnv, Ctx } from './context'
+import { checkSkill, created, refuseInUse, updated } from './tms/taxonomy'
+
+/**
+ * Rules a declaration cannot state because they read other rows (checked before a create, and before an update
+ * with the row as it was). A plain entity has none; one entry here is the whole API code of one that does.
+ */
+type Rule = (c: Ctx, auth: Auth, body: never, existing?: never) => Promise<void>
+const RULES: Record<string, Rule> = {
+  tms_assessed_skill: checkSkill as Rule,
+}
+
+/**
+ * The API of one plain entity, read from its declaration: list/get/create/update/delete behind its permissions
+ * (an editor may read what it edits), inside the caller's realm, stamped, and refusing to delete a row in use.
+ */
+export function entityApi(e: PlainEntity): Hono<AppEnv> {
+  const rule = RULES[e.name]
+  return crud(e, {
+    permissions: {
+      list: permissionOf(e, 'list'),
+      get: [permissionOf(e, 'get'), permissionOf(e, 'edit')],
+      create: permissionOf(e, 'create'),
+      edit: permissionOf(e, 'edit'),
+      delete: permissionOf(e, 'delete'),
+    },
+    create: e.input,
+    update: e.input,
+    beforeCreate: async (c, auth, body) => {
+      await rule?.(c, auth, body as never)
+      return { ...(body as Record<string, unknown>), ...created(auth) }
+    },
+    beforeUpdate: async (c, auth, body, existing) => {
+      await rule?.(c, auth, body as never, existing as never)
+      return { ...(body as Record<string, unknown>), ...updated(auth) }
+    },
+    beforeDelete: e.inUse ? (c, auth, existing) => refuseInUse(c, auth, e.inUse!, String(existing[e.key])) : undefined,
+  })
+}
+
+/** Mounts every declared plain entity at `/<api>` of the realm API (but those serving their own). */
+export function mountEntities(api: Hono<AppEnv>) {
+  for (const e of PLAIN_ENTITIES) if (!e.ownApi) api.route(`/${e.api}`, entityApi(e))
+}
