@@ -40,6 +40,7 @@ import { isoToZoned } from '~/lib/zoned-time'
 export function KitForm<S extends v.GenericSchema>({
   schema,
   fields,
+  prepare,
   lastResult,
   defaultValue,
   timeZone,
@@ -54,6 +55,8 @@ export function KitForm<S extends v.GenericSchema>({
   schema: S
   /** Declared fields: how form data becomes the API's JSON (and their labels for the summary). */
   fields?: FieldSpec[]
+  /** Turns the read values before validating, as the action's `prepare` does (e.g. one text box → a list). */
+  prepare?: (values: Record<string, unknown>) => Record<string, unknown>
   lastResult?: SubmissionResult<string[]> | null | unknown
   /** The record being edited (API shape); declared date-times are shown in the realm's zone. */
   defaultValue?: Record<string, unknown>
@@ -80,7 +83,7 @@ export function KitForm<S extends v.GenericSchema>({
     defaultValue: (fields ? formDefaults(fields, defaultValue ?? {}, timeZone, locale) : defaultValue) as never,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone }) as Submission<Record<string, unknown>, string[]>,
+    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone, prepare }) as Submission<Record<string, unknown>, string[]>,
   })
   const [attempt, setAttempt] = useState(0)
   const [dirty, setDirty] = useState(false)
