@@ -195,6 +195,17 @@ describe('ledger screen actions', () => {
     expect(row).toEqual({ cost: 99.9, currency: 'EUR', points: 900, enabled: 1, recommended: 0 })
     const bad = await post('/ledger/package/create', admin.cookie, { name: 'X', cost: 'abc', points: '0' })
     expect(bad.status).toBe(400)
+    // An unchecked switch is absent from the form data: editing without it turns the package off.
+    const { id } = (await env.DB.prepare("SELECT id FROM ledger_package WHERE name = 'Pacote da tela'").first<{ id: string }>())!
+    const off = await post(`/ledger/package/edit/${id}`, admin.cookie, {
+      name: 'Pacote da tela',
+      description: '',
+      cost: '99,90',
+      currency: 'EUR',
+      points: '900',
+    })
+    expect(off.headers.get('location')).toBe('/ledger/package')
+    expect(await env.DB.prepare('SELECT enabled FROM ledger_package WHERE id = ?').bind(id).first()).toEqual({ enabled: 0 })
 
     const price = await post('/ledger/content/edit/screen.item', admin.cookie, { name: 'Da tela', description: '', points: '12' })
     expect(price.headers.get('location')).toBe('/ledger/content')
