@@ -411,6 +411,45 @@ export function CheckboxGroup({ name, label, options, hint }: Common & { options
   )
 }
 
+/** One value of several (radio buttons sharing a name); an option may be disabled, its label any content. */
+export function RadioGroup({
+  name,
+  label,
+  options,
+  hint,
+  className = 'field option-list',
+}: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; className?: string }) {
+  const { t } = useTranslation()
+  const [meta] = useField<string>(name)
+  const chosen = typeof meta.initialValue === 'string' ? meta.initialValue : ''
+  const error = meta.errors?.[0]
+  return (
+    <fieldset
+      className={className}
+      id={meta.id}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={[error ? meta.errorId : '', hint ? meta.descriptionId : ''].filter(Boolean).join(' ') || undefined}
+    >
+      <legend className="field-label">{label}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="radio">
+          <input type="radio" name={meta.name} value={o.value} defaultChecked={chosen === o.value} disabled={o.disabled} /> <span>{o.label}</span>
+        </label>
+      ))}
+      {hint ? (
+        <p className="hint" id={meta.descriptionId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" id={meta.errorId}>
+          {errorText(t, decodeError(error))}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}
+
 /** A nested object's fields under one legend (names `parent.child`). */
 export function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
   return (

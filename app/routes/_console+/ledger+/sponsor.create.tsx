@@ -6,6 +6,7 @@ import { RouteError } from '~/components/shell/route-error'
 import type { ListPage } from '#shared/schemas/common'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
+import { newActionKey } from './__ledger.server'
 import { movementAction, payingWallets } from './__ledger-movement.server'
 import { MovementScreen, sponsorForm } from './__ledger-movement-form'
 
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     wallets: await payingWallets(api, user),
     realms,
     realm: user.realm,
-    actionKey: `con-${crypto.randomUUID()}`,
+    actionKey: newActionKey(),
     timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
   }
 }

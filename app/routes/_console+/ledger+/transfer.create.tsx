@@ -5,6 +5,7 @@ import { NumberInput, TextArea } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
+import { newActionKey } from './__ledger.server'
 import { checkRecipients, movementAction, payingWallets } from './__ledger-movement.server'
 import { MovementScreen, prepareTransfer, transferForm } from './__ledger-movement-form'
 
@@ -15,7 +16,7 @@ type TransferAnswer = { billing_key: string; total: number; targets: string[] }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'ledger.transfer')
   // A fresh key on every render: a double submission of this form is one transfer; the next one gets a new key.
-  return { wallets: await payingWallets(api, user), actionKey: `con-${crypto.randomUUID()}`, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
+  return { wallets: await payingWallets(api, user), actionKey: newActionKey(), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
 /** Reviews, then sends, the transfer (seed 000 §7): targets, points per recipient, description, idempotency key, from_realm. */
