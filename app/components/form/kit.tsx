@@ -379,49 +379,27 @@ export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string })
 }
 
 /** Several values of one field (checkboxes sharing a name). */
-export function CheckboxGroup({ name, label, options, hint }: Common & { options: { value: string; label: string }[] }) {
-  const { t } = useTranslation()
-  const [meta] = useField<string[]>(name)
-  const chosen = Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []
-  const error = meta.errors?.[0]
-  return (
-    <fieldset
-      className="field option-list"
-      id={meta.id}
-      aria-invalid={error ? true : undefined}
-      aria-describedby={[error ? meta.errorId : '', hint ? meta.descriptionId : ''].filter(Boolean).join(' ') || undefined}
-    >
-      <legend className="field-label">{label}</legend>
-      {options.map((o) => (
-        <label key={o.value} className="switch">
-          <input type="checkbox" name={meta.name} value={o.value} defaultChecked={chosen.includes(o.value)} /> {o.label}
-        </label>
-      ))}
-      {hint ? (
-        <p className="hint" id={meta.descriptionId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" id={meta.errorId}>
-          {errorText(t, decodeError(error))}
-        </p>
-      ) : null}
-    </fieldset>
-  )
+export function CheckboxGroup(p: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; className?: string }) {
+  return <ChoiceGroup {...p} type="checkbox" />
 }
 
 /** One value of several (radio buttons sharing a name); an option may be disabled, its label any content. */
-export function RadioGroup({
+export function RadioGroup(p: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; className?: string }) {
+  return <ChoiceGroup {...p} type="radio" />
+}
+
+/** Checkboxes or radio buttons sharing a name, under one legend, with the field's hint and error. */
+function ChoiceGroup({
   name,
   label,
   options,
   hint,
+  type,
   className = 'field option-list',
-}: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; className?: string }) {
+}: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; type: 'checkbox' | 'radio'; className?: string }) {
   const { t } = useTranslation()
-  const [meta] = useField<string>(name)
-  const chosen = typeof meta.initialValue === 'string' ? meta.initialValue : ''
+  const [meta] = useField<string[] | string>(name)
+  const chosen = Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []
   const error = meta.errors?.[0]
   return (
     <fieldset
@@ -432,8 +410,9 @@ export function RadioGroup({
     >
       <legend className="field-label">{label}</legend>
       {options.map((o) => (
-        <label key={o.value} className="radio">
-          <input type="radio" name={meta.name} value={o.value} defaultChecked={chosen === o.value} disabled={o.disabled} /> <span>{o.label}</span>
+        <label key={o.value} className={type === 'radio' ? 'radio' : 'switch'}>
+          <input type={type} name={meta.name} value={o.value} defaultChecked={chosen.includes(o.value)} disabled={o.disabled} />{' '}
+          {type === 'radio' ? <span>{o.label}</span> : o.label}
         </label>
       ))}
       {hint ? (
