@@ -7,7 +7,9 @@ import { QUESTION_LIMITS } from '#shared/schemas/tms/constants'
  * placeholders (`{{count}}`, `{{value}}`), else the cause's translation, else the message as sent.
  */
 export function errorText(t: TFunction, e: Pick<ErrorItem, 'message' | 'cause'> & { value?: unknown }): string {
-  const values = { ...QUESTION_LIMITS, count: e.value as number, value: String(e.value ?? '') }
+  // A value that is a record (a form rule's figures, e.g. `{ total, balance }`) gives its parts as placeholders.
+  const parts = e.value && typeof e.value === 'object' && !Array.isArray(e.value) ? (e.value as Record<string, unknown>) : {}
+  const values = { ...QUESTION_LIMITS, count: e.value as number, value: String(e.value ?? ''), ...parts }
   const key = e.message
   const translated = t(key, { ...values, defaultValue: '' })
   if (translated) return translated

@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import type { Submission } from '@conform-to/react'
 import type * as v from 'valibot'
 import { encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -33,8 +34,8 @@ export async function apiAction<S extends v.GenericSchema, R = unknown>(
     redirect?: string | ((answer: R) => string)
     /** The success flash: an i18n key, or the whole message from the API's answer (with values). */
     flash?: string | ((answer: R) => Flash)
-    /** Instead of flash + redirect: the route's own answer. */
-    onSuccess?: (answer: R) => Response | Promise<Response>
+    /** Instead of flash + redirect: the route's own answer (the submission, to answer with the form kept). */
+    onSuccess?: (answer: R, submission: Submission<v.InferOutput<S>, string[]>) => unknown
   },
 ) {
   const { api, realm, user } = await requireRoute(request, context, opts.route)
@@ -47,7 +48,7 @@ export async function apiAction<S extends v.GenericSchema, R = unknown>(
     if (!(err instanceof RealmApiError)) throw err
     return data(submission.reply(placeErrors(err.errors, submission.payload)), { status: err.status })
   }
-  if (opts.onSuccess) return opts.onSuccess(answer)
+  if (opts.onSuccess) return opts.onSuccess(answer, submission)
   const to = typeof opts.redirect === 'function' ? opts.redirect(answer) : (opts.redirect ?? new URL(request.url).pathname)
   const flash = typeof opts.flash === 'function' ? opts.flash(answer) : opts.flash ? ({ kind: 'success', message: opts.flash } as const) : null
   throw redirect(to, { headers: flash ? { 'Set-Cookie': await setFlash(flash) } : undefined })

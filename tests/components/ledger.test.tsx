@@ -3,6 +3,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { BarChart } from '~/components/ui/bar-chart'
 import { CreditBalance } from '~/components/shell/credit-balance'
+import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
 import { PackageForm } from '~/routes/_console+/ledger+/__ledger-package-form'
 import { TotalRequired } from '~/routes/_console+/ledger+/__ledger-movement-ui'
@@ -60,33 +61,45 @@ describe('PackageForm', () => {
     const Stub = createRemixStub([
       {
         path: '/ledger/package/create',
-        Component: () => <PackageForm />,
+        Component: () => <PackageForm timeZone="America/Sao_Paulo" />,
         action: async ({ request }) => {
           sent.push(await request.formData())
           return { ok: true, errors: [] }
         },
       },
     ])
-    render(<Stub initialEntries={['/ledger/package/create']} />)
+    render(
+      <ToastProvider>
+        <Stub initialEntries={['/ledger/package/create']} />
+      </ToastProvider>,
+    )
     return sent
   }
 
   it('validates live with the API schema and blocks an invalid submission', async () => {
     const sent = renderForm()
-    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.cost']), { target: { value: 'dez reais' } })
+    const cost = screen.getByLabelText(pt['resources.ledger_package.fields.cost'], { exact: false })
+    fireEvent.change(cost, { target: { value: 'dez reais' } })
+    fireEvent.blur(cost)
     expect(await screen.findByText(pt['ledger.validation.cost'])).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: pt['ledger.save'] }))
-    await waitFor(() => expect(screen.getByLabelText(pt['resources.ledger_package.fields.name']).getAttribute('aria-invalid')).toBe('true'))
+    const name = screen.getByLabelText(pt['resources.ledger_package.fields.name'], { exact: false })
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'))
+    // The error summary names the fields by their labels; focus is on the first invalid one.
+    expect(screen.getByRole('alert').textContent).toContain(pt['resources.ledger_package.fields.name'])
+    expect(document.activeElement).toBe(name)
     expect(sent).toHaveLength(0)
   })
 
   it('previews a cost typed with a comma in its currency, and sends the form when valid', async () => {
     const sent = renderForm()
-    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.name']), { target: { value: 'Pacote' } })
-    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.cost']), { target: { value: '1.499,9' } })
-    fireEvent.change(screen.getByLabelText(pt['resources.ledger_package.fields.points']), { target: { value: '20 000' } })
-    expect(screen.getByText(/Preço: R\$\s1\.499,90/)).toBeTruthy()
-    expect((screen.getByLabelText(pt['resources.ledger_package.fields.points']) as HTMLInputElement).value).toBe('20000')
+    const label = (key: string) => screen.getByLabelText(pt[`resources.ledger_package.fields.${key}`], { exact: false })
+    // Input events, as typing sends (the kit follows the form's values through them).
+    fireEvent.input(label('name'), { target: { value: 'Pacote' } })
+    fireEvent.input(label('cost'), { target: { value: '1.499,9' } })
+    fireEvent.input(label('points'), { target: { value: '20000' } })
+    expect(await screen.findByText(/Preço: R\$\s1\.499,90/)).toBeTruthy()
+    expect((label('points') as HTMLInputElement).value).toBe('20000')
     fireEvent.click(screen.getByRole('button', { name: pt['ledger.save'] }))
     await waitFor(() => expect(sent).toHaveLength(1))
     expect(Object.fromEntries(sent[0])).toMatchObject({ name: 'Pacote', cost: '1.499,9', currency: 'BRL', points: '20000', enabled: 'on' })

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
+import { expectConsoleErrors, launch, newPage, open, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -47,30 +47,66 @@ describe('credit ledger in the browser', () => {
     await context.close()
   })
 
-  it('refuses a transfer to two users when one is unknown, naming it; the corrected transfer moves the balance', async () => {
+  it('refuses a transfer to two users at the review when one is unknown, naming it; the corrected transfer moves the balance', async () => {
     const { context, page, errors } = await signedIn('manager', '/ledger/transfer/create')
+    await page.waitForSelector('html[data-hydrated="true"]')
     const before = await topBarBalance(page)
     await page.getByLabel(pt['ledger.transfer.targets']).fill('teacher, fantasma')
     await page.getByLabel(pt['ledger.transfer.points']).fill('5')
     await expect.poll(() => page.getByTestId('total-required').textContent()).toBe('Total necessário: 10')
+    // The review's refusal is the form's answer with the lookup's status (404), which Chromium logs.
+    expectConsoleErrors(page, /status of 404/)
     await page.getByRole('button', { name: pt['ledger.transfer.submit'] }).click()
-    const dialog = page.getByRole('dialog', { name: pt['ledger.transfer.confirm_title'] })
-    await expect.poll(() => dialog.textContent()).toContain('teacher, fantasma')
-    await dialog.getByRole('button', { name: pt['ledger.transfer.confirm_yes'] }).click()
 
-    const refusal = page.locator('main .alert-error')
-    await expect.poll(() => refusal.textContent()).toContain('fantasma')
-    expect(await refusal.textContent()).toContain(pt['ledger.error.recipient_not_found'])
-    expect(await refusal.textContent()).not.toContain('teacher')
-    await expect.poll(() => page.locator('.toast-top-right').getByRole('alert').textContent()).toContain('fantasma')
+    // The manager may look wallets up: the review names the unknown recipient on the field, before any dialog.
+    const fieldError = page.locator('main .field-invalid .error')
+    await expect.poll(() => fieldError.textContent()).toContain('fantasma')
+    expect(await fieldError.textContent()).not.toContain('teacher')
+    const summary = page.locator('main .error-summary')
+    expect(await summary.textContent()).toContain(pt['ledger.transfer.targets'])
+    expect(await page.getByRole('dialog', { name: pt['ledger.transfer.confirm_title'] }).count()).toBe(0)
     expect(await topBarBalance(page)).toBe(before)
 
     await page.getByLabel(pt['ledger.transfer.targets']).fill('teacher root')
     await page.getByRole('button', { name: pt['ledger.transfer.submit'] }).click()
+    const dialog = page.getByRole('dialog', { name: pt['ledger.transfer.confirm_title'] })
+    await expect.poll(() => dialog.textContent()).toContain('teacher, root')
     await dialog.getByRole('button', { name: pt['ledger.transfer.confirm_yes'] }).click()
     await expect.poll(() => page.locator('.toast-top-right').getByRole('status').textContent()).toContain('10 créditos transferidos para 2')
     await expect.poll(() => topBarBalance(page)).not.toBe(before)
     expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('sponsors a realm without JavaScript (review panel, then confirm), in English, with errors named by label', async () => {
+    const session = await signedIn('root', '/ledger/sponsor/create')
+    const cookies = await session.context.cookies()
+    await session.context.close()
+    const { context, page } = await newPage(browser, { javaScriptEnabled: false, locale: 'en-US' })
+    // The language cookie as the console writes it (a Remix cookie: base64 JSON).
+    await context.addCookies([
+      ...cookies.filter((c) => c.name !== 'lng'),
+      { name: 'lng', value: encodeURIComponent(btoa('"en-US"')), url: url('demo.localhost', '/') },
+    ])
+    const en = catalogues['en-US']
+    await page.goto(url('demo.localhost', '/ledger/sponsor/create'))
+    // The paying wallet's balance, in full (the top bar abbreviates it).
+    const available = async () => (await page.locator('main .ledger-total').textContent())?.replace(/^.*Available/, 'Available')
+    const before = await available()
+    await page.getByLabel(en['ledger.sponsor.points']).fill('abc')
+    await page.getByRole('button', { name: en['ledger.sponsor.submit'] }).click()
+    const summary = page.locator('main .error-summary')
+    await expect.poll(() => summary.textContent()).toContain(en['ledger.sponsor.points'])
+    expect(await page.getByLabel(en['ledger.sponsor.points']).inputValue()).toBe('abc')
+
+    await page.getByLabel(en['ledger.sponsor.points']).fill('3')
+    await page.getByRole('button', { name: en['ledger.sponsor.submit'] }).click()
+    const review = page.getByRole('region', { name: en['ledger.sponsor.confirm_title'] })
+    await expect.poll(() => review.textContent()).toContain('3')
+    expect(await available()).toBe(before)
+    await review.getByRole('button', { name: en['ledger.sponsor.confirm_yes'] }).click()
+    await expect.poll(available).not.toBe(before)
+    expect(await page.getByRole('region', { name: en['ledger.sponsor.confirm_title'] }).count()).toBe(0)
     await context.close()
   })
 })

@@ -112,18 +112,64 @@ describe('ledger screens', () => {
 })
 
 describe('ledger screen actions', () => {
-  it('transfers from the screen, and refuses unknown recipients naming them', async () => {
+  it('reviews a transfer without moving credits, sends it when confirmed, and refuses unknown recipients naming them', async () => {
     const payer = await funded(100, ['ledger_transfer_create'])
     const a = await recipient()
-    const ok = await post('/ledger/transfer/create', payer.cookie, { targets: `${a.nick}, teacher`, points: '10', description: 'Tela', idempotency_key: key() })
-    expect(ok.status).toBe(200)
+    const review = await post('/ledger/transfer/create', payer.cookie, {
+      targets: `${a.nick}, teacher`,
+      points: '10',
+      description: 'Tela',
+      idempotency_key: key(),
+    })
+    expect(review.status).toBe(200)
+    expect(await balance(payer.nick)).toBe(100)
+    const ok = await post('/ledger/transfer/create', payer.cookie, {
+      targets: `${a.nick}, teacher`,
+      points: '10',
+      description: 'Tela',
+      idempotency_key: key(),
+      confirmed: 'yes',
+    })
+    expect(ok.status).toBe(302)
+    expect(ok.headers.get('location')).toBe('/ledger/transfer/create')
     expect(await balance(payer.nick)).toBe(80)
     expect(await balance(a.nick)).toBe(10)
-    const refused = await post('/ledger/transfer/create', payer.cookie, { targets: `${a.nick} fantasma`, points: '1', idempotency_key: key() })
+    const refused = await post('/ledger/transfer/create', payer.cookie, {
+      targets: `${a.nick} fantasma`,
+      points: '1',
+      idempotency_key: key(),
+      confirmed: 'yes',
+    })
     expect(refused.status).toBe(404)
     const html = await refused.text()
     expect(html).toContain('fantasma')
     expect(await balance(payer.nick)).toBe(80)
+  })
+
+  it('finds unknown recipients at the review when the caller may look wallets up', async () => {
+    const payer = await funded(100, ['ledger_transfer_create', 'ledger_wallet_get_others'])
+    const a = await recipient()
+    const res = await post('/ledger/transfer/create', payer.cookie, { targets: `${a.nick} fantasma`, points: '1', idempotency_key: key() })
+    expect(res.status).toBe(404)
+    expect(await res.text()).toContain('não encontrado: fantasma')
+    const known = await post('/ledger/transfer/create', payer.cookie, { targets: a.nick, points: '1', idempotency_key: key() })
+    expect(known.status).toBe(200)
+    expect(await balance(payer.nick)).toBe(100)
+  })
+
+  it('reviews and sends a sponsorship with the same form kit action', async () => {
+    const payer = await funded(50, ['ledger_sponsor_create'])
+    const bad = await post('/ledger/sponsor/create', payer.cookie, { realm: 'demo', points: '-5', idempotency_key: key(), confirmed: 'yes' })
+    expect(bad.status).toBe(400)
+    const review = await post('/ledger/sponsor/create', payer.cookie, { realm: 'demo', points: '20', idempotency_key: key() })
+    expect(review.status).toBe(200)
+    expect(await balance(payer.nick)).toBe(50)
+    const sent = await post('/ledger/sponsor/create', payer.cookie, { realm: 'demo', points: '20', idempotency_key: key(), confirmed: 'yes' })
+    expect(sent.status).toBe(302)
+    expect(await balance(payer.nick)).toBe(30)
+    const over = await post('/ledger/sponsor/create', payer.cookie, { realm: 'demo', points: '31', idempotency_key: key(), confirmed: 'yes' })
+    expect(over.status).toBeGreaterThanOrEqual(400)
+    expect(await balance(payer.nick)).toBe(30)
   })
 
   it('validates the transfer form with the API schema before calling it', async () => {
@@ -149,6 +195,17 @@ describe('ledger screen actions', () => {
     expect(row).toEqual({ cost: 99.9, currency: 'EUR', points: 900, enabled: 1, recommended: 0 })
     const bad = await post('/ledger/package/create', admin.cookie, { name: 'X', cost: 'abc', points: '0' })
     expect(bad.status).toBe(400)
+    // An unchecked switch is absent from the form data: editing without it turns the package off.
+    const { id } = (await env.DB.prepare("SELECT id FROM ledger_package WHERE name = 'Pacote da tela'").first<{ id: string }>())!
+    const off = await post(`/ledger/package/edit/${id}`, admin.cookie, {
+      name: 'Pacote da tela',
+      description: '',
+      cost: '99,90',
+      currency: 'EUR',
+      points: '900',
+    })
+    expect(off.headers.get('location')).toBe('/ledger/package')
+    expect(await env.DB.prepare('SELECT enabled FROM ledger_package WHERE id = ?').bind(id).first()).toEqual({ enabled: 0 })
 
     const price = await post('/ledger/content/edit/screen.item', admin.cookie, { name: 'Da tela', description: '', points: '12' })
     expect(price.headers.get('location')).toBe('/ledger/content')

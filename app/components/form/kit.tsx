@@ -40,6 +40,7 @@ import { isoToZoned } from '~/lib/zoned-time'
 export function KitForm<S extends v.GenericSchema>({
   schema,
   fields,
+  prepare,
   lastResult,
   defaultValue,
   timeZone,
@@ -54,6 +55,8 @@ export function KitForm<S extends v.GenericSchema>({
   schema: S
   /** Declared fields: how form data becomes the API's JSON (and their labels for the summary). */
   fields?: FieldSpec[]
+  /** Turns the read values before validating, as the action's `prepare` does (e.g. one text box → a list). */
+  prepare?: (values: Record<string, unknown>) => Record<string, unknown>
   lastResult?: SubmissionResult<string[]> | null | unknown
   /** The record being edited (API shape); declared date-times are shown in the realm's zone. */
   defaultValue?: Record<string, unknown>
@@ -80,7 +83,7 @@ export function KitForm<S extends v.GenericSchema>({
     defaultValue: (fields ? formDefaults(fields, defaultValue ?? {}, timeZone, locale) : defaultValue) as never,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone }) as Submission<Record<string, unknown>, string[]>,
+    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone, prepare }) as Submission<Record<string, unknown>, string[]>,
   })
   const [attempt, setAttempt] = useState(0)
   const [dirty, setDirty] = useState(false)
@@ -376,22 +379,40 @@ export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string })
 }
 
 /** Several values of one field (checkboxes sharing a name). */
-export function CheckboxGroup({ name, label, options, hint }: Common & { options: { value: string; label: string }[] }) {
+export function CheckboxGroup(p: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; className?: string }) {
+  return <ChoiceGroup {...p} type="checkbox" />
+}
+
+/** One value of several (radio buttons sharing a name); an option may be disabled, its label any content. */
+export function RadioGroup(p: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; className?: string }) {
+  return <ChoiceGroup {...p} type="radio" />
+}
+
+/** Checkboxes or radio buttons sharing a name, under one legend, with the field's hint and error. */
+function ChoiceGroup({
+  name,
+  label,
+  options,
+  hint,
+  type,
+  className = 'field option-list',
+}: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; type: 'checkbox' | 'radio'; className?: string }) {
   const { t } = useTranslation()
-  const [meta] = useField<string[]>(name)
+  const [meta] = useField<string[] | string>(name)
   const chosen = Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []
   const error = meta.errors?.[0]
   return (
     <fieldset
-      className="field option-list"
+      className={className}
       id={meta.id}
       aria-invalid={error ? true : undefined}
       aria-describedby={[error ? meta.errorId : '', hint ? meta.descriptionId : ''].filter(Boolean).join(' ') || undefined}
     >
       <legend className="field-label">{label}</legend>
       {options.map((o) => (
-        <label key={o.value} className="switch">
-          <input type="checkbox" name={meta.name} value={o.value} defaultChecked={chosen.includes(o.value)} /> {o.label}
+        <label key={o.value} className={type === 'radio' ? 'radio' : 'switch'}>
+          <input type={type} name={meta.name} value={o.value} defaultChecked={chosen.includes(o.value)} disabled={o.disabled} />{' '}
+          {type === 'radio' ? <span>{o.label}</span> : o.label}
         </label>
       ))}
       {hint ? (

@@ -229,7 +229,7 @@ export default {
 
   'ledger.error.insufficient_credits': 'Insufficient credits.',
   'ledger.error.insufficient_credits_generation': 'Insufficient credits to generate this lesson.',
-  'ledger.error.recipient_not_found': 'Recipient not found',
+  'ledger.error.recipient_not_found': 'Recipient not found: {{value}}',
   'ledger.error.content_not_found': 'Item without a price in this realm',
   'ledger.error.self_transfer': 'Cannot transfer to the same wallet.',
   'ledger.error.already_reversed': 'This movement was already reversed.',
@@ -276,5 +276,5 @@ export default {
   'errors.test_card': 'Unknown test card',
   'errors.already_paid': 'Already paid',
   'ledger.validation.recipient': '“{{value}}” is not a valid username: use letters, digits, dot, hyphen or underscore.',
-  'ledger.validation.over_balance': 'The total ({{total}}) is more than the wallet’s balance ({{balance}}).',
+  'ledger.validation.over_balance': 'The total ({{total, number}}) is more than the wallet’s balance ({{balance, number}}).',
 }

@@ -229,7 +229,7 @@ export default {
 
   'ledger.error.insufficient_credits': 'Créditos insuficientes.',
   'ledger.error.insufficient_credits_generation': 'Créditos insuficientes para generar esta clase.',
-  'ledger.error.recipient_not_found': 'Destinatario no encontrado',
+  'ledger.error.recipient_not_found': 'Destinatario no encontrado: {{value}}',
   'ledger.error.content_not_found': 'Elemento sin precio en este dominio',
   'ledger.error.self_transfer': 'No se puede transferir a la misma cartera.',
   'ledger.error.already_reversed': 'Este movimiento ya fue revertido.',
@@ -276,5 +276,5 @@ export default {
   'errors.test_card': 'Tarjeta de prueba desconocida',
   'errors.already_paid': 'Ya pagado',
   'ledger.validation.recipient': '«{{value}}» no es un usuario válido: usa letras, números, punto, guion o guion bajo.',
-  'ledger.validation.over_balance': 'El total ({{total}}) supera el saldo de la cartera ({{balance}}).',
+  'ledger.validation.over_balance': 'El total ({{total, number}}) supera el saldo de la cartera ({{balance, number}}).',
 }

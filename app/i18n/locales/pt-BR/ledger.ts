@@ -229,7 +229,7 @@ export default {
 
   'ledger.error.insufficient_credits': 'Créditos insuficientes.',
   'ledger.error.insufficient_credits_generation': 'Créditos insuficientes para gerar esta aula.',
-  'ledger.error.recipient_not_found': 'Destinatário não encontrado',
+  'ledger.error.recipient_not_found': 'Destinatário não encontrado: {{value}}',
   'ledger.error.content_not_found': 'Item sem preço neste domínio',
   'ledger.error.self_transfer': 'Não é possível transferir para a mesma carteira.',
   'ledger.error.already_reversed': 'Este movimento já foi estornado.',
@@ -276,5 +276,5 @@ export default {
   'errors.test_card': 'Cartão de teste desconhecido',
   'errors.already_paid': 'Já pago',
   'ledger.validation.recipient': '“{{value}}” não é um usuário válido: use letras, números, ponto, hífen ou sublinhado.',
-  'ledger.validation.over_balance': 'O total ({{total}}) passa do saldo da carteira ({{balance}}).',
+  'ledger.validation.over_balance': 'O total ({{total, number}}) passa do saldo da carteira ({{balance, number}}).',
 }

@@ -1,135 +1,67 @@
-import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { useState } from 'react'
+import { useField } from '@conform-to/react'
+import { Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { Icon } from '~/components/ui/icon'
+import { CheckboxInput, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
+import { KitForm } from '~/components/form/kit'
 import { money } from '~/lib/format'
-import { CURRENCIES, PackageCreate, parseCost, type Currency } from '#shared/schemas/ledger'
+import { CURRENCIES, PackageCreate, PackageUpdate, parseCost } from '#shared/schemas/ledger'
 import type { LedgerPackage } from '#shared/schemas/ledger-entity'
-import type { ActionResult } from './__ledger.server'
-import { described, ErrorAlert, Field, useLiveValidation } from './__ledger-ui'
 
-/** The form's text values → the API body (the schema turns cost text into a number). */
-export function packageBody(v: { name: string; description: string; cost: string; currency: string; points: string; enabled: boolean; recommended: boolean }) {
-  return { ...v, points: v.points.trim() === '' ? undefined : Number(v.points) }
-}
+/** Form values → the API body: an unchecked switch is absent from the form data, so it is false (not the default). */
+export const preparePackage = (values: Record<string, unknown>) => ({ ...values, enabled: values.enabled === true, recommended: values.recommended === true })
 
-/** Create and edit form of a credit package; validated live with the API's own schema (PackageCreate). */
-export function PackageForm({ initial }: { initial?: LedgerPackage }) {
+/** Create and edit form of a credit package (form kit; the API's own schema, PackageCreate or PackageUpdate). */
+export function PackageForm({ initial, timeZone }: { initial?: LedgerPackage; timeZone: string }) {
   const { t } = useTranslation()
-  const locale = t('ledger.locale')
-  const action = useActionData<ActionResult>()
-  const saving = useNavigation().state === 'submitting'
-  const [values, setValues] = useState({
-    name: initial?.name ?? '',
-    description: initial?.description ?? '',
-    cost: initial ? initial.cost.toFixed(2) : '',
-    currency: (initial?.currency ?? 'BRL') as Currency,
-    points: initial ? String(initial.points) : '',
-    enabled: initial?.enabled ?? true,
-    recommended: initial?.recommended ?? false,
-  })
-  const live = useLiveValidation(PackageCreate, packageBody(values))
-  const server = Object.fromEntries((action?.errors ?? []).map((e) => [e.field, e.message]))
-  const error = (f: string) => live.errors[f] ?? server[f]
-  const set = <K extends keyof typeof values>(k: K, value: (typeof values)[K]) => {
-    setValues((s) => ({ ...s, [k]: value }))
-    live.touch(k)
-  }
-  const cost = parseCost(values.cost)
-
+  const f = (name: string) => t(`resources.ledger_package.fields.${name}`)
   return (
-    <Form method="post" className="ledger-form" noValidate onSubmit={(e) => !live.attempt() && e.preventDefault()}>
-      <ErrorAlert errors={action?.errors} title="resources.ledger_package.save_failed" />
-      <div className="card">
-        <Field id="pkg-name" label={t('resources.ledger_package.fields.name')} error={error('name')}>
-          <input
-            className="input"
-            name="name"
-            value={values.name}
-            maxLength={80}
-            required
-            onChange={(e) => set('name', e.currentTarget.value)}
-            {...described('pkg-name', error('name'))}
-          />
-        </Field>
-        <Field id="pkg-description" label={t('resources.ledger_package.fields.description')} error={error('description')}>
-          <textarea
-            className="input"
-            name="description"
-            rows={2}
-            maxLength={500}
-            value={values.description}
-            onChange={(e) => set('description', e.currentTarget.value)}
-            {...described('pkg-description', error('description'))}
-          />
-        </Field>
-        <div className="ledger-grid">
-          <Field
-            id="pkg-cost"
-            label={t('resources.ledger_package.fields.cost')}
-            error={error('cost')}
-            hint={
-              Number.isNaN(cost)
-                ? t('resources.ledger_package.cost_hint')
-                : t('resources.ledger_package.cost_preview', { value: money(cost, values.currency, locale) })
-            }
-          >
-            <input
-              className="input"
-              name="cost"
-              inputMode="decimal"
-              value={values.cost}
-              required
-              onChange={(e) => set('cost', e.currentTarget.value)}
-              {...described('pkg-cost', error('cost'), true)}
-            />
-          </Field>
-          <Field id="pkg-currency" label={t('resources.ledger_package.fields.currency')} error={error('currency')}>
-            <select
-              className="input"
-              name="currency"
-              value={values.currency}
-              onChange={(e) => set('currency', e.currentTarget.value as Currency)}
-              {...described('pkg-currency', error('currency'))}
-            >
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="pkg-points" label={t('resources.ledger_package.fields.points')} error={error('points')} hint={t('resources.ledger_package.points_hint')}>
-            <input
-              className="input"
-              name="points"
-              inputMode="numeric"
-              value={values.points}
-              required
-              onChange={(e) => set('points', e.currentTarget.value.replace(/\D+/g, ''))}
-              {...described('pkg-points', error('points'), true)}
-            />
-          </Field>
-        </div>
-        <div className="ledger-switches">
-          <label className="switch">
-            <input type="checkbox" name="enabled" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />{' '}
-            {t('resources.ledger_package.fields.enabled')}
-          </label>
-          <label className="switch">
-            <input type="checkbox" name="recommended" checked={values.recommended} onChange={(e) => set('recommended', e.currentTarget.checked)} />{' '}
-            {t('resources.ledger_package.fields.recommended')}
-          </label>
-        </div>
-      </div>
-      <div className="form-actions">
+    <KitForm
+      schema={initial ? PackageUpdate : PackageCreate}
+      prepare={preparePackage}
+      lastResult={useActionData()}
+      timeZone={timeZone}
+      protect
+      defaultValue={{
+        name: initial?.name ?? '',
+        description: initial?.description ?? '',
+        cost: initial ? initial.cost.toFixed(2).replace('.', t('ledger.locale').startsWith('en') ? '.' : ',') : '',
+        currency: initial?.currency ?? 'BRL',
+        points: initial ? String(initial.points) : '',
+        enabled: initial?.enabled ?? true,
+        recommended: initial?.recommended ?? false,
+      }}
+      labels={Object.fromEntries(['name', 'description', 'cost', 'currency', 'points'].map((k) => [k, f(k)]))}
+      submitLabel={t('ledger.save')}
+      className="card ledger-form"
+      actions={
         <Link to="/ledger/package" className="btn">
           {t('ledger.cancel')}
         </Link>
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('ledger.save')}
-        </button>
+      }
+    >
+      <TextInput name="name" label={f('name')} maxLength={80} required />
+      <TextArea name="description" label={f('description')} rows={2} />
+      <div className="ledger-grid">
+        <CostField />
+        <SelectInput name="currency" label={f('currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
+        <NumberInput name="points" label={f('points')} hint={t('resources.ledger_package.points_hint')} decimal={false} required />
       </div>
-    </Form>
+      <div className="ledger-switches">
+        <CheckboxInput name="enabled" label={f('enabled')} />
+        <CheckboxInput name="recommended" label={f('recommended')} />
+      </div>
+    </KitForm>
   )
+}
+
+/** The cost as typed (`99,90`, `R$ 1.234,56`), with the amount it reads as in the chosen currency. */
+function CostField() {
+  const { t } = useTranslation()
+  const [cost] = useField<string>('cost')
+  const [currency] = useField<string>('currency')
+  const value = parseCost(String(cost.value ?? ''))
+  const hint = Number.isNaN(value)
+    ? t('resources.ledger_package.cost_hint')
+    : t('resources.ledger_package.cost_preview', { value: money(value, String(currency.value ?? 'BRL'), t('ledger.locale')) })
+  return <TextInput name="cost" label={t('resources.ledger_package.fields.cost')} hint={hint} required />
 }

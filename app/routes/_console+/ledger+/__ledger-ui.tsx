@@ -1,10 +1,14 @@
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { fieldErrors } from '#shared/schemas/auth'
 import type { ErrorItem } from '#shared/schemas/error'
+import { fieldErrors } from '#shared/schemas/auth'
 
 /**
+ * What remains of the ledger's own form stack, for its GET filter forms (the report period, the new-price key box)
+ * and the sandbox provider's checkout page (not a console screen: no route guard, so no `apiAction`); every console
+ * form that posts uses the form kit (`~/components/form/kit`).
+ *
  * Live validation of a ledger form with the same valibot schema the API uses: a field shows its first failed rule
  * once it was touched (or after a submit attempt), while the user types.
  */
@@ -78,9 +82,4 @@ export function ErrorAlert({ errors, title }: { errors: ErrorItem[] | undefined;
       </ul>
     </div>
   )
-}
-
-/** A new idempotency key: one per user action (seed 000 §5), made when the action's form is drawn. */
-export function newActionKey(): string {
-  return `con-${crypto.randomUUID()}`
 }

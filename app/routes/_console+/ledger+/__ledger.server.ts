@@ -40,3 +40,8 @@ export function numberField(value: FormDataEntryValue | null): number | undefine
 export function issuesAsErrors(issues: readonly { path?: { key: unknown }[]; message: string; input?: unknown }[]): ErrorItem[] {
   return issues.map((i) => ({ field: (i.path ?? []).map((p) => String(p.key)).join('.'), cause: 'invalid', value: null, message: i.message }))
 }
+
+/** A new idempotency key: one per user action (seed 000 §5), made when the action's form is drawn. */
+export function newActionKey(): string {
+  return `con-${crypto.randomUUID()}`
+}

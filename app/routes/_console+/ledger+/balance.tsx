@@ -13,10 +13,9 @@ import type { LedgerAccount, StatementEntry } from '#shared/schemas/ledger-entit
 import { RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
-import { attempt, invalid, issuesAsErrors, type ActionResult } from './__ledger.server'
+import { attempt, invalid, issuesAsErrors, newActionKey, type ActionResult } from './__ledger.server'
 import type { Wallet } from './__ledger-movement-ui'
 import { Statement } from './__ledger-statement'
-import { newActionKey } from './__ledger-ui'
 
 export const handle = { title: 'pages.ledger.balance' }
 

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import type { LedgerPackage } from '#shared/schemas/ledger-entity'
 import { orErrorResponse } from '~/server/api.server'
+import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { PackageForm } from './__ledger-package-form'
 import { savePackage } from './__ledger-package.server'
@@ -13,14 +14,15 @@ import { savePackage } from './__ledger-package.server'
 export const handle = { title: 'pages.ledger.package.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { api } = await requireRoute(request, context, 'ledger.package.edit')
-  return orErrorResponse(api.get<LedgerPackage>(`ledger/package/${encodeURIComponent(params.packageId ?? '')}`))
+  const { api, realm } = await requireRoute(request, context, 'ledger.package.edit')
+  const pkg = await orErrorResponse(api.get<LedgerPackage>(`ledger/package/${encodeURIComponent(params.packageId ?? '')}`))
+  return { pkg, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => savePackage(request, context, params.packageId ?? '')
 
 export default function PackageEditRoute() {
-  const pkg = useLoaderData<typeof loader>()
+  const { pkg, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const clock = useClock()
   return (
@@ -33,7 +35,7 @@ export default function PackageEditRoute() {
           <p className="hint">{t('ledger.updated', { by: pkg.updated_by || '—', at: formatTime(pkg.updated_at, clock) })}</p>
         </div>
       </div>
-      <PackageForm key={pkg.id} initial={pkg} />
+      <PackageForm key={pkg.id} initial={pkg} timeZone={timeZone} />
     </>
   )
 }

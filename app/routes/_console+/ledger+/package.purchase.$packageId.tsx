@@ -1,24 +1,23 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef, useState } from 'react'
+import { Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { Icon } from '~/components/ui/icon'
+import { KitForm, RadioGroup } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { abbreviate, money } from '~/lib/format'
-import type { ErrorItem } from '#shared/schemas/error'
 import { IdempotencyKey } from '#shared/schemas/ledger'
+import { apiAction, DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { orErrorResponse, RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
-import { attempt, invalid, type ActionResult } from './__ledger.server'
+import { newActionKey } from './__ledger.server'
 import { loadShop, type IntentStatus } from './__ledger-purchase.server'
-import { ErrorAlert, newActionKey } from './__ledger-ui'
 
 export const handle = { title: 'pages.ledger.purchase' }
 
 /** The package, the providers, and — back from the provider's checkout (`?intent=`) — where the payment stands. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { api } = await requireRoute(request, context, 'ledger.purchase.package')
+  const { api, realm } = await requireRoute(request, context, 'ledger.purchase.package')
   const shop = await orErrorResponse(loadShop(api))
   const pkg = shop.packages.find((p) => p.id === params.packageId)
   if (!pkg) throw new Response(null, { status: 404 })
@@ -30,42 +29,38 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       throw err
     })
   }
-  return { pkg, providers: shop.providers, intent, actionKey: newActionKey() }
+  return { pkg, providers: shop.providers, intent, actionKey: newActionKey(), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
+/** The purchase form: the provider chosen and the action's idempotency key. */
+const PurchaseForm = v.object({
+  provider: v.pipe(v.string('ledger.error.provider_unavailable'), v.minLength(1, 'ledger.error.provider_unavailable')),
+  idempotency_key: IdempotencyKey,
+})
+
 /** Starts the payment: a card intent or a regional purchase, then off to the provider's checkout page. */
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { api } = await requireRoute(request, context, 'ledger.purchase.package')
-  const form = await request.formData()
-  const shop = await loadShop(api)
-  const pkg = shop.packages.find((p) => p.id === params.packageId)
-  const provider = shop.providers.find((p) => p.code === form.get('provider') && p.available)
-  const key = v.safeParse(IdempotencyKey, form.get('idempotency_key') ?? '')
-  const refuse = (field: string, message: string): ErrorItem[] => [{ field, cause: 'purchase_failed', value: null, message }]
-  if (!pkg) return invalid(refuse('product_id', 'ledger.error.package_not_found'))
-  if (!provider) return invalid(refuse('provider', 'ledger.error.provider_unavailable'))
-  if (!key.success) return invalid(refuse('idempotency_key', 'ledger.validation.idempotency_key'))
-  const returnUrl = `/ledger/package/purchase/${encodeURIComponent(pkg.id)}`
-  const started = await attempt(() =>
-    provider.kind === 'card'
-      ? api.post<{ checkout_url: string }>('ledger/transaction/create-intent', {
-          provider: provider.code,
-          product_id: pkg.id,
-          product_type: 'package',
-          idempotency_key: key.output,
-          provider_data: { return_url: returnUrl },
-        })
-      : api.post<{ checkout_url: string }>('ledger/transaction/purchase', {
-          provider: provider.code,
-          product_id: pkg.id,
-          product_type: 'package',
-          idempotency_key: key.output,
-          provider_data: { transaction_amount: pkg.cost, description: pkg.name, return_url: returnUrl },
-        }),
-  )
-  if (!started.ok) return started.response
-  throw redirect(started.value.checkout_url)
-}
+export const action = ({ request, context, params }: ActionFunctionArgs) =>
+  apiAction(request, context, {
+    route: 'ledger.purchase.package',
+    schema: PurchaseForm,
+    call: async (api, body) => {
+      const shop = await loadShop(api)
+      const pkg = shop.packages.find((p) => p.id === params.packageId)
+      const provider = shop.providers.find((p) => p.code === body.provider && p.available)
+      const refuse = (field: string, message: string) => new RealmApiError(400, [{ field, cause: 'purchase_failed', value: null, message }])
+      if (!pkg) throw refuse('', 'ledger.error.package_not_found')
+      if (!provider) throw refuse('provider', 'ledger.error.provider_unavailable')
+      const returnUrl = `/ledger/package/purchase/${encodeURIComponent(pkg.id)}`
+      const common = { provider: provider.code, product_id: pkg.id, product_type: 'package', idempotency_key: body.idempotency_key }
+      return provider.kind === 'card'
+        ? api.post<{ checkout_url: string }>('ledger/transaction/create-intent', { ...common, provider_data: { return_url: returnUrl } })
+        : api.post<{ checkout_url: string }>('ledger/transaction/purchase', {
+            ...common,
+            provider_data: { transaction_amount: pkg.cost, description: pkg.name, return_url: returnUrl },
+          })
+    },
+    onSuccess: (started) => redirect(started.checkout_url),
+  })
 
 /** While the provider has not confirmed yet, the page asks again every few seconds (for about a minute). */
 function usePendingRefresh(pending: boolean) {
@@ -82,13 +77,11 @@ function usePendingRefresh(pending: boolean) {
 }
 
 export default function PurchasePackageRoute() {
-  const { pkg, providers, intent, actionKey } = useLoaderData<typeof loader>()
-  const action = useActionData<ActionResult>()
+  const { pkg, providers, intent, actionKey, timeZone } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const locale = t('ledger.locale')
-  const starting = useNavigation().state !== 'idle'
+  const lastResult = useActionData<typeof action>()
   const usable = providers.filter((p) => p.available)
-  const [provider, setProvider] = useState(usable[0]?.code ?? '')
   usePendingRefresh(intent?.status === 'pending')
   const showForm = !intent || intent.status === 'failed'
 
@@ -127,30 +120,35 @@ export default function PurchasePackageRoute() {
       ) : null}
 
       {showForm ? (
-        <Form method="post" className="card">
+        <KitForm
+          key={actionKey}
+          schema={PurchaseForm}
+          lastResult={lastResult}
+          timeZone={timeZone}
+          defaultValue={{ provider: usable[0]?.code ?? '' }}
+          labels={{ provider: t('ledger.purchase.provider') }}
+          submitLabel={t('ledger.purchase.pay', { price: money(pkg.cost, pkg.currency, locale) })}
+          className="card"
+        >
           <input type="hidden" name="idempotency_key" value={actionKey} />
-          <ErrorAlert errors={action?.errors} title="ledger.error.purchase_process" />
-          <fieldset className="ledger-providers">
-            <legend>{t('ledger.purchase.provider')}</legend>
-            {providers.map((p) => (
-              <label key={p.code} className="radio">
-                <input type="radio" name="provider" value={p.code} checked={provider === p.code} disabled={!p.available} onChange={() => setProvider(p.code)} />
-                <span>
+          <RadioGroup
+            name="provider"
+            label={t('ledger.purchase.provider')}
+            className="ledger-providers"
+            options={providers.map((p) => ({
+              value: p.code,
+              disabled: !p.available,
+              label: (
+                <>
                   {t(`ledger.provider.${p.kind}`)}
                   {p.sandbox ? <span className="badge">{t('ledger.provider.sandbox')}</span> : null}
                   {p.available ? null : <span className="hint"> — {t('ledger.provider.not_configured')}</span>}
-                </span>
-              </label>
-            ))}
-          </fieldset>
+                </>
+              ),
+            }))}
+          />
           {usable.length === 0 ? <p role="status">{t('ledger.purchase.no_provider')}</p> : null}
-          <div className="form-actions">
-            <button type="submit" className="btn btn-primary" disabled={starting || !provider}>
-              {starting ? <span className="spinner" aria-hidden="true" /> : <Icon name="coin" />}{' '}
-              {t('ledger.purchase.pay', { price: money(pkg.cost, pkg.currency, locale) })}
-            </button>
-          </div>
-        </Form>
+        </KitForm>
       ) : null}
     </>
   )
