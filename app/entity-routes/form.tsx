@@ -75,7 +75,7 @@ export default function EntityFormRoute() {
       back={e.route.path}
       fields={formFieldsOf(e, options)}
       schema={e.input}
-      initial={row ?? ((v.getDefaults(e.input) as unknown as Record<string, unknown> | undefined) ?? {})}
+      initial={row ?? (v.getDefaults(e.input) as unknown as Record<string, unknown> | undefined) ?? {}}
       timeZone={timeZone}
       protect={e.route.unsaved}
     />
