@@ -1,8 +1,8 @@
 import { createRemixStub } from '@remix-run/testing'
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { useLocation } from '@remix-run/react'
+import { Link, useLocation } from '@remix-run/react'
 import { describe, expect, it } from 'vitest'
-import { EntityTable } from '~/components/ui/entity-table'
+import { columnsKey, EntityTable } from '~/components/ui/entity-table'
 import realmList from '~/lists/realm'
 import type { ListPage, ListQuery } from '#shared/schemas/common'
 
@@ -115,5 +115,76 @@ describe('EntityTable keyboard and reach', () => {
     expect(first[0].className).toContain('sticky-first')
     expect(first[first.length - 1].className).toContain('sticky-actions')
     expect(within(table).getAllByRole('columnheader')[0].className).toContain('sticky-first')
+  })
+})
+
+describe('EntityTable column picker and focus return', () => {
+  const q: ListQuery = { limit: 25, offset: 0, like: '', order: '' }
+  const page = { items: rows.slice(0, 5), total: 5, limit: 25, offset: 0 }
+
+  /** The list and an edit page reached from its rows' links, with a link back (as the console's edit screens have). */
+  function renderWithEdit() {
+    const Stub = createRemixStub([
+      {
+        path: '/realm',
+        Component: () => (
+          <EntityTable
+            spec={realmList}
+            page={page}
+            query={q}
+            title="Realms"
+            rowActions={(row) => <Link to={`/realm/edit/${row.code}`}>Editar {row.code}</Link>}
+          />
+        ),
+      },
+      { path: '/realm/edit/:code', Component: () => <Link to="/realm">Voltar</Link> },
+    ])
+    return render(<Stub initialEntries={['/realm']} />)
+  }
+  const headers = () =>
+    within(screen.getByRole('table'))
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent?.trim())
+
+  it('hides the columns the user unticks, remembers them per list, and never hides the first column or the row actions', async () => {
+    localStorage.clear()
+    const { unmount } = renderWithEdit()
+    fireEvent.click(screen.getByText('Colunas'))
+    const menu = screen.getByRole('group', { name: 'Colunas visíveis' })
+    const first = within(menu).getByRole('checkbox', { name: /Código/ }) as HTMLInputElement
+    expect(first.disabled && first.checked).toBe(true)
+    fireEvent.click(within(menu).getByRole('checkbox', { name: 'Nome canônico' }))
+    await waitFor(() => expect(headers()).toEqual(['Código', 'Nome', 'Domínio pai', 'Criado em', 'Ações']))
+    // Every body row lost the cell too, and the row actions stay.
+    expect(within(screen.getByRole('table')).getAllByRole('row')[1].querySelectorAll('td')).toHaveLength(5)
+    expect(JSON.parse(localStorage.getItem(columnsKey('realm'))!)).toEqual(['canonical_name'])
+    unmount()
+
+    // Another visit to the list keeps the choice; ticking the column again brings it back and forgets the entry.
+    renderWithEdit()
+    await waitFor(() => expect(headers()).not.toContain('Nome canônico'))
+    fireEvent.click(screen.getByText('Colunas'))
+    fireEvent.click(within(screen.getByRole('group', { name: 'Colunas visíveis' })).getByRole('checkbox', { name: 'Nome canônico' }))
+    await waitFor(() => expect(headers()).toContain('Nome canônico'))
+    expect(localStorage.getItem(columnsKey('realm'))).toBeNull()
+  })
+
+  it('ignores a stored choice that would hide the first column', async () => {
+    localStorage.setItem(columnsKey('realm'), JSON.stringify(['code', 'name']))
+    renderWithEdit()
+    await waitFor(() => expect(headers()).toEqual(['Código', 'Nome canônico', 'Domínio pai', 'Criado em', 'Ações']))
+    localStorage.clear()
+  })
+
+  it('puts focus back on the row that was opened when the user comes back to the list', async () => {
+    renderWithEdit()
+    fireEvent.click(screen.getByRole('link', { name: 'Editar r3' }))
+    fireEvent.click(await screen.findByRole('link', { name: 'Voltar' }))
+    const link = await screen.findByRole('link', { name: 'Editar r3' })
+    await waitFor(() => expect(document.activeElement).toBe(link))
+    // Only once: a later visit to the list does not steal focus again.
+    fireEvent.click(screen.getByRole('link', { name: 'Editar r1' }))
+    fireEvent.click(await screen.findByRole('link', { name: 'Voltar' }))
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Editar r1' })))
   })
 })

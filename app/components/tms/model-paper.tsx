@@ -22,7 +22,12 @@ export function ModelPaper({ model, resolution = false, back }: { model: PaperMo
   const { t } = useTranslation()
   let n = 0
   return (
-    <div className="paper" style={model.style?.background_color ? { background: model.style.background_color, color: '#142033' } : undefined}>
+    // A model's own paper colour is a light page whatever the console theme: paper-light gives its text, hints, borders
+    // and buttons the light palette, so they keep their contrast on it in the dark themes too.
+    <div
+      className={model.style?.background_color ? 'paper paper-light' : 'paper'}
+      style={model.style?.background_color ? { background: model.style.background_color } : undefined}
+    >
       <div className="paper-actions no-print">
         <Link to={back} className="btn">
           <Icon name="chevronLeft" /> {t('tms.form.back')}

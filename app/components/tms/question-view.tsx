@@ -46,9 +46,11 @@ export function QuestionView({ q, index, resolution = false }: { q: Q; index: nu
           ((q.options ?? []) as { statement: string; answer?: boolean; media_type?: string; media_url?: string; id?: string }[]).map((x, i) => ({ ...x, i })),
         )
         return (
-          <ul className="choice-list" role={q.type === 'multi' ? 'group' : 'radiogroup'} aria-label={t('tms.view.options')}>
+          // A group of choices, not a list: a <ul> given the radiogroup role stops being a list, and its <li> items are
+          // then list items outside any list (axe `listitem`).
+          <div className="choice-list" role={q.type === 'multi' ? 'group' : 'radiogroup'} aria-label={t('tms.view.options')}>
             {opts.map((x, n) => (
-              <li key={x.id ?? x.i} className={resolution && x.answer ? 'correct' : undefined}>
+              <div key={x.id ?? x.i} className={resolution && x.answer ? 'choice correct' : 'choice'}>
                 <label>
                   <input
                     type={q.type === 'multi' ? 'checkbox' : 'radio'}
@@ -61,9 +63,9 @@ export function QuestionView({ q, index, resolution = false }: { q: Q; index: nu
                   {resolution && x.answer ? <span className="badge badge-success">{t('tms.view.correct')}</span> : null}
                 </label>
                 <MediaView type={x.media_type ?? ''} url={x.media_url ?? ''} />
-              </li>
+              </div>
             ))}
-          </ul>
+          </div>
         )
       }
       case 'text':

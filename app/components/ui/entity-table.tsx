@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table'
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type VisibilityState } from '@tanstack/react-table'
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
 import { cellText, type TableColumn } from '~/lib/table'
@@ -47,6 +47,10 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
     }
   }, [page])
   const pageSize = useRef<{ keyboard: boolean }>({ keyboard: false })
+  const [hidden, setHidden] = useHiddenColumns(spec.name, firstId)
+  const visibility = useMemo<VisibilityState>(() => Object.fromEntries(hidden.map((id) => [id, false])), [hidden])
+  const tbodyRef = useRef<HTMLTableSectionElement>(null)
+  useFocusReturn(tbodyRef, location.pathname + location.search, page)
   const [selection, setSelection] = useState<RowSelectionState>({})
   const loading = navigation.state === 'loading' && navigation.location?.pathname === location.pathname
 
@@ -109,7 +113,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
     manualPagination: true,
     enableRowSelection: Boolean(selectable),
     rowCount: page.total,
-    state: { rowSelection: selection },
+    state: { rowSelection: selection, columnVisibility: visibility },
     onRowSelectionChange: setSelection,
     getRowId: (row) => spec.rowId(row),
   })
@@ -119,7 +123,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   const from = page.total === 0 ? 0 : page.offset + 1
   const to = Math.min(page.offset + page.items.length, page.total)
   const exportHref = `/export/${spec.name}${withParams({ limit: null, offset: null })}`
-  const colSpan = columns.length + (rowActions ? 1 : 0)
+  const colSpan = columns.length - hidden.length + (rowActions ? 1 : 0)
 
   return (
     <section aria-label={title}>
@@ -160,6 +164,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
               </button>
             </>
           ) : null}
+          <ColumnPicker columns={spec.columns.map((c) => ({ id: c.id, label: t(c.label), locked: c.id === firstId }))} hidden={hidden} onChange={setHidden} />
           <a className="btn" href={exportHref} download>
             <Icon name="download" /> {t('table.export_csv')}
           </a>
@@ -221,7 +226,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
               </tr>
             ))}
           </thead>
-          <tbody>
+          <tbody ref={tbodyRef}>
             {table.getRowModel().rows.length === 0 ? (
               <tr>
                 <td className="empty" colSpan={colSpan}>
@@ -230,7 +235,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
               </tr>
             ) : (
               table.getRowModel().rows.map((row) => (
-                <tr key={row.id} aria-selected={selectable ? row.getIsSelected() : undefined}>
+                <tr key={row.id} data-row-id={row.id} tabIndex={-1} aria-selected={selectable ? row.getIsSelected() : undefined}>
                   {row.getVisibleCells().map((cell) => {
                     const c = cell.column.columnDef.meta as TableColumn<Row> | undefined
                     const text = c ? cellText(c, row.original, t, clock) : undefined
@@ -333,5 +338,132 @@ function PageLink({ disabled, to, label, icon, onNavigate }: { disabled: boolean
     <Link className="btn btn-icon" to={to} title={label} preventScrollReset onClick={onNavigate}>
       <Icon name={icon} label={label} />
     </Link>
+  )
+}
+
+/** Where the hidden columns of a list are remembered on this device (local storage, one entry per list). */
+export const columnsKey = (list: string) => `console.columns.${list}`
+
+/**
+ * The columns the user hid on this list, remembered per list in local storage. The server renders every column (it
+ * cannot read local storage); the choice applies as soon as the page hydrates. The first column never hides: it names
+ * the row.
+ */
+function useHiddenColumns(list: string, firstId: string | undefined): [string[], (next: string[]) => void] {
+  const [hidden, setHidden] = useState<string[]>([])
+  useEffect(() => {
+    try {
+      const saved = JSON.parse(localStorage.getItem(columnsKey(list)) ?? '[]') as unknown
+      if (Array.isArray(saved)) setHidden(saved.filter((id): id is string => typeof id === 'string' && id !== firstId))
+    } catch {
+      // An unreadable entry (edited by hand, old format) means no choice: every column shows.
+    }
+  }, [list, firstId])
+  const update = (next: string[]) => {
+    const kept = next.filter((id) => id !== firstId)
+    setHidden(kept)
+    try {
+      if (kept.length) localStorage.setItem(columnsKey(list), JSON.stringify(kept))
+      else localStorage.removeItem(columnsKey(list))
+    } catch {
+      // Storage refused (private mode, quota): the choice holds for this page only.
+    }
+  }
+  return [hidden, update]
+}
+
+/** The session-storage entry naming the row opened from a list page (its path and query). */
+const returnKey = (at: string) => `console.row-return.${at}`
+
+/** The row opened from this list page, read once (the entry is removed). */
+function readReturn(at: string): { row?: string; href?: string } | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(returnKey(at)) ?? 'null') as { row?: string; href?: string } | null
+    sessionStorage.removeItem(returnKey(at))
+    return saved
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Opening a row (any link inside it) and coming back puts focus on that row's link again, or on the row itself when
+ * the link is gone, instead of the page body: keyboard and screen-reader users continue where they were.
+ */
+function useFocusReturn(tbody: RefObject<HTMLTableSectionElement>, at: string, page: unknown) {
+  useEffect(() => {
+    const body = tbody.current
+    if (!body) return
+    const remember = (e: MouseEvent) => {
+      const link = (e.target as Element | null)?.closest('a[href]')
+      const row = link?.closest('tr[data-row-id]')
+      if (!link || !row) return
+      try {
+        sessionStorage.setItem(returnKey(at), JSON.stringify({ row: row.getAttribute('data-row-id'), href: link.getAttribute('href') }))
+      } catch {
+        // No session storage: focus simply is not returned.
+      }
+    }
+    body.addEventListener('click', remember)
+    return () => body.removeEventListener('click', remember)
+  }, [tbody, at])
+  useEffect(() => {
+    const saved = readReturn(at)
+    if (!saved?.row || !tbody.current) return
+    const row = [...tbody.current.querySelectorAll<HTMLTableRowElement>('tr[data-row-id]')].find((r) => r.dataset.rowId === saved.row)
+    if (!row) return
+    const link = [...row.querySelectorAll<HTMLAnchorElement>('a[href]')].find((a) => a.getAttribute('href') === saved.href)
+    ;(link ?? row).focus()
+  }, [tbody, at, page])
+}
+
+/**
+ * The columns menu: one checkbox per column of the list; the first column is shown always (it names the row), and the
+ * row actions are not a column of the list, so neither can be hidden.
+ */
+export function ColumnPicker({
+  columns,
+  hidden,
+  onChange,
+}: {
+  columns: { id: string; label: string; locked: boolean }[]
+  hidden: string[]
+  onChange: (hidden: string[]) => void
+}) {
+  const { t } = useTranslation()
+  const ref = useRef<HTMLDetailsElement>(null)
+  // Escape closes the open menu and puts focus back on its button, as with the console's other menus.
+  useEffect(() => {
+    const details = ref.current
+    if (!details) return
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || !details.open) return
+      details.open = false
+      details.querySelector('summary')?.focus()
+    }
+    details.addEventListener('keydown', onKey)
+    return () => details.removeEventListener('keydown', onKey)
+  }, [])
+  return (
+    <details className="column-picker" ref={ref}>
+      <summary className="btn">
+        <Icon name="eye" /> {t('table.columns')}
+      </summary>
+      <fieldset className="column-picker-menu">
+        <legend className="visually-hidden">{t('table.columns.legend')}</legend>
+        {columns.map((c) => (
+          <label key={c.id} className="checkbox">
+            <input
+              type="checkbox"
+              checked={c.locked || !hidden.includes(c.id)}
+              disabled={c.locked}
+              onChange={(e) => onChange(e.currentTarget.checked ? hidden.filter((id) => id !== c.id) : [...hidden, c.id])}
+            />
+            {c.label}
+            {c.locked ? <span className="visually-hidden"> ({t('table.columns.locked')})</span> : null}
+          </label>
+        ))}
+      </fieldset>
+    </details>
   )
 }

@@ -1,0 +1,155 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROUTES, samplePath, type RouteEntry } from '#shared/manifest'
+import { catalogues } from '~/i18n/catalogues'
+import { hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
+
+/**
+ * axe-core on every console route of the manifest that has a screen of its own (routes still served by the "not
+ * available yet" splat are left out; they gain the check when their screen lands), as the platform operator, who may
+ * see every route of the demo realm. One page walks the routes in sequence, once in the default theme and once in the
+ * dark one; serious and critical violations must be none.
+ */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface BuiltRoute {
+  id: string
+  parentId?: string
+  path?: string
+  index?: boolean
+}
+
+/** The console's own route patterns, read from the built client manifest (every route file the build knows). */
+function builtConsolePaths(): Set<string> {
+  const dir = join(import.meta.dirname, '../../build/client/assets')
+  const file = readdirSync(dir).find((f) => /^manifest-.*\.js$/.test(f))
+  if (!file) throw new Error('no build/client manifest: run `npm run build` first')
+  const text = readFileSync(join(dir, file), 'utf8')
+  const routes = (JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { routes: Record<string, BuiltRoute> }).routes
+  const paths = new Set<string>()
+  for (const route of Object.values(routes)) {
+    const segments: string[] = []
+    let inConsole = false
+    for (let r: BuiltRoute | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) {
+      if (r.id === 'routes/_console+/_layout') inConsole = true
+      if (r.path) segments.unshift(r.path)
+    }
+    const path = `/${segments.join('/')}`
+    if (inConsole && route.id !== 'routes/_console+/_layout' && !path.includes('*')) paths.add(normalise(path))
+  }
+  return paths
+}
+
+/** A pattern with its parameter names erased, so `/x/:id` and `/x/:modelId` compare equal. */
+const normalise = (path: string) => path.replace(/:[A-Za-z_]+/g, ':').replace(/\/$/, '') || '/'
+const pattern = (entry: RouteEntry) => new RegExp(`^${entry.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/?#]+')}$`)
+
+const pt = catalogues['pt-BR']
+const routeOf = (id: string) => ROUTES.find((r) => r.id === id)!
+const built = builtConsolePaths()
+const SCREENS = ROUTES.filter((r) => !r.public && built.has(normalise(r.path)))
+const WITHOUT_PARAMS = SCREENS.filter((r) => !r.path.includes(':'))
+const WITH_PARAMS = SCREENS.filter((r) => r.path.includes(':'))
+
+interface Finding {
+  route: string
+  rule: string
+  impact: string
+  help: string
+  targets: string[]
+}
+
+async function audit(page: Page, route: string): Promise<Finding[]> {
+  // Evaluated through the DevTools protocol, which the page's Content Security Policy does not govern (a <script> tag
+  // would be refused, rightly).
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe
+    interface AxeViolation {
+      id: string
+      impact: string | null
+      help: string
+      nodes: { target: string[] }[]
+    }
+    const result = await axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }))
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ route, rule: v.id, impact: v.impact, help: v.help, targets: v.targets }))
+}
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('accessibility (axe-core)', () => {
+  let page: Page
+  // Parameterised routes take a real id from the demo data: the first link to that pattern on the screens already
+  // visited (lists link their rows' edit, detail and preview pages), so each id is one the API itself listed. A task's
+  // codes page has no link until a code exists; the demo seed (worker/seed/tms.ts) publishes task t-demo-fractions to
+  // room 9º A.
+  const concrete = new Map<string, string>([['tms.token.edit', samplePath(routeOf('tms.token.edit'), { roomName: '9º A', taskId: 't-demo-fractions' })]])
+  const seen = new Set<string>()
+  const spent = { navigation: 0, axe: 0 }
+
+  beforeAll(async () => {
+    page = (await newPage(browser, { viewport: { width: 1366, height: 768 } })).page
+    await open(page, url('demo.localhost', '/'))
+    await signInOnScreen(page, 'platform')
+    await page.waitForSelector('nav[aria-label="Navegação principal"]')
+  })
+  afterAll(async () => {
+    await page?.context().close()
+  })
+
+  async function visit(entry: RouteEntry, path: string, findings: Finding[]) {
+    const started = Date.now()
+    // The script's own readiness mark, not the load event (which also waits for images and fonts).
+    await page.goto(url('demo.localhost', path), { waitUntil: 'domcontentloaded' })
+    await hydrated(page)
+    expect(new URL(page.url()).pathname, `${entry.id} must open, not redirect`).toBe(path.split('?')[0])
+    for (const href of await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) seen.add(href.split(/[?#]/)[0])
+    const audited = Date.now()
+    findings.push(...(await audit(page, entry.id)))
+    spent.navigation += audited - started
+    spent.axe += Date.now() - audited
+  }
+
+  it.each(['SYSTEM', 'DARK'] as const)('finds no serious or critical violation on any console screen in the %s theme', async (theme) => {
+    expect(SCREENS.length).toBeGreaterThanOrEqual(50)
+    if (theme === 'DARK') {
+      // Chosen as a user chooses it: the settings drawer saves the theme cookie the server render applies.
+      await open(page, url('demo.localhost', '/'))
+      await page.getByRole('button', { name: /Conta/ }).click()
+      await page.getByRole('button', { name: pt['settings.title'] }).click()
+      await page.getByText(pt['settings.theme.DARK'], { exact: true }).click()
+      await page.getByRole('button', { name: pt['settings.save'] }).click()
+      await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('DARK')
+    }
+    const findings: Finding[] = []
+    for (const entry of WITHOUT_PARAMS) await visit(entry, entry.path, findings)
+    for (const entry of WITH_PARAMS) {
+      if (!concrete.has(entry.id)) {
+        const re = pattern(entry)
+        const found = [...seen].find((href) => re.test(href))
+        if (!found) throw new Error(`no link to ${entry.path} on the screens visited: the demo data has no record for ${entry.id}`)
+        concrete.set(entry.id, found)
+      }
+      await visit(entry, concrete.get(entry.id)!, findings)
+    }
+    expect(await page.locator('html').getAttribute('data-theme')).toBe(theme === 'SYSTEM' ? null : theme)
+    // Printed, never asserted: how long the walk takes on this machine.
+    console.log(`axe (${theme}): ${SCREENS.length} screens; navigation ${spent.navigation} ms, axe ${spent.axe} ms`)
+    spent.navigation = spent.axe = 0
+    expect(findings.map((f) => `${f.route}: ${f.rule} [${f.impact}] ${f.help} — ${f.targets.join(' | ')}`)).toEqual([])
+  })
+})
