@@ -1,8 +1,9 @@
-import { useActionData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { KitForm, NumberInput, SelectInput, TextInput } from '~/components/form/kit'
 import { CategoryName } from '#shared/schemas/category'
+import type { categoryFormData } from './__category.server'
 
 /** The room-category form's one schema: the screen validates with it live, the action parses with it. */
 export const CategoryFormInput = v.object({
@@ -55,5 +56,28 @@ export function CategoryForm({
       />
       <NumberInput name="priority" label={t('resources.category.fields.priority')} hint={t('resources.category.hints.priority')} decimal={false} />
     </KitForm>
+  )
+}
+
+/** The create and edit screens of a room category (one screen; the route files differ only in mode). */
+export function CategoryScreen({ mode }: { mode: 'create' | 'edit' }) {
+  const { category, parents, timeZone } = useLoaderData<typeof categoryFormData>()
+  const { t } = useTranslation()
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t(`pages.realm.category.${mode}`)}</h1>
+        <Link to="/realm/category" className="btn">
+          {t('resources.category.back')}
+        </Link>
+      </div>
+      <CategoryForm
+        key={category.id}
+        mode={mode}
+        parents={parents}
+        timeZone={timeZone}
+        initial={{ name: category.name, parent: category.parent, priority: category.priority }}
+      />
+    </>
   )
 }
