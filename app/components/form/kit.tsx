@@ -211,7 +211,6 @@ export function KitField({
   inline?: boolean
   children: (control: ControlProps) => ReactNode
 }) {
-  const { t } = useTranslation()
   const [meta] = useField<unknown>(name)
   const error = meta.errors?.[0]
   const control: ControlProps = {
@@ -240,16 +239,7 @@ export function KitField({
           {children(control)}
         </>
       )}
-      {hint ? (
-        <p className="hint" id={meta.descriptionId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" id={meta.errorId}>
-          {errorText(t, decodeError(error))}
-        </p>
-      ) : null}
+      <FieldNotes meta={meta} hint={hint} error={error} />
     </div>
   )
 }
@@ -397,7 +387,6 @@ function ChoiceGroup({
   type,
   className = 'field option-list',
 }: Common & { options: { value: string; label: ReactNode; disabled?: boolean }[]; type: 'checkbox' | 'radio'; className?: string }) {
-  const { t } = useTranslation()
   const [meta] = useField<string[] | string>(name)
   const chosen = Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []
   const error = meta.errors?.[0]
@@ -415,16 +404,7 @@ function ChoiceGroup({
           {type === 'radio' ? <span>{o.label}</span> : o.label}
         </label>
       ))}
-      {hint ? (
-        <p className="hint" id={meta.descriptionId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" id={meta.errorId}>
-          {errorText(t, decodeError(error))}
-        </p>
-      ) : null}
+      <FieldNotes meta={meta} hint={hint} error={error} />
     </fieldset>
   )
 }
@@ -566,4 +546,23 @@ export function useNumberText(value: unknown, onChange: (n: number) => void) {
       onChange(typeof n === 'number' ? n : Number.NaN)
     },
   }
+}
+
+/** A field's hint and error, under the ids its control points at with `aria-describedby`. */
+function FieldNotes({ meta, hint, error }: { meta: { descriptionId: string; errorId: string }; hint?: ReactNode; error?: string }) {
+  const { t } = useTranslation()
+  return (
+    <>
+      {hint ? (
+        <p className="hint" id={meta.descriptionId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" id={meta.errorId}>
+          {errorText(t, decodeError(error))}
+        </p>
+      ) : null}
+    </>
+  )
 }
