@@ -70,6 +70,8 @@ const DROPPED = new Set([
   'base',
 ])
 const VOID = new Set(['br', 'img'])
+/** Opening one of these closes an open paragraph, as every HTML parser does: writing it nested would re-parse differently. */
+const CLOSES_P = new Set(['p', 'ul', 'ol', 'h2', 'h3', 'blockquote', 'pre'])
 const MAX_DEPTH = 40
 export const MAX_LATEX = 2000
 
@@ -109,10 +111,24 @@ interface Sink {
  * element tells what its closing must do.
  */
 function walk(html: string, policy: RichTextPolicy, sink: Sink): void {
-  type Frame = 'drop' | 'formula' | 'skip' | { tag: string }
+  /** `closed`: an element already closed early (a block opened inside its paragraph); its own closing writes nothing. */
+  type Frame = 'drop' | 'formula' | 'skip' | { tag: string; closed?: boolean }
   const stack: Frame[] = []
   const hidden = () => stack.some((f) => f === 'drop' || f === 'formula')
-  const depth = () => stack.filter((f) => typeof f === 'object').length
+  const open = (f: Frame): f is { tag: string } => typeof f === 'object' && !f.closed
+  const depth = () => stack.filter(open).length
+  /** Closes the innermost open paragraph and everything opened inside it (the tokenizer may not: `<p><x><p>`). */
+  const closeParagraph = () => {
+    let at = stack.length - 1
+    while (at >= 0 && !(open(stack[at]) && (stack[at] as { tag: string }).tag === 'p')) at--
+    for (let i = stack.length - 1; at >= 0 && i >= at; i--) {
+      const f = stack[i]
+      if (open(f)) {
+        sink.close(f.tag)
+        f.closed = true
+      }
+    }
+  }
   tokenize(html, {
     onopentag(raw, attribs) {
       if (hidden() || DROPPED.has(raw)) return void stack.push('drop')
@@ -135,18 +151,19 @@ function walk(html: string, policy: RichTextPolicy, sink: Sink): void {
         if (!src) return void stack.push('skip')
         attrs.push(['src', src], ['alt', (attribs.alt ?? '').slice(0, 300)])
       }
+      if (CLOSES_P.has(tag)) closeParagraph()
       sink.open(tag, attrs)
       stack.push(VOID.has(tag) ? 'skip' : { tag })
     },
     onclosetag() {
       const frame = stack.pop()
-      if (frame && typeof frame === 'object') sink.close(frame.tag)
+      if (frame && open(frame)) sink.close(frame.tag)
     },
     ontext(text) {
       if (!hidden()) sink.text(text)
     },
   })
-  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) if (typeof frame === 'object') sink.close(frame.tag)
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) if (open(frame)) sink.close(frame.tag)
 }
 
 function serializer(policy: RichTextPolicy, formula: (f: Formula) => string) {
