@@ -5,7 +5,7 @@ import { pathParam, parse, readJson, readQuery } from '../context'
 import { ledgerAccess, Flag, listAnswer, crudWithOwnRoutes } from './common'
 import * as v from 'valibot'
 import { ContentKey, ContentPut } from '#shared/schemas/ledger'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
 
 /** The realm and, with should_propagate, every live realm below it (where the ledger is kept; deleted realms are left alone). */

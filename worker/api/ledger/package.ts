@@ -6,7 +6,7 @@ import { type AppEnv, pathParam, type Ctx } from '../context'
 import { ledgerAccess, inRealmTree, listAnswer, realmDevelopment, crudWithOwnRoutes } from './common'
 import { type Handler } from 'hono'
 import { PackageCreate, PackageUpdate } from '#shared/schemas/ledger'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
 

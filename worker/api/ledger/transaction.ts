@@ -25,7 +25,7 @@ import { and, inRealmTree, ledgerAccess, listAnswer, Period, periodScope, moveme
 import { Hono } from 'hono'
 import { IntentBody, PurchaseBody, DebitBody, ReversalBody, SponsorBody, TransferBody } from '#shared/schemas/ledger'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { decodeRow } from '../../lib/entity'
 import {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { issuanceAccount, newBillingKey, postingStatements, userWallet, type Posting } from '../../db/ledger'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { providerByCode } from '../../lib/payments'
