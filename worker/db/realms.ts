@@ -190,3 +190,30 @@ export function realmMetaverseSettings(db: D1Database, code: string): Promise<{ 
     .bind(code)
     .first<{ metaverse_api_token: string; metaverse_max_session_minutes: number }>()
 }
+
+/** The realm's `development` flag: sandbox payment providers are offered there. */
+export async function realmDevelopment(db: D1Database, realm: string): Promise<boolean> {
+  const row = await db.prepare('SELECT development FROM realm WHERE code = ?').bind(realm).first<{ development: number }>()
+  return row?.development === 1
+}
+
+/** The realm's display name, or null for an unknown realm. */
+export async function realmName(db: D1Database, code: string): Promise<string | null> {
+  return (await db.prepare('SELECT name FROM realm WHERE code = ?').bind(code).first<{ name: string }>())?.name ?? null
+}
+
+/** The realm's time zone ('' when it set none). */
+export async function realmTimeZone(db: D1Database, code: string): Promise<string> {
+  return (await db.prepare('SELECT time_zone FROM realm WHERE code = ?').bind(code).first<{ time_zone: string }>())?.time_zone ?? ''
+}
+
+/** `realm` and the live realms below it (any depth), `realm` first. */
+export async function liveRealmSubtree(db: D1Database, realm: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      'WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree',
+    )
+    .bind(realm)
+    .all<{ code: string }>()
+  return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]
+}

@@ -133,3 +133,11 @@ export async function spendPortalToken(db: D1Database, realm: string, jtiHash: s
     .run()
   return (r.meta.changes ?? 0) > 0
 }
+
+/** The realm's user named `typed` or `suffixed` (the typed one first), with their name, or null. */
+export function findUserByEitherNick(db: D1Database, realm: string, typed: string, suffixed: string): Promise<{ nick: string; name: string } | null> {
+  return db
+    .prepare('SELECT nick, name FROM user WHERE realm = ? AND nick IN (?, ?) ORDER BY nick = ? DESC LIMIT 1')
+    .bind(realm, typed, suffixed, typed)
+    .first<{ nick: string; name: string }>()
+}
