@@ -217,3 +217,16 @@ export async function liveRealmSubtree(db: D1Database, realm: string): Promise<s
     .all<{ code: string }>()
   return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]
 }
+
+/**
+ * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
+ * After a realm switch the tree is still the home realm's, so the user can switch back. `column` names the realm
+ * code column of the table the scope applies to.
+ */
+export function realmTreeScope(auth: { permissions: ReadonlySet<string>; home_realm: string }, column = 'code'): Scope {
+  if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
+  return {
+    where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
+    params: [auth.home_realm],
+  }
+}

@@ -1,7 +1,7 @@
 import type { ErrorItem } from '#shared/schemas/error'
 import type { PublishInput, Task } from '#shared/schemas/tms/task'
 import { taskEntity } from '#shared/schemas/tms/task'
-import { decodeRow } from '../lib/entity'
+import { decodeRow, type Scope } from '../lib/entity'
 import { ruleError } from '../lib/tms'
 import { existingIds } from './ids'
 
@@ -140,4 +140,16 @@ export function replaceTokenStatements(
       .prepare('INSERT INTO tms_token (id, realm, task_id, room_id, code, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .bind(t.id, realm, t.taskId, t.roomId, t.code, t.by, t.at),
   ]
+}
+
+/**
+ * Tasks of the realm a list shows: all of them (`nick` null), or those `nick` published and those reaching rooms
+ * they are a member of.
+ */
+export function visibleTasksScope(realm: string, nick: string | null): Scope {
+  if (nick === null) return { where: 'realm = ?', params: [realm] }
+  return {
+    where: `realm = ? AND (created_by = ? OR id IN (SELECT x.task_id FROM tms_task_target x JOIN room_member rm ON rm.room_id = x.room_id WHERE rm.realm = ? AND rm.nick = ?))`,
+    params: [realm, nick, realm, nick],
+  }
 }

@@ -1,5 +1,5 @@
 import { userEntity, type User } from '#shared/schemas/user'
-import { decodeRow } from '../lib/entity'
+import { decodeRow, type Scope } from '../lib/entity'
 
 /** Stored user columns a write may set (never realm or nick, which identify the row). */
 export interface UserColumns {
@@ -148,4 +148,9 @@ export function deleteUserStatement(db: D1Database, realm: string, nick: string)
 export async function allNicks(db: D1Database, realm: string): Promise<string[]> {
   const { results } = await db.prepare('SELECT nick FROM user WHERE realm = ?').bind(realm).all<{ nick: string }>()
   return results.map((r) => r.nick)
+}
+
+/** List filter: the realm's users holding `role`. */
+export function usersWithRole(realm: string, role: string): Scope {
+  return { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [realm, role] }
 }

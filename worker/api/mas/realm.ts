@@ -1,8 +1,9 @@
 import { MetaverseRoomCreate, MetaverseRoomUpdate, metaverseRoomEntity } from '#shared/schemas/metaverse'
+import { realmTreeScope } from '../../db/realms'
 import { ExemptionBody, WordFilterBody, RealmCreateBody, RealmUpdateBody } from '#shared/schemas/realm-settings'
 import { getExemptionDomains, getWordFilter, setExemptionStatements, setWordFilterStatements } from '../../db/word-filter'
 import { randomToken, sha256Hex } from '../../lib/crypto'
-import { crud, decodeRow, getRawRow, type Scope } from '../../lib/entity'
+import { crud, decodeRow, getRawRow } from '../../lib/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson, origin } from '../context'
 import { Hono } from 'hono'
 import { RealmCode } from '#shared/schemas/common'
@@ -34,17 +35,8 @@ import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { createHandover } from './session'
 
-/**
- * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
- * After a realm switch the tree is still the home realm's, so the user can switch back.
- */
-export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, column = 'code'): Scope {
-  if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
-  return {
-    where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
-    params: [auth.home_realm],
-  }
-}
+/** Realms a caller administers (the scope lives with the realm queries; re-exported for the API modules). */
+export { realmTreeScope }
 
 /** True when the caller administers realm `code` (it lies in their realm tree). */
 export async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import { revokeUserSessionsStatement, type Auth } from '../../db/sessions'
 import { runBatch } from '../../db/batch'
 import { realmNickSuffix } from '../../db/realms'
 import { listRoleNames } from '../../db/roles'
-import { deleteUserStatement, getUser, rolePermissionSets, rolesOf, setUserDisabledStatement } from '../../db/user-admin'
+import { deleteUserStatement, getUser, rolePermissionSets, rolesOf, setUserDisabledStatement, usersWithRole } from '../../db/user-admin'
 import { auditStatement } from '../../db/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
@@ -51,9 +51,7 @@ user.get(
     }
     const filters = filterScope(userEntity, c.req.query())
     const role = c.req.query('role') ? parse(RoleName, c.req.query('role')) : null
-    const byRole: Scope | undefined = role
-      ? { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [auth.realm, role] }
-      : undefined
+    const byRole: Scope | undefined = role ? usersWithRole(auth.realm, role) : undefined
     const extra = [filters, byRole].filter((s): s is Scope => s !== undefined)
     const merged = extra.length ? { where: extra.map((s) => `(${s.where})`).join(' AND '), params: extra.flatMap((s) => s.params) } : undefined
     const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged)

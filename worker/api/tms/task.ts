@@ -6,7 +6,16 @@ import { PublishInput, TaskUpdate, publicationProblems, taskEntity, type Publica
 import { categoryChoiceProblems } from '#shared/schemas/tms/category'
 import type { Model } from '#shared/schemas/tms/model'
 import { getModel, listCategories, modelVersionContent, snapshotStatement } from '../../db/tms'
-import { deleteTaskStatement, getTask, insertTaskStatements, publicationTargets, roomFilter, taskTargets, updateTaskStatement } from '../../db/tms-task'
+import {
+  deleteTaskStatement,
+  getTask,
+  insertTaskStatements,
+  publicationTargets,
+  roomFilter,
+  taskTargets,
+  updateTaskStatement,
+  visibleTasksScope,
+} from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { filterScope, listRows, type Scope } from '../../lib/entity'
@@ -27,11 +36,7 @@ const LIST = ['tms_task_list_by_target', 'tms_task_list_others']
  * the tasks they published and those reaching rooms they are a member of.
  */
 function listScope(auth: Auth): Scope {
-  if (auth.permissions.has('tms_task_list_others')) return { where: 'realm = ?', params: [auth.realm] }
-  return {
-    where: `realm = ? AND (created_by = ? OR id IN (SELECT x.task_id FROM tms_task_target x JOIN room_member rm ON rm.room_id = x.room_id WHERE rm.realm = ? AND rm.nick = ?))`,
-    params: [auth.realm, auth.nick, auth.realm, auth.nick],
-  }
+  return visibleTasksScope(auth.realm, auth.permissions.has('tms_task_list_others') ? null : auth.nick)
 }
 
 async function requireTask(c: Ctx, auth: Auth, id: string): Promise<Task> {
