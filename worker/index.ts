@@ -6,7 +6,7 @@ import { realmCookie } from '#shared/cookies.server'
 import { NO_SCRIPT_POLICY, applyBaseHeaders, newNonce } from '#shared/security-headers.server'
 import { createApi } from './api'
 import type { AppEnv, InProcess } from './api/context'
-import { cleanupExpiredFiles, fileHeaders, type FileRow } from './db/files'
+import { cleanupExpiredFiles, fileHeaders, findServedFile } from './db/files'
 import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
 
@@ -111,11 +111,7 @@ app.get('/files/*', async (c) => {
   } catch {
     return NOT_FOUND()
   }
-  const row = await c.env.DB.prepare(
-    'SELECT f.realm, f.ext, f.name, f.permanent FROM file f JOIN realm r ON r.code = f.realm WHERE f.key = ? AND r.deleted_at IS NULL',
-  )
-    .bind(key)
-    .first<Pick<FileRow, 'realm' | 'ext' | 'name' | 'permanent'>>()
+  const row = await findServedFile(c.env.DB, key)
   if (!row) return NOT_FOUND()
   const servedRealm = c.get('hostRealm') ?? ((await realmCookie(c.req.raw).parse(c.req.header('cookie') ?? null)) as string | null)
   if (row.realm !== servedRealm) return NOT_FOUND()

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { AssetCreate, AssetUpdate, assetEntity, videoId, type Asset } from '#shared/schemas/asset'
 import { parseWebUrl } from '#shared/schemas/common'
 import { TEMPORARY_UPLOAD_HOURS } from '#shared/schemas/file'
-import { uploadedFile, type FileRow } from '../db/files'
+import { assetUsingFile, getFile, persistFileStatement, unpersistFileStatement, uploadedFile } from '../db/files'
 import { getGlobalConfig } from '../db/global-config'
 import { getRealmRow, realmConfig } from '../db/realms'
 import type { Auth } from '../db/sessions'
@@ -20,12 +20,10 @@ type Source = Pick<Asset, 'provider' | 'file_id' | 'url' | 'type' | 'infra'>
 async function resolveSource(c: Ctx, auth: Auth, src: Source, id: string): Promise<Record<string, unknown>> {
   if (src.provider === 'upload') {
     if (!src.file_id) throw apiError(400, 'required', 'validation.file.required', 'file_id', null)
-    const file = await c.env.DB.prepare('SELECT * FROM file WHERE realm = ? AND id = ?').bind(auth.realm, src.file_id).first<FileRow>()
+    const file = await getFile(c.env.DB, auth.realm, src.file_id)
     if (!file) throw apiError(422, 'not_found', 'validation.file.required', 'file_id', src.file_id)
-    const other = await c.env.DB.prepare('SELECT name FROM asset WHERE realm = ? AND file_id = ? AND id <> ?')
-      .bind(auth.realm, file.id, id)
-      .first<{ name: string }>()
-    if (other) throw apiError(409, 'conflict', 'validation.asset.file_in_use', 'file_id', other.name)
+    const other = await assetUsingFile(c.env.DB, auth.realm, file.id, id)
+    if (other) throw apiError(409, 'conflict', 'validation.asset.file_in_use', 'file_id', other)
     const realm = await getRealmRow(c.env.DB, auth.realm)
     const base = realm ? realmConfig(realm, origin(c), c.get('hostRealm') === null).files_base_url : '/files/'
     return {
@@ -52,13 +50,9 @@ async function resolveSource(c: Ctx, auth: Auth, src: Source, id: string): Promi
   return { provider: src.provider, infra, file_id: null, url: src.url, type: src.type, size: null, content_type: '' }
 }
 
-const persist = (db: D1Database, realm: string, fileId: string) =>
-  db.prepare('UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ? AND id = ?').bind(realm, fileId)
 /** A file no asset uses any more goes back to temporary: the hourly cleanup removes it after the usual delay. */
 const release = (db: D1Database, realm: string, fileId: string) =>
-  db
-    .prepare('UPDATE file SET persist = 0, expires_at = ? WHERE realm = ? AND id = ? AND permanent = 0')
-    .bind(new Date(Date.now() + TEMPORARY_UPLOAD_HOURS * 3_600_000).toISOString(), realm, fileId)
+  unpersistFileStatement(db, realm, fileId, new Date(Date.now() + TEMPORARY_UPLOAD_HOURS * 3_600_000).toISOString())
 
 /** Assets of the realm (asset, asset/create, asset/edit/{asset_id}). */
 export const asset = new Hono<AppEnv>()
@@ -103,7 +97,7 @@ asset.route(
       const out: D1PreparedStatement[] = []
       const old = write.action === 'delete' ? (write.values.file_id as string | null) : replaced.get(c)
       if (old) out.push(release(db, auth.realm, old))
-      if (write.action !== 'delete' && typeof write.values.file_id === 'string') out.push(persist(db, auth.realm, write.values.file_id))
+      if (write.action !== 'delete' && typeof write.values.file_id === 'string') out.push(persistFileStatement(db, auth.realm, write.values.file_id))
       return out
     },
   }),

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { spendPortalToken, storeRehashedPassword } from '../db/users'
 import { guarded } from '../lib/guard'
 import * as v from 'valibot'
 import { normalizeEmployeeId } from '#shared/schemas/auth'
@@ -60,10 +61,8 @@ async function employeeTokenSignin(c: Ctx, realm: RealmRow, token: string, platf
       apiError(401, expired ? 'token_expired' : 'token_invalid', expired ? 'The access token has expired.' : 'The access token is not valid.', 'token'),
     )
   }
-  const spent = await c.env.DB.prepare('INSERT INTO portal_token_use (jti_hash, realm, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
-    .bind(await sha256Hex(result.jti), realm.code, new Date(result.expiresAt).toISOString())
-    .run()
-  if (!spent.meta.changes) return signinFailed(c, attempt, apiError(401, 'token_used', 'The access token was already used.', 'token'))
+  if (!(await spendPortalToken(c.env.DB, realm.code, await sha256Hex(result.jti), new Date(result.expiresAt).toISOString())))
+    return signinFailed(c, attempt, apiError(401, 'token_used', 'The access token was already used.', 'token'))
   const user = await findUserByExternalId(c.env.DB, realm.code, result.id)
   if (!user || user.disabled) return signinFailed(c, attempt, apiError(401, 'credentials', 'No active account for this employee.', 'token'))
   return issueSession(c, attempt, user, platform)
@@ -186,9 +185,7 @@ registration.post(
     const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
     if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'id', body.id))
     if (needsRehash(user.password_hash)) {
-      await c.env.DB.prepare('UPDATE user SET password_hash = ? WHERE realm = ? AND nick = ?')
-        .bind(await hashPassword(body.password), realm.code, user.nick)
-        .run()
+      await storeRehashedPassword(c.env.DB, realm.code, user.nick, await hashPassword(body.password))
     }
     return c.json(await issueSession(c, attempt, user, body.platform, body.id))
   }),

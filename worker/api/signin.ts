@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { userHoldsPermission } from '../db/roles'
 import { SessionKey } from '#shared/schemas/captcha'
 import type { ErrorItem } from '#shared/schemas/error'
 import { consumeCaptchaToken, realmCaptchaType } from '../db/captcha'
@@ -116,13 +117,8 @@ export async function signinFailed(c: Ctx, attempt: SigninAttempt, error: ApiErr
 export async function issueSession(c: Ctx, attempt: SigninAttempt, user: SigninUser, platform: string, account: string | null = null) {
   // The console (platform dashboard) admits only the roles the realm lists in allowed_roles, when it lists any.
   if (platform === 'dashboard') {
-    const held = await c.env.DB.prepare(
-      `SELECT DISTINCT rp.permission FROM user_role ur JOIN role_permission rp ON rp.realm = ur.realm AND rp.role = ur.role
-       WHERE ur.realm = ? AND ur.nick = ? AND rp.permission = 'mas_realm_list_all'`,
-    )
-      .bind(attempt.code, user.nick)
-      .all<{ permission: string }>()
-    const permissions = new Set(held.results.map((r) => r.permission))
+    // Only the platform operator's permission matters here (it admits them to any realm's console).
+    const permissions = new Set((await userHoldsPermission(c.env.DB, attempt.code, user.nick, 'mas_realm_list_all')) ? ['mas_realm_list_all'] : [])
     if (!consoleRoleAllowed(attempt.realm.allowed_roles, user.roles, permissions)) {
       throw apiError(403, 'role_not_allowed', 'login.msg.error.role_not_allowed', 'nick', user.nick)
     }

@@ -71,3 +71,36 @@ export async function cleanupExpiredFiles(env: Pick<Env, 'DB' | 'FILES'>, now = 
     removed += results.length
   }
 }
+
+/** A new file row (every column of FileRow). */
+export function insertFileStatement(db: D1Database, row: FileRow): D1PreparedStatement {
+  const cols = Object.keys(row)
+  return db.prepare(`INSERT INTO file (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row))
+}
+
+/** Keeps a file for good: persisted files never expire. */
+export function persistFileStatement(db: D1Database, realm: string, id: string): D1PreparedStatement {
+  return db.prepare('UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ? AND id = ?').bind(realm, id)
+}
+
+/** Lets a persisted (not permanent) file expire at `expiresAt` again. */
+export function unpersistFileStatement(db: D1Database, realm: string, id: string, expiresAt: string): D1PreparedStatement {
+  return db.prepare('UPDATE file SET persist = 0, expires_at = ? WHERE realm = ? AND id = ? AND permanent = 0').bind(expiresAt, realm, id)
+}
+
+/**
+ * The file stored under this object key, for serving it (`/files/…`), or null when unknown or of a deleted realm. The
+ * key starts with the realm's code; the caller compares the row's realm with the realm being served.
+ */
+export function findServedFile(db: D1Database, key: string): Promise<Pick<FileRow, 'realm' | 'ext' | 'name' | 'permanent'> | null> {
+  return db
+    .prepare('SELECT f.realm, f.ext, f.name, f.permanent FROM file f JOIN realm r ON r.code = f.realm WHERE f.key = ? AND r.deleted_at IS NULL')
+    .bind(key)
+    .first<Pick<FileRow, 'realm' | 'ext' | 'name' | 'permanent'>>()
+}
+
+/** The name of another asset of the realm that uses the file (`self` is the asset being written), or null. */
+export async function assetUsingFile(db: D1Database, realm: string, fileId: string, self: string): Promise<string | null> {
+  const row = await db.prepare('SELECT name FROM asset WHERE realm = ? AND file_id = ? AND id <> ?').bind(realm, fileId, self).first<{ name: string }>()
+  return row?.name ?? null
+}

@@ -1,5 +1,5 @@
 import { REALM_RESTORE_DAYS } from '#shared/schemas/realm'
-import { auditStatement } from '../lib/audit'
+import { auditStatement } from './audit'
 
 /**
  * The purge of deleted realms (issue 11), run by the Worker's scheduled handler. A realm deleted more than

@@ -126,3 +126,107 @@ export function realmConfig(row: RealmRow, origin: string, multirealm: boolean):
     'csm.player.attributes.controlsList': realm.csm_player_controls_list,
   }
 }
+
+/** True when realm `code` lies inside `scope` (a realm-tree scope over the realm table, live or not). */
+export async function realmInScope(db: D1Database, code: string, scope: Scope): Promise<boolean> {
+  return (
+    (await db
+      .prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`)
+      .bind(code, ...scope.params)
+      .first()) !== null
+  )
+}
+
+/** A live child realm of `code` (any one), or null. */
+export async function liveChildRealm(db: D1Database, code: string): Promise<string | null> {
+  const row = await db.prepare('SELECT code FROM realm WHERE parent_code = ? AND deleted_at IS NULL LIMIT 1').bind(code).first<{ code: string }>()
+  return row?.code ?? null
+}
+
+/** True when `code` is `ancestor` or lies below it. */
+export async function isRealmDescendant(db: D1Database, code: string, ancestor: string): Promise<boolean> {
+  const row = await db
+    .prepare(`WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT 1 FROM tree WHERE code = ?`)
+    .bind(ancestor, code)
+    .first()
+  return row !== null
+}
+
+/** Soft-deletes a live realm (it keeps its rows and hosts until the purge). */
+export function softDeleteRealmStatement(db: D1Database, code: string, deleted: { at: string; by: string; byRealm: string }): D1PreparedStatement {
+  return db
+    .prepare('UPDATE realm SET deleted_at = ?, deleted_by = ?, deleted_by_realm = ? WHERE code = ? AND deleted_at IS NULL')
+    .bind(deleted.at, deleted.by, deleted.byRealm, code)
+}
+
+/** Brings a soft-deleted realm back. */
+export function restoreRealmStatement(db: D1Database, code: string, at: string, by: string): D1PreparedStatement {
+  return db
+    .prepare(
+      'UPDATE realm SET deleted_at = NULL, deleted_by = NULL, deleted_by_realm = NULL, updated_at = ?, updated_by = ? WHERE code = ? AND deleted_at IS NOT NULL',
+    )
+    .bind(at, by, code)
+}
+
+/** The realm's nick suffix (appended to the nicks of users created in it), '' when it has none. */
+export async function realmNickSuffix(db: D1Database, code: string): Promise<string> {
+  const row = await db.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(code).first<{ nick_suffix: string }>()
+  return row?.nick_suffix ?? ''
+}
+
+/** The complaint reasons a realm takes, or null when it takes no complaint reports. */
+export async function realmReportReasons(db: D1Database, code: string): Promise<string[] | null> {
+  const row = await db
+    .prepare('SELECT report_enabled, report_reasons FROM realm WHERE code = ?')
+    .bind(code)
+    .first<{ report_enabled: number; report_reasons: string }>()
+  return row?.report_enabled === 1 ? (JSON.parse(row.report_reasons) as string[]) : null
+}
+
+/** The realm's metaverse signing token and session length, or null for an unknown realm. */
+export function realmMetaverseSettings(db: D1Database, code: string): Promise<{ metaverse_api_token: string; metaverse_max_session_minutes: number } | null> {
+  return db
+    .prepare('SELECT metaverse_api_token, metaverse_max_session_minutes FROM realm WHERE code = ?')
+    .bind(code)
+    .first<{ metaverse_api_token: string; metaverse_max_session_minutes: number }>()
+}
+
+/** The realm's `development` flag: sandbox payment providers are offered there. */
+export async function realmDevelopment(db: D1Database, realm: string): Promise<boolean> {
+  const row = await db.prepare('SELECT development FROM realm WHERE code = ?').bind(realm).first<{ development: number }>()
+  return row?.development === 1
+}
+
+/** The realm's display name, or null for an unknown realm. */
+export async function realmName(db: D1Database, code: string): Promise<string | null> {
+  return (await db.prepare('SELECT name FROM realm WHERE code = ?').bind(code).first<{ name: string }>())?.name ?? null
+}
+
+/** The realm's time zone ('' when it set none). */
+export async function realmTimeZone(db: D1Database, code: string): Promise<string> {
+  return (await db.prepare('SELECT time_zone FROM realm WHERE code = ?').bind(code).first<{ time_zone: string }>())?.time_zone ?? ''
+}
+
+/** `realm` and the live realms below it (any depth), `realm` first. */
+export async function liveRealmSubtree(db: D1Database, realm: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      'WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree',
+    )
+    .bind(realm)
+    .all<{ code: string }>()
+  return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]
+}
+
+/**
+ * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
+ * After a realm switch the tree is still the home realm's, so the user can switch back. `column` names the realm
+ * code column of the table the scope applies to.
+ */
+export function realmTreeScope(auth: { permissions: ReadonlySet<string>; home_realm: string }, column = 'code'): Scope {
+  if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
+  return {
+    where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
+    params: [auth.home_realm],
+  }
+}

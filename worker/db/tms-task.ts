@@ -1,8 +1,9 @@
 import type { ErrorItem } from '#shared/schemas/error'
 import type { PublishInput, Task } from '#shared/schemas/tms/task'
 import { taskEntity } from '#shared/schemas/tms/task'
-import { decodeRow } from '../lib/entity'
-import { existingIds, ruleError } from '../lib/tms'
+import { decodeRow, type Scope } from '../lib/entity'
+import { ruleError } from '../lib/tms'
+import { existingIds } from './ids'
 
 export interface TargetRow {
   room_id: string | null
@@ -84,5 +85,71 @@ export function roomFilter(roomId: string | undefined) {
   return {
     where: `id IN (SELECT x.task_id FROM tms_task_target x WHERE x.room_id = ? OR x.group_id IN (SELECT g.id FROM room_group g, json_each(g.rooms) j WHERE j.value = ?))`,
     params: [roomId.trim(), roomId.trim()],
+  }
+}
+
+/** A new task row (its columns as given) and its target rows. */
+export function insertTaskStatements(
+  db: D1Database,
+  realm: string,
+  row: Record<string, unknown> & { id: string },
+  targets: TargetRow[],
+): D1PreparedStatement[] {
+  const cols = Object.keys(row)
+  return [
+    db.prepare(`INSERT INTO tms_task (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
+    ...targets.map((t) =>
+      db
+        .prepare('INSERT INTO tms_task_target (task_id, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)')
+        .bind(row.id, realm, t.room_id, t.nick, t.group_id),
+    ),
+  ]
+}
+
+/** Changed columns of a task (values already in their stored form). */
+export function updateTaskStatement(db: D1Database, realm: string, id: string, values: Record<string, unknown>): D1PreparedStatement {
+  const cols = Object.keys(values)
+  return db.prepare(`UPDATE tms_task SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ? AND realm = ?`).bind(...Object.values(values), id, realm)
+}
+
+/** Removes a task (its targets and tokens go with it). */
+export function deleteTaskStatement(db: D1Database, realm: string, id: string): D1PreparedStatement {
+  return db.prepare('DELETE FROM tms_task WHERE id = ? AND realm = ?').bind(id, realm)
+}
+
+/** The tokens of a task in a room, newest first (rows of tms_token_view, undecoded). */
+export async function taskRoomTokens(db: D1Database, realm: string, taskId: string, roomId: string): Promise<Record<string, unknown>[]> {
+  const { results } = await db
+    .prepare('SELECT * FROM tms_token_view WHERE realm = ? AND task_id = ? AND room_id = ? ORDER BY created_at DESC, id')
+    .bind(realm, taskId, roomId)
+    .all<Record<string, unknown>>()
+  return results
+}
+
+/** Revokes the live tokens of a task in a room and adds a new one (UNIQUE code per realm: the batch fails on a clash). */
+export function replaceTokenStatements(
+  db: D1Database,
+  realm: string,
+  t: { id: string; taskId: string; roomId: string; code: string; by: string; at: string },
+): D1PreparedStatement[] {
+  return [
+    db
+      .prepare('UPDATE tms_token SET revoked_at = ? WHERE realm = ? AND task_id = ? AND room_id = ? AND revoked_at IS NULL')
+      .bind(t.at, realm, t.taskId, t.roomId),
+    db
+      .prepare('INSERT INTO tms_token (id, realm, task_id, room_id, code, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .bind(t.id, realm, t.taskId, t.roomId, t.code, t.by, t.at),
+  ]
+}
+
+/**
+ * Tasks of the realm a list shows: all of them (`nick` null), or those `nick` published and those reaching rooms
+ * they are a member of.
+ */
+export function visibleTasksScope(realm: string, nick: string | null): Scope {
+  if (nick === null) return { where: 'realm = ?', params: [realm] }
+  return {
+    where: `realm = ? AND (created_by = ? OR id IN (SELECT x.task_id FROM tms_task_target x JOIN room_member rm ON rm.room_id = x.room_id WHERE rm.realm = ? AND rm.nick = ?))`,
+    params: [realm, nick, realm, nick],
   }
 }

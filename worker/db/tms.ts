@@ -106,3 +106,84 @@ export async function usage(db: D1Database, realm: string, kind: 'category' | 'g
   const results = await db.batch(queries[kind].map((sql) => db.prepare(sql).bind(realm, id)))
   return results.reduce((n, r) => n + Number((r.results[0] as { n: number }).n), 0)
 }
+
+/** A task category's id and parent, or null when the realm has no such category. */
+export function findCategoryParent(db: D1Database, realm: string, id: string): Promise<{ id: string; parent_id: string | null } | null> {
+  return db.prepare('SELECT id, parent_id FROM tms_category WHERE realm = ? AND id = ?').bind(realm, id).first<{ id: string; parent_id: string | null }>()
+}
+
+/** True when the category has sub-categories. */
+export async function categoryHasChildren(db: D1Database, realm: string, id: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM tms_category WHERE realm = ? AND parent_id = ? LIMIT 1').bind(realm, id).first()) !== null
+}
+
+/** True when another category under the same parent has this name (case-insensitive); `self` is the one edited. */
+export async function categoryNameTaken(db: D1Database, realm: string, name: string, parentId: string | null, self: string | null): Promise<boolean> {
+  const twin = await db
+    .prepare('SELECT id FROM tms_category WHERE realm = ? AND lower(name) = lower(?) AND parent_id IS ? AND id IS NOT ?')
+    .bind(realm, name, parentId, self)
+    .first()
+  return twin !== null
+}
+
+/** True when a task was published from this version of the model (the version is then frozen). */
+export async function versionPublished(db: D1Database, realm: string, modelId: string, version: number): Promise<boolean> {
+  return (
+    (await db.prepare('SELECT 1 FROM tms_task WHERE realm = ? AND model_id = ? AND model_version = ? LIMIT 1').bind(realm, modelId, version).first()) !== null
+  )
+}
+
+/** How many tasks were published from each of these models (all versions); models without tasks are absent. */
+export async function publishedCounts(db: D1Database, realm: string, modelIds: string[]): Promise<Map<string, number>> {
+  if (!modelIds.length) return new Map()
+  const { results } = await db
+    .prepare(`SELECT model_id, COUNT(*) AS n FROM tms_task WHERE realm = ? AND model_id IN (${modelIds.map(() => '?').join(', ')}) GROUP BY model_id`)
+    .bind(realm, ...modelIds)
+    .all<{ model_id: string; n: number }>()
+  return new Map(results.map((r) => [r.model_id, r.n]))
+}
+
+/** The type of an assessed skill of the realm ('group' for a group), or null when there is none with that id. */
+export async function skillType(db: D1Database, realm: string, id: string): Promise<string | null> {
+  const row = await db.prepare('SELECT type FROM tms_assessed_skill WHERE realm = ? AND id = ?').bind(realm, id).first<{ type: string }>()
+  return row?.type ?? null
+}
+
+/** True when a skill group holds skills. */
+export async function skillGroupHasSkills(db: D1Database, realm: string, groupId: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM tms_assessed_skill WHERE realm = ? AND group_id = ? LIMIT 1').bind(realm, groupId).first()) !== null
+}
+
+/** Bank questions of these types (and batch, and ids, when given) to classify in one go: at most 500. */
+export async function bankItemsToClassify<T>(db: D1Database, realm: string, pick: { types: string[]; batchId?: string; ids: string[] }): Promise<T[]> {
+  const where = ['realm = ?', `type IN (${pick.types.map(() => '?').join(', ')})`]
+  const params: unknown[] = [realm, ...pick.types]
+  if (pick.batchId) {
+    where.push('batch_id = ?')
+    params.push(pick.batchId)
+  }
+  if (pick.ids.length) {
+    where.push(`id IN (${pick.ids.map(() => '?').join(', ')})`)
+    params.push(...pick.ids)
+  }
+  const { results } = await db
+    .prepare(`SELECT * FROM tms_question_bank WHERE ${where.join(' AND ')} LIMIT 500`)
+    .bind(...params)
+    .all<T>()
+  return results
+}
+
+/** A bank question's new topic columns (grade, subject, standard, descriptor, curriculum) and stamps. */
+export function classifyBankItemStatement(
+  db: D1Database,
+  realm: string,
+  id: string,
+  topic: Record<string, unknown>,
+  by: string,
+  at: string,
+): D1PreparedStatement {
+  const cols = Object.keys(topic)
+  return db
+    .prepare(`UPDATE tms_question_bank SET ${cols.map((k) => `${k} = ?`).join(', ')}, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?`)
+    .bind(...Object.values(topic), at, by, id, realm)
+}

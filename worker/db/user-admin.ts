@@ -1,5 +1,5 @@
 import { userEntity, type User } from '#shared/schemas/user'
-import { decodeRow } from '../lib/entity'
+import { decodeRow, type Scope } from '../lib/entity'
 
 /** Stored user columns a write may set (never realm or nick, which identify the row). */
 export interface UserColumns {
@@ -132,4 +132,25 @@ export async function rolePermissionSets(db: D1Database, realm: string): Promise
   const out = new Map<string, Set<string>>((roles.results as { role: string }[]).map((r) => [r.role, new Set<string>()]))
   for (const p of perms.results as { role: string; permission: string }[]) out.get(p.role)?.add(p.permission)
   return out
+}
+
+/** Turns a user's `disabled` flag on or off (ending their sessions is revokeUserSessionsStatement's, in the same batch). */
+export function setUserDisabledStatement(db: D1Database, realm: string, nick: string, disabled: boolean): D1PreparedStatement {
+  return db.prepare('UPDATE user SET disabled = ?, updated_at = ? WHERE realm = ? AND nick = ?').bind(bit(disabled), now(), realm, nick)
+}
+
+/** Removes a user (their roles and sessions go with them by the foreign keys). */
+export function deleteUserStatement(db: D1Database, realm: string, nick: string): D1PreparedStatement {
+  return db.prepare('DELETE FROM user WHERE realm = ? AND nick = ?').bind(realm, nick)
+}
+
+/** Every nick of the realm (an import checks each row against them). */
+export async function allNicks(db: D1Database, realm: string): Promise<string[]> {
+  const { results } = await db.prepare('SELECT nick FROM user WHERE realm = ?').bind(realm).all<{ nick: string }>()
+  return results.map((r) => r.nick)
+}
+
+/** List filter: the realm's users holding `role`. */
+export function usersWithRole(realm: string, role: string): Scope {
+  return { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [realm, role] }
 }

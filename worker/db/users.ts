@@ -1,6 +1,6 @@
 import { newUserCreditStatements } from './ledger'
 import { revokeUserSessionsStatement } from './sessions'
-import { auditStatement } from '../lib/audit'
+import { auditStatement } from './audit'
 
 export interface SigninUser {
   nick: string
@@ -45,7 +45,12 @@ export function findUserByEmail(db: D1Database, realm: string, email: string): P
 }
 
 export async function setPasswordHash(db: D1Database, realm: string, nick: string, hash: string): Promise<void> {
-  await db.prepare('UPDATE user SET password_hash = ?, updated_at = ? WHERE realm = ? AND nick = ?').bind(hash, new Date().toISOString(), realm, nick).run()
+  await setPasswordHashStatement(db, realm, nick, hash).run()
+}
+
+/** A user's new password hash, as a statement for a batch (with the sessions it ends and its audit record). */
+export function setPasswordHashStatement(db: D1Database, realm: string, nick: string, hash: string): D1PreparedStatement {
+  return db.prepare('UPDATE user SET password_hash = ?, updated_at = ? WHERE realm = ? AND nick = ?').bind(hash, new Date().toISOString(), realm, nick)
 }
 
 /** Disables a user and ends all their sessions at once (one atomic batch). */
@@ -101,4 +106,38 @@ export async function createUser(
     // The realm's credits for new users, when it keeps a ledger.
     ...(origin.ledger ? newUserCreditStatements(db, origin.ledger, user.nick, `provider:${origin.provider}`) : []),
   ])
+}
+
+/** The realm's user with this nick, or with the realm's nick suffix appended (as typed at sign-in), or null. */
+export async function findNickWithSuffix(db: D1Database, realm: string, nick: string): Promise<string | null> {
+  const row = await db
+    .prepare('SELECT u.nick FROM user u JOIN realm r ON r.code = u.realm WHERE u.realm = ?1 AND (u.nick = ?2 OR u.nick = ?2 || r.nick_suffix) LIMIT 1')
+    .bind(realm, nick)
+    .first<{ nick: string }>()
+  return row?.nick ?? null
+}
+
+/**
+ * Replaces a password hash made with older parameters by one of today's, after a successful sign-in. Not an edit of
+ * the user: `updated_at` stays.
+ */
+export async function storeRehashedPassword(db: D1Database, realm: string, nick: string, hash: string): Promise<void> {
+  await db.prepare('UPDATE user SET password_hash = ? WHERE realm = ? AND nick = ?').bind(hash, realm, nick).run()
+}
+
+/** Records a portal token as used (by the hash of its id); false when it was used already (replay). */
+export async function spendPortalToken(db: D1Database, realm: string, jtiHash: string, expiresAt: string): Promise<boolean> {
+  const r = await db
+    .prepare('INSERT INTO portal_token_use (jti_hash, realm, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+    .bind(jtiHash, realm, expiresAt)
+    .run()
+  return (r.meta.changes ?? 0) > 0
+}
+
+/** The realm's user named `typed` or `suffixed` (the typed one first), with their name, or null. */
+export function findUserByEitherNick(db: D1Database, realm: string, typed: string, suffixed: string): Promise<{ nick: string; name: string } | null> {
+  return db
+    .prepare('SELECT nick, name FROM user WHERE realm = ? AND nick IN (?, ?) ORDER BY nick = ? DESC LIMIT 1')
+    .bind(realm, typed, suffixed, typed)
+    .first<{ nick: string; name: string }>()
 }

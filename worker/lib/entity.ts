@@ -6,7 +6,7 @@ import { maskSecret, type EntityDescriptor, type FieldDef } from '#shared/schema
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import { searchIndexOf } from '../db/list-schema'
 import type { Auth } from '../db/sessions'
-import { auditStatement } from './audit'
+import { auditStatement } from '../db/audit'
 import { apiError } from './errors'
 import { guarded } from './guard'
 

@@ -1,21 +1,8 @@
 import type { ErrorItem } from '#shared/schemas/error'
 import type { ExtraFieldEntity } from '#shared/schemas/extra-field'
+import { extraFieldsOf, type ExtraFieldRule } from '../db/extra-fields'
 
-export interface ExtraFieldRule {
-  key: string
-  label: string
-  required: boolean
-  active: boolean
-}
-
-/** The extra fields declared for an entity in a realm, in display order. */
-export async function extraFieldsOf(db: D1Database, realm: string, entity: ExtraFieldEntity): Promise<ExtraFieldRule[]> {
-  const { results } = await db
-    .prepare('SELECT key, label, required, active FROM extra_field WHERE realm = ? AND entity = ? ORDER BY position, key')
-    .bind(realm, entity)
-    .all<{ key: string; label: string; required: number; active: number }>()
-  return results.map((r) => ({ key: r.key, label: r.label, required: r.required === 1, active: r.active === 1 }))
-}
+export type { ExtraFieldRule }
 
 /**
  * Errors of an entity's extra-field values (seed 002 §3): a required active field must have a value, and only

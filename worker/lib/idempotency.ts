@@ -1,4 +1,14 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import {
+  claimKey,
+  idempotencyRead,
+  idempotencyStore,
+  keyDoneStatement,
+  releaseKey,
+  retakeStaleKey,
+  takeOverStatement,
+  type IdempotencyRow,
+} from '../db/ledger-idempotency'
 import { IdempotencyKey } from '#shared/schemas/ledger'
 import type { Ctx } from '../api/context'
 import { parse } from '../api/context'
@@ -65,17 +75,8 @@ export async function idempotent(
   const hash = await requestHash(endpoint, auth.nick, body)
   const now = new Date()
 
-  const claimed = await db
-    .prepare(
-      `INSERT INTO ledger_idempotency (realm, key, request_hash, status, created_at) VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING key`,
-    )
-    .bind(auth.realm, key, hash, now.toISOString())
-    .first()
-  if (!claimed) {
-    const row = await db
-      .prepare('SELECT request_hash, status, response_status, response, created_at FROM ledger_idempotency WHERE realm = ? AND key = ?')
-      .bind(auth.realm, key)
-      .first<{ request_hash: string; status: string; response_status: number; response: string; created_at: string }>()
+  if (!(await claimKey(db, auth.realm, key, hash, now.toISOString()))) {
+    const row = await idempotencyRead(db, auth.realm, key).first<IdempotencyRow>()
     if (!row) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
     if (row.request_hash !== hash) throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', key)
     if (row.status === 'done') {
@@ -83,34 +84,22 @@ export async function idempotent(
     }
     // A pending claim older than STALE_PENDING_MS belongs to a request that died before committing: take it over.
     const stale = new Date(now.getTime() - STALE_PENDING_MS).toISOString()
-    const retaken = await db
-      .prepare(
-        `UPDATE ledger_idempotency SET created_at = ? WHERE realm = ? AND key = ? AND status = 'pending' AND created_at = ? AND created_at < ? RETURNING key`,
-      )
-      .bind(now.toISOString(), auth.realm, key, row.created_at, stale)
-      .first()
-    if (!retaken) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
+    if (!(await retakeStaleKey(db, auth.realm, key, row.created_at, stale, now.toISOString())))
+      throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
   }
 
-  const done = (o: Outcome) =>
-    db
-      .prepare(`UPDATE ledger_idempotency SET status = 'done', response_status = ?, response = ? WHERE realm = ? AND key = ? AND status = 'pending'`)
-      .bind(o.status, JSON.stringify(o.answer), auth.realm, key)
+  const done = (o: Outcome) => keyDoneStatement(db, auth.realm, key, o.status, o.answer)
   try {
     const outcome = await run(done, key)
     return c.json(outcome.answer as object, outcome.status)
   } catch (err) {
-    await db.prepare(`DELETE FROM ledger_idempotency WHERE realm = ? AND key = ? AND status = 'pending'`).bind(auth.realm, key).run()
+    await releaseKey(db, auth.realm, key)
     throw err
   }
 }
 
-type IdempotencyRow = { request_hash: string; status: string; response_status: number; response: string; created_at: string }
-
-/** The read of a key's row, for a caller's read batch (the one-batch form below). */
-export function idempotencyRead(db: D1Database, realm: string, key: string): D1PreparedStatement {
-  return db.prepare('SELECT request_hash, status, response_status, response, created_at FROM ledger_idempotency WHERE realm = ? AND key = ?').bind(realm, key)
-}
+/** The key's row read and the answer's INSERT, for the one-batch form below (they live in worker/db). */
+export { idempotencyRead, idempotencyStore }
 
 /**
  * The one-batch form of `idempotent` (the hot path of transfers: one read batch, one write batch). The key's row
@@ -136,19 +125,8 @@ export async function replay(
   if (row.created_at >= stale) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
   // A pending claim of a call that died before committing: removed in the same batch that stores this answer.
   return {
-    takeOver: c.env.DB.prepare(`DELETE FROM ledger_idempotency WHERE realm = ? AND key = ? AND status = 'pending' AND created_at = ?`).bind(
-      realm,
-      key,
-      row.created_at,
-    ),
+    takeOver: takeOverStatement(c.env.DB, realm, key, row.created_at),
   }
-}
-
-/** The INSERT storing a call's answer under its key (first statement of the movement's batch). */
-export function idempotencyStore(db: D1Database, realm: string, key: string, hash: string, o: Outcome): D1PreparedStatement {
-  return db
-    .prepare(`INSERT INTO ledger_idempotency (realm, key, request_hash, status, response_status, response, created_at) VALUES (?, ?, ?, 'done', ?, ?, ?)`)
-    .bind(realm, key, hash, o.status, JSON.stringify(o.answer), new Date().toISOString())
 }
 
 /** True when a batch failed because another call stored the same key first. */

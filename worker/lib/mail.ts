@@ -1,3 +1,5 @@
+import { insertOutboxMail } from '../db/outbox'
+
 /**
  * Outgoing e-mail behind one interface. The local default writes to the `outbox` table (readable at
  * /authentication/outbox by the realm's signed-in staff, only while the Worker runs in development mode); a
@@ -19,10 +21,7 @@ export class OutboxSender implements EmailSender {
   constructor(private readonly db: D1Database) {}
 
   async send(mail: OutgoingMail): Promise<void> {
-    await this.db
-      .prepare('INSERT INTO outbox (realm, to_address, subject, text, created_at) VALUES (?, ?, ?, ?, ?)')
-      .bind(mail.realm, mail.to, mail.subject, mail.text, new Date().toISOString())
-      .run()
+    await insertOutboxMail(this.db, mail.realm, mail)
   }
 }
 

@@ -68,28 +68,6 @@ export function ruleError(field: string, message: string, value: unknown = null)
   return { field, cause: message.split('.').pop() ?? 'invalid', value, message }
 }
 
-/** Rows of `table` in the realm with these ids, as a set. */
-export async function existingIds(
-  db: D1Database,
-  table: 'tms_category' | 'tms_genre' | 'tms_assessed_skill' | 'room' | 'room_group',
-  realm: string,
-  ids: string[],
-): Promise<Set<string>> {
-  if (!ids.length) return new Set()
-  const unique = [...new Set(ids)]
-  const found = new Set<string>()
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < unique.length; i += 90) {
-    const chunk = unique.slice(i, i + 90)
-    const { results } = await db
-      .prepare(`SELECT id FROM ${table} WHERE realm = ? AND id IN (${chunk.map(() => '?').join(', ')})`)
-      .bind(realm, ...chunk)
-      .all<{ id: string }>()
-    for (const r of results) found.add(r.id)
-  }
-  return found
-}
-
 /** Conditions joined with AND (undefined ones skipped). */
 export function andScopes(...scopes: (Scope | undefined)[]): Scope | undefined {
   const present = scopes.filter((s): s is Scope => Boolean(s))

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { recentOutboxMail } from '../../db/outbox'
 import { guarded } from '../../lib/guard'
 import { devMode } from '../../lib/dev-mode'
 import { type AppEnv } from '../context'
@@ -15,10 +16,7 @@ outbox.get(
   guarded(
     { all: ['dashboard_dashboard_access'] },
     async (c, auth) => {
-      const { results } = await c.env.DB.prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50')
-        .bind(auth.realm)
-        .all()
-      return c.json({ items: results })
+      return c.json({ items: await recentOutboxMail(c.env.DB, auth.realm) })
     },
     devMode,
   ),

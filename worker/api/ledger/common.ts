@@ -1,4 +1,5 @@
 import { filterScope, listRows, type Scope } from '../../lib/entity'
+import { liveRealms, realmDevelopment, realmInScope } from '../../db/realms'
 import { guarded, endpointAccess } from '../../lib/guard'
 import { type AppEnv, type Ctx, parse } from '../context'
 import { Hono, type Handler } from 'hono'
@@ -7,7 +8,7 @@ import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ListQuery } from '#shared/schemas/common'
 import type { EntityDescriptor } from '#shared/schemas/entity'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
 import type { Auth } from '../../db/sessions'
 import { realmTreeScope } from '../mas/realm'
@@ -21,12 +22,7 @@ export const CROSS_REALM = 'ledger_transfer_cross_realm'
 /** True when `code` is the caller's realm or below it (every realm with mas_realm_list_all). */
 export async function inRealmTree(db: D1Database, auth: Auth, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
-  return (
-    (await db
-      .prepare(`SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`)
-      .bind(code, ...scope.params)
-      .first()) !== null
-  )
+  return realmInScope(db, code, liveRealms(scope))
 }
 
 /**
@@ -111,11 +107,8 @@ export async function listAnswer<Row extends Record<string, unknown>>(c: Ctx, de
   return c.json({ ...page, items: page.items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => fields.includes(k)))) })
 }
 
-/** The realm's `development` flag: sandbox payment providers are offered there. */
-export async function realmDevelopment(db: D1Database, realm: string): Promise<boolean> {
-  const row = await db.prepare('SELECT development FROM realm WHERE code = ?').bind(realm).first<{ development: number }>()
-  return row?.development === 1
-}
+/** The realm's `development` flag (sandbox payment providers are offered there), for the ledger handlers. */
+export { realmDevelopment }
 
 const noNext = async () => undefined
 

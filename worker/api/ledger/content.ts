@@ -1,23 +1,20 @@
 import { contentEntity, type LedgerContent } from '#shared/schemas/ledger-entity'
+import { runBatch } from '../../db/batch'
+import { deleteContentStatement, upsertContentStatement } from '../../db/ledger-catalog'
+import { liveRealmSubtree } from '../../db/realms'
 import { decodeRow, crud, getRawRow } from '../../lib/entity'
 import { guarded } from '../../lib/guard'
 import { pathParam, parse, readJson, readQuery } from '../context'
 import { ledgerAccess, Flag, listAnswer, crudWithOwnRoutes } from './common'
 import * as v from 'valibot'
 import { ContentKey, ContentPut } from '#shared/schemas/ledger'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
 
 /** The realm and, with should_propagate, every live realm below it (where the ledger is kept; deleted realms are left alone). */
 async function propagationRealms(db: D1Database, realm: string, propagate: boolean): Promise<string[]> {
   if (!propagate) return [realm]
-  const { results } = await db
-    .prepare(
-      'WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code WHERE r.deleted_at IS NULL) SELECT code FROM tree',
-    )
-    .bind(realm)
-    .all<{ code: string }>()
-  return [realm, ...results.map((r) => r.code).filter((c) => c !== realm)]
+  return liveRealmSubtree(db, realm)
 }
 
 const DeleteOptions = v.object({ should_propagate: Flag, is_system: Flag })
@@ -59,15 +56,10 @@ export const content = crudWithOwnRoutes(
         }
         if (!after.name) throw apiError(400, 'required', 'validation.required', 'name')
         if (after.points < 0) throw apiError(400, 'required', 'validation.required', 'points')
-        const set = [...Object.keys(changes), 'updated_at', 'updated_by'].map((f) => `${f} = excluded.${f}`).join(', ')
         const statements: D1PreparedStatement[] = []
         for (const realm of await propagationRealms(db, auth.realm, should_propagate)) {
           statements.push(
-            db
-              .prepare(
-                `INSERT INTO ledger_content (realm, key, name, description, points, is_system, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (realm, key) DO UPDATE SET ${set}`,
-              )
-              .bind(realm, key, after.name, after.description, after.points, after.is_system ? 1 : 0, now, auth.nick),
+            upsertContentStatement(db, realm, after, Object.keys(changes)),
             auditStatement(db, {
               realm,
               actor: auth.nick,
@@ -81,7 +73,7 @@ export const content = crudWithOwnRoutes(
             }),
           )
         }
-        await db.batch(statements)
+        await runBatch(db, statements)
         return c.json(after, before ? 200 : 201)
       }),
     )
@@ -105,7 +97,7 @@ export const content = crudWithOwnRoutes(
         const statements: D1PreparedStatement[] = []
         for (const realm of await propagationRealms(db, auth.realm, opts.should_propagate)) {
           statements.push(
-            db.prepare('DELETE FROM ledger_content WHERE realm = ? AND key = ?').bind(realm, key),
+            deleteContentStatement(db, realm, key),
             auditStatement(db, {
               realm,
               actor: auth.nick,
@@ -118,7 +110,7 @@ export const content = crudWithOwnRoutes(
             }),
           )
         }
-        await db.batch(statements)
+        await runBatch(db, statements)
         return c.body(null, 204)
       }),
     )

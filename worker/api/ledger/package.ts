@@ -1,4 +1,6 @@
 import { packageEntity } from '#shared/schemas/ledger-entity'
+import { runBatch } from '../../db/batch'
+import { packagesOnSale, softDeletePackageStatement } from '../../db/ledger-catalog'
 import { decodeRow, crud, getRawRow } from '../../lib/entity'
 import { guarded } from '../../lib/guard'
 import { PROVIDERS } from '../../lib/payments'
@@ -6,7 +8,7 @@ import { type AppEnv, pathParam, type Ctx } from '../context'
 import { ledgerAccess, inRealmTree, listAnswer, realmDevelopment, crudWithOwnRoutes } from './common'
 import { type Handler } from 'hono'
 import { PackageCreate, PackageUpdate } from '#shared/schemas/ledger'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
 
@@ -25,12 +27,10 @@ async function providersFor(env: Env, realm: string) {
 
 /** GET ledger/package/shop: the packages on sale (enabled, not deleted) and the payment providers, for any buyer. */
 export const shop: Handler<AppEnv> = guarded(ledgerAccess(), async (c, auth) => {
-  const { results } = await c.env.DB.prepare(
-    'SELECT * FROM ledger_package WHERE realm = ? AND enabled = 1 AND deleted_at IS NULL ORDER BY recommended DESC, cost, name',
-  )
-    .bind(auth.realm)
-    .all()
-  return c.json({ packages: results.map((r) => decodeRow(packageEntity, r)), providers: await providersFor(c.env, auth.realm) })
+  return c.json({
+    packages: (await packagesOnSale(c.env.DB, auth.realm)).map((r) => decodeRow(packageEntity, r)),
+    providers: await providersFor(c.env, auth.realm),
+  })
 })
 
 /** GET/POST ledger/package, PUT/DELETE ledger/package/{id} (seed 000 §7); a deleted package is only marked. */
@@ -69,14 +69,8 @@ export const packages = crudWithOwnRoutes(
         const raw = await getRawRow(c.env.DB, packageEntity, { where: 'realm = ? AND deleted_at IS NULL', params: [auth.realm] }, id)
         if (!raw) throw apiError(404, 'not_found', `ledger_package ${id} was not found.`, 'id', id)
         const now = new Date().toISOString()
-        await c.env.DB.batch([
-          c.env.DB.prepare('UPDATE ledger_package SET deleted_at = ?, enabled = 0, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?').bind(
-            now,
-            now,
-            auth.nick,
-            id,
-            auth.realm,
-          ),
+        await runBatch(c.env.DB, [
+          softDeletePackageStatement(c.env.DB, auth.realm, id, auth.nick, now),
           auditStatement(c.env.DB, {
             realm: auth.realm,
             actor: auth.nick,

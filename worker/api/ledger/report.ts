@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { realmTimeZone } from '../../db/realms'
 import { ReportQuery } from '#shared/schemas/ledger-report'
 import { ledgerReport } from '../../db/ledger-report'
 import { guarded } from '../../lib/guard'
@@ -12,7 +13,7 @@ report.get(
   '/',
   guarded({ any: ['reports_reports_module', 'analytics_ledger_module'], flags: ['ledger_enabled'] }, async (c, auth) => {
     const q = readQuery(c, ReportQuery)
-    const row = await c.env.DB.prepare('SELECT time_zone FROM realm WHERE code = ?').bind(auth.realm).first<{ time_zone: string }>()
-    return c.json(await ledgerReport(c.env.DB, auth.realm, row?.time_zone || 'America/Sao_Paulo', q, realmTreeScope(auth)))
+    const timeZone = (await realmTimeZone(c.env.DB, auth.realm)) || 'America/Sao_Paulo'
+    return c.json(await ledgerReport(c.env.DB, auth.realm, timeZone, q, realmTreeScope(auth)))
   }),
 )

@@ -1,4 +1,6 @@
 import { Hono } from 'hono'
+import { findSandboxIntent, type SandboxIntent } from '../../db/ledger-payments'
+import { realmDevelopment } from '../../db/realms'
 import * as v from 'valibot'
 import { randomToken, sha256Hex, timingSafeEqual } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
@@ -15,29 +17,10 @@ import { receiveWebhook } from './webhook'
  */
 export const sandbox = new Hono<AppEnv>()
 
-type SandboxIntent = {
-  id: string
-  realm: string
-  provider: string
-  status: string
-  amount: number
-  currency: string
-  description: string
-  provider_ref: string
-  client_secret_hash: string
-  return_url: string
-  failure: string
-}
-
 const enc = new TextEncoder()
 
 async function sandboxIntent(c: Ctx, id: string, secret: string): Promise<SandboxIntent & { kind: string; merchant: string }> {
-  const row = await c.env.DB.prepare(
-    `SELECT i.id, i.realm, i.provider, i.status, i.amount, i.currency, i.description, i.provider_ref, i.client_secret_hash, i.return_url, i.failure, r.name AS merchant
-     FROM ledger_payment_intent i JOIN realm r ON r.code = i.realm WHERE i.id = ?`,
-  )
-    .bind(id)
-    .first<SandboxIntent & { merchant: string }>()
+  const row = await findSandboxIntent(c.env.DB, id)
   const provider = row ? providerByCode(row.provider) : undefined
   const hostRealm = c.get('hostRealm')
   const valid =
@@ -47,8 +30,7 @@ async function sandboxIntent(c: Ctx, id: string, secret: string): Promise<Sandbo
     (!hostRealm || hostRealm === row.realm) &&
     timingSafeEqual(enc.encode(await sha256Hex(secret)), enc.encode(row.client_secret_hash))
   if (!row || !provider || !valid) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'intent', id)
-  const development = await c.env.DB.prepare('SELECT development FROM realm WHERE code = ?').bind(row.realm).first<{ development: number }>()
-  if (!(await provider.available(c.env, { development: development?.development === 1 })))
+  if (!(await provider.available(c.env, { development: await realmDevelopment(c.env.DB, row.realm) })))
     throw apiError(503, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', row.provider)
   return { ...row, kind: provider.kind }
 }

@@ -1,4 +1,9 @@
 import * as v from 'valibot'
+import { runBatch } from '../../db/batch'
+import { contentPrices, packageOnSale } from '../../db/ledger-catalog'
+import { findTransaction, isReversed, ledgerInvariants, movementsOfUsers, transactionLines } from '../../db/ledger-history'
+import { findOwnIntent, insertIntentStatement } from '../../db/ledger-payments'
+import { realmNickSuffix } from '../../db/realms'
 import { accountEntity, movementEntity, packageEntity, type LedgerPackage } from '#shared/schemas/ledger-entity'
 import { withNickSuffix } from '../device'
 import {
@@ -25,7 +30,7 @@ import { and, inRealmTree, ledgerAccess, listAnswer, Period, periodScope, moveme
 import { Hono } from 'hono'
 import { IntentBody, PurchaseBody, DebitBody, ReversalBody, SponsorBody, TransferBody } from '#shared/schemas/ledger'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { decodeRow } from '../../lib/entity'
 import {
@@ -86,7 +91,7 @@ transaction.post(
     const hash = await requestHash('transfer', auth.nick, body)
     const realm = body.from_realm ?? auth.realm
     // Every read in one batch: the key's row, the recipients (with the realm's nick suffix), the word filter.
-    const [keyRes, nickRes, ...filterRes] = await db.batch([
+    const [keyRes, nickRes, ...filterRes] = await runBatch(db, [
       idempotencyRead(db, auth.realm, key),
       resolveNicksRead(db, realm, body.targets),
       ...wordFilterReads(db, realm),
@@ -143,10 +148,7 @@ transaction.post(
   guarded(ledgerAccess('ledger_transaction_debit'), async (c, auth) => {
     const body = await readJson(c, DebitBody)
     return idempotent(c, auth, 'debit', body, async (done, key) => {
-      const { results } = await c.env.DB.prepare('SELECT key, points FROM ledger_content WHERE realm = ? AND key IN (SELECT value FROM json_each(?))')
-        .bind(auth.realm, JSON.stringify(body.contents))
-        .all<{ key: string; points: number }>()
-      const price = new Map(results.map((r) => [r.key, r.points]))
+      const price = await contentPrices(c.env.DB, auth.realm, body.contents)
       const unknown = body.contents.map((key, i) => ({ key, i })).filter(({ key }) => !price.has(key))
       if (unknown.length)
         throw new ApiError(
@@ -159,7 +161,7 @@ transaction.post(
       if (total === 0) {
         // Free contents move nothing; the key still remembers the answer.
         const answer = { id: null, billing_key: null, type: 'debit', points: 0, contents }
-        await c.env.DB.batch([done({ status: 200, answer })])
+        await runBatch(c.env.DB, [done({ status: 200, answer })])
         return { status: 200, answer }
       }
       const p = posting(
@@ -228,22 +230,13 @@ transaction.post(
     const body = await readJson(c, ReversalBody)
     return idempotent(c, auth, 'reversal', body, async (done, key) => {
       const db = c.env.DB
-      const original = await db
-        .prepare('SELECT id, type, billing_key FROM ledger_transaction WHERE id = ? AND realm = ?')
-        .bind(body.transaction_id, auth.realm)
-        .first<{ id: string; type: string; billing_key: string }>()
+      const original = await findTransaction(db, auth.realm, body.transaction_id)
       if (!original) throw apiError(404, 'not_found', 'ledger.error.transaction_not_found', 'transaction_id', body.transaction_id)
       if (original.type === 'reversal') throw apiError(422, 'not_reversible', 'ledger.error.not_reversible', 'transaction_id', body.transaction_id)
-      if (await db.prepare('SELECT 1 FROM ledger_transaction WHERE reverses = ?').bind(original.id).first()) {
+      if (await isReversed(db, original.id)) {
         throw apiError(409, 'already_reversed', 'ledger.error.already_reversed', 'transaction_id', body.transaction_id)
       }
-      const { results } = await db
-        .prepare(
-          'SELECT a.realm, a.kind, a.owner, e.amount FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id WHERE e.transaction_id = ? ORDER BY e.id',
-        )
-        .bind(original.id)
-        .all<AccountRef & { amount: number }>()
-      const lines = results.map((r) => ({ account: { realm: r.realm, kind: r.kind, owner: r.owner }, amount: -r.amount }))
+      const lines = (await transactionLines(db, original.id)).map((r) => ({ account: { realm: r.realm, kind: r.kind, owner: r.owner }, amount: -r.amount }))
       const p = posting(auth, 'reversal', body.description || `Reversal of ${original.billing_key}`, lines, {
         idempotencyKey: key,
         reverses: original.id,
@@ -299,10 +292,7 @@ async function startPurchase(
   if (!provider || provider.kind !== kind || !(await provider.available(c.env, { development: await realmDevelopment(db, auth.realm) }))) {
     throw apiError(422, 'provider_unavailable', 'ledger.error.provider_unavailable', 'provider', body.provider)
   }
-  const raw = await db
-    .prepare('SELECT * FROM ledger_package WHERE id = ? AND realm = ? AND enabled = 1 AND deleted_at IS NULL')
-    .bind(body.product_id, auth.realm)
-    .first()
+  const raw = await packageOnSale(db, auth.realm, body.product_id)
   if (!raw) throw apiError(404, 'not_found', 'ledger.error.package_not_found', 'product_id', body.product_id)
   const pkg = decodeRow(packageEntity, raw) as LedgerPackage
   const amount = body.provider_data.transaction_amount
@@ -330,29 +320,22 @@ async function startPurchase(
     currency: pkg.currency,
     description,
   }
-  await db.batch([
-    db
-      .prepare(
-        `INSERT INTO ledger_payment_intent (id, realm, nick, provider, package_id, points, amount, currency, description, status, provider_ref, client_secret_hash, checkout_url, return_url, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(
-        intentId,
-        auth.realm,
-        auth.nick,
-        provider.code,
-        pkg.id,
-        pkg.points,
-        pkg.cost,
-        pkg.currency,
-        description,
-        started.providerRef,
-        await sha256Hex(started.clientSecret),
-        started.checkoutUrl,
-        back,
-        now,
-        now,
-      ),
+  await runBatch(db, [
+    insertIntentStatement(db, auth.realm, {
+      id: intentId,
+      nick: auth.nick,
+      provider: provider.code,
+      packageId: pkg.id,
+      points: pkg.points,
+      amount: pkg.cost,
+      currency: pkg.currency,
+      description,
+      providerRef: started.providerRef,
+      clientSecretHash: await sha256Hex(started.clientSecret),
+      checkoutUrl: started.checkoutUrl,
+      returnUrl: back,
+      at: now,
+    }),
     auditStatement(db, {
       realm: auth.realm,
       actor: auth.nick,
@@ -380,7 +363,7 @@ transaction.post(
     }
     return idempotent(c, auth, 'create-intent', body, async (done) => {
       const o = await startPurchase(c, auth, 'card', body)
-      await c.env.DB.batch([done(o)])
+      await runBatch(c.env.DB, [done(o)])
       return o
     })
   }),
@@ -393,7 +376,7 @@ transaction.post(
     const body = await readJson(c, PurchaseBody)
     return idempotent(c, auth, 'purchase', body, async (done) => {
       const o = await startPurchase(c, auth, 'regional', body)
-      await c.env.DB.batch([done(o)])
+      await runBatch(c.env.DB, [done(o)])
       return o
     })
   }),
@@ -404,11 +387,7 @@ transaction.get(
   '/intent/:id',
   guarded(ledgerAccess(), async (c, auth) => {
     const id = pathParam(c, 'id')
-    const row = await c.env.DB.prepare(
-      'SELECT id, provider, status, package_id, points, amount, currency, description, transaction_id, failure, created_at, updated_at FROM ledger_payment_intent WHERE id = ? AND realm = ? AND nick = ?',
-    )
-      .bind(id, auth.realm, auth.nick)
-      .first()
+    const row = await findOwnIntent(c.env.DB, auth.realm, auth.nick, id)
     if (!row) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'id', id)
     return c.json(row)
   }),
@@ -426,17 +405,13 @@ transaction.get(
     const scope = { where: 'seen_in = ?', params: [auth.realm] }
     let targets: Scope | undefined
     if (q.targets) {
-      const suffix =
-        (await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>())?.nick_suffix ?? ''
+      const suffix = await realmNickSuffix(c.env.DB, auth.realm)
       const nicks = q.targets
         .split(',')
         .map((t) => t.trim())
         .filter(Boolean)
         .flatMap((t) => [t, withNickSuffix(t, suffix)])
-      targets = {
-        where: `id IN (SELECT e.transaction_id FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id WHERE a.realm = ? AND a.kind = 'user' AND a.owner IN (SELECT value FROM json_each(?)))`,
-        params: [auth.realm, JSON.stringify(nicks)],
-      }
+      targets = movementsOfUsers(auth.realm, nicks)
     }
     return listAnswer(c, movementEntity, scope, and(...periodScope('created_at', q), targets))
   }),
@@ -464,33 +439,8 @@ transaction.get(
   '/account/check',
   guarded(ledgerAccess('ledger_balance_list'), async (c, auth) => {
     const realm = await balanceRealm(c, auth)
-    const db = c.env.DB
-    const [acc, tx, bad] = await db.batch([
-      db
-        .prepare(
-          `SELECT COUNT(*) AS accounts, COALESCE(SUM(a.balance), 0) AS balance_sum,
-             COALESCE(SUM(a.balance <> COALESCE((SELECT SUM(e.amount) FROM ledger_entry e WHERE e.account_id = a.id), 0)), 0) AS mismatched,
-             COALESCE(SUM(a.kind IN ('user', 'realm') AND a.balance < 0), 0) AS negative
-           FROM ledger_account a WHERE a.realm = ?`,
-        )
-        .bind(realm),
-      db
-        .prepare(
-          `SELECT COUNT(*) AS transactions, COALESCE(SUM(s <> 0), 0) AS unbalanced, COALESCE(SUM(s), 0) AS entries_sum
-           FROM (SELECT (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entry e WHERE e.transaction_id = t.id) AS s
-                 FROM ledger_transaction t WHERE t.realm = ? OR t.id IN (SELECT transaction_id FROM ledger_entry WHERE realm = ?))`,
-        )
-        .bind(realm, realm),
-      db
-        .prepare(
-          `SELECT a.id, a.balance, COALESCE((SELECT SUM(e.amount) FROM ledger_entry e WHERE e.account_id = a.id), 0) AS entries
-           FROM ledger_account a WHERE a.realm = ? AND (a.balance <> entries OR (a.kind IN ('user', 'realm') AND a.balance < 0)) LIMIT 20`,
-        )
-        .bind(realm),
-    ])
-    const a = acc.results[0] as { accounts: number; balance_sum: number; mismatched: number; negative: number }
-    const t = tx.results[0] as { transactions: number; unbalanced: number; entries_sum: number }
-    const ok = a.mismatched === 0 && a.negative === 0 && t.unbalanced === 0 && t.entries_sum === 0
-    return c.json({ realm, ok, ...a, ...t, problems: bad.results })
+    const inv = await ledgerInvariants(c.env.DB, realm)
+    const ok = inv.mismatched === 0 && inv.negative === 0 && inv.unbalanced === 0 && inv.entries_sum === 0
+    return c.json({ realm, ok, ...inv })
   }),
 )

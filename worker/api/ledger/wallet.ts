@@ -1,4 +1,7 @@
 import { Hono } from 'hono'
+import { accountBalance } from '../../db/ledger-catalog'
+import { realmName, realmNickSuffix } from '../../db/realms'
+import { findUserByEitherNick } from '../../db/users'
 import * as v from 'valibot'
 import { statementEntity } from '#shared/schemas/ledger-entity'
 import { Nick } from '#shared/schemas/ledger'
@@ -23,18 +26,14 @@ async function walletOf(c: Ctx, auth: Auth): Promise<{ ref: AccountRef; name: st
   if (from_realm) {
     const allowed = auth.permissions.has('ledger_wallet_get_others') || auth.permissions.has('ledger_balance_list')
     if (!allowed || !(await inRealmTree(db, auth, id))) throw notFound()
-    const row = await db.prepare('SELECT name FROM realm WHERE code = ?').bind(id).first<{ name: string }>()
-    return { ref: realmWallet(id), name: row?.name ?? id }
+    return { ref: realmWallet(id), name: (await realmName(db, id)) ?? id }
   }
   const typed = parse(Nick, id)
-  const suffix = (await db.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>())?.nick_suffix ?? ''
+  const suffix = await realmNickSuffix(db, auth.realm)
   const nick = typed === auth.nick || withNickSuffix(typed, suffix) === auth.nick ? auth.nick : null
   if (nick) return { ref: userWallet(auth.realm, nick), name: auth.name }
   if (!auth.permissions.has('ledger_wallet_get_others')) throw notFound()
-  const user = await db
-    .prepare('SELECT nick, name FROM user WHERE realm = ? AND nick IN (?, ?) ORDER BY nick = ? DESC LIMIT 1')
-    .bind(auth.realm, typed, withNickSuffix(typed, suffix), typed)
-    .first<{ nick: string; name: string }>()
+  const user = await findUserByEitherNick(db, auth.realm, typed, withNickSuffix(typed, suffix))
   if (!user) throw notFound()
   return { ref: userWallet(auth.realm, user.nick), name: user.name }
 }
@@ -46,9 +45,7 @@ wallet.get(
   '/:id',
   guarded(ledgerAccess(), async (c, auth) => {
     const { ref, name } = await walletOf(c, auth)
-    const row = await c.env.DB.prepare('SELECT balance, updated_at FROM ledger_account WHERE id = ?')
-      .bind(accountId(ref))
-      .first<{ balance: number; updated_at: string }>()
+    const row = await accountBalance(c.env.DB, accountId(ref))
     return c.json({
       id: accountId(ref),
       kind: ref.kind,

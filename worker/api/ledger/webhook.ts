@@ -1,24 +1,13 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import { findIntent, intentFailedStatement, intentSucceededStatement, paymentEventSeen, recordPaymentEventStatement } from '../../db/ledger-payments'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { issuanceAccount, newBillingKey, postingStatements, userWallet, type Posting } from '../../db/ledger'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { providerByCode } from '../../lib/payments'
 import { type AppEnv, pathParam, readBodyText } from '../context'
-
-type IntentRow = {
-  id: string
-  realm: string
-  nick: string
-  provider: string
-  package_id: string
-  points: number
-  amount: number
-  currency: string
-  status: string
-  provider_ref: string
-}
 
 /**
  * A provider's webhook: verified (signature and freshness) by the provider's adapter, then applied exactly once.
@@ -38,15 +27,14 @@ export async function receiveWebhook(
   const event = await provider.verify(env, request, raw)
   if (!event) throw apiError(400, 'invalid_signature', 'The webhook signature is not valid.', 'signature')
   const db = env.DB
-  if (await db.prepare('SELECT 1 FROM ledger_payment_event WHERE provider = ? AND event_id = ?').bind(provider.code, event.id).first()) {
+  if (await paymentEventSeen(db, provider.code, event.id)) {
     return { status: 200, body: { received: true, duplicate: true } }
   }
-  const intent = await db.prepare('SELECT * FROM ledger_payment_intent WHERE id = ? AND provider = ?').bind(event.intentId, provider.code).first<IntentRow>()
+  const intent = await findIntent(db, provider.code, event.intentId)
   if (!intent || intent.provider_ref !== event.providerRef) throw apiError(404, 'not_found', 'ledger.error.intent_not_found', 'intent_id', event.intentId)
   const now = new Date().toISOString()
-  const recordEvent = db
-    .prepare('INSERT INTO ledger_payment_event (provider, event_id, intent_id, type, received_at) VALUES (?, ?, ?, ?, ?)')
-    .bind(provider.code, event.id, intent.id, event.type, now)
+  const eventRow = { provider: provider.code, eventId: event.id, intentId: intent.id, type: event.type, at: now }
+  const recordEvent = recordPaymentEventStatement(db, eventRow)
   const audit = (action: string, after: Record<string, unknown>) =>
     auditStatement(db, {
       realm: intent.realm,
@@ -60,10 +48,7 @@ export async function receiveWebhook(
   const statements: D1PreparedStatement[] = [recordEvent]
   if (intent.status === 'succeeded') {
     // Another event about a payment already confirmed: remembered, nothing else changes.
-    await db
-      .prepare('INSERT INTO ledger_payment_event (provider, event_id, intent_id, type, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
-      .bind(provider.code, event.id, intent.id, event.type, now)
-      .run()
+    await recordPaymentEventStatement(db, eventRow, true).run()
     return { status: 200, body: { received: true, duplicate: true } }
   }
   if (event.type === 'payment.succeeded' && Math.abs(event.amount - intent.amount) < 0.001 && event.currency === intent.currency) {
@@ -90,24 +75,15 @@ export async function receiveWebhook(
     }
     statements.push(
       ...postingStatements(db, p, { once: true }),
-      db
-        .prepare(
-          `UPDATE ledger_payment_intent SET status = 'succeeded', transaction_id = ?, failure = '', updated_at = ? WHERE id = ? AND status <> 'succeeded'`,
-        )
-        .bind(p.id, now, intent.id),
+      intentSucceededStatement(db, intent.id, p.id, now),
       audit('payment_succeeded', { event: event.id, transaction_id: p.id, points: intent.points }),
     )
   } else {
     const failure = event.type === 'payment.failed' ? (event.failureCode ?? 'failed') : 'amount_mismatch'
-    statements.push(
-      db
-        .prepare(`UPDATE ledger_payment_intent SET status = 'failed', failure = ?, updated_at = ? WHERE id = ? AND status = 'pending'`)
-        .bind(failure, now, intent.id),
-      audit('payment_failed', { event: event.id, failure }),
-    )
+    statements.push(intentFailedStatement(db, intent.id, failure, now), audit('payment_failed', { event: event.id, failure }))
   }
   try {
-    await db.batch(statements)
+    await runBatch(db, statements)
   } catch (err) {
     // Two deliveries of one event at once: the second loses on the event's primary key and changes nothing.
     if (String(err).includes('ledger_payment_event')) return { status: 200, body: { received: true, duplicate: true } }

@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
 import { GlobalConfigUpdate } from '#shared/schemas/realm-settings'
 import { getGlobalConfig, setGlobalConfigStatement } from '../../db/global-config'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, readJson } from '../context'
 
@@ -20,7 +21,7 @@ config.put(
     const body = await readJson(c, GlobalConfigUpdate)
     const { updated_at: _a, updated_by: _b, ...before } = await getGlobalConfig(c.env.DB)
     const after = { ...before, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) }
-    await c.env.DB.batch([
+    await runBatch(c.env.DB, [
       setGlobalConfigStatement(c.env.DB, after, auth.nick),
       auditStatement(c.env.DB, {
         realm: auth.realm,

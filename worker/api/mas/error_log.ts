@@ -1,4 +1,5 @@
 import { Hono, type ErrorHandler } from 'hono'
+import { storeErrorLog } from '../../db/error-log'
 import { ERROR_LOG_DAYS, errorLogEntity } from '#shared/schemas/technical'
 import { crud } from '../../lib/entity'
 import { ApiError } from '../../lib/errors'
@@ -29,21 +30,20 @@ export interface ServerError {
 export async function recordServerError(db: D1Database, e: ServerError): Promise<void> {
   const err = e.error instanceof Error ? e.error : new Error(String(e.error))
   const now = new Date()
-  await db.batch([
-    db
-      .prepare('INSERT INTO error_log (realm, at, request_id, method, path, actor, message, stack) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .bind(
-        e.realm,
-        now.toISOString(),
-        e.requestId,
-        e.method,
-        e.path.slice(0, 500),
-        e.actor,
-        `${err.name}: ${err.message}`.slice(0, 2000),
-        (err.stack ?? '').slice(0, 8000),
-      ),
-    db.prepare('DELETE FROM error_log WHERE at < ?').bind(new Date(now.getTime() - ERROR_LOG_DAYS * 86_400_000).toISOString()),
-  ])
+  await storeErrorLog(
+    db,
+    {
+      realm: e.realm,
+      at: now.toISOString(),
+      request_id: e.requestId,
+      method: e.method,
+      path: e.path.slice(0, 500),
+      actor: e.actor,
+      message: `${err.name}: ${err.message}`.slice(0, 2000),
+      stack: (err.stack ?? '').slice(0, 8000),
+    },
+    new Date(now.getTime() - ERROR_LOG_DAYS * 86_400_000).toISOString(),
+  )
 }
 
 /**

@@ -4,7 +4,7 @@ import { EXTRA_FIELD_ENTITIES, ExtraFieldCreate, ExtraFieldUpdate, extraFieldEnt
 import { randomToken } from '../../lib/crypto'
 import { crud } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { extraFieldsOf } from '../../lib/extra-fields'
+import { extraFieldKeyTaken, extraFieldsOf } from '../../db/extra-fields'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, parse, pathParam } from '../context'
 
@@ -33,10 +33,7 @@ extraField.route(
     create: ExtraFieldCreate,
     update: ExtraFieldUpdate,
     beforeCreate: async (c, auth, body) => {
-      const twin = await c.env.DB.prepare('SELECT 1 FROM extra_field WHERE realm = ? AND entity = ? AND key = ?')
-        .bind(auth.realm, body.entity, body.key)
-        .first()
-      if (twin) throw apiError(409, 'conflict', 'validation.extra_key_taken', 'key', body.key)
+      if (await extraFieldKeyTaken(c.env.DB, auth.realm, body.entity, body.key)) throw apiError(409, 'conflict', 'validation.extra_key_taken', 'key', body.key)
       const now = new Date().toISOString()
       return { ...body, id: randomToken(9), realm: auth.realm, created_at: now, updated_at: now }
     },

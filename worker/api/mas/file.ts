@@ -1,9 +1,10 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
 import * as v from 'valibot'
 import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension, isSafeFileName } from '#shared/schemas/file'
 import { getRealmRow, realmConfig } from '../../db/realms'
-import { fileHeaders, getFile, uploadedFile, type FileRow } from '../../db/files'
-import { auditStatement } from '../../lib/audit'
+import { fileHeaders, getFile, insertFileStatement, persistFileStatement, uploadedFile, type FileRow } from '../../db/files'
+import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
 import { contentMatches, imageSize } from '../../lib/file-sniff'
@@ -103,9 +104,8 @@ file.post(
       customMetadata: { realm: auth.realm, id, uploaded_by: auth.nick },
     })
     try {
-      const cols = Object.keys(row)
-      await c.env.DB.batch([
-        c.env.DB.prepare(`INSERT INTO file (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
+      await runBatch(c.env.DB, [
+        insertFileStatement(c.env.DB, row),
         auditStatement(c.env.DB, {
           realm: auth.realm,
           actor: auth.nick,
@@ -131,8 +131,8 @@ file.post(
     const id = pathParam(c, 'id')
     const row = await getFile(c.env.DB, auth.realm, id)
     if (!row) throw apiError(404, 'not_found', `File ${id} was not found.`, 'id', id)
-    await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ? AND id = ?').bind(auth.realm, id),
+    await runBatch(c.env.DB, [
+      persistFileStatement(c.env.DB, auth.realm, id),
       auditStatement(c.env.DB, {
         realm: auth.realm,
         actor: auth.nick,

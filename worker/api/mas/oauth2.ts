@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { primaryRoleAndPermissions } from '../../db/roles'
 import { guarded } from '../../lib/guard'
 import * as v from 'valibot'
 import { permissionMap } from '#shared/schemas/permission'
@@ -134,13 +135,9 @@ oauth2.get(
     if (scopes.includes('profile')) Object.assign(out, { nick: row.nick, name: row.name, picture: row.avatar_url })
     if (scopes.includes('email')) out.email = row.email
     if (scopes.includes('permissions')) {
-      const { results } = await c.env.DB.prepare(
-        'SELECT ur.role, rp.permission FROM user_role ur LEFT JOIN role_permission rp ON rp.realm = ur.realm AND rp.role = ur.role WHERE ur.realm = ? AND ur.nick = ? ORDER BY ur.position',
-      )
-        .bind(row.user_realm, row.nick)
-        .all<{ role: string; permission: string | null }>()
-      out.role = results[0]?.role ?? ''
-      out.permissions = permissionMap(results.flatMap((r) => (r.permission ? [r.permission] : [])))
+      const held = await primaryRoleAndPermissions(c.env.DB, row.user_realm, row.nick)
+      out.role = held.role
+      out.permissions = permissionMap(held.permissions)
     }
     return c.json(out)
   }),

@@ -1,5 +1,7 @@
 import { Hono } from 'hono'
-import { auditStatement } from '../../lib/audit'
+import { runBatch } from '../../db/batch'
+import { setPasswordHashStatement } from '../../db/users'
+import { auditStatement } from '../../db/audit'
 import { guarded } from '../../lib/guard'
 import * as v from 'valibot'
 import { PasswordReset, RecoverRequest, ResetKey } from '#shared/schemas/password'
@@ -79,13 +81,8 @@ password.post(
       if (used.status === 'used') throw apiError(409, 'reset_key_used', 'The reset key was already used.', 'x-reset-key')
       throw apiError(404, 'reset_key_not_found', 'The reset key was not found.', 'x-reset-key')
     }
-    await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE user SET password_hash = ?, updated_at = ? WHERE realm = ? AND nick = ?').bind(
-        await hashPassword(body.password),
-        new Date().toISOString(),
-        used.realm,
-        used.nick,
-      ),
+    await runBatch(c.env.DB, [
+      setPasswordHashStatement(c.env.DB, used.realm, used.nick, await hashPassword(body.password)),
       revokeUserSessionsStatement(c.env.DB, used.realm, used.nick),
       // The account holder acts through the mailed key; the record shows the change, never the password.
       auditStatement(c.env.DB, {

@@ -2,11 +2,22 @@ import { Hono } from 'hono'
 import * as v from 'valibot'
 import { ListQuery } from '#shared/schemas/common'
 import { PermissionFlags, RoleCreate, RoleName, RoleUpdate, roleEntity } from '#shared/schemas/role'
-import { getRole, rolePermissions, roleUsage, setRolePermissionsStatements } from '../../db/roles'
+import { runBatch } from '../../db/batch'
+import { liveRealms, realmInScope } from '../../db/realms'
+import {
+  deleteRoleStatement,
+  getRole,
+  insertRoleStatement,
+  rolePermissionCounts,
+  rolePermissions,
+  roleUsage,
+  setRolePermissionsStatements,
+  updateRoleStatement,
+} from '../../db/roles'
 import type { Auth } from '../../db/sessions'
 import { filterScope, listRows } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { refuseBeyondGrant, refuseOwnRole } from '../../lib/ceiling'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
@@ -20,10 +31,7 @@ const RealmParam = v.object({ realm: v.optional(v.pipe(v.string(), v.trim())) })
 async function targetRealm(c: Ctx, auth: Auth, wanted: string | undefined): Promise<string> {
   if (!wanted || wanted === auth.realm) return auth.realm
   const scope = realmTreeScope(auth)
-  const row = await c.env.DB.prepare(`SELECT code FROM realm WHERE code = ? AND deleted_at IS NULL AND (${scope.where})`)
-    .bind(wanted, ...scope.params)
-    .first()
-  if (!row) throw apiError(403, 'forbidden', `Realm ${wanted} is outside your realms.`, 'realm', wanted)
+  if (!(await realmInScope(c.env.DB, wanted, liveRealms(scope)))) throw apiError(403, 'forbidden', `Realm ${wanted} is outside your realms.`, 'realm', wanted)
   return wanted
 }
 
@@ -34,10 +42,7 @@ permission.get(
     const realm = await targetRealm(c, auth, parse(RealmParam, { realm: c.req.query('realm') }).realm)
     const query = parse(ListQuery, c.req.query())
     const page = await listRows(c.env.DB, roleEntity, { where: 'realm = ?', params: [realm] }, query, filterScope(roleEntity, c.req.query()))
-    const { results } = await c.env.DB.prepare('SELECT role, COUNT(*) AS n FROM role_permission WHERE realm = ? GROUP BY role')
-      .bind(realm)
-      .all<{ role: string; n: number }>()
-    const counts = new Map(results.map((r) => [r.role, r.n]))
+    const counts = await rolePermissionCounts(c.env.DB, realm)
     return c.json({ ...page, items: page.items.map((r) => ({ ...r, permission_count: counts.get(r.role) ?? 0 })) })
   }),
 )
@@ -72,14 +77,8 @@ permission.post(
       .filter(([, on]) => on)
       .map(([p]) => p)
     refuseBeyondGrant(auth, [], granted)
-    await c.env.DB.batch([
-      c.env.DB.prepare('INSERT INTO role (realm, role, description, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').bind(
-        realm,
-        body.role,
-        body.description,
-        new Date().toISOString(),
-        auth.nick,
-      ),
+    await runBatch(c.env.DB, [
+      insertRoleStatement(c.env.DB, realm, body.role, body.description, auth.nick),
       ...setRolePermissionsStatements(c.env.DB, realm, body.role, granted),
       auditStatement(c.env.DB, {
         realm,
@@ -118,14 +117,8 @@ permission.put(
     // The ceiling first: it names the permission, which says more than "your own role".
     refuseBeyondGrant(auth, before, granted)
     refuseOwnRole(auth, realm, name)
-    await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE role SET description = ?, updated_at = ?, updated_by = ? WHERE realm = ? AND role = ?').bind(
-        body.description ?? existing.description,
-        new Date().toISOString(),
-        auth.nick,
-        realm,
-        name,
-      ),
+    await runBatch(c.env.DB, [
+      updateRoleStatement(c.env.DB, realm, name, body.description ?? existing.description, auth.nick),
       ...setRolePermissionsStatements(c.env.DB, realm, name, granted),
       auditStatement(c.env.DB, {
         realm,
@@ -157,8 +150,8 @@ permission.delete(
     refuseBeyondGrant(auth, before, [])
     const users = await roleUsage(c.env.DB, realm, name)
     if (users > 0) throw apiError(409, 'in_use', `Role ${name} is held by ${users} user(s); give them another role first.`, 'role', users)
-    await c.env.DB.batch([
-      c.env.DB.prepare('DELETE FROM role WHERE realm = ? AND role = ?').bind(realm, name),
+    await runBatch(c.env.DB, [
+      deleteRoleStatement(c.env.DB, realm, name),
       auditStatement(c.env.DB, {
         realm,
         actor: auth.nick,

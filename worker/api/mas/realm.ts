@@ -1,8 +1,9 @@
 import { MetaverseRoomCreate, MetaverseRoomUpdate, metaverseRoomEntity } from '#shared/schemas/metaverse'
+import { realmTreeScope } from '../../db/realms'
 import { ExemptionBody, WordFilterBody, RealmCreateBody, RealmUpdateBody } from '#shared/schemas/realm-settings'
 import { getExemptionDomains, getWordFilter, setExemptionStatements, setWordFilterStatements } from '../../db/word-filter'
 import { randomToken, sha256Hex } from '../../lib/crypto'
-import { crud, decodeRow, getRawRow, type Scope } from '../../lib/entity'
+import { crud, decodeRow, getRawRow } from '../../lib/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson, origin } from '../context'
 import { Hono } from 'hono'
 import { RealmCode } from '#shared/schemas/common'
@@ -12,33 +13,35 @@ import * as v from 'valibot'
 import { REALM_RESTORE_DAYS, RealmDeleteBody, realmEntity, type Realm, type RealmDeletion } from '#shared/schemas/realm'
 import { getGlobalConfig } from '../../db/global-config'
 import { realmDefaults, realmExtras } from '../../db/realm-admin'
-import { consoleOrigin, deletedRealms, getRealmRow, isLiveRealm, liveRealms, realmConfig, realmHomeUrl } from '../../db/realms'
+import {
+  consoleOrigin,
+  deletedRealms,
+  getRealmRow,
+  isLiveRealm,
+  isRealmDescendant,
+  liveChildRealm,
+  liveRealms,
+  realmConfig,
+  realmHomeUrl,
+  realmInScope,
+  restoreRealmStatement,
+  softDeleteRealmStatement,
+} from '../../db/realms'
+import { runBatch } from '../../db/batch'
 import { createSession, revokeSession, type Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { prepareRealmCreate, prepareRealmUpdate, realmWriteStatements } from './realm-write'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { createHandover } from './session'
 
-/**
- * Realms a caller administers: all with mas_realm_list_all, else their own (home) realm and its descendants.
- * After a realm switch the tree is still the home realm's, so the user can switch back.
- */
-export function realmTreeScope(auth: Pick<Auth, 'permissions' | 'home_realm'>, column = 'code'): Scope {
-  if (auth.permissions.has('mas_realm_list_all')) return { where: '1 = 1', params: [] }
-  return {
-    where: `${column} IN (WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT code FROM tree)`,
-    params: [auth.home_realm],
-  }
-}
+/** Realms a caller administers (the scope lives with the realm queries; re-exported for the API modules). */
+export { realmTreeScope }
 
 /** True when the caller administers realm `code` (it lies in their realm tree). */
 export async function inTree(c: Ctx, auth: Pick<Auth, 'permissions' | 'home_realm'>, code: string): Promise<boolean> {
   const scope = realmTreeScope(auth)
-  const row = await c.env.DB.prepare(`SELECT 1 FROM realm WHERE code = ? AND (${scope.where})`)
-    .bind(code, ...scope.params)
-    .first()
-  return row !== null
+  return realmInScope(c.env.DB, code, scope)
 }
 
 /** Write-only secrets: a masked or empty value sent back by the UI keeps the stored one. */
@@ -153,7 +156,7 @@ realm.route(
         if (body.parent_code && !(await isLiveRealm(c.env.DB, body.parent_code))) {
           throw apiError(404, 'not_found', `Realm ${body.parent_code} was not found.`, 'parent_code', body.parent_code)
         }
-        if (body.parent_code && (await isDescendant(c.env.DB, body.parent_code, existing.code))) {
+        if (body.parent_code && (await isRealmDescendant(c.env.DB, body.parent_code, existing.code))) {
           throw apiError(422, 'cycle', 'A realm cannot be placed under itself or one of its descendants.', 'parent_code', body.parent_code)
         }
         if (!body.parent_code && !auth.permissions.has('mas_realm_list_all')) {
@@ -193,17 +196,12 @@ realm.delete(
     if (!raw) throw apiError(404, 'not_found', `realm ${code} was not found.`, 'code', code)
     if (body.confirm !== code) throw apiError(422, 'confirm', 'validation.realm_confirm', 'confirm', body.confirm)
     if (code === auth.realm || code === auth.home_realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', code)
-    const child = await c.env.DB.prepare('SELECT code FROM realm WHERE parent_code = ? AND deleted_at IS NULL LIMIT 1').bind(code).first<{ code: string }>()
-    if (child) throw apiError(409, 'conflict', `Realm ${code} still has child realm ${child.code}.`, 'code', code)
+    const child = await liveChildRealm(c.env.DB, code)
+    if (child) throw apiError(409, 'conflict', `Realm ${code} still has child realm ${child}.`, 'code', code)
     const deletedAt = new Date()
     const after = { deleted_at: deletedAt.toISOString(), deleted_by: auth.nick }
-    await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE realm SET deleted_at = ?, deleted_by = ?, deleted_by_realm = ? WHERE code = ? AND deleted_at IS NULL').bind(
-        after.deleted_at,
-        auth.nick,
-        auth.realm,
-        code,
-      ),
+    await runBatch(c.env.DB, [
+      softDeleteRealmStatement(c.env.DB, code, { at: after.deleted_at, by: auth.nick, byRealm: auth.realm }),
       auditStatement(c.env.DB, {
         realm: auth.realm,
         actor: auth.nick,
@@ -244,10 +242,8 @@ realm.post(
       throw apiError(409, 'parent_deleted', 'resources.realm.parent_deleted', 'parent_code', raw.parent_code)
     }
     const now = new Date().toISOString()
-    await c.env.DB.batch([
-      c.env.DB.prepare(
-        'UPDATE realm SET deleted_at = NULL, deleted_by = NULL, deleted_by_realm = NULL, updated_at = ?, updated_by = ? WHERE code = ? AND deleted_at IS NOT NULL',
-      ).bind(now, auth.nick, code),
+    await runBatch(c.env.DB, [
+      restoreRealmStatement(c.env.DB, code, now, auth.nick),
       auditStatement(c.env.DB, {
         realm: auth.realm,
         actor: auth.nick,
@@ -264,15 +260,6 @@ realm.post(
   }),
 )
 
-/** True when `code` is `ancestor` or lies below it. */
-async function isDescendant(db: D1Database, code: string, ancestor: string): Promise<boolean> {
-  const row = await db
-    .prepare(`WITH RECURSIVE tree(code) AS (SELECT ? UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code) SELECT 1 FROM tree WHERE code = ?`)
-    .bind(ancestor, code)
-    .first()
-  return row !== null
-}
-
 /** Per-realm settings with their own calls, under /mas/realm/{realm}: word filter, exemption domains, metaverse rooms. */
 export const realmSettings = new Hono<AppEnv>()
 
@@ -280,8 +267,7 @@ export const realmSettings = new Hono<AppEnv>()
 async function pathRealm(c: Ctx, auth: Auth, param: string): Promise<string> {
   const code = parse(RealmCode, pathParam(c, param))
   if (code !== auth.realm && !(await inTree(c, auth, code))) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
-  const exists = await c.env.DB.prepare('SELECT 1 FROM realm WHERE code = ? AND deleted_at IS NULL').bind(code).first()
-  if (!exists) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
+  if (!(await isLiveRealm(c.env.DB, code))) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
   return code
 }
 
@@ -298,7 +284,7 @@ realmSettings.put(
     const realm = await pathRealm(c, auth, 'realm')
     const { sentences } = await readJson(c, WordFilterBody)
     const before = await getWordFilter(c.env.DB, realm)
-    await c.env.DB.batch([
+    await runBatch(c.env.DB, [
       ...setWordFilterStatements(c.env.DB, realm, sentences),
       auditStatement(c.env.DB, {
         realm,
@@ -331,7 +317,7 @@ realmSettings.put(
     const realm = await pathRealm(c, auth, 'realm')
     const { domains } = await readJson(c, ExemptionBody)
     const before = await getExemptionDomains(c.env.DB, realm)
-    await c.env.DB.batch([
+    await runBatch(c.env.DB, [
       ...setExemptionStatements(c.env.DB, realm, domains),
       auditStatement(c.env.DB, {
         realm,

@@ -1,11 +1,13 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import { realmReportReasons } from '../../db/realms'
 import * as v from 'valibot'
 import { ListQuery } from '#shared/schemas/common'
 import { REPORT_STATUSES, ReportCreate, ReportUpdate, reportEntity, type ComplaintReport } from '#shared/schemas/report'
 import { checkWordFilter } from '../../db/word-filter'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
-import { decodeRow, filterScope, insertStatement, listRows, realmScope, updateStatement } from '../../lib/entity'
+import { decodeRow, filterScope, getRawRow, insertStatement, listRows, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, parse, pathParam, readJson } from '../context'
@@ -35,11 +37,8 @@ report.post(
   '/',
   guarded({}, async (c, auth) => {
     const body = await readJson(c, ReportCreate)
-    const realm = await c.env.DB.prepare('SELECT report_enabled, report_reasons FROM realm WHERE code = ?')
-      .bind(auth.realm)
-      .first<{ report_enabled: number; report_reasons: string }>()
-    if (realm?.report_enabled !== 1) throw apiError(403, 'disabled', 'This realm does not take complaint reports.', 'realm', 'report_enabled')
-    const reasons = JSON.parse(realm.report_reasons) as string[]
+    const reasons = await realmReportReasons(c.env.DB, auth.realm)
+    if (!reasons) throw apiError(403, 'disabled', 'This realm does not take complaint reports.', 'realm', 'report_enabled')
     if (!reasons.includes(body.reason)) throw apiError(400, 'picklist', 'validation.picklist', 'reason', body.reason)
     const now = new Date().toISOString()
     const values: ComplaintReport = {
@@ -56,7 +55,7 @@ report.post(
       updated_at: now,
       updated_by: auth.nick,
     }
-    await c.env.DB.batch([
+    await runBatch(c.env.DB, [
       insertStatement(c.env.DB, reportEntity, { ...values }),
       auditStatement(c.env.DB, {
         realm: auth.realm,
@@ -77,12 +76,12 @@ report.put(
   '/:id',
   guarded({ all: ['mas_report_edit'] }, async (c, auth) => {
     const id = pathParam(c, 'id')
-    const raw = await c.env.DB.prepare('SELECT * FROM complaint_report WHERE realm = ? AND id = ?').bind(auth.realm, id).first<Record<string, unknown>>()
+    const raw = await getRawRow(c.env.DB, reportEntity, realmScope(reportEntity, auth), id)
     if (!raw) throw apiError(404, 'not_found', `Report ${id} was not found.`, 'id', id)
     const before = decodeRow(reportEntity, raw)
     const body = await readJson(c, ReportUpdate)
     const values = { ...body, updated_at: new Date().toISOString(), updated_by: auth.nick }
-    await c.env.DB.batch([
+    await runBatch(c.env.DB, [
       updateStatement(c.env.DB, reportEntity, realmScope(reportEntity, auth), id, values),
       auditStatement(c.env.DB, {
         realm: auth.realm,

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { bindHandoverNonce, confirmHandover, findHandover, insertHandover, spendHandoverCode, type HandoverRow } from '../../db/session-handover'
 import { HandoverBind, HandoverClaim, HandoverConfirm } from '#shared/schemas/handover'
 import { permissionMap } from '#shared/schemas/permission'
 import { guarded } from '../../lib/guard'
@@ -26,24 +27,14 @@ export async function createHandover(
   binding: { stateHash: string; origin: string; targetUrl: string },
 ): Promise<string> {
   const code = randomToken(32)
-  await db
-    .prepare('INSERT INTO session_handover (code_hash, token_hash, realm, expires_at, state_hash, origin, target_url) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .bind(await sha256Hex(code), tokenHash, realm, new Date(Date.now() + HANDOVER_TTL_MS).toISOString(), binding.stateHash, binding.origin, binding.targetUrl)
-    .run()
+  await insertHandover(db, {
+    codeHash: await sha256Hex(code),
+    tokenHash,
+    realm,
+    expiresAt: new Date(Date.now() + HANDOVER_TTL_MS).toISOString(),
+    ...binding,
+  })
   return code
-}
-
-interface HandoverRow {
-  code_hash: string
-  token_hash: string
-  realm: string
-  expires_at: string
-  used_at: string | null
-  state_hash: string | null
-  origin: string | null
-  target_url: string | null
-  nonce_hash: string | null
-  confirmed_at: string | null
 }
 
 const handoverNotFound = () => apiError(404, 'not_found', 'The handover code was not found.', 'code')
@@ -55,9 +46,7 @@ const handoverState = () => apiError(403, 'handover_state', 'This handover was n
  * Codes made before the three legs (no state) are unknown.
  */
 async function liveHandover(c: Ctx, code: string, realm: string | null): Promise<HandoverRow> {
-  const row = await c.env.DB.prepare('SELECT * FROM session_handover WHERE code_hash = ?')
-    .bind(await sha256Hex(code))
-    .first<HandoverRow>()
+  const row = await findHandover(c.env.DB, await sha256Hex(code))
   if (!row || !row.state_hash || !row.origin || !row.target_url || (realm && row.realm !== realm)) throw handoverNotFound()
   if (row.expires_at <= new Date().toISOString()) throw apiError(410, 'expired', 'The handover code has expired.', 'code')
   if (row.used_at) throw handoverUsed()
@@ -66,7 +55,7 @@ async function liveHandover(c: Ctx, code: string, realm: string | null): Promise
 
 /** Ends a code whose proof failed: one wrong state or nonce and it serves nobody. */
 async function spendHandover(c: Ctx, row: HandoverRow): Promise<void> {
-  await c.env.DB.prepare('UPDATE session_handover SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').bind(new Date().toISOString(), row.code_hash).run()
+  await spendHandoverCode(c.env.DB, row.code_hash)
 }
 
 /** GET /mas/session: the caller's auth state (seed 000 §3) with the effective permissions of all their roles. */
@@ -100,10 +89,7 @@ session.post(
   guarded('public', async (c) => {
     const body = await readJson(c, HandoverBind)
     const row = await liveHandover(c, body.code, requestRealm(c))
-    const bound = await c.env.DB.prepare('UPDATE session_handover SET nonce_hash = ? WHERE code_hash = ? AND nonce_hash IS NULL AND used_at IS NULL')
-      .bind(body.nonce_hash, row.code_hash)
-      .run()
-    if (!bound.meta.changes) throw handoverUsed()
+    if (!(await bindHandoverNonce(c.env.DB, row.code_hash, body.nonce_hash))) throw handoverUsed()
     return c.json({ confirm_url: new URL('/authentication/handover/confirm', row.origin!).toString() })
   }),
 )
@@ -123,10 +109,7 @@ session.post(
       await spendHandover(c, row)
       throw handoverState()
     }
-    const confirmed = await c.env.DB.prepare('UPDATE session_handover SET confirmed_at = ? WHERE code_hash = ? AND confirmed_at IS NULL AND used_at IS NULL')
-      .bind(new Date().toISOString(), row.code_hash)
-      .run()
-    if (!confirmed.meta.changes) throw handoverUsed()
+    if (!(await confirmHandover(c.env.DB, row.code_hash))) throw handoverUsed()
     return c.json({ target_url: row.target_url })
   }),
 )
@@ -145,10 +128,7 @@ session.post(
       await spendHandover(c, row)
       throw handoverState()
     }
-    const spent = await c.env.DB.prepare('UPDATE session_handover SET used_at = ? WHERE code_hash = ? AND used_at IS NULL')
-      .bind(new Date().toISOString(), row.code_hash)
-      .run()
-    if (!spent.meta.changes) throw handoverUsed()
+    if (!(await spendHandoverCode(c.env.DB, row.code_hash))) throw handoverUsed()
     const found = await findSessionByHash(c.env.DB, row.token_hash)
     if (found.status === 'ended') throw apiError(401, 'session_timeout', 'The session has ended; sign in again.', 'code')
     if (found.status !== 'ok') throw apiError(401, 'unauthorized', 'The session is no longer valid.', 'code')

@@ -1,4 +1,7 @@
 import * as v from 'valibot'
+import { runBatch } from '../../db/batch'
+import { realmNickSuffix } from '../../db/realms'
+import { allNicks } from '../../db/user-admin'
 import type { ImportReport, ImportRow } from '#shared/schemas/user'
 import { UserCreate, UserUpdate } from '#shared/schemas/user'
 import type { Auth } from '../../db/sessions'
@@ -48,9 +51,8 @@ export async function importUsers(c: Ctx, auth: Auth, csv: string, dryRun: boole
   if (new Set(header).size !== header.length) throw apiError(400, 'invalid', 'validation.import.columns', 'csv', header.join(','))
 
   const w = await userWriteContext(c, auth)
-  const realm = await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>()
-  const { results } = await c.env.DB.prepare('SELECT nick FROM user WHERE realm = ?').bind(auth.realm).all<{ nick: string }>()
-  w.known = new Set(results.map((r) => r.nick))
+  const nickSuffix = await realmNickSuffix(c.env.DB, auth.realm)
+  w.known = new Set(await allNicks(c.env.DB, auth.realm))
   const seen = new Set<string>()
   const report: ImportReport = { dry_run: dryRun, created: 0, updated: 0, refused: 0, rows: [] }
 
@@ -68,7 +70,7 @@ export async function importUsers(c: Ctx, auth: Auth, csv: string, dryRun: boole
     const row: ImportRow = { line, nick, status: 'refused', errors: [] }
     report.rows.push(row)
     try {
-      nick = row.nick = realmNick(nick, realm?.nick_suffix ?? '', !w.known.has(realmNick(nick, realm?.nick_suffix ?? '', false)))
+      nick = row.nick = realmNick(nick, nickSuffix, !w.known.has(realmNick(nick, nickSuffix, false)))
       if (seen.has(nick)) throw apiError(422, 'duplicate', 'validation.import.duplicate', 'nick', nick)
       seen.add(nick)
       const existing = nick ? await getUser(c.env.DB, auth.realm, nick) : null
@@ -77,7 +79,7 @@ export async function importUsers(c: Ctx, auth: Auth, csv: string, dryRun: boole
       const parsed = existing ? v.safeParse(UserUpdate, changes) : v.safeParse(UserCreate, { ...record, nick })
       if (!parsed.success) throw new ApiError(400, issuesToErrors(parsed.issues))
       const statements = await planUserWrite(c, auth, w, parsed.output, existing)
-      if (!dryRun) await c.env.DB.batch(statements)
+      if (!dryRun) await runBatch(c.env.DB, statements)
       w.known.add(nick)
       row.status = existing ? 'updated' : 'created'
     } catch (err) {

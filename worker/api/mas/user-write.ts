@@ -1,6 +1,7 @@
 import type { ErrorItem } from '#shared/schemas/error'
+import { extraFieldsOf } from '../../db/extra-fields'
 import type { User, UserCreate, UserUpdate } from '#shared/schemas/user'
-import { uploadedFile, type FileRow } from '../../db/files'
+import { getFile, persistFileStatement, uploadedFile } from '../../db/files'
 import { getRealmRow, realmConfig } from '../../db/realms'
 import { revokeUserSessionsStatement, type Auth } from '../../db/sessions'
 import {
@@ -14,7 +15,7 @@ import {
   type UserColumns,
 } from '../../db/user-admin'
 import { checkWordFilter } from '../../db/word-filter'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser } from '../../lib/ceiling'
 import { ApiError, apiError } from '../../lib/errors'
 import { extraFieldErrors, type ExtraFieldRule } from '../../lib/extra-fields'
@@ -37,18 +38,11 @@ export interface UserWriteContext {
 
 export async function userWriteContext(c: Ctx, auth: Auth): Promise<UserWriteContext> {
   const db = c.env.DB
-  const [roles, rules, realm] = await Promise.all([
-    rolePermissionSets(db, auth.realm),
-    db
-      .prepare("SELECT key, label, required, active FROM extra_field WHERE realm = ? AND entity = 'user' ORDER BY position, key")
-      .bind(auth.realm)
-      .all<{ key: string; label: string; required: number; active: number }>(),
-    getRealmRow(db, auth.realm),
-  ])
+  const [roles, rules, realm] = await Promise.all([rolePermissionSets(db, auth.realm), extraFieldsOf(db, auth.realm, 'user'), getRealmRow(db, auth.realm)])
   return {
     realm: auth.realm,
     roles,
-    extraRules: rules.results.map((r) => ({ key: r.key, label: r.label, required: r.required === 1, active: r.active === 1 })),
+    extraRules: rules,
     allowPicture: realm?.allow_custom_user_profile_picture === 1,
     filesBaseUrl: realm ? realmConfig(realm, origin(c), c.get('hostRealm') === null).files_base_url : '/files/',
     ledger: { code: auth.realm, ledger_enabled: realm?.ledger_enabled ?? 0, ledger_new_user_credits: realm?.ledger_new_user_credits ?? 0 },
@@ -147,10 +141,10 @@ export async function planUserWrite(c: Ctx, auth: Auth, w: UserWriteContext, bod
       throw apiError(403, 'disabled', 'This realm does not allow custom profile pictures.', 'avatar_file_id', 'allow_custom_user_profile_picture')
     if (body.avatar_file_id === '') changes.avatar_url = ''
     else {
-      const file = await db.prepare('SELECT * FROM file WHERE realm = ? AND id = ?').bind(w.realm, body.avatar_file_id).first<FileRow>()
+      const file = await getFile(db, w.realm, body.avatar_file_id)
       if (!file || file.kind !== 'image') throw apiError(422, 'not_found', 'validation.file.required', 'avatar_file_id', body.avatar_file_id)
       changes.avatar_url = uploadedFile(file, w.filesBaseUrl).cdn_full_url
-      more.push(db.prepare('UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ? AND id = ?').bind(w.realm, file.id))
+      more.push(persistFileStatement(db, w.realm, file.id))
     }
   }
   if (body.password !== undefined) {

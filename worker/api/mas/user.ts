@@ -3,8 +3,11 @@ import { ListQuery } from '#shared/schemas/common'
 import { RoleName } from '#shared/schemas/role'
 import { Nick, USER_SEARCH_MIN, UserCreate, UserDisable, UserUpdate, userEntity, type User } from '#shared/schemas/user'
 import { revokeUserSessionsStatement, type Auth } from '../../db/sessions'
-import { getUser, rolePermissionSets, rolesOf } from '../../db/user-admin'
-import { auditStatement } from '../../lib/audit'
+import { runBatch } from '../../db/batch'
+import { realmNickSuffix } from '../../db/realms'
+import { listRoleNames } from '../../db/roles'
+import { deleteUserStatement, getUser, rolePermissionSets, rolesOf, setUserDisabledStatement, usersWithRole } from '../../db/user-admin'
+import { auditStatement } from '../../db/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
@@ -48,9 +51,7 @@ user.get(
     }
     const filters = filterScope(userEntity, c.req.query())
     const role = c.req.query('role') ? parse(RoleName, c.req.query('role')) : null
-    const byRole: Scope | undefined = role
-      ? { where: 'nick IN (SELECT nick FROM user_role WHERE realm = ? AND role = ?)', params: [auth.realm, role] }
-      : undefined
+    const byRole: Scope | undefined = role ? usersWithRole(auth.realm, role) : undefined
     const extra = [filters, byRole].filter((s): s is Scope => s !== undefined)
     const merged = extra.length ? { where: extra.map((s) => `(${s.where})`).join(' AND '), params: extra.flatMap((s) => s.params) } : undefined
     const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged)
@@ -68,9 +69,7 @@ user.get(
   '/roles',
   guarded({ any: ['mas_user_create', 'mas_user_edit'] }, async (c, auth) => {
     const w = await userWriteContext(c, auth)
-    const { results } = await c.env.DB.prepare('SELECT role, description FROM role WHERE realm = ? ORDER BY role')
-      .bind(auth.realm)
-      .all<{ role: string; description: string }>()
+    const results = await listRoleNames(c.env.DB, auth.realm)
     return c.json({
       items: results.map((r) => ({
         ...r,
@@ -107,10 +106,9 @@ user.post(
   '/',
   guarded({ all: ['mas_user_create'] }, async (c, auth) => {
     const body = await readJson(c, UserCreate)
-    const realm = await c.env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(auth.realm).first<{ nick_suffix: string }>()
-    const nick = realmNick(body.nick, realm?.nick_suffix ?? '', true)
+    const nick = realmNick(body.nick, await realmNickSuffix(c.env.DB, auth.realm), true)
     if (await getUser(c.env.DB, auth.realm, nick)) throw apiError(409, 'conflict', `User ${nick} already exists.`, 'nick', nick)
-    await c.env.DB.batch(await planUserWrite(c, auth, await userWriteContext(c, auth), { ...body, nick }, null))
+    await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), { ...body, nick }, null))
     return c.json(await getUser(c.env.DB, auth.realm, nick), 201)
   }),
 )
@@ -122,7 +120,7 @@ user.put(
     const existing = await load(c, auth)
     refuseForeign(auth, existing)
     const body = await readJson(c, UserUpdate)
-    await c.env.DB.batch(await planUserWrite(c, auth, await userWriteContext(c, auth), body, existing))
+    await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), body, existing))
     return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
   }),
 )
@@ -138,10 +136,8 @@ user.put(
     await refuseAbove(c, auth, existing)
     if (disabled !== existing.disabled) {
       const db = c.env.DB
-      await db.batch([
-        db
-          .prepare('UPDATE user SET disabled = ?, updated_at = ? WHERE realm = ? AND nick = ?')
-          .bind(disabled ? 1 : 0, new Date().toISOString(), auth.realm, existing.nick),
+      await runBatch(db, [
+        setUserDisabledStatement(db, auth.realm, existing.nick, disabled),
         ...(disabled ? [revokeUserSessionsStatement(db, auth.realm, existing.nick)] : []),
         auditStatement(db, {
           realm: auth.realm,
@@ -168,8 +164,8 @@ user.delete(
     if (isSelf(auth, auth.realm, existing.nick)) throw apiError(409, 'lockout', 'You cannot delete yourself.', 'nick', existing.nick)
     await refuseAbove(c, auth, existing)
     const { roles, supervisees, ...rest } = existing
-    await c.env.DB.batch([
-      c.env.DB.prepare('DELETE FROM user WHERE realm = ? AND nick = ?').bind(auth.realm, existing.nick),
+    await runBatch(c.env.DB, [
+      deleteUserStatement(c.env.DB, auth.realm, existing.nick),
       auditStatement(c.env.DB, {
         realm: auth.realm,
         actor: auth.nick,

@@ -1,12 +1,14 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import { allRoomCategories, firstChildCategory } from '../../db/rooms'
 import * as v from 'valibot'
 import { buildTree, CategoryCreate, CategoryUpdate, categoryEntity, type Category } from '#shared/schemas/category'
 import { ListQuery, RealmCode } from '#shared/schemas/common'
 import { isLiveRealm } from '../../db/realms'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
-import { decodeRow, deleteStatement, filterScope, insertStatement, listRows, updateStatement, type Scope } from '../../lib/entity'
+import { decodeRow, deleteStatement, filterScope, getRawRow, insertStatement, listRows, updateStatement, type Scope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
@@ -37,8 +39,7 @@ async function readRealm(c: Ctx, auth: Auth, wanted: string | undefined): Promis
 }
 
 async function allRows(c: Ctx, realm: string): Promise<Row[]> {
-  const { results } = await c.env.DB.prepare('SELECT * FROM room_category WHERE realm = ? LIMIT 10000').bind(realm).all<Record<string, unknown>>()
-  return results.map((r) => decodeRow(categoryEntity, r) as Row)
+  return (await allRoomCategories(c.env.DB, realm)).map((r) => decodeRow(categoryEntity, r) as Row)
 }
 
 /** The top of the tree that holds `id`. */
@@ -137,7 +138,7 @@ const audit = (c: Ctx, auth: Auth, action: string, id: string, before?: unknown,
 
 async function load(c: Ctx, auth: Auth): Promise<Row> {
   const id = pathParam(c, 'id')
-  const raw = await c.env.DB.prepare('SELECT * FROM room_category WHERE realm = ? AND id = ?').bind(auth.realm, id).first<Record<string, unknown>>()
+  const raw = await getRawRow(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, id)
   if (!raw) throw apiError(404, 'not_found', `Category ${id} was not found.`, 'id', id)
   return decodeRow(categoryEntity, raw) as Row
 }
@@ -160,7 +161,7 @@ category.post(
       updated_at: now,
       updated_by: auth.nick,
     }
-    await c.env.DB.batch([insertStatement(c.env.DB, categoryEntity, values), audit(c, auth, 'create', id, undefined, values)])
+    await runBatch(c.env.DB, [insertStatement(c.env.DB, categoryEntity, values), audit(c, auth, 'create', id, undefined, values)])
     return c.json(values, 201)
   }),
 )
@@ -178,7 +179,7 @@ category.put(
     }
     await checkPlacement(c, auth.realm, existing.id, next.name, next.parent)
     const values = { ...next, realm: auth.realm, updated_at: new Date().toISOString(), updated_by: auth.nick }
-    await c.env.DB.batch([
+    await runBatch(c.env.DB, [
       updateStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id, values),
       audit(c, auth, 'update', existing.id, existing, { ...existing, ...values }),
     ])
@@ -191,11 +192,9 @@ category.delete(
   '/:id',
   guarded({ all: ['room_category_delete'] }, async (c, auth) => {
     const existing = await load(c, auth)
-    const child = await c.env.DB.prepare('SELECT name FROM room_category WHERE realm = ? AND parent = ? LIMIT 1')
-      .bind(auth.realm, existing.id)
-      .first<{ name: string }>()
-    if (child) throw apiError(409, 'in_use', 'validation.category.has_children', 'id', child.name)
-    await c.env.DB.batch([
+    const child = await firstChildCategory(c.env.DB, auth.realm, existing.id)
+    if (child) throw apiError(409, 'in_use', 'validation.category.has_children', 'id', child)
+    await runBatch(c.env.DB, [
       deleteStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id),
       audit(c, auth, 'delete', existing.id, existing),
     ])

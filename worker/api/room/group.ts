@@ -1,7 +1,9 @@
 import { RoomGroupInput, roomGroupEntity, type RoomGroup } from '#shared/schemas/room'
+import { taskTargetsOf } from '../../db/rooms'
 import type { Auth } from '../../db/sessions'
 import { crud } from '../../lib/entity'
-import { existingIds, refuse, ruleError } from '../../lib/tms'
+import { existingIds } from '../../db/ids'
+import { refuse, ruleError } from '../../lib/tms'
 import { type Ctx } from '../context'
 import { born, inUse, stamp, uniqueName } from './room'
 
@@ -29,6 +31,5 @@ export const roomGroup = crud(roomGroupEntity, {
     await checkGroup(c, auth, body, existing)
     return { ...body, ...stamp(auth) }
   },
-  beforeDelete: (c, auth, existing) =>
-    inUse(c, auth, 'SELECT COUNT(*) AS n FROM tms_task_target WHERE realm = ? AND group_id = ?', existing.id, 'room.in_use.task'),
+  beforeDelete: async (c, auth, existing) => inUse(await taskTargetsOf(c.env.DB, auth.realm, 'group_id', existing.id), 'room.in_use.task'),
 })

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
+import { realmMetaverseSettings } from '../../db/realms'
 import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { signMetaverseToken } from '../../lib/metaverse-token'
@@ -17,9 +18,7 @@ metaverse.put(
   '/token/generate',
   guarded({ all: ['room_metaverse_token_generate'] }, async (c, auth) => {
     const body = await readJson(c, MetaverseTokenRequest)
-    const realm = await c.env.DB.prepare('SELECT metaverse_api_token, metaverse_max_session_minutes FROM realm WHERE code = ?')
-      .bind(auth.realm)
-      .first<{ metaverse_api_token: string; metaverse_max_session_minutes: number }>()
+    const realm = await realmMetaverseSettings(c.env.DB, auth.realm)
     if (!realm?.metaverse_api_token) throw apiError(409, 'not_configured', 'metaverse.not_configured', 'metaverse_api_token', null)
     const iat = Math.floor(Date.now() / 1000)
     const exp = iat + realm.metaverse_max_session_minutes * 60

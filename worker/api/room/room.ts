@@ -1,8 +1,22 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import {
+  deleteRoomMemberStatement,
+  findRoom,
+  groupsHoldingRoom,
+  insertRoomMemberStatement,
+  isRoomMember,
+  listRoomMembers,
+  roomCountAndLimit,
+  roomMemberCountAndLimit,
+  roomNameTaken,
+  taskTargetsOf,
+} from '../../db/rooms'
+import { findNickWithSuffix } from '../../db/users'
 import { Id } from '#shared/schemas/tms/common'
-import { RoomInput, RoomMemberInput, roomEntity, type Room, type RoomMember } from '#shared/schemas/room'
+import { RoomInput, RoomMemberInput, roomEntity, type Room } from '#shared/schemas/room'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { crud } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
@@ -18,15 +32,12 @@ export const stamp = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.n
 export const born = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), created_by: auth.nick, ...stamp(auth) })
 
 export async function uniqueName(c: Ctx, auth: Auth, table: 'room' | 'room_group', name: string, self?: string) {
-  const twin = await c.env.DB.prepare(`SELECT id FROM ${table} WHERE realm = ? AND lower(name) = lower(?) AND id IS NOT ?`)
-    .bind(auth.realm, name, self ?? null)
-    .first()
-  if (twin) throw apiError(409, 'conflict', 'validation.tms.name_taken', 'name', name)
+  if (await roomNameTaken(c.env.DB, auth.realm, table, name, self)) throw apiError(409, 'conflict', 'validation.tms.name_taken', 'name', name)
 }
 
-export async function inUse(c: Ctx, auth: Auth, sql: string, id: string, message: string) {
-  const row = await c.env.DB.prepare(sql).bind(auth.realm, id).first<{ n: number }>()
-  if (row && row.n > 0) throw apiError(409, 'in_use', message, 'id', row.n)
+/** Refuses a delete while `n` rows still use the row (409 in_use). */
+export function inUse(n: number, message: string) {
+  if (n > 0) throw apiError(409, 'in_use', message, 'id', n)
 }
 
 /** The realm's required active extra fields of rooms must have values; only declared keys are kept (seed 002 §3). */
@@ -37,9 +48,7 @@ async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, stri
 
 /** The realm's `max_rooms` (-1: no limit) caps how many rooms it has (seed 002 realm limits). */
 async function roomLimit(c: Ctx, auth: Auth) {
-  const row = await c.env.DB.prepare('SELECT r.max_rooms AS max, (SELECT COUNT(*) FROM room WHERE realm = r.code) AS n FROM realm r WHERE r.code = ?')
-    .bind(auth.realm)
-    .first<{ max: number; n: number }>()
+  const row = await roomCountAndLimit(c.env.DB, auth.realm)
   if (row && row.max >= 0 && row.n >= row.max) throw apiError(422, 'limit', 'validation.room.max_rooms', 'name', row.max)
 }
 
@@ -65,8 +74,8 @@ const roomCrud = crud(roomEntity, {
     return { ...body, ...stamp(auth) }
   },
   beforeDelete: async (c, auth, existing) => {
-    await inUse(c, auth, 'SELECT COUNT(*) AS n FROM tms_task_target WHERE realm = ? AND room_id = ?', existing.id, 'room.in_use.task')
-    await inUse(c, auth, 'SELECT COUNT(*) AS n FROM room_group g, json_each(g.rooms) j WHERE g.realm = ? AND j.value = ?', existing.id, 'room.in_use.group')
+    inUse(await taskTargetsOf(c.env.DB, auth.realm, 'room_id', existing.id), 'room.in_use.task')
+    inUse(await groupsHoldingRoom(c.env.DB, auth.realm, existing.id), 'room.in_use.group')
   },
 })
 
@@ -74,7 +83,7 @@ export const room = new Hono<AppEnv>()
 
 async function requireRoom(c: Ctx, auth: Auth): Promise<{ id: string; name: string }> {
   const id = parse(Id, pathParam(c, 'id'))
-  const found = await c.env.DB.prepare('SELECT id, name FROM room WHERE realm = ? AND id = ?').bind(auth.realm, id).first<{ id: string; name: string }>()
+  const found = await findRoom(c.env.DB, auth.realm, id)
   if (!found) throw apiError(404, 'not_found', `Room ${id} was not found.`, 'id', id)
   return found
 }
@@ -84,11 +93,7 @@ room.get(
   '/:id/member',
   guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
     const r = await requireRoom(c, auth)
-    const { results } = await c.env.DB.prepare(
-      'SELECT m.room_id, m.nick, u.name, m.added_at, m.added_by FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? AND m.room_id = ? ORDER BY u.name, m.nick',
-    )
-      .bind(auth.realm, r.id)
-      .all<RoomMember>()
+    const results = await listRoomMembers(c.env.DB, auth.realm, r.id)
     return c.json({ items: results, total: results.length })
   }),
 )
@@ -101,24 +106,14 @@ room.post(
     const r = await requireRoom(c, auth)
     const { nick } = await readJson(c, RoomMemberInput)
     // The realm's nick suffix is appended when missing, as at sign-in.
-    const user = await db
-      .prepare('SELECT u.nick FROM user u JOIN realm r ON r.code = u.realm WHERE u.realm = ?1 AND (u.nick = ?2 OR u.nick = ?2 || r.nick_suffix) LIMIT 1')
-      .bind(auth.realm, nick)
-      .first<{ nick: string }>()
-    if (!user) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
-    const found = user.nick
-    if (await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, found).first())
-      throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
+    const found = await findNickWithSuffix(db, auth.realm, nick)
+    if (!found) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
+    if (await isRoomMember(db, auth.realm, r.id, found)) throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
     // The realm's `max_users_per_room` (-1: no limit) caps a room's members (seed 002 realm limits).
-    const limit = await db
-      .prepare('SELECT r.max_users_per_room AS max, (SELECT COUNT(*) FROM room_member WHERE realm = r.code AND room_id = ?) AS n FROM realm r WHERE r.code = ?')
-      .bind(r.id, auth.realm)
-      .first<{ max: number; n: number }>()
+    const limit = await roomMemberCountAndLimit(db, auth.realm, r.id)
     if (limit && limit.max >= 0 && limit.n >= limit.max) throw apiError(422, 'limit', 'validation.room.max_members', 'nick', limit.max)
-    await db.batch([
-      db
-        .prepare('INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES (?, ?, ?, ?, ?)')
-        .bind(auth.realm, r.id, found, nowIso(), auth.nick),
+    await runBatch(db, [
+      insertRoomMemberStatement(db, auth.realm, r.id, found, auth.nick),
       auditStatement(db, {
         realm: auth.realm,
         actor: auth.nick,
@@ -140,10 +135,9 @@ room.delete(
     const db = c.env.DB
     const r = await requireRoom(c, auth)
     const nick = pathParam(c, 'nick')
-    if (!(await db.prepare('SELECT 1 FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, nick).first()))
-      throw apiError(404, 'not_found', `${nick} is not a member.`, 'nick', nick)
-    await db.batch([
-      db.prepare('DELETE FROM room_member WHERE room_id = ? AND nick = ?').bind(r.id, nick),
+    if (!(await isRoomMember(db, auth.realm, r.id, nick))) throw apiError(404, 'not_found', `${nick} is not a member.`, 'nick', nick)
+    await runBatch(db, [
+      deleteRoomMemberStatement(db, auth.realm, r.id, nick),
       auditStatement(db, {
         realm: auth.realm,
         actor: auth.nick,

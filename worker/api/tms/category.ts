@@ -1,4 +1,5 @@
 import { CategoryInput, categoryEntity, type Category } from '#shared/schemas/tms/category'
+import { categoryHasChildren, categoryNameTaken, findCategoryParent } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
 import { crud } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
@@ -10,21 +11,15 @@ import { created, refuseInUse, updated } from './taxonomy'
 async function checkCategory(c: Ctx, auth: Auth, body: CategoryInput, self?: Category) {
   const db = c.env.DB
   if (body.parent_id) {
-    const parent = await db
-      .prepare('SELECT id, parent_id FROM tms_category WHERE realm = ? AND id = ?')
-      .bind(auth.realm, body.parent_id)
-      .first<{ id: string; parent_id: string | null }>()
+    const parent = await findCategoryParent(db, auth.realm, body.parent_id)
     if (!parent) refuse([ruleError('parent_id', 'validation.tms.unknown_category', body.parent_id)])
     if (parent?.parent_id || parent?.id === self?.id) refuse([ruleError('parent_id', 'validation.tms.category_depth', body.parent_id)])
-    if (self && (await db.prepare('SELECT 1 FROM tms_category WHERE realm = ? AND parent_id = ? LIMIT 1').bind(auth.realm, self.id).first())) {
+    if (self && (await categoryHasChildren(db, auth.realm, self.id))) {
       refuse([ruleError('parent_id', 'validation.tms.category_depth', body.parent_id)])
     }
   }
-  const twin = await db
-    .prepare('SELECT id FROM tms_category WHERE realm = ? AND lower(name) = lower(?) AND parent_id IS ? AND id IS NOT ?')
-    .bind(auth.realm, body.name, body.parent_id, self?.id ?? null)
-    .first()
-  if (twin) throw apiError(409, 'conflict', 'validation.tms.name_taken', 'name', body.name)
+  if (await categoryNameTaken(db, auth.realm, body.name, body.parent_id, self?.id ?? null))
+    throw apiError(409, 'conflict', 'validation.tms.name_taken', 'name', body.name)
 }
 
 export const category = crud(categoryEntity, {

@@ -1,10 +1,12 @@
 import { INFORMATIVE_TYPES } from '#shared/schemas/tms/constants'
+import { runBatch } from '../../db/batch'
+import { versionPublished } from '../../db/tms'
 import { Id } from '#shared/schemas/tms/common'
 import { modelEntity, type Model, type ModelInput } from '#shared/schemas/tms/model'
 import type { Question } from '#shared/schemas/tms/question'
 import { getModel, referenceProblems } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { insertStatement, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { newId, nowIso, refuse, richTextPolicy, storedQuestion } from '../../lib/tms'
@@ -55,7 +57,7 @@ export async function insertModel(c: Ctx, auth: Auth, values: Record<string, unk
     updated_at: now,
     updated_by: auth.nick,
   }
-  await db.batch([
+  await runBatch(db, [
     insertStatement(db, modelEntity, row),
     auditStatement(db, {
       realm: auth.realm,
@@ -76,12 +78,9 @@ export async function insertModel(c: Ctx, auth: Auth, values: Record<string, unk
  */
 export async function saveModel(c: Ctx, auth: Auth, existing: Model, values: Record<string, unknown>): Promise<Model> {
   const db = c.env.DB
-  const published = await db
-    .prepare('SELECT 1 FROM tms_task WHERE realm = ? AND model_id = ? AND model_version = ? LIMIT 1')
-    .bind(auth.realm, existing.id, existing.version)
-    .first()
+  const published = await versionPublished(db, auth.realm, existing.id, existing.version)
   const after = { ...values, version: published ? existing.version + 1 : existing.version, updated_at: nowIso(), updated_by: auth.nick }
-  await db.batch([
+  await runBatch(db, [
     updateStatement(db, modelEntity, realmScope(modelEntity, auth), existing.id, after),
     auditStatement(db, {
       realm: auth.realm,

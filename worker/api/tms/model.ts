@@ -1,8 +1,10 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import { publishedCounts } from '../../db/tms'
 import { ListQuery } from '#shared/schemas/common'
 import { ModelInput, modelEntity } from '#shared/schemas/tms/model'
 import { getModel, publishedCount } from '../../db/tms'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { deleteStatement, filterScope, listRows, realmScope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
@@ -29,14 +31,7 @@ model.get(
       andScopes(filterScope(modelEntity, q), jsonListHas('tags', q.tag), jsonListHas('categories', q.category)),
     )
     const ids = page.items.map((m) => m.id)
-    const counts = new Map<string, number>()
-    if (ids.length) {
-      const { results } = await db
-        .prepare(`SELECT model_id, COUNT(*) AS n FROM tms_task WHERE realm = ? AND model_id IN (${ids.map(() => '?').join(', ')}) GROUP BY model_id`)
-        .bind(auth.realm, ...ids)
-        .all<{ model_id: string; n: number }>()
-      for (const r of results) counts.set(r.model_id, r.n)
-    }
+    const counts = await publishedCounts(db, auth.realm, ids)
     return c.json({ ...page, items: page.items.map((m) => ({ ...m, published_count: counts.get(m.id) ?? 0 })) })
   }),
 )
@@ -81,7 +76,7 @@ model.delete(
     const existing = await requireModel(c, auth, pathParam(c, 'id'))
     const tasks = await publishedCount(db, auth.realm, existing.id)
     if (tasks > 0) throw apiError(409, 'blocked', 'tms.model.delete_blocked', 'id', tasks)
-    await db.batch([
+    await runBatch(db, [
       deleteStatement(db, modelEntity, realmScope(modelEntity, auth), existing.id),
       auditStatement(db, {
         realm: auth.realm,

@@ -1,10 +1,12 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import { bankItemsToClassify, classifyBankItemStatement } from '../../db/tms'
 import { plainText } from '#shared/rich-text'
 import { BankClassify, BankItemInput, bankEntity, type BankItem } from '#shared/schemas/tms/bank'
 import type { Question } from '#shared/schemas/tms/question'
 import { referenceProblems } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { crud, realmScope } from '../../lib/entity'
 import { guarded } from '../../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, refuse, richTextPolicy, ruleError, storedQuestion } from '../../lib/tms'
@@ -72,20 +74,7 @@ bank.post(
     const db = c.env.DB
     const body = await readJson(c, BankClassify)
     if (!body.batch_id && !body.ids.length) refuse([ruleError('batch_id', 'validation.tms.classify_scope')])
-    const where = ['realm = ?', `type IN (${body.types.map(() => '?').join(', ')})`]
-    const params: unknown[] = [auth.realm, ...body.types]
-    if (body.batch_id) {
-      where.push('batch_id = ?')
-      params.push(body.batch_id)
-    }
-    if (body.ids.length) {
-      where.push(`id IN (${body.ids.map(() => '?').join(', ')})`)
-      params.push(...body.ids)
-    }
-    const { results } = await db
-      .prepare(`SELECT * FROM tms_question_bank WHERE ${where.join(' AND ')} LIMIT 500`)
-      .bind(...params)
-      .all<BankItem>()
+    const results = await bankItemsToClassify<BankItem>(db, auth.realm, { types: body.types, batchId: body.batch_id, ids: body.ids })
     const topic = {
       grade_id: body.grade_id,
       subject_id: body.subject_id,
@@ -96,11 +85,10 @@ bank.post(
     const cols = Object.keys(topic)
     const now = nowIso()
     if (results.length) {
-      await db.batch(
+      await runBatch(
+        db,
         results.flatMap((row) => [
-          db
-            .prepare(`UPDATE tms_question_bank SET ${cols.map((k) => `${k} = ?`).join(', ')}, updated_at = ?, updated_by = ? WHERE id = ? AND realm = ?`)
-            .bind(...Object.values(topic), now, auth.nick, row.id, auth.realm),
+          classifyBankItemStatement(db, auth.realm, row.id, topic, auth.nick, now),
           auditStatement(db, {
             realm: auth.realm,
             actor: auth.nick,

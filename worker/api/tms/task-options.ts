@@ -1,8 +1,9 @@
 import { Id } from '#shared/schemas/tms/common'
+import { groupChoices, memberChoices, roomChoices } from '../../db/rooms'
 import { getModel, listCategories } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
 import { apiError } from '../../lib/errors'
-import { extraFieldsOf } from '../../lib/extra-fields'
+import { extraFieldsOf } from '../../db/extra-fields'
 import { realmTmsLimits } from '../../lib/tms'
 import { type Ctx, parse, pathParam } from '../context'
 
@@ -33,17 +34,9 @@ export async function publishOptions(c: Ctx, auth: Auth): Promise<Response> {
   const model = await getModel(db, auth.realm, id)
   if (!model) throw apiError(404, 'not_found', `Task model ${id} was not found.`, 'model_id', id)
   const [rooms, members, groups, categories, limits, extra] = await Promise.all([
-    db.prepare('SELECT id, name FROM room WHERE realm = ? ORDER BY name LIMIT 1000').bind(auth.realm).all<{ id: string; name: string }>(),
-    db
-      .prepare(
-        'SELECT m.room_id, m.nick, u.name FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? ORDER BY u.name, m.nick LIMIT 20000',
-      )
-      .bind(auth.realm)
-      .all<{ room_id: string; nick: string; name: string }>(),
-    db
-      .prepare('SELECT id, name, rooms FROM room_group WHERE realm = ? ORDER BY name LIMIT 1000')
-      .bind(auth.realm)
-      .all<{ id: string; name: string; rooms: string }>(),
+    roomChoices(db, auth.realm),
+    memberChoices(db, auth.realm),
+    groupChoices(db, auth.realm),
     listCategories(db, auth.realm),
     realmTmsLimits(db, auth.realm),
     extraFieldsOf(db, auth.realm, 'task'),
@@ -59,8 +52,8 @@ export async function publishOptions(c: Ctx, auth: Auth): Promise<Response> {
       categories: model.categories,
       question_types: model.questions.map((q) => q.type),
     },
-    rooms: rooms.results.map((r) => ({ ...r, members: members.results.filter((m) => m.room_id === r.id).map(({ nick, name }) => ({ nick, name })) })),
-    groups: groups.results.map((g) => ({ ...g, rooms: JSON.parse(g.rooms) as string[] })),
+    rooms: rooms.map((r) => ({ ...r, members: members.filter((m) => m.room_id === r.id).map(({ nick, name }) => ({ nick, name })) })),
+    groups: groups.map((g) => ({ ...g, rooms: JSON.parse(g.rooms) as string[] })),
     categories: categories.map(({ id, name, parent_id, required, multi_selection, selectable, enabled }) => ({
       id,
       name,

@@ -1,13 +1,23 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
 import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
 import { PublishInput, TaskUpdate, publicationProblems, taskEntity, type Publication, type PublicationContext, type Task } from '#shared/schemas/tms/task'
 import { categoryChoiceProblems } from '#shared/schemas/tms/category'
 import type { Model } from '#shared/schemas/tms/model'
 import { getModel, listCategories, modelVersionContent, snapshotStatement } from '../../db/tms'
-import { getTask, publicationTargets, roomFilter, taskTargets } from '../../db/tms-task'
+import {
+  deleteTaskStatement,
+  getTask,
+  insertTaskStatements,
+  publicationTargets,
+  roomFilter,
+  taskTargets,
+  updateTaskStatement,
+  visibleTasksScope,
+} from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
@@ -26,11 +36,7 @@ const LIST = ['tms_task_list_by_target', 'tms_task_list_others']
  * the tasks they published and those reaching rooms they are a member of.
  */
 function listScope(auth: Auth): Scope {
-  if (auth.permissions.has('tms_task_list_others')) return { where: 'realm = ?', params: [auth.realm] }
-  return {
-    where: `realm = ? AND (created_by = ? OR id IN (SELECT x.task_id FROM tms_task_target x JOIN room_member rm ON rm.room_id = x.room_id WHERE rm.realm = ? AND rm.nick = ?))`,
-    params: [auth.realm, auth.nick, auth.realm, auth.nick],
-  }
+  return visibleTasksScope(auth.realm, auth.permissions.has('tms_task_list_others') ? null : auth.nick)
 }
 
 async function requireTask(c: Ctx, auth: Auth, id: string): Promise<Task> {
@@ -140,15 +146,9 @@ task.post(
       updated_at: now,
       updated_by: auth.nick,
     }
-    const cols = Object.keys(row)
-    await db.batch([
+    await runBatch(db, [
       snapshotStatement(db, model, auth.nick),
-      db.prepare(`INSERT INTO tms_task (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
-      ...targets.rows.map((t) =>
-        db
-          .prepare('INSERT INTO tms_task_target (task_id, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)')
-          .bind(id, auth.realm, t.room_id, t.nick, t.group_id),
-      ),
+      ...insertTaskStatements(db, auth.realm, row, targets.rows),
       auditStatement(db, {
         realm: auth.realm,
         actor: auth.nick,
@@ -197,9 +197,7 @@ task.put(
       const cols = Object.keys(values)
       const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
       statements.push(
-        db
-          .prepare(`UPDATE tms_task SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE id = ? AND realm = ?`)
-          .bind(...Object.values(values).map(column), existing.id, auth.realm),
+        updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
         auditStatement(db, {
           realm: auth.realm,
           actor: auth.nick,
@@ -211,7 +209,7 @@ task.put(
           requestId: c.get('requestId'),
         }),
       )
-      await db.batch(statements)
+      await runBatch(db, statements)
     }
     return c.json({ ...(await getTask(db, auth.realm, existing.id)), targets: await taskTargets(db, auth.realm, existing.id) })
   }),
@@ -224,8 +222,8 @@ task.delete(
     const db = c.env.DB
     const existing = await requireTask(c, auth, pathParam(c, 'id'))
     const targets = await taskTargets(db, auth.realm, existing.id)
-    await db.batch([
-      db.prepare('DELETE FROM tms_task WHERE id = ? AND realm = ?').bind(existing.id, auth.realm),
+    await runBatch(db, [
+      deleteTaskStatement(db, auth.realm, existing.id),
       auditStatement(db, {
         realm: auth.realm,
         actor: auth.nick,

@@ -1,4 +1,5 @@
 import type { SkillInput, Skill } from '#shared/entities/tms-assessed-skill'
+import { skillGroupHasSkills, skillType } from '../../db/tms'
 import { usage } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
 import { apiError } from '../../lib/errors'
@@ -17,16 +18,9 @@ export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre'
 /** A skill's group must be a group of the realm; a group holding skills stays a group. */
 export async function checkSkill(c: Ctx, auth: Auth, body: SkillInput, self?: Skill) {
   if (body.group_id) {
-    const group = await c.env.DB.prepare('SELECT type FROM tms_assessed_skill WHERE realm = ? AND id = ?')
-      .bind(auth.realm, body.group_id)
-      .first<{ type: string }>()
-    if (group?.type !== 'group') refuse([ruleError('group_id', 'validation.tms.unknown_skill', body.group_id)])
+    if ((await skillType(c.env.DB, auth.realm, body.group_id)) !== 'group') refuse([ruleError('group_id', 'validation.tms.unknown_skill', body.group_id)])
   }
-  if (
-    self?.type === 'group' &&
-    body.type !== 'group' &&
-    (await c.env.DB.prepare('SELECT 1 FROM tms_assessed_skill WHERE realm = ? AND group_id = ? LIMIT 1').bind(auth.realm, self.id).first())
-  ) {
+  if (self?.type === 'group' && body.type !== 'group' && (await skillGroupHasSkills(c.env.DB, auth.realm, self.id))) {
     refuse([ruleError('type', 'validation.tms.group_has_skills', self.id)])
   }
 }

@@ -1,11 +1,13 @@
 import { Hono } from 'hono'
+import { runBatch } from '../../db/batch'
+import { findRoomByName } from '../../db/rooms'
 import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
 import { RoomName } from '#shared/schemas/room'
 import { TOKEN_ALPHABET, TOKEN_LENGTH, tokenEntity, type TaskToken } from '#shared/schemas/tms/token'
-import { getTask, taskReachesRoom } from '../../db/tms-task'
+import { getTask, replaceTokenStatements, taskReachesRoom, taskRoomTokens } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../lib/audit'
+import { auditStatement } from '../../db/audit'
 import { decodeRow, filterScope, listRows, realmScope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
@@ -28,21 +30,14 @@ function randomCode(): string {
 async function taskAndRoom(c: Ctx, auth: Auth) {
   const taskId = parse(Id, pathParam(c, 'taskId'))
   const roomName = parse(RoomName, pathParam(c, 'roomName'))
-  const [task, room] = await Promise.all([
-    getTask(c.env.DB, auth.realm, taskId),
-    c.env.DB.prepare('SELECT id, name FROM room WHERE realm = ? AND name = ?').bind(auth.realm, roomName).first<{ id: string; name: string }>(),
-  ])
+  const [task, room] = await Promise.all([getTask(c.env.DB, auth.realm, taskId), findRoomByName(c.env.DB, auth.realm, roomName)])
   if (!task) throw apiError(404, 'not_found', `Task ${taskId} was not found.`, 'task_id', taskId)
   if (!room) throw apiError(404, 'not_found', `Room ${roomName} was not found.`, 'room', roomName)
   return { task, room }
 }
 
 async function tokensOf(db: D1Database, realm: string, taskId: string, roomId: string): Promise<TaskToken[]> {
-  const { results } = await db
-    .prepare('SELECT * FROM tms_token_view WHERE realm = ? AND task_id = ? AND room_id = ? ORDER BY created_at DESC, id')
-    .bind(realm, taskId, roomId)
-    .all<Record<string, unknown>>()
-  return results.map((r) => decodeRow(tokenEntity, r))
+  return (await taskRoomTokens(db, realm, taskId, roomId)).map((r) => decodeRow(tokenEntity, r))
 }
 
 /** GET /tms/token: every token of the realm (limit, offset, like, order; task, room, author, date). */
@@ -83,13 +78,8 @@ token.post(
     for (let attempt = 0; ; attempt++) {
       const code = randomCode()
       try {
-        await db.batch([
-          db
-            .prepare('UPDATE tms_token SET revoked_at = ? WHERE realm = ? AND task_id = ? AND room_id = ? AND revoked_at IS NULL')
-            .bind(now, auth.realm, task.id, room.id),
-          db
-            .prepare('INSERT INTO tms_token (id, realm, task_id, room_id, code, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-            .bind(id, auth.realm, task.id, room.id, code, auth.nick, now),
+        await runBatch(db, [
+          ...replaceTokenStatements(db, auth.realm, { id, taskId: task.id, roomId: room.id, code, by: auth.nick, at: now }),
           auditStatement(db, {
             realm: auth.realm,
             actor: auth.nick,

@@ -1,0 +1,113 @@
+import type { RoomMember } from '#shared/schemas/room'
+
+/** True when another row of `table` in the realm has this name (case-insensitive); `self` is the row being edited. */
+export async function roomNameTaken(db: D1Database, realm: string, table: 'room' | 'room_group', name: string, self?: string): Promise<boolean> {
+  const twin = await db
+    .prepare(`SELECT id FROM ${table} WHERE realm = ? AND lower(name) = lower(?) AND id IS NOT ?`)
+    .bind(realm, name, self ?? null)
+    .first()
+  return twin !== null
+}
+
+/** How many task targets name the room (`room_id`) or the room group (`group_id`). */
+export async function taskTargetsOf(db: D1Database, realm: string, column: 'room_id' | 'group_id', id: string): Promise<number> {
+  const row = await db.prepare(`SELECT COUNT(*) AS n FROM tms_task_target WHERE realm = ? AND ${column} = ?`).bind(realm, id).first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+/** How many room groups list the room. */
+export async function groupsHoldingRoom(db: D1Database, realm: string, roomId: string): Promise<number> {
+  const row = await db
+    .prepare('SELECT COUNT(*) AS n FROM room_group g, json_each(g.rooms) j WHERE g.realm = ? AND j.value = ?')
+    .bind(realm, roomId)
+    .first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+/** The realm's `max_rooms` (-1: no limit) and how many rooms it has. */
+export async function roomCountAndLimit(db: D1Database, realm: string): Promise<{ max: number; n: number } | null> {
+  return db
+    .prepare('SELECT r.max_rooms AS max, (SELECT COUNT(*) FROM room WHERE realm = r.code) AS n FROM realm r WHERE r.code = ?')
+    .bind(realm)
+    .first<{ max: number; n: number }>()
+}
+
+export function findRoom(db: D1Database, realm: string, id: string): Promise<{ id: string; name: string } | null> {
+  return db.prepare('SELECT id, name FROM room WHERE realm = ? AND id = ?').bind(realm, id).first<{ id: string; name: string }>()
+}
+
+/** The room's members with their names, by name. */
+export async function listRoomMembers(db: D1Database, realm: string, roomId: string): Promise<RoomMember[]> {
+  const { results } = await db
+    .prepare(
+      'SELECT m.room_id, m.nick, u.name, m.added_at, m.added_by FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? AND m.room_id = ? ORDER BY u.name, m.nick',
+    )
+    .bind(realm, roomId)
+    .all<RoomMember>()
+  return results
+}
+
+export async function isRoomMember(db: D1Database, realm: string, roomId: string, nick: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM room_member WHERE realm = ? AND room_id = ? AND nick = ?').bind(realm, roomId, nick).first()) !== null
+}
+
+/** The realm's `max_users_per_room` (-1: no limit) and how many members the room has. */
+export async function roomMemberCountAndLimit(db: D1Database, realm: string, roomId: string): Promise<{ max: number; n: number } | null> {
+  return db
+    .prepare('SELECT r.max_users_per_room AS max, (SELECT COUNT(*) FROM room_member WHERE realm = r.code AND room_id = ?) AS n FROM realm r WHERE r.code = ?')
+    .bind(roomId, realm)
+    .first<{ max: number; n: number }>()
+}
+
+export function insertRoomMemberStatement(db: D1Database, realm: string, roomId: string, nick: string, by: string): D1PreparedStatement {
+  return db
+    .prepare('INSERT INTO room_member (realm, room_id, nick, added_at, added_by) VALUES (?, ?, ?, ?, ?)')
+    .bind(realm, roomId, nick, new Date().toISOString(), by)
+}
+
+export function deleteRoomMemberStatement(db: D1Database, realm: string, roomId: string, nick: string): D1PreparedStatement {
+  return db.prepare('DELETE FROM room_member WHERE realm = ? AND room_id = ? AND nick = ?').bind(realm, roomId, nick)
+}
+
+/** Every room category of the realm (a realm holds at most 10,000; the tree is checked in memory). */
+export async function allRoomCategories(db: D1Database, realm: string): Promise<Record<string, unknown>[]> {
+  const { results } = await db.prepare('SELECT * FROM room_category WHERE realm = ? LIMIT 10000').bind(realm).all<Record<string, unknown>>()
+  return results
+}
+
+/** The name of one sub-category of `parent`, or null when it has none. */
+export async function firstChildCategory(db: D1Database, realm: string, parent: string): Promise<string | null> {
+  const row = await db.prepare('SELECT name FROM room_category WHERE realm = ? AND parent = ? LIMIT 1').bind(realm, parent).first<{ name: string }>()
+  return row?.name ?? null
+}
+
+/** The room of the realm with this exact name, or null. */
+export function findRoomByName(db: D1Database, realm: string, name: string): Promise<{ id: string; name: string } | null> {
+  return db.prepare('SELECT id, name FROM room WHERE realm = ? AND name = ?').bind(realm, name).first<{ id: string; name: string }>()
+}
+
+/** The realm's rooms (id and name) by name, at most 1,000: choices of a publication form. */
+export async function roomChoices(db: D1Database, realm: string): Promise<{ id: string; name: string }[]> {
+  return (await db.prepare('SELECT id, name FROM room WHERE realm = ? ORDER BY name LIMIT 1000').bind(realm).all<{ id: string; name: string }>()).results
+}
+
+/** Every room membership of the realm with the member's name, at most 20,000: choices of a publication form. */
+export async function memberChoices(db: D1Database, realm: string): Promise<{ room_id: string; nick: string; name: string }[]> {
+  const { results } = await db
+    .prepare(
+      'SELECT m.room_id, m.nick, u.name FROM room_member m JOIN user u ON u.realm = m.realm AND u.nick = m.nick WHERE m.realm = ? ORDER BY u.name, m.nick LIMIT 20000',
+    )
+    .bind(realm)
+    .all<{ room_id: string; nick: string; name: string }>()
+  return results
+}
+
+/** The realm's room groups with their rooms (a JSON list), by name, at most 1,000. */
+export async function groupChoices(db: D1Database, realm: string): Promise<{ id: string; name: string; rooms: string }[]> {
+  return (
+    await db
+      .prepare('SELECT id, name, rooms FROM room_group WHERE realm = ? ORDER BY name LIMIT 1000')
+      .bind(realm)
+      .all<{ id: string; name: string; rooms: string }>()
+  ).results
+}
