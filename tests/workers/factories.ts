@@ -83,3 +83,21 @@ export async function fund(realm: string, points: number, nick?: string) {
   await env.DB.batch(issuanceRows(env.DB, realm, id, nick ? userWallet(realm, nick) : realmWallet(realm), points, now()))
   return { transaction: id }
 }
+
+/**
+ * A user of `realm` holding `roles` (none unless given; a student of the demo data holds no permission either), with
+ * the realm's nick suffix: `nick` is the stored nick, `login` the part typed without the suffix.
+ */
+export async function user(realm: string, options: { name?: string; roles?: string[] } = {}) {
+  const suffix = (await env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(realm).first<string>('nick_suffix')) ?? ''
+  const login = unique('user')
+  const nick = `${login}${suffix}`
+  const name = options.name ?? `User ${login}`
+  await env.DB.batch([
+    env.DB.prepare('INSERT INTO user (realm, nick, name, origin_realm) VALUES (?, ?, ?, ?)').bind(realm, nick, name, realm),
+    ...(options.roles ?? []).map((role, i) =>
+      env.DB.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, ?)').bind(realm, nick, role, i),
+    ),
+  ])
+  return { nick, login, name }
+}
