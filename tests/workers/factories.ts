@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test'
 import { realmWallet, userWallet } from '../../worker/db/ledger'
-import { bankQuestionRow, roomGroupRow, roomMemberRow, roomRow, taskCategoryRow } from '../../worker/seed/tms'
+import { bankQuestionRow, insert, roomGroupRow, roomMemberRow, roomRow, taskCategoryRow } from '../../worker/seed/tms'
 import { issuanceRows, packageRow } from '../../worker/seed/ledger'
+import type { QuestionType } from '#shared/schemas/tms/constants'
 import { validQuestion } from '../support/tms-fixtures'
 
 /**
@@ -52,6 +53,39 @@ export async function taskCategory(realm: string, options: { name?: string; pare
   statements.push(taskCategoryRow(env.DB, { id, realm, name: options.name ?? `Category ${id}`, parent_id: parent }, at))
   await env.DB.batch(statements)
   return { id, parent }
+}
+
+/**
+ * A root of task categories of `realm` (a group, not selectable itself) whose values are chosen one at a time, required
+ * on every task when `required`.
+ */
+export async function taskCategoryGroup(realm: string, options: { required?: boolean } = {}) {
+  const id = unique('c-group')
+  const name = `Group ${id}`
+  await env.DB.batch([taskCategoryRow(env.DB, { id, realm, name, selectable: false, required: options.required ?? false, multi_selection: false }, now())])
+  return { id, name }
+}
+
+/** What an essay question of `realm` refers to: a textual genre, and a group of assessed skills with one skill. */
+export async function essayRefs(realm: string) {
+  const at = now()
+  const stamp = { realm, description: '', created_at: at, updated_at: at, updated_by: 'factory' }
+  const genre = unique('gn')
+  const group = unique('sk-group')
+  const skill = unique('sk')
+  await env.DB.batch([
+    insert(env.DB, 'tms_genre', { id: genre, name: `Genre ${genre}`, min_words: 150, max_words: 400, ...stamp }),
+    insert(env.DB, 'tms_assessed_skill', { id: group, name: `Skills ${group}`, type: 'group', weight: 1, group_id: null, ...stamp }),
+    insert(env.DB, 'tms_assessed_skill', { id: skill, name: `Skill ${skill}`, type: 'skill', weight: 2, group_id: group, ...stamp }),
+  ])
+  return { genre, group, skill }
+}
+
+/** validQuestion of `type`; an essay refers to the genre and skill of `refs` (essayRefs). */
+export function questionOf(type: QuestionType, refs: { genre: string; skill: string }): Record<string, unknown> & { type: QuestionType } {
+  const q = validQuestion(type)
+  if (type !== 'essay') return q
+  return { ...q, options: { ...(q.options as object), genre: refs.genre, assessed_skill_ids: [refs.skill] } }
 }
 
 /** A question-bank item of `realm`: a valid single-choice question unless `question` says otherwise. */
