@@ -28,8 +28,9 @@ export async function room(realm: string, options: { name?: string; topic?: stri
 /** A room group of `realm` holding `rooms` (ids). */
 export async function roomGroup(realm: string, rooms: string[]) {
   const id = unique('g')
-  await env.DB.batch([roomGroupRow(env.DB, { id, realm, name: `Group ${id}`, rooms }, now())])
-  return { id }
+  const name = `Group ${id}`
+  await env.DB.batch([roomGroupRow(env.DB, { id, realm, name, rooms }, now())])
+  return { id, name }
 }
 
 /**
