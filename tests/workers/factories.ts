@@ -90,9 +90,15 @@ export function questionOf(type: QuestionType, refs: { genre: string; skill: str
 }
 
 /** A question-bank item of `realm`: a valid single-choice question unless `question` says otherwise. */
-export async function bankQuestion(realm: string, question: Record<string, unknown> = validQuestion('single'), difficulty = 'easy') {
+export async function bankQuestion(
+  realm: string,
+  question: Record<string, unknown> = validQuestion('single'),
+  difficulty = 'easy',
+  /** Classification columns (grade_id, subject_id, standard_id, descriptor_id, batch_id…). */
+  columns: Record<string, unknown> = {},
+) {
   const id = unique('b')
-  await env.DB.batch([bankQuestionRow(env.DB, realm, { ...question, id, difficulty }, 'factory', now())])
+  await env.DB.batch([bankQuestionRow(env.DB, realm, { ...question, id, difficulty }, 'factory', now(), columns)])
   return { id }
 }
 
