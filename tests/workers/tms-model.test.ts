@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { QUESTION_TYPES } from '#shared/schemas/tms/constants'
+import { QUESTION_TYPES } from '#shared/schemas/tms/question-types'
 import type { Model } from '#shared/schemas/tms/model'
 import { validQuestion } from '../support/tms-fixtures'
 import { essayRefs, questionOf, room, taskCategory, taskCategoryGroup } from './factories'

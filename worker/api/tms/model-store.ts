@@ -1,4 +1,4 @@
-import { INFORMATIVE_TYPES } from '#shared/schemas/tms/constants'
+import { INFORMATIVE_TYPES } from '#shared/schemas/tms/question-types'
 import { Id } from '#shared/schemas/tms/common'
 import { modelEntity, type Model, type ModelInput } from '#shared/schemas/tms/model'
 import type { Question } from '#shared/schemas/tms/question'
