@@ -25,12 +25,27 @@ async function signedIn(nick: string, path: string) {
   return session
 }
 
+/** The realm API of demo, reached on the multi-realm host (`x-api-realm`), as `nick` (a token from POST /api/device). */
+async function demoApi(nick: string) {
+  const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
+  const signin = await fetch(url('localhost', '/api/device'), { method: 'POST', headers, body: JSON.stringify({ realm: 'demo', nick, password: 'demo1234' }) })
+  expect(signin.status).toBe(200)
+  const { auth_token } = (await signin.json()) as { auth_token: string }
+  return (path: string, body: unknown) =>
+    fetch(url('localhost', `/api/${path}`), { method: 'POST', headers: { ...headers, 'x-api-key': auth_token }, body: JSON.stringify(body) })
+}
+
 describe('credit ledger in the browser', () => {
   it('buys a package through the sandbox checkout and the top-bar balance rises', async () => {
+    // A package of its own (R$ 49,90 for 500 credits), put on sale by the realm's root.
+    const name = `Pacote ${crypto.randomUUID().slice(0, 6)}`
+    const created = await (await demoApi('root'))('ledger/package', { name, cost: 49.9, currency: 'BRL', points: 500 })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const pkg = (await created.json()) as { id: string }
     const { context, page, errors } = await signedIn('teacher', '/ledger/package/purchase')
     const before = Number(await topBarBalance(page))
     expect(before).toBeGreaterThan(0)
-    await page.getByRole('link', { name: 'Comprar Inicial' }).click()
+    await page.getByRole('link', { name: `Comprar ${name}` }).click()
     await page.getByRole('button', { name: /^Pagar R\$\s?49,90$/ }).click()
 
     // The provider's hosted checkout (the embedded sandbox): a test card approves the payment.
@@ -40,7 +55,7 @@ describe('credit ledger in the browser', () => {
     await page.getByLabel(pt['ledger.sandbox.card_number']).fill('4242 4242 4242 4242')
     await page.getByRole('button', { name: /^Pagar R\$/ }).click()
 
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/ledger/package/purchase/pkg_demo_start')
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/ledger/package/purchase/${pkg.id}`)
     await expect.poll(() => page.getByRole('status').filter({ hasText: '500 créditos adicionados' }).count()).toBe(1)
     expect(Number(await topBarBalance(page))).toBe(before + 500)
     expect(errors).toEqual([])
