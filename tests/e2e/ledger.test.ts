@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, launch, newPage, open, signInOnScreen, url } from './browser'
+import { expectConsoleErrors, launch, newPage, open, realmApi, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -25,23 +25,12 @@ async function signedIn(nick: string, path: string) {
   return session
 }
 
-/** The realm API of demo, reached on the multi-realm host (`x-api-realm`), as `nick` (a token from POST /api/device). */
-async function demoApi(nick: string) {
-  const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
-  const signin = await fetch(url('localhost', '/api/device'), { method: 'POST', headers, body: JSON.stringify({ realm: 'demo', nick, password: 'demo1234' }) })
-  expect(signin.status).toBe(200)
-  const { auth_token } = (await signin.json()) as { auth_token: string }
-  return (path: string, body: unknown) =>
-    fetch(url('localhost', `/api/${path}`), { method: 'POST', headers: { ...headers, 'x-api-key': auth_token }, body: JSON.stringify(body) })
-}
-
 describe('credit ledger in the browser', () => {
   it('buys a package through the sandbox checkout and the top-bar balance rises', async () => {
     // A package of its own (R$ 49,90 for 500 credits), put on sale by the realm's root.
     const name = `Pacote ${crypto.randomUUID().slice(0, 6)}`
-    const created = await (await demoApi('root'))('ledger/package', { name, cost: 49.9, currency: 'BRL', points: 500 })
-    expect(created.status, await created.clone().text()).toBe(201)
-    const pkg = (await created.json()) as { id: string }
+    const api = await realmApi('demo', 'root')
+    const pkg = await api<{ id: string }>('POST', 'ledger/package', { name, cost: 49.9, currency: 'BRL', points: 500 })
     const { context, page, errors } = await signedIn('teacher', '/ledger/package/purchase')
     const before = Number(await topBarBalance(page))
     expect(before).toBeGreaterThan(0)
