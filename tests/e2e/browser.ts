@@ -106,3 +106,23 @@ export async function signInOnScreen(page: Page, nick: string, password = 'demo1
   await page.getByLabel('Senha', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Entrar', exact: true }).click()
 }
+
+/**
+ * The realm API of `realm` as `nick` (a token from POST /api/device), reached on the multi-realm host with
+ * `x-api-realm`: how a test makes the rows it needs instead of leaning on demo ids.
+ */
+export async function realmApi(realm: string, nick: string, password = 'demo1234') {
+  const headers = { 'content-type': 'application/json', 'x-api-realm': realm }
+  const signin = await fetch(url('localhost', '/api/device'), { method: 'POST', headers, body: JSON.stringify({ realm, nick, password }) })
+  if (signin.status !== 200) throw new Error(`sign-in of ${nick}@${realm}: ${signin.status} ${await signin.text()}`)
+  const { auth_token } = (await signin.json()) as { auth_token: string }
+  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(url('localhost', `/api/${path}`), {
+      method,
+      headers: { ...headers, 'x-api-key': auth_token },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+    return (await res.json()) as T
+  }
+}

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, launch, newPage, open, signInOnScreen, url } from './browser'
+import { expectConsoleErrors, launch, newPage, open, realmApi, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -27,10 +27,14 @@ async function signedIn(nick: string, path: string) {
 
 describe('credit ledger in the browser', () => {
   it('buys a package through the sandbox checkout and the top-bar balance rises', async () => {
+    // A package of its own (R$ 49,90 for 500 credits), put on sale by the realm's root.
+    const name = `Pacote ${crypto.randomUUID().slice(0, 6)}`
+    const api = await realmApi('demo', 'root')
+    const pkg = await api<{ id: string }>('POST', 'ledger/package', { name, cost: 49.9, currency: 'BRL', points: 500 })
     const { context, page, errors } = await signedIn('teacher', '/ledger/package/purchase')
     const before = Number(await topBarBalance(page))
     expect(before).toBeGreaterThan(0)
-    await page.getByRole('link', { name: 'Comprar Inicial' }).click()
+    await page.getByRole('link', { name: `Comprar ${name}` }).click()
     await page.getByRole('button', { name: /^Pagar R\$\s?49,90$/ }).click()
 
     // The provider's hosted checkout (the embedded sandbox): a test card approves the payment.
@@ -40,7 +44,7 @@ describe('credit ledger in the browser', () => {
     await page.getByLabel(pt['ledger.sandbox.card_number']).fill('4242 4242 4242 4242')
     await page.getByRole('button', { name: /^Pagar R\$/ }).click()
 
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/ledger/package/purchase/pkg_demo_start')
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/ledger/package/purchase/${pkg.id}`)
     await expect.poll(() => page.getByRole('status').filter({ hasText: '500 créditos adicionados' }).count()).toBe(1)
     expect(Number(await topBarBalance(page))).toBe(before + 500)
     expect(errors).toEqual([])

@@ -4,6 +4,7 @@ import { ListQuery } from '#shared/schemas/common'
 import type { FieldDef } from '#shared/schemas/entity'
 import * as v from 'valibot'
 import { movementEntity } from '#shared/schemas/ledger-entity'
+import { accountId, userWallet } from '../../worker/db/ledger'
 import { LIST_ENTITIES } from '../../worker/db/list-schema'
 import { filterScope, listRows } from '../../worker/lib/entity'
 
@@ -57,7 +58,9 @@ describe('every list query uses an index (EXPLAIN QUERY PLAN: no full scan of a 
   it.each(all.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const { db, sent } = capture()
     // Tenant lists are scoped by realm; an account's statement (no realm column) by its account, as its endpoint does.
-    const scope = c.desc.realmColumn ? { where: `"${c.desc.realmColumn}" = ?`, params: ['demo'] } : { where: 'account_id = ?', params: ['user:demo:root@demo'] }
+    const scope = c.desc.realmColumn
+      ? { where: `"${c.desc.realmColumn}" = ?`, params: ['demo'] }
+      : { where: 'account_id = ?', params: [accountId(userWallet('demo', 'any-account@demo'))] }
     await listRows(db, c.desc, scope, v.parse(ListQuery, { limit: '25', ...c.query }), filterScope(c.desc, c.query))
     expect(sent).toHaveLength(2)
     for (const { sql, params } of sent) {

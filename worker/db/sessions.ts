@@ -53,10 +53,14 @@ type SessionRow = {
   allowed_roles: string
 }
 
+/** The permission that opens the console (the console signs out a session without it). */
+const CONSOLE_PERMISSION = 'dashboard_dashboard_access'
+
 /**
  * `allowed_roles` of a realm (seed 000 §3): when it lists roles, only users holding one of them may use the console
- * (sessions of platform `dashboard`); empty means unrestricted. A platform operator (mas_realm_list_all) administers
- * every realm, so no realm's list keeps them out.
+ * (sessions of platform `dashboard`; a session of another platform loses the console permission instead); empty
+ * means unrestricted. A platform operator (mas_realm_list_all) administers every realm, so no realm's list keeps them
+ * out.
  */
 export function consoleRoleAllowed(allowedRoles: unknown, roles: readonly string[], permissions: ReadonlySet<string>): boolean {
   let allowed: unknown
@@ -139,10 +143,15 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
   // A realm switch lasts only while it would still be allowed (PUT /mas/realm/{realm}/change): mas_realm_list_all,
   // or mas_realm_list with the acting realm in the home realm's tree. Otherwise the session ends for good.
   // A console session of a user whose roles the home realm no longer admits to the console ends for good (the
-  // console then shows the sign-in page), like one whose switch is no longer allowed.
-  if (s.platform === 'dashboard' && !consoleRoleAllowed(s.allowed_roles, roles, permissions)) {
-    await revokeSession(db, tokenHash)
-    return { status: 'unknown' }
+  // console then shows the sign-in page), like one whose switch is no longer allowed. A session of another surface
+  // (mobile app, web client) keeps working there but never opens the console: it does not hold the console's
+  // permission, whether its token comes as the console's cookie or as x-api-key.
+  if (!consoleRoleAllowed(s.allowed_roles, roles, permissions)) {
+    if (s.platform === 'dashboard') {
+      await revokeSession(db, tokenHash)
+      return { status: 'unknown' }
+    }
+    permissions.delete(CONSOLE_PERMISSION)
   }
   if (s.realm !== s.home_realm) {
     const allowed = permissions.has('mas_realm_list_all') || (permissions.has('mas_realm_list') && treeRes.results.length > 0)

@@ -1,7 +1,8 @@
 import * as v from 'valibot'
 import { defineEntity } from '../entity'
 import { Tags, fieldPath } from './common'
-import { DIFFICULTIES, GRADES, QUESTION_TYPES } from './constants'
+import { DIFFICULTIES, GRADES } from './constants'
+import { QUESTION_TYPES } from './question-types'
 import { Question } from './question'
 
 const code = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60, 'validation.max_length')), '')
