@@ -1,10 +1,10 @@
 import { RemixBrowser } from '@remix-run/react'
-import i18next from 'i18next'
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import { DEFAULT_LOCALE, i18nOptions, isLocale } from './i18n/config'
+import { DEFAULT_LOCALE, isLocale } from './i18n/config'
 import { GROUPS, catalogueUrl, fetchCatalogues } from './i18n/load'
+import { I18nProvider } from './i18n/react'
+import { Translator } from './i18n/translator'
 import { reloadOnce } from './lib/chunk-reload'
 import { setupServiceWorker } from './lib/service-worker'
 
@@ -14,20 +14,15 @@ async function hydrate() {
   // Only the active language, and only the groups this page preloads (root.tsx): no waterfall before hydration.
   const preloaded = [...document.querySelectorAll<HTMLLinkElement>('link[data-catalogue]')].map((l) => l.getAttribute('href')!)
   const first = preloaded.length ? preloaded : GROUPS.map((g) => catalogueUrl(locale, g))
-  await i18next.use(initReactI18next).init({
-    ...i18nOptions,
-    lng: locale,
-    resources: { [locale]: { translation: await fetchCatalogues(first) } },
-    // Texts that arrive later (the rest of the catalogue) re-render what uses them.
-    react: { bindI18nStore: 'added' },
-  })
+  // Texts that arrive later (the rest of the catalogue) re-render what uses them (I18nProvider).
+  const i18n = new Translator(locale, await fetchCatalogues(first))
   // The rest of the language's catalogue (e.g. the console's areas on the sign-in page) follows after hydration,
   // before the next page needs it.
   const rest = GROUPS.map((g) => catalogueUrl(locale, g)).filter((url) => !first.includes(url))
   if (rest.length) {
     const later = () =>
       void fetchCatalogues(rest)
-        .then((texts) => i18next.addResourceBundle(locale, 'translation', texts, true, false))
+        .then((texts) => i18n.add(texts))
         .catch((err) => console.warn('catalogue', err))
     if ('requestIdleCallback' in window) window.requestIdleCallback(later, { timeout: 2000 })
     else setTimeout(later, 200)
@@ -35,11 +30,11 @@ async function hydrate() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <I18nProvider i18n={i18n}>
         <StrictMode>
           <RemixBrowser />
         </StrictMode>
-      </I18nextProvider>,
+      </I18nProvider>,
     )
   })
 }

@@ -1,14 +1,11 @@
 import type { AppLoadContext, EntryContext } from '@remix-run/cloudflare'
 import { RemixServer } from '@remix-run/react'
-import { createInstance } from 'i18next'
 import { isbot } from 'isbot'
 import { renderToReadableStream } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import { catalogues } from './i18n/catalogues'
-import { i18nOptions } from './i18n/config'
+import { I18nProvider } from './i18n/react'
 import { NonceContext } from './lib/nonce'
 import type { RealmConfig } from '#shared/schemas/realm'
-import { getLocale } from './server/i18n.server'
+import { getLocale, translatorFor } from './server/i18n.server'
 import { NO_SCRIPT_POLICY, otherOrigin, pagePolicy } from '#shared/security-headers.server'
 
 const ABORT_DELAY = 5000
@@ -21,17 +18,15 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce
-  const locale = await getLocale(request)
-  const i18n = createInstance()
-  await i18n.use(initReactI18next).init({ ...i18nOptions, lng: locale, resources: { [locale]: { translation: catalogues[locale] } } })
+  const i18n = translatorFor(await getLocale(request))
 
   const controller = new AbortController()
   const timeout = setTimeout(() => controller.abort(), ABORT_DELAY)
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </I18nextProvider>
+      </I18nProvider>
     </NonceContext.Provider>,
     {
       // React's own streaming scripts (Suspense boundaries) carry the nonce too.

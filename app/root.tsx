@@ -13,7 +13,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { HeartbeatProvider } from './components/shell/heartbeat'
 import { NotFound } from './components/shell/not-found'
 import { RealmChooser } from './components/signin/realm-chooser'

@@ -7,16 +7,6 @@ export function isLocale(x: unknown): x is Locale {
   return typeof x === 'string' && (LOCALES as readonly string[]).includes(x)
 }
 
-/** Shared i18next options; flat keys, so `.` is part of a key and not a path separator. */
-export const i18nOptions = {
-  supportedLngs: [...LOCALES],
-  fallbackLng: DEFAULT_LOCALE,
-  defaultNS: 'translation',
-  keySeparator: false as const,
-  nsSeparator: false as const,
-  interpolation: { escapeValue: false },
-}
-
 /**
  * The browser loads its language's catalogue in two groups (app/i18n/vite-catalogues.ts): `signin`, the areas the
  * sign-in page and the pages around it use (root chrome, errors, realm choice, sign-in, captcha, recovery, consent),

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next'
+import type { TFunction } from '~/i18n/translator'
 import type { ErrorItem } from '#shared/schemas/error'
 import { QUESTION_LIMITS } from '#shared/schemas/tms/constants'
 

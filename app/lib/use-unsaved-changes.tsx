@@ -1,6 +1,6 @@
 import { useBeforeUnload, useBlocker } from '@remix-run/react'
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { ConfirmDialog } from '~/components/ui/dialog'
 
 /**

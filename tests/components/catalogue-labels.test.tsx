@@ -1,22 +1,16 @@
 import { render, screen } from '@testing-library/react'
-import i18next from 'i18next'
 import { describe, expect, it } from 'vitest'
 import { SYSTEM_CONTENT_KEYS } from '#shared/schemas/ledger'
 import { PERMISSIONS } from '#shared/schemas/permission'
 import { catalogues } from '~/i18n/catalogues'
-import { LOCALES } from '~/i18n/config'
+import { LOCALES, type Locale } from '~/i18n/config'
+import { Translator } from '~/i18n/translator'
 import { contentKeyCell } from '~/lib/ledger-cells'
 import { permissionAction, permissionLabel, permissionResource } from '~/lib/permission-diff'
 
-/** A `t` of one language over the bundled catalogue, as the console's i18next does it. */
-async function tOf(locale: string) {
-  const i18n = i18next.createInstance()
-  await i18n.init({
-    lng: locale,
-    resources: { [locale]: { translation: catalogues[locale as keyof typeof catalogues] } },
-    interpolation: { escapeValue: false },
-  })
-  return i18n.t.bind(i18n) as unknown as (key: string, options?: Record<string, unknown>) => string
+/** A `t` of one language over the bundled catalogue, as the console's translator does it. */
+function tOf(locale: string) {
+  return new Translator(locale as Locale, catalogues[locale as Locale]).t
 }
 
 describe('labels of catalogue keys', () => {

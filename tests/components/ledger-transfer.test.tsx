@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ToastProvider, fieldLabel } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
-import i18next from 'i18next'
+import { Translator } from '~/i18n/translator'
 import TransferRoute from '~/routes/_console+/ledger+/transfer.create'
 
 /** The transfer screen reviews only transfers the API can accept, and never names a field by its internal path. */
@@ -56,7 +56,7 @@ describe('transfer review', () => {
   })
 
   it('names error fields in the toast by their translated label, or not at all', () => {
-    const t = i18next.getFixedT('pt-BR')
+    const t = new Translator('pt-BR', catalogues['pt-BR']).t
     expect(fieldLabel(t, 'targets.0')).toBe('Destinatário 1')
     expect(fieldLabel(t, 'points')).toBe('Créditos')
     expect(fieldLabel(t, 'x-api-key')).toBe('')

@@ -1,10 +1,10 @@
 import { createRemixStub } from '@remix-run/testing'
 import { render, screen, within } from '@testing-library/react'
-import i18next from 'i18next'
 import { describe, expect, it } from 'vitest'
 import { ClockProvider } from '~/components/ui/clock'
 import { EntityTable } from '~/components/ui/entity-table'
 import { catalogues } from '~/i18n/catalogues'
+import { Translator } from '~/i18n/translator'
 import { formatTime, zoneName } from '~/lib/format'
 import { toCsv } from '~/lib/table'
 import ledgerContentList from '~/lists/ledger-content'
@@ -49,8 +49,6 @@ describe('one time formatter', () => {
     const table = await screen.findByRole('table')
     expect(within(table).getByText('23/11/2026, 05:29')).toBeTruthy()
     expect(screen.getByText(/^Horários em .*\(America\/Sao_Paulo\)\.$/)).toBeTruthy()
-    const i18n = i18next.createInstance()
-    await i18n.init({ lng: 'pt-BR', resources: { 'pt-BR': { translation: catalogues['pt-BR'] } } })
-    expect(toCsv(ledgerContentList.columns, [row], i18n.t)).toContain(at)
+    expect(toCsv(ledgerContentList.columns, [row], new Translator('pt-BR', catalogues['pt-BR']).t)).toContain(at)
   })
 })

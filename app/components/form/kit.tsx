@@ -11,7 +11,7 @@ import {
 } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type * as v from 'valibot'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'

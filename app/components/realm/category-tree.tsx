@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { Category } from '#shared/schemas/category'
 import { Icon } from '../ui/icon'
 

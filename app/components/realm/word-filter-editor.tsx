@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useMemo, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { jsonBody } from '~/lib/json'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { filterText } from '#shared/word-filter'

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { permissionLabel } from '~/lib/permission-diff'
 
 /** What a refused page needs that the user lacks: permissions (all of, or one of) and realm flags. */

@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { abbreviate } from '~/lib/format'
 import { Icon } from '../ui/icon'
 

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { SW_UPDATE_EVENT, activateUpdate } from '~/lib/service-worker'
 import { Icon } from '../ui/icon'
 import { useToast } from '../ui/toast'

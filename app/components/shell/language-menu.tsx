@@ -1,5 +1,5 @@
 import { Form, useLocation } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { LOCALES } from '~/i18n/config'
 
 const LABELS: Record<string, string> = { 'pt-BR': 'Português (Brasil)', 'en-US': 'English (US)', 'es-ES': 'Español' }

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 
 /** The 404 page (seed 000 §2.1): "You are lost", explanation, back to home. */
 export function NotFound() {

@@ -1,7 +1,7 @@
 import { useLocation } from '@remix-run/react'
 import PartySocket from 'partysocket'
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { PresenceMember, PresenceServerMessage } from '../../../party/presence-protocol'
 
 type Status = 'connecting' | 'open' | 'unavailable'

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useLocation, useRouteError } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { NotFoundCard } from './access-denied'
 
 /** The list a record's page belongs to: the path before its `edit`, `detail`, `preview`… segment. */

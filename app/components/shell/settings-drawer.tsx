@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { THEMES, type Settings } from '#shared/schemas/settings'
 import { Dialog } from '../ui/dialog'
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { RealmConfig } from '#shared/schemas/realm'
 
 /** The realm's logo; `onClick` lets the sign-in screen count clicks (the TV-provider tab of issue 3). */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { solvePow } from '#shared/pow'
 import { sessionKey } from '~/lib/session-key'
 import type { CaptchaChallenge, CaptchaVerification } from '#shared/schemas/captcha'

@@ -1,6 +1,6 @@
 import { Link, type FetcherWithComponents } from '@remix-run/react'
 import { useState, type FormEvent, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import {
   defaultUf,

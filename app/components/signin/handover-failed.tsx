@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 
 /** A realm-switch handover that cannot finish (unknown, used, expired, or not started in this browser). */
 export function HandoverFailed() {

@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { RealmConfig, SigninMethod } from '#shared/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
 import { Icon } from '../ui/icon'

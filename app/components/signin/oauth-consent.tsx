@@ -1,5 +1,5 @@
 import { Form, useLocation, useNavigation } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { AuthorizeRequestInfo } from '#shared/schemas/oauth2'
 import type { RealmConfig } from '#shared/schemas/realm'
 import type { ErrorItem } from '#shared/schemas/error'

@@ -1,5 +1,5 @@
 import { useState, type InputHTMLAttributes } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { Icon } from '../ui/icon'
 
 /** A password input with its show/hide toggle and error text. */

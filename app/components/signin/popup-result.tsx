@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { GoogleSigninMessage } from './google-button'
 
 /** The page shown in the Google popup while it hands its result to the console window and closes. */

@@ -1,5 +1,5 @@
 import { useFetcher } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { REALM_CODE_MAX } from '#shared/schemas/common'
 
 export interface RealmChoiceResult {

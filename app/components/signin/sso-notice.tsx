@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { Icon } from '../ui/icon'
 
 /** "Public staff must use the state single sign-on portal" (seed 000 §2.1), with the button to go there. */

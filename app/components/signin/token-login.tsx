@@ -1,6 +1,6 @@
 import { Link, useLocation, type FetcherWithComponents } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { LoginResult } from './login-screen'
 
 /** The current address without the token-login parameters (where "sign in another way" leads). */

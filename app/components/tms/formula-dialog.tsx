@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { Dialog } from '~/components/ui/dialog'
 import { formulaProblem, renderFormula } from '#shared/rich-text'
 

@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { MODEL_FLAGS, MODEL_KINDS } from '#shared/schemas/tms/constants'
 import { NumberField, SelectField, TextField } from './question-options'
 

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { Icon } from '~/components/ui/icon'
 import type { QuestionInput } from '#shared/schemas/tms/question'
 import { QuestionView } from './question-view'

@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { FileUpload } from '~/components/ui/file-upload'
 import { Icon } from '~/components/ui/icon'
 import {

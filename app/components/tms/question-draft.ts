@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next'
+import type { TFunction } from '~/i18n/translator'
 import { INFORMATIVE_TYPES, type QuestionType } from '#shared/schemas/tms/constants'
 
 /** A question as the editor holds it: the seed's fields (§3), options shaped by type. */

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { useNumberText } from '~/components/form/kit'
 import { Icon } from '~/components/ui/icon'
 import { ANSWER_MEDIA, CONTENT_LANGUAGES, FILL_WORDS_MODES, MEDIA_TYPES, TEXT_COUNT_UNITS } from '#shared/schemas/tms/constants'

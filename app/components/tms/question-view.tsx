@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { parsePhrase, wordsOf } from '#shared/schemas/tms/phrase'
 import type { QuestionInput } from '#shared/schemas/tms/question'
 import { MediaView } from './media-view'

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { translatedErrors } from '~/lib/error-text'
 import type { ListSpec } from '~/lib/lists'
 import type { ListPage, ListQuery } from '#shared/schemas/common'

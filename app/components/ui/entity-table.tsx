@@ -1,7 +1,7 @@
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type VisibilityState } from '@tanstack/react-table'
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type { ListSpec } from '~/lib/lists'
 import { cellText, type TableColumn } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { readNumber } from '~/lib/form-kit'
 
 /** Common props of the console's controlled form fields: a label, a hint, the error key, and touch on blur. */

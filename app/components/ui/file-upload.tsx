@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { uploadFile, type UploadOptions } from '~/lib/upload'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { UploadedFile } from '#shared/schemas/file'

@@ -1,6 +1,6 @@
 import { Link, useActionData } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import type * as v from 'valibot'
 import { KitForm, SpecFields } from '~/components/form/kit'
 import type { FieldSpec } from '~/lib/form-fields'

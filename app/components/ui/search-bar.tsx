@@ -1,6 +1,6 @@
 import { Form, useSearchParams } from '@remix-run/react'
 import { useState, type FormEvent, type KeyboardEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { dateTimePattern, showDate } from '~/lib/dates'
 import { CHIP_MAX, paramsOf, sanitizeChip, sanitizeNumber, today, validateSearch, type SearchDescriptor } from '~/lib/search'
 import { Dialog } from './dialog'

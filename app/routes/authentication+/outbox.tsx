@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { LoginScreen, type LoginNotice } from '~/components/signin/login-screen'
 import { NotFound } from '~/components/shell/not-found'
 import { RouteError } from '~/components/shell/route-error'

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useState, type FormEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { RealmLogo } from '~/components/signin/brand'
 import { RealmChooser } from '~/components/signin/realm-chooser'

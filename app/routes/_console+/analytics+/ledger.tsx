@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { RouteError } from '~/components/shell/route-error'
 import { abbreviate } from '~/lib/format'
 import { REPORT_COLUMNS } from '#shared/schemas/ledger-report'

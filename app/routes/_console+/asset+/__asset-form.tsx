@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { CopyButton } from '~/components/ui/copy-button'
 import { FileUpload } from '~/components/ui/file-upload'
 import { SelectField, TextField } from '~/components/ui/fields'

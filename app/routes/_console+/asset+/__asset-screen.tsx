@@ -1,5 +1,5 @@
 import { Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { RouteError } from '~/components/shell/route-error'
 import { AssetForm } from './__asset-form'
 import type { assetFormData } from './__asset.server'

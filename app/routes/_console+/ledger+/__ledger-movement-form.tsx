@@ -1,7 +1,7 @@
 import { useField } from '@conform-to/react'
 import { useActionData } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { KitForm, SelectInput, TextInput } from '~/components/form/kit'
 import { ConfirmDialog } from '~/components/ui/dialog'

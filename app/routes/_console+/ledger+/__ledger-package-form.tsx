@@ -1,6 +1,6 @@
 import { useField } from '@conform-to/react'
 import { Link, useActionData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { CheckboxInput, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { KitForm } from '~/components/form/kit'
 import { money } from '~/lib/format'

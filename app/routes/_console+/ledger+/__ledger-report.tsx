@@ -1,6 +1,6 @@
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { BarChart } from '~/components/ui/bar-chart'
 import { Icon } from '~/components/ui/icon'
 import { abbreviate, money } from '~/lib/format'

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
 import { fieldErrors } from '#shared/schemas/auth'

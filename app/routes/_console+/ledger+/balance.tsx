@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { EntityTable } from '~/components/ui/entity-table'
 import { Icon } from '~/components/ui/icon'

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { EntityTable } from '~/components/ui/entity-table'

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useClock } from '~/components/ui/clock'
 import { formatTime } from '~/lib/format'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { CheckboxInput, KitForm, NumberInput, TextArea, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { KitForm, RadioGroup } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { NumberInput, SelectInput, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import type { ListPage } from '#shared/schemas/common'

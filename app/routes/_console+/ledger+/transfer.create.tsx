@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { NumberInput, TextArea } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'

@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { CopyButton } from '~/components/ui/copy-button'
 import { Dialog } from '~/components/ui/dialog'
 import { TextField } from '~/components/ui/fields'

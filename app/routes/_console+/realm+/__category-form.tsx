@@ -1,5 +1,5 @@
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import * as v from 'valibot'
 import { KitForm, NumberInput, SelectInput, TextInput } from '~/components/form/kit'
 import { CategoryName } from '#shared/schemas/category'

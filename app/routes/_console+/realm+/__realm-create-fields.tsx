@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { CheckboxField, LinesField, SelectField, TextField } from '~/components/ui/fields'
 
 /** The realm's host names, one per line; a new realm is served at them at once. */

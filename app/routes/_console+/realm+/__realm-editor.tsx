@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useMemo, useState, type KeyboardEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { Icon } from '~/components/ui/icon'
 import { changedValues, useLiveValidation } from '~/lib/form'
 import { jsonBody } from '~/lib/json'

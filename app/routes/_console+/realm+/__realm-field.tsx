@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { CheckboxField, ChoicesField, JsonField, LinesField, NumberField, SecretField, SelectField, TextField } from '~/components/ui/fields'
 import { CHOICES, SELECTS, widgetOf, type RealmField } from '#shared/schemas/realm-settings'
 import { USER_KINDS } from '#shared/schemas/realm'

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { LinesField } from '~/components/ui/fields'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'

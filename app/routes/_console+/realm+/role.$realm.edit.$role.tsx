@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { formatTime } from '~/lib/format'
 import { useClock } from '~/components/ui/clock'
 import { Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { RouteError } from '~/components/shell/route-error'
 import { ROLE_META_KEYS } from '#shared/schemas/permission'
 import { orErrorResponse } from '~/server/api.server'

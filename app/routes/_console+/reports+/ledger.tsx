@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { RouteError } from '~/components/shell/route-error'
 import { REPORTS } from '#shared/schemas/ledger-report'
 import { loadReport } from '../ledger+/__ledger-report.server'

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { FormScreen } from '~/components/ui/form-screen'
 import { RouteError } from '~/components/shell/route-error'
 import { RoomGroupInput, RoomInput, type Room } from '#shared/schemas/room'

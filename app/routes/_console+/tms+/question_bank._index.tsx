@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useCallback, useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { CrudList } from '~/components/ui/crud-list'
 import { Dialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
 import { Fragment, useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'

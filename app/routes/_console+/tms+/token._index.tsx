@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { EntityTable } from '~/components/ui/entity-table'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'

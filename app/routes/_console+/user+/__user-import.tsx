@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { Dialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { jsonBody } from '~/lib/json'

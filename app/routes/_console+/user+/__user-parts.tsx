@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { FileUpload } from '~/components/ui/file-upload'
 import type { UploadedFile } from '#shared/schemas/file'
 import type { RoleChoice } from './__user.server'

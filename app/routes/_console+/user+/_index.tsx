@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '~/i18n/react'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { EntityTable } from '~/components/ui/entity-table'
 import { Icon } from '~/components/ui/icon'
