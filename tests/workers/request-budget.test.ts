@@ -35,6 +35,7 @@ describe('what one console page asks of the API and of D1', () => {
     expect(page.status).toBe(200)
     expect(page.calls).toEqual(['GET ledger/wallet/root%40demo', 'GET mas/realm/demo/config', 'GET mas/session'])
     expect(page.trips.length, page.trips.join('\n')).toBeLessThanOrEqual(HOME_TRIPS)
+    expectNoPermissionMap(page.html)
   })
 
   it('/user list: the realm once, the session once, the wallet and the list', async () => {
@@ -44,6 +45,7 @@ describe('what one console page asks of the API and of D1', () => {
     expect(page.html).toContain('root@demo')
     expect(page.calls).toEqual(['GET ledger/wallet/root%40demo', 'GET mas/realm/demo/config', 'GET mas/session', 'GET mas/user'])
     expect(page.trips.length, page.trips.join('\n')).toBeLessThanOrEqual(LIST_TRIPS)
+    expectNoPermissionMap(page.html)
   })
 
   it('a write through the API forgets the cached session: a signed-out session is not served from cache', async () => {
@@ -65,6 +67,17 @@ describe('what one console page asks of the API and of D1', () => {
     await waitOnExecutionContext(ctx)
   })
 })
+
+/**
+ * The page's data (serialized into the HTML for hydration) carries what the shell and the page show, not the session's
+ * permission map (about 250 keys, encoded and decoded on every page before): the shell gets two flags (ShellUser).
+ */
+function expectNoPermissionMap(html: string) {
+  expect(html).toContain('window.__remixContext')
+  expect(html).toContain('canSwitchRealm')
+  expect(html).not.toContain('dashboard_dashboard_access')
+  expect(html).not.toContain('mas_user_delete')
+}
 
 /**
  * D1 round trips of the pages' loaders when these budgets were set (issue 12; about 20 before): the realm row, the
