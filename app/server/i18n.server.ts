@@ -28,7 +28,9 @@ export function i18nFor(locale: Locale): I18n {
   if (!instance) {
     instance = createInstance()
     // Resources are given inline and initImmediate is off: init completes synchronously.
-    void instance.use(initReactI18next).init({ ...i18nOptions, lng: locale, initImmediate: false, resources: { [locale]: { translation: catalogues[locale] } } })
+    void instance
+      .use(initReactI18next)
+      .init({ ...i18nOptions, lng: locale, initImmediate: false, resources: { [locale]: { translation: catalogues[locale] } } })
     instances.set(locale, instance)
   }
   return instance
