@@ -4,7 +4,8 @@ import type * as v from 'valibot'
 import { DEFAULT_TIME_ZONE, encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, type RealmApi } from './api.server'
-import { apiFor, requireRoute, type SessionUser } from './auth.server'
+import type { Access } from '#shared/access'
+import { apiFor, requireAccess, requireRoute, type SessionUser } from './auth.server'
 import { setFlash, type Flash } from './flash.server'
 
 export { DEFAULT_TIME_ZONE }
@@ -36,12 +37,19 @@ type ActionOptions<S extends v.GenericSchema, R, Ctx> = Omit<ParseOptions<S>, 't
 export async function apiAction<S extends v.GenericSchema, R = unknown>(
   request: Request,
   context: AppLoadContext,
-  opts: ActionOptions<S, R, { user: SessionUser }> & {
-    /** Manifest id of the route (its guard). */
-    route: string
-  },
+  opts: ActionOptions<S, R, { user: SessionUser }> &
+    (
+      | {
+          /** Manifest id of the route (its guard). */
+          route: string
+        }
+      | {
+          /** The action's own requirement, when it asks more than its screen (a list's create or edit dialog). */
+          access: Access
+        }
+    ),
 ) {
-  const { api, realm, user } = await requireRoute(request, context, opts.route)
+  const { api, realm, user } = 'access' in opts ? await requireAccess(request, context, opts.access) : await requireRoute(request, context, opts.route)
   return answerForm(request, api, realm.config?.time_zone ?? DEFAULT_TIME_ZONE, { user }, opts)
 }
 

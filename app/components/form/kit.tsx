@@ -9,7 +9,7 @@ import {
   type Submission,
   type SubmissionResult,
 } from '@conform-to/react'
-import { Form } from '@remix-run/react'
+import { Form, type FetcherWithComponents } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type * as v from 'valibot'
@@ -55,6 +55,8 @@ export function KitForm<S extends v.GenericSchema>({
   children,
   actions,
   buttons,
+  fetcher,
+  onSaved,
 }: {
   schema: S
   /** Declared fields: how form data becomes the API's JSON (and their labels for the summary). */
@@ -85,6 +87,12 @@ export function KitForm<S extends v.GenericSchema>({
   actions?: ReactNode
   /** The form's own submit buttons instead of the one Save (e.g. two outcomes posting `name=value`). */
   buttons?: ReactNode
+  /**
+   * A form in a dialog posts with this fetcher (the page stays; `lastResult` is its data) and its action answers a
+   * success with `submission.reply()`; `onSaved` runs then (close the dialog, toast).
+   */
+  fetcher?: FetcherWithComponents<unknown>
+  onSaved?: () => void
 }) {
   const { t, i18n } = useTranslation()
   const toast = useToast()
@@ -110,6 +118,11 @@ export function KitForm<S extends v.GenericSchema>({
     const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')
     ;(invalid ?? formRef.current?.querySelector<HTMLElement>('.error-summary'))?.focus()
   }, [attempt])
+  const saved = useRef(onSaved)
+  saved.current = onSaved
+  useEffect(() => {
+    if (result?.status === 'success') saved.current?.()
+  }, [result])
   useEffect(() => {
     if (!result || result.status !== 'error') return
     setAttempt((n) => n + 1)
@@ -127,9 +140,10 @@ export function KitForm<S extends v.GenericSchema>({
     else setDirty(false)
   }
   const showSummary = attempt > 0 || result?.status === 'error'
+  const FormElement = fetcher ? fetcher.Form : Form
   return (
     <FormProvider context={form.context}>
-      <Form
+      <FormElement
         method={method}
         {...formProps}
         ref={formRef}
@@ -158,7 +172,7 @@ export function KitForm<S extends v.GenericSchema>({
           {actions}
         </div>
         {guard}
-      </Form>
+      </FormElement>
     </FormProvider>
   )
 }
