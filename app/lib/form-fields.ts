@@ -13,7 +13,7 @@ export interface FieldSpec {
   label: string
   /** The label is the realm's own words (extra fields), not a translation key. */
   literal?: boolean
-  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'date' | 'checkboxes' | 'list' | 'color'
+  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'date' | 'checkboxes' | 'list' | 'lines' | 'color'
   options?: { value: string; label: string }[]
   hint?: string
   required?: boolean
@@ -65,6 +65,12 @@ function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string
     case 'list':
       return text
         .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    case 'lines':
+      // One value per line (a text box of sentences or hosts); blank lines are not values.
+      return text
+        .split('\n')
         .map((s) => s.trim())
         .filter(Boolean)
     case 'number':

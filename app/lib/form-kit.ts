@@ -73,6 +73,22 @@ function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, string[]
   return out
 }
 
+/**
+ * Errors of a value inside a declared field (a line of a `lines` field: `hosts[2]`) go on that field, where its
+ * input shows them; forms without declared fields keep the paths (their inputs are the items).
+ */
+function onDeclared(errors: Record<string, string[]>, fields?: FieldSpec[]): Record<string, string[]> {
+  if (!fields) return errors
+  const declared = new Set(fields.map((f) => f.name))
+  const out: Record<string, string[]> = {}
+  for (const [name, messages] of Object.entries(errors)) {
+    let at = name
+    while (at && !declared.has(at)) at = at.replace(/(\.[^.[\]]+|\[\d+\])$/, '') === at ? '' : at.replace(/(\.[^.[\]]+|\[\d+\])$/, '')
+    ;(out[at || name] ??= []).push(...messages)
+  }
+  return out
+}
+
 export interface ParseOptions<S extends v.GenericSchema> {
   /** The form's one schema (usually the API's own input schema). */
   schema: S
@@ -99,7 +115,7 @@ export function parseForm<S extends v.GenericSchema>(formData: FormData, opts: P
       let values: Record<string, unknown> = opts.fields ? formToValues(formData, opts.fields, timeZone, locale) : coerce(payload, opts.schema)
       if (opts.prepare) values = opts.prepare(values)
       const result = v.safeParse(opts.schema, values)
-      return result.success ? { value: result.output } : { error: issuesToErrors(result.issues) }
+      return result.success ? { value: result.output } : { error: onDeclared(issuesToErrors(result.issues), opts.fields) }
     },
   })
 }

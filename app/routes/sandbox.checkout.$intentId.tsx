@@ -51,9 +51,13 @@ const SandboxPay = v.variant('kind', [
   v.object({ kind: v.literal('regional'), outcome: v.picklist(['approve', 'decline'], 'validation.picklist') }),
 ])
 
+/** Which of the two forms was sent: the regional one posts the buyer's `outcome` (its buttons), the card one a number. */
+const payKind = (values: Record<string, unknown>) => ({ ...values, kind: values.outcome === undefined ? 'card' : 'regional' })
+
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
   publicApiAction(request, context, {
     schema: SandboxPay,
+    prepare: payKind,
     call: (api, { kind: _, ...body }) =>
       api.post<{ status: string; return_url: string }>(`ledger/sandbox/pay/${encodeURIComponent(params.intentId ?? '')}`, {
         secret: secretOf(request),
@@ -94,6 +98,7 @@ export default function SandboxCheckout() {
         ) : intent.kind === 'card' ? (
           <KitForm
             schema={SandboxPay}
+            prepare={payKind}
             lastResult={lastResult}
             timeZone={DEFAULT_ZONE}
             className="ledger-sandbox-card"
@@ -103,13 +108,13 @@ export default function SandboxCheckout() {
               </button>
             }
           >
-            <input type="hidden" name="kind" value="card" />
             <TextInput name="card_number" label={t('ledger.sandbox.card_number')} hint={t('ledger.sandbox.card_hint')} autoComplete="off" required />
             <TestCards cards={intent.test_cards} />
           </KitForm>
         ) : (
           <KitForm
             schema={SandboxPay}
+            prepare={payKind}
             lastResult={lastResult}
             timeZone={DEFAULT_ZONE}
             className="ledger-sandbox-regional"
@@ -124,7 +129,6 @@ export default function SandboxCheckout() {
               </>
             }
           >
-            <input type="hidden" name="kind" value="regional" />
             <p>{t('ledger.sandbox.regional')}</p>
           </KitForm>
         )}

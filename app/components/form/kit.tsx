@@ -189,6 +189,7 @@ function formDefaults(fields: FieldSpec[], row: Record<string, unknown>, timeZon
     if (f.kind === 'datetime') shown = typeof value === 'string' ? showDateTime(isoToZoned(value, timeZone), locale) : ''
     else if (f.kind === 'date') shown = typeof value === 'string' ? showDate(value, locale) : ''
     else if (f.kind === 'list') shown = Array.isArray(value) ? value.join(', ') : value
+    else if (f.kind === 'lines') shown = Array.isArray(value) ? value.join('\n') : value
     else if (f.kind === 'checkbox') shown = value === true ? 'on' : undefined
     else if (f.kind === 'number') shown = typeof value === 'number' ? String(value).replace('.', locale.startsWith('en') ? '.' : ',') : value
     else if (value === null) shown = ''
@@ -563,6 +564,8 @@ export function SpecField({ spec, timeZone }: { spec: FieldSpec; timeZone: strin
   switch (spec.kind) {
     case 'textarea':
       return <TextArea {...p} />
+    case 'lines':
+      return <TextArea {...p} rows={6} />
     case 'number':
       return <NumberInput {...p} decimal={spec.step !== undefined && spec.step !== '1'} />
     case 'checkbox':
