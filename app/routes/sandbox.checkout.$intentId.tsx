@@ -100,6 +100,7 @@ export default function SandboxCheckout() {
             schema={SandboxPay}
             prepare={payKind}
             lastResult={lastResult}
+            labels={{ card_number: t('ledger.sandbox.card_number') }}
             timeZone={DEFAULT_ZONE}
             className="ledger-sandbox-card"
             buttons={
@@ -116,6 +117,7 @@ export default function SandboxCheckout() {
             schema={SandboxPay}
             prepare={payKind}
             lastResult={lastResult}
+            labels={{ card_number: t('ledger.sandbox.card_number') }}
             timeZone={DEFAULT_ZONE}
             className="ledger-sandbox-regional"
             buttons={

@@ -48,6 +48,8 @@ describe('credit ledger in the browser', () => {
     await page.getByRole('button', { name: /^Pagar R\$/ }).click()
     await expect.poll(() => page.locator('.field .error').textContent()).toBe(pt['ledger.error.sandbox_card'])
     expect(await card.getAttribute('aria-invalid')).toBe('true')
+    // The summary names the field by its label.
+    expect(await page.locator('.error-summary').textContent()).toContain(`${pt['ledger.sandbox.card_number']}: ${pt['ledger.error.sandbox_card']}`)
     await page.getByText(pt['ledger.sandbox.test_cards'], { exact: true }).click()
     await page.getByRole('button', { name: '4242 4242 4242 4242' }).click()
     expect(await card.inputValue()).toBe('4242 4242 4242 4242')

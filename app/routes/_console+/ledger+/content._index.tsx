@@ -98,6 +98,7 @@ export default function ContentListRoute() {
               method="get"
               schema={AddPrice}
               lastResult={addError}
+              labels={{ add: t('resources.ledger_content.add_custom') }}
               timeZone={timeZone}
               className="ledger-add"
               submitLabel={t('resources.ledger_content.add_go')}

@@ -20,6 +20,7 @@ export function MetaverseTokenDialog({ host, timeZone, onClose }: { host: string
         defaultValue={{ host: host ?? '', email: '' }}
         lastResult={fetcher.data}
         fetcher={fetcher}
+        labels={{ host: t('resources.metaverse_room.fields.host'), email: t('resources.metaverse_room.token.email') }}
         timeZone={timeZone}
         className="dialog-form"
         submitLabel={t('resources.metaverse_room.token.generate')}
