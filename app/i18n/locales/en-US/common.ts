@@ -94,6 +94,7 @@ export default {
   'table.filter.remove_chip': 'Remove {{value}}',
   'validation.realm_confirm': 'What you typed is not the realm code.',
   'form.summary': 'Fix these fields to save:',
+  'form.date_hint': 'Format {{pattern}}.',
   'form.datetime_hint': 'Format {{pattern}}, time zone {{zone}}.',
   'form.list.up': 'Move item {{n}} up',
   'form.list.down': 'Move item {{n}} down',

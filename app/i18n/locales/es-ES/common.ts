@@ -94,6 +94,7 @@ export default {
   'table.filter.remove_chip': 'Quitar {{value}}',
   'validation.realm_confirm': 'Lo que escribiste no es el código del dominio.',
   'form.summary': 'Corrige estos campos para guardar:',
+  'form.date_hint': 'Formato {{pattern}}.',
   'form.datetime_hint': 'Formato {{pattern}}, zona horaria {{zone}}.',
   'form.list.up': 'Subir el elemento {{n}}',
   'form.list.down': 'Bajar el elemento {{n}}',

@@ -95,6 +95,7 @@ export default {
   'table.filter.remove_chip': 'Remover {{value}}',
   'validation.realm_confirm': 'O texto digitado não é o código do domínio.',
   'form.summary': 'Corrija os campos abaixo para salvar:',
+  'form.date_hint': 'Formato {{pattern}}.',
   'form.datetime_hint': 'Formato {{pattern}}, fuso {{zone}}.',
   'form.list.up': 'Subir o item {{n}}',
   'form.list.down': 'Descer o item {{n}}',
