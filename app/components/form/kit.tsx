@@ -394,33 +394,20 @@ export function CheckboxInput(p: Common) {
 export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string }) {
   const { t, i18n } = useTranslation()
   const pattern = dateTimePattern(i18n.language)
-  const hint = [p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')
-  return (
-    <KitField {...p} hint={hint}>
-      {({ key, defaultValue, ...c }) => (
-        <input
-          key={key}
-          {...c}
-          className="input"
-          type="text"
-          inputMode="numeric"
-          placeholder={pattern}
-          autoComplete="off"
-          disabled={p.disabled}
-          defaultValue={text(defaultValue)}
-        />
-      )}
-    </KitField>
-  )
+  return <PatternInput {...p} pattern={pattern} hint={[p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')} />
 }
 
 /** A day typed in the page language's format (`dd/mm/aaaa`, en-US `mm/dd/yyyy`), which the hint names. */
 export function DateInput(p: Common) {
   const { t, i18n } = useTranslation()
   const pattern = dateTimePattern(i18n.language, false)
-  const hint = [p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')
+  return <PatternInput {...p} pattern={pattern} hint={[p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')} />
+}
+
+/** A text field typed to a pattern the placeholder shows (dates and times in the page's language). */
+function PatternInput({ pattern, ...p }: Common & { pattern: string }) {
   return (
-    <KitField {...p} hint={hint}>
+    <KitField {...p}>
       {({ key, defaultValue, ...c }) => (
         <input
           key={key}
