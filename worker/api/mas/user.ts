@@ -3,7 +3,7 @@ import { ListQuery } from '#shared/schemas/common'
 import { RoleName } from '#shared/schemas/role'
 import { Nick, USER_SEARCH_MIN, UserCreate, UserDisable, UserUpdate, userEntity, type User } from '#shared/schemas/user'
 import { revokeUserSessionsStatement, type Auth } from '../../db/sessions'
-import { getUser, rolePermissionSets, rolesOf } from '../../db/user-admin'
+import { USER_ROLES_COLUMN, getUser, rolePermissionSets } from '../../db/user-admin'
 import { auditStatement } from '../../lib/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
@@ -53,13 +53,8 @@ user.get(
       : undefined
     const extra = [filters, byRole].filter((s): s is Scope => s !== undefined)
     const merged = extra.length ? { where: extra.map((s) => `(${s.where})`).join(' AND '), params: extra.flatMap((s) => s.params) } : undefined
-    const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged)
-    const roles = await rolesOf(
-      c.env.DB,
-      auth.realm,
-      page.items.map((u) => u.nick),
-    )
-    return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: roles.get(u.nick) ?? [] })) })
+    const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged, { computed: { roles: USER_ROLES_COLUMN } })
+    return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: JSON.parse(String((u as { roles?: unknown }).roles ?? '[]')) as string[] })) })
   }),
 )
 
