@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import * as v from 'valibot'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { COUNT_CAP, ListQuery, type ListPage } from '#shared/schemas/common'
+import { COUNT_CAP, CURSOR_MAX, ListQuery, type ListPage } from '#shared/schemas/common'
 import { defineEntity } from '#shared/schemas/entity'
 import { userEntity } from '#shared/schemas/user'
 import { SORT_FROM_INDEX_MAX } from '../../worker/db/list-query'
@@ -102,6 +102,19 @@ describe('cursor paging reads the same rows as offset paging, in every order, bo
     ] as const) {
       await expect(listRows(env.DB, probe, scope, query({ limit: 10, ...q }))).rejects.toMatchObject({ status: 400, errors: [{ field, cause: 'invalid' }] })
     }
+  })
+})
+
+describe('a sort value too long for a cursor', () => {
+  it('answers no cursors, so the client pages by offset', async () => {
+    const long = 'x'.repeat(CURSOR_MAX)
+    await env.DB.prepare(`INSERT INTO paging_probe (realm, id, name, n) VALUES ('long', 'a', ?1, 1), ('long', 'b', ?1 || 'y', 2)`).bind(long).run()
+    const page = await listRows(env.DB, probe, { where: 'realm = ?', params: ['long'] }, query({ order: 'name', limit: 1 }))
+    expect(page.items.map((r) => r.id)).toEqual(['a'])
+    expect(page.next).toBeUndefined()
+    expect(page.prev).toBeUndefined()
+    const second = await listRows(env.DB, probe, { where: 'realm = ?', params: ['long'] }, query({ order: 'name', limit: 1, offset: 1 }))
+    expect(second.items.map((r) => r.id)).toEqual(['b'])
   })
 })
 

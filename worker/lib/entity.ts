@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
-import { COUNT_CAP, ListQuery, type ListPage } from '#shared/schemas/common'
+import { COUNT_CAP, CURSOR_MAX, ListQuery, type ListPage } from '#shared/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '#shared/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import { searchIndexOf } from '../db/list-schema'
@@ -210,14 +210,17 @@ export async function listRows<Row extends Record<string, unknown>>(
   const after = direction.kind === 'offset' || direction.kind === 'after' ? more : direction.kind === 'before'
   const offset = direction.kind === 'last' && !capped ? Math.max(0, total - raw.length) : query.offset
   const computed = Object.keys(options.computed ?? {})
+  const next = after && lastRow ? encodeCursor(order, lastRow) : null
+  const prev = before && first ? encodeCursor(order, first) : null
+  // Cursors too long for a query string (a very long sorted text): no cursors, the client pages by offset.
+  const cursors = (next ?? '').length <= CURSOR_MAX && (prev ?? '').length <= CURSOR_MAX ? { next, prev } : {}
   return {
     items: raw.map((r) => ({ ...decodeRow(desc, r, listFields), ...Object.fromEntries(computed.map((n) => [n, r[n]])) }) as Row),
     total,
     total_capped: capped,
     limit: query.limit,
     offset,
-    next: after && lastRow ? encodeCursor(order, lastRow) : null,
-    prev: before && first ? encodeCursor(order, first) : null,
+    ...cursors,
   }
 }
 

@@ -32,8 +32,11 @@ const intFromQuery = (min: number, max: number, fallback: number) =>
     fallback,
   )
 
-/** Longest opaque paging cursor a list accepts (it holds one sort value and one key). */
-export const CURSOR_MAX = 1200
+/**
+ * Longest opaque paging cursor a list accepts (it holds one sort value and one key). A page whose boundary rows
+ * would need a longer one (a very long sorted text) answers no cursors, and the console pages it by offset.
+ */
+export const CURSOR_MAX = 4000
 const Cursor = v.optional(v.pipe(v.string(), v.maxLength(CURSOR_MAX, 'validation.max_length')), '')
 
 /**
