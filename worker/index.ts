@@ -8,8 +8,8 @@ import { createApi } from './api'
 import type { AppEnv, Ctx, InProcess } from './api/context'
 import { cleanupExpiredFiles, fileHeaders, type FileRow } from './db/files'
 import { purgeDeletedRealms } from './db/purge'
-import { hostFrom, resolveHost, resolveHostRead } from './db/realms'
-import { sessionReads } from './db/sessions'
+import { resolveHost } from './db/realms'
+import { readHostAndSession } from './db/sessions'
 import { sha256Hex } from './lib/crypto'
 
 const handleRemix = createRequestHandler(build)
@@ -74,9 +74,9 @@ async function hostAndSession(c: Ctx, url: URL) {
   const token = url.pathname.startsWith('/api/') ? c.req.header('x-api-key') : undefined
   if (!token) return resolveHost(c.env.DB, url.hostname)
   const tokenHash = await sha256Hex(token)
-  const [host, ...session] = await c.env.DB.batch([resolveHostRead(c.env.DB, url.hostname), ...sessionReads(c.env.DB, tokenHash)])
+  const { host, session } = await readHostAndSession(c.env.DB, url.hostname, tokenHash)
   c.set('sessionPrefetch', { token, tokenHash, results: session })
-  return hostFrom(host)
+  return host
 }
 
 /** What a host of a deleted realm answers until the realm is restored or purged (it serves nothing else). */

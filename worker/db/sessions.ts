@@ -1,5 +1,6 @@
 import type { RealmFlag } from '#shared/access'
 import { randomToken, sha256Hex } from '../lib/crypto'
+import { hostFrom, resolveHostRead } from './realms'
 
 /** The signed-in caller as every guarded API handler sees it. */
 export interface Auth {
@@ -131,6 +132,19 @@ export function sessionReads(db: D1Database, tokenHash: string): D1PreparedState
       )
       .bind(tokenHash, tokenHash),
   ]
+}
+
+/**
+ * The realm of a request's host and the reads of its token's session, in one batch (the Worker entry, for an API
+ * request carrying a token): `session` goes to `sessionFrom` when a handler needs the caller.
+ */
+export async function readHostAndSession(
+  db: D1Database,
+  host: string,
+  tokenHash: string,
+): Promise<{ host: { realm: string; deleted: boolean } | null; session: D1Result[] }> {
+  const [found, ...session] = await db.batch([resolveHostRead(db, host), ...sessionReads(db, tokenHash)])
+  return { host: hostFrom(found), session }
 }
 
 /** The session of the results of sessionReads (in their order); may end a session that is no longer allowed. */
