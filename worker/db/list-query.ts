@@ -120,7 +120,7 @@ export interface PageSql {
   /**
    * Statements for one batch: the page (limit + 1 rows, to know whether more follow) and the capped count; for a
    * text search, the page twice (read from the full-text index; walking the sort index), each guarded by the number
-   * of matches so only one of them reads rows, then the count, then that number (`found`, up to SORT_FROM_INDEX_MAX + 1).
+   * of matches (up to SORT_FROM_INDEX_MAX + 1) so only one of them can read rows, then the count.
    */
   statements: { sql: string; params: unknown[] }[]
   /** The rows come in reversed order (last page, page before a cursor): reverse them. */
@@ -171,7 +171,6 @@ export function pageSql(
       select(matches(SORT_FROM_INDEX_MAX + 1), [few, ...where], [search.match]),
       select(t, [many, member, ...where]),
       countOf(matches(), [search.match]),
-      { sql: `SELECT ${found} AS found`, params: [search.match] },
     ],
     reversed,
   }

@@ -5,7 +5,7 @@ import { COUNT_CAP, CURSOR_MAX, ListQuery, type ListPage } from '#shared/schemas
 import { maskSecret, type EntityDescriptor, type FieldDef } from '#shared/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import { searchIndexOf } from '../db/list-schema'
-import { SORT_FROM_INDEX_MAX, directionOf, encodeCursor, pageSql, resolveOrder, type TextSearch } from '../db/list-query'
+import { directionOf, encodeCursor, pageSql, resolveOrder, type TextSearch } from '../db/list-query'
 import type { Auth } from '../db/sessions'
 import { auditStatement } from './audit'
 import { apiError } from './errors'
@@ -193,8 +193,8 @@ export async function listRows<Row extends Record<string, unknown>>(
   const columns = [...read.map((n) => `${t}.${quote(n)}`), ...Object.entries(options.computed ?? {}).map(([name, sql]) => `(${sql}) AS ${quote(name)}`)]
   const { statements, reversed } = pageSql(desc.table, columns, conditions, order, direction, query.limit, search)
   const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)))
-  // A search answers two pages, of which only the one its number of matches chose has read rows.
-  const pageResult = search && Number((results[3].results[0] as { found: number }).found) > SORT_FROM_INDEX_MAX ? results[1] : results[0]
+  // A search answers two pages, of which only the one its number of matches chose can hold rows.
+  const pageResult = search && results[1].results.length > 0 ? results[1] : results[0]
   const countResult = search ? results[2] : results[1]
   const rows = pageResult.results as Record<string, unknown>[]
   const more = rows.length > query.limit
