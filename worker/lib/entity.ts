@@ -1,10 +1,11 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
-import { ListQuery, type ListPage } from '#shared/schemas/common'
+import { COUNT_CAP, CURSOR_MAX, ListQuery, type ListPage } from '#shared/schemas/common'
 import { maskSecret, type EntityDescriptor, type FieldDef } from '#shared/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import { searchIndexOf } from '../db/list-schema'
+import { directionOf, encodeCursor, pageSql, resolveOrder, type TextSearch } from '../db/list-query'
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../db/audit'
 import { apiError } from './errors'
@@ -86,25 +87,17 @@ function textMatch(desc: EntityDescriptor, columns: string[], text: string): Sco
   const index = searchIndexOf(desc)
   if (!index || [...text].length < TRIGRAM || !columns.every((c) => index.columns.includes(c))) return undefined
   return {
-    where: `rowid IN (SELECT rowid FROM ${quote(index.table)} WHERE ${quote(index.table)} MATCH ?)`,
-    params: [`{${columns.join(' ')}} : "${text.replace(/"/g, '""')}"`],
+    where: `${quote(desc.table)}.rowid IN (SELECT rowid FROM ${quote(index.table)} WHERE ${quote(index.table)} MATCH ?)`,
+    params: [matchExpression(columns, text)],
   }
 }
+
+/** The FTS5 query matching `text` as a substring of any of `columns`. */
+const matchExpression = (columns: string[], text: string) => `{${columns.join(' ')}} : "${text.replace(/"/g, '""')}"`
 
 /** Escapes `%`, `_` and `\` so user text matches literally inside LIKE (with ESCAPE '\'). */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-}
-
-function orderClause(desc: EntityDescriptor, order: string): string {
-  const wanted = order || desc.defaultOrder
-  const descending = wanted.startsWith('-')
-  const field = descending ? wanted.slice(1) : wanted
-  const def = (desc.fields as Record<string, FieldDef>)[field]
-  if (!def?.sort) throw apiError(400, 'invalid', `Cannot order by ${field}.`, 'order', order)
-  // The key breaks ties so paging is stable; in the same direction, so one index (realm, field, key) serves both ways.
-  const dir = descending ? 'DESC' : 'ASC'
-  return `ORDER BY ${quote(field)} ${dir}${field === desc.key ? '' : `, ${quote(desc.key)} ${dir}`}`
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -153,48 +146,81 @@ export function filterScope(desc: EntityDescriptor, query: Record<string, string
   return where.length ? { where: where.join(' AND '), params } : undefined
 }
 
-/** One page of rows in scope, filtered by `like` over the searchable fields and ordered by `order`. */
+/** Options of a list page. */
+export interface ListOptions {
+  /** Computed columns of each item: name → SQL expression over the table's row (e.g. a user's roles as JSON). */
+  computed?: Record<string, string>
+}
+
+/**
+ * One page of rows in scope, filtered by `like` over the searchable fields and ordered by `order`, read by offset or
+ * by cursor (worker/db/list-query.ts: capped count, keyset paging, search plans), in one D1 batch.
+ */
 export async function listRows<Row extends Record<string, unknown>>(
   db: D1Database,
   desc: EntityDescriptor<Row>,
   scope: Scope,
   query: ListQuery,
   extra?: Scope,
+  options: ListOptions = {},
 ): Promise<ListPage<Row>> {
-  const conditions = [scope.where]
-  const params = [...scope.params]
-  if (extra) {
-    conditions.push(extra.where)
-    params.push(...extra.params)
-  }
+  const order = resolveOrder(desc, query.order)
+  if (!order) throw apiError(400, 'invalid', `Cannot order by ${(query.order || desc.defaultOrder).replace(/^-/, '')}.`, 'order', query.order)
+  const direction = directionOf(query, order)
+  if ('bad' in direction) throw apiError(400, 'invalid', 'validation.cursor', direction.bad, query[direction.bad])
+  const conditions: Scope[] = [scope, ...(extra ? [extra] : [])]
+  let search: TextSearch | undefined
   if (query.like) {
     const searchable = Object.entries(desc.fields as Record<string, FieldDef>)
       .filter(([, d]) => d.search)
       .map(([n]) => n)
-    const indexed = searchable.length ? textMatch(desc, searchable, query.like) : undefined
-    if (indexed) {
-      conditions.push(indexed.where)
-      params.push(...indexed.params)
+    const index = searchIndexOf(desc)
+    if (index && [...query.like].length >= TRIGRAM && searchable.length && searchable.every((c) => index.columns.includes(c))) {
+      search = { table: index.table, match: matchExpression(searchable, query.like) }
     } else if (searchable.length) {
-      conditions.push(`(${searchable.map((n) => `${quote(n)} LIKE ? ESCAPE '\\'`).join(' OR ')})`)
-      params.push(...searchable.map(() => likePattern(query.like)))
+      conditions.push({
+        where: searchable.map((n) => `${quote(n)} LIKE ? ESCAPE '\\'`).join(' OR '),
+        params: searchable.map(() => likePattern(query.like)),
+      })
     }
   }
   const listFields = Object.entries(desc.fields as Record<string, FieldDef>)
     .filter(([, d]) => d.list)
     .map(([n]) => n)
-  const where = `WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}`
-  const [page, count] = await db.batch([
-    db
-      .prepare(`SELECT ${listFields.map(quote).join(', ')} FROM ${quote(desc.table)} ${where} ${orderClause(desc, query.order)} LIMIT ? OFFSET ?`)
-      .bind(...params, query.limit, query.offset),
-    db.prepare(`SELECT COUNT(*) AS total FROM ${quote(desc.table)} ${where}`).bind(...params),
-  ])
+  // The cursor's sort value and key are read even when the list does not answer them.
+  const read = [...new Set([...listFields, order.field, order.key])]
+  const t = quote(desc.table)
+  const columns = [...read.map((n) => `${t}.${quote(n)}`), ...Object.entries(options.computed ?? {}).map(([name, sql]) => `(${sql}) AS ${quote(name)}`)]
+  const { statements, reversed } = pageSql(desc.table, columns, conditions, order, direction, query.limit, search)
+  const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)))
+  // A search answers two pages, of which only the one its number of matches chose can hold rows.
+  const pageResult = search && results[1].results.length > 0 ? results[1] : results[0]
+  const countResult = search ? results[2] : results[1]
+  const rows = pageResult.results as Record<string, unknown>[]
+  const more = rows.length > query.limit
+  const raw = rows.slice(0, query.limit)
+  if (reversed) raw.reverse()
+  const counted = Number((countResult.results[0] as { total: number }).total)
+  const capped = counted > COUNT_CAP
+  const total = capped ? COUNT_CAP : counted
+  const first = raw[0]
+  const lastRow = raw[raw.length - 1]
+  // Whether a page precedes and follows this one, by how it was read.
+  const before = direction.kind === 'offset' ? direction.offset > 0 : direction.kind === 'after' ? raw.length > 0 : more
+  const after = direction.kind === 'offset' || direction.kind === 'after' ? more : direction.kind === 'before'
+  const offset = direction.kind === 'last' && !capped ? Math.max(0, total - raw.length) : query.offset
+  const computed = Object.keys(options.computed ?? {})
+  const next = after && lastRow ? encodeCursor(order, lastRow) : null
+  const prev = before && first ? encodeCursor(order, first) : null
+  // Cursors too long for a query string (a very long sorted text): no cursors, the client pages by offset.
+  const cursors = (next ?? '').length <= CURSOR_MAX && (prev ?? '').length <= CURSOR_MAX ? { next, prev } : {}
   return {
-    items: (page.results as Record<string, unknown>[]).map((r) => decodeRow(desc, r, listFields)),
-    total: Number((count.results[0] as { total: number }).total),
+    items: raw.map((r) => ({ ...decodeRow(desc, r, listFields), ...Object.fromEntries(computed.map((n) => [n, r[n]])) }) as Row),
+    total,
+    total_capped: capped,
     limit: query.limit,
-    offset: query.offset,
+    offset,
+    ...cursors,
   }
 }
 

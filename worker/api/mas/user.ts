@@ -6,7 +6,7 @@ import { revokeUserSessionsStatement, type Auth } from '../../db/sessions'
 import { runBatch } from '../../db/batch'
 import { realmNickSuffix } from '../../db/realms'
 import { listRoleNames } from '../../db/roles'
-import { deleteUserStatement, getUser, rolePermissionSets, rolesOf, setUserDisabledStatement, usersWithRole } from '../../db/user-admin'
+import { USER_ROLES_COLUMN, deleteUserStatement, getUser, rolePermissionSets, setUserDisabledStatement, usersWithRole } from '../../db/user-admin'
 import { auditStatement } from '../../db/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
@@ -54,13 +54,8 @@ user.get(
     const byRole: Scope | undefined = role ? usersWithRole(auth.realm, role) : undefined
     const extra = [filters, byRole].filter((s): s is Scope => s !== undefined)
     const merged = extra.length ? { where: extra.map((s) => `(${s.where})`).join(' AND '), params: extra.flatMap((s) => s.params) } : undefined
-    const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged)
-    const roles = await rolesOf(
-      c.env.DB,
-      auth.realm,
-      page.items.map((u) => u.nick),
-    )
-    return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: roles.get(u.nick) ?? [] })) })
+    const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged, { computed: { roles: USER_ROLES_COLUMN } })
+    return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: JSON.parse(String((u as { roles?: unknown }).roles ?? '[]')) as string[] })) })
   }),
 )
 

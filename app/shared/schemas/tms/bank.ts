@@ -107,7 +107,7 @@ export const bankEntity = defineEntity<BankItem>({
     extra_fields: { type: 'json' },
     difficulty: { type: 'text', sort: true, list: true, filter: 'eq' },
     tags: { type: 'json', list: true },
-    grade_id: { type: 'int', sort: true, list: true, filter: 'eq' },
+    grade_id: { type: 'int', sort: true, list: true, filter: 'eq', nullable: true },
     subject_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     standard_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     descriptor_id: { type: 'text', sort: true, list: true, filter: 'eq' },
