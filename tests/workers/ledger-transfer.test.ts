@@ -33,6 +33,18 @@ describe('POST ledger/transaction/transfer', () => {
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_transaction').first<{ n: number }>()).toEqual(before)
   })
 
+  it('refuses a payer whose wallet has never moved (insufficient_credits, available 0) and creates no account', async () => {
+    const payer = await funded(0)
+    const a = await recipient()
+    const body = await expectEnvelope(await move('transfer', payer.token, { targets: [a.nick], points: 1 }), 422, 'insufficient_credits')
+    expect(body.errors[0]).toMatchObject({ field: 'points', value: { required: 1, available: 0 } })
+    const accounts = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_account WHERE id IN (?, ?)')
+      .bind(accountId(userWallet('demo', payer.nick)), accountId(userWallet('demo', a.nick)))
+      .first<{ n: number }>()
+    expect(accounts?.n).toBe(0)
+    await expectInvariants()
+  })
+
   it('refuses unknown recipients, naming each (cause not_found), and moves nothing', async () => {
     const payer = await funded(50)
     const a = await recipient()
