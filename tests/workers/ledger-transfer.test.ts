@@ -33,6 +33,18 @@ describe('POST ledger/transaction/transfer', () => {
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_transaction').first<{ n: number }>()).toEqual(before)
   })
 
+  it('refuses a payer whose wallet has never moved (insufficient_credits, available 0) and creates no account', async () => {
+    const payer = await funded(0)
+    const a = await recipient()
+    const body = await expectEnvelope(await move('transfer', payer.token, { targets: [a.nick], points: 1 }), 422, 'insufficient_credits')
+    expect(body.errors[0]).toMatchObject({ field: 'points', value: { required: 1, available: 0 } })
+    const accounts = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_account WHERE id IN (?, ?)')
+      .bind(accountId(userWallet('demo', payer.nick)), accountId(userWallet('demo', a.nick)))
+      .first<{ n: number }>()
+    expect(accounts?.n).toBe(0)
+    await expectInvariants()
+  })
+
   it('refuses unknown recipients, naming each (cause not_found), and moves nothing', async () => {
     const payer = await funded(50)
     const a = await recipient()
@@ -211,5 +223,69 @@ describe('idempotency of movements', () => {
     expect(res.headers.get('idempotent-replayed')).toBeNull()
     const rows = await env.DB.prepare('SELECT realm FROM ledger_idempotency WHERE key = ? ORDER BY realm').bind(k).all()
     expect(rows.results).toEqual([{ realm: 'demo' }, { realm: other.code }])
+  })
+})
+
+describe('transfers to recipients paid before (their reads are checked inside the movement batch)', () => {
+  it('refuses a recipient disabled since the last transfer to them (not_found) and moves nothing', async () => {
+    const payer = await funded(50)
+    const a = await recipient()
+    expect((await move('transfer', payer.token, { targets: [a.nick], points: 5 })).status).toBe(201)
+    await env.DB.prepare("UPDATE user SET disabled = 1 WHERE realm = 'demo' AND nick = ?").bind(a.nick).run()
+    const txBefore = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_transaction').first<{ n: number }>()
+    const k = key()
+    const body = await expectEnvelope(await move('transfer', payer.token, { targets: [a.nick], points: 5, idempotency_key: k }), 404, 'not_found')
+    expect(body.errors).toEqual([{ field: 'targets.0', cause: 'not_found', value: a.nick, message: 'ledger.error.recipient_not_found' }])
+    expect([await balance(payer.nick), await balance(a.nick)]).toEqual([45, 5])
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_transaction').first<{ n: number }>()).toEqual(txBefore)
+    // The refused call left no answer under its key.
+    expect(await env.DB.prepare("SELECT key FROM ledger_idempotency WHERE realm = 'demo' AND key = ?").bind(k).first()).toBeNull()
+    await expectInvariants()
+  })
+
+  it('filters the description with the word filter as it is now, not as it was at the last transfer', async () => {
+    const payer = await funded(50)
+    const a = await recipient()
+    const word = `zq${crypto.randomUUID().slice(0, 8)}`
+    expect((await move('transfer', payer.token, { targets: [a.nick], points: 1, description: `aula ${word}` })).status).toBe(201)
+    await env.DB.prepare("INSERT INTO realm_word_filter (realm, sentence) VALUES ('demo', ?)").bind(word).run()
+    try {
+      const res = await move('transfer', payer.token, { targets: [a.nick], points: 1, description: `aula ${word}` })
+      expect(res.status).toBe(201)
+      const body = (await res.json()) as { id: string; description: string }
+      expect(body.description).toBe(`aula ${'*'.repeat(word.length)}`)
+      const stored = await env.DB.prepare('SELECT description FROM ledger_transaction WHERE id = ?').bind(body.id).first<{ description: string }>()
+      expect(stored?.description).toBe(body.description)
+    } finally {
+      await env.DB.prepare("DELETE FROM realm_word_filter WHERE realm = 'demo' AND sentence = ?").bind(word).run()
+    }
+  })
+
+  it('refuses a transfer the wallet can no longer pay (insufficient_credits) and changes nothing', async () => {
+    const payer = await funded(10)
+    const a = await recipient()
+    expect((await move('transfer', payer.token, { targets: [a.nick], points: 7 })).status).toBe(201)
+    const k = key()
+    const body = await expectEnvelope(await move('transfer', payer.token, { targets: [a.nick], points: 7, idempotency_key: k }), 422, 'insufficient_credits')
+    expect(body.errors[0]).toMatchObject({ field: 'points', value: { required: 7, available: 3 }, message: 'ledger.error.insufficient_credits' })
+    expect([await balance(payer.nick), await balance(a.nick)]).toEqual([3, 7])
+    expect(await env.DB.prepare("SELECT key FROM ledger_idempotency WHERE realm = 'demo' AND key = ?").bind(k).first()).toBeNull()
+    await expectInvariants()
+  })
+
+  it('never overdraws under concurrent transfers from one wallet: exactly what it holds is paid, the rest refused', async () => {
+    const payer = await funded(6)
+    const [a, b] = [await recipient(), await recipient()]
+    expect((await move('transfer', payer.token, { targets: [a.nick], points: 1 })).status).toBe(201)
+    // 5 credits left; 12 transfers of 1 at once, to a recipient paid before (one batch each) and to a new one.
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => move('transfer', payer.token, { targets: [i % 2 ? a.nick : b.nick], points: 1 })))
+    const statuses = results.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5)
+    expect(statuses.filter((s) => s === 422)).toHaveLength(7)
+    for (const r of results.filter((x) => x.status === 422))
+      expect((await r.json()) as unknown).toMatchObject({ errors: [{ cause: 'insufficient_credits', field: 'points' }] })
+    expect(await balance(payer.nick)).toBe(0)
+    expect((await balance(a.nick)) + (await balance(b.nick))).toBe(6)
+    await expectInvariants()
   })
 })

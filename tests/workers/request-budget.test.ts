@@ -106,13 +106,12 @@ describe('what an API list call asks of D1', () => {
 })
 
 describe('what a ledger transfer asks of D1', () => {
-  it('one read batch and one write batch besides the host and the session; a replay reads once', async () => {
+  it('first to new recipients: one read batch and one write batch besides the host and the session; then the write batch alone', async () => {
     const payer = await funded(10)
     const a = await recipient()
     const log: D1Log = { trips: [] }
     const counted = { ...env, DB: countingD1(env.DB, log) } as Env
-    const body = JSON.stringify({ targets: [a.nick], points: 3, description: 'aula extra', idempotency_key: key() })
-    const send = async () => {
+    const send = async (body: string) => {
       const ctx = createExecutionContext()
       const res = await worker.fetch(
         new Request(`http://${DEMO}/api/ledger/transaction/transfer`, {
@@ -126,17 +125,26 @@ describe('what a ledger transfer asks of D1', () => {
       await waitOnExecutionContext(ctx)
       return res
     }
-    expect((await send()).status).toBe(201)
+    const body = (points: number, k = key()) => JSON.stringify({ targets: [a.nick], points, description: 'aula extra', idempotency_key: k })
+    const first = body(3)
+    expect((await send(first)).status).toBe(201)
     // The host with the session (one batch), the reads (key, recipients, word filter: one batch), the movement (one batch).
     expect(log.trips.length, log.trips.join('\n')).toBe(3)
     expect(log.trips.filter((t) => t.startsWith('batch:'))).toHaveLength(3)
     log.trips.length = 0
-    const again = await send()
+    // The same recipients again: the reads are checked inside the movement's own batch (host and session, movement).
+    expect((await send(body(2))).status).toBe(201)
+    expect(log.trips.length, log.trips.join('\n')).toBe(2)
+    expect(log.trips[1]).toContain('INSERT INTO ledger_idempotency')
+    expect(log.trips[1]).toContain('INSERT INTO ledger_entry')
+    log.trips.length = 0
+    // A replay: the one batch fails on the key (nothing written), then the key's row is read and answered.
+    const again = await send(first)
     expect(again.status).toBe(201)
     expect(again.headers.get('Idempotent-Replayed')).toBe('true')
-    expect(log.trips).toHaveLength(2)
-    expect(await balance(payer.nick)).toBe(7)
-    expect(await balance(a.nick)).toBe(3)
+    expect(log.trips, log.trips.join('\n')).toHaveLength(3)
+    expect(await balance(payer.nick)).toBe(5)
+    expect(await balance(a.nick)).toBe(5)
     await expectInvariants()
   })
 })

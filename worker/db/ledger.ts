@@ -51,7 +51,7 @@ export const newTransactionId = () => `tx_${randomToken(12)}`
 
 /**
  * The statements that post a transaction, to run in ONE db.batch() together with the caller's own statements
- * (idempotency answer, audit record, intent status): account rows, balance changes, entries, then the transaction
+ * (idempotency answer, audit record, intent status): account rows with their balance changes, entries, then the transaction
  * row, whose trigger refuses it unless the entries sum to zero. A wallet going below zero violates its CHECK and
  * rolls the whole batch back. With `once`, every statement is skipped when the transaction id already exists, so
  * posting the same id twice changes nothing (seed, provider confirmations).
@@ -72,19 +72,18 @@ export function postingStatements(db: D1Database, p: Posting, opts: { once?: boo
   const onceParams = opts.once ? [p.id] : []
   // Lists travel as one JSON parameter (json_each): D1 caps bound parameters per statement.
   return [
+    // New accounts are created holding their line's amount, known ones move by it: one upsert. A wallet going below
+    // zero fails wallet_not_negative either way. (SQLite checks CHECK constraints on the row it would insert before
+    // the conflict, so that row holds 0 for an account that exists, and the update adds the amount.)
     db
       .prepare(
         `INSERT INTO ledger_account (id, realm, kind, owner, balance, created_at, updated_at)
-         SELECT j.value ->> 'id', j.value ->> 'realm', j.value ->> 'kind', j.value ->> 'owner', 0, ?, ? FROM json_each(?) j WHERE 1 ${once}
-         ON CONFLICT (id) DO NOTHING`,
+         SELECT j.value ->> 'id', j.value ->> 'realm', j.value ->> 'kind', j.value ->> 'owner',
+                CASE WHEN EXISTS (SELECT 1 FROM ledger_account a WHERE a.id = j.value ->> 'id') THEN 0 ELSE j.value ->> 'amount' END, ?1, ?1
+         FROM json_each(?2) j WHERE 1 ${opts.once ? 'AND NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = ?3)' : ''}
+         ON CONFLICT (id) DO UPDATE SET balance = balance + (SELECT j.value ->> 'amount' FROM json_each(?2) j WHERE j.value ->> 'id' = excluded.id), updated_at = ?1`,
       )
-      .bind(p.createdAt, p.createdAt, json, ...onceParams),
-    db
-      .prepare(
-        `UPDATE ledger_account SET balance = balance + (SELECT j.value ->> 'amount' FROM json_each(?1) j WHERE j.value ->> 'id' = ledger_account.id), updated_at = ?2
-         WHERE id IN (SELECT j.value ->> 'id' FROM json_each(?1) j) ${opts.once ? 'AND NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = ?3)' : ''}`,
-      )
-      .bind(json, p.createdAt, ...onceParams),
+      .bind(p.createdAt, json, ...onceParams),
     db
       .prepare(
         `INSERT INTO ledger_entry (transaction_id, realm, account_id, amount, created_at)

@@ -20,7 +20,6 @@ import {
   ledgerEnabled,
   newTransactionId,
   nicksFrom,
-  resolveNicksRead,
   runMovement,
 } from '../../db/ledger'
 import type { Scope } from '../../lib/entity'
@@ -45,7 +44,16 @@ import {
   type Outcome,
 } from '../../lib/idempotency'
 import { providerByCode, type PaymentProvider, type ProviderKind } from '../../lib/payments'
-import { checkWordFilter, wordFilterFrom, wordFilterReads } from '../../db/word-filter'
+import { checkWordFilter } from '../../db/word-filter'
+import {
+  forgetTransferReads,
+  isStaleReads,
+  rememberedTransferReads,
+  transferReadsFrom,
+  transferReadStatements,
+  transferStoreIf,
+  type TransferReads,
+} from '../../db/ledger-transfer'
 import { guarded } from '../../lib/guard'
 
 /**
@@ -90,55 +98,72 @@ transaction.post(
     const key = idempotencyKeyOf(c, body)
     const hash = await requestHash('transfer', auth.nick, body)
     const realm = body.from_realm ?? auth.realm
+    const source: AccountRef = body.from_realm ? realmWallet(realm) : userWallet(realm, auth.nick)
+    /** The movement the reads decide on, or the refusal they call for (thrown). */
+    const decide = (reads: TransferReads) => {
+      const { nicks, missing } = nicksFrom(reads.nicks, body.targets)
+      if (missing.length) {
+        throw new ApiError(
+          404,
+          missing.map((m) => ({ field: `targets.${m.index}`, cause: 'not_found', value: m.nick, message: 'ledger.error.recipient_not_found' })),
+        )
+      }
+      if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
+      if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
+      const total = body.points * nicks.length
+      const p = posting(
+        auth,
+        'transfer',
+        reads.filter(body.description).text,
+        [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))],
+        {
+          idempotencyKey: key,
+          details: { points: body.points, targets: nicks, from_realm: body.from_realm ?? null },
+        },
+      )
+      const answer = { ...movementAnswer(p), points: body.points, total, targets: nicks, source: accountLabel(source), from_realm: body.from_realm ?? null }
+      return { p, total, answer }
+    }
+    const write = (first: D1PreparedStatement[], m: ReturnType<typeof decide>) =>
+      runMovement(db, [...first, ...postingStatements(db, m.p), movementAudit(c, auth, m.p)], () => insufficientCredits(db, source, m.total))
+
+    // The hot path: the reads of an earlier transfer with the same recipients, checked inside the ONE write batch
+    // (transferStoreIf). Anything else — a refusal, a key already used, reads found stale — takes the path below,
+    // which reads afresh and answers exactly as before, so every refusal comes from fresh reads.
+    const known = body.from_realm ? undefined : rememberedTransferReads(realm, body.targets)
+    if (known) {
+      let m: ReturnType<typeof decide> | undefined
+      try {
+        m = decide(known)
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err
+      }
+      if (m) {
+        try {
+          await write([transferStoreIf(db, auth.realm, key, hash, { status: 201, answer: m.answer }, realm, body.targets, known)], m)
+          return c.json(m.answer, 201)
+        } catch (err) {
+          if (isStaleReads(err)) forgetTransferReads(realm, body.targets)
+          else if (!isKeyConflict(err)) throw err
+        }
+      }
+    }
+
     // Every read in one batch: the key's row, the recipients (with the realm's nick suffix), the word filter.
-    const [keyRes, nickRes, ...filterRes] = await runBatch(db, [
-      idempotencyRead(db, auth.realm, key),
-      resolveNicksRead(db, realm, body.targets),
-      ...wordFilterReads(db, realm),
-    ])
+    const [keyRes, ...readRes] = await runBatch(db, [idempotencyRead(db, auth.realm, key), ...transferReadStatements(db, realm, body.targets)])
     const found = await replay(c, auth.realm, key, hash, keyRes.results[0] as Parameters<typeof replay>[4])
     if (found && 'response' in found) return found.response
     // Paying from a realm's wallet is checked on its own (permission, realm tree, ledger on): the rarer path.
     if (body.from_realm) await payingRealm(c, auth, body.from_realm)
-    const source: AccountRef = body.from_realm ? realmWallet(realm) : userWallet(realm, auth.nick)
-    const { nicks, missing } = nicksFrom(nickRes, body.targets)
-    if (missing.length) {
-      throw new ApiError(
-        404,
-        missing.map((m) => ({ field: `targets.${m.index}`, cause: 'not_found', value: m.nick, message: 'ledger.error.recipient_not_found' })),
-      )
-    }
-    if (new Set(nicks).size !== nicks.length) throw apiError(400, 'duplicate_targets', 'ledger.validation.duplicate_targets', 'targets', nicks)
-    if (source.kind === 'user' && nicks.includes(auth.nick)) throw apiError(422, 'self_transfer', 'ledger.error.self_transfer', 'targets', auth.nick)
-    const total = body.points * nicks.length
-    const p = posting(
-      auth,
-      'transfer',
-      wordFilterFrom(filterRes)(body.description).text,
-      [{ account: source, amount: -total }, ...nicks.map((n) => ({ account: userWallet(realm, n), amount: body.points }))],
-      {
-        idempotencyKey: key,
-        details: { points: body.points, targets: nicks, from_realm: body.from_realm ?? null },
-      },
-    )
-    const answer = { ...movementAnswer(p), points: body.points, total, targets: nicks, source: accountLabel(source), from_realm: body.from_realm ?? null }
+    const m = decide(transferReadsFrom(realm, body.targets, readRes))
     // One write batch: the stored answer first (a concurrent call with this key fails here), the movement, its audit.
     try {
-      await runMovement(
-        db,
-        [
-          ...(found ? [found.takeOver] : []),
-          idempotencyStore(db, auth.realm, key, hash, { status: 201, answer }),
-          ...postingStatements(db, p),
-          movementAudit(c, auth, p),
-        ],
-        () => insufficientCredits(db, source, total),
-      )
+      await write([...(found ? [found.takeOver] : []), idempotencyStore(db, auth.realm, key, hash, { status: 201, answer: m.answer })], m)
     } catch (err) {
       if (isKeyConflict(err)) return afterConflict(c, auth.realm, key, hash)
       throw err
     }
-    return c.json(answer, 201)
+    return c.json(m.answer, 201)
   }),
 )
 
