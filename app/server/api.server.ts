@@ -70,7 +70,7 @@ function encodeParams<T extends object>(client: T): T {
 
 /**
  * The one client loaders and actions use to reach the realm API, typed from the API's own routes (`ApiType`,
- * hono/client): `await data(api.mas.user[':nick'].$get({ param: { nick } }))`. When the endpoint is this same Worker
+ * hono/client): `await apiData(api.mas.user[':nick'].$get({ param: { nick } }))`. When the endpoint is this same Worker
  * the request is dispatched in-process (no network hop); otherwise it goes over HTTP to the external realm API. A
  * failed call rejects with a RealmApiError carrying the envelope's items (503 `network`, 504 `timeout`).
  */
@@ -153,7 +153,7 @@ type Query = Record<string, QueryValue>
 /**
  * The untyped calls by path, asserting the answer's type (`api.get<T>(path)`), kept only while call sites move to
  * the typed client above.
- * @deprecated use the typed client: `await data(api.mas.user.$get({ query }))`.
+ * @deprecated use the typed client: `await apiData(api.mas.user.$get({ query }))`.
  */
 function legacy(send: (timeoutMs?: number) => (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>, base: string) {
   async function call<T>(method: string, path: string, query?: Query, body?: unknown, headers?: Record<string, string>, timeoutMs?: number): Promise<T> {
@@ -184,10 +184,10 @@ export type RealmApi = ReturnType<typeof realmApi>
 export type ApiData<R> = R extends ClientResponse<infer O, infer S, infer _F> ? (S extends SuccessStatusCode ? O : never) : never
 
 /**
- * The answer of a typed client call, parsed: `const page = await data(api.mas.user.$get({ query }))`. A refused call
+ * The answer of a typed client call, parsed: `const page = await apiData(api.mas.user.$get({ query }))`. A refused call
  * has already rejected with a RealmApiError (see realmApi), so this only reads success.
  */
-export async function data<R extends ClientResponse<unknown, number, 'json' | 'text' | string>>(call: Promise<R>): Promise<ApiData<R>> {
+export async function apiData<R extends ClientResponse<unknown, number, 'json' | 'text' | string>>(call: Promise<R>): Promise<ApiData<R>> {
   const res = await call
   if (res.status === 204) return null as ApiData<R>
   return (await res.json().catch(() => null)) as ApiData<R>

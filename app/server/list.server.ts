@@ -2,8 +2,8 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
 import { dateParam, paramsOf } from '~/lib/search'
-import { ListQuery, MAX_LIMIT, PAGE_SIZES, type ListPage } from '#shared/schemas/common'
-import { orErrorResponse } from './api.server'
+import { ListQuery, MAX_LIMIT, PAGE_SIZES } from '#shared/schemas/common'
+import { apiData, orErrorResponse } from './api.server'
 import { getLocale } from './i18n.server'
 import { requireRoute } from './auth.server'
 
@@ -41,7 +41,9 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
   const page = await orErrorResponse(
-    api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec, await getLocale(request)) }, { timeoutMs: LIST_TIMEOUT_MS }),
+    apiData(
+      api.entity<Row>(apiPathOf(spec, realm.code), LIST_TIMEOUT_MS).index.$get({ query: { ...query, ...filtersFromUrl(url, spec, await getLocale(request)) } }),
+    ),
   )
   return { page, query, user, realm, api }
 }
@@ -54,7 +56,9 @@ export async function loadAllRows<Row>(request: Request, context: AppLoadContext
   const filters = filtersFromUrl(url, spec, await getLocale(request))
   const rows: Row[] = []
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
-    const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { like, order, ...filters, limit: MAX_LIMIT, offset }))
+    const page = await orErrorResponse(
+      apiData(api.entity<Row>(apiPathOf(spec, realm.code)).index.$get({ query: { like, order, ...filters, limit: MAX_LIMIT, offset } })),
+    )
     rows.push(...page.items)
     if (page.items.length < MAX_LIMIT || offset + MAX_LIMIT >= page.total) break
   }

@@ -98,7 +98,8 @@ export const task = new Hono<AppEnv>()
         taskTargets(c.env.DB, auth.realm, t.id),
         modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version),
       ])
-      return c.json({ ...t, targets, content })
+      // The stored snapshot of the model's content (modelContent): its questions are the model's.
+      return c.json({ ...t, targets, content: content as (Pick<Model, 'questions'> & Record<string, unknown>) | null })
     }),
   )
   /** POST /tms/task: publishes a model; the model's current version is kept for the task. */
@@ -155,7 +156,7 @@ export const task = new Hono<AppEnv>()
           requestId: c.get('requestId'),
         }),
       ])
-      return c.json({ ...(await getTask(db, auth.realm, id)), targets: await taskTargets(db, auth.realm, id) }, 201)
+      return c.json({ ...(await getTask(db, auth.realm, id))!, targets: await taskTargets(db, auth.realm, id) }, 201)
     }),
   )
   /** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
@@ -208,7 +209,7 @@ export const task = new Hono<AppEnv>()
         )
         await runBatch(db, statements)
       }
-      return c.json({ ...(await getTask(db, auth.realm, existing.id)), targets: await taskTargets(db, auth.realm, existing.id) })
+      return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
     }),
   )
   /** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */

@@ -1,5 +1,5 @@
 import { extraFieldSpecs, type FieldSpec } from '~/lib/form-fields'
-import type { RealmApi } from '~/server/api.server'
+import { apiData, type RealmApi } from '~/server/api.server'
 import { ROOM_TYPES } from '#shared/schemas/room'
 
 /** Fields of the room and room-group forms, declared once for screen and action. */
@@ -13,7 +13,7 @@ export const roomFields: FieldSpec[] = [
 
 /** The room form: its own fields, then the realm's active extra fields of rooms (seed 002 §3). */
 export async function roomFormFields(api: RealmApi): Promise<FieldSpec[]> {
-  const { items } = await api.get<{ items: { key: string; label: string; required: boolean }[] }>('mas/extra_field/form/room')
+  const { items } = await apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'room' } }))
   return [...roomFields, ...extraFieldSpecs(items)]
 }
 

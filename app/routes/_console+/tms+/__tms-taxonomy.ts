@@ -1,7 +1,5 @@
 import type { FieldSpec } from '~/lib/form-fields'
-import type { ListPage } from '#shared/schemas/common'
-import type { Category } from '#shared/schemas/tms/category'
-import type { RealmApi } from '~/server/api.server'
+import { apiData, type RealmApi } from '~/server/api.server'
 import type { SessionUser } from '~/server/auth.server'
 
 /** Fields of the task-category form (seed 001 §3), declared once for screen and action. */
@@ -16,6 +14,6 @@ export const categoryFields = (parents: { value: string; label: string }[] = [])
 /** Top-level categories (parents of values), when the user may list categories. */
 export async function categoryParents(api: RealmApi, user: SessionUser, self?: string) {
   if (!user.permissions.tms_category_list) return []
-  const page = await api.get<ListPage<Category>>('tms/category', { limit: 1000 })
+  const page = await apiData(api.tms.category.$get({ query: { limit: 1000 } }))
   return page.items.filter((c) => !c.parent_id && c.id !== self).map((c) => ({ value: c.id, label: c.name }))
 }

@@ -20,8 +20,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     route: 'tms.category.create',
     schema: CategoryInput,
     fields: categoryFields(),
-    apiPath: 'tms/category',
-    method: 'post',
+    save: (api, json) => api.tms.category.$post({ json }),
     back: '/tms/category',
     flash: 'tms.saved',
   })
