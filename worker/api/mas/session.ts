@@ -43,12 +43,12 @@ const handoverState = () => apiError(403, 'handover_state', 'This handover was n
  * A live handover code: 404 when unknown (or, with `realm`, of another realm), 410 when expired, 409 when used.
  * Codes made before the three legs (no state) are unknown.
  */
-async function liveHandover(c: Ctx, code: string, realm: string | null): Promise<HandoverRow> {
+async function liveHandover(c: Ctx, code: string, realm: string | null): Promise<HandoverRow & { target_url: string }> {
   const row = await findHandover(c.env.DB, await sha256Hex(code))
   if (!row || !row.state_hash || !row.origin || !row.target_url || (realm && row.realm !== realm)) throw handoverNotFound()
   if (row.expires_at <= new Date().toISOString()) throw apiError(410, 'expired', 'The handover code has expired.', 'code')
   if (row.used_at) throw handoverUsed()
-  return row
+  return { ...row, target_url: row.target_url }
 }
 
 /** Ends a code whose proof failed: one wrong state or nonce and it serves nobody. */

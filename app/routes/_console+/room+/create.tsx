@@ -7,7 +7,8 @@ import { RoomGroupInput, RoomInput } from '#shared/schemas/room'
 import { apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { groupFields, isGroup, roomFormFields } from './__room'
+import { groupFields, isGroup } from './__room'
+import { roomFormFields } from './__room.server'
 
 export const handle = { title: 'pages.room.create' }
 

@@ -7,7 +7,8 @@ import { CategoryInput } from '#shared/schemas/tms/category'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { categoryFields, categoryParents } from './__tms-taxonomy'
+import { categoryFields } from './__tms-taxonomy'
+import { categoryParents } from './__tms-taxonomy.server'
 
 export const handle = { title: 'pages.tms.category.edit' }
 
