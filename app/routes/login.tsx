@@ -85,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const key = v.safeParse(SessionKey, field('session_key'))
   if (captcha && key.success) Object.assign(headers, { 'x-captcha-token': captcha, 'x-session-key': key.output })
   const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? realm.code : undefined })
-  const base = { realm: realm.code, platform: 'dashboard' }
+  const base = { realm: realm.code, platform: 'dashboard' as const }
   const setCookies = new Headers()
 
   let call: () => Promise<DeviceSession>

@@ -23,6 +23,7 @@ describe('the typed realm API client', () => {
       .toEqualTypeOf<number>()
     expectTypeOf(apiData(api.tms.category.$get())).resolves.toMatchTypeOf<ListPage<{ id: string; name: string }>>()
     expectTypeOf(apiData(api.tms.model.$post({ json: {} }))).resolves.toMatchTypeOf<Pick<Model, 'id' | 'title'>>()
+    expectTypeOf(api.mas.password.reset.$post).parameter(0).toMatchTypeOf<{ json: { password: string; confirm: string } }>()
     // A plain entity is typed by its declaration's row.
     expectTypeOf(apiData(api.entity<{ id: string }>('tms/genre').index.$get())).resolves.toEqualTypeOf<ListPage<{ id: string }>>()
   })
@@ -36,6 +37,10 @@ describe('the typed realm API client', () => {
     void api.tms.model[':id'].$get()
     // @ts-expect-error: and named as the route names it
     void api.tms.model[':id'].$get({ param: { nick: 'ana' } })
+    // @ts-expect-error: a body the endpoint states (takesJson) is its schema's input
+    void api.mas.password.reset.$post({ json: { password: 'secret' } })
+    // @ts-expect-error: and its fields' types
+    void api.room.room[':id'].member.$post({ param: { id: 'r1' }, json: { nick: 42 } })
     // @ts-expect-error: the answer has no such field
     void apiData(api.version.$get()).then((v) => v.nope)
   })

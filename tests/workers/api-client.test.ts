@@ -67,13 +67,13 @@ describe('the realm API client', () => {
   it('sends JSON bodies and per-call headers, and reads a 204 as null', async () => {
     const { seen, context } = recording(() => new Response(null, { status: 204 }))
     const api = realmApi(browser, context)
-    const answer = await apiData(api.mas.password.reset.$post({ json: { password: 'x' } }, { headers: { 'x-reset-key': 'k1' } }))
+    const answer = await apiData(api.mas.password.reset.$post({ json: { password: 'x', confirm: 'x' } }, { headers: { 'x-reset-key': 'k1' } }))
     expect(answer).toBeNull()
     expect(seen[0].method).toBe('POST')
     expect(seen[0].url.pathname).toBe('/api/mas/password/reset')
     expect(seen[0].headers.get('content-type')).toBe('application/json')
     expect(seen[0].headers.get('x-reset-key')).toBe('k1')
-    expect(JSON.parse(seen[0].body)).toEqual({ password: 'x' })
+    expect(JSON.parse(seen[0].body)).toEqual({ password: 'x', confirm: 'x' })
   })
 
   it("turns the API's error envelope into a RealmApiError with its items (status kept)", async () => {

@@ -1,4 +1,5 @@
 import type { Handler } from 'hono'
+import type * as v from 'valibot'
 import type { HandlerResponse } from 'hono/types'
 import type { Access } from '#shared/access'
 import type { AppEnv, Ctx } from '../api/context'
@@ -51,9 +52,20 @@ export function endpointAccess(handler: unknown): EndpointAccess | undefined {
 
 /**
  * States an endpoint's input for the typed client (the same function comes back; nothing changes at run time):
- * `.get('/', accepts<{ query: ListQueryInput }>(guarded(…)))` makes a call with another query fail to compile.
+ * `.get('/', accepts<{ query: { like?: string } }>()(guarded(…)))` makes a call with another query fail to compile.
  */
 export function accepts<I extends ApiInput>() {
   return <R extends HandlerResponse<unknown>>(handler: Handler<AppEnv, string, LooseInput, R>) =>
     handler as unknown as Handler<AppEnv, string, { in: I; out: I }, R>
+}
+
+/**
+ * States the JSON body an endpoint reads (`readJson(c, schema)` in its handler) for the typed client; the schema is
+ * not run here (the handler validates, as before): `.post('/', takesJson(UserCreate, guarded(…)))`.
+ */
+export function takesJson<S extends v.GenericSchema, R extends HandlerResponse<unknown>>(
+  _schema: S,
+  handler: Handler<AppEnv, string, LooseInput, R>,
+): Handler<AppEnv, string, { in: { json: v.InferInput<S> }; out: { json: v.InferInput<S> } }, R> {
+  return accepts<{ json: v.InferInput<S> }>()(handler)
 }

@@ -4,7 +4,7 @@ import { Id } from '#shared/schemas/tms/common'
 import { ModelExport, ModelInput, exportModel } from '#shared/schemas/tms/model'
 import { listCategories } from '../../db/tms'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
+import { guarded, takesJson } from '../../lib/guard'
 import { refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, parse, pathParam, readJson } from '../context'
 import { insertModel, preparedModel, requireModel, saveModel } from './model-store'
@@ -36,17 +36,20 @@ export const modelActions = new Hono<AppEnv>()
   /** POST /tms/model/{id}/duplicate: a copy (new question ids) whose parent is the original. */
   .post(
     '/:id/duplicate',
-    guarded({ all: ['tms_model_create'] }, async (c, auth) => {
-      const source = await requireModel(c, auth, pathParam(c, 'id'))
-      const body = await readJson(c, DuplicateBody)
-      const content = exportModel(source).model
-      const copy = parse(ModelInput, {
-        ...content,
-        title: body.title ?? `${source.title} (2)`.slice(0, 200),
-        questions: content.questions.map(({ id: _id, ...q }) => q),
-      })
-      return c.json(await insertModel(c, auth, await preparedModel(c, auth, copy), 'duplicate', source.id), 201)
-    }),
+    takesJson(
+      DuplicateBody,
+      guarded({ all: ['tms_model_create'] }, async (c, auth) => {
+        const source = await requireModel(c, auth, pathParam(c, 'id'))
+        const body = await readJson(c, DuplicateBody)
+        const content = exportModel(source).model
+        const copy = parse(ModelInput, {
+          ...content,
+          title: body.title ?? `${source.title} (2)`.slice(0, 200),
+          questions: content.questions.map(({ id: _id, ...q }) => q),
+        })
+        return c.json(await insertModel(c, auth, await preparedModel(c, auth, copy), 'duplicate', source.id), 201)
+      }),
+    ),
   )
   /** GET /tms/model/{id}/export: the model's export document (JSON that imports back identically). */
   .get(
@@ -56,13 +59,17 @@ export const modelActions = new Hono<AppEnv>()
   /** POST /tms/model/{id}/category: links a category; linking one already linked is refused. */
   .post(
     '/:id/category',
-    guarded({ all: ['tms_model_edit'] }, async (c, auth) => {
-      const existing = await requireModel(c, auth, pathParam(c, 'id'))
-      const { category_id } = await readJson(c, CategoryBody)
-      if (existing.categories.includes(category_id)) throw apiError(409, 'category_duplicate', 'validation.tms.category_duplicate', 'category_id', category_id)
-      const input = parse(ModelInput, { ...exportModel(existing).model, categories: [...existing.categories, category_id] })
-      return c.json(await saveModel(c, auth, existing, await preparedModel(c, auth, input)))
-    }),
+    takesJson(
+      CategoryBody,
+      guarded({ all: ['tms_model_edit'] }, async (c, auth) => {
+        const existing = await requireModel(c, auth, pathParam(c, 'id'))
+        const { category_id } = await readJson(c, CategoryBody)
+        if (existing.categories.includes(category_id))
+          throw apiError(409, 'category_duplicate', 'validation.tms.category_duplicate', 'category_id', category_id)
+        const input = parse(ModelInput, { ...exportModel(existing).model, categories: [...existing.categories, category_id] })
+        return c.json(await saveModel(c, auth, existing, await preparedModel(c, auth, input)))
+      }),
+    ),
   )
   /** DELETE /tms/model/{id}/category/{categoryId}: removes a category link. */
   .delete(

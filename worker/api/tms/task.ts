@@ -21,7 +21,7 @@ import { auditStatement } from '../../db/audit'
 import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
-import { guarded } from '../../lib/guard'
+import { guarded, takesJson } from '../../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, realmTmsLimits, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
 import { publishOptions } from './task-options'
@@ -162,55 +162,58 @@ export const task = new Hono<AppEnv>()
   /** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
   .put(
     '/:id',
-    guarded({ all: ['tms_task_edit'] }, async (c, auth) => {
-      const db = c.env.DB
-      const existing = await requireTask(c, auth, pathParam(c, 'id'))
-      const body = await readJson(c, TaskUpdate)
-      const model = (await getModel(db, auth.realm, existing.model_id))!
-      const { update_version, ...fields } = body
-      const changed = new Set(
-        Object.entries(fields)
-          .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
-          .map(([k]) => k),
-      )
-      const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
-      const moving = Boolean(update_version) && model.version !== existing.model_version
-      if (moving) changed.add('model_version')
-      // The rules read the content the task will have: the newest version when moving, else its own.
-      const content = moving
-        ? model
-        : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<
-            Model,
-            'questions' | 'token' | 'min_execution_time'
-          > | null) ?? model)
-      checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
-      if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
-      const statements: D1PreparedStatement[] = []
-      if (moving) {
-        statements.push(snapshotStatement(db, model, auth.nick))
-        Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
-      }
-      if (Object.keys(values).length) {
-        Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
-        const cols = Object.keys(values)
-        const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
-        statements.push(
-          updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
-          auditStatement(db, {
-            realm: auth.realm,
-            actor: auth.nick,
-            action: moving ? 'update_version' : 'update',
-            entity: 'tms_task',
-            entityId: existing.id,
-            before,
-            after: values,
-            requestId: c.get('requestId'),
-          }),
+    takesJson(
+      TaskUpdate,
+      guarded({ all: ['tms_task_edit'] }, async (c, auth) => {
+        const db = c.env.DB
+        const existing = await requireTask(c, auth, pathParam(c, 'id'))
+        const body = await readJson(c, TaskUpdate)
+        const model = (await getModel(db, auth.realm, existing.model_id))!
+        const { update_version, ...fields } = body
+        const changed = new Set(
+          Object.entries(fields)
+            .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
+            .map(([k]) => k),
         )
-        await runBatch(db, statements)
-      }
-      return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
-    }),
+        const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
+        const moving = Boolean(update_version) && model.version !== existing.model_version
+        if (moving) changed.add('model_version')
+        // The rules read the content the task will have: the newest version when moving, else its own.
+        const content = moving
+          ? model
+          : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<
+              Model,
+              'questions' | 'token' | 'min_execution_time'
+            > | null) ?? model)
+        checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
+        if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
+        const statements: D1PreparedStatement[] = []
+        if (moving) {
+          statements.push(snapshotStatement(db, model, auth.nick))
+          Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
+        }
+        if (Object.keys(values).length) {
+          Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
+          const cols = Object.keys(values)
+          const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
+          statements.push(
+            updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
+            auditStatement(db, {
+              realm: auth.realm,
+              actor: auth.nick,
+              action: moving ? 'update_version' : 'update',
+              entity: 'tms_task',
+              entityId: existing.id,
+              before,
+              after: values,
+              requestId: c.get('requestId'),
+            }),
+          )
+          await runBatch(db, statements)
+        }
+        return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
+      }),
+    ),
   )
   /** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */
   .delete(
