@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
 import { dateParam, paramsOf } from '~/lib/search'
 import { ListQuery, MAX_LIMIT, PAGE_SIZES } from '#shared/schemas/common'
-import { apiData, orErrorResponse } from './api.server'
+import { apiData, orErrorResponse, type RealmApi } from './api.server'
 import { getLocale } from './i18n.server'
 import { requireRoute } from './auth.server'
 
@@ -30,9 +30,13 @@ function filtersFromUrl<Row>(url: URL, spec: ListSpec<Row>, locale: string): Rec
   return out
 }
 
-/** A list's API path in this realm: `{realm}` stands for the realm in use (lists of a realm's own resources). */
-function apiPathOf<Row>(spec: ListSpec<Row>, realm: string | null): string {
-  return spec.apiPath.replace('{realm}', encodeURIComponent(realm ?? ''))
+/**
+ * A list's API in this realm: `{realm}` in its path stands for the realm in use (lists of a realm's own resources);
+ * a query in the path (`mas/realm?deleted=true`) is the list's fixed query, under the page's own.
+ */
+function listApi<Row>(api: RealmApi, spec: ListSpec<Row>, realm: string | null, timeoutMs?: number) {
+  const [path, fixed] = spec.apiPath.replace('{realm}', encodeURIComponent(realm ?? '')).split('?')
+  return { list: api.entity<Row>(path, timeoutMs).index, fixed: Object.fromEntries(new URLSearchParams(fixed ?? '')) }
 }
 
 /** Loads one page of a declared list for a console screen, behind the list's route guard. */
@@ -40,11 +44,8 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const { api, user, realm } = await requireRoute(request, context, spec.route)
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
-  const page = await orErrorResponse(
-    apiData(
-      api.entity<Row>(apiPathOf(spec, realm.code), LIST_TIMEOUT_MS).index.$get({ query: { ...query, ...filtersFromUrl(url, spec, await getLocale(request)) } }),
-    ),
-  )
+  const { list, fixed } = listApi(api, spec, realm.code, LIST_TIMEOUT_MS)
+  const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, ...query, ...filtersFromUrl(url, spec, await getLocale(request)) } })))
   return { page, query, user, realm, api }
 }
 
@@ -54,11 +55,10 @@ export async function loadAllRows<Row>(request: Request, context: AppLoadContext
   const url = new URL(request.url)
   const { like, order } = listQueryFromUrl(url)
   const filters = filtersFromUrl(url, spec, await getLocale(request))
+  const { list, fixed } = listApi(api, spec, realm.code)
   const rows: Row[] = []
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
-    const page = await orErrorResponse(
-      apiData(api.entity<Row>(apiPathOf(spec, realm.code)).index.$get({ query: { like, order, ...filters, limit: MAX_LIMIT, offset } })),
-    )
+    const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, like, order, ...filters, limit: MAX_LIMIT, offset } })))
     rows.push(...page.items)
     if (page.items.length < MAX_LIMIT || offset + MAX_LIMIT >= page.total) break
   }
