@@ -1,14 +1,11 @@
 import type { AppLoadContext, EntryContext } from '@remix-run/cloudflare'
 import { RemixServer } from '@remix-run/react'
-import { createInstance } from 'i18next'
 import { isbot } from 'isbot'
 import { renderToReadableStream } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import { catalogues } from './i18n/catalogues'
-import { i18nOptions } from './i18n/config'
+import { I18nextProvider } from 'react-i18next'
 import { NonceContext } from './lib/nonce'
 import type { RealmConfig } from '#shared/schemas/realm'
-import { getLocale } from './server/i18n.server'
+import { getLocale, i18nFor } from './server/i18n.server'
 import { NO_SCRIPT_POLICY, otherOrigin, pagePolicy } from '#shared/security-headers.server'
 
 const ABORT_DELAY = 5000
@@ -21,9 +18,7 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce
-  const locale = await getLocale(request)
-  const i18n = createInstance()
-  await i18n.use(initReactI18next).init({ ...i18nOptions, lng: locale, resources: { [locale]: { translation: catalogues[locale] } } })
+  const i18n = i18nFor(await getLocale(request))
 
   const controller = new AbortController()
   const timeout = setTimeout(() => controller.abort(), ABORT_DELAY)

@@ -12,7 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { HeartbeatProvider } from './components/shell/heartbeat'
 import { NotFound } from './components/shell/not-found'
@@ -124,11 +124,16 @@ function useHydratedMarker() {
   }, [])
 }
 
-/** Shows the server's one-time message (after a redirect) as a toast. */
+/**
+ * Shows the server's one-time message (after a redirect) as a toast: the document's own flash is rendered by the
+ * server (`ToastProvider initial`, so it shows without script); later ones come with client navigations.
+ */
 function FlashToast({ flash }: { flash: Flash | null }) {
   const toast = useToast()
+  const shown = useRef(flash)
   useEffect(() => {
-    if (flash) toast.push({ kind: flash.kind, message: flash.message, values: flash.values })
+    if (flash && flash !== shown.current) toast.push({ kind: flash.kind, message: flash.message, values: flash.values })
+    shown.current = flash
   }, [flash, toast])
   return null
 }
@@ -138,7 +143,7 @@ export default function App() {
   const data = useLoaderData<typeof loader>()
   const { pathname } = useLocation()
   return (
-    <ToastProvider>
+    <ToastProvider initial={data.flash ? [{ kind: data.flash.kind, message: data.flash.message, values: data.flash.values }] : undefined}>
       <HeartbeatProvider version={data.version}>
         <FlashToast flash={data.flash} />
         {!data.realm && !REALM_FREE.some((p) => pathname.startsWith(p)) ? <RealmChooser /> : <Outlet />}

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import { readDateTime, readNumber } from './form-kit'
+import { readDate, readDateTime, readNumber } from './form-kit'
 import { zonedToIso } from './zoned-time'
 
 /**
@@ -13,7 +13,7 @@ export interface FieldSpec {
   label: string
   /** The label is the realm's own words (extra fields), not a translation key. */
   literal?: boolean
-  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'checkboxes' | 'list' | 'color'
+  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'date' | 'checkboxes' | 'list' | 'lines' | 'color'
   options?: { value: string; label: string }[]
   hint?: string
   required?: boolean
@@ -67,6 +67,12 @@ function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean)
+    case 'lines':
+      // One value per line (a text box of sentences or hosts); blank lines are not values.
+      return text
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean)
     case 'number':
       return readNumber(text)
     case 'datetime': {
@@ -74,6 +80,9 @@ function fieldValue(form: FormData, f: FieldSpec, text: string, timeZone: string
       const local = readDateTime(text, locale)
       return (local && zonedToIso(local, timeZone)) ?? text
     }
+    case 'date':
+      // A day typed in the page language's format → `YYYY-MM-DD`; unreadable text goes on as typed (the schema says so).
+      return text.trim() === '' ? (f.nullable ? null : undefined) : (readDate(text, locale) ?? text)
     case 'select':
       return text === '' && f.nullable ? null : f.numeric && text !== '' ? Number(text) : text
     default:

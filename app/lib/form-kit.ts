@@ -19,6 +19,9 @@ import { formToValues, type FieldSpec } from './form-fields'
 
 /** Hidden input of every kit form: the language the form was rendered in (its date format). */
 export const LOCALE_FIELD = '_locale'
+/** The time zone of a realm that names none (seed 000 §3). */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
+
 /** Hidden input of every kit form: the realm's time zone its date-times are typed in. */
 export const ZONE_FIELD = '_zone'
 
@@ -34,7 +37,7 @@ export function readNumber(text: string): number | string | undefined {
   return Number(s.replace('−', '-').replace(',', '.'))
 }
 
-export { dateTimePattern, readDateTime, showDateTime } from './dates'
+export { dateTimePattern, readDate, readDateTime, showDate, showDateTime } from './dates'
 
 /** The API's dotted path (`targets.0.nick`) as a Conform field name (`targets[0].nick`). */
 export function fieldName(path: string): string {
@@ -70,6 +73,22 @@ function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, string[]
   return out
 }
 
+/**
+ * Errors of a value inside a declared field (a line of a `lines` field: `hosts[2]`) go on that field, where its
+ * input shows them; forms without declared fields keep the paths (their inputs are the items).
+ */
+function onDeclared(errors: Record<string, string[]>, fields?: FieldSpec[]): Record<string, string[]> {
+  if (!fields) return errors
+  const declared = new Set(fields.map((f) => f.name))
+  const out: Record<string, string[]> = {}
+  for (const [name, messages] of Object.entries(errors)) {
+    let at = name
+    while (at && !declared.has(at)) at = at.replace(/(\.[^.[\]]+|\[\d+\])$/, '') === at ? '' : at.replace(/(\.[^.[\]]+|\[\d+\])$/, '')
+    ;(out[at || name] ??= []).push(...messages)
+  }
+  return out
+}
+
 export interface ParseOptions<S extends v.GenericSchema> {
   /** The form's one schema (usually the API's own input schema). */
   schema: S
@@ -81,6 +100,8 @@ export interface ParseOptions<S extends v.GenericSchema> {
   fields?: FieldSpec[]
   /** Realm time zone of date-time fields (the form's `_zone` input when absent). */
   timeZone?: string
+  /** Language the dates were typed in (the form's `_locale` input when absent: a GET form does not post it). */
+  locale?: string
   /** Turns the read values before validating (e.g. the route adds a fixed key). */
   prepare?: (values: Record<string, unknown>) => Record<string, unknown>
 }
@@ -89,12 +110,12 @@ export interface ParseOptions<S extends v.GenericSchema> {
 export function parseForm<S extends v.GenericSchema>(formData: FormData, opts: ParseOptions<S>): Submission<v.InferOutput<S>, string[]> {
   return parse<v.InferOutput<S>, string[]>(formData, {
     resolve(payload) {
-      const locale = typeof payload[LOCALE_FIELD] === 'string' ? payload[LOCALE_FIELD] : 'pt-BR'
-      const timeZone = opts.timeZone ?? (typeof payload[ZONE_FIELD] === 'string' ? payload[ZONE_FIELD] : 'America/Sao_Paulo')
+      const locale = opts.locale ?? (typeof payload[LOCALE_FIELD] === 'string' ? payload[LOCALE_FIELD] : 'pt-BR')
+      const timeZone = opts.timeZone ?? (typeof payload[ZONE_FIELD] === 'string' ? payload[ZONE_FIELD] : DEFAULT_TIME_ZONE)
       let values: Record<string, unknown> = opts.fields ? formToValues(formData, opts.fields, timeZone, locale) : coerce(payload, opts.schema)
       if (opts.prepare) values = opts.prepare(values)
       const result = v.safeParse(opts.schema, values)
-      return result.success ? { value: result.output } : { error: issuesToErrors(result.issues) }
+      return result.success ? { value: result.output } : { error: onDeclared(issuesToErrors(result.issues), opts.fields) }
     },
   })
 }

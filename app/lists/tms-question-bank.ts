@@ -1,7 +1,8 @@
 import type { ListSpec } from '~/lib/lists'
 import { joined, when, whenUpdated } from '~/lib/list-format'
 import type { BankItem } from '#shared/schemas/tms/bank'
-import { DIFFICULTIES, GRADES, QUESTION_TYPES } from '#shared/schemas/tms/constants'
+import { DIFFICULTIES, GRADES } from '#shared/schemas/tms/constants'
+import { questionTypeLabel, QUESTION_TYPES } from '#shared/schemas/tms/question-types'
 
 /** The question bank (`tms/question_bank`), searchable by every classification field. */
 export const bankList: ListSpec<BankItem> = {
@@ -11,7 +12,7 @@ export const bankList: ListSpec<BankItem> = {
   rowId: (r) => r.id,
   columns: [
     { id: 'statement_text', label: 'resources.tms_question_bank.fields.statement', sorting: true, ellipsis: true, tooltip: true },
-    { id: 'type', label: 'resources.tms_question_bank.fields.type', sorting: true, width: 150, format: (v, _r, t) => t(`tms.type.${String(v)}`) },
+    { id: 'type', label: 'resources.tms_question_bank.fields.type', sorting: true, width: 150, format: (v, _r, t) => t(questionTypeLabel(String(v))) },
     {
       id: 'difficulty',
       label: 'resources.tms_question_bank.fields.difficulty',
@@ -41,7 +42,7 @@ export const bankList: ListSpec<BankItem> = {
       field: 'type',
       type: 'select',
       label: 'resources.tms_question_bank.fields.type',
-      options: QUESTION_TYPES.map((q) => ({ label: `tms.type.${q}`, value: q })),
+      options: QUESTION_TYPES.map((q) => ({ label: questionTypeLabel(q), value: q })),
     },
     {
       field: 'difficulty',

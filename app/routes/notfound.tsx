@@ -7,7 +7,7 @@ import { NotFound } from '~/components/shell/not-found'
 import { Shell } from '~/components/shell/shell'
 import { visibleNav } from '~/lib/navigation'
 import type { RootData } from '~/root'
-import { requireUser, safeRedirect } from '~/server/auth.server'
+import { requireUser, safeRedirect, shellUser } from '~/server/auth.server'
 import { walletBalance } from '~/server/wallet.server'
 
 export const handle = { title: 'notfound.title' }
@@ -45,7 +45,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const from = safeRedirect(url.searchParams.get('from'), '')
   const balance = await walletBalance(api, realm, user.nick)
-  return data({ shell: { user, balance, nav: visibleNav(user.permissions, realm.config) }, denied, from: from || null }, { status: denied ? 403 : 404 })
+  return data(
+    { shell: { user: shellUser(user), balance, nav: visibleNav(user.permissions, realm.config) }, denied, from: from || null },
+    { status: denied ? 403 : 404 },
+  )
 }
 
 export default function NotFoundRoute() {

@@ -1,13 +1,15 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useState } from 'react'
+import { useFormMetadata } from '@conform-to/react'
+import { useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import * as v from 'valibot'
+import { KitForm, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { money } from '~/lib/format'
+import { DEFAULT_TIME_ZONE as DEFAULT_ZONE } from '~/lib/form-kit'
+import { publicApiAction } from '~/server/api-action.server'
 import { orErrorResponse } from '~/server/api.server'
 import { apiFor } from '~/server/auth.server'
-import { attempt, type ActionResult } from './_console+/ledger+/__ledger.server'
-import { described, ErrorAlert, Field } from './_console+/ledger+/__ledger-ui'
 
 /**
  * The embedded sandbox payment provider's hosted checkout (not a console screen: it stands where a real provider's
@@ -36,28 +38,49 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return orErrorResponse(api.get<SandboxIntent>(`ledger/sandbox/intent/${encodeURIComponent(params.intentId ?? '')}`, { secret: secretOf(request) }))
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const api = await apiFor(request, context)
-  const form = await request.formData()
-  const body = form.get('outcome') ? { outcome: String(form.get('outcome')) } : { card_number: String(form.get('card_number') ?? '') }
-  const paid = await attempt(() =>
-    api.post<{ status: string; return_url: string }>(`ledger/sandbox/pay/${encodeURIComponent(params.intentId ?? '')}`, { secret: secretOf(request), ...body }),
-  )
-  if (!paid.ok) return paid.response
-  // Back to the console only: the return address is checked to be on this origin.
-  const back = new URL(paid.value.return_url, request.url)
-  if (back.origin !== new URL(request.url).origin) throw new Response(null, { status: 400 })
-  throw redirect(`${back.pathname}${back.search}`)
-}
+/** The checkout's two forms: a test card number, or the buyer's choice on the regional flow. */
+const SandboxPay = v.variant('kind', [
+  v.object({
+    kind: v.literal('card'),
+    card_number: v.pipe(
+      v.string('validation.required'),
+      v.transform((s) => s.replace(/[\s-]/g, '')),
+      v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'),
+    ),
+  }),
+  v.object({ kind: v.literal('regional'), outcome: v.picklist(['approve', 'decline'], 'validation.picklist') }),
+])
+
+/** Which of the two forms was sent: the regional one posts the buyer's `outcome` (its buttons), the card one a number. */
+const payKind = (values: Record<string, unknown>) => ({ ...values, kind: values.outcome === undefined ? 'card' : 'regional' })
+
+export const action = ({ request, context, params }: ActionFunctionArgs) =>
+  publicApiAction(request, context, {
+    schema: SandboxPay,
+    prepare: payKind,
+    call: (api, { kind: _, ...body }) =>
+      api.post<{ status: string; return_url: string }>(`ledger/sandbox/pay/${encodeURIComponent(params.intentId ?? '')}`, {
+        secret: secretOf(request),
+        ...body,
+      }),
+    onSuccess: (paid) => {
+      // Back to the console only: the return address is checked to be on this origin.
+      const back = new URL(paid.return_url, request.url)
+      if (back.origin !== new URL(request.url).origin) throw new Response(null, { status: 400 })
+      throw redirect(`${back.pathname}${back.search}`)
+    },
+  })
+
+const spaced = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ')
 
 export default function SandboxCheckout() {
   const intent = useLoaderData<typeof loader>()
-  const action = useActionData<ActionResult>()
+  const lastResult = useActionData<typeof action>()
   const { t } = useTranslation()
   const locale = t('ledger.locale')
   const paying = useNavigation().state !== 'idle'
-  const [card, setCard] = useState('')
   const price = money(intent.amount, intent.currency, locale)
+  const spinner = paying ? <span className="spinner" aria-hidden="true" /> : null
   return (
     <main className="entry" id="main">
       <div className="entry-card ledger-sandbox">
@@ -70,60 +93,75 @@ export default function SandboxCheckout() {
           <dt>{t('ledger.sandbox.amount')}</dt>
           <dd data-testid="sandbox-amount">{price}</dd>
         </dl>
-        <ErrorAlert errors={action?.errors} title="ledger.sandbox.failed" />
         {intent.status === 'succeeded' ? (
           <p role="status">{t('ledger.sandbox.already_paid')}</p>
         ) : intent.kind === 'card' ? (
-          <Form method="post">
-            <Field id="sandbox-card" label={t('ledger.sandbox.card_number')} hint={t('ledger.sandbox.card_hint')}>
-              <input
-                className="input"
-                name="card_number"
-                inputMode="numeric"
-                autoComplete="off"
-                value={card}
-                onChange={(e) => setCard(e.currentTarget.value)}
-                required
-                {...described('sandbox-card', undefined, true)}
-              />
-            </Field>
-            <button type="submit" className="btn btn-primary" disabled={paying}>
-              {paying ? <span className="spinner" aria-hidden="true" /> : null} {t('ledger.sandbox.pay', { price })}
-            </button>
-            <details className="ledger-sandbox-cards">
-              <summary>{t('ledger.sandbox.test_cards')}</summary>
-              <ul>
-                {intent.test_cards.map((c) => (
-                  <li key={c.number}>
-                    <button type="button" className="btn btn-link" onClick={() => setCard(c.number.replace(/(\d{4})(?=\d)/g, '$1 '))}>
-                      <code>{c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>
-                    </button>{' '}
-                    {t(c.outcome === 'succeeded' ? 'ledger.sandbox.approves' : 'ledger.sandbox.declines', {
-                      reason: t(`ledger.failure.${c.failureCode ?? ''}`, { defaultValue: c.failureCode ?? '' }),
-                    })}
-                  </li>
-                ))}
-              </ul>
-            </details>
-          </Form>
+          <KitForm
+            schema={SandboxPay}
+            prepare={payKind}
+            lastResult={lastResult}
+            labels={{ card_number: t('ledger.sandbox.card_number') }}
+            timeZone={DEFAULT_ZONE}
+            className="ledger-sandbox-card"
+            buttons={
+              <button type="submit" className="btn btn-primary" disabled={paying}>
+                {spinner} {t('ledger.sandbox.pay', { price })}
+              </button>
+            }
+          >
+            <TextInput name="card_number" label={t('ledger.sandbox.card_number')} hint={t('ledger.sandbox.card_hint')} autoComplete="off" required />
+            <TestCards cards={intent.test_cards} />
+          </KitForm>
         ) : (
-          <Form method="post" className="ledger-sandbox-regional">
+          <KitForm
+            schema={SandboxPay}
+            prepare={payKind}
+            lastResult={lastResult}
+            labels={{ card_number: t('ledger.sandbox.card_number') }}
+            timeZone={DEFAULT_ZONE}
+            className="ledger-sandbox-regional"
+            buttons={
+              <>
+                <button type="submit" name="outcome" value="decline" className="btn" disabled={paying}>
+                  {t('ledger.sandbox.decline')}
+                </button>
+                <button type="submit" name="outcome" value="approve" className="btn btn-primary" disabled={paying}>
+                  {spinner} {t('ledger.sandbox.approve', { price })}
+                </button>
+              </>
+            }
+          >
             <p>{t('ledger.sandbox.regional')}</p>
-            <div className="form-actions">
-              <button type="submit" name="outcome" value="decline" className="btn" disabled={paying}>
-                {t('ledger.sandbox.decline')}
-              </button>
-              <button type="submit" name="outcome" value="approve" className="btn btn-primary" disabled={paying}>
-                {t('ledger.sandbox.approve', { price })}
-              </button>
-            </div>
-          </Form>
+          </KitForm>
         )}
         <p>
           <a href={intent.return_url}>{t('ledger.sandbox.cancel')}</a>
         </p>
       </div>
     </main>
+  )
+}
+
+/** The documented test cards; choosing one types it into the card field. */
+function TestCards({ cards }: { cards: SandboxIntent['test_cards'] }) {
+  const { t } = useTranslation()
+  const form = useFormMetadata()
+  return (
+    <details className="ledger-sandbox-cards">
+      <summary>{t('ledger.sandbox.test_cards')}</summary>
+      <ul>
+        {cards.map((c) => (
+          <li key={c.number}>
+            <button type="button" className="btn btn-link" onClick={() => form.update({ name: 'card_number', value: spaced(c.number) })}>
+              <code>{spaced(c.number)}</code>
+            </button>{' '}
+            {t(c.outcome === 'succeeded' ? 'ledger.sandbox.approves' : 'ledger.sandbox.declines', {
+              reason: t(`ledger.failure.${c.failureCode ?? ''}`, { defaultValue: c.failureCode ?? '' }),
+            })}
+          </li>
+        ))}
+      </ul>
+    </details>
   )
 }
 

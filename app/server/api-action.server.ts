@@ -1,13 +1,14 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { Submission } from '@conform-to/react'
 import type * as v from 'valibot'
-import { encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form-kit'
+import { DEFAULT_TIME_ZONE, encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, type RealmApi } from './api.server'
-import { requireRoute, type SessionUser } from './auth.server'
+import type { Access } from '#shared/access'
+import { apiFor, requireAccess, requireRoute, type SessionUser } from './auth.server'
 import { setFlash, type Flash } from './flash.server'
 
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
+export { DEFAULT_TIME_ZONE }
 
 /**
  * The one action of a kit form: behind the route's guard, parse the form with its schema (the same parse the
@@ -23,27 +24,49 @@ export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
  *     call: (api, body) => api.post('tms/genre', body), redirect: '/tms/genre', flash: 'tms.saved' })
  * ```
  */
+type ActionOptions<S extends v.GenericSchema, R, Ctx> = Omit<ParseOptions<S>, 'timeZone'> & {
+  call: (api: RealmApi, value: v.InferOutput<S>, ctx: Ctx) => Promise<R>
+  /** Where success goes (a function of the API's answer, e.g. the new record's edit screen). */
+  redirect?: string | ((answer: R) => string)
+  /** The success flash: an i18n key, or the whole message from the API's answer (with values). */
+  flash?: string | ((answer: R) => Flash)
+  /** Instead of flash + redirect: the route's own answer (the submission, to answer with the form kept). */
+  onSuccess?: (answer: R, submission: Submission<v.InferOutput<S>, string[]>) => unknown
+}
+
 export async function apiAction<S extends v.GenericSchema, R = unknown>(
   request: Request,
   context: AppLoadContext,
-  opts: Omit<ParseOptions<S>, 'timeZone'> & {
-    /** Manifest id of the route (its guard). */
-    route: string
-    call: (api: RealmApi, value: v.InferOutput<S>, ctx: { user: SessionUser }) => Promise<R>
-    /** Where success goes (a function of the API's answer, e.g. the new record's edit screen). */
-    redirect?: string | ((answer: R) => string)
-    /** The success flash: an i18n key, or the whole message from the API's answer (with values). */
-    flash?: string | ((answer: R) => Flash)
-    /** Instead of flash + redirect: the route's own answer (the submission, to answer with the form kept). */
-    onSuccess?: (answer: R, submission: Submission<v.InferOutput<S>, string[]>) => unknown
-  },
+  opts: ActionOptions<S, R, { user: SessionUser }> &
+    (
+      | {
+          /** Manifest id of the route (its guard). */
+          route: string
+        }
+      | {
+          /** The action's own requirement, when it asks more than its screen (a list's create or edit dialog). */
+          access: Access
+        }
+    ),
 ) {
-  const { api, realm, user } = await requireRoute(request, context, opts.route)
-  const submission = parseForm(await request.formData(), { ...opts, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE })
+  const { api, realm, user } = 'access' in opts ? await requireAccess(request, context, opts.access) : await requireRoute(request, context, opts.route)
+  return answerForm(request, api, realm.config?.time_zone ?? DEFAULT_TIME_ZONE, { user }, opts)
+}
+
+/**
+ * `apiAction` for a page outside the console's guard (the sandbox provider's checkout, which the buyer reaches by
+ * the intent's secret): the same parse, call and answer, with the visitor's own API client.
+ */
+export async function publicApiAction<S extends v.GenericSchema, R = unknown>(request: Request, context: AppLoadContext, opts: ActionOptions<S, R, object>) {
+  return answerForm(request, await apiFor(request, context), DEFAULT_TIME_ZONE, {}, opts)
+}
+
+async function answerForm<S extends v.GenericSchema, R, Ctx>(request: Request, api: RealmApi, timeZone: string, ctx: Ctx, opts: ActionOptions<S, R, Ctx>) {
+  const submission = parseForm(await request.formData(), { ...opts, timeZone })
   if (submission.status !== 'success') return data(submission.reply(), { status: submission.status === 'error' ? 400 : 200 })
   let answer: R
   try {
-    answer = await opts.call(api, submission.value, { user })
+    answer = await opts.call(api, submission.value, ctx)
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     return data(submission.reply(placeErrors(err.errors, submission.payload)), { status: err.status })

@@ -22,6 +22,32 @@ export interface SessionUser {
   server_ts: string
 }
 
+/**
+ * What the console shell shows of the signed-in user. The page gets this, not the session's permission map (about
+ * 250 keys): the server decides what the shell and the page offer, and the map stays out of every page's data.
+ */
+export interface ShellUser {
+  nick: string
+  name: string
+  avatar_url: string
+  origin_realm: string
+  /** Holds mas_realm_list or mas_realm_list_all: the top bar offers the realm switch. */
+  canSwitchRealm: boolean
+  /** Holds mas_user_edit: the account menu offers the profile. */
+  canEditProfile: boolean
+}
+
+export function shellUser(user: SessionUser): ShellUser {
+  return {
+    nick: user.nick,
+    name: user.name,
+    avatar_url: user.avatar_url,
+    origin_realm: user.origin_realm,
+    canSwitchRealm: can(user.permissions, null, { any: ['mas_realm_list', 'mas_realm_list_all'] }),
+    canEditProfile: user.permissions.mas_user_edit === true,
+  }
+}
+
 /** Why the sign-in screen is shown instead of a page; the boundary reads it from the 401/403 data. */
 export interface SigninRequired {
   reason: 'signin' | 'session_timeout' | 'dashboard_access' | 'realm'

@@ -10,9 +10,14 @@ import { requireRoute } from './auth.server'
 /** Table load timeout (seed 000 §9): a list that does not answer in time shows its error state. */
 export const LIST_TIMEOUT_MS = 5000
 
-/** The list query of a page URL; anything invalid falls back to the defaults (25 rows from the start). */
+/**
+ * The list query of a page URL (paging by cursor: `after`/`before`/`last`, with `offset` the position shown); anything
+ * invalid falls back to the defaults (25 rows from the start).
+ */
 export function listQueryFromUrl(url: URL): ListQuery {
-  const raw = Object.fromEntries(['limit', 'offset', 'like', 'order'].flatMap((k) => (url.searchParams.has(k) ? [[k, url.searchParams.get(k)]] : [])))
+  const raw = Object.fromEntries(
+    ['limit', 'offset', 'like', 'order', 'after', 'before', 'last'].flatMap((k) => (url.searchParams.has(k) ? [[k, url.searchParams.get(k)]] : [])),
+  )
   const parsed = v.safeParse(ListQuery, raw)
   const query = parsed.success ? parsed.output : v.parse(ListQuery, {})
   if (!(PAGE_SIZES as readonly number[]).includes(query.limit)) query.limit = PAGE_SIZES[0]
@@ -57,10 +62,14 @@ export async function loadAllRows<Row>(request: Request, context: AppLoadContext
   const filters = filtersFromUrl(url, spec, await getLocale(request))
   const { list, fixed } = listApi(api, spec, realm.code)
   const rows: Row[] = []
+  // Page after page by cursor (each page seeks the index from the last row read); by offset for lists without cursors.
+  let after: string | null | undefined
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
-    const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, like, order, ...filters, limit: MAX_LIMIT, offset } })))
+    const paging = after ? { after } : { offset }
+    const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, like, order, ...filters, limit: MAX_LIMIT, ...paging } })))
     rows.push(...page.items)
-    if (page.items.length < MAX_LIMIT || offset + MAX_LIMIT >= page.total) break
+    after = page.next
+    if (page.items.length < MAX_LIMIT || (page.next === undefined ? offset + MAX_LIMIT >= page.total : !page.next)) break
   }
   return rows.slice(0, cap)
 }

@@ -1,3 +1,4 @@
+import type { Scenario } from './harness'
 import { readdirSync, readFileSync } from 'node:fs'
 
 /**
@@ -38,4 +39,24 @@ export function workerCpuMs(serverPid: number): number {
     ticks += p.ticks
   }
   return ticks * 10
+}
+
+/**
+ * Wraps a scenario so its note says the Worker CPU per request (workerd's utime+stime over the run ÷ requests),
+ * followed by the scenario's own note when it has one.
+ */
+export function withCpu(s: Scenario, serverPid: number): Scenario {
+  let before = 0
+  return {
+    ...s,
+    before: async () => {
+      await s.before?.()
+      before = workerCpuMs(serverPid)
+    },
+    after: async () => {
+      const cpu = `CPU ${((workerCpuMs(serverPid) - before) / s.requests).toFixed(1)} ms/req`
+      const own = s.after ? await s.after() : ''
+      return own ? `${cpu}; ${own}` : cpu
+    },
+  }
 }

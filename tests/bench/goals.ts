@@ -54,6 +54,17 @@ GOALS.push({
   },
 })
 
+for (const [label, name, goal] of [
+  ['sign-in page', 'JS sign-in page (/login)', '≤ 100 KB gzip'],
+  ['list page', 'JS list page (/user)', '≤ 150 KB gzip'],
+] as const) {
+  GOALS.push({
+    what: `JS on the ${label} (first visit)`,
+    goal,
+    show: (find) => /^[\d.]+ KB in \d+ scripts/.exec(find(name)?.note ?? '')?.[0] ?? 'not run',
+  })
+}
+
 export function printGoals(results: Result[]) {
   const find = (prefix: string) => results.find((r) => r.name.startsWith(prefix))
   const rows = GOALS.map((g) => [g.what, g.goal, g.show(find)])

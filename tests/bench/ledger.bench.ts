@@ -1,5 +1,6 @@
 import { localFetch as fetch } from '../support/local-fetch'
 import type { BenchContext, Scenario } from './harness'
+import { withCpu } from './cpu'
 
 export const title = 'Credit ledger: transfers with contention on one wallet, then the invariant check'
 
@@ -32,7 +33,7 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
     return `invariants ${c.ok ? 'hold' : 'BROKEN'}: ${c.transactions} tx, entries sum ${c.entries_sum}, unbalanced ${c.unbalanced}, balance≠entries ${c.mismatched}, wallets<0 ${c.negative}`
   }
   let refused = 0
-  return [
+  const scenarios: Scenario[] = [
     {
       name: 'POST transfer, one payer wallet (1 → 1)',
       concurrency: 16,
@@ -69,4 +70,5 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
       after: async () => `${refused} refused, payer left with ${await wallet('manager')}; ${await check()}`,
     },
   ]
+  return scenarios.map((s) => withCpu(s, ctx.serverPid))
 }

@@ -1,25 +1,13 @@
 import { localFetch as fetch } from '../support/local-fetch'
 import { RARE_WORD } from './seed'
 import type { BenchContext, Scenario } from './harness'
-import { workerCpuMs } from './cpu'
+import { withCpu } from './cpu'
 
 export const title = 'Speed goals (issue 12): SSR pages and API lists in the bench realm (100,000 rows per table)'
 
 async function expectOk(res: Response) {
   if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.url}`)
   await res.arrayBuffer()
-}
-
-/** Wraps a scenario so its note says the Worker CPU per request (workerd's utime+stime over the run ÷ requests). */
-function withCpu(s: Scenario, serverPid: number): Scenario {
-  let before = 0
-  return {
-    ...s,
-    before: async () => {
-      before = workerCpuMs(serverPid)
-    },
-    after: async () => `CPU ${((workerCpuMs(serverPid) - before) / s.requests).toFixed(1)} ms/req`,
-  }
 }
 
 export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
@@ -45,7 +33,9 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
     ['text search', '/mas/user?limit=25&like=Silva'],
     ['rare text search', `/mas/user?limit=25&like=${RARE_WORD}`],
     ['sort by name', '/mas/user?limit=25&order=name'],
-    ['last page', '/mas/user?limit=25&offset=99975'],
+    // The console's last-page link: the order reversed, no OFFSET (the cursor answer's `prev` then pages back).
+    ['last page', '/mas/user?limit=25&last=1'],
+    ['offset 99975 (position paging, API clients)', '/mas/user?limit=25&offset=99975'],
     ['bank plain', '/tms/question_bank?limit=25'],
     ['bank text search', '/tms/question_bank?limit=25&like=Souza'],
     ['models text search', '/tms/model?limit=25&like=Costa'],

@@ -16,7 +16,7 @@ const rows: Row[] = Array.from({ length: 25 }, (_, i) => ({
 }))
 
 function renderTable(page: ListPage<Row>, query: Partial<ListQuery> = {}, url = '/realm') {
-  const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', ...query }
+  const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', after: '', before: '', last: false, ...query }
   const Stub = createRemixStub([{ path: '/realm', Component: () => <EntityTable spec={realmList} page={page} query={q} title="Realms" /> }])
   render(<Stub initialEntries={[url]} />)
 }
@@ -44,6 +44,33 @@ describe('EntityTable', () => {
     expect(screen.getByRole('columnheader', { name: /Nome canônico/ }).getAttribute('aria-sort')).toBe('none')
   })
 
+  it('pages by cursor: next and previous carry the row cursor and the position shown; first and last pages', () => {
+    renderTable({ items: rows, total: 60, limit: 25, offset: 25, next: 'N1', prev: 'P1' }, { offset: 25 }, '/realm?after=X&offset=25&order=name')
+    expect(screen.getByText('26–50 de 60')).toBeTruthy()
+    const href = (name: string) => screen.getByRole('link', { name }).getAttribute('href')
+    expect(href('Próxima página')).toBe('/realm?after=N1&offset=50&order=name')
+    // The page before the second one is the first: no cursor.
+    expect(href('Página anterior')).toBe('/realm?order=name')
+    expect(href('Primeira página')).toBe('/realm?order=name')
+    expect(href('Última página')).toBe('/realm?order=name&last=1')
+  })
+
+  it('pages back from a later page with the before cursor; on the last page next and last are disabled', () => {
+    renderTable({ items: rows.slice(0, 10), total: 60, limit: 25, offset: 50, next: null, prev: 'P2' }, { offset: 50 }, '/realm?last=1')
+    expect(screen.getByText('51–60 de 60')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Página anterior' }).getAttribute('href')).toBe('/realm?before=P2&offset=25')
+    expect(screen.queryByRole('link', { name: 'Próxima página' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Última página' })).toBeNull()
+  })
+
+  it('says "more than" when the count stopped at its cap, and offers no last page then', () => {
+    renderTable({ items: rows, total: 10_000, total_capped: true, limit: 25, offset: 0, next: 'N1', prev: null })
+    expect(screen.getByText('1–25 de mais de 10.000')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Próxima página' })).toBeTruthy()
+    expect(screen.queryByRole('link', { name: 'Última página' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Primeira página' })).toBeNull()
+  })
+
   it('shows the empty state', () => {
     renderTable({ items: [], total: 0, limit: 25, offset: 0 })
     expect(screen.getByText('Nenhum registro encontrado.')).toBeTruthy()
@@ -68,7 +95,7 @@ describe('EntityTable keyboard and reach', () => {
       const location = useLocation()
       return <output data-testid="where">{location.search}</output>
     }
-    const q: ListQuery = { limit: 25, offset: 0, like: '', order: '' }
+    const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', after: '', before: '', last: false }
     const Stub = createRemixStub([
       {
         path: '/realm',
@@ -119,7 +146,7 @@ describe('EntityTable keyboard and reach', () => {
 })
 
 describe('EntityTable column picker and focus return', () => {
-  const q: ListQuery = { limit: 25, offset: 0, like: '', order: '' }
+  const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', after: '', before: '', last: false }
   const page = { items: rows.slice(0, 5), total: 5, limit: 25, offset: 0 }
 
   /** The list and an edit page reached from its rows' links, with a link back (as the console's edit screens have). */

@@ -60,6 +60,18 @@ describe('reading typed values', () => {
     expect(ok.status === 'success' && ok.value).toEqual({ name: 'Crônica', min_words: 100, max_words: 400, description: '' })
   })
 
+  it('reads a declared day in the language the form was typed in (a GET form posts none: the caller says it)', () => {
+    const schema = v.object({ start_at: v.pipe(v.string('validation.required'), v.isoDate('ledger.validation.invalid_date')) })
+    const fields = [{ name: 'start_at', label: 'ledger.report.start_at', kind: 'date' as const, required: true }]
+    const form = new FormData()
+    form.set('start_at', '11/23/2026')
+    expect(parseForm(form, { schema, fields, locale: 'en-US' })).toMatchObject({ status: 'success', value: { start_at: '2026-11-23' } })
+    // The same text read as pt-BR is month 23: kept as typed, so the schema refuses it instead of a changed date.
+    expect(parseForm(form, { schema, fields, locale: 'pt-BR' })).toMatchObject({ status: 'error', error: { start_at: ['ledger.validation.invalid_date'] } })
+    form.set('start_at', '')
+    expect(parseForm(form, { schema, fields, locale: 'pt-BR' })).toMatchObject({ status: 'error', error: { start_at: ['validation.required'] } })
+  })
+
   it('parses nested lists without declared fields, numbers with the locale’s comma', () => {
     const schema = v.object({
       targets: v.array(v.object({ nick: v.pipe(v.string(), v.minLength(2, 'validation.min_length')), amount: v.number('validation.number') })),

@@ -38,7 +38,7 @@ describe('one time formatter', () => {
             <EntityTable
               spec={ledgerContentList}
               page={{ items: [row], total: 1, limit: 25, offset: 0 }}
-              query={{ limit: 25, offset: 0, like: '', order: '' }}
+              query={{ limit: 25, offset: 0, like: '', order: '', after: '', before: '', last: false }}
               title="Preços"
             />
           </ClockProvider>

@@ -13,10 +13,10 @@ import {
   MODEL_FLAGS,
   MODEL_KINDS,
   PUBLICATION_TYPES,
-  QUESTION_TYPES,
   TASK_STATUSES,
   TEXT_COUNT_UNITS,
 } from '#shared/schemas/tms/constants'
+import { QUESTION_TYPES, questionTypeLabel } from '#shared/schemas/tms/question-types'
 
 /** The task-authoring and room screens' sources, read as text. */
 const sources = {
@@ -41,7 +41,7 @@ function literalKeys(): Map<string, string> {
 
 /** Keys the screens build from a constant (`tms.type.${type}`): every value of the constant needs its text. */
 const builtKeys = [
-  ...QUESTION_TYPES.map((x) => `tms.type.${x}`),
+  ...QUESTION_TYPES.map(questionTypeLabel),
   ...MODEL_KINDS.map((x) => `tms.kind.${x}`),
   ...TASK_STATUSES.flatMap((x) => [`tms.status.${x}`, `tms.publish.done_${x}`]),
   ...DIFFICULTIES.map((x) => `tms.difficulty.${x}`),

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
+import { renderToString } from 'react-dom/server'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TOAST_TIMEOUT_MS, ToastProvider, useResultToast, useToast, type ToastInput } from '~/components/ui/toast'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -41,6 +42,26 @@ describe('toasts', () => {
     act(() => vi.advanceTimersByTime(4900))
     expect(screen.queryByRole('status')).not.toBeNull()
     act(() => vi.advanceTimersByTime(200))
+    expect(screen.queryByRole('status')).toBeNull()
+  })
+
+  it('render the server’s toasts in the first render (a flash after a no-script redirect), then close as usual', () => {
+    const html = renderToString(
+      <ToastProvider initial={[{ kind: 'success', message: 'resources.role.deleted' }]}>
+        <p>page</p>
+      </ToastProvider>,
+    )
+    expect(html).toContain('Perfil excluído.')
+    expect(html).toContain('role="status"')
+    render(
+      <ToastProvider initial={[{ kind: 'success', message: 'resources.role.deleted' }]}>
+        <Pusher toast={{ kind: 'info', message: 'resources.role.deleted' }} />
+      </ToastProvider>,
+    )
+    expect(screen.getAllByRole('status')).toHaveLength(1)
+    fireEvent.click(screen.getByText('push'))
+    expect(screen.getAllByRole('status')).toHaveLength(2)
+    act(() => vi.advanceTimersByTime(5100))
     expect(screen.queryByRole('status')).toBeNull()
   })
 

@@ -5,7 +5,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUTES, samplePath, type RouteEntry } from '#shared/manifest'
 import { catalogues } from '~/i18n/catalogues'
-import { hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
+import { validQuestion } from '../support/tms-fixtures'
+import { hydrated, launch, newPage, open, realmApi, signInOnScreen, url } from './browser'
 
 /**
  * axe-core on every console route of the manifest that has a screen of its own (routes still served by the "not
@@ -93,11 +94,25 @@ afterAll(async () => {
 
 describe('accessibility (axe-core)', () => {
   let page: Page
-  // Parameterised routes take a real id from the demo data: the first link to that pattern on the screens already
-  // visited (lists link their rows' edit, detail and preview pages), so each id is one the API itself listed. A task's
-  // codes page has no link until a code exists; the demo seed (worker/seed/tms.ts) publishes task t-demo-fractions to
-  // room 9º A.
-  const concrete = new Map<string, string>([['tms.token.edit', samplePath(routeOf('tms.token.edit'), { roomName: '9º A', taskId: 't-demo-fractions' })]])
+  // Parameterised routes take a real id: the first link to that pattern on the screens already visited (lists link
+  // their rows' edit, detail and preview pages), so each id is one the API itself listed. A task's codes page has no
+  // link until a code exists: this file publishes a task of its own to a room of its own (below) and opens its page.
+  const concrete = new Map<string, string>()
+
+  beforeAll(async () => {
+    const api = await realmApi('demo', 'platform')
+    const room = await api<{ id: string; name: string }>('POST', 'room/room', { name: `Sala axe ${crypto.randomUUID().slice(0, 6)}` })
+    const model = await api<{ id: string }>('POST', 'tms/model', { title: 'Modelo axe', token: true, questions: [validQuestion('single')] })
+    // A category under each root the realm requires on a task.
+    const { categories } = await api<{ categories: { id: string; parent_id: string | null; required: boolean; selectable: boolean }[] }>(
+      'GET',
+      `tms/task/options/${model.id}`,
+    )
+    const required = categories.filter((c) => c.required && !c.parent_id).map((c) => c.id)
+    const chosen = required.map((root) => categories.find((c) => c.parent_id === root && c.selectable)!.id)
+    const task = await api<{ id: string }>('POST', 'tms/task', { model_id: model.id, rooms: [room.id], categories: chosen })
+    concrete.set('tms.token.edit', samplePath(routeOf('tms.token.edit'), { roomName: room.name, taskId: task.id }))
+  })
   const seen = new Set<string>()
   const spent = { navigation: 0, axe: 0 }
 

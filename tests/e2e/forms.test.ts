@@ -88,6 +88,11 @@ describe('forms in the browser', () => {
     await p.getByLabel(pt['resources.tms_genre.fields.max_words']).fill('600')
     await p.getByRole('button', { name: pt['tms.form.save'] }).click()
     await p.waitForURL((u) => u.pathname === '/tms/genre')
+    // The save's flash is in the page the redirect lands on, without script (the server renders the toast).
+    expect(await p.getByRole('status').filter({ hasText: pt['tms.saved'] }).count()).toBe(1)
+    // Shown once: the next page no longer has it.
+    await p.reload()
+    expect(await p.getByRole('status').filter({ hasText: pt['tms.saved'] }).count()).toBe(0)
     await bare.close()
     await context.close()
   })

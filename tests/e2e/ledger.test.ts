@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, launch, newPage, open, signInOnScreen, url } from './browser'
+import { expectConsoleErrors, launch, newPage, open, realmApi, signInOnScreen, url } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -27,20 +27,39 @@ async function signedIn(nick: string, path: string) {
 
 describe('credit ledger in the browser', () => {
   it('buys a package through the sandbox checkout and the top-bar balance rises', async () => {
+    // A package of its own (R$ 49,90 for 500 credits), put on sale by the realm's root.
+    const name = `Pacote ${crypto.randomUUID().slice(0, 6)}`
+    const api = await realmApi('demo', 'root')
+    const pkg = await api<{ id: string }>('POST', 'ledger/package', { name, cost: 49.9, currency: 'BRL', points: 500 })
     const { context, page, errors } = await signedIn('teacher', '/ledger/package/purchase')
     const before = Number(await topBarBalance(page))
     expect(before).toBeGreaterThan(0)
-    await page.getByRole('link', { name: 'Comprar Inicial' }).click()
+    await page.getByRole('link', { name: `Comprar ${name}` }).click()
     await page.getByRole('button', { name: /^Pagar R\$\s?49,90$/ }).click()
 
     // The provider's hosted checkout (the embedded sandbox): a test card approves the payment.
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\/pi_/)
     await page.waitForSelector('html[data-hydrated="true"]')
     expect(await page.getByTestId('sandbox-amount').textContent()).toMatch(/R\$\s?49,90/)
-    await page.getByLabel(pt['ledger.sandbox.card_number']).fill('4242 4242 4242 4242')
+    // The card field is on the form kit: the schema's rule live, then the sandbox's refusal of a card it does not
+    // know, both under the field; a test card chosen from the list is typed into it.
+    const card = page.getByLabel(pt['ledger.sandbox.card_number'])
+    await card.fill('12')
+    await card.blur()
+    await expect.poll(() => card.getAttribute('aria-invalid')).toBe('true')
+    expect(await page.locator('.field .error').textContent()).toBe(pt['ledger.validation.card_number'])
+    await card.fill('1234 5678 9012 3456')
+    await page.getByRole('button', { name: /^Pagar R\$/ }).click()
+    await expect.poll(() => page.locator('.field .error').textContent()).toBe(pt['ledger.error.sandbox_card'])
+    expect(await card.getAttribute('aria-invalid')).toBe('true')
+    // The summary names the field by its label.
+    expect(await page.locator('.error-summary').textContent()).toContain(`${pt['ledger.sandbox.card_number']}: ${pt['ledger.error.sandbox_card']}`)
+    await page.getByText(pt['ledger.sandbox.test_cards'], { exact: true }).click()
+    await page.getByRole('button', { name: '4242 4242 4242 4242' }).click()
+    expect(await card.inputValue()).toBe('4242 4242 4242 4242')
     await page.getByRole('button', { name: /^Pagar R\$/ }).click()
 
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/ledger/package/purchase/pkg_demo_start')
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/ledger/package/purchase/${pkg.id}`)
     await expect.poll(() => page.getByRole('status').filter({ hasText: '500 créditos adicionados' }).count()).toBe(1)
     expect(Number(await topBarBalance(page))).toBe(before + 500)
     expect(errors).toEqual([])
@@ -107,6 +126,64 @@ describe('credit ledger in the browser', () => {
     await review.getByRole('button', { name: en['ledger.sponsor.confirm_yes'] }).click()
     await expect.poll(available).not.toBe(before)
     expect(await page.getByRole('region', { name: en['ledger.sponsor.confirm_title'] }).count()).toBe(0)
+    await context.close()
+  })
+  it('filters a report by days typed in the page language, checked live and, without script, by the loader', async () => {
+    const { context, page } = await signedIn('root', '/reports/ledger')
+    await page.waitForSelector('html[data-hydrated="true"]')
+    const from = page.getByRole('textbox', { name: pt['ledger.report.start_at'] })
+    const to = page.getByRole('textbox', { name: pt['ledger.report.end_at'] })
+    expect(await from.getAttribute('placeholder')).toBe('dd/mm/aaaa')
+    expect(await from.inputValue()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/)
+    await from.fill('31/02/2026')
+    await from.blur()
+    await expect.poll(() => from.getAttribute('aria-invalid')).toBe('true')
+    await from.fill('01/10/2026')
+    await to.fill('20/10/2026')
+    await page.getByRole('button', { name: pt['ledger.report.apply'] }).click()
+    await expect.poll(() => new URL(page.url()).searchParams.get('start_at')).toBe('01/10/2026')
+    // The loader read the typed days: the CSV export names them as the API took them.
+    await expect.poll(() => page.getByRole('link', { name: pt['table.export_csv'] }).getAttribute('href')).toContain('start_at=2026-10-01&end_at=2026-10-20')
+    expect(await page.getByRole('textbox', { name: pt['ledger.report.start_at'] }).inputValue()).toBe('01/10/2026')
+
+    const bare = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false })
+    await bare.addCookies(await context.cookies())
+    const p = await bare.newPage()
+    await p.goto(url('demo.localhost', '/reports/ledger'))
+    await p.getByRole('textbox', { name: pt['ledger.report.start_at'] }).fill('20/11/2026')
+    await p.getByRole('textbox', { name: pt['ledger.report.end_at'] }).fill('01/11/2026')
+    await p.getByRole('button', { name: pt['ledger.report.apply'] }).click()
+    await p.waitForURL((u) => u.searchParams.get('end_at') === '01/11/2026')
+    expect(await p.getByRole('textbox', { name: pt['ledger.report.end_at'] }).getAttribute('aria-invalid')).toBe('true')
+    expect(await p.locator('.error-summary').textContent()).toContain(pt['ledger.validation.period_order'])
+    expect(await p.getByRole('status').filter({ hasText: pt['ledger.report.fix_period'] }).count()).toBe(1)
+    await bare.close()
+    await context.close()
+  })
+
+  it('opens a new price from a typed key, refusing a malformed one with and without script', async () => {
+    const { context, page } = await signedIn('root', '/ledger/content')
+    await page.waitForSelector('html[data-hydrated="true"]')
+    const key = page.getByRole('textbox', { name: pt['resources.ledger_content.add_custom'] })
+    const go = page.locator('#content-custom').getByRole('button', { name: pt['resources.ledger_content.add_go'] })
+    await key.fill('1 bad')
+    await go.click()
+    await expect.poll(() => key.getAttribute('aria-invalid')).toBe('true')
+    expect(new URL(page.url()).pathname).toBe('/ledger/content')
+    await key.fill('escola.tutoria')
+    await go.click()
+    await page.waitForURL((u) => u.pathname === '/ledger/content/edit/escola.tutoria')
+
+    const bare = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false })
+    await bare.addCookies(await context.cookies())
+    const p = await bare.newPage()
+    await p.goto(url('demo.localhost', '/ledger/content'))
+    await p.getByRole('textbox', { name: pt['resources.ledger_content.add_custom'] }).fill('X!')
+    await p.locator('#content-custom').getByRole('button').click()
+    await p.waitForURL((u) => u.searchParams.get('add') === 'X!')
+    expect(await p.getByRole('textbox', { name: pt['resources.ledger_content.add_custom'] }).inputValue()).toBe('X!')
+    expect(await p.locator('.error-summary').textContent()).toContain(pt['ledger.validation.content_key'])
+    await bare.close()
     await context.close()
   })
 })

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { QUESTION_TYPES, type QuestionType } from '#shared/schemas/tms/constants'
+import { QUESTION_TYPES, type QuestionType } from '#shared/schemas/tms/question-types'
 import { launch, newPage, open, signInOnScreen, url } from './browser'
 
 let browser: Browser

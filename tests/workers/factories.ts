@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test'
 import { realmWallet, userWallet } from '../../worker/db/ledger'
-import { bankQuestionRow, roomGroupRow, roomMemberRow, roomRow, taskCategoryRow } from '../../worker/seed/tms'
+import { bankQuestionRow, insert, roomGroupRow, roomMemberRow, roomRow, taskCategoryRow } from '../../worker/seed/tms'
 import { issuanceRows, packageRow } from '../../worker/seed/ledger'
+import type { QuestionType } from '#shared/schemas/tms/constants'
 import { validQuestion } from '../support/tms-fixtures'
 
 /**
@@ -27,8 +28,9 @@ export async function room(realm: string, options: { name?: string; topic?: stri
 /** A room group of `realm` holding `rooms` (ids). */
 export async function roomGroup(realm: string, rooms: string[]) {
   const id = unique('g')
-  await env.DB.batch([roomGroupRow(env.DB, { id, realm, name: `Group ${id}`, rooms }, now())])
-  return { id }
+  const name = `Group ${id}`
+  await env.DB.batch([roomGroupRow(env.DB, { id, realm, name, rooms }, now())])
+  return { id, name }
 }
 
 /**
@@ -54,10 +56,49 @@ export async function taskCategory(realm: string, options: { name?: string; pare
   return { id, parent }
 }
 
+/**
+ * A root of task categories of `realm` (a group, not selectable itself) whose values are chosen one at a time, required
+ * on every task when `required`.
+ */
+export async function taskCategoryGroup(realm: string, options: { required?: boolean } = {}) {
+  const id = unique('c-group')
+  const name = `Group ${id}`
+  await env.DB.batch([taskCategoryRow(env.DB, { id, realm, name, selectable: false, required: options.required ?? false, multi_selection: false }, now())])
+  return { id, name }
+}
+
+/** What an essay question of `realm` refers to: a textual genre, and a group of assessed skills with one skill. */
+export async function essayRefs(realm: string) {
+  const at = now()
+  const stamp = { realm, description: '', created_at: at, updated_at: at, updated_by: 'factory' }
+  const genre = unique('gn')
+  const group = unique('sk-group')
+  const skill = unique('sk')
+  await env.DB.batch([
+    insert(env.DB, 'tms_genre', { id: genre, name: `Genre ${genre}`, min_words: 150, max_words: 400, ...stamp }),
+    insert(env.DB, 'tms_assessed_skill', { id: group, name: `Skills ${group}`, type: 'group', weight: 1, group_id: null, ...stamp }),
+    insert(env.DB, 'tms_assessed_skill', { id: skill, name: `Skill ${skill}`, type: 'skill', weight: 2, group_id: group, ...stamp }),
+  ])
+  return { genre, group, skill }
+}
+
+/** validQuestion of `type`; an essay refers to the genre and skill of `refs` (essayRefs). */
+export function questionOf(type: QuestionType, refs: { genre: string; skill: string }): Record<string, unknown> & { type: QuestionType } {
+  const q = validQuestion(type)
+  if (type !== 'essay') return q
+  return { ...q, options: { ...(q.options as object), genre: refs.genre, assessed_skill_ids: [refs.skill] } }
+}
+
 /** A question-bank item of `realm`: a valid single-choice question unless `question` says otherwise. */
-export async function bankQuestion(realm: string, question: Record<string, unknown> = validQuestion('single'), difficulty = 'easy') {
+export async function bankQuestion(
+  realm: string,
+  question: Record<string, unknown> = validQuestion('single'),
+  difficulty = 'easy',
+  /** Classification columns (grade_id, subject_id, standard_id, descriptor_id, batch_id…). */
+  columns: Record<string, unknown> = {},
+) {
   const id = unique('b')
-  await env.DB.batch([bankQuestionRow(env.DB, realm, { ...question, id, difficulty }, 'factory', now())])
+  await env.DB.batch([bankQuestionRow(env.DB, realm, { ...question, id, difficulty }, 'factory', now(), columns)])
   return { id }
 }
 
@@ -82,4 +123,22 @@ export async function fund(realm: string, points: number, nick?: string) {
   const id = unique('fund')
   await env.DB.batch(issuanceRows(env.DB, realm, id, nick ? userWallet(realm, nick) : realmWallet(realm), points, now()))
   return { transaction: id }
+}
+
+/**
+ * A user of `realm` holding `roles` (none unless given; a student of the demo data holds no permission either), with
+ * the realm's nick suffix: `nick` is the stored nick, `login` the part typed without the suffix.
+ */
+export async function user(realm: string, options: { name?: string; roles?: string[] } = {}) {
+  const suffix = (await env.DB.prepare('SELECT nick_suffix FROM realm WHERE code = ?').bind(realm).first<string>('nick_suffix')) ?? ''
+  const login = unique('user')
+  const nick = `${login}${suffix}`
+  const name = options.name ?? `User ${login}`
+  await env.DB.batch([
+    env.DB.prepare('INSERT INTO user (realm, nick, name, origin_realm) VALUES (?, ?, ?, ?)').bind(realm, nick, name, realm),
+    ...(options.roles ?? []).map((role, i) =>
+      env.DB.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, ?)').bind(realm, nick, role, i),
+    ),
+  ])
+  return { nick, login, name }
 }

@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import type { TestProject } from 'vitest/node'
 import { hashPassword } from '../../worker/lib/password'
 import { startMailApi } from '../support/mail-api'
@@ -11,6 +13,8 @@ declare module 'vitest' {
     mailApi: string
     /** The demo password's hash (PBKDF2, 600k iterations), computed once per run for every file's demo seed. */
     demoPasswordHash: string
+    /** Gzip size of each script of the built console (`/assets/<file>.js` → bytes), for page-weight.test.ts. */
+    scriptSizes: Record<string, number>
   }
 }
 
@@ -24,8 +28,16 @@ export default async function setup(project: TestProject) {
   project.provide('oidcIssuer', issuer.url)
   project.provide('mailApi', mail.url)
   project.provide('demoPasswordHash', await hashPassword('demo1234'))
+  project.provide('scriptSizes', scriptSizes(new URL('../../build/client/assets/', import.meta.url)))
   return async () => {
     await issuer.stop()
     await mail.stop()
   }
+}
+
+/** The Worker cannot read the build's files: their gzip sizes (as the bench counts them) are measured here. */
+function scriptSizes(dir: URL): Record<string, number> {
+  const sizes: Record<string, number> = {}
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) sizes[`/assets/${file}`] = gzipSync(readFileSync(new URL(file, dir))).length
+  return sizes
 }

@@ -81,8 +81,8 @@ export function forgetCraftedUsers(): void {
 }
 
 /**
- * A staff member of `realm` holding exactly `permissions` (one role of their own), with a new session: its API
- * token and the console cookie. Rows are written with plain SQL, the session with the product's createSession.
+ * A staff member of `realm` holding exactly `permissions` (one role of their own), with a new session (a console one for a console user): its
+ * API token and the console cookie. Rows are written with plain SQL, the session with the product's createSession.
  */
 export async function userWith(realm: string, permissions: readonly string[]) {
   const key = `${realm}|${[...permissions].sort().join(',')}`
@@ -97,14 +97,24 @@ export async function userWith(realm: string, permissions: readonly string[]) {
         ...[...new Set(permissions)].map((p) => env.DB.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?)').bind(realm, role, p)),
         env.DB.prepare('INSERT INTO user (realm, nick, name, origin_realm) VALUES (?, ?, ?, ?)').bind(realm, nick, `Matrix ${id}`, realm),
         env.DB.prepare('INSERT INTO user_role (realm, nick, role, position) VALUES (?, ?, ?, 0)').bind(realm, nick, role),
+        // A console user (dashboard_dashboard_access) of a realm that restricts its console to some roles
+        // (allowed_roles, such as escola's): the realm lists the crafted role too; every other role stays refused.
+        ...(permissions.includes('dashboard_dashboard_access')
+          ? [
+              env.DB.prepare(
+                "UPDATE realm SET allowed_roles = json_insert(allowed_roles, '$[#]', ?) WHERE code = ? AND json_array_length(allowed_roles) > 0",
+              ).bind(role, realm),
+            ]
+          : []),
       ])
       return { role, nick }
     })()
     crafted.set(key, found)
   }
   const { role, nick } = await found
-  // Platform web: the crafted role is none of those a realm's allowed_roles may list, and that list binds only
-  // console (dashboard) sessions; the cookie still opens the console, whose checks are the permissions'.
-  const { token } = await createSession(env.DB, realm, nick, { platform: 'web' })
+  // A console session for a console user; the web client's otherwise (a console session the realm's allowed_roles
+  // leave out would end at its first request).
+  const platform = permissions.includes('dashboard_dashboard_access') ? 'dashboard' : 'web'
+  const { token } = await createSession(env.DB, realm, nick, { platform })
   return { token, cookie: `dash_session=${cookieValue(token)}`, role, nick }
 }

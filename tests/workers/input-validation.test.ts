@@ -5,6 +5,7 @@ import { sanitizeRichText } from '#shared/rich-text'
 import { isMediaUrl } from '#shared/schemas/tms/question-rules'
 import { type AppEnv, readJsonBody } from '../../worker/api/context'
 import { handleApiError } from '../../worker/api/mas/error_log'
+import { creditPackage } from './factories'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 
 /**
@@ -146,12 +147,13 @@ describe('URL fields accept only absolute web addresses that parse', () => {
 describe('POST /ledger/transaction/create-intent', () => {
   it('refuses a return_url that does not parse with 400, creating no intent', async () => {
     const { token, nick } = await userWith('demo', [DASH])
+    const pkg = await creditPackage('demo')
     for (const return_url of ['http://[', 'javascript:alert(1)', '//evil.example/x']) {
       const body = await expectEnvelope(
         await api(DEMO, 'ledger/transaction/create-intent', {
           method: 'POST',
           token,
-          json: { provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url } },
+          json: { provider: 'sandbox-card', product_id: pkg.id, provider_data: { return_url } },
         }),
         400,
       )
@@ -162,7 +164,7 @@ describe('POST /ledger/transaction/create-intent', () => {
     const ok = await api(DEMO, 'ledger/transaction/create-intent', {
       method: 'POST',
       token,
-      json: { provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url: '/ledger/balance' } },
+      json: { provider: 'sandbox-card', product_id: pkg.id, provider_data: { return_url: '/ledger/balance' } },
     })
     expect(ok.status, await ok.clone().text()).toBe(201)
   })

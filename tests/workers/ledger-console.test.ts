@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
+import { creditPackage } from './factories'
 import { DEMO, call, userWith } from './helpers'
 import { DASH, balance, funded, grant, key, recipient } from './ledger-helpers'
 import { userWallet } from '../../worker/db/ledger'
@@ -33,6 +34,14 @@ function form(values: Record<string, string>): FormData {
 const post = (path: string, cookie: string, values: Record<string, string>) =>
   call(DEMO, path, { method: 'POST', headers: { cookie, origin: `http://${DEMO}` }, body: form(values) })
 
+/** Packages of demo made for this file: `start` (R$ 49,90, 500 credits) and `school` (the path tables name them `:start`, `:school`). */
+const packages: Record<string, string> = {}
+beforeAll(async () => {
+  packages.start = (await creditPackage('demo', { cost: 49.9, currency: 'BRL', points: 500 })).id
+  packages.school = (await creditPackage('demo', { cost: 1499.9, currency: 'BRL', points: 20000 })).id
+})
+const withPackages = (path: string) => path.replace(/:(start|school)\b/g, (_, name: string) => packages[name])
+
 describe('ledger screens', () => {
   it.each([
     ['/ledger/content', 'pages.ledger.content.list'],
@@ -40,18 +49,18 @@ describe('ledger screens', () => {
     ['/ledger/content/edit/new.item', 'resources.ledger_content.create'],
     ['/ledger/package', 'pages.ledger.package.list'],
     ['/ledger/package/create', 'pages.ledger.package.create'],
-    ['/ledger/package/edit/pkg_demo_start', 'pages.ledger.package.edit'],
+    ['/ledger/package/edit/:start', 'pages.ledger.package.edit'],
     ['/ledger/transfer/create', 'pages.ledger.transfer'],
     ['/ledger/sponsor/create', 'pages.ledger.sponsor'],
     ['/ledger/balance', 'ledger.balance.accounts'],
     ['/ledger/package/purchase', 'ledger.purchase.intro'],
-    ['/ledger/package/purchase/pkg_demo_school', 'ledger.purchase.provider'],
+    ['/ledger/package/purchase/:school', 'ledger.purchase.provider'],
     ['/reports/ledger', 'ledger.report.name.balance_by_realm'],
     ['/reports/ledger?report=purchased&period=month', 'ledger.report.column.amount_brl'],
     ['/analytics/ledger', 'ledger.report.totals'],
   ])('%s renders', async (path, text) => {
     const user = await userWith('demo', ALL_LEDGER)
-    const res = await call(DEMO, path, { headers: { cookie: user.cookie } })
+    const res = await call(DEMO, withPackages(path), { headers: { cookie: user.cookie } })
     const html = await res.text()
     expect(res.status, html.slice(0, 500)).toBe(200)
     expect(html).toContain(pt[text].replace(/{{.*$/, '').replace(/'/g, '&#x27;'))
@@ -214,7 +223,7 @@ describe('ledger screen actions', () => {
 
   it('starts a purchase and sends the buyer to the provider checkout; the checkout pays and returns', async () => {
     const buyer = await userWith('demo', [DASH, `x_${crypto.randomUUID()}`])
-    const start = await post('/ledger/package/purchase/pkg_demo_start', buyer.cookie, { provider: 'sandbox-card', idempotency_key: key() })
+    const start = await post(`/ledger/package/purchase/${packages.start}`, buyer.cookie, { provider: 'sandbox-card', idempotency_key: key() })
     expect(start.status).toBe(302)
     const checkout = new URL(start.headers.get('location')!)
     expect(checkout.pathname).toMatch(/^\/sandbox\/checkout\/pi_/)
@@ -226,7 +235,7 @@ describe('ledger screen actions', () => {
       body: form({ card_number: '4242 4242 4242 4242' }),
     })
     expect(paid.status).toBe(302)
-    expect(paid.headers.get('location')).toMatch(/^\/ledger\/package\/purchase\/pkg_demo_start\?intent=pi_/)
+    expect(paid.headers.get('location')).toMatch(new RegExp(`^/ledger/package/purchase/${packages.start}\\?intent=pi_`))
     expect(await balance(buyer.nick)).toBe(500)
     const back = await (await call(DEMO, paid.headers.get('location')!, { headers: { cookie: buyer.cookie } })).text()
     expect(back).toContain('500 créditos adicionados')

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { SANDBOX_SIGNATURE_HEADER, sandboxSecret, signSandboxWebhook } from '../../worker/lib/payments'
+import { creditPackage } from './factories'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 import { DASH, balance, expectInvariants, key, ledgerRealm } from './ledger-helpers'
 
@@ -20,7 +21,10 @@ async function buyer() {
   return userWith('demo', [DASH, `x_${crypto.randomUUID()}`])
 }
 
-async function intent(token: string, product = 'pkg_demo_start'): Promise<Intent> {
+/** A package of demo on sale for R$ 49,90 and 500 credits (the card provider's purchases below). */
+const starter = () => creditPackage('demo', { cost: 49.9, currency: 'BRL', points: 500 })
+
+async function intent(token: string, product: string): Promise<Intent> {
   const res = await api(DEMO, 'ledger/transaction/create-intent', {
     method: 'POST',
     token,
@@ -50,11 +54,14 @@ const providerRef = async (id: string) =>
 describe('buying a package through the sandbox provider', () => {
   it('lists the packages on sale and the providers available in the realm', async () => {
     const me = await buyer()
+    const onSale = await Promise.all(['BRL', 'EUR', 'USD'].map((currency) => creditPackage('demo', { currency })))
     const shop = (await (await api(DEMO, 'ledger/package/shop', { token: me.token })).json()) as {
       packages: { id: string; currency: string }[]
       providers: unknown[]
     }
-    expect(shop.packages.map((p) => p.currency).sort()).toEqual(expect.arrayContaining(['BRL', 'EUR', 'USD']))
+    expect(shop.packages.map((p) => ({ id: p.id, currency: p.currency }))).toEqual(
+      expect.arrayContaining(onSale.map((p) => ({ id: p.id, currency: p.currency }))),
+    )
     expect(shop.providers).toEqual([
       { code: 'sandbox-card', kind: 'card', sandbox: true, available: true },
       { code: 'sandbox-regional', kind: 'regional', sandbox: true, available: true },
@@ -63,10 +70,11 @@ describe('buying a package through the sandbox provider', () => {
 
   it('issues the credits only on the verified confirmation, exactly once', async () => {
     const me = await buyer()
-    const i = await intent(me.token)
+    const pkg = await starter()
+    const i = await intent(me.token, pkg.id)
     expect(i).toMatchObject({ status: 'pending', points: 500, amount: 49.9, currency: 'BRL' })
     expect(i.checkout_url).toBe(`http://demo.localhost/sandbox/checkout/${i.id}?secret=${i.client_secret}`)
-    expect(i.return_url).toBe(`http://demo.localhost/ledger/package/purchase/pkg_demo_start?intent=${i.id}`)
+    expect(i.return_url).toBe(`http://demo.localhost/ledger/package/purchase/${pkg.id}?intent=${i.id}`)
     expect(await balance(me.nick)).toBe(0)
 
     const paid = await pay(i, { card_number: '4242 4242 4242 4242' })
@@ -80,7 +88,8 @@ describe('buying a package through the sandbox provider', () => {
 
   it('issues once when the same webhook repeats, and once when the payment is confirmed twice', async () => {
     const me = await buyer()
-    const i = await intent(me.token)
+    const pkg = await starter()
+    const i = await intent(me.token, pkg.id)
     const event = {
       id: `evt_${crypto.randomUUID()}`,
       type: 'payment.succeeded',
@@ -100,7 +109,8 @@ describe('buying a package through the sandbox provider', () => {
 
   it('refuses webhooks that are not signed by the provider, stale, or about a different payment', async () => {
     const me = await buyer()
-    const i = await intent(me.token)
+    const pkg = await starter()
+    const i = await intent(me.token, pkg.id)
     const event = {
       id: `evt_${crypto.randomUUID()}`,
       type: 'payment.succeeded',
@@ -126,7 +136,8 @@ describe('buying a package through the sandbox provider', () => {
 
   it('declines by test card, issues nothing, and lets the buyer try again', async () => {
     const me = await buyer()
-    const i = await intent(me.token)
+    const pkg = await starter()
+    const i = await intent(me.token, pkg.id)
     expect(await (await pay(i, { card_number: '4000000000000002' })).json()).toMatchObject({ status: 'failed', failure_code: 'card_declined' })
     expect(await (await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: me.token })).json()).toMatchObject({
       status: 'failed',
@@ -141,9 +152,10 @@ describe('buying a package through the sandbox provider', () => {
 
   it('buys through the regional provider with transaction_amount, which must be the cost', async () => {
     const me = await buyer()
+    const pkg = await creditPackage('demo', { cost: 29.99, currency: 'USD', points: 1000 })
     const body = (amount: unknown) => ({
       provider: 'sandbox-regional',
-      product_id: 'pkg_demo_usd',
+      product_id: pkg.id,
       idempotency_key: key(),
       provider_data: { transaction_amount: amount, description: 'Classroom' },
     })
@@ -158,20 +170,17 @@ describe('buying a package through the sandbox provider', () => {
 
   it('refuses unknown or disabled packages, wrong provider kinds, and providers not available in the realm', async () => {
     const me = await buyer()
+    const pkg = await starter()
     const post = (json: unknown) => api(DEMO, 'ledger/transaction/create-intent', { method: 'POST', token: me.token, json })
     await expectEnvelope(await post({ provider: 'sandbox-card', product_id: 'pkg_missing' }), 404, 'not_found')
-    await expectEnvelope(await post({ provider: 'sandbox-regional', product_id: 'pkg_demo_start' }), 422, 'provider_unavailable')
-    await expectEnvelope(await post({ provider: 'acme-pay', product_id: 'pkg_demo_start' }), 422, 'provider_unavailable')
-    await expectEnvelope(
-      await post({ provider: 'sandbox-card', product_id: 'pkg_demo_start', provider_data: { return_url: 'https://evil.example/' } }),
-      400,
-      'invalid',
-    )
+    await expectEnvelope(await post({ provider: 'sandbox-regional', product_id: pkg.id }), 422, 'provider_unavailable')
+    await expectEnvelope(await post({ provider: 'acme-pay', product_id: pkg.id }), 422, 'provider_unavailable')
+    await expectEnvelope(await post({ provider: 'sandbox-card', product_id: pkg.id, provider_data: { return_url: 'https://evil.example/' } }), 400, 'invalid')
 
     // A production realm (not `development`) gets no sandbox: the UI says no provider is configured.
     const prod = await ledgerRealm()
     const seller = await userWith(prod.code, [DASH, 'ledger_package_create'])
-    const pkg = (await (
+    const sold = (await (
       await api(prod.host, 'ledger/package', { method: 'POST', token: seller.token, json: { name: 'Prod', cost: 10, points: 10 } })
     ).json()) as { id: string }
     const shop = (await (await api(prod.host, 'ledger/package/shop', { token: seller.token })).json()) as { providers: { available: boolean }[] }
@@ -179,7 +188,7 @@ describe('buying a package through the sandbox provider', () => {
     const refused = await api(prod.host, 'ledger/transaction/create-intent', {
       method: 'POST',
       token: seller.token,
-      json: { provider: 'sandbox-card', product_id: pkg.id },
+      json: { provider: 'sandbox-card', product_id: sold.id },
     })
     const body = await expectEnvelope(refused, 422, 'provider_unavailable')
     expect(body.errors[0].message).toBe('ledger.error.provider_unavailable')
@@ -187,7 +196,8 @@ describe('buying a package through the sandbox provider', () => {
 
   it('shows a buyer only their own intents', async () => {
     const me = await buyer()
-    const i = await intent(me.token)
+    const pkg = await starter()
+    const i = await intent(me.token, pkg.id)
     const other = await buyer()
     await expectEnvelope(await api(DEMO, `ledger/transaction/intent/${i.id}`, { token: other.token }), 404, 'not_found')
     const audit = await env.DB.prepare("SELECT actor FROM audit_log WHERE entity = 'ledger_payment_intent' AND entity_id = ?").bind(i.id).first()

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { userWallet } from '../../worker/db/ledger'
+import { accountId, realmWallet, userWallet } from '../../worker/db/ledger'
+import { user } from './factories'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 import { STALE_PENDING_MS, requestHash } from '../../worker/lib/idempotency'
 import { DASH, balance, expectInvariants, funded, grant, key, ledgerRealm, move, recipient } from './ledger-helpers'
@@ -68,19 +69,22 @@ describe('POST ledger/transaction/transfer', () => {
 
   it('pays from a realm wallet only with ledger_transfer_cross_realm, to users of that realm', async () => {
     const plain = await funded(0)
-    await expectEnvelope(await move('transfer', plain.token, { targets: ['teacher'], points: 1, from_realm: 'demo' }), 403, 'forbidden')
-    const admin = await funded(0, ['ledger_transfer_create', 'ledger_transfer_cross_realm'])
-    await grant({ realm: 'demo', kind: 'realm', owner: 'demo' }, 50)
-    const realmBefore = (await env.DB.prepare("SELECT balance FROM ledger_account WHERE id = 'realm:demo:demo'").first<{ balance: number }>())!.balance
     const a = await recipient()
+    await expectEnvelope(await move('transfer', plain.token, { targets: [a.nick], points: 1, from_realm: 'demo' }), 403, 'forbidden')
+    const admin = await funded(0, ['ledger_transfer_create', 'ledger_transfer_cross_realm'])
+    await grant(realmWallet('demo'), 50)
+    const realmBalance = async () =>
+      (await env.DB.prepare('SELECT balance FROM ledger_account WHERE id = ?')
+        .bind(accountId(realmWallet('demo')))
+        .first<{ balance: number }>())!.balance
+    const realmBefore = await realmBalance()
     const res = await move('transfer', admin.token, { targets: [a.nick], points: 7, from_realm: 'demo' })
     expect(res.status).toBe(201)
     expect(await res.json()).toMatchObject({ source: 'realm:demo', from_realm: 'demo' })
     expect(await balance(a.nick)).toBe(7)
-    expect((await env.DB.prepare("SELECT balance FROM ledger_account WHERE id = 'realm:demo:demo'").first<{ balance: number }>())!.balance).toBe(
-      realmBefore - 7,
-    )
-    await expectEnvelope(await move('transfer', admin.token, { targets: ['root'], points: 1, from_realm: 'escola' }), 403, 'forbidden')
+    expect(await realmBalance()).toBe(realmBefore - 7)
+    const inEscola = await user('escola')
+    await expectEnvelope(await move('transfer', admin.token, { targets: [inEscola.nick], points: 1, from_realm: 'escola' }), 403, 'forbidden')
   })
 
   it('is refused where the realm has no ledger, and without the permission', async () => {

@@ -1,5 +1,5 @@
 import * as build from 'remix-server-build'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { DEMO, call, consoleSignIn, cookieValue } from './helpers'
 
 /**
@@ -81,5 +81,40 @@ describe('stylesheets and catalogues per page', () => {
     const page = await (await call(DEMO, '/user', { headers: { cookie } })).text()
     expect(catalogues(page)).toEqual(['signin', 'console'])
     expect(page).not.toContain('/assets/i18n-en-US-')
+  })
+})
+
+/** The scripts a page's HTML names, in gzip bytes of the built files (tests/workers/global-setup.ts measures them). */
+function scriptBytes(html: string): { total: number; files: Record<string, number> } {
+  const sizes = inject('scriptSizes')
+  const files: Record<string, number> = {}
+  for (const src of scriptsOf(html)) {
+    expect(sizes[src], `${src} is not in build/client`).toBeGreaterThan(0)
+    files[src] = sizes[src]
+  }
+  return { total: Object.values(files).reduce((a, b) => a + b, 0), files }
+}
+
+/**
+ * Budgets of the scripts a first visit loads (gzip). Issue 12's goals are 100 KB for the sign-in page and 150 KB for
+ * a list page; React, React DOM and Remix alone are about 86 KB and i18next with react-i18next about 17 KB. The
+ * sign-in budget sits just above today's weight (124 KB) so that a change adding weight fails here; the list budget
+ * is the goal. The bench prints the figures.
+ */
+const SIGNIN_JS_BUDGET = 126 * 1024
+const LIST_JS_BUDGET = 150 * 1024
+
+describe('script weight of a first visit', () => {
+  it('the sign-in page stays within its budget', async () => {
+    const { total, files } = scriptBytes(await (await call(DEMO, '/login')).text())
+    expect(total, JSON.stringify(files, null, 1)).toBeLessThanOrEqual(SIGNIN_JS_BUDGET)
+  })
+
+  it('a list page (/user) stays within its budget', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const page = await call(DEMO, '/user', { headers: { cookie } })
+    expect(page.status).toBe(200)
+    const { total, files } = scriptBytes(await page.text())
+    expect(total, JSON.stringify(files, null, 1)).toBeLessThanOrEqual(LIST_JS_BUDGET)
   })
 })

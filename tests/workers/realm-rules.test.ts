@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { hashPassword } from '../../worker/lib/password'
-import { api, expectEnvelope, userWith } from './helpers'
+import { api, call, cookieValue, expectEnvelope, userWith } from './helpers'
 
 /**
  * Realm rules of the seeds that the API enforces: allowed_roles (console sign-in and every console request), the
@@ -78,6 +78,36 @@ describe('allowed_roles', () => {
     expect((await api(host, `mas/realm/${code}`, { token })).status).toBe(401)
     const row = await env.DB.prepare('SELECT revoked_at FROM session WHERE realm = ? AND nick = ?').bind(code, teacher).first<{ revoked_at: string | null }>()
     expect(row?.revoked_at).not.toBeNull()
+  })
+
+  it('keeps a mobile or web token of a role the realm leaves out of the console, as its cookie or as x-api-key', async () => {
+    const { code, host } = await freshRealm({ allowed_roles: JSON.stringify(['manager']) })
+    const permissions = ['dashboard_dashboard_access', 'mas_realm_get']
+    const teacher = await member(code, 'teacher', permissions)
+    const manager = await member(code, 'manager', permissions)
+    const token = async (nick: string, platform: string) => ((await (await signin(host, code, nick, platform)).json()) as { auth_token: string }).auth_token
+    const openConsole = (t: string) => call(host, '/', { headers: { cookie: `dash_session=${cookieValue(t)}` } })
+    const held = async (t: string) => {
+      const res = await api(host, 'mas/session', { token: t })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { permissions: Record<string, boolean> }).permissions
+    }
+    for (const platform of ['mobile', 'web']) {
+      // As x-api-key: the token works on its own surface, without the console's permission.
+      const own = await token(teacher, platform)
+      expect((await api(host, `mas/realm/${code}`, { token: own })).status).toBe(200)
+      expect(await held(own)).toMatchObject({ dashboard_dashboard_access: false, mas_realm_get: true })
+      // As the console's cookie: sent to sign-in as lacking console access, the cookie cleared, not the console's home.
+      const refused = await openConsole(await token(teacher, platform))
+      expect(refused.status).toBe(302)
+      expect(refused.headers.get('location')).toBe('/login?reason=dashboard_access')
+      expect(refused.headers.get('set-cookie')).toMatch(/^dash_session=; Max-Age=0/)
+      // The same token of a listed role opens the console: what the refusal above depends on is the role.
+      expect(await held(await token(manager, platform))).toMatchObject({ dashboard_dashboard_access: true })
+      const admitted = await openConsole(await token(manager, platform))
+      expect(admitted.status).toBe(200)
+      expect(await admitted.text()).not.toContain('name="password"')
+    }
   })
 
   it('does not keep a platform operator (mas_realm_list_all) out of any realm', async () => {

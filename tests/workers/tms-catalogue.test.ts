@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { BankItem } from '#shared/schemas/tms/bank'
 import { validQuestion } from '../support/tms-fixtures'
+import { bankQuestion, room as newRoom, taskCategory, user } from './factories'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 
 const BANK = [
@@ -44,6 +45,7 @@ describe('question bank (/tms/question_bank)', () => {
       batch_id: batch,
       statement_text: 'What is a fraction?',
     })
+    const category = await taskCategory('demo')
     const full = {
       ...validQuestion('single'),
       difficulty: 'hard',
@@ -52,7 +54,7 @@ describe('question bank (/tms/question_bank)', () => {
       standard_id: 'EM13',
       descriptor_id: 'D7',
       tags: ['geometry'],
-      categories: ['c-demo-math'],
+      categories: [category.id],
       curriculum: 'BNCC',
       batch_id: batch,
     }
@@ -67,7 +69,7 @@ describe('question bank (/tms/question_bank)', () => {
       'type=single',
       'difficulty=hard',
       'tag=Geometry',
-      'category=c-demo-math',
+      `category=${category.id}`,
       'curriculum=BNCC',
       'like=prime',
     ]) {
@@ -178,14 +180,19 @@ describe('categories, assessed skills and genres', () => {
     const genre = await expectEnvelope(await api(DEMO, 'tms/genre', { method: 'POST', token, json: { name: 'Poem', min_words: 50, max_words: 20 } }), 400)
     expect(genre.errors[0]).toMatchObject({ field: 'max_words', message: 'validation.tms.words_order' })
     const ok = await api(DEMO, 'tms/genre', { method: 'POST', token, json: { name: uniq('Chronicle'), min_words: 80, max_words: 250 } })
-    expect(await ok.json()).toMatchObject({ min_words: 80, max_words: 250 })
-    await expectEnvelope(await api(DEMO, 'tms/genre/gn-demo-diss', { method: 'DELETE', token }), 409, 'in_use')
+    expect(await ok.clone().json()).toMatchObject({ min_words: 80, max_words: 250 })
+    const chronicle = (await ok.json()) as { id: string }
+    const essay = validQuestion('essay')
+    await bankQuestion('demo', { ...essay, options: { ...(essay.options as object), genre: chronicle.id } })
+    await expectEnvelope(await api(DEMO, `tms/genre/${chronicle.id}`, { method: 'DELETE', token }), 409, 'in_use')
   })
 })
 
 describe('rooms, members and groups (/room/room, /room/group)', () => {
   it('creates a room, adds and removes members, groups rooms, and refuses removing a room in use', async () => {
     const { token } = await userWith('demo', ROOMS)
+    const student = await user('demo', { name: 'Ana Costa', roles: ['student'] })
+    const other = await newRoom('demo')
     const name = uniq('Room')
     const created = await api(DEMO, 'room/room', {
       method: 'POST',
@@ -204,19 +211,19 @@ describe('rooms, members and groups (/room/room, /room/group)', () => {
       }),
       400,
     )
-    expect((await api(DEMO, `room/room/${room.id}/member`, { method: 'POST', token, json: { nick: 'student' } })).status).toBe(201)
-    await expectEnvelope(await api(DEMO, `room/room/${room.id}/member`, { method: 'POST', token, json: { nick: 'student@demo' } }), 409, 'conflict')
+    expect((await api(DEMO, `room/room/${room.id}/member`, { method: 'POST', token, json: { nick: student.login } })).status).toBe(201)
+    await expectEnvelope(await api(DEMO, `room/room/${room.id}/member`, { method: 'POST', token, json: { nick: student.nick } }), 409, 'conflict')
     await expectEnvelope(await api(DEMO, `room/room/${room.id}/member`, { method: 'POST', token, json: { nick: 'nobody' } }), 422, 'unknown_user')
     const members = (await (await api(DEMO, `room/room/${room.id}/member`, { token })).json()) as Page<{ nick: string; name: string }>
-    expect(members.items).toEqual([expect.objectContaining({ nick: 'student@demo', name: 'Ana Costa' })])
+    expect(members.items).toEqual([expect.objectContaining({ nick: student.nick, name: 'Ana Costa' })])
     expect(((await (await api(DEMO, `room/room/${room.id}`, { token })).json()) as { member_count: number }).member_count).toBe(1)
 
-    const group = await api(DEMO, 'room/group', { method: 'POST', token, json: { name: uniq('Group'), rooms: [room.id, 'r-demo-9a'] } })
+    const group = await api(DEMO, 'room/group', { method: 'POST', token, json: { name: uniq('Group'), rooms: [room.id, other.id] } })
     expect(group.status).toBe(201)
     await expectEnvelope(await api(DEMO, 'room/group', { method: 'POST', token, json: { name: uniq('Group'), rooms: ['nope'] } }), 422, 'unknown_room')
     await expectEnvelope(await api(DEMO, `room/room/${room.id}`, { method: 'DELETE', token }), 409, 'in_use')
     expect((await api(DEMO, `room/group/${((await group.json()) as { id: string }).id}`, { method: 'DELETE', token })).status).toBe(204)
-    expect((await api(DEMO, `room/room/${room.id}/member/student@demo`, { method: 'DELETE', token })).status).toBe(204)
+    expect((await api(DEMO, `room/room/${room.id}/member/${student.nick}`, { method: 'DELETE', token })).status).toBe(204)
     expect((await api(DEMO, `room/room/${room.id}`, { method: 'DELETE', token })).status).toBe(204)
   })
 })

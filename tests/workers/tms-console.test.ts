@@ -1,24 +1,56 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { ROUTES } from '#shared/manifest'
+import { PERMISSIONS } from '#shared/schemas/permission'
 import { ESSAY_ERROR_CATEGORIES } from '#shared/schemas/tms/constants'
 import { validQuestion } from '../support/tms-fixtures'
-import { call, consoleSignIn, DEMO, signIn, api } from './helpers'
+import { bankQuestion, essayRefs, room, taskCategory } from './factories'
+import { call, DEMO, api, userWith } from './helpers'
 
 /** Console screens of task authoring and rooms, through the Worker as a browser reaches them (loaders and actions). */
 
 const SCREENS = ROUTES.filter((r) => /^(tms\.|room\.(list|create|edit)$)/.test(r.id) && !['tms.answer.list', 'tms.task.correct'].includes(r.id))
-const PARAMS: Record<string, string> = {
-  modelId: 'm-demo-fractions',
-  taskId: 't-demo-fractions',
-  questionId: 'b-demo-1',
-  categoryId: 'c-demo-math',
-  skillId: 'sk-demo-c1',
-  genreId: 'gn-demo-diss',
-  roomName: encodeURIComponent('9º A'),
-  room: 'r-demo-9a',
-}
+const DASH = 'dashboard_dashboard_access'
+/** Every task-authoring and room permission (what a realm root holds of them). */
+const STAFF = [DASH, ...PERMISSIONS.filter((p) => /^(tms_|room_room_)/.test(p))]
+/** An author: every task-authoring permission but creating, editing or removing categories, skills and genres. */
+const AUTHOR = STAFF.filter((p) => !/^tms_(category|assessed_skill|genre)_(create|edit|delete)$/.test(p))
+const staff = () => userWith('demo', STAFF)
+const author = () => userWith('demo', AUTHOR)
+
+/**
+ * What the screens below open, made for this file: a room, a category, a genre and skills, a bank question, and a
+ * model ("Frações") with a task published from it to the room (so the model cannot be removed).
+ */
+const PARAMS: Record<string, string> = {}
+let roomName = ''
+beforeAll(async () => {
+  const { token } = await author()
+  const target = await room('demo')
+  const category = await taskCategory('demo')
+  const refs = await essayRefs('demo')
+  const created = await api(DEMO, 'tms/model', {
+    method: 'POST',
+    token,
+    json: { title: 'Frações', categories: [category.id], questions: [validQuestion('single'), validQuestion('text')] },
+  })
+  expect(created.status, await created.clone().text()).toBe(201)
+  const model = (await created.json()) as { id: string }
+  const published = await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: model.id, rooms: [target.id], categories: [category.id] } })
+  expect(published.status, await published.clone().text()).toBe(201)
+  roomName = target.name
+  Object.assign(PARAMS, {
+    modelId: model.id,
+    taskId: ((await published.json()) as { id: string }).id,
+    questionId: (await bankQuestion('demo')).id,
+    categoryId: category.id,
+    skillId: refs.skill,
+    genreId: refs.genre,
+    roomName: encodeURIComponent(target.name),
+    room: target.id,
+  })
+})
 const pt = catalogues['pt-BR']
 const pathOf = (pattern: string) => pattern.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? p)
 
@@ -32,7 +64,7 @@ const post = (path: string, cookie: string, fields: Record<string, string>) =>
 
 describe('task-authoring screens', () => {
   it('serves every tms and room screen of the manifest with its own screen, none "not available yet"', async () => {
-    const cookie = await consoleSignIn(DEMO, 'root')
+    const { cookie } = await staff()
     expect(SCREENS.length).toBeGreaterThanOrEqual(25)
     for (const route of SCREENS) {
       const res = await call(DEMO, pathOf(route.path), { headers: { cookie } })
@@ -42,8 +74,8 @@ describe('task-authoring screens', () => {
     }
   })
 
-  it('keeps the guard of each screen: a teacher cannot open category creation', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
+  it('keeps the guard of each screen: an author cannot open category creation', async () => {
+    const { cookie } = await author()
     const res = await call(DEMO, '/tms/category/create', { headers: { cookie } })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('/notfound?path=%2Ftms%2Fcategory%2Fcreate')
@@ -53,13 +85,13 @@ describe('task-authoring screens', () => {
   })
 
   it('saves a model from the editor, sanitizing its rich text, and answers rule errors next to their fields', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const { cookie } = await author()
     const model = {
       title: 'Modelo da tela',
       kind: 'activity',
       description: '',
       tags: ['tela'],
-      categories: ['c-demo-math'],
+      categories: [PARAMS.categoryId],
       style: { background_color: '' },
       min_execution_time: 0,
       max_execution_time: 0,
@@ -110,7 +142,12 @@ describe('task-authoring screens', () => {
   })
 
   it('creates and edits a bank question through its screens and refuses an incomplete topic', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const { cookie } = await author()
+    // Another medium question of MAT in the same batch but another statement, which the filter below must leave out.
+    const other = await bankQuestion('demo', { ...validQuestion('single'), statement: '<p>Quanto é 3/4 de 20?</p>' }, 'easy', {
+      subject_id: 'MAT',
+      batch_id: 'tela',
+    })
     const item = {
       type: 'single',
       statement: '<p>Quanto é 2 + 2?</p>',
@@ -139,10 +176,12 @@ describe('task-authoring screens', () => {
     const created = await post('/tms/question_bank/create', cookie, { item: JSON.stringify(item) })
     expect(created.status).toBe(302)
     expect(created.headers.get('location')).toBe('/tms/question_bank')
-    const row = await env.DB.prepare("SELECT id, difficulty FROM tms_question_bank WHERE realm = 'demo' AND batch_id = 'tela'").first<{
-      id: string
-      difficulty: string
-    }>()
+    const row = await env.DB.prepare("SELECT id, difficulty FROM tms_question_bank WHERE realm = 'demo' AND batch_id = 'tela' AND id <> ?")
+      .bind(other.id)
+      .first<{
+        id: string
+        difficulty: string
+      }>()
     expect(row!.difficulty).toBe('medium')
 
     const list = await (await call(DEMO, '/tms/question_bank?difficulty=medium&subject_id=MAT&batch_id=tela', { headers: { cookie } })).text()
@@ -159,27 +198,28 @@ describe('task-authoring screens', () => {
   })
 
   it('adds chosen bank questions to a model as copies linked to their source', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
-    const token = await signIn(DEMO, 'demo', 'teacher')
+    const { cookie, token } = await author()
+    const single = await bankQuestion('demo', validQuestion('single'))
+    const order = await bankQuestion('demo', validQuestion('order_sentences'), 'hard')
     const created = await api(DEMO, 'tms/model', {
       method: 'POST',
       token,
       json: {
         title: 'Destino do banco',
-        categories: ['c-demo-math'],
+        categories: [PARAMS.categoryId],
         questions: [{ type: 'text', statement: '<p>Primeira questão</p>', score: 1, options: { min_text_count: 1, max_text_count: 50 } }],
       },
     })
     expect(created.status, await created.clone().text()).toBeLessThan(300)
     const model = (await created.json()) as { id: string }
-    const res = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: JSON.stringify(['b-demo-1', 'b-demo-3']) })
+    const res = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: JSON.stringify([single.id, order.id]) })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe(`/tms/model/edit/${model.id}`)
     const got = (await (await api(DEMO, `tms/model/${model.id}`, { token })).json()) as { questions: { type: string; bank_id?: string }[] }
     expect(got.questions.map((q) => [q.type, q.bank_id ?? null])).toEqual([
       ['text', null],
-      ['single', 'b-demo-1'],
-      ['order_sentences', 'b-demo-3'],
+      ['single', single.id],
+      ['order_sentences', order.id],
     ])
 
     const unknown = await post('/tms/question_bank', cookie, { intent: 'add_to_model', model: model.id, ids: JSON.stringify(['no-such-question']) })
@@ -189,9 +229,11 @@ describe('task-authoring screens', () => {
   })
 
   it('classifies chosen bank questions from the list: at least one type, a complete topic', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const { cookie } = await author()
+    const single = await bankQuestion('demo', validQuestion('single'))
+    const text = await bankQuestion('demo', validQuestion('text'), 'medium', { grade_id: 9, subject_id: 'POR', standard_id: 'EF09LP', descriptor_id: 'D1' })
     const classify = (fields: Record<string, string>, types: string[]) => {
-      const f = form({ intent: 'classify', ids: JSON.stringify(['b-demo-1', 'b-demo-2']), ...fields })
+      const f = form({ intent: 'classify', ids: JSON.stringify([single.id, text.id]), ...fields })
       for (const type of types) f.append('types', type)
       return call(DEMO, '/tms/question_bank', { method: 'POST', body: f, headers: { cookie, origin: `http://${DEMO}` } })
     }
@@ -205,29 +247,29 @@ describe('task-authoring screens', () => {
 
     // Only the chosen questions of the chosen types change.
     expect((await classify(topic, ['single'])).status).toBe(200)
-    const rows = await env.DB.prepare("SELECT id, grade_id, descriptor_id FROM tms_question_bank WHERE id IN ('b-demo-1', 'b-demo-2') ORDER BY id").all<{
-      id: string
-      grade_id: number
-      descriptor_id: string
-    }>()
-    expect(rows.results).toEqual([
-      { id: 'b-demo-1', grade_id: 7, descriptor_id: 'D22' },
-      { id: 'b-demo-2', grade_id: 9, descriptor_id: 'D1' },
-    ])
+    const rows = await env.DB.prepare('SELECT id, grade_id, descriptor_id FROM tms_question_bank WHERE id IN (?, ?)')
+      .bind(single.id, text.id)
+      .all<{ id: string; grade_id: number; descriptor_id: string }>()
+    expect(rows.results).toEqual(
+      expect.arrayContaining([
+        { id: single.id, grade_id: 7, descriptor_id: 'D22' },
+        { id: text.id, grade_id: 9, descriptor_id: 'D1' },
+      ]),
+    )
+    expect(rows.results).toHaveLength(2)
   })
 
   it('refuses removing a model with published tasks from the list, with the blocked message, and keeps it', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
-    const res = await post('/tms/model', cookie, { intent: 'delete', id: 'm-demo-fractions' })
+    const { cookie } = await author()
+    const res = await post('/tms/model', cookie, { intent: 'delete', id: PARAMS.modelId })
     expect(res.status).toBe(409)
     expect(await res.text()).toContain('tms.model.delete_blocked')
-    const still = await env.DB.prepare("SELECT id FROM tms_model WHERE id = 'm-demo-fractions' AND realm = 'demo'").first()
+    const still = await env.DB.prepare("SELECT id FROM tms_model WHERE id = ? AND realm = 'demo'").bind(PARAMS.modelId).first()
     expect(still).not.toBeNull()
   })
 
   it('shows when a bank question is new and when it was updated, as separate columns', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
-    const token = await signIn(DEMO, 'demo', 'teacher')
+    const { cookie, token } = await author()
     const batch = `nu-${crypto.randomUUID().slice(0, 8)}`
     const body = { statement: '<p>Quanto é metade de dez?</p>', options: { min_text_count: 1, max_text_count: 50 }, batch_id: batch }
     const created = (await (await api(DEMO, 'tms/question_bank', { method: 'POST', token, json: body })).json()) as {
@@ -264,8 +306,7 @@ describe('task-authoring screens', () => {
   })
 
   it('shows when a model is new and when it was updated, as separate columns', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
-    const token = await signIn(DEMO, 'demo', 'teacher')
+    const { cookie, token } = await author()
     const title = `Modelo ${crypto.randomUUID().slice(0, 8)}`
     const body = { title, questions: [validQuestion('single')] }
     const created = (await (await api(DEMO, 'tms/model', { method: 'POST', token, json: body })).json()) as { id: string }
@@ -290,8 +331,8 @@ describe('task-authoring screens', () => {
   })
 
   it('exports a model from its list as a JSON download that imports back identically, and duplicates it', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
-    const download = await call(DEMO, '/tms/model/export/m-demo-fractions', { headers: { cookie } })
+    const { cookie } = await author()
+    const download = await call(DEMO, `/tms/model/export/${PARAMS.modelId}`, { headers: { cookie } })
     expect(download.status).toBe(200)
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.json"$/)
     const document = await download.text()
@@ -299,7 +340,7 @@ describe('task-authoring screens', () => {
     const imported = await post('/tms/model', cookie, { intent: 'import', document })
     expect(imported.status).toBe(302)
     const copyId = /^\/tms\/model\/edit\/(.+)$/.exec(imported.headers.get('location') ?? '')![1]
-    expect(copyId).not.toBe('m-demo-fractions')
+    expect(copyId).not.toBe(PARAMS.modelId)
     const again = await (await call(DEMO, `/tms/model/export/${copyId}`, { headers: { cookie } })).json()
     expect(again).toEqual(JSON.parse(document))
 
@@ -307,17 +348,17 @@ describe('task-authoring screens', () => {
     expect(broken.status).toBe(400)
     expect(await broken.text()).toContain('validation.tms.export_format')
 
-    const duplicated = await post('/tms/model', cookie, { intent: 'duplicate', id: 'm-demo-fractions', title: 'Frações (cópia da tela)' })
+    const duplicated = await post('/tms/model', cookie, { intent: 'duplicate', id: PARAMS.modelId, title: 'Frações (cópia da tela)' })
     expect(duplicated.status).toBe(302)
     const dupId = /^\/tms\/model\/edit\/(.+)$/.exec(duplicated.headers.get('location') ?? '')![1]
     const dup = await env.DB.prepare('SELECT title, parent_id FROM tms_model WHERE id = ? AND realm = ?')
       .bind(dupId, 'demo')
       .first<{ title: string; parent_id: string }>()
-    expect(dup).toEqual({ title: 'Frações (cópia da tela)', parent_id: 'm-demo-fractions' })
+    expect(dup).toEqual({ title: 'Frações (cópia da tela)', parent_id: PARAMS.modelId })
   })
 
   it('lists the essay error categories with their colours on the category screen', async () => {
-    const cookie = await consoleSignIn(DEMO, 'root')
+    const { cookie } = await staff()
     const html = await (await call(DEMO, '/tms/category', { headers: { cookie } })).text()
     for (const [name, colour] of Object.entries(ESSAY_ERROR_CATEGORIES)) {
       expect(html).toMatch(new RegExp(`background:\\s*${colour}[^>]*></span> ?(<!-- -->)?${pt[`tms.essay_error.${name}`]}`))
@@ -325,27 +366,27 @@ describe('task-authoring screens', () => {
   })
 
   it('generates a task token from its screen and shows the code with who created it and when', async () => {
-    const cookie = await consoleSignIn(DEMO, 'root')
-    const token = await signIn(DEMO, 'demo', 'root')
+    const { cookie, token, nick } = await staff()
     const m = (await (
       await api(DEMO, 'tms/model', { method: 'POST', token, json: { title: 'Tarefa com código', token: true, questions: [validQuestion('single')] } })
     ).json()) as { id: string }
     const t = (await (
-      await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: m.id, categories: ['c-demo-math'], rooms: ['r-demo-9a'] } })
+      await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: m.id, categories: [PARAMS.categoryId], rooms: [PARAMS.room] } })
     ).json()) as { id: string }
-    const screenPath = `/tms/token/edit/room/${encodeURIComponent('9º A')}/task/${t.id}`
+    const screenPath = `/tms/token/edit/room/${encodeURIComponent(roomName)}/task/${t.id}`
     expect((await post(screenPath, cookie, {})).status).toBe(200)
     const row = await env.DB.prepare('SELECT code, created_by FROM tms_token WHERE task_id = ? AND revoked_at IS NULL')
       .bind(t.id)
       .first<{ code: string; created_by: string }>()
-    expect(row?.created_by).toBe('root@demo')
+    expect(row?.created_by).toBe(nick)
     const html = await (await call(DEMO, screenPath, { headers: { cookie } })).text()
     expect(html).toContain(`<strong>${row!.code}</strong>`)
-    expect(html).toContain('root@demo')
+    expect(html).toContain(nick)
   })
 
   it('exports the bank and the task list as CSV with translated headers', async () => {
-    const cookie = await consoleSignIn(DEMO, 'teacher')
+    const { cookie } = await author()
+    await bankQuestion('demo', validQuestion('single'), 'hard')
     const bank = await call(DEMO, '/export/tms_question_bank?difficulty=hard', { headers: { cookie } })
     expect(bank.status).toBe(200)
     const [header, ...rows] = (await bank.text())
@@ -353,6 +394,7 @@ describe('task-authoring screens', () => {
       .trim()
       .split('\r\n')
     expect(header.startsWith('Enunciado,Tipo,Dificuldade,Série')).toBe(true)
+    expect(rows.length).toBeGreaterThan(0)
     expect(rows.every((r) => r.includes('Difícil'))).toBe(true)
     const tasks = await call(DEMO, '/export/tms_task', { headers: { cookie } })
     expect(tasks.status).toBe(200)
@@ -362,7 +404,7 @@ describe('task-authoring screens', () => {
 
 describe('extra fields of rooms', () => {
   it('shows the realm’s room fields on the room form, requires the required ones, and stores their values', async () => {
-    const root = await signIn(DEMO, 'demo', 'root')
+    const { token: root, cookie } = await userWith('demo', [...STAFF, 'mas_extra_field_create', 'mas_extra_field_delete'])
     const key = `inep_${crypto.randomUUID().slice(0, 6)}`
     const field = await api(DEMO, 'mas/extra_field', {
       method: 'POST',
@@ -382,7 +424,6 @@ describe('extra fields of rooms', () => {
       expect(await env.DB.prepare('SELECT 1 FROM room WHERE realm = ? AND name = ?').bind('demo', name).first()).toBeNull()
 
       // The console form carries the field under the realm's own label, and its action sends the value.
-      const cookie = await consoleSignIn(DEMO, 'root')
       const page = await (await call(DEMO, '/room/create', { headers: { cookie } })).text()
       expect(page).toContain('Código INEP: escola')
       expect(page).toContain(`name="extra.${key}"`)

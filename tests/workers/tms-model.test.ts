@@ -1,9 +1,24 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
-import { QUESTION_TYPES } from '#shared/schemas/tms/constants'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { QUESTION_TYPES } from '#shared/schemas/tms/question-types'
 import type { Model } from '#shared/schemas/tms/model'
 import { validQuestion } from '../support/tms-fixtures'
+import { essayRefs, questionOf, room, taskCategory, taskCategoryGroup } from './factories'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
+
+/** What the models below refer to, made for this file: two selectable categories, a room, an essay's genre and skills. */
+let math: string
+let port: string
+let room9a: string
+let refs: Awaited<ReturnType<typeof essayRefs>>
+beforeAll(async () => {
+  math = (await taskCategory('demo')).id
+  port = (await taskCategory('demo')).id
+  room9a = (await room('demo')).id
+  refs = await essayRefs('demo')
+})
+/** One valid question of every type. */
+const everyType = () => QUESTION_TYPES.map((type) => questionOf(type, refs))
 
 const AUTHOR = [
   'dashboard_dashboard_access',
@@ -30,7 +45,7 @@ const body = (extra: Record<string, unknown> = {}) => ({
   title: `Model ${crypto.randomUUID().slice(0, 6)}`,
   description: 'Fractions and decimals',
   tags: ['math', 'fractions'],
-  categories: ['c-demo-math'],
+  categories: [math],
   questions: [validQuestion('single'), validQuestion('text')],
   ...extra,
 })
@@ -42,7 +57,7 @@ async function create(token: string, extra: Record<string, unknown> = {}): Promi
 }
 
 async function publish(token: string, modelId: string, extra: Record<string, unknown> = {}) {
-  const res = await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: modelId, rooms: ['r-demo-9a'], categories: ['c-demo-math'], ...extra } })
+  const res = await api(DEMO, 'tms/task', { method: 'POST', token, json: { model_id: modelId, rooms: [room9a], categories: [math], ...extra } })
   expect(res.status, await res.clone().text()).toBe(201)
   return (await res.json()) as { id: string; model_version: number; status: string }
 }
@@ -51,7 +66,7 @@ describe('task models (/tms/model)', () => {
   it('creates a model with one question of every type, in the seed’s field names, and reads it back', async () => {
     const token = await author()
     const m = await create(token, {
-      questions: QUESTION_TYPES.map(validQuestion),
+      questions: everyType(),
       min_execution_time: 5,
       max_execution_time: 60,
       token: true,
@@ -106,11 +121,11 @@ describe('task models (/tms/model)', () => {
     const token = await author()
     const tag = `t${crypto.randomUUID().slice(0, 6)}`
     const a = await create(token, { tags: [tag], kind: 'exam' })
-    await create(token, { tags: [tag], categories: ['c-demo-port'] })
+    await create(token, { tags: [tag], categories: [port] })
     const list = async (q: string) => (await (await api(DEMO, `tms/model?${q}`, { token })).json()) as { items: Model[]; total: number }
     expect((await list(`tag=${tag}`)).total).toBe(2)
     expect((await list(`tag=${tag.toUpperCase()}&kind=exam`)).items.map((m) => m.id)).toEqual([a.id])
-    expect((await list(`tag=${tag}&category=c-demo-port`)).items).toHaveLength(1)
+    expect((await list(`tag=${tag}&category=${port}`)).items).toHaveLength(1)
     expect((await list(`like=${encodeURIComponent(a.title)}`)).items.map((m) => m.id)).toEqual([a.id])
     const page = await list(`tag=${tag}&limit=1&order=title`)
     expect(page).toMatchObject({ total: 2, limit: 1, offset: 0 })
@@ -133,7 +148,7 @@ describe('task models (/tms/model)', () => {
       await api(DEMO, 'tms/model', {
         method: 'POST',
         token,
-        json: body({ title, questions: [validQuestion('text'), bad], categories: ['c-demo-math', 'c-demo-math'] }),
+        json: body({ title, questions: [validQuestion('text'), bad], categories: [math, math] }),
       }),
       400,
     )
@@ -148,9 +163,12 @@ describe('task models (/tms/model)', () => {
 
   it('refuses unknown and non-selectable categories, unknown genres and skills (422)', async () => {
     const token = await author()
-    const essay = { ...validQuestion('essay'), options: { ...(validQuestion('essay').options as object), genre: 'nope', assessed_skill_ids: ['sk-demo-enem'] } }
+    const valid = questionOf('essay', refs)
+    // A skill group where a skill is expected, and a genre that does not exist.
+    const essay = { ...valid, options: { ...(valid.options as object), genre: 'nope', assessed_skill_ids: [refs.group] } }
+    const group = await taskCategoryGroup('demo')
     const res = await expectEnvelope(
-      await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: ['c-demo-subject', 'zzz'], questions: [essay] }) }),
+      await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: [group.id, 'zzz'], questions: [essay] }) }),
       422,
     )
     expect(res.errors.map((e) => [e.field, e.cause]).sort()).toEqual([
@@ -163,12 +181,14 @@ describe('task models (/tms/model)', () => {
 
   it('refuses two values of a single-selection category group', async () => {
     const token = await author()
+    const group = await taskCategoryGroup('demo')
+    const [first, second] = [await taskCategory('demo', { parent: group.id }), await taskCategory('demo', { parent: group.id })]
     const res = await expectEnvelope(
-      await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: ['c-demo-math', 'c-demo-port'] }) }),
+      await api(DEMO, 'tms/model', { method: 'POST', token, json: body({ categories: [first.id, second.id] }) }),
       422,
       'category_single',
     )
-    expect(res.errors[0].value).toBe('Disciplina')
+    expect(res.errors[0].value).toBe(group.name)
   })
 
   it('updates in place while nothing is published, and records create, update and delete in the audit trail', async () => {
@@ -199,7 +219,7 @@ describe('task models (/tms/model)', () => {
 
   it('exports JSON that imports back identically', async () => {
     const token = await author()
-    const m = await create(token, { questions: QUESTION_TYPES.map(validQuestion), kind: 'exam', token: true })
+    const m = await create(token, { questions: everyType(), kind: 'exam', token: true })
     const exported = await (await api(DEMO, `tms/model/${m.id}/export`, { token })).json()
     const imported = await api(DEMO, 'tms/model/import', { method: 'POST', token, json: exported })
     expect(imported.status, await imported.clone().text()).toBe(201)
@@ -217,7 +237,7 @@ describe('task models (/tms/model)', () => {
     const other = await userWith('escola', ['dashboard_dashboard_access', 'tms_model_create'])
     const res = await api('escola.localhost', 'tms/model/import', { method: 'POST', token: other.token, json: exported })
     expect(res.status).toBe(201)
-    expect(await res.json()).toMatchObject({ categories: [], dropped_categories: ['c-demo-math'], realm: 'escola' })
+    expect(await res.json()).toMatchObject({ categories: [], dropped_categories: [math], realm: 'escola' })
     await expectEnvelope(
       await api('escola.localhost', 'tms/model/import', { method: 'POST', token: other.token, json: { format: 'other', format_version: 1, model: {} } }),
       400,
@@ -227,14 +247,10 @@ describe('task models (/tms/model)', () => {
   it('links a category once: a duplicate link is refused, and unlinking works', async () => {
     const token = await author()
     const m = await create(token, { categories: [] })
-    const add = await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: 'c-demo-math' } })
-    expect(await add.json()).toMatchObject({ categories: ['c-demo-math'] })
-    await expectEnvelope(
-      await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: 'c-demo-math' } }),
-      409,
-      'category_duplicate',
-    )
-    const removed = await api(DEMO, `tms/model/${m.id}/category/c-demo-math`, { method: 'DELETE', token })
+    const add = await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: math } })
+    expect(await add.json()).toMatchObject({ categories: [math] })
+    await expectEnvelope(await api(DEMO, `tms/model/${m.id}/category`, { method: 'POST', token, json: { category_id: math } }), 409, 'category_duplicate')
+    const removed = await api(DEMO, `tms/model/${m.id}/category/${math}`, { method: 'DELETE', token })
     expect(await removed.json()).toMatchObject({ categories: [] })
   })
 

@@ -1,9 +1,10 @@
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Model } from '#shared/schemas/tms/model'
 import type { Task } from '#shared/schemas/tms/task'
 import { validQuestion } from '../support/tms-fixtures'
-import { DEMO, ESCOLA, api, call, consoleSignIn, expectEnvelope, userWith } from './helpers'
+import { room, roomGroup, taskCategory, taskCategoryGroup, user } from './factories'
+import { DEMO, ESCOLA, api, call, expectEnvelope, userWith } from './helpers'
 
 const PUBLISHER = [
   'dashboard_dashboard_access',
@@ -15,6 +16,35 @@ const PUBLISHER = [
   'tms_task_delete',
   'tms_task_list_others',
 ]
+/**
+ * What the publications below target, made for this file: a category under demo's required root, two values of a
+ * group the realm does not require (terms), two rooms (A with a student and a teacher, B with the student), a group
+ * of both, and a user in no room.
+ */
+const made = {} as {
+  math: { id: string; parent: string }
+  term1: string
+  term2: string
+  student: string
+  teacher: string
+  outsider: string
+  roomA: { id: string; name: string }
+  roomB: { id: string; name: string }
+  group: { id: string; name: string }
+}
+beforeAll(async () => {
+  made.math = await taskCategory('demo')
+  const terms = await taskCategoryGroup('demo')
+  made.term1 = (await taskCategory('demo', { parent: terms.id })).id
+  made.term2 = (await taskCategory('demo', { parent: terms.id })).id
+  made.student = (await user('demo', { roles: ['student'] })).nick
+  made.teacher = (await user('demo', { roles: ['teacher'] })).nick
+  made.outsider = (await user('demo', { roles: ['manager'] })).nick
+  made.roomA = await room('demo', { members: [made.student, made.teacher] })
+  made.roomB = await room('demo', { members: [made.student] })
+  made.group = await roomGroup('demo', [made.roomA.id, made.roomB.id])
+})
+
 const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -29,7 +59,7 @@ async function model(token: string, extra: Record<string, unknown> = {}, host = 
 }
 
 const publish = (token: string, json: Record<string, unknown>, host = DEMO) =>
-  api(host, 'tms/task', { method: 'POST', token, json: { rooms: ['r-demo-9a'], categories: ['c-demo-math'], ...json } })
+  api(host, 'tms/task', { method: 'POST', token, json: { rooms: [made.roomA.id], categories: [made.math.id], ...json } })
 
 /** The single rule an otherwise valid publication breaks. */
 async function refusedWith(token: string, json: Record<string, unknown>, field: string, message: string, status = 422) {
@@ -50,11 +80,11 @@ describe('publication (/tms/task)', () => {
       model_version: 1,
       show_timer: true,
       scheduling_enabled: true,
-      rooms: '9º A',
-      categories: ['c-demo-math'],
+      rooms: made.roomA.name,
+      categories: [made.math.id],
     })
     expect(Date.parse(t.expire_at) - Date.parse(t.publish_at)).toBe(3 * DAY)
-    expect(t.targets.map((x) => x.room_name)).toEqual(['9º A'])
+    expect(t.targets.map((x) => x.room_name)).toEqual([made.roomA.name])
     const list = (await (await api(DEMO, `tms/task?model_id=${m.id}&status=published`, { token })).json()) as { items: Task[] }
     expect(list.items.map((x) => x.id)).toEqual([t.id])
     const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE entity = 'tms_task' AND entity_id = ?").bind(t.id).all<{ action: string }>()
@@ -66,7 +96,8 @@ describe('publication (/tms/task)', () => {
     try {
       const { token } = await userWith('escola', PUBLISHER)
       const m = await model(token, {}, ESCOLA)
-      const res = await api(ESCOLA, 'tms/task', { method: 'POST', token, json: { model_id: m.id, rooms: ['r-escola-1a'] } })
+      const target = await room('escola')
+      const res = await api(ESCOLA, 'tms/task', { method: 'POST', token, json: { model_id: m.id, rooms: [target.id] } })
       const t = (await res.json()) as Task
       expect(Date.parse(t.expire_at) - Date.parse(t.publish_at)).toBe(5 * DAY)
     } finally {
@@ -94,13 +125,13 @@ describe('publication (/tms/task)', () => {
     )
     await refusedWith(token, { model_id: m.id, display_answer_at: iso(now - DAY) }, 'display_answer_at', 'validation.tms.display_answer_at_after_publish')
     await refusedWith(token, { model_id: m.id, correct_at: iso(now - DAY) }, 'correct_at', 'validation.tms.correct_at_after_publish')
-    await refusedWith(token, { model_id: m.id, categories: ['c-demo-term1'] }, 'categories', 'validation.tms.required_category')
+    await refusedWith(token, { model_id: m.id, categories: [made.term1] }, 'categories', 'validation.tms.required_category')
     await refusedWith(token, { model_id: m.id, rooms: [] }, 'rooms', 'validation.tms.target_required', 400)
     await refusedWith(token, { model_id: m.id, publication_type: 'members', members: [] }, 'members', 'validation.tms.target_required', 400)
     await refusedWith(token, { model_id: m.id, rooms: ['nope'] }, 'rooms', 'validation.tms.unknown_room')
     await refusedWith(
       token,
-      { model_id: m.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'manager@demo' }] },
+      { model_id: m.id, publication_type: 'members', members: [{ room: made.roomA.id, nick: made.outsider }] },
       'members',
       'validation.tms.not_member',
     )
@@ -111,7 +142,7 @@ describe('publication (/tms/task)', () => {
     const tokenModel = await model(token, { token: true })
     await refusedWith(
       token,
-      { model_id: tokenModel.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'student@demo' }] },
+      { model_id: tokenModel.id, publication_type: 'members', members: [{ room: made.roomA.id, nick: made.student }] },
       'publication_type',
       'validation.tms.members_token',
     )
@@ -124,15 +155,15 @@ describe('publication (/tms/task)', () => {
   it('publishes to room members and to room groups', async () => {
     const { token } = await userWith('demo', PUBLISHER)
     const m = await model(token)
-    const members = await publish(token, { model_id: m.id, publication_type: 'members', members: [{ room: 'r-demo-9a', nick: 'student@demo' }] })
+    const members = await publish(token, { model_id: m.id, publication_type: 'members', members: [{ room: made.roomA.id, nick: made.student }] })
     expect(members.status).toBe(201)
     expect(((await members.json()) as { targets: unknown[] }).targets).toEqual([
-      expect.objectContaining({ room_id: 'r-demo-9a', nick: 'student@demo', room_name: '9º A' }),
+      expect.objectContaining({ room_id: made.roomA.id, nick: made.student, room_name: made.roomA.name }),
     ])
-    const group = await publish(token, { model_id: m.id, publication_type: 'group', groups: ['g-demo-9'] })
+    const group = await publish(token, { model_id: m.id, publication_type: 'group', groups: [made.group.id] })
     expect(group.status).toBe(201)
-    expect(await group.json()).toMatchObject({ publication_type: 'group', rooms: '9º ano' })
-    const inRoomB = (await (await api(DEMO, `tms/task?model_id=${m.id}&room=r-demo-9b`, { token })).json()) as { items: Task[] }
+    expect(await group.json()).toMatchObject({ publication_type: 'group', rooms: made.group.name })
+    const inRoomB = (await (await api(DEMO, `tms/task?model_id=${m.id}&room=${made.roomB.id}`, { token })).json()) as { items: Task[] }
     expect(inRoomB.items.map((t) => t.publication_type)).toEqual(['group'])
   })
 
@@ -158,13 +189,13 @@ describe('publication (/tms/task)', () => {
   it('filters by category and dates, and deletes a publication with its audit record', async () => {
     const { token } = await userWith('demo', PUBLISHER)
     const m = await model(token)
-    const t = (await (await publish(token, { model_id: m.id, categories: ['c-demo-math', 'c-demo-term2'] })).json()) as Task
+    const t = (await (await publish(token, { model_id: m.id, categories: [made.math.id, made.term2] })).json()) as Task
     const today = new Date().toISOString().slice(0, 10)
     const found = (await (
-      await api(DEMO, `tms/task?model_id=${m.id}&category=c-demo-term2&publish_at_from=${today}&publish_at_to=${today}`, { token })
+      await api(DEMO, `tms/task?model_id=${m.id}&category=${made.term2}&publish_at_from=${today}&publish_at_to=${today}`, { token })
     ).json()) as { items: Task[] }
     expect(found.items.map((x) => x.id)).toEqual([t.id])
-    expect(((await (await api(DEMO, `tms/task?model_id=${m.id}&category=c-demo-term1`, { token })).json()) as { items: Task[] }).items).toEqual([])
+    expect(((await (await api(DEMO, `tms/task?model_id=${m.id}&category=${made.term1}`, { token })).json()) as { items: Task[] }).items).toEqual([])
     expect((await api(DEMO, `tms/task/${t.id}`, { method: 'DELETE', token })).status).toBe(204)
     await expectEnvelope(await api(DEMO, `tms/task/${t.id}`, { token }), 404)
     const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE entity = 'tms_task' AND entity_id = ? ORDER BY id")
@@ -176,18 +207,22 @@ describe('publication (/tms/task)', () => {
   it('lists only the caller’s and their rooms’ tasks with tms_task_list_by_target alone', async () => {
     const publisher = await userWith('demo', PUBLISHER)
     const m = await model(publisher.token)
-    const t = (await (await publish(publisher.token, { model_id: m.id, rooms: ['r-demo-9b'] })).json()) as Task
+    const t = (await (await publish(publisher.token, { model_id: m.id, rooms: [made.roomB.id] })).json()) as Task
     const reader = await userWith('demo', ['dashboard_dashboard_access', 'tms_task_list_by_target'])
     const seen = async () =>
       ((await (await api(DEMO, `tms/task?model_id=${m.id}`, { token: reader.token })).json()) as { items: Task[] }).items.map((x) => x.id)
     expect(await seen()).toEqual([])
-    await env.DB.prepare("INSERT INTO room_member (realm, room_id, nick, added_at) VALUES ('demo', 'r-demo-9b', ?, ?)").bind(reader.nick, iso(Date.now())).run()
+    await env.DB.prepare("INSERT INTO room_member (realm, room_id, nick, added_at) VALUES ('demo', ?, ?, ?)")
+      .bind(made.roomB.id, reader.nick, iso(Date.now()))
+      .run()
     expect(await seen()).toEqual([t.id])
   })
 
   it('answers the publication options of a model: rooms with members, groups, categories and limits', async () => {
+    const author = (await userWith('demo', PUBLISHER)).token
+    const fractions = await model(author, { title: `Frações ${crypto.randomUUID().slice(0, 6)}` })
     const { token } = await userWith('demo', ['dashboard_dashboard_access', 'tms_task_publish'])
-    const res = await api(DEMO, 'tms/task/options/m-demo-fractions', { token })
+    const res = await api(DEMO, `tms/task/options/${fractions.id}`, { token })
     expect(res.status).toBe(200)
     const o = (await res.json()) as {
       rooms: { name: string; members: { nick: string }[] }[]
@@ -196,15 +231,16 @@ describe('publication (/tms/task)', () => {
       limits: object
       model: { title: string }
     }
-    expect(o.model.title).toContain('Frações')
+    expect(o.model.title).toBe(fractions.title)
     expect(
       o.rooms
-        .find((r) => r.name === '9º A')
+        .find((r) => r.name === made.roomA.name)
         ?.members.map((x) => x.nick)
         .sort(),
-    ).toEqual(['student@demo', 'teacher@demo'])
-    expect(o.groups.map((g) => g.name)).toContain('9º ano')
-    expect(o.categories.find((c) => c.id === 'c-demo-subject')?.required).toBe(true)
+    ).toEqual([made.student, made.teacher].sort())
+    expect(o.groups.map((g) => g.name)).toContain(made.group.name)
+    // The realm's required root, under which made.math lies.
+    expect(o.categories.find((c) => c.id === made.math.parent)?.required).toBe(true)
     expect(o.limits).toEqual({ defaultDeadlineDays: 3, maxScheduleDays: 365, expireOffsetDays: 0 })
   })
 })
@@ -212,7 +248,7 @@ describe('publication (/tms/task)', () => {
 describe('extra fields of tasks', () => {
   it('offers the realm’s task fields at publication, requires the required one, and keeps the values', async () => {
     const root = (await userWith('demo', ['dashboard_dashboard_access', 'mas_extra_field_create', 'mas_extra_field_delete'])).token
-    const { token } = await userWith('demo', PUBLISHER)
+    const { token, cookie } = await userWith('demo', PUBLISHER)
     const key = `bncc_${crypto.randomUUID().slice(0, 6)}`
     const created = await api(DEMO, 'mas/extra_field', { method: 'POST', token: root, json: { entity: 'task', key, label: 'Código BNCC', required: true } })
     expect(created.status, await created.clone().text()).toBe(201)
@@ -238,7 +274,7 @@ describe('extra fields of tasks', () => {
       expect(edited.status).toBe(200)
       expect(((await (await api(DEMO, `tms/task/${task.id}`, { token })).json()) as Task).extra).toEqual({ [key]: 'EF06MA08' })
       // The task's page shows the value under the realm's label.
-      const page = await (await call(DEMO, `/tms/task/detail/${task.id}`, { headers: { cookie: await consoleSignIn(DEMO, 'root') } })).text()
+      const page = await (await call(DEMO, `/tms/task/detail/${task.id}`, { headers: { cookie } })).text()
       expect(page).toMatch(/<dt>Código BNCC<\/dt><dd>EF06MA08<\/dd>/)
     } finally {
       await api(DEMO, `mas/extra_field/${fieldId}`, { method: 'DELETE', token: root })

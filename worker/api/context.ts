@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
-import { findSessionAuth, type Auth, type SessionLookup } from '../db/sessions'
+import { findSessionAuth, sessionFrom, type Auth, type SessionLookup } from '../db/sessions'
 
 export type AppEnv = {
   Bindings: Env
@@ -14,7 +14,16 @@ export type AppEnv = {
     requestId: string
     /** Session lookups shared by the in-process API calls of one console request (worker/index.ts). */
     sessions?: Map<string, Promise<SessionLookup>>
+    /** The session reads of an API request's token, sent by the Worker entry with its host lookup (one round trip). */
+    sessionPrefetch?: SessionPrefetch
   }
+}
+
+/** The results of sessionReads for `token`, read by requireAuth instead of a lookup of its own. */
+export interface SessionPrefetch {
+  token: string
+  tokenHash: string
+  results: D1Result[]
 }
 
 /** What the in-process API calls of one console request share (set by the Worker entry). */
@@ -38,7 +47,8 @@ export async function requireAuth(c: Ctx): Promise<Auth> {
   const shared = c.get('sessions')
   let lookup = shared?.get(token)
   if (!lookup) {
-    lookup = findSessionAuth(c.env.DB, token)
+    const pre = c.get('sessionPrefetch')
+    lookup = pre && pre.token === token ? sessionFrom(c.env.DB, pre.tokenHash, pre.results) : findSessionAuth(c.env.DB, token)
     shared?.set(token, lookup)
   }
   const found = await lookup

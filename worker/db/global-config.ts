@@ -18,7 +18,13 @@ export function globalConfigRead(db: D1Database): D1PreparedStatement {
   return db.prepare('SELECT value, updated_at, updated_by FROM global_config WHERE id = 1')
 }
 
+/** The last row read and its values: the row changes rarely, and validating it is most of a word-filter check's cost. */
+let memo: { row: GlobalConfigRow; config: StoredGlobalConfig } | undefined
+
 export function globalConfigFrom(row: GlobalConfigRow | null | undefined): StoredGlobalConfig {
+  if (row && memo && memo.row.value === row.value && memo.row.updated_at === row.updated_at && memo.row.updated_by === row.updated_by) {
+    return structuredClone(memo.config)
+  }
   let stored: Record<string, unknown> = {}
   try {
     stored = row ? (JSON.parse(row.value) as Record<string, unknown>) : {}
@@ -27,7 +33,9 @@ export function globalConfigFrom(row: GlobalConfigRow | null | undefined): Store
   }
   const merged = { ...GLOBAL_CONFIG_DEFAULTS, ...stored }
   const parsed = v.safeParse(GlobalConfig, merged)
-  return { ...(parsed.success ? parsed.output : GLOBAL_CONFIG_DEFAULTS), updated_at: row?.updated_at ?? '', updated_by: row?.updated_by ?? '' }
+  const config = { ...(parsed.success ? parsed.output : GLOBAL_CONFIG_DEFAULTS), updated_at: row?.updated_at ?? '', updated_by: row?.updated_by ?? '' }
+  if (row) memo = { row: { ...row }, config: structuredClone(config) }
+  return config
 }
 
 export function setGlobalConfigStatement(db: D1Database, value: GlobalConfig, by: string): D1PreparedStatement {

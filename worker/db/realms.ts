@@ -7,10 +7,17 @@ import { decodeRow, type Scope } from '../lib/entity'
  * included). A deleted realm keeps its hosts until the purge, so no other realm can take them before a restore.
  */
 export async function resolveHost(db: D1Database, host: string): Promise<{ realm: string; deleted: boolean } | null> {
-  const row = await db
-    .prepare('SELECT h.realm, r.deleted_at FROM realm_host h JOIN realm r ON r.code = h.realm WHERE h.host = ?')
-    .bind(host.toLowerCase())
-    .first<{ realm: string; deleted_at: string | null }>()
+  return hostFrom(await resolveHostRead(db, host).all())
+}
+
+/** The read of resolveHost, for a caller's batch (the Worker entry sends it with an API request's session lookup). */
+export function resolveHostRead(db: D1Database, host: string): D1PreparedStatement {
+  return db.prepare('SELECT h.realm, r.deleted_at FROM realm_host h JOIN realm r ON r.code = h.realm WHERE h.host = ?').bind(host.toLowerCase())
+}
+
+/** resolveHost's answer from the result of resolveHostRead. */
+export function hostFrom(result: D1Result): { realm: string; deleted: boolean } | null {
+  const row = result.results[0] as { realm: string; deleted_at: string | null } | undefined
   return row ? { realm: row.realm, deleted: row.deleted_at !== null } : null
 }
 

@@ -1,5 +1,6 @@
 import type { RealmFlag } from '#shared/access'
 import { randomToken, sha256Hex } from '../lib/crypto'
+import { hostFrom, resolveHostRead } from './realms'
 
 /** The signed-in caller as every guarded API handler sees it. */
 export interface Auth {
@@ -53,10 +54,14 @@ type SessionRow = {
   allowed_roles: string
 }
 
+/** The permission that opens the console (the console signs out a session without it). */
+const CONSOLE_PERMISSION = 'dashboard_dashboard_access'
+
 /**
  * `allowed_roles` of a realm (seed 000 §3): when it lists roles, only users holding one of them may use the console
- * (sessions of platform `dashboard`); empty means unrestricted. A platform operator (mas_realm_list_all) administers
- * every realm, so no realm's list keeps them out.
+ * (sessions of platform `dashboard`; a session of another platform loses the console permission instead); empty
+ * means unrestricted. A platform operator (mas_realm_list_all) administers every realm, so no realm's list keeps them
+ * out.
  */
 export function consoleRoleAllowed(allowedRoles: unknown, roles: readonly string[], permissions: ReadonlySet<string>): boolean {
   let allowed: unknown
@@ -91,7 +96,15 @@ export async function findSessionAuth(db: D1Database, token: string): Promise<Se
 
 /** Like findSessionAuth, for a session known by the hash of its token (session handover). */
 export async function findSessionByHash(db: D1Database, tokenHash: string): Promise<SessionLookup> {
-  const [sessionRes, permRes, treeRes] = await db.batch([
+  return sessionFrom(db, tokenHash, await db.batch(sessionReads(db, tokenHash)))
+}
+
+/**
+ * The reads of a session lookup, for a caller's batch: the Worker entry sends them with the host lookup of an API
+ * request carrying a token (one round trip for both), and `sessionFrom` reads the answer when a handler needs it.
+ */
+export function sessionReads(db: D1Database, tokenHash: string): D1PreparedStatement[] {
+  return [
     db
       .prepare(
         `SELECT s.realm AS home_realm, COALESCE(s.active_realm, s.realm) AS realm, s.nick, s.device_id, s.created_at, s.last_seen_at,
@@ -122,7 +135,24 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
          SELECT 1 AS inside FROM session s WHERE s.token_hash = ? AND s.active_realm IN (SELECT code FROM tree)`,
       )
       .bind(tokenHash, tokenHash),
-  ])
+  ]
+}
+
+/**
+ * The realm of a request's host and the reads of its token's session, in one batch (the Worker entry, for an API
+ * request carrying a token): `session` goes to `sessionFrom` when a handler needs the caller.
+ */
+export async function readHostAndSession(
+  db: D1Database,
+  host: string,
+  tokenHash: string,
+): Promise<{ host: { realm: string; deleted: boolean } | null; session: D1Result[] }> {
+  const [found, ...session] = await db.batch([resolveHostRead(db, host), ...sessionReads(db, tokenHash)])
+  return { host: hostFrom(found), session }
+}
+
+/** The session of the results of sessionReads (in their order); may end a session that is no longer allowed. */
+export async function sessionFrom(db: D1Database, tokenHash: string, [sessionRes, permRes, treeRes]: D1Result[]): Promise<SessionLookup> {
   const s = sessionRes.results[0] as SessionRow | undefined
   if (!s || s.revoked_at || s.disabled) return { status: 'unknown' }
   const now = Date.now()
@@ -139,10 +169,15 @@ export async function findSessionByHash(db: D1Database, tokenHash: string): Prom
   // A realm switch lasts only while it would still be allowed (PUT /mas/realm/{realm}/change): mas_realm_list_all,
   // or mas_realm_list with the acting realm in the home realm's tree. Otherwise the session ends for good.
   // A console session of a user whose roles the home realm no longer admits to the console ends for good (the
-  // console then shows the sign-in page), like one whose switch is no longer allowed.
-  if (s.platform === 'dashboard' && !consoleRoleAllowed(s.allowed_roles, roles, permissions)) {
-    await revokeSession(db, tokenHash)
-    return { status: 'unknown' }
+  // console then shows the sign-in page), like one whose switch is no longer allowed. A session of another surface
+  // (mobile app, web client) keeps working there but never opens the console: it does not hold the console's
+  // permission, whether its token comes as the console's cookie or as x-api-key.
+  if (!consoleRoleAllowed(s.allowed_roles, roles, permissions)) {
+    if (s.platform === 'dashboard') {
+      await revokeSession(db, tokenHash)
+      return { status: 'unknown' }
+    }
+    permissions.delete(CONSOLE_PERMISSION)
   }
   if (s.realm !== s.home_realm) {
     const allowed = permissions.has('mas_realm_list_all') || (permissions.has('mas_realm_list') && treeRes.results.length > 0)

@@ -95,16 +95,11 @@ export async function getUser(db: D1Database, realm: string, nick: string): Prom
 }
 
 /** Roles of many users of a realm, by nick (list answers). */
-export async function rolesOf(db: D1Database, realm: string, nicks: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>()
-  if (!nicks.length) return out
-  const { results } = await db
-    .prepare(`SELECT nick, role FROM user_role WHERE realm = ? AND nick IN (${nicks.map(() => '?').join(', ')}) ORDER BY position, role`)
-    .bind(realm, ...nicks)
-    .all<{ nick: string; role: string }>()
-  for (const row of results) out.set(row.nick, [...(out.get(row.nick) ?? []), row.role])
-  return out
-}
+/**
+ * A user's roles (JSON array, primary first) as a computed column of the user list (worker/lib/entity.ts
+ * `ListOptions.computed`), so the page answers them without another round trip.
+ */
+export const USER_ROLES_COLUMN = `SELECT json_group_array(role) FROM (SELECT ur.role FROM user_role ur WHERE ur.realm = "user".realm AND ur.nick = "user".nick ORDER BY ur.position, ur.role)`
 
 /** Which of `nicks` exist in the realm. */
 export async function existingNicks(db: D1Database, realm: string, nicks: string[]): Promise<Set<string>> {

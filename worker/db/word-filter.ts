@@ -1,5 +1,5 @@
 import { filterText, type FilterResult } from '#shared/word-filter'
-import { globalConfigFrom, globalConfigRead } from './global-config'
+import { globalConfigFrom } from './global-config'
 
 export { filterText }
 
@@ -30,23 +30,31 @@ export function setExemptionStatements(db: D1Database, realm: string, domains: s
 }
 
 /**
- * The reads a word-filter check needs (the realm's sentences, the platform's defaults, the realm's link rule and
- * exempt domains), as statements for one batch, possibly with the caller's own reads.
+ * The read a word-filter check needs (the realm's sentences, the platform's defaults, the realm's link rule and
+ * exempt domains), as one statement (one row) for a batch, possibly with the caller's own reads.
  */
 export function wordFilterReads(db: D1Database, realm: string): D1PreparedStatement[] {
   return [
-    db.prepare('SELECT sentence FROM realm_word_filter WHERE realm = ? ORDER BY sentence').bind(realm),
-    globalConfigRead(db),
-    db.prepare('SELECT word_filter_links FROM realm WHERE code = ?').bind(realm),
-    db.prepare('SELECT domain FROM realm_exemption_domain WHERE realm = ? ORDER BY domain').bind(realm),
+    db
+      .prepare(
+        `SELECT (SELECT json_group_array(sentence) FROM (SELECT sentence FROM realm_word_filter WHERE realm = ?1 ORDER BY sentence)) AS sentences,
+                (SELECT json_group_array(domain) FROM (SELECT domain FROM realm_exemption_domain WHERE realm = ?1 ORDER BY domain)) AS exempt,
+                (SELECT word_filter_links FROM realm WHERE code = ?1) AS links,
+                g.value, g.updated_at, g.updated_by
+         FROM (SELECT 1) LEFT JOIN global_config g ON g.id = 1`,
+      )
+      .bind(realm),
   ]
 }
 
-/** The word filter made of the results of wordFilterReads (in their order). */
+type WordFilterRow = { sentences: string; exempt: string; links: number | null; value: string | null; updated_at: string | null; updated_by: string | null }
+
+/** The word filter made of the results of wordFilterReads. */
 export function wordFilterFrom(results: D1Result[]): (text: string) => FilterResult {
-  const [sentences, global, links, exempt] = results.map((r) => r.results as Record<string, unknown>[])
-  const words = [...sentences.map((r) => String(r.sentence)), ...globalConfigFrom(global[0] as Parameters<typeof globalConfigFrom>[0]).default_word_filter]
-  const options = { on: links[0]?.word_filter_links === 1, exempt: exempt.map((r) => String(r.domain)) }
+  const row = results[0].results[0] as WordFilterRow
+  const global = row.value === null ? null : { value: row.value, updated_at: row.updated_at ?? '', updated_by: row.updated_by ?? '' }
+  const words = [...(JSON.parse(row.sentences) as string[]), ...globalConfigFrom(global).default_word_filter]
+  const options = { on: row.links === 1, exempt: JSON.parse(row.exempt) as string[] }
   return (text) => (text ? filterText(text, words, options) : { text, matches: [] })
 }
 

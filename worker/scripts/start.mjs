@@ -27,7 +27,11 @@ function run(cmd, args, env = {}) {
 const children = []
 /** Starts a long-running server in its own process group, relaying its output with a label. */
 function serve(cmd, args) {
-  const child = spawn(bin(cmd), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, CI: '1' } })
+  // The console is a production build (remix vite:build), so the Worker runs React's production server renderer, as a
+  // deploy does: otherwise wrangler dev bundles React's development build (prop checks, warnings: about a tenth of a
+  // page's CPU in a profile). NODE_ENV=development in the shell keeps the development build for debugging.
+  const env = { ...process.env, CI: '1', ...(cmd === 'wrangler' ? { NODE_ENV: process.env.NODE_ENV ?? 'production' } : {}) }
+  const child = spawn(bin(cmd), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env })
   const label = cmd === 'wrangler' ? 'worker' : 'party '
   const relay = (stream, out) =>
     stream.on('data', (chunk) => {

@@ -9,15 +9,15 @@ import {
   type Submission,
   type SubmissionResult,
 } from '@conform-to/react'
-import { Form } from '@remix-run/react'
+import { Form, type FetcherWithComponents } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type * as v from 'valibot'
-import { Icon } from '~/components/ui/icon'
+import { Icon, type IconName } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText } from '~/lib/error-text'
 import { valueAt, type FieldSpec } from '~/lib/form-fields'
-import { LOCALE_FIELD, ZONE_FIELD, dateTimePattern, decodeError, parseForm, readNumber, showDateTime } from '~/lib/form-kit'
+import { LOCALE_FIELD, ZONE_FIELD, dateTimePattern, decodeError, parseForm, readNumber, showDate, showDateTime } from '~/lib/form-kit'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import { isoToZoned } from '~/lib/zoned-time'
 
@@ -46,11 +46,17 @@ export function KitForm<S extends v.GenericSchema>({
   timeZone,
   labels = {},
   submitLabel,
+  submitIcon = 'check',
+  method = 'post',
   protect = false,
   id,
+  'aria-label': ariaLabel,
   className = 'card simple-form',
   children,
   actions,
+  buttons,
+  fetcher,
+  onSaved,
 }: {
   schema: S
   /** Declared fields: how form data becomes the API's JSON (and their labels for the summary). */
@@ -65,13 +71,28 @@ export function KitForm<S extends v.GenericSchema>({
   labels?: Record<string, string>
   /** Text of the submit button (default: Save). */
   submitLabel?: string
+  submitIcon?: IconName
+  /**
+   * `get`: a filter form (the values go in the URL for the loader, which reads them with the same schema); it posts
+   * neither the language nor the zone, its dates are read in the page's language.
+   */
+  method?: 'get' | 'post'
   /** Warn before leaving with unsaved changes. */
   protect?: boolean
   id?: string
+  'aria-label'?: string
   className?: string
   children: ReactNode
   /** Buttons beside the submit button. */
   actions?: ReactNode
+  /** The form's own submit buttons instead of the one Save (e.g. two outcomes posting `name=value`). */
+  buttons?: ReactNode
+  /**
+   * A form in a dialog posts with this fetcher (the page stays; `lastResult` is its data) and its action answers a
+   * success with `submission.reply()`; `onSaved` runs then (close the dialog, toast).
+   */
+  fetcher?: FetcherWithComponents<unknown>
+  onSaved?: () => void
 }) {
   const { t, i18n } = useTranslation()
   const toast = useToast()
@@ -83,7 +104,7 @@ export function KitForm<S extends v.GenericSchema>({
     defaultValue: (fields ? formDefaults(fields, defaultValue ?? {}, timeZone, locale) : defaultValue) as never,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone, prepare }) as Submission<Record<string, unknown>, string[]>,
+    onValidate: ({ formData }) => parseForm(formData, { schema, fields, timeZone, locale, prepare }) as Submission<Record<string, unknown>, string[]>,
   })
   const [attempt, setAttempt] = useState(0)
   const [dirty, setDirty] = useState(false)
@@ -97,6 +118,11 @@ export function KitForm<S extends v.GenericSchema>({
     const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')
     ;(invalid ?? formRef.current?.querySelector<HTMLElement>('.error-summary'))?.focus()
   }, [attempt])
+  const saved = useRef(onSaved)
+  saved.current = onSaved
+  useEffect(() => {
+    if (result?.status === 'success') saved.current?.()
+  }, [result])
   useEffect(() => {
     if (!result || result.status !== 'error') return
     setAttempt((n) => n + 1)
@@ -114,23 +140,39 @@ export function KitForm<S extends v.GenericSchema>({
     else setDirty(false)
   }
   const showSummary = attempt > 0 || result?.status === 'error'
+  const FormElement = fetcher ? fetcher.Form : Form
   return (
     <FormProvider context={form.context}>
-      <Form method="post" {...formProps} ref={formRef} noValidate onSubmit={submit} onChange={() => setDirty(true)} className={className}>
-        <input type="hidden" name={LOCALE_FIELD} value={locale} />
-        <input type="hidden" name={ZONE_FIELD} value={timeZone} />
+      <FormElement
+        method={method}
+        {...formProps}
+        ref={formRef}
+        noValidate
+        onSubmit={submit}
+        onChange={() => setDirty(true)}
+        className={className}
+        aria-label={ariaLabel}
+      >
+        {method === 'post' ? (
+          <>
+            <input type="hidden" name={LOCALE_FIELD} value={locale} />
+            <input type="hidden" name={ZONE_FIELD} value={timeZone} />
+          </>
+        ) : null}
         {showSummary ? <ErrorSummary form={form} labels={allLabels} /> : null}
         {children}
         <div className="form-actions">
           {/* No focus move on press: a field left by this click would show its error and push the button away
               before the mouse is released, and the click would be lost. */}
-          <button type="submit" className="btn btn-primary" onMouseDown={(e) => e.preventDefault()}>
-            <Icon name="check" /> {submitLabel ?? t('tms.form.save')}
-          </button>
+          {buttons ?? (
+            <button type="submit" className="btn btn-primary" onMouseDown={(e) => e.preventDefault()}>
+              <Icon name={submitIcon} /> {submitLabel ?? t('tms.form.save')}
+            </button>
+          )}
           {actions}
         </div>
         {guard}
-      </Form>
+      </FormElement>
     </FormProvider>
   )
 }
@@ -145,7 +187,9 @@ function formDefaults(fields: FieldSpec[], row: Record<string, unknown>, timeZon
     const value = valueAt(row, f.name)
     let shown: unknown = value
     if (f.kind === 'datetime') shown = typeof value === 'string' ? showDateTime(isoToZoned(value, timeZone), locale) : ''
+    else if (f.kind === 'date') shown = typeof value === 'string' ? showDate(value, locale) : ''
     else if (f.kind === 'list') shown = Array.isArray(value) ? value.join(', ') : value
+    else if (f.kind === 'lines') shown = Array.isArray(value) ? value.join('\n') : value
     else if (f.kind === 'checkbox') shown = value === true ? 'on' : undefined
     else if (f.kind === 'number') shown = typeof value === 'number' ? String(value).replace('.', locale.startsWith('en') ? '.' : ',') : value
     else if (value === null) shown = ''
@@ -262,8 +306,9 @@ export function TextInput({
   type = 'text',
   autoComplete,
   maxLength,
+  placeholder,
   ...p
-}: Common & { type?: 'text' | 'email' | 'url' | 'color' | 'password'; autoComplete?: string; maxLength?: number }) {
+}: Common & { type?: 'text' | 'email' | 'url' | 'color' | 'password'; autoComplete?: string; maxLength?: number; placeholder?: string }) {
   return (
     <KitField {...p}>
       {({ key, defaultValue, ...c }) => (
@@ -274,6 +319,7 @@ export function TextInput({
           type={type}
           autoComplete={autoComplete}
           maxLength={maxLength}
+          placeholder={placeholder}
           disabled={p.disabled}
           defaultValue={text(defaultValue)}
         />
@@ -348,9 +394,20 @@ export function CheckboxInput(p: Common) {
 export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string }) {
   const { t, i18n } = useTranslation()
   const pattern = dateTimePattern(i18n.language)
-  const hint = [p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')
+  return <PatternInput {...p} pattern={pattern} hint={[p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')} />
+}
+
+/** A day typed in the page language's format (`dd/mm/aaaa`, en-US `mm/dd/yyyy`), which the hint names. */
+export function DateInput(p: Common) {
+  const { t, i18n } = useTranslation()
+  const pattern = dateTimePattern(i18n.language, false)
+  return <PatternInput {...p} pattern={pattern} hint={[p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')} />
+}
+
+/** A text field typed to a pattern the placeholder shows (dates and times in the page's language). */
+function PatternInput({ pattern, ...p }: Common & { pattern: string }) {
   return (
-    <KitField {...p} hint={hint}>
+    <KitField {...p}>
       {({ key, defaultValue, ...c }) => (
         <input
           key={key}
@@ -494,6 +551,8 @@ export function SpecField({ spec, timeZone }: { spec: FieldSpec; timeZone: strin
   switch (spec.kind) {
     case 'textarea':
       return <TextArea {...p} />
+    case 'lines':
+      return <TextArea {...p} rows={6} />
     case 'number':
       return <NumberInput {...p} decimal={spec.step !== undefined && spec.step !== '1'} />
     case 'checkbox':
@@ -504,6 +563,8 @@ export function SpecField({ spec, timeZone }: { spec: FieldSpec; timeZone: strin
       return <CheckboxGroup {...p} options={options} />
     case 'datetime':
       return <DateTimeInput {...p} timeZone={timeZone} />
+    case 'date':
+      return <DateInput {...p} />
     case 'color':
       return <TextInput {...p} type="color" />
     case 'list':

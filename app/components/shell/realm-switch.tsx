@@ -1,8 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { can } from '#shared/access'
-import type { PermissionMap } from '#shared/schemas/permission'
 import type { RealmSwitchList, RealmSwitchResult } from '~/routes/realm.change'
 import { Dialog } from '../ui/dialog'
 import { Icon } from '../ui/icon'
@@ -12,12 +10,11 @@ export const REALM_SWITCH_WAIT_MS = 2000
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
-/** The top-bar button of the realm-change dialog, shown only to users holding mas_realm_list or mas_realm_list_all. */
-export function RealmSwitchButton({ permissions }: { permissions: PermissionMap }) {
+/** The top-bar button of the realm-change dialog; the shell shows it only to users holding mas_realm_list or mas_realm_list_all (ShellUser). */
+export function RealmSwitchButton() {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
-  if (!can(permissions, null, { any: ['mas_realm_list', 'mas_realm_list_all'] })) return null
   return (
     <>
       <button ref={button} type="button" className="btn btn-icon" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import type { VisibleSection } from '~/lib/navigation'
 import type { RealmConfig } from '#shared/schemas/realm'
 import type { Settings } from '#shared/schemas/settings'
-import type { SessionUser } from '~/server/auth.server'
+import type { ShellUser } from '~/server/auth.server'
 import { LegalLinks, RealmLogo } from '../signin/brand'
 import { CreditBalance } from './credit-balance'
 import { NetworkIndicator } from './heartbeat'
@@ -18,7 +18,7 @@ import { RealmSwitchButton } from './realm-switch'
 export const NARROW_QUERY = '(max-width: 800px)'
 
 export interface ShellProps {
-  user: SessionUser
+  user: ShellUser
   config: RealmConfig
   locale: string
   settings: Settings
@@ -106,7 +106,7 @@ export function Shell({ user, config, locale, settings, nav, balance, hideSideba
           <span className="spacer" />
           <NetworkIndicator />
           {config.ledger_enabled && balance !== null ? <CreditBalance balance={balance} locale={locale} /> : null}
-          <RealmSwitchButton permissions={user.permissions} />
+          {user.canSwitchRealm ? <RealmSwitchButton /> : null}
           <LanguageMenu locale={locale} />
           <AccountMenu user={user} config={config} onSettings={() => setSettingsOpen(true)} />
         </header>
@@ -187,7 +187,7 @@ function NavSectionItem({ section, collapsed }: { section: VisibleSection; colla
 }
 
 /** Account menu (seed 000 §2.1): edit profile, settings, logout. */
-function AccountMenu({ user, config, onSettings }: { user: SessionUser; config: RealmConfig; onSettings: () => void }) {
+function AccountMenu({ user, config, onSettings }: { user: ShellUser; config: RealmConfig; onSettings: () => void }) {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
@@ -199,7 +199,7 @@ function AccountMenu({ user, config, onSettings }: { user: SessionUser; config: 
     document.addEventListener('mousedown', onDown)
     return () => document.removeEventListener('mousedown', onDown)
   }, [open])
-  const canEdit = user.permissions.mas_user_edit === true
+  const canEdit = user.canEditProfile
   const foreign = user.origin_realm !== config.realm
   return (
     <div className="menu" ref={ref} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>

@@ -1,4 +1,4 @@
-import { SIGNIN_METHODS, type SigninMethod } from '#shared/schemas/realm'
+import { SIGNIN_METHODS, type SigninMethod } from '#shared/signin-methods'
 
 /** Logo clicks that reveal the TV-provider tab where it is not the realm's first method (seed 000 §9). */
 export const TV_PROVIDER_CLICKS = 10

@@ -8,7 +8,8 @@ import { errorText, ruleText } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
 import type { ErrorItem } from '#shared/schemas/error'
 import { BankClassify } from '#shared/schemas/tms/bank'
-import { GRADES, QUESTION_TYPES } from '#shared/schemas/tms/constants'
+import { GRADES } from '#shared/schemas/tms/constants'
+import { questionTypeLabel, QUESTION_TYPES } from '#shared/schemas/tms/question-types'
 
 const TOPIC = ['subject_id', 'standard_id', 'descriptor_id'] as const
 
@@ -86,7 +87,7 @@ export function BankClassifyDialog({ ids, onClose }: { ids: string[] | null; onC
               checked={values.types.includes(type)}
               onChange={(e) => set({ types: e.currentTarget.checked ? [...values.types, type] : values.types.filter((x) => x !== type) })}
             />{' '}
-            {t(`tms.type.${type}`)}
+            {t(questionTypeLabel(type))}
           </label>
         ))}
         {message('types')}

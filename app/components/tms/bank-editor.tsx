@@ -13,6 +13,7 @@ import { DIFFICULTIES, GRADES, type QuestionType } from '#shared/schemas/tms/con
 import { QuestionCard } from './question-card'
 import { changeType, hasOwnOptions, toDraft, type QuestionDraft } from './question-draft'
 import { SelectField, TextField, type EditorRefs } from './question-options'
+import { questionTypeLabel } from '#shared/schemas/tms/question-types'
 
 export interface Classification {
   difficulty: string
@@ -173,7 +174,7 @@ export function BankEditor({
       <ConfirmDialog
         open={pendingType !== null}
         title={t('tms.editor.change_type_title')}
-        message={t('tms.editor.change_type_message', { type: pendingType ? t(`tms.type.${pendingType}`) : '' })}
+        message={t('tms.editor.change_type_message', { type: pendingType ? t(questionTypeLabel(pendingType)) : '' })}
         confirmLabel={t('tms.editor.change_type_yes')}
         cancelLabel={t('settings.cancel')}
         danger

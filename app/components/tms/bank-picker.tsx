@@ -5,7 +5,8 @@ import { Dialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import type { ListPage } from '#shared/schemas/common'
 import type { BankItem } from '#shared/schemas/tms/bank'
-import { DIFFICULTIES, QUESTION_TYPES } from '#shared/schemas/tms/constants'
+import { DIFFICULTIES } from '#shared/schemas/tms/constants'
+import { questionTypeLabel, QUESTION_TYPES } from '#shared/schemas/tms/question-types'
 
 /**
  * Adds question-bank questions to a model: search the bank (text, type, difficulty, subject), choose, and the
@@ -54,7 +55,7 @@ export function BankPicker({ open, onClose, onAdd }: { open: boolean; onClose: (
             <option value="">{t('table.filter.any')}</option>
             {QUESTION_TYPES.map((q) => (
               <option key={q} value={q}>
-                {t(`tms.type.${q}`)}
+                {t(questionTypeLabel(q))}
               </option>
             ))}
           </select>
@@ -95,7 +96,7 @@ export function BankPicker({ open, onClose, onAdd }: { open: boolean; onClose: (
                   onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, item.id] : chosen.filter((x) => x !== item.id))}
                 />
                 <span>
-                  {item.statement_text} <span className="badge">{t(`tms.type.${item.type}`)}</span>{' '}
+                  {item.statement_text} <span className="badge">{t(questionTypeLabel(item.type))}</span>{' '}
                   <span className="badge">{t(`tms.difficulty.${item.difficulty}`)}</span>
                 </span>
               </label>

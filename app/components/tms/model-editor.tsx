@@ -8,7 +8,7 @@ import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '#shared/schemas/error'
-import { QUESTION_TYPES, type QuestionType } from '#shared/schemas/tms/constants'
+import { questionTypeLabel, QUESTION_TYPES, type QuestionType } from '#shared/schemas/tms/question-types'
 import { ModelInput } from '#shared/schemas/tms/model'
 import { BankPicker } from './bank-picker'
 import { ModelFields, type CategoryOption, type ModelMeta } from './model-fields'
@@ -170,7 +170,7 @@ export function ModelEditor({ initial, categories, refs, canUseBank }: ModelEdit
           <select id="new-question-type" className="input" value={newType} onChange={(e) => setNewType(e.currentTarget.value as QuestionType)}>
             {QUESTION_TYPES.map((type) => (
               <option key={type} value={type}>
-                {t(`tms.type.${type}`)}
+                {t(questionTypeLabel(type))}
               </option>
             ))}
           </select>
@@ -192,7 +192,7 @@ export function ModelEditor({ initial, categories, refs, canUseBank }: ModelEdit
       <ConfirmDialog
         open={pendingType !== null}
         title={t('tms.editor.change_type_title')}
-        message={t('tms.editor.change_type_message', { type: pendingType ? t(`tms.type.${pendingType.type}`) : '' })}
+        message={t('tms.editor.change_type_message', { type: pendingType ? t(questionTypeLabel(pendingType.type)) : '' })}
         confirmLabel={t('tms.editor.change_type_yes')}
         cancelLabel={t('settings.cancel')}
         danger

@@ -2,16 +2,8 @@ import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FileUpload } from '~/components/ui/file-upload'
 import { Icon } from '~/components/ui/icon'
-import {
-  INFO_KINDS,
-  INFORMATIVE_TYPES,
-  MEDIA_TYPES,
-  PARTIAL_SCORE_TYPES,
-  QUESTION_LIMITS,
-  QUESTION_TYPES,
-  SHUFFLE_TYPES,
-  type QuestionType,
-} from '#shared/schemas/tms/constants'
+import { INFO_KINDS, MEDIA_TYPES, QUESTION_LIMITS } from '#shared/schemas/tms/constants'
+import { questionTypeLabel, INFORMATIVE_TYPES, PARTIAL_SCORE_TYPES, QUESTION_TYPES, SHUFFLE_TYPES, type QuestionType } from '#shared/schemas/tms/question-types'
 import type { QuestionDraft } from './question-draft'
 import { NumberField, QuestionOptions, SelectField, TextField, type EditorRefs, type FieldAccess } from './question-options'
 import { QuestionView } from './question-view'
@@ -110,7 +102,7 @@ export function QuestionCard({
         <select id={`type-${q.id}`} className="input type-select" value={q.type} onChange={(e) => actions.changeType(e.currentTarget.value as QuestionType)}>
           {QUESTION_TYPES.map((type) => (
             <option key={type} value={type}>
-              {t(`tms.type.${type}`)}
+              {t(questionTypeLabel(type))}
             </option>
           ))}
         </select>

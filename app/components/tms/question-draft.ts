@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next'
-import { INFORMATIVE_TYPES, type QuestionType } from '#shared/schemas/tms/constants'
+import { INFORMATIVE_TYPES, questionType, type QuestionType } from '#shared/schemas/tms/question-types'
+import { MEDIA_TYPES } from '#shared/schemas/tms/constants'
 
 /** A question as the editor holds it: the seed's fields (§3), options shaped by type. */
 export interface QuestionDraft {
@@ -30,45 +31,13 @@ export interface ChoiceDraft {
 /** A short random id for a new question (ids only need to be unique inside a model). */
 export const draftId = () => `q${Math.random().toString(36).slice(2, 10)}`
 
-/** The options a new question of this type starts with. */
+/** The options a new question of this type starts with (its declaration's, in the editor's language). */
 export function defaultOptions(type: QuestionType, t: TFunction): unknown {
-  const choice = (statement = ''): ChoiceDraft => ({ statement, answer: false, media_type: '', media_url: '' })
-  switch (type) {
-    case 'single':
-    case 'multi':
-      return [choice(), choice()]
-    case 'true_false':
-      return [{ ...choice(`<p>${t('tms.editor.true')}</p>`), answer: true }, choice(`<p>${t('tms.editor.false')}</p>`)]
-    case 'text':
-    case 'text_ai':
-      return { min_text_count: 1, max_text_count: 1000 }
-    case 'fill_letters':
-      return { question: '', answer: '' }
-    case 'fill_words':
-      return { sentence: '', incorrect: [], mode: 'select' }
-    case 'cloud':
-      return { phrase: '', extra: [] }
-    case 'order_sentences':
-      return { sentences: ['', ''], incorrect: [] }
-    case 'media':
-      return { accept: ['image'] }
-    case 'essay':
-      return {
-        language: 'pt-BR',
-        genre: '',
-        min_word_count: 100,
-        max_word_count: 400,
-        text_count_unit: 'word',
-        assessed_skill_ids: [],
-        assessed_skill_group_id: '',
-        support_text: '',
-      }
-    case 'game':
-      return { url: '' }
-    default:
-      return {}
-  }
+  return questionType(type).initial((key) => t(key))
 }
+
+/** A new question's score: 0 where the type is not scored by points (informative, corrected by AI), else 1. */
+const initialScore = (type: QuestionType) => (['none', 'ai'].includes(questionType(type).scoring) ? 0 : 1)
 
 export function newQuestion(type: QuestionType, t: TFunction): QuestionDraft {
   const informative = INFORMATIVE_TYPES.includes(type)
@@ -76,17 +45,23 @@ export function newQuestion(type: QuestionType, t: TFunction): QuestionDraft {
     id: draftId(),
     type,
     statement: '',
-    score: informative || type === 'text_ai' ? 0 : 1,
+    score: initialScore(type),
     required: !informative,
     shuffle: false,
     partial_score: false,
     categories: [],
-    media_type: type === 'info' ? 'text' : '',
+    media_type: questionType(type).media?.initial ?? '',
     media_url: '',
     comment: '',
     extra_fields: {},
     options: defaultOptions(type, t),
   }
+}
+
+function ownMedia(type: QuestionType, current: string): string {
+  const media = questionType(type).media
+  if (media) return current || media.initial
+  return (MEDIA_TYPES as readonly string[]).includes(current) ? current : ''
 }
 
 /**
@@ -100,12 +75,14 @@ export function changeType(q: QuestionDraft, type: QuestionType, t: TFunction): 
     ...q,
     type,
     options: fresh.options,
-    score: informative || type === 'text_ai' ? 0 : q.score,
+    score: initialScore(type) === 0 ? 0 : q.score,
     required: informative ? false : q.required,
     categories: informative ? [] : q.categories,
     shuffle: false,
     partial_score: false,
-    media_type: type === 'info' ? q.media_type || 'text' : q.media_type === 'text' ? '' : q.media_type,
+    // A type with media kinds of its own keeps the media type (or starts with its own); the others drop one that only
+    // such a type allows (an info block's `text`).
+    media_type: ownMedia(type, q.media_type),
   }
 }
 

@@ -141,8 +141,14 @@ export function QuestionOptions({ q, onChange, f, refs }: { q: QuestionDraft; on
       return <EssayOptions o={o} set={set} patch={patch} f={f} refs={refs} />
     case 'game':
       return <TextField label={t('tms.editor.game_url')} value={o.url} onChange={(v) => set('url', v)} error={f.err('options.url')} />
-    default:
+    case 'info':
+    case 'section':
       return null
+    default: {
+      // Each type of question-types.ts has its options editor here: a new type fails the type check until it has one.
+      const unhandled: never = q.type
+      return unhandled
+    }
   }
 }
 

@@ -165,8 +165,13 @@ export function QuestionView({ q, index, resolution = false }: { q: Q; index: nu
             {t('tms.view.open_game')}
           </a>
         )
-      default:
+      case 'info':
         return null
+      default: {
+        // Each type of question-types.ts has its view here: a new type fails the type check until it has one.
+        const unhandled: never = q
+        return unhandled
+      }
     }
   }
   return (

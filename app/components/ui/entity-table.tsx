@@ -28,7 +28,7 @@ export interface EntityTableProps<Row> {
  * CSV export of the current query with the same columns and labels.
  */
 export function EntityTable<Row>({ spec, page, query, title, selectable, actions, rowActions }: EntityTableProps<Row>) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigation = useNavigation()
   const location = useLocation()
   const [params] = useSearchParams()
@@ -122,7 +122,8 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   const sorted = (id: string) => (query.order === id ? 'asc' : query.order === `-${id}` ? 'desc' : false)
   const from = page.total === 0 ? 0 : page.offset + 1
   const to = Math.min(page.offset + page.items.length, page.total)
-  const exportHref = `/export/${spec.name}${withParams({ limit: null, offset: null })}`
+  const exportHref = `/export/${spec.name}${withParams({ limit: null, offset: null, ...NO_CURSOR })}`
+  const paging = pagerLinks(page, withParams)
   const colSpan = columns.length - hidden.length + (rowActions ? 1 : 0)
 
   return (
@@ -190,7 +191,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                     >
                       {c?.sorting ? (
                         <Link
-                          to={withParams({ order: nextOrder, offset: 0 })}
+                          to={withParams({ order: nextOrder, offset: 0, ...NO_CURSOR })}
                           preventScrollReset
                           className="sort-link"
                           onClick={() => (focusAfterLoad.current = true)}
@@ -266,7 +267,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
       <div className="table-footer">
         <Form method="get" className="page-size">
           {[...params.entries()]
-            .filter(([k]) => !['limit', 'offset'].includes(k))
+            .filter(([k]) => !['limit', 'offset', ...Object.keys(NO_CURSOR)].includes(k))
             .map(([k, v]) => (
               <input key={k} type="hidden" name={k} value={v} />
             ))}
@@ -304,26 +305,79 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
             </button>
           </noscript>
         </Form>
-        <span aria-live="polite">{t('table.range', { from, to, total: page.total })}</span>
+        <span aria-live="polite">
+          {page.total_capped
+            ? t('table.range_more', { from, to, total: new Intl.NumberFormat(i18n.language).format(page.total) })
+            : t('table.range', { from, to, total: page.total })}
+        </span>
         <span className="pager">
           <PageLink
-            disabled={page.offset === 0}
-            to={withParams({ offset: Math.max(0, page.offset - page.limit) })}
+            disabled={paging.first === null}
+            to={paging.first ?? ''}
+            label={t('table.first')}
+            icon="pageFirst"
+            onNavigate={() => (focusAfterLoad.current = true)}
+          />
+          <PageLink
+            disabled={paging.prev === null}
+            to={paging.prev ?? ''}
             label={t('table.previous')}
             icon="chevronLeft"
             onNavigate={() => (focusAfterLoad.current = true)}
           />
           <PageLink
-            disabled={page.offset + page.limit >= page.total}
-            to={withParams({ offset: page.offset + page.limit })}
+            disabled={paging.next === null}
+            to={paging.next ?? ''}
             label={t('table.next')}
             icon="chevronRight"
+            onNavigate={() => (focusAfterLoad.current = true)}
+          />
+          <PageLink
+            disabled={paging.last === null}
+            to={paging.last ?? ''}
+            label={t('table.last')}
+            icon="pageLast"
             onNavigate={() => (focusAfterLoad.current = true)}
           />
         </span>
       </div>
     </section>
   )
+}
+
+/** The URL parameters of cursor paging, cleared by a new order, page size or the first page. */
+const NO_CURSOR = { after: null, before: null, last: null } as const
+
+/**
+ * The pager's links. Lists answered by the list machinery carry cursors (`next`, `prev`): the links ask for the page
+ * after or before a row (no large OFFSET), keeping `offset` in the URL only to show the position ("26–50"); the last
+ * page reverses the order (`last=1`) and is offered when the count is exact (beyond COUNT_CAP rows, reversing the
+ * column's order reaches the end). Lists without cursors page by offset.
+ */
+export function pagerLinks(page: ListPage<unknown>, withParams: (changes: Record<string, string | number | null>) => string) {
+  const cursors = page.next !== undefined || page.prev !== undefined
+  const atStart = page.offset === 0 && !page.prev
+  const prevOffset = Math.max(0, page.offset - page.limit)
+  const first = atStart ? null : withParams({ ...NO_CURSOR, offset: null })
+  const prev = atStart
+    ? null
+    : cursors && page.prev && prevOffset > 0
+      ? withParams({ ...NO_CURSOR, before: page.prev, offset: prevOffset })
+      : withParams({ ...NO_CURSOR, offset: prevOffset || null })
+  const next = cursors
+    ? page.next
+      ? withParams({ ...NO_CURSOR, after: page.next, offset: page.offset + page.limit })
+      : null
+    : page.offset + page.limit < page.total
+      ? withParams({ offset: page.offset + page.limit })
+      : null
+  const last =
+    next === null || page.total_capped
+      ? null
+      : cursors
+        ? withParams({ ...NO_CURSOR, last: 1, offset: null })
+        : withParams({ offset: Math.max(0, Math.ceil(page.total / page.limit) - 1) * page.limit })
+  return { first, prev, next, last }
 }
 
 function PageLink({ disabled, to, label, icon, onNavigate }: { disabled: boolean; to: string; label: string; icon: IconName; onNavigate?: () => void }) {

@@ -10,6 +10,8 @@ const PATHS = {
   logout: 'M10 4H5v16h5v2H3V2h7zm6.6 3.6L21 12l-4.4 4.4-1.4-1.4 2-2H9v-2h8.2l-2-2z',
   chevronLeft: 'M15.4 5.4 9 12l6.4 6.6L14 20l-8-8 8-8z',
   chevronRight: 'M8.6 5.4 10 4l8 8-8 8-1.4-1.4L15 12z',
+  pageFirst: 'M18.4 5.4 12 12l6.4 6.6L17 20l-8-8 8-8zM6 4h2v16H6z',
+  pageLast: 'M5.6 5.4 7 4l8 8-8 8-1.4-1.4L12 12zM16 4h2v16h-2z',
   sort: 'M12 4 17 9H7zm0 16-5-5h10z',
   sortAsc: 'M12 6l6 7H6z',
   sortDesc: 'M12 18l-6-7h12z',

@@ -58,9 +58,10 @@ export function useResultToast(fetcher: { state: string; data?: { ok: boolean; e
 }
 
 /** Toasts: top-right, close after 5000 ms, pause while hovered or focused (seed 000 §9). */
-export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>([])
-  const next = useRef(1)
+export function ToastProvider({ children, initial }: { children: ReactNode; initial?: ToastInput[] }) {
+  // `initial`: toasts of the server render (a flash after a redirect), so they show without script too.
+  const [toasts, setToasts] = useState<Toast[]>(() => (initial ?? []).map((toast, i) => ({ ...toast, id: i + 1 })))
+  const next = useRef((initial?.length ?? 0) + 1)
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
   const push = useCallback((input: ToastInput) => {
     const id = next.current++

@@ -15,12 +15,23 @@ export function greetingKey(hour: number): 'good_morning' | 'good_afternoon' | '
   return hour < 12 ? 'good_morning' : hour < 18 ? 'good_afternoon' : 'good_night'
 }
 
+/** Hour formatters by time zone, made once per zone for the life of the Worker (making one is costly; the render asks for it on every home page). */
+const hourFormats = new Map<string, Intl.DateTimeFormat>()
+
+function hourIn(timeZone: string, at: Date): number {
+  let format = hourFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone })
+    hourFormats.set(timeZone, format)
+  }
+  return Number(format.format(at))
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, realm } = await requireRoute(request, context, 'overview')
-  const hour = Number(
-    new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: realm.config?.time_zone || 'America/Sao_Paulo' }).format(new Date()),
-  )
-  return { user, greeting: greetingKey(hour) }
+  const hour = hourIn(realm.config?.time_zone || 'America/Sao_Paulo', new Date())
+  // What the page shows of the user: the name and the nick (Presence), not the session's permission map.
+  return { user: { name: user.name, nick: user.nick }, greeting: greetingKey(hour) }
 }
 
 export default function Overview() {

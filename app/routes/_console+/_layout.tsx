@@ -6,7 +6,7 @@ import { Shell } from '~/components/shell/shell'
 import { matchRoute } from '#shared/manifest'
 import { visibleNav } from '~/lib/navigation'
 import type { RootData } from '~/root'
-import { requireUser, type SigninRequired } from '~/server/auth.server'
+import { requireUser, shellUser, type SigninRequired } from '~/server/auth.server'
 import { walletBalance } from '~/server/wallet.server'
 
 /**
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!entry || entry.public) throw new Response(null, { status: 404 })
   const { user, realm, api } = await requireUser(request, context).catch((err: unknown) => signinRedirect(request, err))
   const balance = await walletBalance(api, realm, user.nick)
-  return { user, balance, nav: visibleNav(user.permissions, realm.config), hideSidebar: Boolean(entry.hideSidebar) }
+  return { user: shellUser(user), balance, nav: visibleNav(user.permissions, realm.config), hideSidebar: Boolean(entry.hideSidebar) }
 }
 
 export default function ConsoleLayout() {

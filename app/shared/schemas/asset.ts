@@ -78,7 +78,7 @@ export const assetEntity = defineEntity<Asset>({
     infra: { type: 'text', list: true, filter: 'eq' },
     file_id: { type: 'text' },
     url: { type: 'text', search: true, list: true },
-    size: { type: 'int', sort: true, list: true },
+    size: { type: 'int', sort: true, list: true, nullable: true },
     content_type: { type: 'text', list: true },
     created_at: { type: 'text', sort: true, list: true, filter: 'date' },
     updated_at: { type: 'text', sort: true, list: true },

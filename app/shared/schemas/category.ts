@@ -40,7 +40,7 @@ export const categoryEntity = defineEntity<Omit<Category, 'children'>>({
     id: { type: 'text', list: true },
     realm: { type: 'text', list: true },
     name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
-    parent: { type: 'text', sort: true, list: true },
+    parent: { type: 'text', sort: true, list: true, nullable: true },
     priority: { type: 'int', sort: true, list: true },
     created_at: { type: 'text', sort: true, list: true, filter: 'date' },
     updated_at: { type: 'text', sort: true, list: true },

@@ -32,21 +32,56 @@ const intFromQuery = (min: number, max: number, fallback: number) =>
     fallback,
   )
 
-/** Query of every list endpoint: limit/offset paging (default 25/0), `like` search, `order` (`field` or `-field`). */
+/**
+ * Longest opaque paging cursor a list accepts (it holds one sort value and one key). A page whose boundary rows
+ * would need a longer one (a very long sorted text) answers no cursors, and the console pages it by offset.
+ */
+export const CURSOR_MAX = 4000
+const Cursor = v.optional(v.pipe(v.string(), v.maxLength(CURSOR_MAX, 'validation.max_length')), '')
+
+/**
+ * Query of every list endpoint: `like` search, `order` (`field` or `-field`), and paging, either by position
+ * (`limit`/`offset`, default 25/0) or by cursor: `after` (the page after the row a `next` cursor names), `before`
+ * (the page before a `prev` cursor's row) or `last=1` (the last page, read by reversing the order: no large
+ * OFFSET). With a cursor `offset` skips nothing; it is the position of the page the client reports (the console
+ * carries it in its URLs to show "26–50"), answered back as it came.
+ */
 export const ListQuery = v.object({
   limit: intFromQuery(1, MAX_LIMIT, DEFAULT_LIMIT),
   offset: intFromQuery(0, Number.MAX_SAFE_INTEGER, 0),
   like: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'validation.max_length')), ''),
   order: v.optional(v.pipe(v.string(), v.regex(/^(-?[a-z_][a-z0-9_]*)?$/, 'validation.order')), ''),
+  after: Cursor,
+  before: Cursor,
+  last: v.optional(
+    v.pipe(
+      v.picklist(['', '0', '1', 'true', 'false'], 'validation.boolean'),
+      v.transform((x) => x === '1' || x === 'true'),
+    ),
+    '',
+  ),
 })
 export type ListQuery = v.InferOutput<typeof ListQuery>
+
+/**
+ * Lists count matching rows up to this many: `total` is exact below it; above it the answer says `total_capped`
+ * (the console shows "more than 10,000") instead of counting every row of a large realm on each page.
+ */
+export const COUNT_CAP = 10_000
 
 /** Answer of every list endpoint. */
 export interface ListPage<T> {
   items: T[]
+  /** Matching rows, counted up to COUNT_CAP (then `total_capped`). */
   total: number
+  /** True when more than `total` rows match (the count stopped at COUNT_CAP). */
+  total_capped?: boolean
   limit: number
   offset: number
+  /** Cursor of the page after this one (`?after=`), null on the last page. */
+  next?: string | null
+  /** Cursor of the page before this one (`?before=`), null on the first page. */
+  prev?: string | null
 }
 
 /** Longest address accepted anywhere. */

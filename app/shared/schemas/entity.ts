@@ -18,6 +18,8 @@ export interface FieldDef {
    * (`?field=part`), `date` (`?field_from=YYYY-MM-DD&field_to=YYYY-MM-DD`, inclusive).
    */
   filter?: 'eq' | 'in' | 'like' | 'date'
+  /** The column may hold NULL (a sortable one: cursor paging then adds the NULL rows where they sort). */
+  nullable?: boolean
 }
 
 export interface EntityDescriptor<Row extends Record<string, unknown> = Record<string, unknown>> {

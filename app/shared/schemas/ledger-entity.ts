@@ -37,7 +37,7 @@ export const packageEntity = defineEntity<LedgerPackage>({
     created_at: { type: 'text', sort: true, list: true, filter: 'date' },
     updated_at: { type: 'text', sort: true, list: true },
     updated_by: { type: 'text', list: true },
-    deleted_at: { type: 'text', sort: true, list: true },
+    deleted_at: { type: 'text', sort: true, list: true, nullable: true },
   },
   defaultOrder: 'cost',
 })

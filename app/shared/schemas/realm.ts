@@ -1,10 +1,9 @@
 import * as v from 'valibot'
 import { RealmCode, UrlWithDefaultScheme, WebUrl, type WebUrlOptions } from './common'
 import { defineEntity, type FieldDef } from './entity'
+import { SIGNIN_METHODS, type SigninMethod } from '../signin-methods'
 
-/** Sign-in methods a realm may allow (seed 000 §3 `allowed_signin`; issue 3 adds the employee forms). */
-export const SIGNIN_METHODS = ['iptv', 'google', 'employee', 'employee_token'] as const
-export type SigninMethod = (typeof SIGNIN_METHODS)[number]
+export { SIGNIN_METHODS, type SigninMethod }
 export const USER_KINDS = ['student', 'teacher', 'admin', 'partner', 'user'] as const
 export const AWARD_KINDS = ['life', 'product'] as const
 export const DASHBOARD_ROLES = ['manager', 'root', 'support', 'admin'] as const

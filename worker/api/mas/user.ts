@@ -6,7 +6,7 @@ import { revokeUserSessionsStatement, type Auth } from '../../db/sessions'
 import { runBatch } from '../../db/batch'
 import { realmNickSuffix } from '../../db/realms'
 import { listRoleNames } from '../../db/roles'
-import { deleteUserStatement, getUser, rolePermissionSets, rolesOf, setUserDisabledStatement, usersWithRole } from '../../db/user-admin'
+import { USER_ROLES_COLUMN, deleteUserStatement, getUser, rolePermissionSets, setUserDisabledStatement, usersWithRole } from '../../db/user-admin'
 import { auditStatement } from '../../db/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
@@ -53,13 +53,8 @@ export const user = new Hono<AppEnv>()
       const byRole: Scope | undefined = role ? usersWithRole(auth.realm, role) : undefined
       const extra = [filters, byRole].filter((s): s is Scope => s !== undefined)
       const merged = extra.length ? { where: extra.map((s) => `(${s.where})`).join(' AND '), params: extra.flatMap((s) => s.params) } : undefined
-      const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged)
-      const roles = await rolesOf(
-        c.env.DB,
-        auth.realm,
-        page.items.map((u) => u.nick),
-      )
-      return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: roles.get(u.nick) ?? [] })) })
+      const page = await listRows(c.env.DB, userEntity, realmScope(userEntity, auth), query, merged, { computed: { roles: USER_ROLES_COLUMN } })
+      return c.json({ ...page, items: page.items.map((u) => ({ ...u, roles: JSON.parse(String((u as { roles?: unknown }).roles ?? '[]')) as string[] })) })
     }),
   )
   /** GET /mas/user/roles: the realm's roles, each saying whether the caller may give it (holds all it grants). */
@@ -102,30 +97,24 @@ export const user = new Hono<AppEnv>()
   /** POST /mas/user: creates a user of the caller's realm (its origin realm). */
   .post(
     '/',
-    takesJson(
-      UserCreate,
-      guarded({ all: ['mas_user_create'] }, async (c, auth) => {
-        const body = await readJson(c, UserCreate)
-        const nick = realmNick(body.nick, await realmNickSuffix(c.env.DB, auth.realm), true)
-        if (await getUser(c.env.DB, auth.realm, nick)) throw apiError(409, 'conflict', `User ${nick} already exists.`, 'nick', nick)
-        await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), { ...body, nick }, null))
-        return c.json(await getUser(c.env.DB, auth.realm, nick), 201)
-      }),
-    ),
+    guarded({ all: ['mas_user_create'] }, async (c, auth) => {
+      const body = await readJson(c, UserCreate)
+      const nick = realmNick(body.nick, await realmNickSuffix(c.env.DB, auth.realm), true)
+      if (await getUser(c.env.DB, auth.realm, nick)) throw apiError(409, 'conflict', `User ${nick} already exists.`, 'nick', nick)
+      await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), { ...body, nick }, null))
+      return c.json((await getUser(c.env.DB, auth.realm, nick))!, 201)
+    }),
   )
   /** PUT /mas/user/{nick}: changes the fields sent; refused for users whose origin realm is another one. */
   .put(
     '/:nick',
-    takesJson(
-      UserUpdate,
-      guarded({ all: ['mas_user_edit'] }, async (c, auth) => {
-        const existing = await load(c, auth)
-        refuseForeign(auth, existing)
-        const body = await readJson(c, UserUpdate)
-        await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), body, existing))
-        return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
-      }),
-    ),
+    guarded({ all: ['mas_user_edit'] }, async (c, auth) => {
+      const existing = await load(c, auth)
+      refuseForeign(auth, existing)
+      const body = await readJson(c, UserUpdate)
+      await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), body, existing))
+      return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
+    }),
   )
   /** PUT /mas/user/{nick}/disable: `{disabled}`; disabling ends every session of the user in the same batch. */
   .put(

@@ -1,4 +1,4 @@
-import { INFORMATIVE_TYPES } from '#shared/schemas/tms/constants'
+import { INFORMATIVE_TYPES } from '#shared/schemas/tms/question-types'
 import { runBatch } from '../../db/batch'
 import { versionPublished } from '../../db/tms'
 import { Id } from '#shared/schemas/tms/common'

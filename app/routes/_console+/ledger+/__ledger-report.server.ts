@@ -2,7 +2,10 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { fieldErrors } from '#shared/schemas/auth'
 import { defaultRange, GRANULARITIES, REPORTS, ReportQuery, type Granularity, type ReportAnswer, type ReportName } from '#shared/schemas/ledger-report'
+import { readDate } from '~/lib/dates'
+import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { orErrorResponse } from '~/server/api.server'
+import { getLocale } from '~/server/i18n.server'
 import { requireRoute } from '~/server/auth.server'
 
 /** Today in the realm's calendar (YYYY-MM-DD). */
@@ -16,21 +19,30 @@ export interface ReportState {
   /** Field → message key when the period in the URL breaks the rules (nothing is fetched then). */
   errors: Record<string, string>
   today: string
+  /** The realm's time zone (the form kit's). */
+  timeZone: string
 }
 
 /** The report a page's URL asks for (defaults: the longest day range ending today), behind the page's guard. */
 export async function loadReport(request: Request, context: AppLoadContext, routeId: string, fallback: ReportName): Promise<ReportState> {
   const { api, realm } = await requireRoute(request, context, routeId)
   const url = new URL(request.url)
-  const today = realmToday(realm.config?.time_zone)
+  const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
+  const today = realmToday(timeZone)
+  const locale = await getLocale(request)
+  // The period form's days are typed in the page language's format (or ISO, from links and the CSV export).
+  const day = (name: string) => {
+    const raw = url.searchParams.get(name)?.trim()
+    return raw ? (readDate(raw, locale) ?? raw) : undefined
+  }
   const wanted = url.searchParams.get('period')
   const period: Granularity = (GRANULARITIES as readonly string[]).includes(wanted ?? '') ? (wanted as Granularity) : 'day'
   const askedReport = url.searchParams.get('report')
   const report: ReportName =
     routeId === 'analytics.ledger' ? 'overview' : (REPORTS as readonly string[]).includes(askedReport ?? '') ? (askedReport as ReportName) : fallback
   const range = defaultRange(period, today)
-  const query = { report, period, start_at: url.searchParams.get('start_at') || range.start_at, end_at: url.searchParams.get('end_at') || range.end_at }
+  const query = { report, period, start_at: day('start_at') ?? range.start_at, end_at: day('end_at') ?? range.end_at }
   const parsed = v.safeParse(ReportQuery, query)
-  if (!parsed.success) return { query, answer: null, errors: fieldErrors(parsed.issues), today }
-  return { query, answer: await orErrorResponse(api.get<ReportAnswer>('ledger/report', parsed.output)), errors: {}, today }
+  if (!parsed.success) return { query, answer: null, errors: fieldErrors(parsed.issues), today, timeZone }
+  return { query, answer: await orErrorResponse(api.get<ReportAnswer>('ledger/report', parsed.output)), errors: {}, today, timeZone }
 }

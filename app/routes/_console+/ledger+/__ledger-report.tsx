@@ -1,78 +1,56 @@
-import { Form, useLocation, useNavigation } from '@remix-run/react'
-import { useState } from 'react'
+import { useLocation, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { BarChart } from '~/components/ui/bar-chart'
+import { DateInput, KitForm, SelectInput } from '~/components/form/kit'
 import { Icon } from '~/components/ui/icon'
+import type { FieldSpec } from '~/lib/form-fields'
 import { abbreviate, money } from '~/lib/format'
-import {
-  GRANULARITIES,
-  labelKey,
-  PERIOD_LIMIT,
-  ReportQuery,
-  SERIES_REPORTS,
-  type Granularity,
-  type ReportAnswer,
-  type ReportRow,
-} from '#shared/schemas/ledger-report'
+import { GRANULARITIES, labelKey, PERIOD_LIMIT, ReportQuery, SERIES_REPORTS, type ReportAnswer, type ReportRow } from '#shared/schemas/ledger-report'
 import type { ReportState } from './__ledger-report.server'
-import { described, Field, useLiveValidation } from './__ledger-ui'
 
 const MONEY: Record<string, string> = { amount_brl: 'BRL', amount_usd: 'USD', amount_eur: 'EUR' }
 
-/** The period of a report: granularity and days, validated live with the API's rules (31 days, 3 months, 2 years). */
+/** The period form's fields: granularity and two days typed in the page language's format. */
+export const periodFields: FieldSpec[] = [
+  { name: 'period', label: 'ledger.report.granularity', kind: 'select' },
+  { name: 'start_at', label: 'ledger.report.start_at', kind: 'date', required: true },
+  { name: 'end_at', label: 'ledger.report.end_at', kind: 'date', required: true },
+]
+
+/**
+ * The period of a report: granularity and days, a GET form on the kit validated live with the API's rules (31 days,
+ * 3 months, 2 years); the loader reads the same fields with the same schema and shows its errors without script.
+ */
 export function PeriodForm({ state }: { state: ReportState }) {
   const { t } = useTranslation()
-  const [values, setValues] = useState({ period: state.query.period, start_at: state.query.start_at, end_at: state.query.end_at })
-  const live = useLiveValidation(ReportQuery, { report: state.query.report, ...values })
-  const error = (f: string) => live.errors[f] ?? state.errors[f]
-  const set = (k: keyof typeof values, value: string) => {
-    setValues((s) => ({ ...s, [k]: value }))
-    live.touch(k)
-  }
+  const report = state.query.report
+  const errors = Object.entries(state.errors)
+  const lastResult = errors.length ? { status: 'error' as const, error: Object.fromEntries(errors.map(([k, m]) => [k, [m]])) } : undefined
   return (
-    <Form method="get" className="card ledger-period" noValidate onSubmit={(e) => !live.attempt() && e.preventDefault()} aria-label={t('ledger.report.period')}>
-      <input type="hidden" name="report" value={state.query.report} />
-      <Field id="report-period" label={t('ledger.report.granularity')} hint={t('ledger.report.limits', PERIOD_LIMIT)}>
-        <select
-          className="input"
-          name="period"
-          value={values.period}
-          onChange={(e) => set('period', e.currentTarget.value as Granularity)}
-          {...described('report-period', undefined, true)}
-        >
-          {GRANULARITIES.map((g) => (
-            <option key={g} value={g}>
-              {t(`ledger.report.granularity.${g}`)}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id="report-start" label={t('ledger.report.start_at')} error={error('start_at')}>
-        <input
-          className="input"
-          type="date"
-          name="start_at"
-          max={state.today}
-          value={values.start_at}
-          onChange={(e) => set('start_at', e.currentTarget.value)}
-          {...described('report-start', error('start_at'))}
-        />
-      </Field>
-      <Field id="report-end" label={t('ledger.report.end_at')} error={error('end_at')}>
-        <input
-          className="input"
-          type="date"
-          name="end_at"
-          max={state.today}
-          value={values.end_at}
-          onChange={(e) => set('end_at', e.currentTarget.value)}
-          {...described('report-end', error('end_at'))}
-        />
-      </Field>
-      <button type="submit" className="btn btn-primary">
-        <Icon name="search" /> {t('ledger.report.apply')}
-      </button>
-    </Form>
+    <KitForm
+      key={`${state.query.period}|${state.query.start_at}|${state.query.end_at}`}
+      method="get"
+      schema={ReportQuery}
+      fields={periodFields}
+      prepare={(values) => ({ ...values, report })}
+      defaultValue={state.query}
+      lastResult={lastResult}
+      timeZone={state.timeZone}
+      className="card ledger-period"
+      aria-label={t('ledger.report.period')}
+      submitLabel={t('ledger.report.apply')}
+      submitIcon="search"
+    >
+      <input type="hidden" name="report" value={report} />
+      <SelectInput
+        name="period"
+        label={t('ledger.report.granularity')}
+        hint={t('ledger.report.limits', PERIOD_LIMIT)}
+        options={GRANULARITIES.map((g) => ({ value: g, label: t(`ledger.report.granularity.${g}`) }))}
+      />
+      <DateInput name="start_at" label={t('ledger.report.start_at')} required />
+      <DateInput name="end_at" label={t('ledger.report.end_at')} required />
+    </KitForm>
   )
 }
 

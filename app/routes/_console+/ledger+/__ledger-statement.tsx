@@ -118,7 +118,11 @@ export function Statement({
           <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
           <div className="table-footer">
             <span aria-live="polite">
-              {t('table.range', { from: statement.offset + 1, to: statement.offset + statement.items.length, total: statement.total })}
+              {t(statement.total_capped ? 'table.range_more' : 'table.range', {
+                from: statement.offset + 1,
+                to: statement.offset + statement.items.length,
+                total: statement.total,
+              })}
             </span>
             <span className="pager">
               {statement.offset > 0 ? (
@@ -126,7 +130,8 @@ export function Statement({
                   <Icon name="chevronLeft" label={t('table.previous')} />
                 </Link>
               ) : null}
-              {statement.offset + limit < statement.total ? (
+              {/* The count stops at COUNT_CAP: past it, whether a next page exists is the answer's `next`. */}
+              {(statement.next === undefined ? statement.offset + limit < statement.total : statement.next !== null) ? (
                 <Link className="btn btn-icon" to={page(statement.offset + limit)} preventScrollReset>
                   <Icon name="chevronRight" label={t('table.next')} />
                 </Link>

@@ -1,8 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
+import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
+import { KitForm, SelectInput, TextInput } from '~/components/form/kit'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { EntityTable } from '~/components/ui/entity-table'
 import { Icon } from '~/components/ui/icon'
@@ -12,23 +13,38 @@ import ledgerContentList from '~/lists/ledger-content'
 import type { ListPage } from '#shared/schemas/common'
 import { ContentKey, SYSTEM_CONTENT_KEYS } from '#shared/schemas/ledger'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
+import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 import { attempt, invalid, type ActionResult } from './__ledger.server'
-import { described } from './__ledger-ui'
 
 export const handle = { title: 'pages.ledger.content.list' }
 
+/** The "add price" forms: a key (a system one without a price, or another), whose edit screen creates the price. */
+const AddPrice = v.object({ add: ContentKey })
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { api } = await requireRoute(request, context, 'ledger.content.list')
+  const { api, realm } = await requireRoute(request, context, 'ledger.content.list')
   // The "add price" forms send ?add=<key>: the price is created on its edit screen (works without script too).
-  const add = v.safeParse(ContentKey, new URL(request.url).searchParams.get('add') ?? '')
-  if (add.success) throw redirect(`/ledger/content/edit/${encodeURIComponent(add.output)}`)
+  const asked = new URL(request.url).searchParams.get('add')
+  const add = v.safeParse(AddPrice, { add: asked ?? '' })
+  if (add.success) throw redirect(`/ledger/content/edit/${encodeURIComponent(add.output.add)}`)
+  // A key typed without script that breaks the rule: the custom box shows it with its error.
+  const addError =
+    asked !== null ? { status: 'error' as const, initialValue: { add: asked }, error: { add: [add.issues?.[0]?.message ?? 'validation.required'] } } : null
   const { page, query, user } = await loadList(request, context, ledgerContentList)
   // System keys without a price yet in this realm, offered by the "add price" picker.
   const priced = await api.get<ListPage<Pick<LedgerContent, 'key'>>>('ledger/content', { key: SYSTEM_CONTENT_KEYS.join(','), fields: 'key', limit: 100 })
   const unpriced = SYSTEM_CONTENT_KEYS.filter((k) => !priced.items.some((i) => i.key === k))
-  return { page, query, unpriced, canEdit: user.permissions.ledger_content_edit, canDelete: user.permissions.ledger_content_delete }
+  return {
+    page,
+    query,
+    unpriced,
+    addError,
+    timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
+    canEdit: user.permissions.ledger_content_edit,
+    canDelete: user.permissions.ledger_content_delete,
+  }
 }
 
 /** Removes a price; a system price only with the explicit is_system acknowledgement; optionally below too. */
@@ -43,13 +59,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ContentListRoute() {
-  const { page, query, unpriced, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const { page, query, unpriced, addError, timeZone, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const fetcher = useFetcher<ActionResult>()
   const [confirm, setConfirm] = useState<LedgerContent | null>(null)
   const [propagate, setPropagate] = useState(false)
-  const [custom, setCustom] = useState('')
-  const customOk = v.safeParse(ContentKey, custom).success
 
   useResultToast(fetcher, 'resources.ledger_content.deleted', 'resources.ledger_content.delete_failed')
 
@@ -63,45 +77,41 @@ export default function ContentListRoute() {
           <h2 id="content-add">{t('resources.ledger_content.add')}</h2>
           <div className="ledger-grid">
             {unpriced.length ? (
-              <Form method="get">
-                <div className="field">
-                  <label htmlFor="content-system">{t('resources.ledger_content.add_system')}</label>
-                  <div className="input-group">
-                    <select id="content-system" className="input" name="add">
-                      {unpriced.map((k) => (
-                        <option key={k} value={k}>
-                          {t(`ledger.content_key.${k}`)} ({k})
-                        </option>
-                      ))}
-                    </select>
-                    <button type="submit" className="btn">
-                      <Icon name="plus" /> {t('resources.ledger_content.add_go')}
-                    </button>
-                  </div>
-                </div>
-              </Form>
+              <KitForm
+                id="content-system"
+                method="get"
+                schema={AddPrice}
+                timeZone={timeZone}
+                className="ledger-add"
+                submitLabel={t('resources.ledger_content.add_go')}
+                submitIcon="plus"
+              >
+                <SelectInput
+                  name="add"
+                  label={t('resources.ledger_content.add_system')}
+                  options={unpriced.map((k) => ({ value: k, label: `${t(`ledger.content_key.${k}`)} (${k})` }))}
+                />
+              </KitForm>
             ) : null}
-            <Form method="get" onSubmit={(e) => !customOk && e.preventDefault()}>
-              <div className="field">
-                <label htmlFor="content-custom">{t('resources.ledger_content.add_custom')}</label>
-                <div className="input-group">
-                  <input
-                    className="input"
-                    name="add"
-                    value={custom}
-                    placeholder="escola.tutoria"
-                    onChange={(e) => setCustom(e.currentTarget.value)}
-                    {...described('content-custom', custom && !customOk ? 'ledger.validation.content_key' : undefined, true)}
-                  />
-                  <button type="submit" className="btn" disabled={!customOk}>
-                    <Icon name="plus" /> {t('resources.ledger_content.add_go')}
-                  </button>
-                </div>
-                <p className={custom && !customOk ? 'error' : 'hint'} id={custom && !customOk ? 'content-custom-error' : 'content-custom-hint'}>
-                  {t('ledger.validation.content_key')}
-                </p>
-              </div>
-            </Form>
+            <KitForm
+              id="content-custom"
+              method="get"
+              schema={AddPrice}
+              lastResult={addError}
+              labels={{ add: t('resources.ledger_content.add_custom') }}
+              timeZone={timeZone}
+              className="ledger-add"
+              submitLabel={t('resources.ledger_content.add_go')}
+              submitIcon="plus"
+            >
+              <TextInput
+                name="add"
+                label={t('resources.ledger_content.add_custom')}
+                hint={t('ledger.validation.content_key')}
+                placeholder="escola.tutoria"
+                required
+              />
+            </KitForm>
           </div>
         </section>
       ) : null}

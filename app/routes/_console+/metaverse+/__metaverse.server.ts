@@ -1,36 +1,35 @@
 import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { MetaverseToken } from '#shared/schemas/metaverse'
+import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
+import { apiAction } from '~/server/api-action.server'
 import { RealmApiError } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 
 const roomsOf = (realm: string | null) => `mas/realm/${encodeURIComponent(realm ?? '')}/metaverse_room`
 
-const ListAction = v.variant('intent', [
-  v.object({ intent: v.literal('delete'), id: v.string() }),
-  v.object({ intent: v.literal('token'), host: v.string(), email: v.string() }),
-])
-
-/** The list's actions: delete a room, generate an access token (host and e-mail both needed). */
+/**
+ * The list's actions: generate an access token (the dialog's kit form: host and e-mail both needed; the answer is
+ * the submission with the token), or delete a room (a row's confirmation).
+ */
 export async function metaverseListAction(request: Request, context: AppLoadContext) {
-  const body = v.safeParse(ListAction, await request.json().catch(() => null))
-  const needs = body.success && body.output.intent === 'token' ? 'room_metaverse_token_generate' : 'mas_metaverse_room_delete'
-  const { api, realm } = await requireAccess(request, context, { all: ['mas_metaverse_room_list', needs] })
-  if (!body.success)
-    return data(
-      { ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], token: null },
-      { status: 400 },
-    )
+  const form = await request.clone().formData()
+  if (form.get('intent') === 'token')
+    return apiAction(request, context, {
+      access: { all: ['mas_metaverse_room_list', 'room_metaverse_token_generate'] },
+      schema: MetaverseTokenRequest,
+      call: (api, body) => api.put<MetaverseToken>('room/metaverse/token/generate', body),
+      onSuccess: (token, submission) => ({ ...submission.reply(), token }),
+    })
+  const { api, realm } = await requireAccess(request, context, { all: ['mas_metaverse_room_list', 'mas_metaverse_room_delete'] })
+  const id = v.safeParse(v.pipe(v.string(), v.minLength(1)), form.get('id'))
+  if (form.get('intent') !== 'delete' || !id.success)
+    return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    if (body.output.intent === 'token') {
-      const token = await api.put<MetaverseToken>('room/metaverse/token/generate', { host: body.output.host, email: body.output.email })
-      return { ok: true, errors: [] as ErrorItem[], token }
-    }
-    await api.delete(`${roomsOf(realm.code)}/${encodeURIComponent(body.output.id)}`)
-    return { ok: true, errors: [] as ErrorItem[], token: null }
+    await api.delete(`${roomsOf(realm.code)}/${encodeURIComponent(id.output)}`)
+    return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors, token: null }, { status: err.status })
+    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
     throw err
   }
 }

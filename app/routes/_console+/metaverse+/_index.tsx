@@ -7,9 +7,9 @@ import { EntityTable } from '~/components/ui/entity-table'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
-import { jsonBody } from '~/lib/json'
 import metaverseList from '~/lists/metaverse'
 import type { MetaverseRoom } from '#shared/schemas/metaverse'
+import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { loadList } from '~/server/list.server'
 import { MetaverseTokenDialog } from './__metaverse-token'
 import { metaverseListAction } from './__metaverse.server'
@@ -17,11 +17,12 @@ import { metaverseListAction } from './__metaverse.server'
 export const handle = { title: 'pages.metaverse.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { page, query, user } = await loadList(request, context, metaverseList)
+  const { page, query, user, realm } = await loadList(request, context, metaverseList)
   const p = user.permissions
   return {
     page,
     query,
+    timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
     canCreate: p.mas_metaverse_room_create === true,
     canEdit: p.mas_metaverse_room_edit === true,
     canDelete: p.mas_metaverse_room_delete === true,
@@ -32,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const action = ({ request, context }: ActionFunctionArgs) => metaverseListAction(request, context)
 
 export default function MetaverseListRoute() {
-  const { page, query, canCreate, canEdit, canDelete, canToken } = useLoaderData<typeof loader>()
+  const { page, query, timeZone, canCreate, canEdit, canDelete, canToken } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const remover = useFetcher<typeof action>()
   const [removing, setRemoving] = useState<MetaverseRoom | null>(null)
@@ -80,12 +81,12 @@ export default function MetaverseListRoute() {
           </>
         )}
       />
-      {tokenHost !== null ? <MetaverseTokenDialog host={tokenHost} onClose={() => setTokenHost(null)} /> : null}
+      {tokenHost !== null ? <MetaverseTokenDialog host={tokenHost} timeZone={timeZone} onClose={() => setTokenHost(null)} /> : null}
       <DeleteConfirm
         item={removing}
         prefix="resources.metaverse_room"
         values={{ name: removing?.name ?? '' }}
-        onConfirm={() => removing && remover.submit(jsonBody({ intent: 'delete', id: removing.id }), { method: 'post', encType: 'application/json' })}
+        onConfirm={() => removing && remover.submit({ intent: 'delete', id: removing.id }, { method: 'post' })}
         onClose={() => setRemoving(null)}
       />
     </>

@@ -1,90 +1,68 @@
 import { useFetcher } from '@remix-run/react'
-import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { CheckboxField, NumberField, SelectField, TextField } from '~/components/ui/fields'
-import { Icon } from '~/components/ui/icon'
+import { KitForm, SpecFields } from '~/components/form/kit'
 import { useToast } from '~/components/ui/toast'
-import { changedValues, useLiveValidation } from '~/lib/form'
-import { jsonBody } from '~/lib/json'
-import type { ErrorItem } from '#shared/schemas/error'
+import type { FieldSpec } from '~/lib/form-fields'
 import { EXTRA_FIELD_ENTITIES, ExtraFieldCreate, ExtraFieldUpdate, type ExtraField } from '#shared/schemas/extra-field'
 
-const EMPTY = { entity: 'user', key: '', label: '', required: false, active: true, external_preview: false, position: 0 }
+const label = (k: string) => `resources.extra_field.fields.${k}`
 
-/** Create or edit one extra field; entity and key are fixed once created. */
-export function ExtraFieldForm({ field, onDone }: { field: ExtraField | null; onDone: () => void }) {
+/** The extra field form's fields: entity and key only when creating (they are fixed once created). */
+export function extraFieldFields(mode: 'create' | 'update'): FieldSpec[] {
+  const fixed: FieldSpec[] = [
+    {
+      name: 'entity',
+      label: label('entity'),
+      kind: 'select',
+      options: EXTRA_FIELD_ENTITIES.map((e) => ({ value: e, label: `resources.extra_field.entity.${e}` })),
+    },
+    { name: 'key', label: label('key'), kind: 'text', hint: 'validation.extra_key', required: true },
+  ]
+  return [
+    ...(mode === 'create' ? fixed : []),
+    { name: 'label', label: label('label'), kind: 'text', required: true },
+    { name: 'position', label: label('position'), kind: 'number', step: '1' },
+    { name: 'required', label: label('required'), kind: 'checkbox', hint: 'resources.extra_field.hints.required' },
+    { name: 'active', label: label('active'), kind: 'checkbox', hint: 'resources.extra_field.hints.active' },
+    { name: 'external_preview', label: label('external_preview'), kind: 'checkbox', hint: 'resources.extra_field.hints.external_preview' },
+  ]
+}
+
+/** Create or edit one extra field (a dialog of the list, posting to the list's action with `intent`). */
+export function ExtraFieldForm({ field, timeZone, onDone }: { field: ExtraField | null; timeZone: string; onDone: () => void }) {
   const { t } = useTranslation()
   const toast = useToast()
-  const fetcher = useFetcher<{ ok: boolean; errors: ErrorItem[] }>({ key: 'extra-field-form' })
-  const initial = field
-    ? {
-        entity: field.entity,
-        key: field.key,
-        label: field.label,
-        required: field.required,
-        active: field.active,
-        external_preview: field.external_preview,
-        position: field.position,
-      }
-    : EMPTY
-  const [values, setValues] = useState<typeof EMPTY>(initial)
-  const form = useLiveValidation(field ? ExtraFieldUpdate : ExtraFieldCreate, field ? changedValues(initial, values) : values, fetcher.data?.errors)
-  const set =
-    <K extends keyof typeof EMPTY>(k: K) =>
-    (v: (typeof EMPTY)[K]) =>
-      setValues((x) => ({ ...x, [k]: v }))
-  const common = (k: keyof typeof EMPTY) => ({ label: t(`resources.extra_field.fields.${k}`), error: form.errorOf(k), onBlur: () => form.touch(k) })
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) {
-      toast.push({ kind: 'success', message: 'resources.extra_field.saved' })
-      onDone()
-    } else toast.pushErrors(fetcher.data.errors)
-  }, [fetcher.state, fetcher.data, toast, onDone])
+  const fetcher = useFetcher({ key: 'extra-field-form' })
+  const mode = field ? 'update' : 'create'
+  const fields = extraFieldFields(mode)
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        if (!form.attempt()) return
-        const body = field ? { intent: 'update', id: field.id, values: changedValues(initial, values) } : { intent: 'create', values }
-        fetcher.submit(jsonBody(body), { method: 'post', encType: 'application/json' })
+    <KitForm
+      schema={field ? ExtraFieldUpdate : ExtraFieldCreate}
+      fields={fields}
+      defaultValue={field ?? { entity: 'user', active: true, position: 0 }}
+      lastResult={fetcher.data}
+      fetcher={fetcher}
+      onSaved={() => {
+        toast.push({ kind: 'success', message: 'resources.extra_field.saved' })
+        onDone()
       }}
-    >
-      <SelectField
-        {...common('entity')}
-        value={values.entity}
-        onChange={set('entity')}
-        disabled={field !== null}
-        options={EXTRA_FIELD_ENTITIES.map((e) => ({ value: e, label: t(`resources.extra_field.entity.${e}`) }))}
-      />
-      <TextField
-        {...common('key')}
-        value={values.key}
-        onChange={set('key')}
-        disabled={field !== null}
-        hint={t('validation.extra_key')}
-        required
-        autoComplete="off"
-      />
-      <TextField {...common('label')} value={values.label} onChange={set('label')} required />
-      <NumberField {...common('position')} value={values.position} onChange={set('position')} min={0} max={1000} />
-      <CheckboxField {...common('required')} value={values.required} onChange={set('required')} hint={t('resources.extra_field.hints.required')} />
-      <CheckboxField {...common('active')} value={values.active} onChange={set('active')} hint={t('resources.extra_field.hints.active')} />
-      <CheckboxField
-        {...common('external_preview')}
-        value={values.external_preview}
-        onChange={set('external_preview')}
-        hint={t('resources.extra_field.hints.external_preview')}
-      />
-      <div className="dialog-actions">
+      timeZone={timeZone}
+      className="dialog-form"
+      submitLabel={t('resources.extra_field.save')}
+      actions={
         <button type="button" className="btn" onClick={onDone}>
           {t('settings.cancel')}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={fetcher.state !== 'idle'}>
-          <Icon name="check" /> {t('resources.extra_field.save')}
-        </button>
-      </div>
-    </form>
+      }
+    >
+      <input type="hidden" name="intent" value={mode} />
+      {field ? <input type="hidden" name="id" value={field.id} /> : null}
+      {field ? (
+        <p className="hint">
+          {t(`resources.extra_field.entity.${field.entity}`)} · <code>{field.key}</code>
+        </p>
+      ) : null}
+      <SpecFields fields={fields} timeZone={timeZone} />
+    </KitForm>
   )
 }

@@ -10,39 +10,50 @@ import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
 import extraFieldList from '~/lists/extra-field'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { ExtraField } from '#shared/schemas/extra-field'
+import { ExtraFieldCreate, ExtraFieldUpdate, type ExtraField } from '#shared/schemas/extra-field'
+import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
 import { RealmApiError } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
-import { ExtraFieldForm } from './__extra-field-form'
+import { ExtraFieldForm, extraFieldFields } from './__extra-field-form'
 
 export const handle = { title: 'pages.realm.extra_field' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { page, query, user } = await loadList(request, context, extraFieldList)
+  const { page, query, user, realm } = await loadList(request, context, extraFieldList)
   const p = user.permissions
-  return { page, query, canCreate: p.mas_extra_field_create === true, canEdit: p.mas_extra_field_edit === true, canDelete: p.mas_extra_field_delete === true }
+  return {
+    page,
+    query,
+    timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
+    canCreate: p.mas_extra_field_create === true,
+    canEdit: p.mas_extra_field_edit === true,
+    canDelete: p.mas_extra_field_delete === true,
+  }
 }
 
-const Action = v.variant('intent', [
-  v.object({ intent: v.literal('create'), values: v.record(v.string(), v.unknown()) }),
-  v.object({ intent: v.literal('update'), id: v.string(), values: v.record(v.string(), v.unknown()) }),
-  v.object({ intent: v.literal('delete'), id: v.string() }),
-])
-const PERMISSION = { create: 'mas_extra_field_create', update: 'mas_extra_field_edit', delete: 'mas_extra_field_delete' } as const
+const Delete = v.object({ intent: v.literal('delete'), id: v.pipe(v.string(), v.minLength(1)) })
 
-/** Creates, updates or deletes an extra field (each behind its own permission). */
+/** Creates (the dialog's kit form), updates (the same, `id`) or deletes (a row's confirmation) an extra field. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const body = v.safeParse(Action, await request.json().catch(() => null))
-  const intent = body.success ? body.output.intent : 'create'
-  const { api } = await requireAccess(request, context, { all: ['mas_extra_field_list', PERMISSION[intent]] })
+  const intent = (await request.clone().formData()).get('intent')
+  if (intent === 'create' || intent === 'update') {
+    const fields = extraFieldFields(intent)
+    const id = intent === 'update' ? String((await request.clone().formData()).get('id') ?? '') : ''
+    return apiAction(request, context, {
+      access: intent === 'create' ? { all: ['mas_extra_field_list', 'mas_extra_field_create'] } : { all: ['mas_extra_field_list', 'mas_extra_field_edit'] },
+      schema: intent === 'create' ? ExtraFieldCreate : ExtraFieldUpdate,
+      fields,
+      call: (api, body) => (intent === 'create' ? api.post('mas/extra_field', body) : api.put(`mas/extra_field/${encodeURIComponent(id)}`, body)),
+      onSuccess: (_, submission) => submission.reply(),
+    })
+  }
+  const { api } = await requireAccess(request, context, { all: ['mas_extra_field_list', 'mas_extra_field_delete'] })
+  const body = v.safeParse(Delete, { intent, id: (await request.formData()).get('id') })
   if (!body.success)
     return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  const b = body.output
   try {
-    if (b.intent === 'create') await api.post('mas/extra_field', b.values)
-    else if (b.intent === 'update') await api.put(`mas/extra_field/${encodeURIComponent(b.id)}`, b.values)
-    else await api.delete(`mas/extra_field/${encodeURIComponent(b.id)}`)
+    await api.delete(`mas/extra_field/${encodeURIComponent(body.output.id)}`)
     return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
@@ -51,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ExtraFieldRoute() {
-  const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const { page, query, timeZone, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const remover = useFetcher<typeof action>()
   const [editing, setEditing] = useState<ExtraField | 'new' | null>(null)
@@ -99,13 +110,15 @@ export default function ExtraFieldRoute() {
         })}
         labelledBy="extra-field-dialog"
       >
-        {editing !== null ? <ExtraFieldForm key={editing === 'new' ? 'new' : editing.id} field={editing === 'new' ? null : editing} onDone={close} /> : null}
+        {editing !== null ? (
+          <ExtraFieldForm key={editing === 'new' ? 'new' : editing.id} field={editing === 'new' ? null : editing} timeZone={timeZone} onDone={close} />
+        ) : null}
       </Dialog>
       <DeleteConfirm
         item={removing}
         prefix="resources.extra_field"
         values={{ label: removing?.label ?? '' }}
-        onConfirm={() => removing && remover.submit({ intent: 'delete', id: removing.id }, { method: 'post', encType: 'application/json' })}
+        onConfirm={() => removing && remover.submit({ intent: 'delete', id: removing.id }, { method: 'post' })}
         onClose={() => setRemoving(null)}
       />
     </>

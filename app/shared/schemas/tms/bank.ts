@@ -1,7 +1,8 @@
 import * as v from 'valibot'
 import { defineEntity } from '../entity'
 import { Tags, fieldPath } from './common'
-import { DIFFICULTIES, GRADES, QUESTION_TYPES } from './constants'
+import { DIFFICULTIES, GRADES } from './constants'
+import { QUESTION_TYPES } from './question-types'
 import { Question } from './question'
 
 const code = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60, 'validation.max_length')), '')
@@ -106,7 +107,7 @@ export const bankEntity = defineEntity<BankItem>({
     extra_fields: { type: 'json' },
     difficulty: { type: 'text', sort: true, list: true, filter: 'eq' },
     tags: { type: 'json', list: true },
-    grade_id: { type: 'int', sort: true, list: true, filter: 'eq' },
+    grade_id: { type: 'int', sort: true, list: true, filter: 'eq', nullable: true },
     subject_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     standard_id: { type: 'text', sort: true, list: true, filter: 'eq' },
     descriptor_id: { type: 'text', sort: true, list: true, filter: 'eq' },

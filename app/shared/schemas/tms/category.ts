@@ -31,7 +31,7 @@ export const categoryEntity = defineEntity<Category>({
   fields: {
     ...STAMP_FIELDS,
     name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
-    parent_id: { type: 'text', sort: true, list: true, filter: 'eq' },
+    parent_id: { type: 'text', sort: true, list: true, filter: 'eq', nullable: true },
     selectable: { type: 'bool', list: true, filter: 'eq' },
     enabled: { type: 'bool', list: true, filter: 'eq' },
     required: { type: 'bool', sort: true, list: true, filter: 'eq' },

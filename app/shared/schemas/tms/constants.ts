@@ -2,31 +2,8 @@
  * Task-authoring constants (seed 001 §3, §5, §9). Values the specification does not show are decisions recorded in
  * the README ("Task authoring decisions").
  */
-export const QUESTION_TYPES = [
-  'info',
-  'text',
-  'text_ai',
-  'single',
-  'multi',
-  'true_false',
-  'fill_letters',
-  'fill_words',
-  'cloud',
-  'order_sentences',
-  'media',
-  'essay',
-  'game',
-  'section',
-] as const
-export type QuestionType = (typeof QUESTION_TYPES)[number]
-
-/** Informative types: score 0, never required, no categories. */
-export const INFORMATIVE_TYPES: readonly QuestionType[] = ['info', 'section']
-/** Types whose options may be shuffled for each student. */
-export const SHUFFLE_TYPES: readonly QuestionType[] = ['multi', 'cloud', 'single', 'true_false', 'fill_words', 'order_sentences']
-/** Types that may give part of the score for a partly right answer. */
-export const PARTIAL_SCORE_TYPES: readonly QuestionType[] = ['multi', 'true_false']
-export const CHOICE_TYPES: readonly QuestionType[] = ['single', 'multi', 'true_false']
+/** The question types and what each allows are declared once, in question-types.ts. */
+export type { QuestionType } from './question-types'
 
 /** Media attached to a question or option; these need a URL. */
 export const MEDIA_TYPES = ['img', 'video', 'link', 'pdf', 'audio'] as const

@@ -1,7 +1,8 @@
 import { formulaProblem, formulasOf, plainText } from '../../rich-text'
 import { isLocalPath, isWebUrl } from '../common'
 import { parseVideoUrl } from '../../../lib/video'
-import { CHOICE_TYPES, INFORMATIVE_TYPES, PARTIAL_SCORE_TYPES, SHUFFLE_TYPES, type QuestionLimits, type QuestionType } from './constants'
+import type { QuestionLimits } from './constants'
+import type { QuestionTypeDeclaration } from './question-types'
 import { parsePhrase, sameAnswer, sentenceProblem, wordsOf } from './phrase'
 
 /**
@@ -13,7 +14,8 @@ export type Report = (rule: string, path: Key[]) => void
 
 /** The fields every question has, as the structural schema leaves them (defaults applied). */
 export interface QuestionCore {
-  type: QuestionType
+  /** One of QUESTION_TYPES (a plain string here: the types' declarations refer to these rules). */
+  type: string
   statement: string
   score: number
   required: boolean
@@ -68,30 +70,37 @@ export function scoreRules(score: number, report: Report, limits: QuestionLimits
   if (Math.abs(scaled - Math.round(scaled)) > 1e-6 || Math.round(scaled) % step !== 0) report('score_step', ['score'])
 }
 
-/** Rules every question type shares. */
-export function commonRules(q: QuestionCore, report: Report, limits: QuestionLimits) {
+/**
+ * Rules every question type shares, under what its type declares (question-types.ts): how it is scored, whether it
+ * shuffles or scores partly, and its own media kinds (a type that declares them needs one).
+ */
+export function commonRules(
+  q: QuestionCore,
+  kind: Pick<QuestionTypeDeclaration, 'scoring' | 'shuffle' | 'partialScore' | 'media'>,
+  report: Report,
+  limits: QuestionLimits,
+) {
   if (plainText(q.statement).length < limits.statementMin) report('statement_min', ['statement'])
   richRules(q.statement, ['statement'], report)
   richRules(q.comment, ['comment'], report)
-  const informative = INFORMATIVE_TYPES.includes(q.type)
-  if (informative) {
+  if (kind.scoring === 'none') {
     if (q.score !== 0) report('informative_score', ['score'])
     if (q.required) report('informative_required', ['required'])
     if (q.categories.length) report('informative_categories', ['categories'])
-  } else if (q.type === 'text_ai') {
+  } else if (kind.scoring === 'ai') {
     if (q.score !== 0) report('text_ai_score', ['score'])
   } else scoreRules(q.score, report, limits)
-  if (q.shuffle && !SHUFFLE_TYPES.includes(q.type)) report('shuffle_not_allowed', ['shuffle'])
-  if (q.partial_score && !PARTIAL_SCORE_TYPES.includes(q.type)) report('partial_score_not_allowed', ['partial_score'])
+  if (q.shuffle && !kind.shuffle) report('shuffle_not_allowed', ['shuffle'])
+  if (q.partial_score && !kind.partialScore) report('partial_score_not_allowed', ['partial_score'])
   if (new Set(q.categories).size !== q.categories.length) report('category_duplicate', ['categories'])
-  if (q.type === 'info') {
+  if (kind.media) {
     if (!q.media_type) report('media_type_required', ['media_type'])
     else mediaRules(q.media_type, q.media_url, [], report, limits)
   } else mediaRules(q.media_type, q.media_url, [], report, limits)
 }
 
-export function choiceRules(type: QuestionType, options: ChoiceOption[], report: Report, limits: QuestionLimits) {
-  if (!CHOICE_TYPES.includes(type)) return
+/** Rules of the choice types (single, multi, true_false). */
+export function choiceRules(type: string, options: ChoiceOption[], report: Report, limits: QuestionLimits) {
   if (options.length < limits.choiceOptionsMin) report('options_min', ['options'])
   options.forEach((o, i) => {
     if (plainText(o.statement).length < limits.optionStatementMin && !o.media_url.trim()) report('option_statement_min', ['options', i, 'statement'])

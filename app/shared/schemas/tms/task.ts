@@ -2,7 +2,8 @@ import * as v from 'valibot'
 import { defineEntity } from '../entity'
 import { ExtraValues } from '../user'
 import { CategoryLinks, Id, Instant, fieldPath } from './common'
-import { INFORMATIVE_TYPES, PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS, type PublicationType, type QuestionType, type TaskStatus } from './constants'
+import { PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS, type PublicationType, type TaskStatus } from './constants'
+import { INFORMATIVE_TYPES, type QuestionType } from './question-types'
 
 const Member = v.object({
   room: Id,
