@@ -62,6 +62,8 @@ export default defineConfig({
         test: {
           name: 'components',
           include: ['tests/components/**/*.test.{ts,tsx}'],
+          // Type-level tests (`*.test-d.ts`, e.g. the typed realm-API client) are checked by tsc, not run.
+          typecheck: { enabled: true, include: ['tests/components/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
           environment: 'happy-dom',
           setupFiles: ['tests/components/setup.ts'],
         },

@@ -6,11 +6,10 @@ import { RouteError } from '~/components/shell/route-error'
 import { FormScreen } from '~/components/ui/form-screen'
 import { entityAtPath, formFieldsOf, pageTitle } from '~/lib/entity-screens'
 import type { RealmApi } from '~/server/api.server'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import type { SessionUser } from '~/server/auth.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import type { ListPage } from '#shared/schemas/common'
 import { apiPathOf, type PlainEntity } from '#shared/entities/define'
 import { plainEntity } from '#shared/entities/index'
 
@@ -35,7 +34,7 @@ async function optionsOf(e: PlainEntity, api: RealmApi, user: SessionUser, self?
       out[name] = []
       continue
     }
-    const page = await api.get<ListPage<Record<string, unknown>>>(from.api, { ...from.query, limit: 1000 })
+    const page = await apiData(api.entity(from.api).index.$get({ query: { ...from.query, limit: 1000 } }))
     out[name] = page.items.filter((r) => String(r[from.value]) !== self).map((r) => ({ value: String(r[from.value]), label: String(r[from.label]) }))
   }
   return out
@@ -44,7 +43,7 @@ async function optionsOf(e: PlainEntity, api: RealmApi, user: SessionUser, self?
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { e, id, route } = screenOf(request, params)
   const { api, user, realm } = await requireRoute(request, context, route)
-  const row = id === undefined ? null : await orErrorResponse(api.get<Record<string, unknown>>(`${apiPathOf(e, realm.code ?? '')}/${encodeURIComponent(id)}`))
+  const row = id === undefined ? null : await orErrorResponse(apiData(api.entity(apiPathOf(e, realm.code ?? ''))[':id'].$get({ param: { id } })))
   const title = pageTitle(e, id === undefined ? 'create' : 'edit')
   return { entity: e.name, title, row, options: await optionsOf(e, api, user, id), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
@@ -58,7 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     schema: e.input,
     fields: formFieldsOf(e, await optionsOf(e, api, user, id)),
     call: (api, body) =>
-      id === undefined ? api.post<Record<string, unknown>>(path, body) : api.put<Record<string, unknown>>(`${path}/${encodeURIComponent(id)}`, body),
+      id === undefined ? apiData(api.entity(path).index.$post({ json: body })) : apiData(api.entity(path)[':id'].$put({ param: { id }, json: body })),
     redirect: e.route.path,
     flash: (saved) => ({ kind: 'success', message: e.saved, values: { name: String(saved[e.labelField] ?? '') } }),
   })

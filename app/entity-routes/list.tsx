@@ -36,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const action = ({ request, context }: ActionFunctionArgs) => {
   const e = entityOf(request)
-  return deleteRow(request, context, `${e.route.id}.list`, (id) => `${e.api}/${encodeURIComponent(id)}`)
+  return deleteRow(request, context, `${e.route.id}.list`, (api, id) => api.entity(e.api)[':id'].$delete({ param: { id } }))
 }
 
 export default function EntityListRoute() {

@@ -7,7 +7,7 @@ import { SessionKey } from '#shared/schemas/captcha'
 import { RealmCode } from '#shared/schemas/common'
 import type { RealmConfig } from '#shared/schemas/realm'
 import type { RootData } from '~/root'
-import { RealmApiError, realmApi } from '~/server/api.server'
+import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { getToken, safeRedirect } from '~/server/auth.server'
 import { googleNonceCookie } from '~/server/cookies.server'
 import { getRealmContext, type RealmContext } from '~/server/realm.server'
@@ -47,7 +47,7 @@ async function signinRealm(
   const wanted = v.safeParse(RealmCode, named ?? '')
   if (realm.multirealm && wanted.success && wanted.output !== realm.code) {
     try {
-      const config = await realmApi(request, context).get<RealmConfig>(`mas/realm/${wanted.output}/config`)
+      const config = await apiData(realmApi(request, context).mas.realm[':code'].config.$get({ param: { code: wanted.output } }))
       return { code: wanted.output, multirealm: true, config }
     } catch (err) {
       if (err instanceof RealmApiError && err.status === 404) return null
@@ -65,6 +65,12 @@ const fail = (result: LoginResult, status: number) => data<LoginResult>(result, 
  * the shared schema, forwards the captcha token when there is one, then `completeSignin` checks dashboard access and
  * sets the session cookie.
  */
+/** The session a Google registration answers (`create: true`, as here; without it the API answers the account's preview). */
+function sessionOf(answer: DeviceSession | { nick: string; auth_token?: undefined }): DeviceSession {
+  if (answer.auth_token !== undefined) return answer
+  throw new RealmApiError(502, [{ field: '', cause: 'internal', value: null, message: 'The registration answered no session.' }])
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const realm = await signinRealm(request, context, form.get('realm'))
@@ -79,31 +85,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const key = v.safeParse(SessionKey, field('session_key'))
   if (captcha && key.success) Object.assign(headers, { 'x-captcha-token': captcha, 'x-session-key': key.output })
   const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? realm.code : undefined })
-  const base = { realm: realm.code, platform: 'dashboard' }
+  const base = { realm: realm.code, platform: 'dashboard' as const }
   const setCookies = new Headers()
 
   let call: () => Promise<DeviceSession>
   if (method === 'device') {
     const parsed = v.safeParse(UsernameSignin, { nick: field('nick'), password: field('password') })
     if (!parsed.success) return fail({ fieldErrors: fieldErrors(parsed.issues) }, 400)
-    call = () => api.post<DeviceSession>('device', { ...base, ...parsed.output }, headers)
+    call = () => apiData(api.device.$post({ json: { ...base, ...parsed.output } }, { headers }))
   } else if (method === 'employee') {
     const parsed = v.safeParse(EmployeeSignin, { doc_type: field('doc_type'), doc_number: field('doc_number'), uf: field('uf'), password: field('password') })
     if (!parsed.success) return fail({ fieldErrors: fieldErrors(parsed.issues) }, 400)
     const { doc_type, doc_number, uf, password } = parsed.output
-    call = () => api.post<DeviceSession>('registration/edusp', { ...base, id: employeeId(doc_type, doc_number, uf), password }, headers)
+    call = () => apiData(api.registration.edusp.$post({ json: { ...base, id: employeeId(doc_type, doc_number, uf), password } }, { headers }))
   } else if (method === 'employee_token') {
     const parsed = v.safeParse(EmployeeTokenSignin, { token: field('token') })
     if (!parsed.success) return fail({ fieldErrors: fieldErrors(parsed.issues) }, 400)
-    call = () => api.post<DeviceSession>('registration/edusp/token', { ...base, token: parsed.output.token }, headers)
+    call = () => apiData(api.registration.edusp.token.$post({ json: { ...base, token: parsed.output.token } }, { headers }))
   } else if (method === 'token') {
     const parsed = v.safeParse(TokenLink, { token: field('token'), provider: field('provider') })
     if (!parsed.success || !realm.config.allowed_signin.includes(parsed.output.provider)) return fail({ formError: 'login.msg.error.credentials.token' }, 400)
     const { token, provider } = parsed.output
     call = () =>
       provider === 'employee_token'
-        ? api.post<DeviceSession>('registration/edusp/token', { ...base, token }, headers)
-        : api.post<DeviceSession>('mas/registration', { realm: realm.code, token, provider: 'google', create: true }, headers)
+        ? apiData(api.registration.edusp.token.$post({ json: { ...base, token } }, { headers }))
+        : apiData(api.mas.registration.$post({ json: { realm: realm.code, token, provider: 'google', create: true } }, { headers })).then(sessionOf)
   } else {
     const parsed = v.safeParse(GoogleSignin, { id_token: field('id_token') })
     if (!parsed.success) return fail({ formError: 'login.msg.error.google.invalid' }, 400)
@@ -112,7 +118,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!nonce) return fail({ formError: 'login.msg.error.google.invalid' }, 400)
     setCookies.append('Set-Cookie', await nonceCookie.serialize('', { maxAge: 0 }))
     call = () =>
-      api.post<DeviceSession>('mas/registration', { realm: realm.code, token: parsed.output.id_token, provider: 'google', create: true, nonce }, headers)
+      apiData(
+        api.mas.registration.$post({ json: { realm: realm.code, token: parsed.output.id_token, provider: 'google', create: true, nonce } }, { headers }),
+      ).then(sessionOf)
   }
 
   let session: DeviceSession

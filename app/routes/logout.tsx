@@ -8,7 +8,7 @@ export const loader = () => redirect('/')
 export async function action({ request, context }: ActionFunctionArgs) {
   if (await getToken(request)) {
     const api = await apiFor(request, context)
-    await api.delete('device').catch(() => undefined)
+    await api.device.$delete().catch(() => undefined)
   }
   throw redirect('/', { headers: { 'Set-Cookie': await sessionCookie(request).serialize('', { maxAge: 0 }) } })
 }

@@ -6,10 +6,9 @@ import { OAuthConsent, OAuthError } from '~/components/signin/oauth-consent'
 import { RealmChooser, type RealmChoiceResult } from '~/components/signin/realm-chooser'
 import { RealmCode } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { AuthorizeGrant, AuthorizeRequestInfo } from '#shared/schemas/oauth2'
-import type { RealmConfig } from '#shared/schemas/realm'
+import type { AuthorizeRequestInfo } from '#shared/schemas/oauth2'
 import type { RootData } from '~/root'
-import { RealmApiError, realmApi } from '~/server/api.server'
+import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { requireUser, safeRedirect, type SigninRequired } from '~/server/auth.server'
 import { realmCookie } from '#shared/cookies.server'
 import { sessionCookie } from '~/server/cookies.server'
@@ -55,7 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     throw err
   }
   try {
-    const info = await found.api.get<AuthorizeRequestInfo>('mas/oauth2/authorize', params)
+    const info = await apiData(found.api.mas.oauth2.authorize.$get({ query: params }))
     return { mode: 'consent', info, params, user: { name: found.user.name, nick: found.user.nick } }
   } catch (err) {
     if (err instanceof RealmApiError && err.status === 400) return { mode: 'error', errors: err.errors }
@@ -75,11 +74,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { api } = await requireUser(request, context)
     try {
       if (intent === 'allow') {
-        const grant = await api.post<AuthorizeGrant>('mas/oauth2/authorize', params)
+        const grant = await apiData(api.mas.oauth2.authorize.$post({ json: params }))
         throw redirect(grant.redirect_to)
       }
       // Refusing returns to the application only once its redirect_uri is known to be registered.
-      const info = await api.get<AuthorizeRequestInfo>('mas/oauth2/authorize', params)
+      const info = await apiData(api.mas.oauth2.authorize.$get({ query: params }))
       const back = new URL(info.redirect_uri)
       back.searchParams.set('error', 'access_denied')
       if (info.state) back.searchParams.set('state', info.state)
@@ -101,7 +100,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<RealmChoiceResult>({ error: { field: 'realm', message: parsed.issues[0].message } }, { status: 400 })
   }
   try {
-    await realmApi(request, context).get<RealmConfig>(`mas/realm/${parsed.output}/config`)
+    await realmApi(request, context).mas.realm[':code'].config.$get({ param: { code: parsed.output } })
   } catch (err) {
     if (err instanceof RealmApiError && err.status === 404) {
       return data<RealmChoiceResult>({ error: { field: 'realm', message: 'realm.error.not_found', values: { code: parsed.output } } }, { status: 404 })

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { can } from '#shared/access'
-import { RealmCode, type ListPage } from '#shared/schemas/common'
+import { RealmCode } from '#shared/schemas/common'
 import type { RealmConfig } from '#shared/schemas/realm'
-import { RealmApiError } from '~/server/api.server'
+import { apiData, RealmApiError } from '~/server/api.server'
 import { requireUser } from '~/server/auth.server'
 import { realmCookie } from '#shared/cookies.server'
 import { handoverStateCookie, sessionCookie } from '~/server/cookies.server'
@@ -53,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!found) return listReply({ error: 'session' }, { status: 401 })
   if (!can(found.user.permissions, null, REALM_SWITCH_ACCESS)) return listReply({ error: 'errors.forbidden' }, { status: 403 })
   try {
-    const page = await found.api.get<ListPage<SwitchableRealm>>('mas/realm', { limit: 1000, offset: 0, order: 'name' })
+    const page = await apiData(found.api.mas.realm.$get({ query: { limit: 1000, offset: 0, order: 'name' } }))
     return listReply({ current: found.user.realm, items: page.items })
   } catch (err) {
     if (err instanceof RealmApiError) return listReply({ error: err.status === 401 ? 'session' : 'realm.switch.list_failed' }, { status: err.status })
@@ -83,10 +83,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const state = realm.multirealm ? null : randomToken(32)
   let answer: ChangeAnswer
   try {
-    answer = await api.put<ChangeAnswer>(`mas/realm/${user.realm}/change`, {
-      leaf_realm: target.output,
-      ...(state ? { handover_state: await sha256Hex(state) } : {}),
-    })
+    answer = await apiData(
+      api.mas.realm[':code'].change.$put({
+        param: { code: user.realm },
+        json: {
+          leaf_realm: target.output,
+          ...(state ? { handover_state: await sha256Hex(state) } : {}),
+        },
+      }),
+    )
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     const error =

@@ -8,7 +8,7 @@ import { RouteError } from '~/components/shell/route-error'
 import { money } from '~/lib/format'
 import { DEFAULT_TIME_ZONE as DEFAULT_ZONE } from '~/lib/form-kit'
 import { publicApiAction } from '~/server/api-action.server'
-import { orErrorResponse } from '~/server/api.server'
+import { orErrorResponse, apiData } from '~/server/api.server'
 import { apiFor } from '~/server/auth.server'
 
 /**
@@ -35,7 +35,7 @@ const secretOf = (request: Request) => new URL(request.url).searchParams.get('se
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const api = await apiFor(request, context)
-  return orErrorResponse(api.get<SandboxIntent>(`ledger/sandbox/intent/${encodeURIComponent(params.intentId ?? '')}`, { secret: secretOf(request) }))
+  return orErrorResponse(apiData(api.ledger.sandbox.intent[':id'].$get({ param: { id: params.intentId ?? '' }, query: { secret: secretOf(request) } })))
 }
 
 /** The checkout's two forms: a test card number, or the buyer's choice on the regional flow. */
@@ -59,10 +59,15 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
     schema: SandboxPay,
     prepare: payKind,
     call: (api, { kind: _, ...body }) =>
-      api.post<{ status: string; return_url: string }>(`ledger/sandbox/pay/${encodeURIComponent(params.intentId ?? '')}`, {
-        secret: secretOf(request),
-        ...body,
-      }),
+      apiData(
+        api.ledger.sandbox.pay[':id'].$post({
+          param: { id: params.intentId ?? '' },
+          json: {
+            secret: secretOf(request),
+            ...body,
+          },
+        }),
+      ),
     onSuccess: (paid) => {
       // Back to the console only: the return address is checked to be on this origin.
       const back = new URL(paid.return_url, request.url)

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 
 /** Downloads a model's export document (JSON that imports back identically); the model preview's permission. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireAccess(request, context, { all: ['tms_model_get'] })
-  const doc = await orErrorResponse(api.get<{ model: { title: string } }>(`tms/model/${encodeURIComponent(params.modelId ?? '')}/export`))
+  const doc = await orErrorResponse(apiData(api.tms.model[':id'].export.$get({ param: { id: params.modelId ?? '' } })))
   const slug =
     doc.model.title
       .normalize('NFD')

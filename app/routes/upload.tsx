@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
-import { RealmApiError } from '~/server/api.server'
+import { apiData, RealmApiError } from '~/server/api.server'
 import { requireUser } from '~/server/auth.server'
 
 export const loader = () => new Response('Method not allowed', { status: 405 })
@@ -15,7 +15,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return Response.json({ errors: [{ field: 'data', cause: 'invalid', value: null, message: 'The upload must be multipart/form-data.' }] }, { status: 400 })
   }
   try {
-    return Response.json(await api.stream('mas/file', request.body, type), { status: 201 })
+    return Response.json(await apiData(api.mas.file.$post(undefined, { init: { body: request.body, headers: { 'content-type': type } } })), { status: 201 })
   } catch (err) {
     if (err instanceof RealmApiError) return Response.json({ errors: err.errors }, { status: err.status })
     throw err

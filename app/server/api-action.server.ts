@@ -21,7 +21,7 @@ export { DEFAULT_TIME_ZONE }
  * ```ts
  * export const action = ({ request, context }: ActionFunctionArgs) =>
  *   apiAction(request, context, { route: 'tms.genre.create', schema: GenreInput, fields: genreFields,
- *     call: (api, body) => api.post('tms/genre', body), redirect: '/tms/genre', flash: 'tms.saved' })
+ *     call: (api, json) => apiData(api.entity('tms/genre').index.$post({ json })), redirect: '/tms/genre', flash: 'tms.saved' })
  * ```
  */
 type ActionOptions<S extends v.GenericSchema, R, Ctx> = Omit<ParseOptions<S>, 'timeZone'> & {

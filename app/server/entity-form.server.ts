@@ -2,7 +2,7 @@ import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import type * as v from 'valibot'
 import type { FieldSpec } from '~/lib/form-fields'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError } from './api.server'
+import { RealmApiError, type RealmApi } from './api.server'
 import { requireRoute } from './auth.server'
 import { apiAction } from './api-action.server'
 
@@ -19,8 +19,8 @@ export function saveForm<S extends v.GenericSchema>(
     route: string
     schema: S
     fields: FieldSpec[]
-    apiPath: string
-    method: 'post' | 'put'
+    /** The API call that saves the form's values, e.g. `(api, json) => api.tms.category.$post({ json })`. */
+    save: (api: RealmApi, body: Record<string, unknown>) => Promise<unknown>
     back: string
     flash: string
     extra?: Record<string, unknown>
@@ -31,20 +31,20 @@ export function saveForm<S extends v.GenericSchema>(
     schema: opts.schema,
     fields: opts.fields,
     prepare: opts.extra ? (values) => ({ ...values, ...opts.extra }) : undefined,
-    call: (api, body) => (opts.method === 'post' ? api.post(opts.apiPath, body) : api.put(opts.apiPath, body)),
+    call: (api, body) => opts.save(api, body as Record<string, unknown>),
     redirect: opts.back,
     flash: opts.flash,
   })
 }
 
 /** The delete action of a list screen: the row's id from the form, the API's answer as `{ ok, errors }`. */
-export async function deleteRow(request: Request, context: AppLoadContext, route: string, apiPath: (id: string) => string) {
+export async function deleteRow(request: Request, context: AppLoadContext, route: string, remove: (api: RealmApi, id: string) => Promise<unknown>) {
   const { api } = await requireRoute(request, context, route)
   const id = String((await request.formData()).get('id') ?? '')
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(id))
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: id, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
   try {
-    await api.delete(apiPath(id))
+    await remove(api, id)
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
     throw err

@@ -2,8 +2,8 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
 import { dateParam, paramsOf } from '~/lib/search'
-import { ListQuery, MAX_LIMIT, PAGE_SIZES, type ListPage } from '#shared/schemas/common'
-import { orErrorResponse } from './api.server'
+import { ListQuery, MAX_LIMIT, PAGE_SIZES } from '#shared/schemas/common'
+import { apiData, orErrorResponse, type RealmApi } from './api.server'
 import { getLocale } from './i18n.server'
 import { requireRoute } from './auth.server'
 
@@ -35,9 +35,13 @@ function filtersFromUrl<Row>(url: URL, spec: ListSpec<Row>, locale: string): Rec
   return out
 }
 
-/** A list's API path in this realm: `{realm}` stands for the realm in use (lists of a realm's own resources). */
-function apiPathOf<Row>(spec: ListSpec<Row>, realm: string | null): string {
-  return spec.apiPath.replace('{realm}', encodeURIComponent(realm ?? ''))
+/**
+ * A list's API in this realm: `{realm}` in its path stands for the realm in use (lists of a realm's own resources);
+ * a query in the path (`mas/realm?deleted=true`) is the list's fixed query, under the page's own.
+ */
+function listApi<Row>(api: RealmApi, spec: ListSpec<Row>, realm: string | null, timeoutMs?: number) {
+  const [path, fixed] = spec.apiPath.replace('{realm}', encodeURIComponent(realm ?? '')).split('?')
+  return { list: api.entity<Row>(path, timeoutMs).index, fixed: Object.fromEntries(new URLSearchParams(fixed ?? '')) }
 }
 
 /** Loads one page of a declared list for a console screen, behind the list's route guard. */
@@ -45,9 +49,8 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const { api, user, realm } = await requireRoute(request, context, spec.route)
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
-  const page = await orErrorResponse(
-    api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { ...query, ...filtersFromUrl(url, spec, await getLocale(request)) }, { timeoutMs: LIST_TIMEOUT_MS }),
-  )
+  const { list, fixed } = listApi(api, spec, realm.code, LIST_TIMEOUT_MS)
+  const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, ...query, ...filtersFromUrl(url, spec, await getLocale(request)) } })))
   return { page, query, user, realm, api }
 }
 
@@ -57,12 +60,13 @@ export async function loadAllRows<Row>(request: Request, context: AppLoadContext
   const url = new URL(request.url)
   const { like, order } = listQueryFromUrl(url)
   const filters = filtersFromUrl(url, spec, await getLocale(request))
+  const { list, fixed } = listApi(api, spec, realm.code)
   const rows: Row[] = []
   // Page after page by cursor (each page seeks the index from the last row read); by offset for lists without cursors.
   let after: string | null | undefined
   for (let offset = 0; offset < cap; offset += MAX_LIMIT) {
     const paging = after ? { after } : { offset }
-    const page = await orErrorResponse(api.get<ListPage<Row>>(apiPathOf(spec, realm.code), { like, order, ...filters, limit: MAX_LIMIT, ...paging }))
+    const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, like, order, ...filters, limit: MAX_LIMIT, ...paging } })))
     rows.push(...page.items)
     after = page.next
     if (page.items.length < MAX_LIMIT || (page.next === undefined ? offset + MAX_LIMIT >= page.total : !page.next)) break

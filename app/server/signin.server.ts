@@ -1,8 +1,8 @@
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { LoginResult } from '~/components/signin/login-screen'
 import type { DeviceSession } from '#shared/schemas/auth'
-import { RealmApiError, realmApi, type RealmApi } from './api.server'
-import { safeRedirect, type SessionUser } from './auth.server'
+import { RealmApiError, apiData, realmApi, type RealmApi } from './api.server'
+import { safeRedirect } from './auth.server'
 import { realmCookie } from '#shared/cookies.server'
 import { sessionCookie } from './cookies.server'
 import type { RealmContext } from './realm.server'
@@ -61,9 +61,9 @@ export async function completeSignin(
     realm: realm.multirealm ? realm.code : undefined,
     token: session.auth_token,
   })
-  const user = await api.get<SessionUser>('mas/session')
+  const user = await apiData(api.mas.session.$get())
   if (!user.permissions.dashboard_dashboard_access) {
-    await api.delete('device')
+    await api.device.$delete()
     return { result: { formError: 'login.msg.error.403' }, status: 403 }
   }
   const headers = new Headers()

@@ -54,13 +54,11 @@ async function resolveSource(c: Ctx, auth: Auth, src: Source, id: string): Promi
 const release = (db: D1Database, realm: string, fileId: string) =>
   unpersistFileStatement(db, realm, fileId, new Date(Date.now() + TEMPORARY_UPLOAD_HOURS * 3_600_000).toISOString())
 
-/** Assets of the realm (asset, asset/create, asset/edit/{asset_id}). */
-export const asset = new Hono<AppEnv>()
-
 /** Files an update replaces, by request, for the write's batch. */
 const replaced = new WeakMap<Ctx, string>()
 
-asset.route(
+/** Assets of the realm (asset, asset/create, asset/edit/{asset_id}). */
+export const asset = new Hono<AppEnv>().route(
   '/',
   crud(assetEntity, {
     permissions: {

@@ -6,7 +6,7 @@ import { revokeUserSessions } from '../db/sessions'
 import { findUserForSignin, setPasswordHash } from '../db/users'
 import { apiError } from '../lib/errors'
 import { hashPassword, needsRehash, verifyPassword } from '../lib/password'
-import { guarded } from '../lib/guard'
+import { guarded, takesJson } from '../lib/guard'
 import { type AppEnv, readJson } from './context'
 import { beginSignin, issueSession, Platform, signinFailed, signinRealm } from './signin'
 
@@ -24,28 +24,29 @@ export function withNickSuffix(nick: string, suffix: string): string {
 }
 
 export const device = new Hono<AppEnv>()
-
-/** POST /device: sign in with nick and password; answers a new session token (never a stored password). */
-device.post(
-  '/',
-  guarded('public', async (c) => {
-    const body = await readJson(c, DeviceSignin)
-    const realm = await signinRealm(c, body.realm)
-    const nick = withNickSuffix(body.nick, String(realm.nick_suffix ?? ''))
-    const attempt = await beginSignin(c, realm, nick)
-    const user = await findUserForSignin(c.env.DB, body.realm, nick)
-    const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
-    if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'nick', nick))
-    if (needsRehash(user.password_hash)) await setPasswordHash(c.env.DB, body.realm, nick, await hashPassword(body.password))
-    return c.json(await issueSession(c, attempt, user, body.platform, nick))
-  }),
-)
-
-/** DELETE /device: sign out; ends every session of the user (all devices, and switched realms). */
-device.delete(
-  '/',
-  guarded({}, async (c, auth) => {
-    await revokeUserSessions(c.env.DB, auth.home_realm, auth.nick)
-    return c.body(null, 204)
-  }),
-)
+  /** POST /device: sign in with nick and password; answers a new session token (never a stored password). */
+  .post(
+    '/',
+    takesJson(
+      DeviceSignin,
+      guarded('public', async (c) => {
+        const body = await readJson(c, DeviceSignin)
+        const realm = await signinRealm(c, body.realm)
+        const nick = withNickSuffix(body.nick, String(realm.nick_suffix ?? ''))
+        const attempt = await beginSignin(c, realm, nick)
+        const user = await findUserForSignin(c.env.DB, body.realm, nick)
+        const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
+        if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'nick', nick))
+        if (needsRehash(user.password_hash)) await setPasswordHash(c.env.DB, body.realm, nick, await hashPassword(body.password))
+        return c.json(await issueSession(c, attempt, user, body.platform, nick))
+      }),
+    ),
+  )
+  /** DELETE /device: sign out; ends every session of the user (all devices, and switched realms). */
+  .delete(
+    '/',
+    guarded({}, async (c, auth) => {
+      await revokeUserSessions(c.env.DB, auth.home_realm, auth.nick)
+      return c.body(null, 204)
+    }),
+  )

@@ -1,7 +1,7 @@
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import { PLAIN_ENTITIES } from '#shared/entities/index'
 import { permissionOf, type PlainEntity } from '#shared/entities/define'
-import { crud } from '../lib/entity'
+import { crud, type CrudApi } from '../lib/entity'
 import type { Auth } from '../db/sessions'
 import type { AppEnv, Ctx } from './context'
 import { checkSkill, created, refuseInUse, updated } from './tms/taxonomy'
@@ -19,7 +19,7 @@ const RULES: Record<string, Rule> = {
  * The API of one plain entity, read from its declaration: list/get/create/update/delete behind its permissions
  * (an editor may read what it edits), inside the caller's realm, stamped, and refusing to delete a row in use.
  */
-export function entityApi(e: PlainEntity): Hono<AppEnv> {
+export function entityApi(e: PlainEntity): CrudApi<Record<string, unknown>> {
   const rule = RULES[e.name]
   return crud(e, {
     permissions: {
@@ -43,7 +43,12 @@ export function entityApi(e: PlainEntity): Hono<AppEnv> {
   })
 }
 
-/** Mounts every declared plain entity at `/<api>` of the realm API (but those serving their own). */
-export function mountEntities(api: Hono<AppEnv>) {
-  for (const e of PLAIN_ENTITIES) if (!e.ownApi) api.route(`/${e.api}`, entityApi(e))
+/**
+ * Every declared plain entity at `/<api>` (but those serving their own), mounted at the realm API's root. Their paths
+ * come from the declarations, so the typed client reaches them through `CrudApi` (app/server/api.server.ts `entity`).
+ */
+export function entityRoutes() {
+  const app = new Hono<AppEnv>()
+  for (const e of PLAIN_ENTITIES) if (!e.ownApi) app.route(`/${e.api}`, entityApi(e))
+  return app
 }

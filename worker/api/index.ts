@@ -35,7 +35,7 @@ import { model } from './tms/model'
 import { bank } from './tms/question_bank'
 import { task } from './tms/task'
 import { token } from './tms/token'
-import { mountEntities } from './entities'
+import { entityRoutes } from './entities'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -46,63 +46,65 @@ export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
 }
 
 /** The realm API, mounted under `/api` by the Worker entry; paths follow seed 000 §7. */
-export function createApi(): Hono<AppEnv> {
+export function createApi() {
   const api = new Hono<AppEnv>()
+    .use('*', versionHeader)
 
-  api.use('*', versionHeader)
+    .get(
+      '/version',
+      guarded('public', (c) => c.json({ version: c.env.DASH_VERSION })),
+    )
+    // One module per URL: `/api/<path>` lives in `worker/api/<path>.ts`. The order is the registration order, which the
+    // router follows and the endpoint table (PERMISSIONS.md) lists; `/mas/realm` is mounted twice (its own calls first,
+    // its per-realm settings after the ledger), as it always was.
+    .route('/device', device)
+    .route('/mas/session', session)
+    .route('/mas/permission', permission)
+    .route('/mas/realm', realm)
+    .route('/mas/file', file)
+    .route('/registration', registration)
+    .route('/mas/registration', masRegistration)
+    .route('/captcha', captcha)
+    .route('/mas/password', password)
+    .route('/dev/outbox', outbox)
+    .route('/mas/oauth2', oauth2)
+    .route('/ledger/content', content)
+    .route('/ledger/package', packages)
+    .route('/ledger/transaction', transaction)
+    .route('/ledger/wallet', wallet)
+    .route('/ledger/webhook', webhook)
+    .route('/ledger/sandbox', sandbox)
+    .route('/ledger/report', ledgerReport)
+    .route('/mas/realm', realmSettings)
+    .route('/mas/config', config)
+    .route('/mas/user', user)
+    .route('/mas/report', report)
+    .route('/mas/extra_field', extraField)
+    .route('/mas/audit_log', auditLog)
+    .route('/mas/error_log', errorLog)
+    .route('/room/category', roomCategory)
+    .route('/room/metaverse', metaverse)
+    .route('/asset', asset)
+    .route('/tms/model', model)
+    .route('/tms/task', task)
+    .route('/tms/question_bank', bank)
+    .route('/tms/category', tmsCategory)
+    .route('/', entityRoutes())
+    .route('/tms/token', token)
+    .route('/room/room', room)
+    .route('/room/group', roomGroup)
 
-  api.get(
-    '/version',
-    guarded('public', (c) => c.json({ version: c.env.DASH_VERSION })),
-  )
-  // One module per URL: `/api/<path>` lives in `worker/api/<path>.ts`. The order is the registration order, which the
-  // router follows and the endpoint table (PERMISSIONS.md) lists; `/mas/realm` is mounted twice (its own calls first,
-  // its per-realm settings after the ledger), as it always was.
-  api.route('/device', device)
-  api.route('/mas/session', session)
-  api.route('/mas/permission', permission)
-  api.route('/mas/realm', realm)
-  api.route('/mas/file', file)
-  api.route('/registration', registration)
-  api.route('/mas/registration', masRegistration)
-  api.route('/captcha', captcha)
-  api.route('/mas/password', password)
-  api.route('/dev/outbox', outbox)
-  api.route('/mas/oauth2', oauth2)
-  api.route('/ledger/content', content)
-  api.route('/ledger/package', packages)
-  api.route('/ledger/transaction', transaction)
-  api.route('/ledger/wallet', wallet)
-  api.route('/ledger/webhook', webhook)
-  api.route('/ledger/sandbox', sandbox)
-  api.route('/ledger/report', ledgerReport)
-  api.route('/mas/realm', realmSettings)
-  api.route('/mas/config', config)
-  api.route('/mas/user', user)
-  api.route('/mas/report', report)
-  api.route('/mas/extra_field', extraField)
-  api.route('/mas/audit_log', auditLog)
-  api.route('/mas/error_log', errorLog)
-  api.route('/room/category', roomCategory)
-  api.route('/room/metaverse', metaverse)
-  api.route('/asset', asset)
-  api.route('/tms/model', model)
-  api.route('/tms/task', task)
-  api.route('/tms/question_bank', bank)
-  api.route('/tms/category', tmsCategory)
-  mountEntities(api)
-  api.route('/tms/token', token)
-  api.route('/room/room', room)
-  api.route('/room/group', roomGroup)
-
-  // Registered last: any other /api path answers the envelope instead of falling through to the console.
-  api.all(
-    '*',
-    guarded('public', (c) =>
-      c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
-    ),
-  )
+    // Registered last: any other /api path answers the envelope instead of falling through to the console.
+    .all(
+      '*',
+      guarded('public', (c) =>
+        c.json({ errors: [{ field: 'path', cause: 'not_found', value: `${c.req.method} ${c.req.path}`, message: 'No such API endpoint.' }] }, 404),
+      ),
+    )
   // Unexpected errors are also stored with their request id for technical/logs.
   api.onError(handleApiError)
   return api
 }
+
+/** The realm API's routes with each one's input and answer: what the console's typed client (`hono/client`) reads. */
+export type ApiType = ReturnType<typeof createApi>

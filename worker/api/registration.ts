@@ -173,34 +173,31 @@ export async function register(c: Ctx, pathRealm?: string) {
 
 /** /registration: employee sign-in (edusp), employee-token sign-in and registration by realm path. */
 export const registration = new Hono<AppEnv>()
-
-registration.post(
-  '/edusp',
-  guarded('public', async (c) => {
-    const body = await readJson(c, EduspSignin)
-    const realm = await signinRealm(c, body.realm)
-    requireMethod(realm, 'employee')
-    const attempt = await beginSignin(c, realm, body.id)
-    const user = await findUserByExternalId(c.env.DB, realm.code, body.id)
-    const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
-    if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'id', body.id))
-    if (needsRehash(user.password_hash)) {
-      await storeRehashedPassword(c.env.DB, realm.code, user.nick, await hashPassword(body.password))
-    }
-    return c.json(await issueSession(c, attempt, user, body.platform, body.id))
-  }),
-)
-
-registration.post(
-  '/edusp/token',
-  guarded('public', async (c) => {
-    const body = await readJson(c, EduspTokenSignin)
-    const realm = await signinRealm(c, body.realm)
-    return c.json(await employeeTokenSignin(c, realm, body.token, body.platform))
-  }),
-)
-
-registration.post(
-  '/:realm',
-  guarded('public', (c) => register(c, pathParam(c, 'realm'))),
-)
+  .post(
+    '/edusp',
+    guarded('public', async (c) => {
+      const body = await readJson(c, EduspSignin)
+      const realm = await signinRealm(c, body.realm)
+      requireMethod(realm, 'employee')
+      const attempt = await beginSignin(c, realm, body.id)
+      const user = await findUserByExternalId(c.env.DB, realm.code, body.id)
+      const valid = await verifyPassword(body.password, user && !user.disabled ? user.password_hash : '')
+      if (!user || !valid) return signinFailed(c, attempt, apiError(401, 'credentials', 'Incorrect login or password.', 'id', body.id))
+      if (needsRehash(user.password_hash)) {
+        await storeRehashedPassword(c.env.DB, realm.code, user.nick, await hashPassword(body.password))
+      }
+      return c.json(await issueSession(c, attempt, user, body.platform, body.id))
+    }),
+  )
+  .post(
+    '/edusp/token',
+    guarded('public', async (c) => {
+      const body = await readJson(c, EduspTokenSignin)
+      const realm = await signinRealm(c, body.realm)
+      return c.json(await employeeTokenSignin(c, realm, body.token, body.platform))
+    }),
+  )
+  .post(
+    '/:realm',
+    guarded('public', (c) => register(c, pathParam(c, 'realm'))),
+  )

@@ -7,10 +7,19 @@ export async function insertOutboxMail(db: D1Database, realm: string, mail: { to
 }
 
 /** The realm's 50 newest kept mails. */
-export async function recentOutboxMail(db: D1Database, realm: string): Promise<Record<string, unknown>[]> {
+/** One e-mail of the local outbox, as the development screen lists it. */
+export interface OutboxMail {
+  id: number
+  to_address: string
+  subject: string
+  text: string
+  created_at: string
+}
+
+export async function recentOutboxMail(db: D1Database, realm: string): Promise<OutboxMail[]> {
   const { results } = await db
     .prepare('SELECT id, to_address, subject, text, created_at FROM outbox WHERE realm = ? ORDER BY id DESC LIMIT 50')
     .bind(realm)
-    .all<Record<string, unknown>>()
+    .all<OutboxMail>()
   return results
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
-import { ListQuery } from '#shared/schemas/common'
+import { ListQuery, type ListPage } from '#shared/schemas/common'
 import type { EntityDescriptor } from '#shared/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
 import { runBatch } from '../db/batch'
@@ -21,7 +21,7 @@ import {
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../db/audit'
 import { apiError } from './errors'
-import { guarded } from './guard'
+import { guarded, type ApiInput } from './guard'
 
 // The SQL lives in worker/db/entity-rows.ts; these names stay importable from here, where handlers declare entities.
 export {
@@ -90,6 +90,18 @@ export interface CrudOptions<Row extends Record<string, unknown>, C extends v.Ge
   expand?: (c: Ctx, row: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
 }
 
+type CrudEndpoint<I, O, S extends number = 200> = { input: I & ApiInput; output: O; outputFormat: 'json'; status: S }
+type WithId = { param: { id: string } }
+/**
+ * The routes crud() serves, as the typed client (`ApiType`) sees them; registered conditionally, so Hono cannot
+ * infer them from a chain. A create, update or delete the options leave out answers the API's 404 envelope.
+ */
+export type CrudSchema<Row> = {
+  '/': { $get: CrudEndpoint<object, ListPage<Row>>; $post: CrudEndpoint<object, Row, 201> }
+  '/:id': { $get: CrudEndpoint<WithId, Row>; $put: CrudEndpoint<WithId, Row>; $delete: CrudEndpoint<WithId, null, 204> }
+}
+export type CrudApi<Row> = Hono<AppEnv, CrudSchema<Row>>
+
 /**
  * A Hono sub-app serving an entity: `GET /` (limit, offset, like, order), `GET /:id`, `POST /`, `PUT /:id`,
  * `DELETE /:id`, each behind its permission and inside the caller's scope. Writes answer the stored row.
@@ -97,7 +109,7 @@ export interface CrudOptions<Row extends Record<string, unknown>, C extends v.Ge
 export function crud<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema>(
   desc: EntityDescriptor<Row>,
   opts: CrudOptions<Row, C, U>,
-): Hono<AppEnv> {
+): CrudApi<Row> {
   const app = new Hono<AppEnv>()
   const secrets = secretFields(desc)
   /** Who changes what, for the audit record: tenant rows in their realm, realms in the caller's. */
@@ -208,5 +220,5 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
       }),
     )
   }
-  return app
+  return app as unknown as CrudApi<Row>
 }

@@ -1,4 +1,6 @@
 import type { Handler } from 'hono'
+import type * as v from 'valibot'
+import type { HandlerResponse } from 'hono/types'
 import type { Access } from '#shared/access'
 import type { AppEnv, Ctx } from '../api/context'
 import { requireAccess } from '../api/context'
@@ -10,7 +12,18 @@ export type EndpointAccess = Access | 'public'
 
 const declared = new WeakMap<object, EndpointAccess>()
 
-type Guarded<A extends EndpointAccess> = (c: Ctx, auth: A extends 'public' ? null : Auth) => Response | Promise<Response>
+type Guarded<A extends EndpointAccess, R> = (c: Ctx, auth: A extends 'public' ? null : Auth) => R
+
+/** A query value the console's client may send (`null`, `undefined` and `''` are left out of the URL). */
+export type QueryValue = string | number | boolean | null | undefined
+
+/**
+ * What a caller may send to an endpoint, as the typed client (`hono/client`, `ApiType`) sees it. Handlers validate
+ * their own input with valibot (readJson, parse) and answer the envelope on bad input; this is only the client's
+ * view. An endpoint states its input with `accepts<…>()`; the rest take any query and any JSON body.
+ */
+export type ApiInput = { query?: Record<string, QueryValue | QueryValue[]>; json?: unknown }
+type LooseInput = { in: ApiInput; out: ApiInput }
 
 /**
  * Every API handler is declared through `guarded`: the requirement is checked before the handler runs (403 with
@@ -18,12 +31,16 @@ type Guarded<A extends EndpointAccess> = (c: Ctx, auth: A extends 'public' ? nul
  * `exists`, when given, says whether the endpoint exists at all for this Worker (e.g. only in development mode):
  * when it does not, the answer is the 404 of an unknown path, before any session check, so nothing is advertised.
  */
-export function guarded<A extends EndpointAccess>(access: A, handler: Guarded<A>, exists?: (env: Env) => boolean): Handler<AppEnv> {
-  const h: Handler<AppEnv> = async (c) => {
+export function guarded<A extends EndpointAccess, R extends HandlerResponse<unknown>>(
+  access: A,
+  handler: Guarded<A, R>,
+  exists?: (env: Env) => boolean,
+): Handler<AppEnv, string, LooseInput, R> {
+  const h = (async (c: Ctx) => {
     if (exists && !exists(c.env)) throw apiError(404, 'not_found', 'No such API endpoint.', 'path', `${c.req.method} ${c.req.path}`)
     const auth = access === 'public' ? null : await requireAccess(c, access as Access)
     return handler(c, auth as A extends 'public' ? null : Auth)
-  }
+  }) as unknown as Handler<AppEnv, string, LooseInput, R>
   declared.set(h, access)
   return h
 }
@@ -31,4 +48,24 @@ export function guarded<A extends EndpointAccess>(access: A, handler: Guarded<A>
 /** The requirement an API handler declared, or undefined when it was not declared through `guarded`. */
 export function endpointAccess(handler: unknown): EndpointAccess | undefined {
   return typeof handler === 'function' ? declared.get(handler) : undefined
+}
+
+/**
+ * States an endpoint's input for the typed client (the same function comes back; nothing changes at run time):
+ * `.get('/', accepts<{ query: { like?: string } }>()(guarded(…)))` makes a call with another query fail to compile.
+ */
+export function accepts<I extends ApiInput>() {
+  return <R extends HandlerResponse<unknown>>(handler: Handler<AppEnv, string, LooseInput, R>) =>
+    handler as unknown as Handler<AppEnv, string, { in: I; out: I }, R>
+}
+
+/**
+ * States the JSON body an endpoint reads (`readJson(c, schema)` in its handler) for the typed client; the schema is
+ * not run here (the handler validates, as before): `.post('/', takesJson(UserCreate, guarded(…)))`.
+ */
+export function takesJson<S extends v.GenericSchema, R extends HandlerResponse<unknown>>(
+  _schema: S,
+  handler: Handler<AppEnv, string, LooseInput, R>,
+): Handler<AppEnv, string, { in: { json: v.InferInput<S> }; out: { json: v.InferInput<S> } }, R> {
+  return accepts<{ json: v.InferInput<S> }>()(handler)
 }

@@ -2,7 +2,7 @@ import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { HandoverFailed } from '~/components/signin/handover-failed'
 import { HandoverSecret } from '#shared/schemas/handover'
-import { RealmApiError, realmApi } from '~/server/api.server'
+import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { handoverNonceCookie, sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
 import { randomToken, sha256Hex } from '../../../worker/lib/crypto'
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const nonce = v.safeParse(HandoverSecret, await nonces.parse(request.headers.get('cookie')))
       // No nonce of this host: this browser did not arrive here first, so it did not start this switch.
       if (!nonce.success) throw failed(400)
-      const session = await api.post<{ auth_token: string; expires_at: string }>('mas/session/handover/claim', { code: code.output, nonce: nonce.output })
+      const session = await apiData(api.mas.session.handover.claim.$post({ json: { code: code.output, nonce: nonce.output } }))
       const seconds = Math.max(60, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000))
       const headers = new Headers()
       headers.append('Set-Cookie', await sessionCookie(request).serialize(session.auth_token, { maxAge: seconds }))
@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }
     const nonce = randomToken(32)
     const nonceHash = await sha256Hex(nonce)
-    const bound = await api.post<{ confirm_url: string }>('mas/session/handover/bind', { code: code.output, nonce_hash: nonceHash })
+    const bound = await apiData(api.mas.session.handover.bind.$post({ json: { code: code.output, nonce_hash: nonceHash } }))
     const confirm = new URL(bound.confirm_url)
     confirm.searchParams.set('code', code.output)
     confirm.searchParams.set('nonce_hash', nonceHash)

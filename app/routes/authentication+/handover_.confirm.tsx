@@ -2,7 +2,7 @@ import { data, redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { HandoverFailed } from '~/components/signin/handover-failed'
 import { HandoverHash, HandoverSecret } from '#shared/schemas/handover'
-import { RealmApiError, realmApi } from '~/server/api.server'
+import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { handoverStateCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
 
@@ -30,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const api = realmApi(request, context, { endpoint: realm.config.api_endpoint, realm: realm.multirealm ? (realm.code ?? undefined) : undefined })
   let confirmed: { target_url: string }
   try {
-    confirmed = await api.post<{ target_url: string }>('mas/session/handover/confirm', { ...query.output, state: state.output })
+    confirmed = await apiData(api.mas.session.handover.confirm.$post({ json: { ...query.output, state: state.output } }))
   } catch (err) {
     if (err instanceof RealmApiError && err.status < 500) throw failed(err.status)
     throw err

@@ -1,4 +1,5 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { apiData } from '~/server/api.server'
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { LoginScreen, type LoginNotice } from '~/components/signin/login-screen'
@@ -10,14 +11,6 @@ import { devMode } from '../../../worker/lib/dev-mode'
 
 export const handle = { title: 'outbox.title' }
 
-interface Mail {
-  id: number
-  to_address: string
-  subject: string
-  text: string
-  created_at: string
-}
-
 /**
  * The local e-mail outbox: what the local EmailSender "sent", so recovery links can be followed without an e-mail
  * provider. It exists only while the Worker runs in development mode (`npm start`; 404 otherwise) and shows the
@@ -27,7 +20,7 @@ interface Mail {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!devMode(context.cloudflare.env)) throw data(null, { status: 404 })
   const { api } = await requireUser(request, context)
-  const { items } = await api.get<{ items: Mail[] }>('dev/outbox')
+  const { items } = await apiData(api.dev.outbox.$get())
   return { items }
 }
 

@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = v.safeParse(PasswordReset, { password: form.get('password') ?? '', confirm: form.get('confirm') ?? '' })
     if (!parsed.success) return data<RecoverResult>({ fieldErrors: fieldErrors(parsed.issues) }, { status: 400 })
     try {
-      await api.post('mas/password/reset', parsed.output, { 'x-reset-key': String(form.get('key') ?? '') })
+      await api.mas.password.reset.$post({ json: parsed.output }, { headers: { 'x-reset-key': String(form.get('key') ?? '') } })
       return { done: true } satisfies RecoverResult
     } catch (err) {
       if (!(err instanceof RealmApiError)) throw err
@@ -64,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = v.safeParse(RecoverRequest, { realm: realm.code, login: form.get('login') ?? '', lang: await getLocale(request) })
   if (!parsed.success) return data<RecoverResult>({ fieldErrors: fieldErrors(parsed.issues) }, { status: 400 })
   try {
-    await api.post('mas/password/recover', parsed.output)
+    await api.mas.password.recover.$post({ json: parsed.output })
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     return data<RecoverResult>({ formError: err.has('network') ? 'error.http.network' : 'app.error.description' }, { status: err.status })

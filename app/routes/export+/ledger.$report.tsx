@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { toCsv, type TableColumn } from '~/lib/table'
-import { labelKey, ReportQuery, type ReportAnswer, type ReportRow } from '#shared/schemas/ledger-report'
-import { orErrorResponse } from '~/server/api.server'
+import { labelKey, ReportQuery, type ReportRow } from '#shared/schemas/ledger-report'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 import { getT } from '~/server/i18n.server'
 
@@ -18,7 +18,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   })
   if (!parsed.success)
     throw Response.json({ errors: parsed.issues.map((i) => ({ field: '', cause: 'invalid', value: null, message: i.message })) }, { status: 400 })
-  const [answer, t] = await Promise.all([orErrorResponse(api.get<ReportAnswer>('ledger/report', parsed.output)), getT(request)])
+  const [answer, t] = await Promise.all([orErrorResponse(apiData(api.ledger.report.$get({ query: parsed.output }))), getT(request)])
   const columns: TableColumn<ReportRow>[] = [
     { id: 'label', label: labelKey(answer.report, answer.period) },
     ...answer.columns.map((c) => ({ id: c, label: `ledger.report.column.${c}` })),

@@ -10,8 +10,7 @@ import { type AppEnv } from '../context'
  * answers only a signed-in staff member (dashboard access) of that realm: the messages hold live reset links.
  * The realm's `development` flag plays no part.
  */
-export const outbox = new Hono<AppEnv>()
-outbox.get(
+export const outbox = new Hono<AppEnv>().get(
   '/',
   guarded(
     { all: ['dashboard_dashboard_access'] },

@@ -2,7 +2,7 @@ import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { liveRealms, realmDevelopment, realmInScope } from '../../db/realms'
 import { guarded, endpointAccess } from '../../lib/guard'
 import { type AppEnv, type Ctx, parse } from '../context'
-import { Hono, type Handler } from 'hono'
+import { Hono, type Handler, type Schema } from 'hono'
 import { type Posting, accountLabel, ledgerEnabled } from '../../db/ledger'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
@@ -117,7 +117,8 @@ const noNext = async () => undefined
  * The remaining handlers are crud's own (validated, scoped, audited), re-declared after the routes given here with
  * their requirement plus the realm's ledger_enabled, which every ledger endpoint needs.
  */
-export function crudWithOwnRoutes(base: Hono<AppEnv>, own: (app: Hono<AppEnv>) => void): Hono<AppEnv> {
+/** (Typed as both route sets; where both declare a method on a path, the first, `own`'s, is the one served.) */
+export function crudWithOwnRoutes<B extends Schema, S extends Schema>(base: Hono<AppEnv, B>, own: (app: Hono<AppEnv>) => Hono<AppEnv, S>): Hono<AppEnv, S & B> {
   const app = new Hono<AppEnv>()
   own(app)
   for (const r of base.routes) {
@@ -135,5 +136,5 @@ export function crudWithOwnRoutes(base: Hono<AppEnv>, own: (app: Hono<AppEnv>) =
       }),
     )
   }
-  return app
+  return app as unknown as Hono<AppEnv, S & B>
 }

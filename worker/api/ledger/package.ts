@@ -49,42 +49,43 @@ export const packages = crudWithOwnRoutes(
   }),
   (app) => {
     /** enabled, deleted_only, filters, fields, limit/offset; `realm` reaches another realm of the caller's tree. */
-    app.get(
-      '/',
-      guarded(ledgerAccess('ledger_package_list'), async (c, auth) => {
-        const realm = c.req.query('realm') || auth.realm
-        if (realm !== auth.realm) {
-          if (!auth.permissions.has('ledger_package_list_others'))
-            throw apiError(403, 'forbidden', 'Permission ledger_package_list_others is required.', 'permission', 'ledger_package_list_others')
-          if (!(await inRealmTree(c.env.DB, auth, realm))) throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
-        }
-        return listAnswer(c, packageEntity, realmOnly(c, realm))
-      }),
-    )
-    app.get('/shop', shop)
-    app.delete(
-      '/:id',
-      guarded(ledgerAccess('ledger_package_delete'), async (c, auth) => {
-        const id = pathParam(c, 'id')
-        const raw = await getRawRow(c.env.DB, packageEntity, { where: 'realm = ? AND deleted_at IS NULL', params: [auth.realm] }, id)
-        if (!raw) throw apiError(404, 'not_found', `ledger_package ${id} was not found.`, 'id', id)
-        const now = new Date().toISOString()
-        await runBatch(c.env.DB, [
-          softDeletePackageStatement(c.env.DB, auth.realm, id, auth.nick, now),
-          auditStatement(c.env.DB, {
-            realm: auth.realm,
-            actor: auth.nick,
-            action: 'delete',
-            entity: 'ledger_package',
-            entityId: id,
-            before: decodeRow(packageEntity, raw),
-            after: { ...decodeRow(packageEntity, raw), deleted_at: now, enabled: false },
-            requestId: c.get('requestId'),
-          }),
-        ])
-        return c.body(null, 204)
-      }),
-    )
+    return app
+      .get(
+        '/',
+        guarded(ledgerAccess('ledger_package_list'), async (c, auth) => {
+          const realm = c.req.query('realm') || auth.realm
+          if (realm !== auth.realm) {
+            if (!auth.permissions.has('ledger_package_list_others'))
+              throw apiError(403, 'forbidden', 'Permission ledger_package_list_others is required.', 'permission', 'ledger_package_list_others')
+            if (!(await inRealmTree(c.env.DB, auth, realm))) throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
+          }
+          return listAnswer(c, packageEntity, realmOnly(c, realm))
+        }),
+      )
+      .get('/shop', shop)
+      .delete(
+        '/:id',
+        guarded(ledgerAccess('ledger_package_delete'), async (c, auth) => {
+          const id = pathParam(c, 'id')
+          const raw = await getRawRow(c.env.DB, packageEntity, { where: 'realm = ? AND deleted_at IS NULL', params: [auth.realm] }, id)
+          if (!raw) throw apiError(404, 'not_found', `ledger_package ${id} was not found.`, 'id', id)
+          const now = new Date().toISOString()
+          await runBatch(c.env.DB, [
+            softDeletePackageStatement(c.env.DB, auth.realm, id, auth.nick, now),
+            auditStatement(c.env.DB, {
+              realm: auth.realm,
+              actor: auth.nick,
+              action: 'delete',
+              entity: 'ledger_package',
+              entityId: id,
+              before: decodeRow(packageEntity, raw),
+              after: { ...decodeRow(packageEntity, raw), deleted_at: now, enabled: false },
+              requestId: c.get('requestId'),
+            }),
+          ])
+          return c.body(null, 204)
+        }),
+      )
   },
 )
 

@@ -7,9 +7,7 @@ import { type AppEnv, readQuery } from '../context'
 import { realmTreeScope } from '../mas/realm'
 
 /** GET ledger/report: credit reports and the analytics overview by period (seed 002 §2, §5). */
-export const report = new Hono<AppEnv>()
-
-report.get(
+export const report = new Hono<AppEnv>().get(
   '/',
   guarded({ any: ['reports_reports_module', 'analytics_ledger_module'], flags: ['ledger_enabled'] }, async (c, auth) => {
     const q = readQuery(c, ReportQuery)

@@ -39,31 +39,29 @@ async function walletOf(c: Ctx, auth: Auth): Promise<{ ref: AccountRef; name: st
 }
 
 export const wallet = new Hono<AppEnv>()
-
-/** GET ledger/wallet/{nick or realm}: `points` is the balance (the top bar reads it). */
-wallet.get(
-  '/:id',
-  guarded(ledgerAccess(), async (c, auth) => {
-    const { ref, name } = await walletOf(c, auth)
-    const row = await accountBalance(c.env.DB, accountId(ref))
-    return c.json({
-      id: accountId(ref),
-      kind: ref.kind,
-      owner: ref.owner,
-      realm: ref.realm,
-      name,
-      points: row?.balance ?? 0,
-      updated_at: row?.updated_at ?? null,
-    })
-  }),
-)
-
-/** GET ledger/wallet/{nick or realm}/statement: the wallet's entries, newest first, with the balance after each. */
-wallet.get(
-  '/:id/statement',
-  guarded(ledgerAccess(), async (c, auth) => {
-    const { ref } = await walletOf(c, auth)
-    const q = readQuery(c, Period)
-    return listAnswer(c, statementEntity, { where: 'account_id = ?', params: [accountId(ref)] }, and(...periodScope('created_at', q)))
-  }),
-)
+  /** GET ledger/wallet/{nick or realm}: `points` is the balance (the top bar reads it). */
+  .get(
+    '/:id',
+    guarded(ledgerAccess(), async (c, auth) => {
+      const { ref, name } = await walletOf(c, auth)
+      const row = await accountBalance(c.env.DB, accountId(ref))
+      return c.json({
+        id: accountId(ref),
+        kind: ref.kind,
+        owner: ref.owner,
+        realm: ref.realm,
+        name,
+        points: row?.balance ?? 0,
+        updated_at: row?.updated_at ?? null,
+      })
+    }),
+  )
+  /** GET ledger/wallet/{nick or realm}/statement: the wallet's entries, newest first, with the balance after each. */
+  .get(
+    '/:id/statement',
+    guarded(ledgerAccess(), async (c, auth) => {
+      const { ref } = await walletOf(c, auth)
+      const q = readQuery(c, Period)
+      return listAnswer(c, statementEntity, { where: 'account_id = ?', params: [accountId(ref)] }, and(...periodScope('created_at', q)))
+    }),
+  )

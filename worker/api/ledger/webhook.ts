@@ -93,12 +93,11 @@ export async function receiveWebhook(
 }
 
 export const webhook = new Hono<AppEnv>()
-
-/** POST ledger/webhook/{provider}: public, authenticated by the provider's signature only. */
-webhook.post(
-  '/:provider',
-  guarded('public', async (c) => {
-    const { status, body } = await receiveWebhook(c.env, pathParam(c, 'provider'), c.req.raw, c.get('requestId'))
-    return c.json(body, status)
-  }),
-)
+  /** POST ledger/webhook/{provider}: public, authenticated by the provider's signature only. */
+  .post(
+    '/:provider',
+    guarded('public', async (c) => {
+      const { status, body } = await receiveWebhook(c.env, pathParam(c, 'provider'), c.req.raw, c.get('requestId'))
+      return c.json(body, status)
+    }),
+  )

@@ -8,32 +8,30 @@ import { type AppEnv, readJson } from '../context'
 
 /** GET/PUT /mas/config: the platform-wide configuration (seed 000 §7). */
 export const config = new Hono<AppEnv>()
-
-config.get(
-  '/',
-  guarded({ all: ['mas_config_get'] }, async (c) => c.json(await getGlobalConfig(c.env.DB))),
-)
-
-/** It applies to every realm, so changing it also needs mas_realm_list_all (a platform operator), not a realm's admin. */
-config.put(
-  '/',
-  guarded({ all: ['mas_config_edit', 'mas_realm_list_all'] }, async (c, auth) => {
-    const body = await readJson(c, GlobalConfigUpdate)
-    const { updated_at: _a, updated_by: _b, ...before } = await getGlobalConfig(c.env.DB)
-    const after = { ...before, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) }
-    await runBatch(c.env.DB, [
-      setGlobalConfigStatement(c.env.DB, after, auth.nick),
-      auditStatement(c.env.DB, {
-        realm: auth.realm,
-        actor: auth.nick,
-        action: 'update',
-        entity: 'global_config',
-        entityId: 'global',
-        before,
-        after,
-        requestId: c.get('requestId'),
-      }),
-    ])
-    return c.json(await getGlobalConfig(c.env.DB))
-  }),
-)
+  .get(
+    '/',
+    guarded({ all: ['mas_config_get'] }, async (c) => c.json(await getGlobalConfig(c.env.DB))),
+  )
+  /** It applies to every realm, so changing it also needs mas_realm_list_all (a platform operator), not a realm's admin. */
+  .put(
+    '/',
+    guarded({ all: ['mas_config_edit', 'mas_realm_list_all'] }, async (c, auth) => {
+      const body = await readJson(c, GlobalConfigUpdate)
+      const { updated_at: _a, updated_by: _b, ...before } = await getGlobalConfig(c.env.DB)
+      const after = { ...before, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) }
+      await runBatch(c.env.DB, [
+        setGlobalConfigStatement(c.env.DB, after, auth.nick),
+        auditStatement(c.env.DB, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'update',
+          entity: 'global_config',
+          entityId: 'global',
+          before,
+          after,
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json(await getGlobalConfig(c.env.DB))
+    }),
+  )

@@ -7,8 +7,7 @@ import type { AppEnv } from '../context'
 import { TECHNICAL } from './audit_log'
 
 /** GET /mas/error_log: unexpected server errors of the caller's realm; platform operators also see those outside any realm. */
-export const errorLog = new Hono<AppEnv>()
-errorLog.route(
+export const errorLog = new Hono<AppEnv>().route(
   '/',
   crud(errorLogEntity, {
     permissions: { list: TECHNICAL, get: TECHNICAL },

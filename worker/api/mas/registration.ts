@@ -4,8 +4,7 @@ import { type AppEnv } from '../context'
 import { register } from '../registration'
 
 /** /mas/registration: sign-in with a provider token (Google), employee token, or mobile revalidation. */
-export const masRegistration = new Hono<AppEnv>()
-masRegistration.post(
+export const masRegistration = new Hono<AppEnv>().post(
   '/',
   guarded('public', (c) => register(c)),
 )

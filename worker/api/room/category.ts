@@ -14,9 +14,6 @@ import { guarded } from '../../lib/guard'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
 import { inTree } from '../mas/realm'
 
-/** Room categories (seed 000 §7 "Categories"): a tree per realm; a category can never become its own ancestor. */
-export const category = new Hono<AppEnv>()
-
 type Row = Omit<Category, 'children'>
 const flag = v.optional(
   v.pipe(
@@ -49,65 +46,6 @@ function rootOf(rows: Row[], id: string): string {
   for (let guard = 0; at?.parent && guard < rows.length; guard++) at = byId.get(at.parent) ?? at
   return at?.id ?? id
 }
-
-/** GET /room/category/with-children?ids=&root=&realm=: those categories (or, with root, their trees' roots) with
- * their subtrees; without ids, every top-level category of the realm with its subtree. */
-category.get(
-  '/with-children',
-  guarded(READ, async (c, auth) => {
-    const q = parse(v.object({ ...ReadQuery.entries, ids: v.optional(v.pipe(v.string(), v.maxLength(4000, 'validation.max_length'))) }), c.req.query())
-    const rows = await allRows(c, await readRealm(c, auth, q.realm))
-    const ids = (q.ids ?? '')
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean)
-    const wanted = ids.length ? [...new Set(q.root ? ids.map((id) => rootOf(rows, id)) : ids)] : undefined
-    return c.json({ items: buildTree(rows, wanted) })
-  }),
-)
-
-/**
- * GET /room/category?realm=&parent_id=&root_tree=&name=&limit=&offset=&like=: a page of categories. `parent_id=null`
- * keeps the top-level ones, `parent_id=<id>` the children of one; `root_tree=true` adds each item's subtree.
- */
-category.get(
-  '/',
-  guarded(READ, async (c, auth) => {
-    const q = parse(v.object({ realm: v.optional(RealmCode), parent_id: v.optional(v.pipe(v.string(), v.maxLength(40))), root_tree: flag }), c.req.query())
-    const realm = await readRealm(c, auth, q.realm)
-    const query = parse(ListQuery, c.req.query())
-    const byParent: Scope | undefined =
-      q.parent_id === undefined || q.parent_id === ''
-        ? undefined
-        : q.parent_id === 'null'
-          ? { where: 'parent IS NULL', params: [] }
-          : { where: 'parent = ?', params: [q.parent_id] }
-    const filters = [filterScope(categoryEntity, c.req.query()), byParent].filter((s): s is Scope => s !== undefined)
-    const extra = filters.length ? { where: filters.map((s) => `(${s.where})`).join(' AND '), params: filters.flatMap((s) => s.params) } : undefined
-    const page = await listRows(c.env.DB, categoryEntity, { where: 'realm = ?', params: [realm] }, query, extra)
-    if (!q.root_tree) return c.json(page)
-    const forest = buildTree(
-      await allRows(c, realm),
-      page.items.map((r) => r.id),
-    )
-    const byId = new Map(forest.map((n) => [n.id, n]))
-    return c.json({ ...page, items: page.items.map((r) => byId.get(r.id) ?? r) })
-  }),
-)
-
-/** GET /room/category/{id}?realm=&root=&with_children=: one category (or, with root, the top of its tree). */
-category.get(
-  '/:id',
-  guarded(GET, async (c, auth) => {
-    const q = parse(ReadQuery, c.req.query())
-    const rows = await allRows(c, await readRealm(c, auth, q.realm))
-    const id = pathParam(c, 'id')
-    if (!rows.some((r) => r.id === id)) throw apiError(404, 'not_found', `Category ${id} was not found.`, 'id', id)
-    const target = q.root ? rootOf(rows, id) : id
-    const [node] = buildTree(rows, [target])
-    return c.json(q.with_children ? node : { ...node, children: undefined })
-  }),
-)
 
 /** The parent must be a category of the same realm; a sibling must not have the same name. */
 async function checkPlacement(c: Ctx, realm: string, id: string, name: string, parent: string | null) {
@@ -143,61 +81,117 @@ async function load(c: Ctx, auth: Auth): Promise<Row> {
   return decodeRow(categoryEntity, raw) as Row
 }
 
-/** POST /room/category: a category of the current realm (any `realm` in the body is replaced by it). */
-category.post(
-  '/',
-  guarded({ all: ['room_category_create'] }, async (c, auth) => {
-    const body = await readJson(c, CategoryCreate)
-    const id = randomToken(9)
-    await checkPlacement(c, auth.realm, id, body.name, body.parent)
-    const now = new Date().toISOString()
-    const values = {
-      id,
-      realm: auth.realm,
-      name: body.name,
-      parent: body.parent,
-      priority: body.priority,
-      created_at: now,
-      updated_at: now,
-      updated_by: auth.nick,
-    }
-    await runBatch(c.env.DB, [insertStatement(c.env.DB, categoryEntity, values), audit(c, auth, 'create', id, undefined, values)])
-    return c.json(values, 201)
-  }),
-)
-
-/** PUT /room/category/{id}: rename, move (never under itself or its descendants) or reorder. */
-category.put(
-  '/:id',
-  guarded({ all: ['room_category_edit'] }, async (c, auth) => {
-    const existing = await load(c, auth)
-    const body = await readJson(c, CategoryUpdate)
-    const next = {
-      name: body.name ?? existing.name,
-      parent: body.parent === undefined ? existing.parent : body.parent,
-      priority: body.priority ?? existing.priority,
-    }
-    await checkPlacement(c, auth.realm, existing.id, next.name, next.parent)
-    const values = { ...next, realm: auth.realm, updated_at: new Date().toISOString(), updated_by: auth.nick }
-    await runBatch(c.env.DB, [
-      updateStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id, values),
-      audit(c, auth, 'update', existing.id, existing, { ...existing, ...values }),
-    ])
-    return c.json({ ...existing, ...values })
-  }),
-)
-
-/** DELETE /room/category/{id}: refused while it has sub-categories (409 in_use). */
-category.delete(
-  '/:id',
-  guarded({ all: ['room_category_delete'] }, async (c, auth) => {
-    const existing = await load(c, auth)
-    const child = await firstChildCategory(c.env.DB, auth.realm, existing.id)
-    if (child) throw apiError(409, 'in_use', 'validation.category.has_children', 'id', child)
-    await runBatch(c.env.DB, [
-      deleteStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id),
-      audit(c, auth, 'delete', existing.id, existing),
-    ])
-    return c.body(null, 204)
-  }),
-)
+/** Room categories (seed 000 §7 "Categories"): a tree per realm; a category can never become its own ancestor. */
+export const category = new Hono<AppEnv>()
+  /** GET /room/category/with-children?ids=&root=&realm=: those categories (or, with root, their trees' roots) with
+   * their subtrees; without ids, every top-level category of the realm with its subtree. */
+  .get(
+    '/with-children',
+    guarded(READ, async (c, auth) => {
+      const q = parse(v.object({ ...ReadQuery.entries, ids: v.optional(v.pipe(v.string(), v.maxLength(4000, 'validation.max_length'))) }), c.req.query())
+      const rows = await allRows(c, await readRealm(c, auth, q.realm))
+      const ids = (q.ids ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+      const wanted = ids.length ? [...new Set(q.root ? ids.map((id) => rootOf(rows, id)) : ids)] : undefined
+      return c.json({ items: buildTree(rows, wanted) })
+    }),
+  )
+  /**
+   * GET /room/category?realm=&parent_id=&root_tree=&name=&limit=&offset=&like=: a page of categories. `parent_id=null`
+   * keeps the top-level ones, `parent_id=<id>` the children of one; `root_tree=true` adds each item's subtree.
+   */
+  .get(
+    '/',
+    guarded(READ, async (c, auth) => {
+      const q = parse(v.object({ realm: v.optional(RealmCode), parent_id: v.optional(v.pipe(v.string(), v.maxLength(40))), root_tree: flag }), c.req.query())
+      const realm = await readRealm(c, auth, q.realm)
+      const query = parse(ListQuery, c.req.query())
+      const byParent: Scope | undefined =
+        q.parent_id === undefined || q.parent_id === ''
+          ? undefined
+          : q.parent_id === 'null'
+            ? { where: 'parent IS NULL', params: [] }
+            : { where: 'parent = ?', params: [q.parent_id] }
+      const filters = [filterScope(categoryEntity, c.req.query()), byParent].filter((s): s is Scope => s !== undefined)
+      const extra = filters.length ? { where: filters.map((s) => `(${s.where})`).join(' AND '), params: filters.flatMap((s) => s.params) } : undefined
+      const page = await listRows(c.env.DB, categoryEntity, { where: 'realm = ?', params: [realm] }, query, extra)
+      if (!q.root_tree) return c.json(page)
+      const forest = buildTree(
+        await allRows(c, realm),
+        page.items.map((r) => r.id),
+      )
+      const byId = new Map(forest.map((n) => [n.id, n]))
+      return c.json({ ...page, items: page.items.map((r) => byId.get(r.id) ?? r) })
+    }),
+  )
+  /** GET /room/category/{id}?realm=&root=&with_children=: one category (or, with root, the top of its tree). */
+  .get(
+    '/:id',
+    guarded(GET, async (c, auth) => {
+      const q = parse(ReadQuery, c.req.query())
+      const rows = await allRows(c, await readRealm(c, auth, q.realm))
+      const id = pathParam(c, 'id')
+      if (!rows.some((r) => r.id === id)) throw apiError(404, 'not_found', `Category ${id} was not found.`, 'id', id)
+      const target = q.root ? rootOf(rows, id) : id
+      const [node] = buildTree(rows, [target])
+      return c.json(q.with_children ? node : { ...node, children: undefined })
+    }),
+  )
+  /** POST /room/category: a category of the current realm (any `realm` in the body is replaced by it). */
+  .post(
+    '/',
+    guarded({ all: ['room_category_create'] }, async (c, auth) => {
+      const body = await readJson(c, CategoryCreate)
+      const id = randomToken(9)
+      await checkPlacement(c, auth.realm, id, body.name, body.parent)
+      const now = new Date().toISOString()
+      const values = {
+        id,
+        realm: auth.realm,
+        name: body.name,
+        parent: body.parent,
+        priority: body.priority,
+        created_at: now,
+        updated_at: now,
+        updated_by: auth.nick,
+      }
+      await runBatch(c.env.DB, [insertStatement(c.env.DB, categoryEntity, values), audit(c, auth, 'create', id, undefined, values)])
+      return c.json(values, 201)
+    }),
+  )
+  /** PUT /room/category/{id}: rename, move (never under itself or its descendants) or reorder. */
+  .put(
+    '/:id',
+    guarded({ all: ['room_category_edit'] }, async (c, auth) => {
+      const existing = await load(c, auth)
+      const body = await readJson(c, CategoryUpdate)
+      const next = {
+        name: body.name ?? existing.name,
+        parent: body.parent === undefined ? existing.parent : body.parent,
+        priority: body.priority ?? existing.priority,
+      }
+      await checkPlacement(c, auth.realm, existing.id, next.name, next.parent)
+      const values = { ...next, realm: auth.realm, updated_at: new Date().toISOString(), updated_by: auth.nick }
+      await runBatch(c.env.DB, [
+        updateStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id, values),
+        audit(c, auth, 'update', existing.id, existing, { ...existing, ...values }),
+      ])
+      return c.json({ ...existing, ...values })
+    }),
+  )
+  /** DELETE /room/category/{id}: refused while it has sub-categories (409 in_use). */
+  .delete(
+    '/:id',
+    guarded({ all: ['room_category_delete'] }, async (c, auth) => {
+      const existing = await load(c, auth)
+      const child = await firstChildCategory(c.env.DB, auth.realm, existing.id)
+      if (child) throw apiError(409, 'in_use', 'validation.category.has_children', 'id', child)
+      await runBatch(c.env.DB, [
+        deleteStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id),
+        audit(c, auth, 'delete', existing.id, existing),
+      ])
+      return c.body(null, 204)
+    }),
+  )

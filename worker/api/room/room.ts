@@ -20,7 +20,7 @@ import { auditStatement } from '../../db/audit'
 import { crud } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
-import { guarded } from '../../lib/guard'
+import { guarded, takesJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
 
@@ -79,8 +79,6 @@ const roomCrud = crud(roomEntity, {
   },
 })
 
-export const room = new Hono<AppEnv>()
-
 async function requireRoom(c: Ctx, auth: Auth): Promise<{ id: string; name: string }> {
   const id = parse(Id, pathParam(c, 'id'))
   const found = await findRoom(c.env.DB, auth.realm, id)
@@ -88,68 +86,69 @@ async function requireRoom(c: Ctx, auth: Auth): Promise<{ id: string; name: stri
   return found
 }
 
-/** GET /room/room/{id}/member: the room's members with their names. */
-room.get(
-  '/:id/member',
-  guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
-    const r = await requireRoom(c, auth)
-    const results = await listRoomMembers(c.env.DB, auth.realm, r.id)
-    return c.json({ items: results, total: results.length })
-  }),
-)
-
-/** POST /room/room/{id}/member: adds a user of the realm to the room. */
-room.post(
-  '/:id/member',
-  guarded({ all: ['room_room_edit'] }, async (c, auth) => {
-    const db = c.env.DB
-    const r = await requireRoom(c, auth)
-    const { nick } = await readJson(c, RoomMemberInput)
-    // The realm's nick suffix is appended when missing, as at sign-in.
-    const found = await findNickWithSuffix(db, auth.realm, nick)
-    if (!found) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
-    if (await isRoomMember(db, auth.realm, r.id, found)) throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
-    // The realm's `max_users_per_room` (-1: no limit) caps a room's members (seed 002 realm limits).
-    const limit = await roomMemberCountAndLimit(db, auth.realm, r.id)
-    if (limit && limit.max >= 0 && limit.n >= limit.max) throw apiError(422, 'limit', 'validation.room.max_members', 'nick', limit.max)
-    await runBatch(db, [
-      insertRoomMemberStatement(db, auth.realm, r.id, found, auth.nick),
-      auditStatement(db, {
-        realm: auth.realm,
-        actor: auth.nick,
-        action: 'add_member',
-        entity: 'room',
-        entityId: r.id,
-        after: { member: found },
-        requestId: c.get('requestId'),
+export const room = new Hono<AppEnv>()
+  /** GET /room/room/{id}/member: the room's members with their names. */
+  .get(
+    '/:id/member',
+    guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
+      const r = await requireRoom(c, auth)
+      const results = await listRoomMembers(c.env.DB, auth.realm, r.id)
+      return c.json({ items: results, total: results.length })
+    }),
+  )
+  /** POST /room/room/{id}/member: adds a user of the realm to the room. */
+  .post(
+    '/:id/member',
+    takesJson(
+      RoomMemberInput,
+      guarded({ all: ['room_room_edit'] }, async (c, auth) => {
+        const db = c.env.DB
+        const r = await requireRoom(c, auth)
+        const { nick } = await readJson(c, RoomMemberInput)
+        // The realm's nick suffix is appended when missing, as at sign-in.
+        const found = await findNickWithSuffix(db, auth.realm, nick)
+        if (!found) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
+        if (await isRoomMember(db, auth.realm, r.id, found)) throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
+        // The realm's `max_users_per_room` (-1: no limit) caps a room's members (seed 002 realm limits).
+        const limit = await roomMemberCountAndLimit(db, auth.realm, r.id)
+        if (limit && limit.max >= 0 && limit.n >= limit.max) throw apiError(422, 'limit', 'validation.room.max_members', 'nick', limit.max)
+        await runBatch(db, [
+          insertRoomMemberStatement(db, auth.realm, r.id, found, auth.nick),
+          auditStatement(db, {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'add_member',
+            entity: 'room',
+            entityId: r.id,
+            after: { member: found },
+            requestId: c.get('requestId'),
+          }),
+        ])
+        return c.json({ room_id: r.id, nick: found }, 201)
       }),
-    ])
-    return c.json({ room_id: r.id, nick: found }, 201)
-  }),
-)
-
-/** DELETE /room/room/{id}/member/{nick}: removes a member. */
-room.delete(
-  '/:id/member/:nick',
-  guarded({ all: ['room_room_edit'] }, async (c, auth) => {
-    const db = c.env.DB
-    const r = await requireRoom(c, auth)
-    const nick = pathParam(c, 'nick')
-    if (!(await isRoomMember(db, auth.realm, r.id, nick))) throw apiError(404, 'not_found', `${nick} is not a member.`, 'nick', nick)
-    await runBatch(db, [
-      deleteRoomMemberStatement(db, auth.realm, r.id, nick),
-      auditStatement(db, {
-        realm: auth.realm,
-        actor: auth.nick,
-        action: 'remove_member',
-        entity: 'room',
-        entityId: r.id,
-        before: { member: nick },
-        requestId: c.get('requestId'),
-      }),
-    ])
-    return c.body(null, 204)
-  }),
-)
-
-room.route('/', roomCrud)
+    ),
+  )
+  /** DELETE /room/room/{id}/member/{nick}: removes a member. */
+  .delete(
+    '/:id/member/:nick',
+    guarded({ all: ['room_room_edit'] }, async (c, auth) => {
+      const db = c.env.DB
+      const r = await requireRoom(c, auth)
+      const nick = pathParam(c, 'nick')
+      if (!(await isRoomMember(db, auth.realm, r.id, nick))) throw apiError(404, 'not_found', `${nick} is not a member.`, 'nick', nick)
+      await runBatch(db, [
+        deleteRoomMemberStatement(db, auth.realm, r.id, nick),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'remove_member',
+          entity: 'room',
+          entityId: r.id,
+          before: { member: nick },
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.body(null, 204)
+    }),
+  )
+  .route('/', roomCrud)

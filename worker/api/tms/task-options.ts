@@ -28,7 +28,7 @@ export interface PublishOptions {
 }
 
 /** GET /tms/task/options/{modelId} (tms_task_publish): what may be chosen when publishing this model. */
-export async function publishOptions(c: Ctx, auth: Auth): Promise<Response> {
+export async function publishOptions(c: Ctx, auth: Auth) {
   const db = c.env.DB
   const id = parse(Id, pathParam(c, 'modelId'))
   const model = await getModel(db, auth.realm, id)

@@ -21,13 +21,10 @@ import { auditStatement } from '../../db/audit'
 import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
-import { guarded } from '../../lib/guard'
+import { guarded, takesJson } from '../../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, realmTmsLimits, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
 import { publishOptions } from './task-options'
-
-/** /tms/task: publication of task models to rooms, room members or room groups (seed 001 §3–§5). */
-export const task = new Hono<AppEnv>()
 
 const LIST = ['tms_task_list_by_target', 'tms_task_list_others']
 
@@ -80,160 +77,163 @@ async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, stri
   if (errors.length) throw new ApiError(422, errors)
 }
 
-task.get('/options/:modelId', guarded({ all: ['tms_task_publish'] }, publishOptions))
-
-/** GET /tms/task: tasks with their date status (limit, offset, like, order; status, room, category, dates, model). */
-task.get(
-  '/',
-  guarded({ any: LIST }, async (c, auth) => {
-    const q = c.req.query()
-    const extra = andScopes(filterScope(taskEntity, q), roomFilter(q.room), jsonListHas('categories', q.category))
-    return c.json(await listRows(c.env.DB, taskEntity, listScope(auth), parse(ListQuery, q), extra))
-  }),
-)
-
-/** GET /tms/task/{id}: the task, its targets, and the content of the model version it was published with. */
-task.get(
-  '/:id',
-  guarded({ all: ['tms_task_get'] }, async (c, auth) => {
-    const t = await requireTask(c, auth, pathParam(c, 'id'))
-    const [targets, content] = await Promise.all([
-      taskTargets(c.env.DB, auth.realm, t.id),
-      modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version),
-    ])
-    return c.json({ ...t, targets, content })
-  }),
-)
-
-/** POST /tms/task: publishes a model; the model's current version is kept for the task. */
-task.post(
-  '/',
-  guarded({ all: ['tms_task_publish'] }, async (c, auth) => {
-    const db = c.env.DB
-    const input = await readJson(c, PublishInput)
-    const model = await getModel(db, auth.realm, input.model_id)
-    if (!model) throw apiError(404, 'not_found', `Task model ${input.model_id} was not found.`, 'model_id', input.model_id)
-    const limits = await realmTmsLimits(db, auth.realm)
-    const publish_at = input.publish_at ?? nowIso()
-    // Default deadline (3 days for digital materials) plus the realm's expire offset.
-    const expire_at = input.expire_at ?? new Date(Date.parse(publish_at) + (limits.defaultDeadlineDays + limits.expireOffsetDays) * 86_400_000).toISOString()
-    const p: Publication = { ...input, publish_at, expire_at, categories: input.categories.length ? input.categories : model.categories }
-    checkPublication(p, await ruleContext(c, auth, model))
-    await requireExtraFields(c, auth, input.extra)
-    const targets = await publicationTargets(db, auth.realm, input)
-    refuse(targets.problems)
-    const id = newId()
-    const now = nowIso()
-    const row = {
-      id,
-      realm: auth.realm,
-      model_id: model.id,
-      model_version: model.version,
-      title: model.title,
-      kind: model.kind,
-      publication_type: input.publication_type,
-      publish_at,
-      expire_at,
-      display_answer_at: input.display_answer_at,
-      correct_at: input.correct_at,
-      show_timer: input.show_timer ? 1 : 0,
-      scheduling_enabled: input.scheduling_enabled ? 1 : 0,
-      token: model.token ? 1 : 0,
-      categories: JSON.stringify(p.categories),
-      extra: JSON.stringify(input.extra),
-      created_at: now,
-      created_by: auth.nick,
-      updated_at: now,
-      updated_by: auth.nick,
-    }
-    await runBatch(db, [
-      snapshotStatement(db, model, auth.nick),
-      ...insertTaskStatements(db, auth.realm, row, targets.rows),
-      auditStatement(db, {
+/** /tms/task: publication of task models to rooms, room members or room groups (seed 001 §3–§5). */
+export const task = new Hono<AppEnv>()
+  .get('/options/:modelId', guarded({ all: ['tms_task_publish'] }, publishOptions))
+  /** GET /tms/task: tasks with their date status (limit, offset, like, order; status, room, category, dates, model). */
+  .get(
+    '/',
+    guarded({ any: LIST }, async (c, auth) => {
+      const q = c.req.query()
+      const extra = andScopes(filterScope(taskEntity, q), roomFilter(q.room), jsonListHas('categories', q.category))
+      return c.json(await listRows(c.env.DB, taskEntity, listScope(auth), parse(ListQuery, q), extra))
+    }),
+  )
+  /** GET /tms/task/{id}: the task, its targets, and the content of the model version it was published with. */
+  .get(
+    '/:id',
+    guarded({ all: ['tms_task_get'] }, async (c, auth) => {
+      const t = await requireTask(c, auth, pathParam(c, 'id'))
+      const [targets, content] = await Promise.all([
+        taskTargets(c.env.DB, auth.realm, t.id),
+        modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version),
+      ])
+      // The stored snapshot of the model's content (modelContent): its questions are the model's.
+      return c.json({ ...t, targets, content: content as (Pick<Model, 'questions'> & Record<string, unknown>) | null })
+    }),
+  )
+  /** POST /tms/task: publishes a model; the model's current version is kept for the task. */
+  .post(
+    '/',
+    guarded({ all: ['tms_task_publish'] }, async (c, auth) => {
+      const db = c.env.DB
+      const input = await readJson(c, PublishInput)
+      const model = await getModel(db, auth.realm, input.model_id)
+      if (!model) throw apiError(404, 'not_found', `Task model ${input.model_id} was not found.`, 'model_id', input.model_id)
+      const limits = await realmTmsLimits(db, auth.realm)
+      const publish_at = input.publish_at ?? nowIso()
+      // Default deadline (3 days for digital materials) plus the realm's expire offset.
+      const expire_at = input.expire_at ?? new Date(Date.parse(publish_at) + (limits.defaultDeadlineDays + limits.expireOffsetDays) * 86_400_000).toISOString()
+      const p: Publication = { ...input, publish_at, expire_at, categories: input.categories.length ? input.categories : model.categories }
+      checkPublication(p, await ruleContext(c, auth, model))
+      await requireExtraFields(c, auth, input.extra)
+      const targets = await publicationTargets(db, auth.realm, input)
+      refuse(targets.problems)
+      const id = newId()
+      const now = nowIso()
+      const row = {
+        id,
         realm: auth.realm,
-        actor: auth.nick,
-        action: 'publish',
-        entity: 'tms_task',
-        entityId: id,
-        after: { ...row, categories: p.categories, targets: targets.rows },
-        requestId: c.get('requestId'),
-      }),
-    ])
-    return c.json({ ...(await getTask(db, auth.realm, id)), targets: await taskTargets(db, auth.realm, id) }, 201)
-  }),
-)
-
-/** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
-task.put(
-  '/:id',
-  guarded({ all: ['tms_task_edit'] }, async (c, auth) => {
-    const db = c.env.DB
-    const existing = await requireTask(c, auth, pathParam(c, 'id'))
-    const body = await readJson(c, TaskUpdate)
-    const model = (await getModel(db, auth.realm, existing.model_id))!
-    const { update_version, ...fields } = body
-    const changed = new Set(
-      Object.entries(fields)
-        .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
-        .map(([k]) => k),
-    )
-    const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
-    const moving = Boolean(update_version) && model.version !== existing.model_version
-    if (moving) changed.add('model_version')
-    // The rules read the content the task will have: the newest version when moving, else its own.
-    const content = moving
-      ? model
-      : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<Model, 'questions' | 'token' | 'min_execution_time'> | null) ??
-        model)
-    checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
-    if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
-    const statements: D1PreparedStatement[] = []
-    if (moving) {
-      statements.push(snapshotStatement(db, model, auth.nick))
-      Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
-    }
-    if (Object.keys(values).length) {
-      Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
-      const cols = Object.keys(values)
-      const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
-      statements.push(
-        updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
+        model_id: model.id,
+        model_version: model.version,
+        title: model.title,
+        kind: model.kind,
+        publication_type: input.publication_type,
+        publish_at,
+        expire_at,
+        display_answer_at: input.display_answer_at,
+        correct_at: input.correct_at,
+        show_timer: input.show_timer ? 1 : 0,
+        scheduling_enabled: input.scheduling_enabled ? 1 : 0,
+        token: model.token ? 1 : 0,
+        categories: JSON.stringify(p.categories),
+        extra: JSON.stringify(input.extra),
+        created_at: now,
+        created_by: auth.nick,
+        updated_at: now,
+        updated_by: auth.nick,
+      }
+      await runBatch(db, [
+        snapshotStatement(db, model, auth.nick),
+        ...insertTaskStatements(db, auth.realm, row, targets.rows),
         auditStatement(db, {
           realm: auth.realm,
           actor: auth.nick,
-          action: moving ? 'update_version' : 'update',
+          action: 'publish',
           entity: 'tms_task',
-          entityId: existing.id,
-          before,
-          after: values,
+          entityId: id,
+          after: { ...row, categories: p.categories, targets: targets.rows },
           requestId: c.get('requestId'),
         }),
-      )
-      await runBatch(db, statements)
-    }
-    return c.json({ ...(await getTask(db, auth.realm, existing.id)), targets: await taskTargets(db, auth.realm, existing.id) })
-  }),
-)
-
-/** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */
-task.delete(
-  '/:id',
-  guarded({ all: ['tms_task_delete'] }, async (c, auth) => {
-    const db = c.env.DB
-    const existing = await requireTask(c, auth, pathParam(c, 'id'))
-    const targets = await taskTargets(db, auth.realm, existing.id)
-    await runBatch(db, [
-      deleteTaskStatement(db, auth.realm, existing.id),
-      auditStatement(db, {
-        realm: auth.realm,
-        actor: auth.nick,
-        action: 'delete',
-        entity: 'tms_task',
-        entityId: existing.id,
-        before: { ...existing, targets },
-        requestId: c.get('requestId'),
+      ])
+      return c.json({ ...(await getTask(db, auth.realm, id))!, targets: await taskTargets(db, auth.realm, id) }, 201)
+    }),
+  )
+  /** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
+  .put(
+    '/:id',
+    takesJson(
+      TaskUpdate,
+      guarded({ all: ['tms_task_edit'] }, async (c, auth) => {
+        const db = c.env.DB
+        const existing = await requireTask(c, auth, pathParam(c, 'id'))
+        const body = await readJson(c, TaskUpdate)
+        const model = (await getModel(db, auth.realm, existing.model_id))!
+        const { update_version, ...fields } = body
+        const changed = new Set(
+          Object.entries(fields)
+            .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
+            .map(([k]) => k),
+        )
+        const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
+        const moving = Boolean(update_version) && model.version !== existing.model_version
+        if (moving) changed.add('model_version')
+        // The rules read the content the task will have: the newest version when moving, else its own.
+        const content = moving
+          ? model
+          : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<
+              Model,
+              'questions' | 'token' | 'min_execution_time'
+            > | null) ?? model)
+        checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
+        if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
+        const statements: D1PreparedStatement[] = []
+        if (moving) {
+          statements.push(snapshotStatement(db, model, auth.nick))
+          Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
+        }
+        if (Object.keys(values).length) {
+          Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
+          const cols = Object.keys(values)
+          const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
+          statements.push(
+            updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
+            auditStatement(db, {
+              realm: auth.realm,
+              actor: auth.nick,
+              action: moving ? 'update_version' : 'update',
+              entity: 'tms_task',
+              entityId: existing.id,
+              before,
+              after: values,
+              requestId: c.get('requestId'),
+            }),
+          )
+          await runBatch(db, statements)
+        }
+        return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
       }),
-    ])
-    return c.body(null, 204)
-  }),
-)
+    ),
+  )
+  /** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */
+  .delete(
+    '/:id',
+    guarded({ all: ['tms_task_delete'] }, async (c, auth) => {
+      const db = c.env.DB
+      const existing = await requireTask(c, auth, pathParam(c, 'id'))
+      const targets = await taskTargets(db, auth.realm, existing.id)
+      await runBatch(db, [
+        deleteTaskStatement(db, auth.realm, existing.id),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'delete',
+          entity: 'tms_task',
+          entityId: existing.id,
+          before: { ...existing, targets },
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.body(null, 204)
+    }),
+  )

@@ -14,9 +14,6 @@ import { guarded } from '../../lib/guard'
 import { newId, nowIso, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
-/** /tms/token: task tokens (seed 001 §3), the codes students enter to open a task in a room. */
-export const token = new Hono<AppEnv>()
-
 /** Same requirement as the token screens (seed 000 §2.2). */
 const ACCESS = { all: ['tms_token_generate'], any: ['tms_task_list_by_target', 'tms_task_list_others'] }
 
@@ -40,65 +37,65 @@ async function tokensOf(db: D1Database, realm: string, taskId: string, roomId: s
   return (await taskRoomTokens(db, realm, taskId, roomId)).map((r) => decodeRow(tokenEntity, r))
 }
 
-/** GET /tms/token: every token of the realm (limit, offset, like, order; task, room, author, date). */
-token.get(
-  '/',
-  guarded(ACCESS, async (c, auth) => {
-    const q = c.req.query()
-    return c.json(await listRows(c.env.DB, tokenEntity, realmScope(tokenEntity, auth), parse(ListQuery, q), filterScope(tokenEntity, q)))
-  }),
-)
-
-/** GET /tms/token/task/{taskId}/room/{roomName}: the task, the room and their codes, newest first. */
-token.get(
-  '/task/:taskId/room/:roomName',
-  guarded(ACCESS, async (c, auth) => {
-    const { task, room } = await taskAndRoom(c, auth)
-    return c.json({
-      task: { id: task.id, title: task.title, status: task.status, token: task.token },
-      room,
-      tokens: await tokensOf(c.env.DB, auth.realm, task.id, room.id),
-    })
-  }),
-)
-
-/**
- * POST /tms/token/task/{taskId}/room/{roomName}: a new code for a token task reaching the room; the previous code of
- * that task and room stops being valid (kept, with when it was replaced).
- */
-token.post(
-  '/task/:taskId/room/:roomName',
-  guarded(ACCESS, async (c, auth) => {
-    const db = c.env.DB
-    const { task, room } = await taskAndRoom(c, auth)
-    if (!task.token) refuse([ruleError('task_id', 'validation.tms.token_disabled', task.id)])
-    if (!(await taskReachesRoom(db, auth.realm, task.id, room.id))) refuse([ruleError('room', 'validation.tms.room_not_target', room.name)])
-    const id = newId()
-    const now = nowIso()
-    for (let attempt = 0; ; attempt++) {
-      const code = randomCode()
-      try {
-        await runBatch(db, [
-          ...replaceTokenStatements(db, auth.realm, { id, taskId: task.id, roomId: room.id, code, by: auth.nick, at: now }),
-          auditStatement(db, {
-            realm: auth.realm,
-            actor: auth.nick,
-            action: 'generate',
-            entity: 'tms_token',
-            entityId: id,
-            after: { task_id: task.id, room: room.name, code },
-            requestId: c.get('requestId'),
-          }),
-        ])
-        break
-      } catch (err) {
-        // A code already taken in the realm (UNIQUE): try another one.
-        if (attempt >= 4 || !String(err).includes('UNIQUE')) throw err
+/** /tms/token: task tokens (seed 001 §3), the codes students enter to open a task in a room. */
+export const token = new Hono<AppEnv>()
+  /** GET /tms/token: every token of the realm (limit, offset, like, order; task, room, author, date). */
+  .get(
+    '/',
+    guarded(ACCESS, async (c, auth) => {
+      const q = c.req.query()
+      return c.json(await listRows(c.env.DB, tokenEntity, realmScope(tokenEntity, auth), parse(ListQuery, q), filterScope(tokenEntity, q)))
+    }),
+  )
+  /** GET /tms/token/task/{taskId}/room/{roomName}: the task, the room and their codes, newest first. */
+  .get(
+    '/task/:taskId/room/:roomName',
+    guarded(ACCESS, async (c, auth) => {
+      const { task, room } = await taskAndRoom(c, auth)
+      return c.json({
+        task: { id: task.id, title: task.title, status: task.status, token: task.token },
+        room,
+        tokens: await tokensOf(c.env.DB, auth.realm, task.id, room.id),
+      })
+    }),
+  )
+  /**
+   * POST /tms/token/task/{taskId}/room/{roomName}: a new code for a token task reaching the room; the previous code of
+   * that task and room stops being valid (kept, with when it was replaced).
+   */
+  .post(
+    '/task/:taskId/room/:roomName',
+    guarded(ACCESS, async (c, auth) => {
+      const db = c.env.DB
+      const { task, room } = await taskAndRoom(c, auth)
+      if (!task.token) refuse([ruleError('task_id', 'validation.tms.token_disabled', task.id)])
+      if (!(await taskReachesRoom(db, auth.realm, task.id, room.id))) refuse([ruleError('room', 'validation.tms.room_not_target', room.name)])
+      const id = newId()
+      const now = nowIso()
+      for (let attempt = 0; ; attempt++) {
+        const code = randomCode()
+        try {
+          await runBatch(db, [
+            ...replaceTokenStatements(db, auth.realm, { id, taskId: task.id, roomId: room.id, code, by: auth.nick, at: now }),
+            auditStatement(db, {
+              realm: auth.realm,
+              actor: auth.nick,
+              action: 'generate',
+              entity: 'tms_token',
+              entityId: id,
+              after: { task_id: task.id, room: room.name, code },
+              requestId: c.get('requestId'),
+            }),
+          ])
+          break
+        } catch (err) {
+          // A code already taken in the realm (UNIQUE): try another one.
+          if (attempt >= 4 || !String(err).includes('UNIQUE')) throw err
+        }
       }
-    }
-    return c.json(
-      { task: { id: task.id, title: task.title, status: task.status, token: task.token }, room, tokens: await tokensOf(db, auth.realm, task.id, room.id) },
-      201,
-    )
-  }),
-)
+      return c.json(
+        { task: { id: task.id, title: task.title, status: task.status, token: task.token }, room, tokens: await tokensOf(db, auth.realm, task.id, room.id) },
+        201,
+      )
+    }),
+  )

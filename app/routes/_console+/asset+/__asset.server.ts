@@ -1,15 +1,14 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import type { Asset } from '#shared/schemas/asset'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { RealmApiError, orErrorResponse, apiData } from '~/server/api.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
 export async function assetFormData(request: Request, context: AppLoadContext, id?: string) {
   const { api, user } = await requireRoute(request, context, id ? 'asset.edit' : 'asset.create')
   return {
-    asset: id ? await orErrorResponse(api.get<Asset>(`asset/${encodeURIComponent(id)}`)) : null,
+    asset: id ? await orErrorResponse(apiData(api.asset[':id'].$get({ param: { id } }))) : null,
     canUpload: user.permissions.mas_file_upload === true,
     title: id ? 'pages.asset.edit' : 'pages.asset.create',
   }
@@ -21,7 +20,7 @@ export async function saveAsset(request: Request, context: AppLoadContext, id?: 
   const body = v.safeParse(v.record(v.string(), v.unknown()), await request.json().catch(() => null))
   if (!body.success) return data({ errors: [{ field: 'name', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    const saved = id ? await api.put<Asset>(`asset/${encodeURIComponent(id)}`, body.output) : await api.post<Asset>('asset', body.output)
+    const saved = id ? await apiData(api.asset[':id'].$put({ param: { id }, json: body.output })) : await apiData(api.asset.$post({ json: body.output }))
     throw redirect('/asset', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.asset.saved', values: { name: saved.name } }) } })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
@@ -36,7 +35,7 @@ export async function deleteAsset(request: Request, context: AppLoadContext) {
   if (!id.success)
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    await api.delete(`asset/${encodeURIComponent(id.output)}`)
+    await api.asset[':id'].$delete({ param: { id: id.output } })
     return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })

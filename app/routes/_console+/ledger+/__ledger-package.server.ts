@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
+import { apiData } from '~/server/api.server'
 import { PackageCreate, PackageUpdate } from '#shared/schemas/ledger'
-import type { LedgerPackage } from '#shared/schemas/ledger-entity'
 import { apiAction } from '~/server/api-action.server'
 import { preparePackage } from './__ledger-package-form'
 
@@ -10,7 +10,7 @@ export function savePackage(request: Request, context: AppLoadContext, id?: stri
     route: id ? 'ledger.package.edit' : 'ledger.package.create',
     schema: id ? PackageUpdate : PackageCreate,
     prepare: preparePackage,
-    call: (api, body) => (id ? api.put<LedgerPackage>(`ledger/package/${encodeURIComponent(id)}`, body) : api.post<LedgerPackage>('ledger/package', body)),
+    call: (api, body) => (id ? apiData(api.ledger.package[':id'].$put({ param: { id }, json: body })) : apiData(api.ledger.package.$post({ json: body }))),
     redirect: '/ledger/package',
     flash: (saved) => ({ kind: 'success', message: 'resources.ledger_package.saved', values: { name: saved.name } }),
   })

@@ -4,7 +4,7 @@ import { fieldErrors } from '#shared/schemas/auth'
 import { defaultRange, GRANULARITIES, REPORTS, ReportQuery, type Granularity, type ReportAnswer, type ReportName } from '#shared/schemas/ledger-report'
 import { readDate } from '~/lib/dates'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
-import { orErrorResponse } from '~/server/api.server'
+import { orErrorResponse, apiData } from '~/server/api.server'
 import { getLocale } from '~/server/i18n.server'
 import { requireRoute } from '~/server/auth.server'
 
@@ -44,5 +44,5 @@ export async function loadReport(request: Request, context: AppLoadContext, rout
   const query = { report, period, start_at: day('start_at') ?? range.start_at, end_at: day('end_at') ?? range.end_at }
   const parsed = v.safeParse(ReportQuery, query)
   if (!parsed.success) return { query, answer: null, errors: fieldErrors(parsed.issues), today, timeZone }
-  return { query, answer: await orErrorResponse(api.get<ReportAnswer>('ledger/report', parsed.output)), errors: {}, today, timeZone }
+  return { query, answer: await orErrorResponse(apiData(api.ledger.report.$get({ query: parsed.output }))), errors: {}, today, timeZone }
 }

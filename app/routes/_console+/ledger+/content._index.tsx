@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { apiData } from '~/server/api.server'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -10,7 +11,6 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
 import ledgerContentList from '~/lists/ledger-content'
-import type { ListPage } from '#shared/schemas/common'
 import { ContentKey, SYSTEM_CONTENT_KEYS } from '#shared/schemas/ledger'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     asked !== null ? { status: 'error' as const, initialValue: { add: asked }, error: { add: [add.issues?.[0]?.message ?? 'validation.required'] } } : null
   const { page, query, user } = await loadList(request, context, ledgerContentList)
   // System keys without a price yet in this realm, offered by the "add price" picker.
-  const priced = await api.get<ListPage<Pick<LedgerContent, 'key'>>>('ledger/content', { key: SYSTEM_CONTENT_KEYS.join(','), fields: 'key', limit: 100 })
+  const priced = await apiData(api.ledger.content.$get({ query: { key: SYSTEM_CONTENT_KEYS.join(','), fields: 'key', limit: 100 } }))
   const unpriced = SYSTEM_CONTENT_KEYS.filter((k) => !priced.items.some((i) => i.key === k))
   return {
     page,

@@ -7,8 +7,7 @@ import * as v from 'valibot'
 import { CheckboxInput, KitForm, NumberInput, TextArea, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { ContentKey, ContentPut, SYSTEM_CONTENT_KEYS } from '#shared/schemas/ledger'
-import type { LedgerContent } from '#shared/schemas/ledger-entity'
-import { RealmApiError } from '~/server/api.server'
+import { RealmApiError, apiData } from '~/server/api.server'
 import { apiAction, DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 
@@ -32,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const system = (SYSTEM_CONTENT_KEYS as readonly string[]).includes(key)
   const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
   try {
-    return { key, content: await api.get<LedgerContent>(`ledger/content/${encodeURIComponent(key)}`), system, timeZone }
+    return { key, content: await apiData(api.ledger.content[':id'].$get({ param: { id: key } })), system, timeZone }
   } catch (err) {
     if (err instanceof RealmApiError && err.status === 404) return { key, content: null, system, timeZone }
     if (err instanceof RealmApiError) throw Response.json({ errors: err.errors }, { status: err.status })
@@ -46,7 +45,7 @@ export function action({ request, context, params }: ActionFunctionArgs) {
     route: 'ledger.content.edit',
     schema: ContentForm,
     prepare,
-    call: (api, body) => api.put<LedgerContent>(`ledger/content/${encodeURIComponent(key)}`, body),
+    call: (api, body) => apiData(api.ledger.content[':key'].$put({ param: { key }, json: body })),
     redirect: '/ledger/content',
     flash: () => ({ kind: 'success', message: 'resources.ledger_content.saved', values: { key } }),
   })

@@ -4,8 +4,7 @@ import { useClock } from '~/components/ui/clock'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
-import type { LedgerPackage } from '#shared/schemas/ledger-entity'
-import { orErrorResponse } from '~/server/api.server'
+import { orErrorResponse, apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { PackageForm } from './__ledger-package-form'
@@ -15,7 +14,7 @@ export const handle = { title: 'pages.ledger.package.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, realm } = await requireRoute(request, context, 'ledger.package.edit')
-  const pkg = await orErrorResponse(api.get<LedgerPackage>(`ledger/package/${encodeURIComponent(params.packageId ?? '')}`))
+  const pkg = await orErrorResponse(apiData(api.ledger.package[':id'].$get({ param: { id: params.packageId ?? '' } })))
   return { pkg, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 

@@ -1,9 +1,9 @@
 import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
+import { MetaverseTokenRequest } from '#shared/schemas/metaverse'
 import { apiAction } from '~/server/api-action.server'
-import { RealmApiError } from '~/server/api.server'
+import { RealmApiError, apiData } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 
 const roomsOf = (realm: string | null) => `mas/realm/${encodeURIComponent(realm ?? '')}/metaverse_room`
@@ -18,7 +18,7 @@ export async function metaverseListAction(request: Request, context: AppLoadCont
     return apiAction(request, context, {
       access: { all: ['mas_metaverse_room_list', 'room_metaverse_token_generate'] },
       schema: MetaverseTokenRequest,
-      call: (api, body) => api.put<MetaverseToken>('room/metaverse/token/generate', body),
+      call: (api, body) => apiData(api.room.metaverse.token.generate.$put({ json: body })),
       onSuccess: (token, submission) => ({ ...submission.reply(), token }),
     })
   const { api, realm } = await requireAccess(request, context, { all: ['mas_metaverse_room_list', 'mas_metaverse_room_delete'] })

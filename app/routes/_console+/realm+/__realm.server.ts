@@ -4,7 +4,7 @@ import { RealmCode, type ListPage } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmUpdate, realmEntity } from '#shared/schemas/realm'
 import type { RealmDetail } from '#shared/schemas/realm-settings'
-import { RealmApiError, orErrorResponse, type RealmApi } from '~/server/api.server'
+import { RealmApiError, orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 import type { RealmEditorProps } from './__realm-editor'
@@ -23,7 +23,7 @@ export async function optional<T>(call: Promise<T>): Promise<T | null> {
 }
 
 async function parentChoices(api: RealmApi, fallback: { code: string; name: string }) {
-  const page = await optional(api.get<ListPage<{ code: string; name: string }>>('mas/realm', { limit: 1000 }))
+  const page = await optional(apiData(api.mas.realm.$get({ query: { limit: 1000 } })))
   return page?.items ?? [fallback]
 }
 
@@ -36,9 +36,9 @@ function editorValues(realm: Record<string, unknown>): Pick<RealmEditorProps, 'i
 export async function createData(request: Request, context: AppLoadContext): Promise<RealmEditorProps> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.create')
   const [defaults, parents, roles] = await Promise.all([
-    orErrorResponse(api.get<Record<string, unknown>>('mas/realm/defaults')),
+    orErrorResponse(apiData(api.mas.realm.defaults.$get())),
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
-    optional(api.get<ListPage<{ role: string }>>('mas/permission', { limit: 1000 })),
+    optional(apiData(api.mas.permission.$get({ query: { limit: 1000 } }))),
   ])
   const topLevel = user.permissions.mas_realm_list_all === true
   const { initial, secrets } = editorValues({ ...defaults, parent_code: topLevel ? null : realm.code })
@@ -104,17 +104,17 @@ export async function realmAction(request: Request, context: AppLoadContext, mod
   const body = parsed.output
   try {
     if (body.intent === 'word_filter') {
-      await api.put(`mas/realm/${encodeURIComponent(body.realm)}/word_filter`, { sentences: body.sentences })
+      await api.mas.realm[':realm'].word_filter.$put({ param: { realm: body.realm }, json: { sentences: body.sentences } })
       return { ok: true, errors: [] as ErrorItem[] }
     }
     if (body.intent === 'exemption') {
-      await api.put(`mas/realm/${encodeURIComponent(body.realm)}/exemption`, { domains: body.domains })
+      await api.mas.realm[':realm'].exemption.$put({ param: { realm: body.realm }, json: { domains: body.domains } })
       return { ok: true, errors: [] as ErrorItem[] }
     }
     const saved =
       mode === 'create'
-        ? await api.post<RealmDetail>('mas/realm', body.values)
-        : await api.put<RealmDetail>(`mas/realm/${encodeURIComponent(code ?? '')}`, body.values)
+        ? await apiData(api.mas.realm.$post({ json: body.values }))
+        : await apiData(api.mas.realm[':id'].$put({ param: { id: code ?? '' }, json: body.values }))
     const flash = await setFlash({
       kind: 'success',
       message: mode === 'create' ? 'resources.realm.created' : 'resources.realm.saved',

@@ -32,8 +32,8 @@ export async function saveRole(request: Request, context: AppLoadContext, mode: 
   }
   const body = { description: String(form.get('description') ?? ''), ...flags }
   try {
-    if (mode === 'create') await api.post('mas/permission', { ...body, role: name.output, realm })
-    else await api.put(`mas/permission/${encodeURIComponent(name.output)}${realm ? `?realm=${encodeURIComponent(realm)}` : ''}`, body)
+    if (mode === 'create') await api.mas.permission.$post({ json: { ...body, role: name.output, realm } })
+    else await api.mas.permission[':role'].$put({ param: { role: name.output }, query: { realm }, json: body })
   } catch (err) {
     if (err instanceof RealmApiError) return data<RoleEditorResult>({ errors: err.errors }, { status: err.status })
     throw err

@@ -58,8 +58,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { intent, code } = parsed.output
   try {
-    if (parsed.output.intent === 'delete') await api.delete(`mas/realm/${encodeURIComponent(code)}`, { confirm: parsed.output.confirm })
-    else await api.post(`mas/realm/${encodeURIComponent(code)}/restore`)
+    if (parsed.output.intent === 'delete') await api.mas.realm[':code'].$delete({ param: { code }, json: { confirm: parsed.output.confirm } })
+    else await api.mas.realm[':code'].restore.$post({ param: { code } })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, intent, errors: err.errors }, { status: err.status })
     throw err

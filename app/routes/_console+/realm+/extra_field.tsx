@@ -12,7 +12,7 @@ import extraFieldList from '~/lists/extra-field'
 import type { ErrorItem } from '#shared/schemas/error'
 import { ExtraFieldCreate, ExtraFieldUpdate, type ExtraField } from '#shared/schemas/extra-field'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { RealmApiError } from '~/server/api.server'
+import { RealmApiError, apiData } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 import { ExtraFieldForm, extraFieldFields } from './__extra-field-form'
@@ -44,7 +44,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       access: intent === 'create' ? { all: ['mas_extra_field_list', 'mas_extra_field_create'] } : { all: ['mas_extra_field_list', 'mas_extra_field_edit'] },
       schema: intent === 'create' ? ExtraFieldCreate : ExtraFieldUpdate,
       fields,
-      call: (api, body) => (intent === 'create' ? api.post('mas/extra_field', body) : api.put(`mas/extra_field/${encodeURIComponent(id)}`, body)),
+      call: (api, body) =>
+        intent === 'create' ? apiData(api.mas.extra_field.$post({ json: body })) : apiData(api.mas.extra_field[':id'].$put({ param: { id }, json: body })),
       onSuccess: (_, submission) => submission.reply(),
     })
   }
@@ -53,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!body.success)
     return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    await api.delete(`mas/extra_field/${encodeURIComponent(body.output.id)}`)
+    await api.mas.extra_field[':id'].$delete({ param: { id: body.output.id } })
     return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })

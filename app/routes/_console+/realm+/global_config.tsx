@@ -9,12 +9,10 @@ import { formatTime } from '~/lib/format'
 import { SIGNIN_METHODS } from '#shared/schemas/realm'
 import { GlobalConfigUpdate, type GlobalConfig } from '#shared/schemas/realm-settings'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { orErrorResponse } from '~/server/api.server'
+import { orErrorResponse, apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.realm.global_config' }
-
-type Stored = GlobalConfig & { updated_at: string; updated_by: string }
 
 const field = (name: keyof GlobalConfig, kind: FieldSpec['kind'], more: Partial<FieldSpec> = {}): FieldSpec => ({
   name,
@@ -34,7 +32,7 @@ const globalConfigFields: FieldSpec[] = [
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'realm.global_config')
-  const config = await orErrorResponse(api.get<Stored>('mas/config'))
+  const config = await orErrorResponse(apiData(api.mas.config.$get()))
   return {
     config,
     timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
@@ -48,7 +46,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     access: { all: ['mas_config_get', 'mas_config_edit'] },
     schema: GlobalConfigUpdate,
     fields: globalConfigFields,
-    call: (api, body) => api.put('mas/config', body),
+    call: (api, body) => apiData(api.mas.config.$put({ json: body })),
     flash: 'global_config.saved',
   })
 

@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ ok: false, errors: [{ field: 'status', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   const { id, ...decision } = body.output
   try {
-    await api.put(`mas/report/${encodeURIComponent(id)}`, decision)
+    await api.mas.report[':id'].$put({ param: { id }, json: decision })
     return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })

@@ -5,16 +5,16 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { ROLE_META_KEYS } from '#shared/schemas/permission'
-import { orErrorResponse } from '~/server/api.server'
+import { orErrorResponse, apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { RoleEditor } from './__role-editor'
-import { grantableBy, saveRole, type RoleObject } from './__role.server'
+import { grantableBy, saveRole } from './__role.server'
 
 export const handle = { title: 'pages.role.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'role.edit')
-  const role = await orErrorResponse(api.get<RoleObject>(`mas/permission/${encodeURIComponent(params.role ?? '')}`, { realm: params.realm }))
+  const role = await orErrorResponse(apiData(api.mas.permission[':role'].$get({ param: { role: params.role ?? '' }, query: { realm: params.realm } })))
   // Seed 000 §6: every key except the meta keys is a permission.
   const granted = Object.entries(role)
     .filter(([k, v]) => !(ROLE_META_KEYS as readonly string[]).includes(k) && v === true)

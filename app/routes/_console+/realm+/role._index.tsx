@@ -37,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!role.success)
     return data({ ok: false, errors: [{ field: 'role', cause: 'invalid', value: null, message: role.issues[0].message }] as ErrorItem[] }, { status: 400 })
   try {
-    await api.delete(`mas/permission/${encodeURIComponent(role.output)}`)
+    await api.mas.permission[':role'].$delete({ param: { role: role.output } })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
     throw err

@@ -5,7 +5,7 @@ import * as v from 'valibot'
 import { RouteError } from '~/components/shell/route-error'
 import { WordFilterEditor } from '~/components/realm/word-filter-editor'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { RealmApiError, orErrorResponse, apiData } from '~/server/api.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.realm.word_filter' }
@@ -13,7 +13,7 @@ export const handle = { title: 'pages.realm.word_filter' }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'realm.word_filter')
   const code = realm.code ?? ''
-  const { sentences } = await orErrorResponse(api.get<{ sentences: string[] }>(`mas/realm/${encodeURIComponent(code)}/word_filter`))
+  const { sentences } = await orErrorResponse(apiData(api.mas.realm[':realm'].word_filter.$get({ param: { realm: code } })))
   return { code, sentences, canEdit: user.permissions.mas_word_filter_edit === true }
 }
 
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!body.success)
     return data({ ok: false, errors: [{ field: 'sentences', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   try {
-    await api.put(`mas/realm/${encodeURIComponent(realm.code ?? '')}/word_filter`, { sentences: body.output.sentences })
+    await api.mas.realm[':realm'].word_filter.$put({ param: { realm: realm.code ?? '' }, json: { sentences: body.output.sentences } })
     return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })

@@ -1,5 +1,4 @@
-import { extraFieldSpecs, type FieldSpec } from '~/lib/form-fields'
-import type { RealmApi } from '~/server/api.server'
+import type { FieldSpec } from '~/lib/form-fields'
 import { ROOM_TYPES } from '#shared/schemas/room'
 
 /** Fields of the room and room-group forms, declared once for screen and action. */
@@ -10,12 +9,6 @@ export const roomFields: FieldSpec[] = [
   { name: 'enable_at', label: 'resources.room.fields.enable_at', kind: 'datetime', nullable: true },
   { name: 'disable_at', label: 'resources.room.fields.disable_at', kind: 'datetime', nullable: true },
 ]
-
-/** The room form: its own fields, then the realm's active extra fields of rooms (seed 002 §3). */
-export async function roomFormFields(api: RealmApi): Promise<FieldSpec[]> {
-  const { items } = await api.get<{ items: { key: string; label: string; required: boolean }[] }>('mas/extra_field/form/room')
-  return [...roomFields, ...extraFieldSpecs(items)]
-}
 
 export const groupFields = (rooms: { value: string; label: string }[] = []): FieldSpec[] => [
   { name: 'name', label: 'resources.room_group.fields.name', kind: 'text', required: true },

@@ -21,7 +21,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  deleteRow(request, context, 'room.list', (id) => `${groupsTab(request) ? 'room/group' : 'room/room'}/${id}`)
+  deleteRow(request, context, 'room.list', (api, id) =>
+    groupsTab(request) ? api.room.group[':id'].$delete({ param: { id } }) : api.room.room[':id'].$delete({ param: { id } }),
+  )
 
 export default function RoomListRoute() {
   const data = useLoaderData<typeof loader>()

@@ -3,11 +3,12 @@ import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { FormScreen } from '~/components/ui/form-screen'
 import { RouteError } from '~/components/shell/route-error'
-import { RoomGroupInput, RoomInput, type Room } from '#shared/schemas/room'
-import type { ListPage } from '#shared/schemas/common'
+import { RoomGroupInput, RoomInput } from '#shared/schemas/room'
+import { apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { groupFields, isGroup, roomFormFields } from './__room'
+import { groupFields, isGroup } from './__room'
+import { roomFormFields } from './__room.server'
 
 export const handle = { title: 'pages.room.create' }
 
@@ -16,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const group = isGroup(request)
   const rooms =
     group && user.permissions.room_room_list
-      ? (await api.get<ListPage<Room>>('room/room', { limit: 1000 })).items.map((r) => ({ value: r.id, label: r.name }))
+      ? (await apiData(api.room.room.$get({ query: { limit: 1000 } }))).items.map((r) => ({ value: r.id, label: r.name }))
       : []
   return { group, rooms, fields: group ? [] : await roomFormFields(api), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
@@ -27,8 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       route: 'room.create',
       schema: RoomGroupInput,
       fields: groupFields(),
-      apiPath: 'room/group',
-      method: 'post',
+      save: (api, json) => api.room.group.$post({ json }),
       back: '/room?tab=groups',
       flash: 'tms.saved',
     })
@@ -37,8 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     route: 'room.create',
     schema: RoomInput,
     fields: await roomFormFields(api),
-    apiPath: 'room/room',
-    method: 'post',
+    save: (api, json) => api.room.room.$post({ json }),
     back: '/room',
     flash: 'tms.saved',
   })

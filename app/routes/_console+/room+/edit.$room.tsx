@@ -7,42 +7,41 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useToast } from '~/components/ui/toast'
 import { translatedErrors } from '~/lib/error-text'
-import type { ListPage } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RoomGroupInput, RoomInput, type Room, type RoomGroup, type RoomMember } from '#shared/schemas/room'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { RoomGroupInput, RoomInput, type RoomMember } from '#shared/schemas/room'
+import { RealmApiError, apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { groupFields, isGroup, roomFormFields } from './__room'
+import { groupFields, isGroup } from './__room'
+import { roomFormFields } from './__room.server'
 
 export const handle = { title: 'pages.room.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'room.edit')
-  const id = encodeURIComponent(params.room ?? '')
+  const id = params.room ?? ''
   const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
   if (isGroup(request)) {
-    const group = await orErrorResponse(api.get<RoomGroup>(`room/group/${id}`))
+    const group = await orErrorResponse(apiData(api.room.group[':id'].$get({ param: { id } })))
     const rooms = user.permissions.room_room_list
-      ? (await api.get<ListPage<Room>>('room/room', { limit: 1000 })).items.map((r) => ({ value: r.id, label: r.name }))
+      ? (await apiData(api.room.room.$get({ query: { limit: 1000 } }))).items.map((r) => ({ value: r.id, label: r.name }))
       : []
     return { kind: 'group' as const, group, rooms, timeZone }
   }
-  const room = await orErrorResponse(api.get<Room>(`room/room/${id}`))
-  const members = await orErrorResponse(api.get<ListPage<RoomMember>>(`room/room/${id}/member`))
+  const room = await orErrorResponse(apiData(api.room.room[':id'].$get({ param: { id } })))
+  const members = await orErrorResponse(apiData(api.room.room[':id'].member.$get({ param: { id } })))
   return { kind: 'room' as const, room, members: members.items, fields: await roomFormFields(api), timeZone }
 }
 
 /** Saves the room or group; adds and removes members (intent). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const id = encodeURIComponent(params.room ?? '')
+  const id = params.room ?? ''
   if (isGroup(request))
     return saveForm(request, context, {
       route: 'room.edit',
       schema: RoomGroupInput,
       fields: groupFields(),
-      apiPath: `room/group/${id}`,
-      method: 'put',
+      save: (api, json) => api.room.group[':id'].$put({ param: { id }, json }),
       back: '/room?tab=groups',
       flash: 'tms.saved',
     })
@@ -53,15 +52,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       route: 'room.edit',
       schema: RoomInput,
       fields: await roomFormFields(api),
-      apiPath: `room/room/${id}`,
-      method: 'put',
+      save: (api, json) => api.room.room[':id'].$put({ param: { id }, json }),
       back: '/room',
       flash: 'tms.saved',
     })
   const nick = String((await request.formData()).get('nick') ?? '')
   try {
-    if (intent === 'add_member') await api.post(`room/room/${id}/member`, { nick })
-    else await api.delete(`room/room/${id}/member/${encodeURIComponent(nick)}`)
+    if (intent === 'add_member') await api.room.room[':id'].member.$post({ param: { id }, json: { nick } })
+    else await api.room.room[':id'].member[':nick'].$delete({ param: { id, nick } })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
     throw err

@@ -1,11 +1,10 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import type { ListPage } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { BankItem } from '#shared/schemas/tms/bank'
 import type { Category } from '#shared/schemas/tms/category'
 import type { Model } from '#shared/schemas/tms/model'
-import { RealmApiError, type RealmApi } from '~/server/api.server'
+import { apiData, type RealmApi, RealmApiError } from '~/server/api.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -38,9 +37,9 @@ export function bankCopy({
 export async function bankRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
   const [categories, models] = await Promise.all([
-    p.tms_category_list ? api.get<ListPage<Category>>('tms/category', { limit: 1000 }).then((r) => r.items) : Promise.resolve([] as Category[]),
+    p.tms_category_list ? apiData(api.tms.category.$get({ query: { limit: 1000 } })).then((r) => r.items) : Promise.resolve([] as Category[]),
     p.tms_model_list && p.tms_model_edit
-      ? api.get<ListPage<Model>>('tms/model', { limit: 100, order: '-updated_at' }).then((r) => r.items)
+      ? apiData(api.tms.model.$get({ query: { limit: 100, order: '-updated_at' } })).then((r) => r.items)
       : Promise.resolve([] as Model[]),
   ])
   return {
@@ -70,8 +69,8 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
       }
       const ids = v.safeParse(Ids, raw)
       if (!ids.success) return fail(intent, invalid('ids'), 400)
-      const model = await api.get<Model>(`tms/model/${modelId.output}`)
-      const items = await Promise.all(ids.output.map((id) => api.get<BankItem>(`tms/question_bank/${id}`)))
+      const model = await apiData(api.tms.model[':id'].$get({ param: { id: modelId.output } }))
+      const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
       const {
         id: _id,
         realm: _realm,
@@ -82,7 +81,9 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
         updated_by: _ub,
         ...rest
       } = model as Model & Record<string, unknown>
-      const saved = await api.put<Model>(`tms/model/${model.id}`, { ...rest, questions: [...model.questions, ...items.map(bankCopy)] })
+      const saved = await apiData(
+        api.tms.model[':id'].$put({ param: { id: model.id }, json: { ...rest, questions: [...model.questions, ...items.map(bankCopy)] } }),
+      )
       throw redirect(`/tms/model/edit/${saved.id}`, {
         headers: {
           'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.bank.added_to_model', values: { count: String(items.length), title: saved.title } }),
@@ -99,20 +100,24 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
       if (!v.is(Ids, ids)) return fail(intent, invalid('ids'), 400)
       const grade = Number(form.get('grade_id'))
       const text = (k: string) => String(form.get(k) ?? '')
-      const result = await api.post<{ updated: number }>('tms/question_bank/classify', {
-        types: form.getAll('types').map(String),
-        ids,
-        grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
-        subject_id: text('subject_id'),
-        standard_id: text('standard_id'),
-        descriptor_id: text('descriptor_id'),
-        curriculum: text('curriculum'),
-      })
+      const result = await apiData(
+        api.tms.question_bank.classify.$post({
+          json: {
+            types: form.getAll('types').map(String),
+            ids,
+            grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
+            subject_id: text('subject_id'),
+            standard_id: text('standard_id'),
+            descriptor_id: text('descriptor_id'),
+            curriculum: text('curriculum'),
+          },
+        }),
+      )
       return { ok: true, intent, errors: [] as ErrorItem[], updated: result.updated }
     }
     const id = v.safeParse(Id, form.get('id'))
     if (!id.success) return fail(intent, invalid('id'), 400)
-    await api.delete(`tms/question_bank/${id.output}`)
+    await api.tms.question_bank[':id'].$delete({ param: { id: id.output } })
     return { ok: true, intent, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return fail(intent, err.errors, err.status)
@@ -130,8 +135,8 @@ export async function bankSaveAction(request: Request, context: AppLoadContext, 
     return data({ errors: invalid('item', 'errors.invalid') }, { status: 400 })
   }
   try {
-    if (id) await api.put(`tms/question_bank/${encodeURIComponent(id)}`, body)
-    else await api.post('tms/question_bank', body)
+    if (id) await api.tms.question_bank[':id'].$put({ param: { id }, json: body })
+    else await api.tms.question_bank.$post({ json: body })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
     throw err

@@ -1,7 +1,6 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { Model } from '#shared/schemas/tms/model'
-import { RealmApiError } from '~/server/api.server'
+import { apiData, RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -22,7 +21,7 @@ export async function modelListAction(request: Request, context: AppLoadContext)
       } catch {
         return fail([{ field: 'document', cause: 'invalid', value: null, message: 'validation.tms.export_format' }], 400)
       }
-      const created = await api.post<Model & { dropped_categories: string[] }>('tms/model/import', doc)
+      const created = await apiData(api.tms.model.import.$post({ json: doc }))
       throw redirect(`/tms/model/edit/${created.id}`, {
         headers: {
           'Set-Cookie': await setFlash({
@@ -35,10 +34,10 @@ export async function modelListAction(request: Request, context: AppLoadContext)
     }
     if (!ID.test(id)) return fail([{ field: 'id', cause: 'invalid', value: id, message: 'validation.id' }], 400)
     if (intent === 'duplicate') {
-      const copy = await api.post<Model>(`tms/model/${id}/duplicate`, { title: String(form.get('title') ?? '') || undefined })
+      const copy = await apiData(api.tms.model[':id'].duplicate.$post({ param: { id }, json: { title: String(form.get('title') ?? '') || undefined } }))
       throw redirect(`/tms/model/edit/${copy.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.model.duplicated' }) } })
     }
-    await api.delete(`tms/model/${id}`)
+    await api.tms.model[':id'].$delete({ param: { id } })
     return { ok: true, intent, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return fail(err.errors, err.status)

@@ -1,25 +1,21 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import type { ListPage } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { BankItem } from '#shared/schemas/tms/bank'
-import type { Category } from '#shared/schemas/tms/category'
 import type { Genre } from '#shared/entities/tms-genre'
 import type { Model } from '#shared/schemas/tms/model'
 import type { Skill } from '#shared/entities/tms-assessed-skill'
-import { RealmApiError, type RealmApi } from '~/server/api.server'
+import { apiData, type RealmApi, RealmApiError } from '~/server/api.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
 /** What the model editor offers besides the model: categories, genres, skills, each when the user may list them. */
 export async function editorRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
-  const list = <T>(ok: boolean | undefined, path: string) =>
-    ok ? api.get<ListPage<T>>(path, { limit: 1000 }).then((r) => r.items) : Promise.resolve([] as T[])
+  const all = { query: { limit: 1000 } }
   const [categories, genres, skills] = await Promise.all([
-    list<Category>(p.tms_category_list, 'tms/category'),
-    list<Genre>(p.tms_genre_list, 'tms/genre'),
-    list<Skill>(p.tms_assessed_skill_list, 'tms/assessed_skill'),
+    p.tms_category_list ? apiData(api.tms.category.$get(all)).then((r) => r.items) : [],
+    p.tms_genre_list ? apiData(api.entity<Genre>('tms/genre').index.$get(all)).then((r) => r.items) : [],
+    p.tms_assessed_skill_list ? apiData(api.entity<Skill>('tms/assessed_skill').index.$get(all)).then((r) => r.items) : [],
   ])
   return {
     categories: categories.map(({ id, name, parent_id, required, selectable, enabled }) => ({ id, name, parent_id, required, selectable, enabled })),
@@ -47,7 +43,7 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
     if (!ids.success)
       return data({ errors: [{ field: 'ids', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[], bank: null }, { status: 400 })
     try {
-      const items = await Promise.all(ids.output.map((id) => api.get<BankItem>(`tms/question_bank/${id}`)))
+      const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
       const bank = items.map(
         ({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
           type,
@@ -78,7 +74,7 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
   }
   let saved: Model
   try {
-    saved = modelId ? await api.put<Model>(`tms/model/${encodeURIComponent(modelId)}`, body) : await api.post<Model>('tms/model', body)
+    saved = modelId ? await apiData(api.tms.model[':id'].$put({ param: { id: modelId }, json: body })) : await apiData(api.tms.model.$post({ json: body }))
   } catch (e) {
     return errors(e)
   }

@@ -14,10 +14,10 @@ export async function taskDetailAction(request: Request, context: AppLoadContext
   const { api, realm } = await requireRoute(request, context, 'tms.task.detail')
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
-  const path = `tms/task/${encodeURIComponent(taskId)}`
+  const task = { param: { id: taskId } }
   try {
     if (intent === 'delete') {
-      await api.delete(path)
+      await api.tms.task[':id'].$delete(task)
       throw redirect('/tms/task', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.task.deleted' }) } })
     }
     const bodies: Record<string, () => Record<string, unknown>> = {
@@ -30,7 +30,7 @@ export async function taskDetailAction(request: Request, context: AppLoadContext
     }
     if (!bodies[intent])
       return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-    await api.put(path, bodies[intent]())
+    await api.tms.task[':id'].$put({ ...task, json: bodies[intent]() })
     return { ok: true, intent, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, intent, errors: err.errors }, { status: err.status })

@@ -22,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) => deleteRow(request, context, 'tms.category.list', (id) => `tms/category/${id}`)
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  deleteRow(request, context, 'tms.category.list', (api, id) => api.tms.category[':id'].$delete({ param: { id } }))
 
 export default function CategoryListRoute() {
   const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()

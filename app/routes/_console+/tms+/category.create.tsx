@@ -6,7 +6,8 @@ import { RouteError } from '~/components/shell/route-error'
 import { CategoryInput } from '#shared/schemas/tms/category'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { categoryFields, categoryParents } from './__tms-taxonomy'
+import { categoryFields } from './__tms-taxonomy'
+import { categoryParents } from './__tms-taxonomy.server'
 
 export const handle = { title: 'pages.tms.category.create' }
 
@@ -20,8 +21,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     route: 'tms.category.create',
     schema: CategoryInput,
     fields: categoryFields(),
-    apiPath: 'tms/category',
-    method: 'post',
+    save: (api, json) => api.tms.category.$post({ json }),
     back: '/tms/category',
     flash: 'tms.saved',
   })

@@ -3,17 +3,18 @@ import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { FormScreen } from '~/components/ui/form-screen'
 import { RouteError } from '~/components/shell/route-error'
-import { CategoryInput, type Category } from '#shared/schemas/tms/category'
-import { orErrorResponse } from '~/server/api.server'
+import { CategoryInput } from '#shared/schemas/tms/category'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
-import { categoryFields, categoryParents } from './__tms-taxonomy'
+import { categoryFields } from './__tms-taxonomy'
+import { categoryParents } from './__tms-taxonomy.server'
 
 export const handle = { title: 'pages.tms.category.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'tms.category.edit')
-  const category = await orErrorResponse(api.get<Category>(`tms/category/${encodeURIComponent(params.categoryId ?? '')}`))
+  const category = await orErrorResponse(apiData(api.tms.category[':id'].$get({ param: { id: params.categoryId ?? '' } })))
   return { category, parents: await categoryParents(api, user, category.id), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
@@ -22,8 +23,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
     route: 'tms.category.edit',
     schema: CategoryInput,
     fields: categoryFields(),
-    apiPath: `tms/category/${encodeURIComponent(params.categoryId ?? '')}`,
-    method: 'put',
+    save: (api, json) => api.tms.category[':id'].$put({ param: { id: params.categoryId ?? '' }, json }),
     back: '/tms/category',
     flash: 'tms.saved',
   })

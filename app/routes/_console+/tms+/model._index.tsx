@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { apiData } from '~/server/api.server'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -10,9 +11,7 @@ import { useToast } from '~/components/ui/toast'
 import { translatedErrors } from '~/lib/error-text'
 import { withFilterOptions } from '~/lib/list-format'
 import modelList from '~/lists/tms-model'
-import type { ListPage } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { Category } from '#shared/schemas/tms/category'
 import type { Model } from '#shared/schemas/tms/model'
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
@@ -24,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, modelList)
   const { api } = await requireRoute(request, context, 'tms.model.list')
   const p = user.permissions
-  const categories = p.tms_category_list ? (await api.get<ListPage<Category>>('tms/category', { limit: 1000 })).items : []
+  const categories = p.tms_category_list ? (await apiData(api.tms.category.$get({ query: { limit: 1000 } }))).items : []
   return {
     page,
     query,

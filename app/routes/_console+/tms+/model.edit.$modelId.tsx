@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { ModelEditor } from '~/components/tms/model-editor'
-import type { Model } from '#shared/schemas/tms/model'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { editorRefs, modelEditorAction } from './__model.server'
 import { formulaLinks } from '~/components/tms/formula-styles'
@@ -17,7 +16,7 @@ export const handle = { title: 'pages.tms.model.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'tms.model.edit')
-  const model = await orErrorResponse(api.get<Model & { published_count: number }>(`tms/model/${encodeURIComponent(params.modelId ?? '')}`))
+  const model = await orErrorResponse(apiData(api.tms.model[':id'].$get({ param: { id: params.modelId ?? '' } })))
   return {
     model,
     ...(await editorRefs(api, user)),

@@ -2,8 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { RouteError } from '~/components/shell/route-error'
 import { ModelPaper } from '~/components/tms/model-paper'
-import type { Model } from '#shared/schemas/tms/model'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { formulaLinks } from '~/components/tms/formula-styles'
 
@@ -14,7 +13,7 @@ export const handle = { title: 'pages.tms.model.preview' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireRoute(request, context, 'tms.model.preview')
-  return { model: await orErrorResponse(api.get<Model>(`tms/model/${encodeURIComponent(params.modelId ?? '')}`)) }
+  return { model: await orErrorResponse(apiData(api.tms.model[':id'].$get({ param: { id: params.modelId ?? '' } }))) }
 }
 
 /** The model as the student will see it (no answers), printable. */

@@ -5,8 +5,7 @@ import { RouteError } from '~/components/shell/route-error'
 import { BankEditor } from '~/components/tms/bank-editor'
 import { formatTime } from '~/lib/format'
 import { useClock } from '~/components/ui/clock'
-import type { BankItem } from '#shared/schemas/tms/bank'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { bankSaveAction } from './__bank.server'
 import { editorRefs } from './__model.server'
@@ -19,7 +18,7 @@ export const handle = { title: 'pages.tms.question_bank.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'tms.question_bank.edit')
-  const item = await orErrorResponse(api.get<BankItem>(`tms/question_bank/${encodeURIComponent(params.questionId ?? '')}`))
+  const item = await orErrorResponse(apiData(api.tms.question_bank[':id'].$get({ param: { id: params.questionId ?? '' } })))
   const { categories, genres, skills } = await editorRefs(api, user)
   return { item, categories: categories.filter((c) => c.enabled && c.selectable), genres, skills }
 }

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { apiData } from '~/server/api.server'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { CrudList } from '~/components/ui/crud-list'
@@ -6,9 +7,6 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { withFilterOptions } from '~/lib/list-format'
 import taskList from '~/lists/tms-task'
-import type { ListPage } from '#shared/schemas/common'
-import type { Room } from '#shared/schemas/room'
-import type { Category } from '#shared/schemas/tms/category'
 import type { Task } from '#shared/schemas/tms/task'
 import { requireRoute } from '~/server/auth.server'
 import { deleteRow } from '~/server/entity-form.server'
@@ -21,8 +19,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireRoute(request, context, 'tms.task.list')
   const p = user.permissions
   const [rooms, categories] = await Promise.all([
-    p.room_room_list ? api.get<ListPage<Room>>('room/room', { limit: 1000 }).then((r) => r.items) : [],
-    p.tms_category_list ? api.get<ListPage<Category>>('tms/category', { limit: 1000 }).then((r) => r.items) : [],
+    p.room_room_list ? apiData(api.room.room.$get({ query: { limit: 1000 } })).then((r) => r.items) : [],
+    p.tms_category_list ? apiData(api.tms.category.$get({ query: { limit: 1000 } })).then((r) => r.items) : [],
   ])
   return {
     page,
@@ -33,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) => deleteRow(request, context, 'tms.task.list', (id) => `tms/task/${id}`)
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  deleteRow(request, context, 'tms.task.list', (api, id) => api.tms.task[':id'].$delete({ param: { id } }))
 
 export default function TaskListRoute() {
   const { page, query, rooms, categories, can } = useLoaderData<typeof loader>()

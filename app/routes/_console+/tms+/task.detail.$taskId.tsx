@@ -12,9 +12,7 @@ import { formatTime } from '~/lib/format'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
 import { isoToZoned } from '~/lib/zoned-time'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { QuestionInput } from '#shared/schemas/tms/question'
-import type { Task } from '#shared/schemas/tms/task'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { taskDetailAction } from './__task-detail.server'
@@ -25,16 +23,11 @@ export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.task.detail' }
 
-type Detail = Task & {
-  targets: { room_id: string | null; room_name: string | null; nick: string | null; group_id: string | null; group_name: string | null }[]
-  content: { questions: QuestionInput[] } | null
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'tms.task.detail')
   const [task, extra] = await Promise.all([
-    orErrorResponse(api.get<Detail>(`tms/task/${encodeURIComponent(params.taskId ?? '')}`)),
-    api.get<{ items: { key: string; label: string }[] }>('mas/extra_field/form/task'),
+    orErrorResponse(apiData(api.tms.task[':id'].$get({ param: { id: params.taskId ?? '' } }))),
+    apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'task' } })),
   ])
   const p = user.permissions
   // The realm's task fields with this task's values, under the realm's own labels.

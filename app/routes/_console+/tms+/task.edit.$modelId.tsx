@@ -3,10 +3,10 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
-import { PublishForm, type PublishOptions } from '~/components/tms/publish-form'
+import { PublishForm } from '~/components/tms/publish-form'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { Task } from '#shared/schemas/tms/task'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse, RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { setFlash } from '~/server/flash.server'
@@ -15,7 +15,7 @@ export const handle = { title: 'pages.tms.task.edit' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'tms.task.edit')
-  const options = await orErrorResponse(api.get<PublishOptions>(`tms/task/options/${encodeURIComponent(params.modelId ?? '')}`))
+  const options = await orErrorResponse(apiData(api.tms.task.options[':modelId'].$get({ param: { modelId: params.modelId ?? '' } })))
   return { options, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE, canPreview: Boolean(user.permissions.tms_model_get) }
 }
 
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   let task: Task
   try {
-    task = await api.post<Task>('tms/task', body)
+    task = await apiData(api.tms.task.$post({ json: body }))
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
     throw err

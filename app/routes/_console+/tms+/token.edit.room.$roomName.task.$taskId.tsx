@@ -9,26 +9,24 @@ import { translatedErrors } from '~/lib/error-text'
 import { formatTime } from '~/lib/format'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { TaskToken } from '#shared/schemas/tms/token'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { RealmApiError, apiData, orErrorResponse, type RealmApi } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.tms.token.edit' }
 
-type Tokens = { task: { id: string; title: string; status: string; token: boolean }; room: { id: string; name: string }; tokens: TaskToken[] }
-const path = (params: Record<string, string | undefined>) =>
-  `tms/token/task/${encodeURIComponent(params.taskId ?? '')}/room/${encodeURIComponent(params.roomName ?? '')}`
+const tokens = (api: RealmApi) => api.tms.token.task[':taskId'].room[':roomName']
+const param = (params: Record<string, string | undefined>) => ({ taskId: params.taskId ?? '', roomName: params.roomName ?? '' })
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireRoute(request, context, 'tms.token.edit')
-  return orErrorResponse(api.get<Tokens>(path(params)))
+  return orErrorResponse(apiData(tokens(api).$get({ param: param(params) })))
 }
 
 /** Generates a new code for the task in this room (the previous one stops being valid). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { api } = await requireRoute(request, context, 'tms.token.edit')
   try {
-    await api.post(path(params), {})
+    await tokens(api).$post({ param: param(params), json: {} })
     return { ok: true, errors: [] as ErrorItem[] }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })

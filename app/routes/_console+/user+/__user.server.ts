@@ -1,8 +1,8 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { ImportReport, User } from '#shared/schemas/user'
-import { RealmApiError, orErrorResponse, type RealmApi } from '~/server/api.server'
+import type { User } from '#shared/schemas/user'
+import { RealmApiError, orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -19,8 +19,8 @@ export interface ExtraInput {
 
 async function formExtras(api: RealmApi) {
   const [roles, extra] = await Promise.all([
-    orErrorResponse(api.get<{ items: RoleChoice[] }>('mas/user/roles')),
-    orErrorResponse(api.get<{ items: ExtraInput[] }>('mas/extra_field/form/user')),
+    orErrorResponse(apiData(api.mas.user.roles.$get())),
+    orErrorResponse(apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'user' } }))),
   ])
   return { roles: roles.items, extra: extra.items }
 }
@@ -29,7 +29,7 @@ export async function userFormData(request: Request, context: AppLoadContext, mo
   const { api, user, realm } = await requireRoute(request, context, mode === 'create' ? 'user.create' : 'user.edit')
   const [extras, existing] = await Promise.all([
     formExtras(api),
-    nick ? orErrorResponse(api.get<User>(`mas/user/${encodeURIComponent(nick)}`)) : Promise.resolve(null),
+    nick ? orErrorResponse(apiData(api.mas.user[':nick'].$get({ param: { nick } }))) : Promise.resolve(null),
   ])
   return {
     ...extras,
@@ -62,7 +62,7 @@ export async function saveUser(request: Request, context: AppLoadContext, mode: 
       return { errors: [] as ErrorItem[], toggled: true }
     }
     const values = save.success ? save.output.values : {}
-    const saved = mode === 'create' ? await api.post<User>('mas/user', values) : await api.put<User>(path, values)
+    const saved = mode === 'create' ? await apiData(api.mas.user.$post({ json: values })) : await api.put<User>(path, values)
     throw redirect('/user', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.user.saved', values: { nick: saved.nick } }) } })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
@@ -89,9 +89,9 @@ export async function userListAction(request: Request, context: AppLoadContext) 
   const b = body.output
   try {
     if (b.intent === 'import')
-      return { ok: true, errors: [] as ErrorItem[], report: await api.post<ImportReport>('mas/user/import', { csv: b.csv, dry_run: b.dry_run }) }
-    if (b.intent === 'disable') await api.put(`mas/user/${encodeURIComponent(b.nick)}/disable`, { disabled: b.disabled })
-    else await api.delete(`mas/user/${encodeURIComponent(b.nick)}`)
+      return { ok: true, errors: [] as ErrorItem[], report: await apiData(api.mas.user.import.$post({ json: { csv: b.csv, dry_run: b.dry_run } })) }
+    if (b.intent === 'disable') await api.mas.user[':nick'].disable.$put({ param: { nick: b.nick }, json: { disabled: b.disabled } })
+    else await api.mas.user[':nick'].$delete({ param: { nick: b.nick } })
     return { ok: true, errors: [] as ErrorItem[], report: null }
   } catch (err) {
     if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors, report: null }, { status: err.status })
