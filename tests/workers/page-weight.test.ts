@@ -97,12 +97,13 @@ function scriptBytes(html: string): { total: number; files: Record<string, numbe
 
 /**
  * Budgets of the scripts a first visit loads (gzip). Issue 12's goals are 100 KB for the sign-in page and 150 KB for
- * a list page; React, React DOM and Remix alone are about 86 KB and i18next with react-i18next about 17 KB. The
- * sign-in budget sits just above today's weight (124 KB) so that a change adding weight fails here; the list budget
- * is the goal. The bench prints the figures.
+ * a list page; React DOM with Remix (82 KB), React (4 KB) and i18next with react-i18next (17 KB) alone are about
+ * 101 KB, so the sign-in goal cannot be met while they stay. Both budgets sit just above today's weight (sign-in
+ * 121.0 KB since icons are a sprite and the captcha widget a lazy chunk; /user 146.0 KB) so that a change adding
+ * weight fails here. The bench prints the figures.
  */
-const SIGNIN_JS_BUDGET = 126 * 1024
-const LIST_JS_BUDGET = 150 * 1024
+const SIGNIN_JS_BUDGET = 122 * 1024
+const LIST_JS_BUDGET = 147 * 1024
 
 describe('script weight of a first visit', () => {
   it('the sign-in page stays within its budget', async () => {
