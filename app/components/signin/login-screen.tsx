@@ -1,9 +1,10 @@
 import { useFetcher, useLocation } from '@remix-run/react'
-import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { Suspense, useEffect, useRef, useState, type ComponentProps, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RealmConfig, SigninMethod } from '#shared/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
 import { Icon } from '../ui/icon'
+import { holdHydration } from '~/lib/hydration'
 import { LanguageMenu } from '../shell/language-menu'
 import { EmployeeForm, EmployeeTokenForm, UsernameForm, type SigninFormProps } from './forms'
 import { GoogleButton } from './google-button'
@@ -13,9 +14,23 @@ import { TokenLogin } from './token-login'
 
 /**
  * The captcha widget is a chunk of its own, loaded only when the realm's sign-in asks for one (or the server demands
- * it after failures): most realms' sign-in page never downloads it (tests/workers/page-weight.test.ts).
+ * it after failures): most realms' sign-in page never downloads it (tests/workers/page-weight.test.ts). Where the
+ * server rendered it, the browser loads it before hydrating (app/lib/hydration.ts), so it hydrates at once.
  */
-const Captcha = lazy(() => import('./captcha').then((m) => ({ default: m.Captcha })))
+type CaptchaModule = typeof import('./captcha')
+let captchaModule: CaptchaModule | null = null
+let captchaLoading: Promise<CaptchaModule> | null = null
+function loadCaptcha(): Promise<CaptchaModule> {
+  captchaLoading ??= import('./captcha').then((m) => (captchaModule = m))
+  return captchaLoading
+}
+if (typeof document !== 'undefined' && document.querySelector('[data-captcha-state]')) holdHydration(loadCaptcha())
+
+function Captcha(props: ComponentProps<CaptchaModule['Captcha']>) {
+  // Suspends (as React.lazy does) until the chunk is there; the Suspense around it shows nothing meanwhile.
+  if (!captchaModule) throw loadCaptcha()
+  return <captchaModule.Captcha {...props} />
+}
 
 /** What the /login action answers when sign-in fails. */
 export interface LoginResult {
