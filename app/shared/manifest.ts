@@ -1,4 +1,4 @@
-import type { IconName } from '~/components/ui/icon'
+import type { IconName } from '~/components/ui/icon-paths'
 import type { Access, RealmFlag } from './access'
 import { PLAIN_ENTITIES } from './entities/index'
 

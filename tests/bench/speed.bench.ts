@@ -25,6 +25,12 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
   const login = await fetch(`${bench}/login`, { method: 'POST', body: form, redirect: 'manual', headers: { origin: bench } })
   const cookie = /dash_session=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0]
   const page = (path: string) => async () => expectOk(await fetch(`${bench}${path}`, { headers: { cookie } }))
+  // What a page weighs: HTML bytes and icons (sprite references; inline path data would show as `<path`).
+  const weight = (path: string) => async () => {
+    const html = await (await fetch(`${bench}${path}`, { headers: { cookie } })).text()
+    const count = (re: RegExp) => html.match(re)?.length ?? 0
+    return `HTML ${(new TextEncoder().encode(html).length / 1024).toFixed(1)} KB, ${count(/<svg/g)} icons, ${count(/<path/g)} inline <path>`
+  }
   const api = (path: string) => async () => expectOk(await fetch(`${bench}/api${path}`, { headers: { 'x-api-key': token } }))
   // Warm-up: the first requests compile the Worker and fill SQLite's page cache.
   for (const path of ['/', '/user']) await page(path)()
@@ -43,8 +49,8 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
   for (const [, path] of lists) await api(path)()
   const pid = ctx.serverPid
   return [
-    withCpu({ name: 'SSR / (home), one at a time', concurrency: 1, requests: 100, run: page('/') }, pid),
-    withCpu({ name: 'SSR /user (list), one at a time', concurrency: 1, requests: 100, run: page('/user') }, pid),
+    withCpu({ name: 'SSR / (home), one at a time', concurrency: 1, requests: 100, run: page('/'), after: weight('/') }, pid),
+    withCpu({ name: 'SSR /user (list), one at a time', concurrency: 1, requests: 100, run: page('/user'), after: weight('/user') }, pid),
     withCpu({ name: 'SSR / (home), 10 concurrent', concurrency: 10, requests: 100, run: page('/') }, pid),
     withCpu({ name: 'SSR /user (list), 10 concurrent', concurrency: 10, requests: 100, run: page('/user') }, pid),
     ...lists.map(([name, path]) => withCpu({ name: `API list ${name}: ${path}`, concurrency: 1, requests: 100, run: api(path) }, pid)),

@@ -10,7 +10,8 @@ describe('the route matcher compiles the route table once (patches/@remix-run+ro
     const dist = require.resolve('@remix-run/router').replace(/router\.cjs\.js$|router\.js$/, '')
     for (const file of ['router.js', 'router.cjs.js']) {
       const text = readFileSync(`${dist}${file}`, 'utf8')
-      expect(text, file).toContain('let branches = rankedBranches(routes);')
+      expect(text, file).toContain('let { branches, byId } = rankedBranches(routes);')
+      expect(text, file).toContain('const rankedShapeCache = new Map();')
       expect(text, file).toContain('const compiledPaths = new Map();')
     }
   })
@@ -35,5 +36,51 @@ describe('the route matcher compiles the route table once (patches/@remix-run+ro
     routes[0].children!.push({ id: 'tms.model', path: 'tms/model' })
     expect(ids('/tms/model')).toEqual(['root', 'tms.model'])
     expect(ids('/USER')).toEqual(['root', 'user'])
+  })
+
+  it('serves a table Remix rebuilt for this render from the cache, with the route objects of this call', () => {
+    // Remix builds new routes arrays with the same ids and paths on every render: the ranked branches are found by
+    // the table's shape, and each match must still carry this call's route object (its loader, its module), never
+    // the object of the render that filled the cache.
+    const table = (tag: string): AgnosticRouteObject[] => [
+      {
+        id: 'root',
+        path: '',
+        handle: tag,
+        children: [
+          { id: 'home', index: true, handle: tag },
+          { id: 'user', path: 'user', handle: tag, children: [{ id: 'user.edit', path: 'edit/:nick', handle: tag }] },
+        ],
+      },
+    ]
+    for (const tag of ['first', 'second', 'third']) {
+      const matches = matchRoutes(table(tag), '/user/edit/bia')!
+      expect(matches.map((m) => [m.route.id, m.route.handle])).toEqual([
+        ['root', tag],
+        ['user', tag],
+        ['user.edit', tag],
+      ])
+      expect(matches[2].params).toEqual({ nick: 'bia' })
+      expect(matchRoutes(table(tag), '/')!.map((m) => [m.route.id, m.route.handle])).toEqual([
+        ['root', tag],
+        ['home', tag],
+      ])
+    }
+    // Same ids, another shape (a path changed, a route added): ranked afresh, never answered from the old table.
+    const moved = table('moved')
+    moved[0].children![1].path = 'people'
+    expect(matchRoutes(moved, '/user/edit/bia')).toBeNull()
+    expect(matchRoutes(moved, '/people/edit/bia')!.map((m) => m.route.id)).toEqual(['root', 'user', 'user.edit'])
+    const grown = table('grown')
+    grown[0].children!.push({ id: 'wallet', path: 'wallet' })
+    expect(matchRoutes(grown, '/wallet')!.map((m) => m.route.id)).toEqual(['root', 'wallet'])
+    expect(matchRoutes(table('again'), '/wallet')).toBeNull()
+  })
+
+  it('keeps matching routes without ids (plain matchRoutes callers) per array', () => {
+    const routes: AgnosticRouteObject[] = [{ path: 'a', children: [{ path: ':x' }] }]
+    expect(matchRoutes(routes, '/a/1')!.map((m) => m.route)).toEqual([routes[0], routes[0].children![0]])
+    routes.push({ path: 'b' })
+    expect(matchRoutes(routes, '/b')![0].route).toBe(routes[1])
   })
 })

@@ -97,12 +97,13 @@ function scriptBytes(html: string): { total: number; files: Record<string, numbe
 
 /**
  * Budgets of the scripts a first visit loads (gzip). Issue 12's goals are 100 KB for the sign-in page and 150 KB for
- * a list page; React, React DOM and Remix alone are about 86 KB and i18next with react-i18next about 17 KB. The
- * sign-in budget sits just above today's weight (124 KB) so that a change adding weight fails here; the list budget
- * is the goal. The bench prints the figures.
+ * a list page; React DOM with Remix (82 KB), React (4 KB) and i18next with react-i18next (17 KB) alone are about
+ * 101 KB, so the sign-in goal cannot be met while they stay. Both budgets sit just above today's weight (sign-in
+ * 121.0 KB since icons are a sprite and the captcha widget a lazy chunk; /user 146.0 KB) so that a change adding
+ * weight fails here. The bench prints the figures.
  */
-const SIGNIN_JS_BUDGET = 126 * 1024
-const LIST_JS_BUDGET = 150 * 1024
+const SIGNIN_JS_BUDGET = 122 * 1024
+const LIST_JS_BUDGET = 147 * 1024
 
 describe('script weight of a first visit', () => {
   it('the sign-in page stays within its budget', async () => {
@@ -116,5 +117,43 @@ describe('script weight of a first visit', () => {
     expect(page.status).toBe(200)
     const { total, files } = scriptBytes(await page.text())
     expect(total, JSON.stringify(files, null, 1)).toBeLessThanOrEqual(LIST_JS_BUDGET)
+  })
+})
+
+/**
+ * Bytes of a page's HTML (demo realm, signed in as root). Icons are references into one cached sprite file
+ * (app/components/ui/icons.svg), so a page carries no icon path data; the budgets sit just above today's weight so
+ * that a change bringing inline icons (or other bulk) back fails here (measured: home 44.4 KB, /user 56.3 KB, with
+ * 58 and 73 icons; before the sprite every icon carried its path). The bench prints the figures of the bench realm.
+ */
+const HOME_HTML_BUDGET = 46_000
+const LIST_HTML_BUDGET = 58_000
+
+describe('HTML weight of console pages', () => {
+  for (const [path, budget] of [
+    ['/', HOME_HTML_BUDGET],
+    ['/user', LIST_HTML_BUDGET],
+  ] as const) {
+    it(`${path} references the icon sprite, inlines no icon path and stays within ${budget} bytes`, async () => {
+      const cookie = await consoleSignIn(DEMO, 'root')
+      const page = await call(DEMO, path, { headers: { cookie } })
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      expect(html).not.toContain('<path')
+      const icons = html.match(/<svg[^>]*><use href="\/assets\/icons-[\w-]+\.svg#\w+"><\/use><\/svg>/g) ?? []
+      expect(icons.length).toBeGreaterThan(10)
+      expect(html.match(/<svg/g)?.length).toBe(icons.length)
+      expect(new TextEncoder().encode(html).length).toBeLessThanOrEqual(budget)
+    })
+  }
+})
+
+describe('the captcha widget is its own chunk', () => {
+  it('is not loaded by the sign-in page of a realm whose sign-in asks for no captcha', async () => {
+    const chunks = Object.keys(inject('scriptSizes')).filter((src) => /^\/assets\/captcha-[\w-]+\.js$/.test(src))
+    expect(chunks).toHaveLength(1)
+    const html = await (await call(DEMO, '/login')).text()
+    expect(html).not.toContain('captcha_token')
+    expect(scriptsOf(html).has(chunks[0])).toBe(false)
   })
 })

@@ -1,16 +1,36 @@
 import { useFetcher, useLocation } from '@remix-run/react'
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { Suspense, useEffect, useRef, useState, type ComponentProps, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RealmConfig, SigninMethod } from '#shared/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
 import { Icon } from '../ui/icon'
+import { holdHydration } from '~/lib/hydration'
 import { LanguageMenu } from '../shell/language-menu'
-import { Captcha } from './captcha'
 import { EmployeeForm, EmployeeTokenForm, UsernameForm, type SigninFormProps } from './forms'
 import { GoogleButton } from './google-button'
 import { SsoNotice } from './sso-notice'
 import { googleInUsernameForm, signinTabs, TV_PROVIDER_CLICKS } from './tabs'
 import { TokenLogin } from './token-login'
+
+/**
+ * The captcha widget is a chunk of its own, loaded only when the realm's sign-in asks for one (or the server demands
+ * it after failures): most realms' sign-in page never downloads it (tests/workers/page-weight.test.ts). Where the
+ * server rendered it, the browser loads it before hydrating (app/lib/hydration.ts), so it hydrates at once.
+ */
+type CaptchaModule = typeof import('./captcha')
+let captchaModule: CaptchaModule | null = null
+let captchaLoading: Promise<CaptchaModule> | null = null
+function loadCaptcha(): Promise<CaptchaModule> {
+  captchaLoading ??= import('./captcha').then((m) => (captchaModule = m))
+  return captchaLoading
+}
+if (typeof document !== 'undefined' && document.querySelector('[data-captcha-state]')) holdHydration(loadCaptcha())
+
+function Captcha(props: ComponentProps<CaptchaModule['Captcha']>) {
+  // Suspends (as React.lazy does) until the chunk is there; the Suspense around it shows nothing meanwhile.
+  if (!captchaModule) throw loadCaptcha()
+  return <captchaModule.Captcha {...props} />
+}
 
 /** What the /login action answers when sign-in fails. */
 export interface LoginResult {
@@ -89,7 +109,11 @@ export function LoginScreen({
   }, [result])
 
   const captchaNeeded = config.captcha_enabled || captchaDemanded
-  const captcha = captchaNeeded ? <Captcha key={`${active}-${round}`} config={config} locale={locale} onToken={setCaptchaToken} /> : null
+  const captcha = captchaNeeded ? (
+    <Suspense fallback={null}>
+      <Captcha key={`${active}-${round}`} config={config} locale={locale} onToken={setCaptchaToken} />
+    </Suspense>
+  ) : null
   const blocked = captchaNeeded && !captchaToken
   const current = active && tabs.includes(active) ? active : tabs[0]
 
@@ -153,7 +177,13 @@ export function LoginScreen({
             provider={linkProvider}
             realm={config.realm}
             fetcher={fetcher}
-            captcha={captchaNeeded ? <Captcha key={`token-${round}`} config={config} locale={locale} onToken={setCaptchaToken} /> : null}
+            captcha={
+              captchaNeeded ? (
+                <Suspense fallback={null}>
+                  <Captcha key={`token-${round}`} config={config} locale={locale} onToken={setCaptchaToken} />
+                </Suspense>
+              ) : null
+            }
             ready={!blocked}
           />
         ) : (
