@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { render, screen } from '@testing-library/react'
 import i18next from 'i18next'
 import { describe, expect, it } from 'vitest'
@@ -52,5 +54,32 @@ describe('labels of catalogue keys', () => {
     )
     expect(screen.getByText('Plano de aula')).toBeTruthy()
     expect(screen.getByText('minha.chave').tagName).toBe('CODE')
+  })
+})
+
+/** Every error cause the Worker can answer (`apiError(status, 'cause', …)` or an item's `cause: '…'`), read from its source. */
+function apiCauses(): string[] {
+  const files = readdirSync('worker', { recursive: true, encoding: 'utf8' })
+    .map((f) => join('worker', f))
+    .concat(readdirSync('app/shared', { recursive: true, encoding: 'utf8' }).map((f) => join('app/shared', f)))
+    .filter((f) => f.endsWith('.ts') && !f.includes('/seed/') && !f.includes('/scripts/'))
+  const causes = new Set<string>()
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/apiError\(\d+, '([a-z_]+)'|cause: '([a-z_]+)'/g)) causes.add(m[1] ?? m[2])
+  }
+  return [...causes].sort()
+}
+
+describe('error causes', () => {
+  const causes = apiCauses()
+  it('finds the causes in the Worker source', () => {
+    expect(causes).toEqual(expect.arrayContaining(['not_found', 'forbidden', 'unknown_user', 'throttled']))
+  })
+
+  // A toast names each error by its cause; without a label it showed the raw key (`unknown_user`).
+  it.each(LOCALES)('%s: every cause the API answers has a translated label', (locale) => {
+    const c = catalogues[locale]
+    expect(causes.filter((cause) => !c[`errors.${cause}`])).toEqual([])
   })
 })
