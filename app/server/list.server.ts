@@ -1,9 +1,9 @@
-import type { AppLoadContext } from '@remix-run/cloudflare'
+import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ListSpec } from '~/lib/lists'
 import { dateParam, paramsOf } from '~/lib/search'
 import { ListQuery, MAX_LIMIT, PAGE_SIZES } from '#shared/schemas/common'
-import { apiData, orErrorResponse, type RealmApi } from './api.server'
+import { RealmApiError, apiData, orErrorResponse, type RealmApi } from './api.server'
 import { getLocale } from './i18n.server'
 import { requireRoute } from './auth.server'
 
@@ -50,7 +50,16 @@ export async function loadList<Row>(request: Request, context: AppLoadContext, s
   const url = new URL(request.url)
   const query = listQueryFromUrl(url)
   const { list, fixed } = listApi(api, spec, realm.code, LIST_TIMEOUT_MS)
-  const page = await orErrorResponse(apiData(list.$get({ query: { ...fixed, ...query, ...filtersFromUrl(url, spec, await getLocale(request)) } })))
+  const page = await orErrorResponse(
+    apiData(list.$get({ query: { ...fixed, ...query, ...filtersFromUrl(url, spec, await getLocale(request)) } })).catch((err: unknown) => {
+      // A page link whose cursor no longer fits the list (an old bookmark, a hand-edited URL): its first page instead.
+      if (err instanceof RealmApiError && err.status === 400 && err.errors.length > 0 && err.errors.every((e) => e.field === 'after' || e.field === 'before')) {
+        for (const k of ['after', 'before', 'last', 'offset']) url.searchParams.delete(k)
+        throw redirect(`${url.pathname}${url.search}`)
+      }
+      throw err
+    }),
+  )
   return { page, query, user, realm, api }
 }
 

@@ -6,7 +6,7 @@ import { defineEntity } from '#shared/schemas/entity'
 import { userEntity } from '#shared/schemas/user'
 import { SORT_FROM_INDEX_MAX } from '../../worker/db/list-query'
 import { listRows } from '../../worker/lib/entity'
-import { DEMO, api, expectEnvelope, signIn } from './helpers'
+import { DEMO, api, call, consoleSignIn, expectEnvelope, signIn } from './helpers'
 
 /**
  * Cursor paging and the capped count of the list machinery (worker/lib/entity.ts listRows, worker/db/list-query.ts),
@@ -170,5 +170,16 @@ describe('the user list search (full-text index)', () => {
     expect(page.items.find((u) => u.nick.startsWith('root'))?.roles, JSON.stringify(page)).toContain('root')
     const envelope = await expectEnvelope(await api(DEMO, 'mas/user?after=xyz', { token }), 400, 'invalid')
     expect(envelope.errors[0]).toMatchObject({ field: 'after', message: 'validation.cursor' })
+  })
+})
+
+describe('a console list page whose cursor no longer fits (an old bookmark, a hand-edited URL)', () => {
+  it('goes to the list’s first page, keeping its search and order, instead of the error state', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const stale = await call(DEMO, '/user?order=name&like=demo&after=not-a-cursor&offset=25', { headers: { cookie }, redirect: 'manual' })
+    expect(stale.status).toBe(302)
+    expect(stale.headers.get('location')).toBe('/user?order=name&like=demo')
+    const first = await call(DEMO, stale.headers.get('location')!, { headers: { cookie } })
+    expect(first.status).toBe(200)
   })
 })
