@@ -86,6 +86,8 @@ export default function SandboxCheckout() {
   const paying = useNavigation().state !== 'idle'
   const price = money(intent.amount, intent.currency, locale)
   const spinner = paying ? <span className="spinner" aria-hidden="true" /> : null
+  /** What the card and the regional payment forms share: one schema, the action's answer, the field's label. */
+  const form = { schema: SandboxPay, prepare: payKind, lastResult, labels: { card_number: t('ledger.sandbox.card_number') }, timeZone: DEFAULT_ZONE }
   return (
     <main className="entry" id="main">
       <div className="entry-card ledger-sandbox">
@@ -102,11 +104,7 @@ export default function SandboxCheckout() {
           <p role="status">{t('ledger.sandbox.already_paid')}</p>
         ) : intent.kind === 'card' ? (
           <KitForm
-            schema={SandboxPay}
-            prepare={payKind}
-            lastResult={lastResult}
-            labels={{ card_number: t('ledger.sandbox.card_number') }}
-            timeZone={DEFAULT_ZONE}
+            {...form}
             className="ledger-sandbox-card"
             buttons={
               <button type="submit" className="btn btn-primary" disabled={paying}>
@@ -119,11 +117,7 @@ export default function SandboxCheckout() {
           </KitForm>
         ) : (
           <KitForm
-            schema={SandboxPay}
-            prepare={payKind}
-            lastResult={lastResult}
-            labels={{ card_number: t('ledger.sandbox.card_number') }}
-            timeZone={DEFAULT_ZONE}
+            {...form}
             className="ledger-sandbox-regional"
             buttons={
               <>

@@ -341,22 +341,7 @@ export function TextArea({ rows = 3, ...p }: Common & { rows?: number }) {
  * min, max and step are the schema's rules, so their messages are the kit's.
  */
 export function NumberInput({ decimal = true, ...p }: Common & { decimal?: boolean }) {
-  return (
-    <KitField {...p}>
-      {({ key, defaultValue, ...c }) => (
-        <input
-          key={key}
-          {...c}
-          className="input"
-          type="text"
-          inputMode={decimal ? 'decimal' : 'numeric'}
-          autoComplete="off"
-          disabled={p.disabled}
-          defaultValue={text(defaultValue)}
-        />
-      )}
-    </KitField>
-  )
+  return <TypedText {...p} inputMode={decimal ? 'decimal' : 'numeric'} />
 }
 
 export function SelectInput({ options, placeholder, ...p }: Common & { options: { value: string; label: string }[]; placeholder?: string }) {
@@ -394,18 +379,25 @@ export function CheckboxInput(p: Common) {
 export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string }) {
   const { t, i18n } = useTranslation()
   const pattern = dateTimePattern(i18n.language)
-  return <PatternInput {...p} pattern={pattern} hint={[p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')} />
+  return (
+    <TypedText
+      {...p}
+      inputMode="numeric"
+      placeholder={pattern}
+      hint={[p.hint, t('form.datetime_hint', { pattern, zone: timeZone })].filter(Boolean).join(' ')}
+    />
+  )
 }
 
 /** A day typed in the page language's format (`dd/mm/aaaa`, en-US `mm/dd/yyyy`), which the hint names. */
 export function DateInput(p: Common) {
   const { t, i18n } = useTranslation()
   const pattern = dateTimePattern(i18n.language, false)
-  return <PatternInput {...p} pattern={pattern} hint={[p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')} />
+  return <TypedText {...p} inputMode="numeric" placeholder={pattern} hint={[p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')} />
 }
 
-/** A text field typed to a pattern the placeholder shows (dates and times in the page's language). */
-function PatternInput({ pattern, ...p }: Common & { pattern: string }) {
+/** A value typed as text and read by the schema (numbers, dates): never altered while typing, no browser widget. */
+function TypedText({ inputMode, placeholder, ...p }: Common & { inputMode: 'decimal' | 'numeric'; placeholder?: string }) {
   return (
     <KitField {...p}>
       {({ key, defaultValue, ...c }) => (
@@ -414,8 +406,8 @@ function PatternInput({ pattern, ...p }: Common & { pattern: string }) {
           {...c}
           className="input"
           type="text"
-          inputMode="numeric"
-          placeholder={pattern}
+          inputMode={inputMode}
+          placeholder={placeholder}
           autoComplete="off"
           disabled={p.disabled}
           defaultValue={text(defaultValue)}
