@@ -39,6 +39,8 @@ describe('the typed realm API client', () => {
     void api.tms.model[':id'].$get({ param: { nick: 'ana' } })
     // @ts-expect-error: a body the endpoint states (takesJson) is its schema's input
     void api.mas.password.reset.$post({ json: { password: 'secret' } })
+    // @ts-expect-error: an endpoint declared with guardedJson states its body once, for the handler and the client
+    void api.mas.user.$post({ json: { name: 'Ana' } })
     // @ts-expect-error: and its fields' types
     void api.room.room[':id'].member.$post({ param: { id: 'r1' }, json: { nick: 42 } })
     // @ts-expect-error: the answer has no such field

@@ -3,7 +3,7 @@ import type * as v from 'valibot'
 import type { HandlerResponse } from 'hono/types'
 import type { Access } from '#shared/access'
 import type { AppEnv, Ctx } from '../api/context'
-import { requireAccess } from '../api/context'
+import { readJson, requireAccess } from '../api/context'
 import type { Auth } from '../db/sessions'
 import { apiError } from './errors'
 
@@ -68,4 +68,22 @@ export function takesJson<S extends v.GenericSchema, R extends HandlerResponse<u
   handler: Handler<AppEnv, string, LooseInput, R>,
 ): Handler<AppEnv, string, { in: { json: v.InferInput<S> }; out: { json: v.InferInput<S> } }, R> {
   return accepts<{ json: v.InferInput<S> }>()(handler)
+}
+
+type JsonInput<S extends v.GenericSchema> = { in: { json: v.InferInput<S> }; out: { json: v.InferInput<S> } }
+
+/**
+ * An endpoint that reads a JSON body, stated once: the requirement is checked, then the body is read and validated
+ * with `schema` (400 with the envelope on bad input, before the handler runs and changes anything), and the typed
+ * client sees the schema's input as the call's `json`:
+ * `.post('/', guardedJson({ all: ['mas_user_create'] }, UserCreate, async (c, auth, body) => …))`.
+ */
+export function guardedJson<A extends EndpointAccess, S extends v.GenericSchema, R extends HandlerResponse<unknown>>(
+  access: A,
+  schema: S,
+  handler: (c: Ctx, auth: A extends 'public' ? null : Auth, body: v.InferOutput<S>) => R,
+  exists?: (env: Env) => boolean,
+): Handler<AppEnv, string, JsonInput<S>, R> {
+  const read = (async (c: Ctx, auth: A extends 'public' ? null : Auth) => handler(c, auth, await readJson(c, schema))) as unknown as Guarded<A, R>
+  return accepts<{ json: v.InferInput<S> }>()(guarded(access, read, exists))
 }

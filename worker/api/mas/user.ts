@@ -11,8 +11,8 @@ import { auditStatement } from '../../db/audit'
 import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCeiling } from '../../lib/ceiling'
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { guarded, takesJson } from '../../lib/guard'
-import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
+import { guarded, guardedJson } from '../../lib/guard'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { ImportBody, importUsers } from './user-import'
 import { planUserWrite, realmNick, refuseForeign, userWriteContext } from './user-write'
 
@@ -74,13 +74,7 @@ export const user = new Hono<AppEnv>()
   /** POST /mas/user/import: CSV import with a per-row report (`dry_run` checks without writing). */
   .post(
     '/import',
-    takesJson(
-      ImportBody,
-      guarded({ all: ['mas_user_import'] }, async (c, auth) => {
-        const body = await readJson(c, ImportBody)
-        return c.json(await importUsers(c, auth, body.csv, body.dry_run))
-      }),
-    ),
+    guardedJson({ all: ['mas_user_import'] }, ImportBody, async (c, auth, body) => c.json(await importUsers(c, auth, body.csv, body.dry_run))),
   )
   /**
    * GET /mas/user/{nick}: the user with roles and supervisees (mas_user_edit reads what it edits), and `ceiling`: the
@@ -97,8 +91,7 @@ export const user = new Hono<AppEnv>()
   /** POST /mas/user: creates a user of the caller's realm (its origin realm). */
   .post(
     '/',
-    guarded({ all: ['mas_user_create'] }, async (c, auth) => {
-      const body = await readJson(c, UserCreate)
+    guardedJson({ all: ['mas_user_create'] }, UserCreate, async (c, auth, body) => {
       const nick = realmNick(body.nick, await realmNickSuffix(c.env.DB, auth.realm), true)
       if (await getUser(c.env.DB, auth.realm, nick)) throw apiError(409, 'conflict', `User ${nick} already exists.`, 'nick', nick)
       await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), { ...body, nick }, null))
@@ -108,10 +101,9 @@ export const user = new Hono<AppEnv>()
   /** PUT /mas/user/{nick}: changes the fields sent; refused for users whose origin realm is another one. */
   .put(
     '/:nick',
-    guarded({ all: ['mas_user_edit'] }, async (c, auth) => {
+    guardedJson({ all: ['mas_user_edit'] }, UserUpdate, async (c, auth, body) => {
       const existing = await load(c, auth)
       refuseForeign(auth, existing)
-      const body = await readJson(c, UserUpdate)
       await runBatch(c.env.DB, await planUserWrite(c, auth, await userWriteContext(c, auth), body, existing))
       return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
     }),
@@ -119,34 +111,30 @@ export const user = new Hono<AppEnv>()
   /** PUT /mas/user/{nick}/disable: `{disabled}`; disabling ends every session of the user in the same batch. */
   .put(
     '/:nick/disable',
-    takesJson(
-      UserDisable,
-      guarded({ all: ['mas_user_disable'] }, async (c, auth) => {
-        const existing = await load(c, auth)
-        refuseForeign(auth, existing)
-        const { disabled } = await readJson(c, UserDisable)
-        if (isSelf(auth, auth.realm, existing.nick)) throw apiError(409, 'lockout', 'You cannot disable yourself.', 'nick', existing.nick)
-        await refuseAbove(c, auth, existing)
-        if (disabled !== existing.disabled) {
-          const db = c.env.DB
-          await runBatch(db, [
-            setUserDisabledStatement(db, auth.realm, existing.nick, disabled),
-            ...(disabled ? [revokeUserSessionsStatement(db, auth.realm, existing.nick)] : []),
-            auditStatement(db, {
-              realm: auth.realm,
-              actor: auth.nick,
-              action: disabled ? 'disable' : 'enable',
-              entity: 'user',
-              entityId: existing.nick,
-              before: { disabled: existing.disabled },
-              after: { disabled },
-              requestId: c.get('requestId'),
-            }),
-          ])
-        }
-        return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
-      }),
-    ),
+    guardedJson({ all: ['mas_user_disable'] }, UserDisable, async (c, auth, { disabled }) => {
+      const existing = await load(c, auth)
+      refuseForeign(auth, existing)
+      if (isSelf(auth, auth.realm, existing.nick)) throw apiError(409, 'lockout', 'You cannot disable yourself.', 'nick', existing.nick)
+      await refuseAbove(c, auth, existing)
+      if (disabled !== existing.disabled) {
+        const db = c.env.DB
+        await runBatch(db, [
+          setUserDisabledStatement(db, auth.realm, existing.nick, disabled),
+          ...(disabled ? [revokeUserSessionsStatement(db, auth.realm, existing.nick)] : []),
+          auditStatement(db, {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: disabled ? 'disable' : 'enable',
+            entity: 'user',
+            entityId: existing.nick,
+            before: { disabled: existing.disabled },
+            after: { disabled },
+            requestId: c.get('requestId'),
+          }),
+        ])
+      }
+      return c.json(await getUser(c.env.DB, auth.realm, existing.nick))
+    }),
   )
   /** DELETE /mas/user/{nick}: removes the user (their roles and sessions go with them). */
   .delete(

@@ -62,7 +62,7 @@ export async function saveUser(request: Request, context: AppLoadContext, mode: 
       return { errors: [] as ErrorItem[], toggled: true }
     }
     const values = save.success ? save.output.values : {}
-    const saved = mode === 'create' ? await apiData(api.mas.user.$post({ json: values })) : await api.put<User>(path, values)
+    const saved = mode === 'create' ? await apiData(api.mas.user.$post({ json: values as never })) : await api.put<User>(path, values)
     throw redirect('/user', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.user.saved', values: { nick: saved.nick } }) } })
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
