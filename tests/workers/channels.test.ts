@@ -369,6 +369,12 @@ describe('channels', () => {
     const reader = await userWith(other.code, ['sns_channel_list'])
     await expectEnvelope(await api(other.host, 'channel', { method: 'POST', token: reader.token, json: { name: 'X', members: [] } }), 403)
     const { cookie } = await userWith(other.code, ['dashboard_dashboard_access', ...ALL])
-    for (const path of ['/channel', '/channel/create']) expect((await call(other.host, path, { headers: { cookie } })).status, path).toBe(200)
+    const mine = (await (
+      await api(other.host, 'channel', { method: 'POST', token: other.token, json: { name: 'Deles', members: [{ nick: other.me, permission: 'owner' }] } })
+    ).json()) as Channel
+    for (const path of ['/channel', '/channel/create', `/channel/edit/${mine.id}`, `/channel/edit/${mine.id}?q=zz`])
+      expect((await call(other.host, path, { headers: { cookie } })).status, path).toBe(200)
+    // Another realm's channel is not found on the edit screen either.
+    expect((await call(other.host, `/channel/edit/${ch.id}`, { headers: { cookie } })).status).toBe(404)
   })
 })
