@@ -217,6 +217,18 @@ describe('channels', () => {
       { language: 'pt-BR', message: 'Sem ******** aqui' },
       { language: 'en-US', message: 'Welcome' },
     ])
+    // Links: with the realm's link rule on, a link outside the exemption domains is masked, one inside is kept.
+    await env.DB.batch([
+      env.DB.prepare('UPDATE realm SET word_filter_links = 1 WHERE code = ?').bind(code),
+      env.DB.prepare("INSERT INTO realm_exemption_domain (realm, domain) VALUES (?, 'escola.edu')").bind(code),
+    ])
+    const linked = await api(host, `channel/${ch.id}`, {
+      method: 'PUT',
+      token,
+      json: { name: 'Canal limpo', welcome: [{ language: 'pt-BR', message: 'Veja https://aula.escola.edu/x e https://spam.example/y' }] },
+    })
+    expect(linked.status, await linked.clone().text()).toBe(200)
+    expect(((await linked.json()) as Channel).welcome[0].message).toBe('Veja https://aula.escola.edu/x e ' + '*'.repeat('https://spam.example/y'.length))
     // One welcome message per language.
     await expectEnvelope(
       await api(host, 'channel', {
