@@ -1,3 +1,6 @@
+import type { TFunction } from 'i18next'
+import { createElement, type ReactNode } from 'react'
+import { Icon, type IconName } from '~/components/ui/icon'
 import type { FieldSpec } from '~/lib/form-fields'
 import type { ListSpec } from '~/lib/lists'
 import { when } from '~/lib/list-format'
@@ -13,12 +16,18 @@ type Format = NonNullable<TableColumn<Record<string, unknown>>['format']>
 
 function formatOf(f: PlainField): Format | undefined {
   if (f.column?.format === 'when') return when
-  if (f.column?.format === 'option') {
+  if (f.column?.format === 'option' || f.column?.format === 'icon') {
     const labels = new Map((f.form?.options ?? []).map((o) => [o.value, o.label]))
     return (v, _row, t) => (labels.has(String(v)) ? t(labels.get(String(v))!) : String(v ?? ''))
   }
   return undefined
 }
+
+/** A cell showing the value's icon beside its label (the label alone in CSV). */
+const iconCell =
+  (name: string, label: Format) =>
+  (row: Record<string, unknown>, t: TFunction): ReactNode =>
+    createElement('span', { className: 'icon-cell' }, createElement(Icon, { name: String(row[name]) as IconName }), ' ', label(row[name] as never, row, t))
 
 export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
   const columns: TableColumn<Record<string, unknown>>[] = Object.entries(e.fields)
@@ -33,6 +42,7 @@ export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
       tooltip: f.column!.ellipsis,
       format: formatOf(f),
       time: f.column!.format === 'when' || undefined,
+      render: f.column!.format === 'icon' ? iconCell(name, formatOf(f)!) : undefined,
     }))
   return {
     name: e.name,

@@ -13,13 +13,13 @@ export interface FieldSpec {
   label: string
   /** The label is the realm's own words (extra fields), not a translation key. */
   literal?: boolean
-  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'date' | 'checkboxes' | 'list' | 'lines' | 'color'
+  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'datetime' | 'date' | 'checkboxes' | 'list' | 'lines' | 'color' | 'icon'
   options?: { value: string; label: string }[]
   hint?: string
   required?: boolean
   /** An empty value is sent as null (optional references, dates). */
   nullable?: boolean
-  /** Select values are numbers. */
+  /** Select values are numbers. (`icon`: one of the options' icons, shown as a picker of icons with their labels.) */
   numeric?: boolean
   step?: string
   min?: number

@@ -166,7 +166,6 @@ export const ROUTES: RouteEntry[] = [
   // Users, channels, rooms, sessions, metaverse, assets, technical
   ...resource('user', '/user', 'mas_user', 'nick'),
   ...resource('channel', '/channel', 'sns_channel', 'channelId'),
-  ...resource('channel.category', '/channel/category', 'sns_channel_category', 'categoryId'),
   ...resource('room', '/room', 'room_room', 'room'),
   ...resource('room.category', '/room/category', 'room_category', 'categoryId'),
   ...resource('room.card', '/room/card', 'room_card', 'card'),

@@ -178,3 +178,28 @@ describe('a kit form on a real screen', () => {
     expect(summary?.textContent).not.toContain('targets')
   })
 })
+
+describe('list fields', () => {
+  it('adds, moves and removes items in place (the buttons submit Conform intents)', async () => {
+    const schema = v.object({ targets: v.array(v.object({ nick: v.string() })) })
+    function Screen() {
+      return (
+        <KitForm schema={schema} timeZone={timeZone} defaultValue={{ targets: [{ nick: 'ana' }] }}>
+          <ListField name="targets" label="Destinatários" addLabel="Adicionar" newItem={{ nick: 'novo' }}>
+            {(item) => <TextInput name={`${item}.nick`} label="Destinatário" />}
+          </ListField>
+        </KitForm>
+      )
+    }
+    renderRoute('/x', Screen, {})
+    const values = () => screen.queryAllByLabelText('Destinatário').map((e) => (e as HTMLInputElement).value)
+    await screen.findByLabelText('Destinatário')
+    expect(values()).toEqual(['ana'])
+    act(() => fireEvent.click(screen.getByRole('button', { name: /Adicionar/ })))
+    await waitFor(() => expect(values()).toEqual(['ana', 'novo']))
+    act(() => fireEvent.click(screen.getByRole('button', { name: pt['form.list.up'].replace('{{n}}', '2') })))
+    await waitFor(() => expect(values()).toEqual(['novo', 'ana']))
+    act(() => fireEvent.click(screen.getByRole('button', { name: pt['form.list.remove'].replace('{{n}}', '1') })))
+    await waitFor(() => expect(values()).toEqual(['ana']))
+  })
+})

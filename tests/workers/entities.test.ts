@@ -39,6 +39,15 @@ const EXAMPLES: Record<string, { valid: () => Record<string, unknown>; change: R
       [{ name: 'Coesão', group_id: 'no-such-group' }, 'group_id'],
     ],
   },
+  channel_category: {
+    valid: () => ({ name: `Esportes ${crypto.randomUUID().slice(0, 6)}`, priority: 2, featured: true, active: true, is_primary: false, icon: 'running' }),
+    change: { priority: 5, icon: 'tv', featured: false },
+    invalid: [
+      [{ name: 'E' }, 'name'],
+      [{ name: 'Esportes', icon: 'rocket' }, 'icon'],
+      [{ name: 'Esportes', priority: -1 }, 'priority'],
+    ],
+  },
 }
 
 const DECLARATION_FILES = import.meta.glob<PlainEntity>('../../app/shared/entities/*.ts', { eager: true, import: 'default' })

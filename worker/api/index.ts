@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
 import { asset } from './asset'
 import { captcha } from './captcha'
+import { channel } from './channel/channel'
 import type { AppEnv } from './context'
 import { outbox } from './dev/outbox'
 import { device } from './device'
@@ -90,6 +91,8 @@ export function createApi() {
     .route('/tms/question_bank', bank)
     .route('/tms/category', tmsCategory)
     .route('/', entityRoutes())
+    // After the entities: `/channel/category` is the channel categories' declared API.
+    .route('/channel', channel)
     .route('/tms/token', token)
     .route('/room/room', room)
     .route('/room/group', roomGroup)

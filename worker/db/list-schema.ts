@@ -14,6 +14,7 @@ import { extraFieldEntity } from '#shared/schemas/extra-field'
 import { accountEntity, contentEntity, movementEntity, packageEntity, statementEntity } from '#shared/schemas/ledger-entity'
 import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
+import { channelEntity } from '#shared/schemas/channel'
 import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
 import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
@@ -45,6 +46,7 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   accountEntity,
   movementEntity,
   statementEntity,
+  channelEntity,
   ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 

@@ -1,5 +1,6 @@
 import { PERMISSIONS, PLATFORM_ROLE, isPlatformPermission, type Permission } from '#shared/schemas/permission'
 import { seedLedger } from './ledger'
+import { seedChannels } from './channels'
 import { seedRealmAdmin } from './realm-admin'
 import { seedTms } from './tms'
 
@@ -263,6 +264,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
   statements.push(...seedLedger(db))
   statements.push(...(await seedRealmAdmin(db, hash)))
   statements.push(...seedTms(db))
+  statements.push(...seedChannels(db))
   const results = await db.batch(statements)
   return { inserted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) }
 }

@@ -48,6 +48,7 @@ export function KitForm<S extends v.GenericSchema>({
   submitLabel,
   submitIcon = 'check',
   method = 'post',
+  action,
   protect = false,
   id,
   'aria-label': ariaLabel,
@@ -77,6 +78,8 @@ export function KitForm<S extends v.GenericSchema>({
    * neither the language nor the zone, its dates are read in the page's language.
    */
   method?: 'get' | 'post'
+  /** Where the form posts (default: the page's own action), e.g. `?intent=add_member`. */
+  action?: string
   /** Warn before leaving with unsaved changes. */
   protect?: boolean
   id?: string
@@ -145,6 +148,7 @@ export function KitForm<S extends v.GenericSchema>({
     <FormProvider context={form.context}>
       <FormElement
         method={method}
+        action={action}
         {...formProps}
         ref={formRef}
         noValidate
@@ -458,6 +462,24 @@ function ChoiceGroup({
   )
 }
 
+/** One icon of a few (radio buttons showing each icon with its label): the value is the icon's name. */
+export function IconPicker({ options, ...p }: Common & { options: { value: string; label: string }[] }) {
+  return (
+    <RadioGroup
+      {...p}
+      className="field option-list icon-picker"
+      options={options.map((o) => ({
+        value: o.value,
+        label: (
+          <>
+            <Icon name={o.value as IconName} /> {o.label}
+          </>
+        ),
+      }))}
+    />
+  )
+}
+
 /** A nested object's fields under one legend (names `parent.child`). */
 export function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
   return (
@@ -469,8 +491,9 @@ export function Fieldset({ legend, children }: { legend: string; children: React
 }
 
 /**
- * A list of items (`name[0]`, `name[1]`…) with add, remove and move buttons. The buttons are Conform intents: with
- * script they change the form in place; without, they post and the action answers the changed form.
+ * A list of items (`name[0]`, `name[1]`…) with add, remove and move buttons. The buttons are Conform intents (submit
+ * buttons named `__intent__`: Conform's button props carry no type): with script they change the form in place;
+ * without, they post and the action answers the changed form.
  */
 export function ListField({
   name,
@@ -501,7 +524,7 @@ export function ListField({
             {children(item.name, index)}
             <span className="list-field-tools">
               <button
-                type="button"
+                type="submit"
                 className="btn btn-icon"
                 disabled={index === 0}
                 {...form.reorder.getButtonProps({ name: name as FieldName<unknown[]>, from: index, to: index - 1 })}
@@ -509,21 +532,21 @@ export function ListField({
                 <Icon name="arrowUp" label={t('form.list.up', { n: String(index + 1) })} />
               </button>
               <button
-                type="button"
+                type="submit"
                 className="btn btn-icon"
                 disabled={index === items.length - 1}
                 {...form.reorder.getButtonProps({ name: name as FieldName<unknown[]>, from: index, to: index + 1 })}
               >
                 <Icon name="arrowDown" label={t('form.list.down', { n: String(index + 1) })} />
               </button>
-              <button type="button" className="btn btn-icon" {...form.remove.getButtonProps({ name: name as FieldName<unknown[]>, index })}>
+              <button type="submit" className="btn btn-icon" {...form.remove.getButtonProps({ name: name as FieldName<unknown[]>, index })}>
                 <Icon name="trash" label={t('form.list.remove', { n: String(index + 1) })} />
               </button>
             </span>
           </li>
         ))}
       </ol>
-      <button type="button" className="btn" {...form.insert.getButtonProps({ name: name as FieldName<unknown[]>, defaultValue: newItem as never })}>
+      <button type="submit" className="btn" {...form.insert.getButtonProps({ name: name as FieldName<unknown[]>, defaultValue: newItem as never })}>
         <Icon name="plus" /> {addLabel}
       </button>
       {error ? (
@@ -553,6 +576,8 @@ export function SpecField({ spec, timeZone }: { spec: FieldSpec; timeZone: strin
       return <SelectInput {...p} options={options} placeholder={spec.nullable ? t('tms.form.none') : undefined} />
     case 'checkboxes':
       return <CheckboxGroup {...p} options={options} />
+    case 'icon':
+      return <IconPicker {...p} options={options} />
     case 'datetime':
       return <DateTimeInput {...p} timeZone={timeZone} />
     case 'date':

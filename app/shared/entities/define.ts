@@ -16,14 +16,14 @@ export interface ColumnDecl {
   ellipsis?: boolean
   /**
    * Named cell formats (the console maps them to functions): `when` a stored time in the list's zone, `option` the
-   * translated label of the field's form option.
+   * translated label of the field's form option, `icon` that option's icon beside its label.
    */
-  format?: 'when' | 'option'
+  format?: 'when' | 'option' | 'icon'
 }
 
 /** How a field shows in the create and edit form (the form kit's FieldSpec, without name and label). */
 export interface FormDecl {
-  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'color'
+  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'color' | 'icon'
   required?: boolean
   nullable?: boolean
   numeric?: boolean
@@ -31,7 +31,7 @@ export interface FormDecl {
   min?: number
   max?: number
   hint?: string
-  /** Fixed options (labels are i18n keys). */
+  /** Fixed options (labels are i18n keys; with kind `icon` the values are icon names, offered as a picker). */
   options?: { value: string; label: string }[]
   /** Options read from another list of the realm: its API path, query, and the fields giving value and label. */
   optionsFrom?: { api: string; query?: Record<string, string>; value: string; label: string; permission: string }
@@ -66,7 +66,7 @@ export interface PlainEntity<Row extends Record<string, unknown> = Record<string
   /** Flash message key after a save (given the saved row's label as `name`). */
   saved: string
   /** Refuses deleting a row still referenced (kind given to worker/db/tms usage()). */
-  inUse?: 'category' | 'genre' | 'skill'
+  inUse?: 'category' | 'genre' | 'skill' | 'channel_category'
 }
 
 /** Field label key: `resources.<name>.fields.<field>` (the stamps share `resources.tms.fields.*`). */

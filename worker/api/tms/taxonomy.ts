@@ -10,9 +10,9 @@ import type { Ctx } from '../context'
 export const created = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), updated_at: nowIso(), updated_by: auth.nick })
 export const updated = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
 
-export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'skill', id: string) {
+export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'skill' | 'channel_category', id: string) {
   const n = await usage(c.env.DB, auth.realm, kind, id)
-  if (n > 0) throw apiError(409, 'in_use', `tms.${kind}.in_use`, 'id', n)
+  if (n > 0) throw apiError(409, 'in_use', kind === 'channel_category' ? 'channel.category_in_use' : `tms.${kind}.in_use`, 'id', n)
 }
 
 /** A skill's group must be a group of the realm; a group holding skills stays a group. */
