@@ -22,7 +22,7 @@ describe('the typed realm API client', () => {
       .resolves.toHaveProperty('published_count')
       .toEqualTypeOf<number>()
     expectTypeOf(apiData(api.tms.category.$get())).resolves.toMatchTypeOf<ListPage<{ id: string; name: string }>>()
-    expectTypeOf(apiData(api.tms.model.$post({ json: {} }))).resolves.toMatchTypeOf<Pick<Model, 'id' | 'title'>>()
+    expectTypeOf(apiData(api.tms.model.$post({ json: { title: 'Prova' } }))).resolves.toMatchTypeOf<Pick<Model, 'id' | 'title'>>()
     expectTypeOf(api.mas.password.reset.$post).parameter(0).toMatchTypeOf<{ json: { password: string; confirm: string } }>()
     // A plain entity is typed by its declaration's row.
     expectTypeOf(apiData(api.entity<{ id: string }>('tms/genre').index.$get())).resolves.toEqualTypeOf<ListPage<{ id: string }>>()
@@ -37,7 +37,7 @@ describe('the typed realm API client', () => {
     void api.tms.model[':id'].$get()
     // @ts-expect-error: and named as the route names it
     void api.tms.model[':id'].$get({ param: { nick: 'ana' } })
-    // @ts-expect-error: a body the endpoint states (takesJson) is its schema's input
+    // @ts-expect-error: a body the endpoint states (guardedJson) is its schema's input
     void api.mas.password.reset.$post({ json: { password: 'secret' } })
     // @ts-expect-error: an endpoint declared with guardedJson states its body once, for the handler and the client
     void api.mas.user.$post({ json: { name: 'Ana' } })

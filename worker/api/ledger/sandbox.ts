@@ -4,9 +4,9 @@ import { realmDevelopment } from '../../db/realms'
 import * as v from 'valibot'
 import { randomToken, sha256Hex, timingSafeEqual } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { SANDBOX_CARDS, SANDBOX_SIGNATURE_HEADER, providerByCode, sandboxSecret, signSandboxWebhook } from '../../lib/payments'
-import { type AppEnv, type Ctx, origin, pathParam, readJson } from '../context'
+import { type AppEnv, type Ctx, origin, pathParam } from '../context'
 import { receiveWebhook } from './webhook'
 
 const enc = new TextEncoder()
@@ -70,8 +70,7 @@ export const sandbox = new Hono<AppEnv>()
   /** POST ledger/sandbox/pay/{id}: the buyer pays on the sandbox; it confirms through the signed webhook. */
   .post(
     '/pay/:id',
-    guarded('public', async (c) => {
-      const body = await readJson(c, PayBody)
+    guardedJson('public', PayBody, async (c, _auth, body) => {
       const intent = await sandboxIntent(c, pathParam(c, 'id'), body.secret)
       if (intent.status === 'succeeded') throw apiError(409, 'already_paid', 'ledger.error.already_paid', 'intent', intent.id)
       let outcome: { outcome: 'succeeded' | 'failed'; failureCode?: string }
