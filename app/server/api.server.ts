@@ -23,6 +23,19 @@ export class RealmApiError extends Error {
   }
 }
 
+/**
+ * The answer of a call, or null when the API answers one of `statuses` (404 by default: no such record, or one the
+ * caller may not see, which the API answers alike); any other refusal rejects as before.
+ */
+export async function orNull<T>(call: Promise<T>, statuses: readonly number[] = [404]): Promise<T | null> {
+  try {
+    return await call
+  } catch (err) {
+    if (err instanceof RealmApiError && statuses.includes(err.status)) return null
+    throw err
+  }
+}
+
 /** Turns a failed API call into the Response a route error boundary shows (status and envelope kept). */
 export async function orErrorResponse<T>(call: Promise<T>): Promise<T> {
   try {

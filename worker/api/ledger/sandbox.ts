@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { findSandboxIntent, type SandboxIntent } from '../../db/ledger-payments'
 import { realmDevelopment } from '../../db/realms'
 import * as v from 'valibot'
+import { SandboxCardNumber, SandboxOutcome } from '#shared/schemas/ledger'
 import { randomToken, sha256Hex, timingSafeEqual } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
@@ -31,14 +32,9 @@ const Secret = v.pipe(v.string('validation.required'), v.minLength(16, 'validati
 
 const PayBody = v.object({
   secret: Secret,
-  card_number: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => s.replace(/[\s-]/g, '')),
-      v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'),
-    ),
-  ),
-  outcome: v.optional(v.picklist(['approve', 'decline'], 'validation.picklist')),
+  // The same rules as the hosted checkout's form; which one is required depends on the intent's kind (below).
+  card_number: v.optional(SandboxCardNumber),
+  outcome: v.optional(SandboxOutcome),
 })
 
 /**
