@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { Category } from '#shared/schemas/category'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { CategoryFormInput } from './__category-form'
 
@@ -37,7 +37,7 @@ export function saveCategory(request: Request, context: AppLoadContext, mode: 'c
     route: mode === 'create' ? 'realm.category.create' : 'realm.category.edit',
     schema: CategoryFormInput,
     call: (api, body) =>
-      mode === 'create' ? api.post<Category>('room/category', body) : api.put<Category>(`room/category/${encodeURIComponent(id ?? '')}`, body),
+      apiData(mode === 'create' ? api.room.category.$post({ json: body }) : api.room.category[':id'].$put({ param: { id: id ?? '' }, json: body })),
     redirect: '/realm/category',
     flash: (saved) => ({ kind: 'success', message: 'resources.category.saved', values: { name: saved.name } }),
   })

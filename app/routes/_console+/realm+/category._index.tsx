@@ -10,7 +10,8 @@ import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
 import type { Category } from '#shared/schemas/category'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
+import { rowResult } from '~/server/entity-form.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.realm.category.list' }
@@ -28,13 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
   if (!id.success)
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await api.delete(`room/category/${encodeURIComponent(id.output)}`)
-    return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  return rowResult(apiData(api.room.category[':id'].$delete({ param: { id: id.output } })))
 }
 
 export default function CategoryListRoute() {
