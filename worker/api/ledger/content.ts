@@ -85,7 +85,8 @@ export const content = crudWithOwnRoutes(
           '/:key',
           guarded(ledgerAccess('ledger_content_delete'), async (c, auth) => {
             const key = parse(ContentKey, pathParam(c, 'key'))
-            // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body.
+            // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body: read only
+            // when one is sent (a DELETE has no body as a rule), so this endpoint is not guardedJson.
             const sent = c.req.header('content-type')?.includes('application/json')
               ? await readJson(c, v.partial(v.object({ should_propagate: v.boolean(), is_system: v.boolean() })))
               : {}
