@@ -4,6 +4,7 @@ import { useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { KitForm, TextInput } from '~/components/form/kit'
+import { SandboxCardNumber, SandboxOutcome } from '#shared/schemas/ledger'
 import { RouteError } from '~/components/shell/route-error'
 import { money } from '~/lib/format'
 import { DEFAULT_TIME_ZONE as DEFAULT_ZONE } from '~/lib/form-kit'
@@ -42,13 +43,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const SandboxPay = v.variant('kind', [
   v.object({
     kind: v.literal('card'),
-    card_number: v.pipe(
-      v.string('validation.required'),
-      v.transform((s) => s.replace(/[\s-]/g, '')),
-      v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'),
-    ),
+    card_number: SandboxCardNumber,
   }),
-  v.object({ kind: v.literal('regional'), outcome: v.picklist(['approve', 'decline'], 'validation.picklist') }),
+  v.object({ kind: v.literal('regional'), outcome: SandboxOutcome }),
 ])
 
 /** Which of the two forms was sent: the regional one posts the buyer's `outcome` (its buttons), the card one a number. */

@@ -3,7 +3,8 @@ import { hc, type ClientResponse } from 'hono/client'
 import type { SuccessStatusCode } from 'hono/utils/http-status'
 import type { ApiType } from '../../worker/api/index'
 import type { CrudApi } from '../../worker/lib/entity'
-import { isErrorEnvelope, type ErrorItem } from '#shared/schemas/error'
+import * as v from 'valibot'
+import { isErrorEnvelope, issuesToErrors, type ErrorItem } from '#shared/schemas/error'
 import { forgetRequest } from './memo.server'
 
 export const DASH_VERSION_HEADER = 'x-dash-version'
@@ -19,6 +20,19 @@ export class RealmApiError extends Error {
   /** True when some item has this cause. */
   has(cause: string): boolean {
     return this.errors.some((e) => e.cause === cause)
+  }
+}
+
+/**
+ * The answer of a call, or null when the API answers one of `statuses` (404 by default: no such record, or one the
+ * caller may not see, which the API answers alike); any other refusal rejects as before.
+ */
+export async function orNull<T>(call: Promise<T>, statuses: readonly number[] = [404]): Promise<T | null> {
+  try {
+    return await call
+  } catch (err) {
+    if (err instanceof RealmApiError && statuses.includes(err.status)) return null
+    throw err
   }
 }
 
@@ -182,6 +196,16 @@ export type RealmApi = ReturnType<typeof realmApi>
 
 /** What a successful call answers (its 2xx outputs; 204 answers null). */
 export type ApiData<R> = R extends ClientResponse<infer O, infer S, infer _F> ? (S extends SuccessStatusCode ? O : never) : never
+
+/**
+ * A document the console forwards as it came (the model editor's JSON, an imported export), checked against the
+ * endpoint's own schema before the call: the value, typed as the endpoint's body, or the RealmApiError (400, one item
+ * per failed rule) the Worker would answer — the same envelope, so the screen shows the same field errors.
+ */
+export function validBody<S extends v.GenericSchema>(schema: S, value: unknown): v.InferInput<S> {
+  if (v.is(schema, value)) return value
+  throw new RealmApiError(400, issuesToErrors(v.safeParse(schema, value).issues ?? []))
+}
 
 /**
  * The answer of a typed client call, parsed: `const page = await apiData(api.mas.user.$get({ query }))`. A refused call

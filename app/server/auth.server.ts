@@ -2,7 +2,7 @@ import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { can, type Access } from '#shared/access'
 import { routeById } from '#shared/manifest'
 import type { PermissionMap } from '#shared/schemas/permission'
-import { RealmApiError, realmApi, type RealmApi } from './api.server'
+import { RealmApiError, apiData, realmApi, type RealmApi } from './api.server'
 import { sessionCookie } from './cookies.server'
 import { oncePerRequest } from './memo.server'
 import { getRealmContext, type RealmContext } from './realm.server'
@@ -100,7 +100,7 @@ async function loadUser(request: Request, context: AppLoadContext): Promise<Sign
   const api = await apiFor(request, context, realm)
   let user: SessionUser
   try {
-    user = await api.get<SessionUser>('mas/session')
+    user = await apiData(api.mas.session.$get())
   } catch (err) {
     if (err instanceof RealmApiError && err.status === 401) {
       signinRequired(err.has('session_timeout') ? 'session_timeout' : 'signin', 401, { 'Set-Cookie': await clearSession(request) })
@@ -108,7 +108,7 @@ async function loadUser(request: Request, context: AppLoadContext): Promise<Sign
     throw err
   }
   if (!user.permissions.dashboard_dashboard_access) {
-    await api.delete('device').catch(() => undefined)
+    await api.device.$delete().catch(() => undefined)
     signinRequired('dashboard_access', 403, { 'Set-Cookie': await clearSession(request) })
   }
   return { user, realm, api }

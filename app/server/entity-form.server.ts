@@ -37,17 +37,24 @@ export function saveForm<S extends v.GenericSchema>(
   })
 }
 
+/**
+ * A row action's API call (a list's delete, a statement line's reversal) answered for the screen's fetcher as
+ * `{ ok, errors, result }`; the API's refusal keeps its status and envelope (the screen toasts it).
+ */
+export async function rowResult<T>(call: Promise<T>) {
+  try {
+    return { ok: true as const, errors: [] as ErrorItem[], result: await call }
+  } catch (err) {
+    if (err instanceof RealmApiError) return data({ ok: false as const, errors: err.errors, result: undefined }, { status: err.status })
+    throw err
+  }
+}
+
 /** The delete action of a list screen: the row's id from the form, the API's answer as `{ ok, errors }`. */
 export async function deleteRow(request: Request, context: AppLoadContext, route: string, remove: (api: RealmApi, id: string) => Promise<unknown>) {
   const { api } = await requireRoute(request, context, route)
   const id = String((await request.formData()).get('id') ?? '')
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(id))
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: id, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await remove(api, id)
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
-  return { ok: true, errors: [] as ErrorItem[] }
+  return rowResult(remove(api, id).then(() => null))
 }

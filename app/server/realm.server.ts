@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { RealmConfig } from '#shared/schemas/realm'
-import { RealmApiError, realmApi } from './api.server'
+import { apiData, orNull, realmApi } from './api.server'
 import { realmCookie } from '#shared/cookies.server'
 import { oncePerRequest } from './memo.server'
 
@@ -35,11 +35,6 @@ async function resolve(request: Request, context: AppLoadContext): Promise<Realm
   const chosen = multirealm ? (linkedRealm(request) ?? ((await realmCookie(request).parse(request.headers.get('cookie'))) as string | null)) : null
   const code = context.hostRealm ?? chosen
   if (!code) return { code: null, multirealm, config: null }
-  try {
-    const config = await realmApi(request, context).get<RealmConfig>(`mas/realm/${encodeURIComponent(code)}/config`)
-    return { code, multirealm, config }
-  } catch (err) {
-    if (err instanceof RealmApiError && err.status === 404) return { code: null, multirealm, config: null }
-    throw err
-  }
+  const config = await orNull(apiData(realmApi(request, context).mas.realm[':code'].config.$get({ param: { code } })))
+  return config ? { code, multirealm, config } : { code: null, multirealm, config: null }
 }

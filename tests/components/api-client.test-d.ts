@@ -22,7 +22,7 @@ describe('the typed realm API client', () => {
       .resolves.toHaveProperty('published_count')
       .toEqualTypeOf<number>()
     expectTypeOf(apiData(api.tms.category.$get())).resolves.toMatchTypeOf<ListPage<{ id: string; name: string }>>()
-    expectTypeOf(apiData(api.tms.model.$post({ json: {} }))).resolves.toMatchTypeOf<Pick<Model, 'id' | 'title'>>()
+    expectTypeOf(apiData(api.tms.model.$post({ json: { title: 'Prova' } }))).resolves.toMatchTypeOf<Pick<Model, 'id' | 'title'>>()
     expectTypeOf(api.mas.password.reset.$post).parameter(0).toMatchTypeOf<{ json: { password: string; confirm: string } }>()
     // A plain entity is typed by its declaration's row.
     expectTypeOf(apiData(api.entity<{ id: string }>('tms/genre').index.$get())).resolves.toEqualTypeOf<ListPage<{ id: string }>>()
@@ -37,7 +37,7 @@ describe('the typed realm API client', () => {
     void api.tms.model[':id'].$get()
     // @ts-expect-error: and named as the route names it
     void api.tms.model[':id'].$get({ param: { nick: 'ana' } })
-    // @ts-expect-error: a body the endpoint states (takesJson) is its schema's input
+    // @ts-expect-error: a body the endpoint states (guardedJson) is its schema's input
     void api.mas.password.reset.$post({ json: { password: 'secret' } })
     // @ts-expect-error: an endpoint declared with guardedJson states its body once, for the handler and the client
     void api.mas.user.$post({ json: { name: 'Ana' } })
@@ -45,5 +45,43 @@ describe('the typed realm API client', () => {
     void api.room.room[':id'].member.$post({ param: { id: 'r1' }, json: { nick: 42 } })
     // @ts-expect-error: the answer has no such field
     void apiData(api.version.$get()).then((v) => v.nope)
+  })
+
+  it('types the ledger: idempotent movements keep their answer, and their bodies are their schemas', () => {
+    const transfer = { targets: ['ana'], points: 5, idempotency_key: 'con-12345678' }
+    // A replayed answer is the same JSON, so the idempotency wrapper keeps the handler's answer type.
+    expectTypeOf(apiData(api.ledger.transaction.transfer.$post({ json: transfer }))).resolves.toMatchTypeOf<{
+      billing_key: string
+      total: number
+      targets: string[]
+    }>()
+    expectTypeOf(apiData(api.ledger.transaction.sponsor.$post({ json: { realm: 'demo', points: 5, idempotency_key: 'con-12345678' } })))
+      .resolves.toHaveProperty('realm')
+      .toEqualTypeOf<string>()
+    expectTypeOf(apiData(api.ledger.transaction.reversal.$post({ json: { transaction_id: 't1', idempotency_key: 'con-12345678' } })))
+      .resolves.toHaveProperty('reverses')
+      .toEqualTypeOf<string>()
+    expectTypeOf(apiData(api.ledger.transaction.debit.$post({ json: { contents: ['lesson.summary'], idempotency_key: 'con-12345678' } })))
+      .resolves.toHaveProperty('contents')
+      .toEqualTypeOf<{ key: string; points: number }[]>()
+    expectTypeOf(apiData(api.ledger.transaction.purchase.$post({ json: { provider: 'sandbox', product_id: 'p1', provider_data: { transaction_amount: 10 } } })))
+      .resolves.toHaveProperty('checkout_url')
+      .toEqualTypeOf<string>()
+    // The routes crudWithOwnRoutes merges keep both sets: the package's own delete and crud's read.
+    expectTypeOf(api.ledger.package[':id'].$delete).toBeFunction()
+    expectTypeOf(apiData(api.ledger.package[':id'].$get({ param: { id: 'p1' } }))).resolves.toHaveProperty('cost')
+    expectTypeOf(apiData(api.ledger.wallet[':id'].$get({ param: { id: 'ana' } })))
+      .resolves.toHaveProperty('kind')
+      .toEqualTypeOf<'user' | 'realm'>()
+    // @ts-expect-error: the transfer's points are a number
+    void api.ledger.transaction.transfer.$post({ json: { ...transfer, points: '5' } })
+    // @ts-expect-error: and its recipients are required
+    void api.ledger.transaction.transfer.$post({ json: { points: 5, idempotency_key: 'con-12345678' } })
+    // @ts-expect-error: a sponsorship names the realm it funds
+    void api.ledger.transaction.sponsor.$post({ json: { points: 5 } })
+    // @ts-expect-error: a lost answer type (the wrapper answering a plain Response) would let this through
+    void apiData(api.ledger.transaction.transfer.$post({ json: transfer })).then((r) => r.nope)
+    // @ts-expect-error: and this
+    void apiData(api.ledger.transaction.sponsor.$post({ json: { realm: 'demo', points: 5, idempotency_key: 'con-12345678' } })).then((r) => r.nope)
   })
 })

@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
-import { guarded } from '../lib/guard'
+import { guardedJson } from '../lib/guard'
 import { CaptchaChallengeRequest, CaptchaVerifyRequest, SessionKey } from '#shared/schemas/captcha'
 import { createChallenge, realmCaptchaType, verifyChallenge } from '../db/captcha'
 import { getRealmRow } from '../db/realms'
 import { ApiError, apiError } from '../lib/errors'
-import { type AppEnv, type Ctx, readHeader, readJson } from './context'
+import { type AppEnv, type Ctx, readHeader } from './context'
 
 /** The realm named in the body, which must be the host's realm on a realm host. */
 async function captchaRealm(c: Ctx, code: string) {
@@ -23,9 +23,8 @@ export const captcha = new Hono<AppEnv>()
    */
   .post(
     '/challenge',
-    guarded('public', async (c) => {
+    guardedJson('public', CaptchaChallengeRequest, async (c, _auth, body) => {
       const sessionKey = readHeader(c, 'x-session-key', SessionKey)
-      const body = await readJson(c, CaptchaChallengeRequest)
       const realm = await captchaRealm(c, body.realm)
       const type = realmCaptchaType(realm)
       return c.json(await createChallenge(c.env.DB, body.realm, { type, sessionKey, lang: body.lang, difficulty: Number(realm.captcha_pow_difficulty) }))
@@ -34,9 +33,8 @@ export const captcha = new Hono<AppEnv>()
   /** POST /captcha/verify (no auth; header x-session-key): `{ valid: true, token }`, or `valid: false` with the envelope. */
   .post(
     '/verify',
-    guarded('public', async (c) => {
+    guardedJson('public', CaptchaVerifyRequest, async (c, _auth, body) => {
       const sessionKey = readHeader(c, 'x-session-key', SessionKey)
-      const body = await readJson(c, CaptchaVerifyRequest)
       const realm = await captchaRealm(c, body.realm)
       const answer = body.type === 'pow' ? body.payload.solution : body.payload.answer
       if (answer === undefined || answer === '') {

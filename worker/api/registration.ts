@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { spendPortalToken, storeRehashedPassword } from '../db/users'
-import { guarded } from '../lib/guard'
+import { guardedJson } from '../lib/guard'
 import * as v from 'valibot'
 import { normalizeEmployeeId } from '#shared/schemas/auth'
 import { RealmCode } from '#shared/schemas/common'
@@ -13,7 +13,7 @@ import { apiError } from '../lib/errors'
 import { issuerForms, OidcError, verifyIdToken } from '../lib/oidc'
 import { hashPassword, needsRehash, verifyPassword } from '../lib/password'
 import { statePortalFor } from '../lib/state-portal'
-import { type AppEnv, type Ctx, parse, pathParam, readHeader, readJson } from './context'
+import { type AppEnv, type Ctx, parse, pathParam, readHeader } from './context'
 import { beginSignin, issueSession, Platform, providerAttempt, type RealmRow, requireMethod, signinFailed, signinRealm } from './signin'
 
 const Password = v.pipe(v.string('validation.required'), v.minLength(2, 'validation.password_length'), v.maxLength(200, 'validation.max_length'))
@@ -159,8 +159,7 @@ function registrationRealm(c: Ctx, body: { realm?: string }, path?: string): str
 }
 
 /** Sign-in by registration: Google, employee token or mobile revalidation, for a realm named by path, header or body. */
-export async function register(c: Ctx, pathRealm?: string) {
-  const body = await readJson(c, Registration)
+export async function register(c: Ctx, body: v.InferOutput<typeof Registration>, pathRealm?: string) {
   const platform = readHeader(c, 'x-api-platform', Platform)
   const realm = await signinRealm(c, registrationRealm(c, body, pathRealm ? parse(RealmCode, pathRealm) : undefined))
   if (body.provider === 'revalidate') return c.json(await revalidate(c, realm, body))
@@ -175,8 +174,7 @@ export async function register(c: Ctx, pathRealm?: string) {
 export const registration = new Hono<AppEnv>()
   .post(
     '/edusp',
-    guarded('public', async (c) => {
-      const body = await readJson(c, EduspSignin)
+    guardedJson('public', EduspSignin, async (c, _auth, body) => {
       const realm = await signinRealm(c, body.realm)
       requireMethod(realm, 'employee')
       const attempt = await beginSignin(c, realm, body.id)
@@ -191,13 +189,12 @@ export const registration = new Hono<AppEnv>()
   )
   .post(
     '/edusp/token',
-    guarded('public', async (c) => {
-      const body = await readJson(c, EduspTokenSignin)
+    guardedJson('public', EduspTokenSignin, async (c, _auth, body) => {
       const realm = await signinRealm(c, body.realm)
       return c.json(await employeeTokenSignin(c, realm, body.token, body.platform))
     }),
   )
   .post(
     '/:realm',
-    guarded('public', (c) => register(c, pathParam(c, 'realm'))),
+    guardedJson('public', Registration, (c, _auth, body) => register(c, body, pathParam(c, 'realm'))),
   )

@@ -121,12 +121,28 @@ export function insertIntentStatement(
     )
 }
 
+/** A buyer's view of a purchase: where it stands (the purchase page polls it). */
+export interface OwnIntent {
+  id: string
+  provider: string
+  status: 'pending' | 'succeeded' | 'failed'
+  package_id: string
+  points: number
+  amount: number
+  currency: string
+  description: string
+  transaction_id: string | null
+  failure: string
+  created_at: string
+  updated_at: string
+}
+
 /** The buyer's own intent (what the purchase page polls), or null. */
-export function findOwnIntent(db: D1Database, realm: string, nick: string, id: string): Promise<Record<string, unknown> | null> {
+export function findOwnIntent(db: D1Database, realm: string, nick: string, id: string): Promise<OwnIntent | null> {
   return db
     .prepare(
       'SELECT id, provider, status, package_id, points, amount, currency, description, transaction_id, failure, created_at, updated_at FROM ledger_payment_intent WHERE id = ? AND realm = ? AND nick = ?',
     )
     .bind(id, realm, nick)
-    .first<Record<string, unknown>>()
+    .first<OwnIntent>()
 }

@@ -11,8 +11,8 @@ export interface AccountRef {
 }
 
 export const accountId = (a: AccountRef) => `${a.kind}:${a.realm}:${a.owner}`
-export const userWallet = (realm: string, nick: string): AccountRef => ({ realm, kind: 'user', owner: nick })
-export const realmWallet = (realm: string): AccountRef => ({ realm, kind: 'realm', owner: realm })
+export const userWallet = (realm: string, nick: string) => ({ realm, kind: 'user', owner: nick }) satisfies AccountRef
+export const realmWallet = (realm: string) => ({ realm, kind: 'realm', owner: realm }) satisfies AccountRef
 export const issuanceAccount = (realm: string): AccountRef => ({ realm, kind: 'issuance', owner: '' })
 export const consumptionAccount = (realm: string): AccountRef => ({ realm, kind: 'consumption', owner: '' })
 /** How an account is shown in answers: `<kind>:<owner>` (e.g. `user:root@demo`, `realm:demo`). */

@@ -19,8 +19,9 @@ export type QueryValue = string | number | boolean | null | undefined
 
 /**
  * What a caller may send to an endpoint, as the typed client (`hono/client`, `ApiType`) sees it. Handlers validate
- * their own input with valibot (readJson, parse) and answer the envelope on bad input; this is only the client's
- * view. An endpoint states its input with `accepts<…>()`; the rest take any query and any JSON body.
+ * their own input with valibot (guardedJson, parse) and answer the envelope on bad input; this is only the client's
+ * view. An endpoint states its body with `guardedJson` and its query with `accepts<…>()`; the rest take any query
+ * and any JSON body.
  */
 export type ApiInput = { query?: Record<string, QueryValue | QueryValue[]>; json?: unknown }
 type LooseInput = { in: ApiInput; out: ApiInput }
@@ -59,18 +60,10 @@ export function accepts<I extends ApiInput>() {
     handler as unknown as Handler<AppEnv, string, { in: I; out: I }, R>
 }
 
-/**
- * States the JSON body an endpoint reads (`readJson(c, schema)` in its handler) for the typed client; the schema is
- * not run here (the handler validates, as before): `.post('/', takesJson(UserCreate, guarded(…)))`.
- */
-export function takesJson<S extends v.GenericSchema, R extends HandlerResponse<unknown>>(
-  _schema: S,
-  handler: Handler<AppEnv, string, LooseInput, R>,
-): Handler<AppEnv, string, { in: { json: v.InferInput<S> }; out: { json: v.InferInput<S> } }, R> {
-  return accepts<{ json: v.InferInput<S> }>()(handler)
+type JsonInput<S extends v.GenericSchema> = {
+  in: { json: v.InferInput<S>; query?: ApiInput['query'] }
+  out: { json: v.InferInput<S>; query?: ApiInput['query'] }
 }
-
-type JsonInput<S extends v.GenericSchema> = { in: { json: v.InferInput<S> }; out: { json: v.InferInput<S> } }
 
 /**
  * An endpoint that reads a JSON body, stated once: the requirement is checked, then the body is read and validated
@@ -85,5 +78,5 @@ export function guardedJson<A extends EndpointAccess, S extends v.GenericSchema,
   exists?: (env: Env) => boolean,
 ): Handler<AppEnv, string, JsonInput<S>, R> {
   const read = (async (c: Ctx, auth: A extends 'public' ? null : Auth) => handler(c, auth, await readJson(c, schema))) as unknown as Guarded<A, R>
-  return accepts<{ json: v.InferInput<S> }>()(guarded(access, read, exists))
+  return guarded(access, read, exists) as unknown as Handler<AppEnv, string, JsonInput<S>, R>
 }

@@ -1,4 +1,6 @@
+import type { TypedResponse } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { JSONParsed } from 'hono/utils/types'
 import {
   claimKey,
   idempotencyRead,
@@ -48,9 +50,21 @@ export function requestHash(endpoint: string, actor: string, body: Record<string
   return sha256Hex(canonical({ endpoint, actor, body: rest }))
 }
 
-export interface Outcome {
+/** What a state-changing call answers: its status and JSON, stored with the key and answered again on a replay. */
+export interface Outcome<A extends object = object> {
   status: ContentfulStatusCode
-  answer: unknown
+  answer: A
+}
+
+/**
+ * The Response of an idempotent call, typed as `c.json(answer, status)` is: the typed client (`hono/client`) reads
+ * the handler's answer from it, a replayed answer included (it is the same JSON, stored when the call was first made).
+ */
+export type Answered<A extends object> = Response & TypedResponse<JSONParsed<A>, ContentfulStatusCode, 'json'>
+
+/** The answer stored for a key, as first answered (the request hash binds the key to this endpoint, so to `A`). */
+function replayed<A extends object>(c: Ctx, row: IdempotencyRow): Answered<A> {
+  return c.json(JSON.parse(row.response) as A, row.response_status as ContentfulStatusCode, { 'Idempotent-Replayed': 'true' })
 }
 
 /**
@@ -59,17 +73,18 @@ export interface Outcome {
  * - the same key and body again → the stored answer, nothing posted again;
  * - the same key with another body → 422 `idempotency_mismatch`;
  * - while the first call is still running → 409 `idempotency_in_progress`.
- * `run` receives `done(outcome)`, the statement that stores the answer, to put in the SAME batch as the movement,
+ * `run` receives `done(outcome)`, the statement that stores the answer, to put in the SAME batch as the movement
+ * (its outcome is not tied to `A`, so TypeScript infers the answer type from what `run` returns),
  * so the movement and its stored answer commit together. A refused call (any error) frees the key: nothing was
  * posted, and the client may send the request again.
  */
-export async function idempotent(
+export async function idempotent<A extends object>(
   c: Ctx,
   auth: Auth,
   endpoint: string,
   body: { idempotency_key?: string } & Record<string, unknown>,
-  run: (done: (o: Outcome) => D1PreparedStatement, key: string) => Promise<Outcome>,
-): Promise<Response> {
+  run: (done: (o: Outcome) => D1PreparedStatement, key: string) => Promise<Outcome<A>>,
+): Promise<Answered<A>> {
   const db = c.env.DB
   const key = idempotencyKeyOf(c, body)
   const hash = await requestHash(endpoint, auth.nick, body)
@@ -79,9 +94,7 @@ export async function idempotent(
     const row = await idempotencyRead(db, auth.realm, key).first<IdempotencyRow>()
     if (!row) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
     if (row.request_hash !== hash) throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', key)
-    if (row.status === 'done') {
-      return c.json(JSON.parse(row.response) as object, row.response_status as ContentfulStatusCode, { 'Idempotent-Replayed': 'true' })
-    }
+    if (row.status === 'done') return replayed<A>(c, row)
     // A pending claim older than STALE_PENDING_MS belongs to a request that died before committing: take it over.
     const stale = new Date(now.getTime() - STALE_PENDING_MS).toISOString()
     if (!(await retakeStaleKey(db, auth.realm, key, row.created_at, stale, now.toISOString())))
@@ -91,7 +104,7 @@ export async function idempotent(
   const done = (o: Outcome) => keyDoneStatement(db, auth.realm, key, o.status, o.answer)
   try {
     const outcome = await run(done, key)
-    return c.json(outcome.answer as object, outcome.status)
+    return c.json(outcome.answer, outcome.status)
   } catch (err) {
     await releaseKey(db, auth.realm, key)
     throw err
@@ -109,18 +122,16 @@ export { idempotencyRead, idempotencyStore }
  * batch: a concurrent call with the same key fails that INSERT on the primary key and its batch rolls back whole,
  * so at most one movement is posted per (realm, key); `afterConflict` then answers from the winner's row.
  */
-export async function replay(
+export async function replay<A extends object>(
   c: Ctx,
   realm: string,
   key: string,
   hash: string,
   row: IdempotencyRow | undefined,
-): Promise<{ response: Response } | { takeOver: D1PreparedStatement } | null> {
+): Promise<{ response: Answered<A> } | { takeOver: D1PreparedStatement } | null> {
   if (!row) return null
   if (row.request_hash !== hash) throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', key)
-  if (row.status === 'done') {
-    return { response: c.json(JSON.parse(row.response) as object, row.response_status as ContentfulStatusCode, { 'Idempotent-Replayed': 'true' }) }
-  }
+  if (row.status === 'done') return { response: replayed<A>(c, row) }
   const stale = new Date(Date.now() - STALE_PENDING_MS).toISOString()
   if (row.created_at >= stale) throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
   // A pending claim of a call that died before committing: removed in the same batch that stores this answer.
@@ -135,9 +146,9 @@ export function isKeyConflict(err: unknown): boolean {
 }
 
 /** The answer to a call whose batch lost the race for its key: as the winner's row says. */
-export async function afterConflict(c: Ctx, realm: string, key: string, hash: string): Promise<Response> {
+export async function afterConflict<A extends object>(c: Ctx, realm: string, key: string, hash: string): Promise<Answered<A>> {
   const row = await idempotencyRead(c.env.DB, realm, key).first<IdempotencyRow>()
-  const found = await replay(c, realm, key, hash, row ?? undefined)
+  const found = await replay<A>(c, realm, key, hash, row ?? undefined)
   if (found && 'response' in found) return found.response
   throw apiError(409, 'idempotency_in_progress', 'ledger.error.idempotency_in_progress', 'idempotency_key', key)
 }

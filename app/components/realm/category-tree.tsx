@@ -1,11 +1,19 @@
 import { Link } from '@remix-run/react'
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Category } from '#shared/schemas/category'
+/** What the category screens read of a node of the realm's category tree (`GET room/category/with-children`). */
+export interface CategoryNode {
+  id: string
+  name: string
+  parent: string | null
+  priority: number
+  children?: CategoryNode[]
+}
+
 import { Icon } from '../ui/icon'
 
 /** The nodes whose name matches `needle`, with their ancestors (so matches stay in place); all when empty. */
-function prune(nodes: Category[], needle: string): Category[] {
+function prune(nodes: CategoryNode[], needle: string): CategoryNode[] {
   if (!needle) return nodes
   return nodes.flatMap((n) => {
     const children = prune(n.children ?? [], needle)
@@ -17,7 +25,7 @@ function prune(nodes: Category[], needle: string): Category[] {
  * The category tree (WAI-ARIA tree view): Up/Down move between visible items, Right opens or enters, Left closes or
  * goes to the parent, Enter follows the item's link. A filter keeps matches with their ancestors.
  */
-export function CategoryTree({ roots, actions }: { roots: Category[]; actions: (node: Category) => ReactNode }) {
+export function CategoryTree({ roots, actions }: { roots: CategoryNode[]; actions: (node: CategoryNode) => ReactNode }) {
   const { t } = useTranslation()
   const [filter, setFilter] = useState('')
   const [closed, setClosed] = useState<Set<string>>(new Set())
@@ -31,7 +39,7 @@ export function CategoryTree({ roots, actions }: { roots: Category[]; actions: (
       return n
     })
 
-  function onKey(e: KeyboardEvent<HTMLElement>, node: Category) {
+  function onKey(e: KeyboardEvent<HTMLElement>, node: CategoryNode) {
     const items = [...(e.currentTarget.closest('[role="tree"]')?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [])].filter(
       (el) => el.offsetParent !== null || el.getClientRects().length,
     )
@@ -56,7 +64,7 @@ export function CategoryTree({ roots, actions }: { roots: Category[]; actions: (
     } else if (e.key === 'Enter') focus(e.currentTarget.querySelector<HTMLAnchorElement>('a'))
   }
 
-  const render = (nodes: Category[], level: number): ReactNode =>
+  const render = (nodes: CategoryNode[], level: number): ReactNode =>
     nodes.map((node, i) => {
       const hasChildren = (node.children?.length ?? 0) > 0
       const open = needle ? true : !closed.has(node.id)

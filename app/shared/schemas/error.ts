@@ -1,3 +1,5 @@
+import type { BaseIssue } from 'valibot'
+
 /** One failure of an API call (seed 000 §7): every API error answers `{ errors: ErrorItem[] }`. */
 export interface ErrorItem {
   field: string
@@ -33,4 +35,22 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
     Array.isArray((value as ErrorEnvelope).errors) &&
     (value as ErrorEnvelope).errors.every((e) => typeof e === 'object' && e !== null && 'cause' in e)
   )
+}
+
+/** valibot issues → envelope items: field is the dotted path, cause the failed rule (the Worker's answer to bad input). */
+export function issuesToErrors(issues: readonly BaseIssue<unknown>[]): ErrorItem[] {
+  return issues.map((issue) => {
+    const field = (issue.path ?? []).map((p) => String(p.key)).join('.')
+    const missing = issue.input === undefined && (issue.kind === 'schema' || issue.type === 'non_optional')
+    return {
+      field,
+      cause: missing ? 'required' : issue.type,
+      value: redact(field, issue.input),
+      message: missing ? 'validation.required' : issue.message,
+    }
+  })
+}
+
+function redact(field: string, value: unknown): unknown {
+  return /password|secret|token|key/i.test(field) ? null : value === undefined ? null : value
 }

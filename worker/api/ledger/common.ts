@@ -95,7 +95,11 @@ export const and = (...scopes: (Scope | undefined)[]): Scope | undefined => {
   return present.length ? { where: present.map((s) => `(${s.where})`).join(' AND '), params: present.flatMap((s) => s.params) } : undefined
 }
 
-/** A list answer with only the requested `fields` (comma-separated) of each item, when given. */
+/**
+ * A list answer with only the requested `fields` (comma-separated) of each item, when given. Typed for the client as
+ * the whole row either way: a caller that asks for `fields` reads only those (the console's calls that pass no
+ * `fields` get every column, as typed).
+ */
 export async function listAnswer<Row extends Record<string, unknown>>(c: Ctx, desc: EntityDescriptor<Row>, scope: Scope, extra?: Scope) {
   const query = c.req.query()
   const page = await listRows(c.env.DB, desc, scope, parse(ListQuery, query), and(filterScope(desc, query), extra))
@@ -104,7 +108,7 @@ export async function listAnswer<Row extends Record<string, unknown>>(c: Ctx, de
     .map((f) => f.trim())
     .filter(Boolean)
   if (!fields?.length) return c.json(page)
-  return c.json({ ...page, items: page.items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => fields.includes(k)))) })
+  return c.json({ ...page, items: page.items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => fields.includes(k))) as Row) })
 }
 
 /** The realm's `development` flag (sandbox payment providers are offered there), for the ledger handlers. */
@@ -118,7 +122,13 @@ const noNext = async () => undefined
  * their requirement plus the realm's ledger_enabled, which every ledger endpoint needs.
  */
 /** (Typed as both route sets; where both declare a method on a path, the first, `own`'s, is the one served.) */
-export function crudWithOwnRoutes<B extends Schema, S extends Schema>(base: Hono<AppEnv, B>, own: (app: Hono<AppEnv>) => Hono<AppEnv, S>): Hono<AppEnv, S & B> {
+type OwnFirst<S extends Schema, B extends Schema> = {
+  [P in keyof S | keyof B]: P extends keyof S ? (P extends keyof B ? S[P] & Omit<B[P], keyof S[P]> : S[P]) : P extends keyof B ? B[P] : never
+}
+export function crudWithOwnRoutes<B extends Schema, S extends Schema>(
+  base: Hono<AppEnv, B>,
+  own: (app: Hono<AppEnv>) => Hono<AppEnv, S>,
+): Hono<AppEnv, OwnFirst<S, B>> {
   const app = new Hono<AppEnv>()
   own(app)
   for (const r of base.routes) {

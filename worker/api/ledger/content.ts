@@ -3,7 +3,7 @@ import { runBatch } from '../../db/batch'
 import { deleteContentStatement, upsertContentStatement } from '../../db/ledger-catalog'
 import { liveRealmSubtree } from '../../db/realms'
 import { decodeRow, crud, getRawRow } from '../../lib/entity'
-import { guarded } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { pathParam, parse, readJson, readQuery } from '../context'
 import { ledgerAccess, Flag, listAnswer, crudWithOwnRoutes } from './common'
 import * as v from 'valibot'
@@ -37,9 +37,9 @@ export const content = crudWithOwnRoutes(
         /** Creates the price when missing (name and points required), else changes the given fields; may propagate. */
         .put(
           '/:key',
-          guarded(ledgerAccess('ledger_content_edit'), async (c, auth) => {
+          guardedJson(ledgerAccess('ledger_content_edit'), ContentPut, async (c, auth, body) => {
             const key = parse(ContentKey, pathParam(c, 'key'))
-            const { should_propagate, ...changes } = await readJson(c, ContentPut)
+            const { should_propagate, ...changes } = body
             const db = c.env.DB
             const raw = await getRawRow(db, contentEntity, { where: 'realm = ?', params: [auth.realm] }, key)
             const before = raw ? decodeRow(contentEntity, raw) : null
@@ -85,7 +85,8 @@ export const content = crudWithOwnRoutes(
           '/:key',
           guarded(ledgerAccess('ledger_content_delete'), async (c, auth) => {
             const key = parse(ContentKey, pathParam(c, 'key'))
-            // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body.
+            // The flags may come in the query string or, as some clients send them with DELETE, in a JSON body: read only
+            // when one is sent (a DELETE has no body as a rule), so this endpoint is not guardedJson.
             const sent = c.req.header('content-type')?.includes('application/json')
               ? await readJson(c, v.partial(v.object({ should_propagate: v.boolean(), is_system: v.boolean() })))
               : {}

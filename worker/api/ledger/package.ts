@@ -4,9 +4,8 @@ import { packagesOnSale, softDeletePackageStatement } from '../../db/ledger-cata
 import { decodeRow, crud, getRawRow } from '../../lib/entity'
 import { guarded } from '../../lib/guard'
 import { PROVIDERS } from '../../lib/payments'
-import { type AppEnv, pathParam, type Ctx } from '../context'
+import { pathParam, type Ctx } from '../context'
 import { ledgerAccess, inRealmTree, listAnswer, realmDevelopment, crudWithOwnRoutes } from './common'
-import { type Handler } from 'hono'
 import { PackageCreate, PackageUpdate } from '#shared/schemas/ledger'
 import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
@@ -26,7 +25,7 @@ async function providersFor(env: Env, realm: string) {
 }
 
 /** GET ledger/package/shop: the packages on sale (enabled, not deleted) and the payment providers, for any buyer. */
-export const shop: Handler<AppEnv> = guarded(ledgerAccess(), async (c, auth) => {
+export const shop = guarded(ledgerAccess(), async (c, auth) => {
   return c.json({
     packages: (await packagesOnSale(c.env.DB, auth.realm)).map((r) => decodeRow(packageEntity, r)),
     providers: await providersFor(c.env, auth.realm),

@@ -2,11 +2,12 @@ import { Hono } from 'hono'
 import { findSandboxIntent, type SandboxIntent } from '../../db/ledger-payments'
 import { realmDevelopment } from '../../db/realms'
 import * as v from 'valibot'
+import { SandboxCardNumber, SandboxOutcome } from '#shared/schemas/ledger'
 import { randomToken, sha256Hex, timingSafeEqual } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { SANDBOX_CARDS, SANDBOX_SIGNATURE_HEADER, providerByCode, sandboxSecret, signSandboxWebhook } from '../../lib/payments'
-import { type AppEnv, type Ctx, origin, pathParam, readJson } from '../context'
+import { type AppEnv, type Ctx, origin, pathParam } from '../context'
 import { receiveWebhook } from './webhook'
 
 const enc = new TextEncoder()
@@ -31,14 +32,9 @@ const Secret = v.pipe(v.string('validation.required'), v.minLength(16, 'validati
 
 const PayBody = v.object({
   secret: Secret,
-  card_number: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => s.replace(/[\s-]/g, '')),
-      v.regex(/^\d{12,19}$/, 'ledger.validation.card_number'),
-    ),
-  ),
-  outcome: v.optional(v.picklist(['approve', 'decline'], 'validation.picklist')),
+  // The same rules as the hosted checkout's form; which one is required depends on the intent's kind (below).
+  card_number: v.optional(SandboxCardNumber),
+  outcome: v.optional(SandboxOutcome),
 })
 
 /**
@@ -70,8 +66,7 @@ export const sandbox = new Hono<AppEnv>()
   /** POST ledger/sandbox/pay/{id}: the buyer pays on the sandbox; it confirms through the signed webhook. */
   .post(
     '/pay/:id',
-    guarded('public', async (c) => {
-      const body = await readJson(c, PayBody)
+    guardedJson('public', PayBody, async (c, _auth, body) => {
       const intent = await sandboxIntent(c, pathParam(c, 'id'), body.secret)
       if (intent.status === 'succeeded') throw apiError(409, 'already_paid', 'ledger.error.already_paid', 'intent', intent.id)
       let outcome: { outcome: 'succeeded' | 'failed'; failureCode?: string }

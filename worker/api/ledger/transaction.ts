@@ -24,7 +24,7 @@ import {
 } from '../../db/ledger'
 import type { Scope } from '../../lib/entity'
 import { apiError, ApiError } from '../../lib/errors'
-import { type AppEnv, type Ctx, pathParam, readQuery, origin, readJson } from '../context'
+import { type AppEnv, type Ctx, pathParam, readQuery, origin } from '../context'
 import { and, inRealmTree, ledgerAccess, listAnswer, Period, periodScope, movementAnswer, movementAudit, payingRealm, realmDevelopment } from './common'
 import { Hono } from 'hono'
 import { IntentBody, PurchaseBody, DebitBody, ReversalBody, SponsorBody, TransferBody } from '#shared/schemas/ledger'
@@ -32,17 +32,7 @@ import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { decodeRow } from '../../lib/entity'
-import {
-  afterConflict,
-  idempotencyKeyOf,
-  idempotencyRead,
-  idempotencyStore,
-  idempotent,
-  isKeyConflict,
-  replay,
-  requestHash,
-  type Outcome,
-} from '../../lib/idempotency'
+import { afterConflict, idempotencyKeyOf, idempotencyRead, idempotencyStore, idempotent, isKeyConflict, replay, requestHash } from '../../lib/idempotency'
 import { providerByCode, type PaymentProvider, type ProviderKind } from '../../lib/payments'
 import { checkWordFilter } from '../../db/word-filter'
 import {
@@ -54,7 +44,7 @@ import {
   transferStoreIf,
   type TransferReads,
 } from '../../db/ledger-transfer'
-import { guarded } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 
 const posting = (
   auth: { realm: string; nick: string },
@@ -103,7 +93,7 @@ async function startPurchase(
   auth: Auth,
   kind: ProviderKind,
   body: { provider: string; product_id: string; provider_data: { return_url?: string; transaction_amount?: number; description?: string } },
-): Promise<Outcome> {
+) {
   const db = c.env.DB
   const provider: PaymentProvider | undefined = providerByCode(body.provider)
   if (!provider || provider.kind !== kind || !(await provider.available(c.env, { development: await realmDevelopment(db, auth.realm) }))) {
@@ -164,7 +154,7 @@ async function startPurchase(
     }),
   ])
   return {
-    status: 201,
+    status: 201 as const,
     answer: { ...intent, checkout_url: started.checkoutUrl, client_secret: started.clientSecret, qr_code: started.qrCode ?? null, return_url: back },
   }
 }
@@ -175,6 +165,12 @@ async function balanceRealm(c: Ctx, auth: Auth): Promise<string> {
   if (realm !== auth.realm && !(await inRealmTree(c.env.DB, auth, realm)))
     throw apiError(403, 'forbidden', `Realm ${realm} is outside your realms.`, 'realm', realm)
   return realm
+}
+
+/** A debit's answer: the movement, or (only free contents) no movement at all; with the contents and their prices. */
+type DebitAnswer = (ReturnType<typeof movementAnswer> | { id: null; billing_key: null; type: 'debit' }) & {
+  points: number
+  contents: { key: string; points: number }[]
 }
 
 /**
@@ -188,8 +184,7 @@ export const transaction = new Hono<AppEnv>()
    */
   .post(
     '/transfer',
-    guarded(ledgerAccess('ledger_transfer_create'), async (c, auth) => {
-      const body = await readJson(c, TransferBody)
+    guardedJson(ledgerAccess('ledger_transfer_create'), TransferBody, async (c, auth, body) => {
       const db = c.env.DB
       const key = idempotencyKeyOf(c, body)
       const hash = await requestHash('transfer', auth.nick, body)
@@ -220,6 +215,7 @@ export const transaction = new Hono<AppEnv>()
         const answer = { ...movementAnswer(p), points: body.points, total, targets: nicks, source: accountLabel(source), from_realm: body.from_realm ?? null }
         return { p, total, answer }
       }
+      type TransferAnswer = ReturnType<typeof decide>['answer']
       const write = (first: D1PreparedStatement[], m: ReturnType<typeof decide>) =>
         runMovement(db, [...first, ...postingStatements(db, m.p), movementAudit(c, auth, m.p)], () => insufficientCredits(db, source, m.total))
 
@@ -247,7 +243,7 @@ export const transaction = new Hono<AppEnv>()
 
       // Every read in one batch: the key's row, the recipients (with the realm's nick suffix), the word filter.
       const [keyRes, ...readRes] = await runBatch(db, [idempotencyRead(db, auth.realm, key), ...transferReadStatements(db, realm, body.targets)])
-      const found = await replay(c, auth.realm, key, hash, keyRes.results[0] as Parameters<typeof replay>[4])
+      const found = await replay<TransferAnswer>(c, auth.realm, key, hash, keyRes.results[0] as Parameters<typeof replay>[4])
       if (found && 'response' in found) return found.response
       // Paying from a realm's wallet is checked on its own (permission, realm tree, ledger on): the rarer path.
       if (body.from_realm) await payingRealm(c, auth, body.from_realm)
@@ -256,7 +252,7 @@ export const transaction = new Hono<AppEnv>()
       try {
         await write([...(found ? [found.takeOver] : []), idempotencyStore(db, auth.realm, key, hash, { status: 201, answer: m.answer })], m)
       } catch (err) {
-        if (isKeyConflict(err)) return afterConflict(c, auth.realm, key, hash)
+        if (isKeyConflict(err)) return afterConflict<TransferAnswer>(c, auth.realm, key, hash)
         throw err
       }
       return c.json(m.answer, 201)
@@ -265,9 +261,8 @@ export const transaction = new Hono<AppEnv>()
   /** Debit: charges the caller's wallet the realm's price of each listed content (seed 000 §7). */
   .post(
     '/debit',
-    guarded(ledgerAccess('ledger_transaction_debit'), async (c, auth) => {
-      const body = await readJson(c, DebitBody)
-      return idempotent(c, auth, 'debit', body, async (done, key) => {
+    guardedJson(ledgerAccess('ledger_transaction_debit'), DebitBody, async (c, auth, body) => {
+      return idempotent<DebitAnswer>(c, auth, 'debit', body, async (done, key) => {
         const price = await contentPrices(c.env.DB, auth.realm, body.contents)
         const unknown = body.contents.map((key, i) => ({ key, i })).filter(({ key }) => !price.has(key))
         if (unknown.length)
@@ -280,7 +275,7 @@ export const transaction = new Hono<AppEnv>()
         const wallet = userWallet(auth.realm, auth.nick)
         if (total === 0) {
           // Free contents move nothing; the key still remembers the answer.
-          const answer = { id: null, billing_key: null, type: 'debit', points: 0, contents }
+          const answer = { id: null, billing_key: null, type: 'debit' as const, points: 0, contents }
           await runBatch(c.env.DB, [done({ status: 200, answer })])
           return { status: 200, answer }
         }
@@ -308,8 +303,7 @@ export const transaction = new Hono<AppEnv>()
   /** Sponsorship: funds the wallet of a realm in the caller's tree, from the caller's wallet or `from_realm`'s. */
   .post(
     '/sponsor',
-    guarded(ledgerAccess('ledger_sponsor_create'), async (c, auth) => {
-      const body = await readJson(c, SponsorBody)
+    guardedJson(ledgerAccess('ledger_sponsor_create'), SponsorBody, async (c, auth, body) => {
       return idempotent(c, auth, 'sponsor', body, async (done, key) => {
         if (!(await inRealmTree(c.env.DB, auth, body.realm))) throw apiError(404, 'not_found', 'ledger.error.realm_not_found', 'realm', body.realm)
         if (!(await ledgerEnabled(c.env.DB, body.realm)))
@@ -344,8 +338,7 @@ export const transaction = new Hono<AppEnv>()
    */
   .post(
     '/reversal',
-    guarded(ledgerAccess('ledger_transaction_reverse'), async (c, auth) => {
-      const body = await readJson(c, ReversalBody)
+    guardedJson(ledgerAccess('ledger_transaction_reverse'), ReversalBody, async (c, auth, body) => {
       return idempotent(c, auth, 'reversal', body, async (done, key) => {
         const db = c.env.DB
         const original = await findTransaction(db, auth.realm, body.transaction_id)
@@ -383,11 +376,10 @@ export const transaction = new Hono<AppEnv>()
   /** POST ledger/transaction/create-intent: a card payment intent; the idempotency key is optional here. */
   .post(
     '/create-intent',
-    guarded(ledgerAccess(), async (c, auth) => {
-      const body = await readJson(c, IntentBody)
+    guardedJson(ledgerAccess(), IntentBody, async (c, auth, body) => {
       if (!body.idempotency_key && !c.req.header('idempotency-key')) {
         const o = await startPurchase(c, auth, 'card', body)
-        return c.json(o.answer as object, o.status)
+        return c.json(o.answer, o.status)
       }
       return idempotent(c, auth, 'create-intent', body, async (done) => {
         const o = await startPurchase(c, auth, 'card', body)
@@ -399,8 +391,7 @@ export const transaction = new Hono<AppEnv>()
   /** POST ledger/transaction/purchase: a regional-provider payment of `transaction_amount` (the package's cost). */
   .post(
     '/purchase',
-    guarded(ledgerAccess(), async (c, auth) => {
-      const body = await readJson(c, PurchaseBody)
+    guardedJson(ledgerAccess(), PurchaseBody, async (c, auth, body) => {
       return idempotent(c, auth, 'purchase', body, async (done) => {
         const o = await startPurchase(c, auth, 'regional', body)
         await runBatch(c.env.DB, [done(o)])

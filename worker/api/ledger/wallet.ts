@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import { statementEntity } from '#shared/schemas/ledger-entity'
 import { Nick } from '#shared/schemas/ledger'
 import { withNickSuffix } from '../device'
-import { accountId, realmWallet, userWallet, type AccountRef } from '../../db/ledger'
+import { accountId, realmWallet, userWallet } from '../../db/ledger'
 import type { Auth } from '../../db/sessions'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
@@ -18,7 +18,7 @@ import { and, Flag, inRealmTree, ledgerAccess, listAnswer, Period, periodScope }
  * ledger_wallet_get_others; a realm's (`from_realm`) in the caller's tree with ledger_wallet_get_others or
  * ledger_balance_list. A wallet the caller may not see answers 404, as if it did not exist.
  */
-async function walletOf(c: Ctx, auth: Auth): Promise<{ ref: AccountRef; name: string }> {
+async function walletOf(c: Ctx, auth: Auth): Promise<{ ref: ReturnType<typeof userWallet | typeof realmWallet>; name: string }> {
   const id = pathParam(c, 'id')
   const { from_realm } = readQuery(c, v.object({ from_realm: Flag }))
   const notFound = () => apiError(404, 'not_found', 'ledger.error.wallet_not_found', 'id', id)

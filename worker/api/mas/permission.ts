@@ -19,8 +19,8 @@ import { filterScope, listRows } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { auditStatement } from '../../db/audit'
 import { refuseBeyondGrant, refuseOwnRole } from '../../lib/ceiling'
-import { guarded } from '../../lib/guard'
-import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
+import { guarded, guardedJson } from '../../lib/guard'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { realmTreeScope } from './realm'
 
 const RealmParam = v.object({ realm: v.optional(v.pipe(v.string(), v.trim())) })
@@ -64,8 +64,7 @@ export const permission = new Hono<AppEnv>()
   /** POST /mas/permission: creates a role from its name, description and permission flags (only flags the caller holds may be on). */
   .post(
     '/',
-    guarded({ all: ['mas_role_create'] }, async (c, auth) => {
-      const body = await readJson(c, RoleCreate)
+    guardedJson({ all: ['mas_role_create'] }, RoleCreate, async (c, auth, body) => {
       const flags = parse(PermissionFlags, body)
       const realm = await targetRealm(c, auth, typeof body.realm === 'string' ? body.realm : undefined)
       refuseOwnRole(auth, realm, body.role)
@@ -97,9 +96,8 @@ export const permission = new Hono<AppEnv>()
    */
   .put(
     '/:role',
-    guarded({ all: ['mas_role_edit'] }, async (c, auth) => {
+    guardedJson({ all: ['mas_role_edit'] }, RoleUpdate, async (c, auth, body) => {
       const name = parse(RoleName, pathParam(c, 'role'))
-      const body = await readJson(c, RoleUpdate)
       const flags = parse(PermissionFlags, body)
       const realm = await targetRealm(c, auth, typeof body.realm === 'string' ? body.realm : c.req.query('realm'))
       const existing = await getRole(c.env.DB, realm, name)

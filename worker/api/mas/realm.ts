@@ -4,7 +4,7 @@ import { ExemptionBody, WordFilterBody, RealmCreateBody, RealmUpdateBody } from 
 import { getExemptionDomains, getWordFilter, setExemptionStatements, setWordFilterStatements } from '../../db/word-filter'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { crud, decodeRow, getRawRow } from '../../lib/entity'
-import { type AppEnv, type Ctx, parse, pathParam, readJson, origin } from '../context'
+import { type AppEnv, type Ctx, parse, pathParam, origin } from '../context'
 import { Hono } from 'hono'
 import { RealmCode } from '#shared/schemas/common'
 import { HandoverHash } from '#shared/schemas/handover'
@@ -32,7 +32,7 @@ import { createSession, revokeSession, type Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { prepareRealmCreate, prepareRealmUpdate, realmWriteStatements } from './realm-write'
 import { apiError } from '../../lib/errors'
-import { guarded, takesJson } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { createHandover } from './session'
 
 /** Realms a caller administers (the scope lives with the realm queries; re-exported for the API modules). */
@@ -64,6 +64,9 @@ const DeletedQuery = v.object({
 })
 const DAY_MS = 24 * 3_600_000
 
+/** PUT /mas/realm/{code}/change: the target realm; handover_state is the SHA-256 of the state the starting browser keeps (needed for a handover code). */
+const RealmChangeBody = v.object({ leaf_realm: RealmCode, handover_state: v.optional(HandoverHash) })
+
 export const realm = new Hono<AppEnv>()
   /** GET /mas/realm/{code}/config: public configuration of a realm. */
   .get(
@@ -83,11 +86,9 @@ export const realm = new Hono<AppEnv>()
    */
   .put(
     '/:code/change',
-    guarded({ any: ['mas_realm_list', 'mas_realm_list_all'] }, async (c, auth) => {
+    guardedJson({ any: ['mas_realm_list', 'mas_realm_list_all'] }, RealmChangeBody, async (c, auth, body) => {
       const code = parse(RealmCode, pathParam(c, 'code'))
       if (code !== auth.realm) throw apiError(400, 'realm', `The session acts in realm ${auth.realm}.`, 'realm', code)
-      // handover_state: the SHA-256 of the state the starting browser keeps (needed for a handover code, below).
-      const body = await readJson(c, v.object({ leaf_realm: RealmCode, handover_state: v.optional(HandoverHash) }))
       const target = await getRealmRow(c.env.DB, body.leaf_realm)
       if (!target) throw apiError(404, 'not_found', `Realm ${body.leaf_realm} was not found.`, 'leaf_realm', body.leaf_realm)
       if (!(await inTree(c, auth, target.code))) throw apiError(403, 'forbidden', `Realm ${target.code} is outside your realms.`, 'leaf_realm', target.code)
@@ -184,41 +185,37 @@ export const realm = new Hono<AppEnv>()
    */
   .delete(
     '/:code',
-    takesJson(
-      RealmDeleteBody,
-      guarded({ all: ['mas_realm_delete'] }, async (c, auth) => {
-        const code = parse(RealmCode, pathParam(c, 'code'))
-        const body = await readJson(c, RealmDeleteBody)
-        const raw = await getRawRow(c.env.DB, realmEntity, liveRealms(realmTreeScope(auth)), code)
-        if (!raw) throw apiError(404, 'not_found', `realm ${code} was not found.`, 'code', code)
-        if (body.confirm !== code) throw apiError(422, 'confirm', 'validation.realm_confirm', 'confirm', body.confirm)
-        if (code === auth.realm || code === auth.home_realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', code)
-        const child = await liveChildRealm(c.env.DB, code)
-        if (child) throw apiError(409, 'conflict', `Realm ${code} still has child realm ${child}.`, 'code', code)
-        const deletedAt = new Date()
-        const after = { deleted_at: deletedAt.toISOString(), deleted_by: auth.nick }
-        await runBatch(c.env.DB, [
-          softDeleteRealmStatement(c.env.DB, code, { at: after.deleted_at, by: auth.nick, byRealm: auth.realm }),
-          auditStatement(c.env.DB, {
-            realm: auth.realm,
-            actor: auth.nick,
-            action: 'delete',
-            entity: 'realm',
-            entityId: code,
-            before: { deleted_at: null, deleted_by: null },
-            after,
-            requestId: c.get('requestId'),
-          }),
-        ])
-        const answer: RealmDeletion = {
-          code,
-          name: String(raw.name),
-          ...after,
-          purge_after: new Date(deletedAt.getTime() + REALM_RESTORE_DAYS * DAY_MS).toISOString(),
-        }
-        return c.json(answer)
-      }),
-    ),
+    guardedJson({ all: ['mas_realm_delete'] }, RealmDeleteBody, async (c, auth, body) => {
+      const code = parse(RealmCode, pathParam(c, 'code'))
+      const raw = await getRawRow(c.env.DB, realmEntity, liveRealms(realmTreeScope(auth)), code)
+      if (!raw) throw apiError(404, 'not_found', `realm ${code} was not found.`, 'code', code)
+      if (body.confirm !== code) throw apiError(422, 'confirm', 'validation.realm_confirm', 'confirm', body.confirm)
+      if (code === auth.realm || code === auth.home_realm) throw apiError(409, 'conflict', 'You cannot delete the realm you are signed in to.', 'code', code)
+      const child = await liveChildRealm(c.env.DB, code)
+      if (child) throw apiError(409, 'conflict', `Realm ${code} still has child realm ${child}.`, 'code', code)
+      const deletedAt = new Date()
+      const after = { deleted_at: deletedAt.toISOString(), deleted_by: auth.nick }
+      await runBatch(c.env.DB, [
+        softDeleteRealmStatement(c.env.DB, code, { at: after.deleted_at, by: auth.nick, byRealm: auth.realm }),
+        auditStatement(c.env.DB, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'delete',
+          entity: 'realm',
+          entityId: code,
+          before: { deleted_at: null, deleted_by: null },
+          after,
+          requestId: c.get('requestId'),
+        }),
+      ])
+      const answer: RealmDeletion = {
+        code,
+        name: String(raw.name),
+        ...after,
+        purge_after: new Date(deletedAt.getTime() + REALM_RESTORE_DAYS * DAY_MS).toISOString(),
+      }
+      return c.json(answer)
+    }),
   )
   /**
    * POST /mas/realm/{code}/restore: brings a deleted realm of the caller's tree back as it was (hosts, users, sessions
@@ -275,29 +272,25 @@ export const realmSettings = new Hono<AppEnv>()
   /** PUT /mas/realm/{realm}/word_filter: replaces the sentences (trimmed, lowercase, without repeats). */
   .put(
     '/:realm/word_filter',
-    takesJson(
-      WordFilterBody,
-      guarded({ all: ['mas_word_filter_edit'] }, async (c, auth) => {
-        const realm = await pathRealm(c, auth, 'realm')
-        const { sentences } = await readJson(c, WordFilterBody)
-        const before = await getWordFilter(c.env.DB, realm)
-        await runBatch(c.env.DB, [
-          ...setWordFilterStatements(c.env.DB, realm, sentences),
-          auditStatement(c.env.DB, {
-            realm,
-            actor: auth.nick,
-            actorRealm: auth.realm,
-            action: 'update',
-            entity: 'word_filter',
-            entityId: realm,
-            before: { sentences: before },
-            after: { sentences: [...sentences].sort() },
-            requestId: c.get('requestId'),
-          }),
-        ])
-        return c.json({ sentences: await getWordFilter(c.env.DB, realm) })
-      }),
-    ),
+    guardedJson({ all: ['mas_word_filter_edit'] }, WordFilterBody, async (c, auth, { sentences }) => {
+      const realm = await pathRealm(c, auth, 'realm')
+      const before = await getWordFilter(c.env.DB, realm)
+      await runBatch(c.env.DB, [
+        ...setWordFilterStatements(c.env.DB, realm, sentences),
+        auditStatement(c.env.DB, {
+          realm,
+          actor: auth.nick,
+          actorRealm: auth.realm,
+          action: 'update',
+          entity: 'word_filter',
+          entityId: realm,
+          before: { sentences: before },
+          after: { sentences: [...sentences].sort() },
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json({ sentences: await getWordFilter(c.env.DB, realm) })
+    }),
   )
   /** GET /mas/realm/{realm}/exemption: `{ domains }` (the exemption list of seed 002 §3). */
   .get(
@@ -309,29 +302,25 @@ export const realmSettings = new Hono<AppEnv>()
   /** PUT /mas/realm/{realm}/exemption: replaces the exemption domains. */
   .put(
     '/:realm/exemption',
-    takesJson(
-      ExemptionBody,
-      guarded({ all: ['mas_realm_edit'] }, async (c, auth) => {
-        const realm = await pathRealm(c, auth, 'realm')
-        const { domains } = await readJson(c, ExemptionBody)
-        const before = await getExemptionDomains(c.env.DB, realm)
-        await runBatch(c.env.DB, [
-          ...setExemptionStatements(c.env.DB, realm, domains),
-          auditStatement(c.env.DB, {
-            realm,
-            actor: auth.nick,
-            actorRealm: auth.realm,
-            action: 'update',
-            entity: 'exemption',
-            entityId: realm,
-            before: { domains: before },
-            after: { domains: [...domains].sort() },
-            requestId: c.get('requestId'),
-          }),
-        ])
-        return c.json({ domains: await getExemptionDomains(c.env.DB, realm) })
-      }),
-    ),
+    guardedJson({ all: ['mas_realm_edit'] }, ExemptionBody, async (c, auth, { domains }) => {
+      const realm = await pathRealm(c, auth, 'realm')
+      const before = await getExemptionDomains(c.env.DB, realm)
+      await runBatch(c.env.DB, [
+        ...setExemptionStatements(c.env.DB, realm, domains),
+        auditStatement(c.env.DB, {
+          realm,
+          actor: auth.nick,
+          actorRealm: auth.realm,
+          action: 'update',
+          entity: 'exemption',
+          entityId: realm,
+          before: { domains: before },
+          after: { domains: [...domains].sort() },
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json({ domains: await getExemptionDomains(c.env.DB, realm) })
+    }),
   )
   /**
    * /mas/realm/{code}/metaverse_room: the realm's metaverse rooms (seed 002 §7), inside the realms the caller

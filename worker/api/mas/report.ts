@@ -9,8 +9,8 @@ import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
 import { decodeRow, filterScope, getRawRow, insertStatement, listRows, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
-import { type AppEnv, parse, pathParam, readJson } from '../context'
+import { guarded, guardedJson } from '../../lib/guard'
+import { type AppEnv, parse, pathParam } from '../context'
 
 /** Complaint reports (seed 000 §7 GET /mas/report; the realm/report screen). */
 export const report = new Hono<AppEnv>()
@@ -33,8 +33,7 @@ export const report = new Hono<AppEnv>()
    */
   .post(
     '/',
-    guarded({}, async (c, auth) => {
-      const body = await readJson(c, ReportCreate)
+    guardedJson({}, ReportCreate, async (c, auth, body) => {
       const reasons = await realmReportReasons(c.env.DB, auth.realm)
       if (!reasons) throw apiError(403, 'disabled', 'This realm does not take complaint reports.', 'realm', 'report_enabled')
       if (!reasons.includes(body.reason)) throw apiError(400, 'picklist', 'validation.picklist', 'reason', body.reason)
@@ -71,12 +70,11 @@ export const report = new Hono<AppEnv>()
   /** PUT /mas/report/{id}: status and resolution note. */
   .put(
     '/:id',
-    guarded({ all: ['mas_report_edit'] }, async (c, auth) => {
+    guardedJson({ all: ['mas_report_edit'] }, ReportUpdate, async (c, auth, body) => {
       const id = pathParam(c, 'id')
       const raw = await getRawRow(c.env.DB, reportEntity, realmScope(reportEntity, auth), id)
       if (!raw) throw apiError(404, 'not_found', `Report ${id} was not found.`, 'id', id)
       const before = decodeRow(reportEntity, raw)
-      const body = await readJson(c, ReportUpdate)
       const values = { ...body, updated_at: new Date().toISOString(), updated_by: auth.nick }
       await runBatch(c.env.DB, [
         updateStatement(c.env.DB, reportEntity, realmScope(reportEntity, auth), id, values),

@@ -2,11 +2,11 @@ import { Hono } from 'hono'
 import { bindHandoverNonce, confirmHandover, findHandover, insertHandover, spendHandoverCode, type HandoverRow } from '../../db/session-handover'
 import { HandoverBind, HandoverClaim, HandoverConfirm } from '#shared/schemas/handover'
 import { permissionMap } from '#shared/schemas/permission'
-import { guarded, takesJson } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { createSession, findSessionByHash, revokeSession } from '../../db/sessions'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
-import { type AppEnv, type Ctx, readJson, requestRealm } from '../context'
+import { type AppEnv, type Ctx, requestRealm } from '../context'
 
 /** Handover codes live one minute (for all three legs) and serve once. */
 export const HANDOVER_TTL_MS = 60_000
@@ -84,15 +84,11 @@ export const session = new Hono<AppEnv>()
    */
   .post(
     '/handover/bind',
-    takesJson(
-      HandoverBind,
-      guarded('public', async (c) => {
-        const body = await readJson(c, HandoverBind)
-        const row = await liveHandover(c, body.code, requestRealm(c))
-        if (!(await bindHandoverNonce(c.env.DB, row.code_hash, body.nonce_hash))) throw handoverUsed()
-        return c.json({ confirm_url: new URL('/authentication/handover/confirm', row.origin!).toString() })
-      }),
-    ),
+    guardedJson('public', HandoverBind, async (c, _auth, body) => {
+      const row = await liveHandover(c, body.code, requestRealm(c))
+      if (!(await bindHandoverNonce(c.env.DB, row.code_hash, body.nonce_hash))) throw handoverUsed()
+      return c.json({ confirm_url: new URL('/authentication/handover/confirm', row.origin!).toString() })
+    }),
   )
   /**
    * POST /mas/session/handover/confirm (no auth; on the starting host): the state kept by the browser that started
@@ -101,20 +97,16 @@ export const session = new Hono<AppEnv>()
    */
   .post(
     '/handover/confirm',
-    takesJson(
-      HandoverConfirm,
-      guarded('public', async (c) => {
-        const body = await readJson(c, HandoverConfirm)
-        const row = await liveHandover(c, body.code, null)
-        if (row.confirmed_at) throw handoverUsed()
-        if (!row.nonce_hash || row.nonce_hash !== body.nonce_hash || (await sha256Hex(body.state)) !== row.state_hash) {
-          await spendHandover(c, row)
-          throw handoverState()
-        }
-        if (!(await confirmHandover(c.env.DB, row.code_hash))) throw handoverUsed()
-        return c.json({ target_url: row.target_url })
-      }),
-    ),
+    guardedJson('public', HandoverConfirm, async (c, _auth, body) => {
+      const row = await liveHandover(c, body.code, null)
+      if (row.confirmed_at) throw handoverUsed()
+      if (!row.nonce_hash || row.nonce_hash !== body.nonce_hash || (await sha256Hex(body.state)) !== row.state_hash) {
+        await spendHandover(c, row)
+        throw handoverState()
+      }
+      if (!(await confirmHandover(c.env.DB, row.code_hash))) throw handoverUsed()
+      return c.json({ target_url: row.target_url })
+    }),
   )
   /**
    * POST /mas/session/handover/claim (no auth; on the target host): with the nonce whose hash was bound and a
@@ -123,25 +115,21 @@ export const session = new Hono<AppEnv>()
    */
   .post(
     '/handover/claim',
-    takesJson(
-      HandoverClaim,
-      guarded('public', async (c) => {
-        const body = await readJson(c, HandoverClaim)
-        const row = await liveHandover(c, body.code, requestRealm(c))
-        if (!row.confirmed_at || !row.nonce_hash || (await sha256Hex(body.nonce)) !== row.nonce_hash) {
-          await spendHandover(c, row)
-          throw handoverState()
-        }
-        if (!(await spendHandoverCode(c.env.DB, row.code_hash))) throw handoverUsed()
-        const found = await findSessionByHash(c.env.DB, row.token_hash)
-        if (found.status === 'ended') throw apiError(401, 'session_timeout', 'The session has ended; sign in again.', 'code')
-        if (found.status !== 'ok') throw apiError(401, 'unauthorized', 'The session is no longer valid.', 'code')
-        const next = await createSession(c.env.DB, found.auth.home_realm, found.auth.nick, {
-          userAgent: c.req.header('user-agent'),
-          activeRealm: found.auth.realm,
-        })
-        await revokeSession(c.env.DB, row.token_hash)
-        return c.json({ auth_token: next.token, device_id: next.deviceId, expires_at: next.expiresAt, realm: found.auth.realm, nick: found.auth.nick })
-      }),
-    ),
+    guardedJson('public', HandoverClaim, async (c, _auth, body) => {
+      const row = await liveHandover(c, body.code, requestRealm(c))
+      if (!row.confirmed_at || !row.nonce_hash || (await sha256Hex(body.nonce)) !== row.nonce_hash) {
+        await spendHandover(c, row)
+        throw handoverState()
+      }
+      if (!(await spendHandoverCode(c.env.DB, row.code_hash))) throw handoverUsed()
+      const found = await findSessionByHash(c.env.DB, row.token_hash)
+      if (found.status === 'ended') throw apiError(401, 'session_timeout', 'The session has ended; sign in again.', 'code')
+      if (found.status !== 'ok') throw apiError(401, 'unauthorized', 'The session is no longer valid.', 'code')
+      const next = await createSession(c.env.DB, found.auth.home_realm, found.auth.nick, {
+        userAgent: c.req.header('user-agent'),
+        activeRealm: found.auth.realm,
+      })
+      await revokeSession(c.env.DB, row.token_hash)
+      return c.json({ auth_token: next.token, device_id: next.deviceId, expires_at: next.expiresAt, realm: found.auth.realm, nick: found.auth.nick })
+    }),
   )

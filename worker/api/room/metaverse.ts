@@ -3,9 +3,9 @@ import { realmMetaverseSettings } from '../../db/realms'
 import { MetaverseTokenRequest, type MetaverseToken } from '#shared/schemas/metaverse'
 import { auditStatement } from '../../db/audit'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
+import { guardedJson } from '../../lib/guard'
 import { signMetaverseToken } from '../../lib/metaverse-token'
-import { type AppEnv, readJson } from '../context'
+import type { AppEnv } from '../context'
 
 export const metaverse = new Hono<AppEnv>()
   /**
@@ -15,8 +15,7 @@ export const metaverse = new Hono<AppEnv>()
    */
   .put(
     '/token/generate',
-    guarded({ all: ['room_metaverse_token_generate'] }, async (c, auth) => {
-      const body = await readJson(c, MetaverseTokenRequest)
+    guardedJson({ all: ['room_metaverse_token_generate'] }, MetaverseTokenRequest, async (c, auth, body) => {
       const realm = await realmMetaverseSettings(c.env.DB, auth.realm)
       if (!realm?.metaverse_api_token) throw apiError(409, 'not_configured', 'metaverse.not_configured', 'metaverse_api_token', null)
       const iat = Math.floor(Date.now() / 1000)

@@ -20,9 +20,9 @@ import { auditStatement } from '../../db/audit'
 import { crud } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
-import { guarded, takesJson } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
-import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 /**
  * /room/room and /room/group: plain rooms with members, and groups of rooms, enough to publish tasks (the rooms
@@ -99,34 +99,30 @@ export const room = new Hono<AppEnv>()
   /** POST /room/room/{id}/member: adds a user of the realm to the room. */
   .post(
     '/:id/member',
-    takesJson(
-      RoomMemberInput,
-      guarded({ all: ['room_room_edit'] }, async (c, auth) => {
-        const db = c.env.DB
-        const r = await requireRoom(c, auth)
-        const { nick } = await readJson(c, RoomMemberInput)
-        // The realm's nick suffix is appended when missing, as at sign-in.
-        const found = await findNickWithSuffix(db, auth.realm, nick)
-        if (!found) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
-        if (await isRoomMember(db, auth.realm, r.id, found)) throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
-        // The realm's `max_users_per_room` (-1: no limit) caps a room's members (seed 002 realm limits).
-        const limit = await roomMemberCountAndLimit(db, auth.realm, r.id)
-        if (limit && limit.max >= 0 && limit.n >= limit.max) throw apiError(422, 'limit', 'validation.room.max_members', 'nick', limit.max)
-        await runBatch(db, [
-          insertRoomMemberStatement(db, auth.realm, r.id, found, auth.nick),
-          auditStatement(db, {
-            realm: auth.realm,
-            actor: auth.nick,
-            action: 'add_member',
-            entity: 'room',
-            entityId: r.id,
-            after: { member: found },
-            requestId: c.get('requestId'),
-          }),
-        ])
-        return c.json({ room_id: r.id, nick: found }, 201)
-      }),
-    ),
+    guardedJson({ all: ['room_room_edit'] }, RoomMemberInput, async (c, auth, { nick }) => {
+      const db = c.env.DB
+      const r = await requireRoom(c, auth)
+      // The realm's nick suffix is appended when missing, as at sign-in.
+      const found = await findNickWithSuffix(db, auth.realm, nick)
+      if (!found) throw apiError(422, 'unknown_user', 'validation.room.unknown_user', 'nick', nick)
+      if (await isRoomMember(db, auth.realm, r.id, found)) throw apiError(409, 'conflict', 'validation.room.already_member', 'nick', found)
+      // The realm's `max_users_per_room` (-1: no limit) caps a room's members (seed 002 realm limits).
+      const limit = await roomMemberCountAndLimit(db, auth.realm, r.id)
+      if (limit && limit.max >= 0 && limit.n >= limit.max) throw apiError(422, 'limit', 'validation.room.max_members', 'nick', limit.max)
+      await runBatch(db, [
+        insertRoomMemberStatement(db, auth.realm, r.id, found, auth.nick),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'add_member',
+          entity: 'room',
+          entityId: r.id,
+          after: { member: found },
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json({ room_id: r.id, nick: found }, 201)
+    }),
   )
   /** DELETE /room/room/{id}/member/{nick}: removes a member. */
   .delete(

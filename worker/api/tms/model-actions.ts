@@ -4,9 +4,9 @@ import { Id } from '#shared/schemas/tms/common'
 import { ModelExport, ModelInput, exportModel } from '#shared/schemas/tms/model'
 import { listCategories } from '../../db/tms'
 import { apiError } from '../../lib/errors'
-import { guarded, takesJson } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { refuse, ruleError } from '../../lib/tms'
-import { type AppEnv, parse, pathParam, readJson } from '../context'
+import { type AppEnv, parse, pathParam } from '../context'
 import { insertModel, preparedModel, requireModel, saveModel } from './model-store'
 
 const DuplicateBody = v.object({
@@ -19,8 +19,7 @@ export const modelActions = new Hono<AppEnv>()
   /** POST /tms/model/import: creates a model from an export document; category links unknown here are dropped and reported. */
   .post(
     '/import',
-    guarded({ all: ['tms_model_create'] }, async (c, auth) => {
-      const doc = await readJson(c, ModelExport)
+    guardedJson({ all: ['tms_model_create'] }, ModelExport, async (c, auth, doc) => {
       const known = new Set((await listCategories(c.env.DB, auth.realm)).map((x) => x.id))
       const dropped = new Set<string>()
       const keep = (ids: string[]) => ids.filter((id) => (known.has(id) ? true : (dropped.add(id), false)))
@@ -36,20 +35,16 @@ export const modelActions = new Hono<AppEnv>()
   /** POST /tms/model/{id}/duplicate: a copy (new question ids) whose parent is the original. */
   .post(
     '/:id/duplicate',
-    takesJson(
-      DuplicateBody,
-      guarded({ all: ['tms_model_create'] }, async (c, auth) => {
-        const source = await requireModel(c, auth, pathParam(c, 'id'))
-        const body = await readJson(c, DuplicateBody)
-        const content = exportModel(source).model
-        const copy = parse(ModelInput, {
-          ...content,
-          title: body.title ?? `${source.title} (2)`.slice(0, 200),
-          questions: content.questions.map(({ id: _id, ...q }) => q),
-        })
-        return c.json(await insertModel(c, auth, await preparedModel(c, auth, copy), 'duplicate', source.id), 201)
-      }),
-    ),
+    guardedJson({ all: ['tms_model_create'] }, DuplicateBody, async (c, auth, body) => {
+      const source = await requireModel(c, auth, pathParam(c, 'id'))
+      const content = exportModel(source).model
+      const copy = parse(ModelInput, {
+        ...content,
+        title: body.title ?? `${source.title} (2)`.slice(0, 200),
+        questions: content.questions.map(({ id: _id, ...q }) => q),
+      })
+      return c.json(await insertModel(c, auth, await preparedModel(c, auth, copy), 'duplicate', source.id), 201)
+    }),
   )
   /** GET /tms/model/{id}/export: the model's export document (JSON that imports back identically). */
   .get(
@@ -59,17 +54,12 @@ export const modelActions = new Hono<AppEnv>()
   /** POST /tms/model/{id}/category: links a category; linking one already linked is refused. */
   .post(
     '/:id/category',
-    takesJson(
-      CategoryBody,
-      guarded({ all: ['tms_model_edit'] }, async (c, auth) => {
-        const existing = await requireModel(c, auth, pathParam(c, 'id'))
-        const { category_id } = await readJson(c, CategoryBody)
-        if (existing.categories.includes(category_id))
-          throw apiError(409, 'category_duplicate', 'validation.tms.category_duplicate', 'category_id', category_id)
-        const input = parse(ModelInput, { ...exportModel(existing).model, categories: [...existing.categories, category_id] })
-        return c.json(await saveModel(c, auth, existing, await preparedModel(c, auth, input)))
-      }),
-    ),
+    guardedJson({ all: ['tms_model_edit'] }, CategoryBody, async (c, auth, { category_id }) => {
+      const existing = await requireModel(c, auth, pathParam(c, 'id'))
+      if (existing.categories.includes(category_id)) throw apiError(409, 'category_duplicate', 'validation.tms.category_duplicate', 'category_id', category_id)
+      const input = parse(ModelInput, { ...exportModel(existing).model, categories: [...existing.categories, category_id] })
+      return c.json(await saveModel(c, auth, existing, await preparedModel(c, auth, input)))
+    }),
   )
   /** DELETE /tms/model/{id}/category/{categoryId}: removes a category link. */
   .delete(

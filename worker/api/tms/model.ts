@@ -7,9 +7,9 @@ import { getModel, publishedCount } from '../../db/tms'
 import { auditStatement } from '../../db/audit'
 import { deleteStatement, filterScope, listRows, realmScope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { andScopes, jsonListHas, refuse, ruleError } from '../../lib/tms'
-import { type AppEnv, parse, pathParam, readJson } from '../context'
+import { type AppEnv, parse, pathParam } from '../context'
 import { modelActions } from './model-actions'
 import { auditView, insertModel, preparedModel, requireModel, saveModel } from './model-store'
 
@@ -46,8 +46,7 @@ export const model = new Hono<AppEnv>()
   /** POST /tms/model: creates a model from its fields and questions. */
   .post(
     '/',
-    guarded({ all: ['tms_model_create'] }, async (c, auth) => {
-      const input = await readJson(c, ModelInput)
+    guardedJson({ all: ['tms_model_create'] }, ModelInput, async (c, auth, input) => {
       if (input.parent_id && !(await getModel(c.env.DB, auth.realm, input.parent_id)))
         refuse([ruleError('parent_id', 'validation.tms.unknown_model', input.parent_id)])
       return c.json(await insertModel(c, auth, await preparedModel(c, auth, input), 'create', input.parent_id), 201)
@@ -56,9 +55,9 @@ export const model = new Hono<AppEnv>()
   /** PUT /tms/model/{id}: replaces the model's content (a new version when the current one is published). */
   .put(
     '/:id',
-    guarded({ all: ['tms_model_edit'] }, async (c, auth) => {
+    guardedJson({ all: ['tms_model_edit'] }, ModelInput, async (c, auth, body) => {
       const existing = await requireModel(c, auth, pathParam(c, 'id'))
-      const input = await readJson(c, ModelInput)
+      const input = body
       return c.json(await saveModel(c, auth, existing, await preparedModel(c, auth, input)))
     }),
   )

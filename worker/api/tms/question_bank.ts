@@ -8,9 +8,9 @@ import { referenceProblems } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { crud, realmScope } from '../../lib/entity'
-import { guarded } from '../../lib/guard'
+import { guardedJson } from '../../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, refuse, richTextPolicy, ruleError, storedQuestion } from '../../lib/tms'
-import { type AppEnv, type Ctx, readJson } from '../context'
+import { type AppEnv, type Ctx } from '../context'
 
 /** Stored values of a bank item: the question sanitized and checked, and the classification. */
 async function bankValues(c: Ctx, auth: Auth, body: BankItemInput) {
@@ -68,9 +68,8 @@ export const bank = new Hono<AppEnv>()
    */
   .post(
     '/classify',
-    guarded({ all: ['tms_question_bank_edit'] }, async (c, auth) => {
+    guardedJson({ all: ['tms_question_bank_edit'] }, BankClassify, async (c, auth, body) => {
       const db = c.env.DB
-      const body = await readJson(c, BankClassify)
       if (!body.batch_id && !body.ids.length) refuse([ruleError('batch_id', 'validation.tms.classify_scope')])
       const results = await bankItemsToClassify<BankItem>(db, auth.realm, { types: body.types, batchId: body.batch_id, ids: body.ids })
       const topic = {

@@ -21,9 +21,9 @@ import { auditStatement } from '../../db/audit'
 import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
-import { guarded, takesJson } from '../../lib/guard'
+import { guarded, guardedJson } from '../../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, realmTmsLimits, refuse, ruleError } from '../../lib/tms'
-import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { publishOptions } from './task-options'
 
 const LIST = ['tms_task_list_by_target', 'tms_task_list_others']
@@ -105,9 +105,9 @@ export const task = new Hono<AppEnv>()
   /** POST /tms/task: publishes a model; the model's current version is kept for the task. */
   .post(
     '/',
-    guarded({ all: ['tms_task_publish'] }, async (c, auth) => {
+    guardedJson({ all: ['tms_task_publish'] }, PublishInput, async (c, auth, body) => {
       const db = c.env.DB
-      const input = await readJson(c, PublishInput)
+      const input = body
       const model = await getModel(db, auth.realm, input.model_id)
       if (!model) throw apiError(404, 'not_found', `Task model ${input.model_id} was not found.`, 'model_id', input.model_id)
       const limits = await realmTmsLimits(db, auth.realm)
@@ -162,58 +162,54 @@ export const task = new Hono<AppEnv>()
   /** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
   .put(
     '/:id',
-    takesJson(
-      TaskUpdate,
-      guarded({ all: ['tms_task_edit'] }, async (c, auth) => {
-        const db = c.env.DB
-        const existing = await requireTask(c, auth, pathParam(c, 'id'))
-        const body = await readJson(c, TaskUpdate)
-        const model = (await getModel(db, auth.realm, existing.model_id))!
-        const { update_version, ...fields } = body
-        const changed = new Set(
-          Object.entries(fields)
-            .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
-            .map(([k]) => k),
+    guardedJson({ all: ['tms_task_edit'] }, TaskUpdate, async (c, auth, body) => {
+      const db = c.env.DB
+      const existing = await requireTask(c, auth, pathParam(c, 'id'))
+      const model = (await getModel(db, auth.realm, existing.model_id))!
+      const { update_version, ...fields } = body
+      const changed = new Set(
+        Object.entries(fields)
+          .filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(existing[k as keyof Task]))
+          .map(([k]) => k),
+      )
+      const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
+      const moving = Boolean(update_version) && model.version !== existing.model_version
+      if (moving) changed.add('model_version')
+      // The rules read the content the task will have: the newest version when moving, else its own.
+      const content = moving
+        ? model
+        : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<
+            Model,
+            'questions' | 'token' | 'min_execution_time'
+          > | null) ?? model)
+      checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
+      if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
+      const statements: D1PreparedStatement[] = []
+      if (moving) {
+        statements.push(snapshotStatement(db, model, auth.nick))
+        Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
+      }
+      if (Object.keys(values).length) {
+        Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
+        const cols = Object.keys(values)
+        const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
+        statements.push(
+          updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
+          auditStatement(db, {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: moving ? 'update_version' : 'update',
+            entity: 'tms_task',
+            entityId: existing.id,
+            before,
+            after: values,
+            requestId: c.get('requestId'),
+          }),
         )
-        const values: Record<string, unknown> = Object.fromEntries([...changed].map((k) => [k, fields[k as keyof typeof fields]]))
-        const moving = Boolean(update_version) && model.version !== existing.model_version
-        if (moving) changed.add('model_version')
-        // The rules read the content the task will have: the newest version when moving, else its own.
-        const content = moving
-          ? model
-          : (((await modelVersionContent(db, auth.realm, model.id, existing.model_version)) as Pick<
-              Model,
-              'questions' | 'token' | 'min_execution_time'
-            > | null) ?? model)
-        checkPublication({ ...existing, ...values } as Publication, await ruleContext(c, auth, content, changed))
-        if (changed.has('extra')) await requireExtraFields(c, auth, fields.extra ?? {})
-        const statements: D1PreparedStatement[] = []
-        if (moving) {
-          statements.push(snapshotStatement(db, model, auth.nick))
-          Object.assign(values, { model_version: model.version, title: model.title, kind: model.kind, token: model.token })
-        }
-        if (Object.keys(values).length) {
-          Object.assign(values, { updated_at: nowIso(), updated_by: auth.nick })
-          const cols = Object.keys(values)
-          const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
-          statements.push(
-            updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
-            auditStatement(db, {
-              realm: auth.realm,
-              actor: auth.nick,
-              action: moving ? 'update_version' : 'update',
-              entity: 'tms_task',
-              entityId: existing.id,
-              before,
-              after: values,
-              requestId: c.get('requestId'),
-            }),
-          )
-          await runBatch(db, statements)
-        }
-        return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
-      }),
-    ),
+        await runBatch(db, statements)
+      }
+      return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
+    }),
   )
   /** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */
   .delete(

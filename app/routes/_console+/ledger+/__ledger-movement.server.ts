@@ -1,9 +1,8 @@
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type * as v from 'valibot'
-import type { ListPage } from '#shared/schemas/common'
 import { apiAction } from '~/server/api-action.server'
 import type { SessionUser } from '~/server/auth.server'
-import { RealmApiError, type RealmApi } from '~/server/api.server'
+import { RealmApiError, apiData, orNull, type RealmApi } from '~/server/api.server'
 import { setFlash, type Flash } from '~/server/flash.server'
 import type { MovementReview } from './__ledger-movement-form'
 import type { Wallet } from './__ledger-movement-ui'
@@ -13,18 +12,21 @@ import type { Wallet } from './__ledger-movement-ui'
  * and of the realms they administer (when they may list them). A realm wallet whose balance the caller may not read is offered with an unknown balance (NaN).
  */
 export async function payingWallets(api: RealmApi, user: SessionUser): Promise<Wallet[]> {
-  const own = await api.get<Wallet>(`ledger/wallet/${encodeURIComponent(user.nick)}`)
+  const own: Wallet = await apiData(api.ledger.wallet[':id'].$get({ param: { id: user.nick } }))
   if (!user.permissions.ledger_transfer_cross_realm) return [own]
   const codes = new Set([user.realm])
   if (user.permissions.mas_realm_list) {
-    const realms = await api.get<ListPage<{ code: string }>>('mas/realm', { limit: 1000 }).catch(() => null)
+    const realms = await apiData(api.mas.realm.$get({ query: { limit: 1000 } })).catch(() => null)
     for (const r of realms?.items ?? []) codes.add(r.code)
   }
   const realms = await Promise.all(
     [...codes].map((code) =>
-      api
-        .get<Wallet>(`ledger/wallet/${encodeURIComponent(code)}`, { from_realm: 'true' })
-        .catch(() => ({ owner: code, kind: 'realm' as const, name: code, points: Number.NaN })),
+      apiData(api.ledger.wallet[':id'].$get({ param: { id: code }, query: { from_realm: 'true' } })).catch((): Wallet => ({
+        owner: code,
+        kind: 'realm',
+        name: code,
+        points: Number.NaN,
+      })),
     ),
   )
   return [own, ...realms]
@@ -77,14 +79,11 @@ export async function checkRecipients(api: RealmApi, targets: string[], fromReal
   if (fromRealm && fromRealm !== user.realm) return
   const byWallet = user.permissions.ledger_wallet_get_others === true
   if (!byWallet && !user.permissions.mas_user_get) return
-  const exists = (nick: string) =>
-    (byWallet ? api.get(`ledger/wallet/${encodeURIComponent(nick)}`) : api.get(`mas/user/${encodeURIComponent(nick)}`)).then(
-      () => true,
-      (err: unknown) => {
-        if (err instanceof RealmApiError && (err.status === 404 || err.status === 400)) return false
-        throw err
-      },
-    )
+  // Unknown (404) or not a nick at all (400): not a recipient.
+  const exists = async (nick: string) =>
+    (byWallet
+      ? await orNull(apiData(api.ledger.wallet[':id'].$get({ param: { id: nick } })), [404, 400])
+      : await orNull(apiData(api.mas.user[':nick'].$get({ param: { nick } })), [404, 400])) !== null
   const suffixed = (nick: string) => (nickSuffix && !nick.endsWith(nickSuffix) ? `${nick}${nickSuffix}` : nick)
   const missing = (
     await Promise.all(targets.map(async (nick) => ((await exists(nick)) || (suffixed(nick) !== nick && (await exists(suffixed(nick)))) ? null : nick)))

@@ -1,5 +1,5 @@
 import type { LedgerPackage } from '#shared/schemas/ledger-entity'
-import type { RealmApi } from '~/server/api.server'
+import { apiData, type RealmApi } from '~/server/api.server'
 
 export interface Provider {
   code: string
@@ -14,16 +14,4 @@ export interface Shop {
   providers: Provider[]
 }
 
-export interface IntentStatus {
-  id: string
-  provider: string
-  status: 'pending' | 'succeeded' | 'failed'
-  package_id: string
-  points: number
-  amount: number
-  currency: string
-  transaction_id: string | null
-  failure: string
-}
-
-export const loadShop = (api: RealmApi) => api.get<Shop>('ledger/package/shop')
+export const loadShop = (api: RealmApi): Promise<Shop> => apiData(api.ledger.package.shop.$get())

@@ -1,6 +1,5 @@
 import { data, redirect } from '@remix-run/cloudflare'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError } from '~/server/api.server'
 import { setFlash, type Flash } from '~/server/flash.server'
 
 /** What a ledger action answers when it stays on the page: the refusal (API envelope or form rules). */
@@ -8,16 +7,6 @@ export interface ActionResult<T = unknown> {
   ok: boolean
   errors: ErrorItem[]
   result?: T
-}
-
-/** Runs an API call for an action: its answer, or the API's refusal as the action's data with the same status. */
-export async function attempt<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: ReturnType<typeof data<ActionResult>> }> {
-  try {
-    return { ok: true, value: await call() }
-  } catch (err) {
-    if (err instanceof RealmApiError) return { ok: false, response: data<ActionResult>({ ok: false, errors: err.errors }, { status: err.status }) }
-    throw err
-  }
 }
 
 /** A refusal by the form's own rules (before calling the API). */

@@ -7,14 +7,13 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { abbreviate } from '~/lib/format'
 import ledgerAccountList from '~/lists/ledger-account'
-import type { ListPage } from '#shared/schemas/common'
 import { ReversalBody } from '#shared/schemas/ledger'
-import type { LedgerAccount, StatementEntry } from '#shared/schemas/ledger-entity'
-import { RealmApiError } from '~/server/api.server'
+import type { LedgerAccount } from '#shared/schemas/ledger-entity'
+import { apiData, orNull } from '~/server/api.server'
+import { rowResult } from '~/server/entity-form.server'
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
-import { attempt, invalid, issuesAsErrors, newActionKey, type ActionResult } from './__ledger.server'
-import type { Wallet } from './__ledger-movement-ui'
+import { invalid, issuesAsErrors, newActionKey } from './__ledger.server'
 import { Statement } from './__ledger-statement'
 
 export const handle = { title: 'pages.ledger.balance' }
@@ -33,17 +32,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const account = selected(url, user.nick)
   const offset = Math.max(0, Number(url.searchParams.get('soffset')) || 0)
-  const path = `ledger/wallet/${encodeURIComponent(account.owner)}`
   const query = account.kind === 'realm' ? { from_realm: 'true' } : {}
+  const wallet = api.ledger.wallet[':id']
   const [list, mine, realmWallet, statement] = await Promise.all([
     loadList(request, context, ledgerAccountList),
-    api.get<Wallet>(`ledger/wallet/${encodeURIComponent(user.nick)}`),
-    api.get<Wallet>(`ledger/wallet/${encodeURIComponent(user.realm)}`, { from_realm: 'true' }),
+    apiData(wallet.$get({ param: { id: user.nick } })),
+    apiData(wallet.$get({ param: { id: user.realm }, query: { from_realm: 'true' } })),
     // Another user's statement needs ledger_wallet_get_others: without it the API answers 404 and the panel says so.
-    api.get<ListPage<StatementEntry>>(`${path}/statement`, { ...query, limit: STATEMENT_LIMIT, offset }).catch((err: unknown) => {
-      if (err instanceof RealmApiError && err.status === 404) return null
-      throw err
-    }),
+    orNull(apiData(wallet.statement.$get({ param: { id: account.owner }, query: { ...query, limit: STATEMENT_LIMIT, offset } }))),
   ])
   return { ...list, mine, realmWallet, account, statement, canReverse: user.permissions.ledger_transaction_reverse === true, actionKey: newActionKey() }
 }
@@ -57,8 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     idempotency_key: String(form.get('idempotency_key') ?? ''),
   })
   if (!parsed.success) return invalid(issuesAsErrors(parsed.issues))
-  const done = await attempt(() => api.post<{ billing_key: string }>('ledger/transaction/reversal', parsed.output))
-  return done.ok ? ({ ok: true, errors: [], result: done.value } satisfies ActionResult<{ billing_key: string }>) : done.response
+  return rowResult(apiData(api.ledger.transaction.reversal.$post({ json: parsed.output })))
 }
 
 export default function BalanceRoute() {

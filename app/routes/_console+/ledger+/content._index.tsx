@@ -16,7 +16,8 @@ import type { LedgerContent } from '#shared/schemas/ledger-entity'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
-import { attempt, invalid, type ActionResult } from './__ledger.server'
+import { rowResult } from '~/server/entity-form.server'
+import { invalid, type ActionResult } from './__ledger.server'
 
 export const handle = { title: 'pages.ledger.content.list' }
 
@@ -53,9 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const key = v.safeParse(ContentKey, form.get('key') ?? '')
   if (!key.success) return invalid([{ field: 'key', cause: 'invalid', value: null, message: key.issues[0].message }])
-  const flags = new URLSearchParams({ is_system: String(form.get('is_system') === 'true'), should_propagate: String(form.get('should_propagate') === 'on') })
-  const done = await attempt(() => api.delete(`ledger/content/${encodeURIComponent(key.output)}?${flags}`))
-  return done.ok ? ({ ok: true, errors: [] } satisfies ActionResult) : done.response
+  const query = { is_system: form.get('is_system') === 'true', should_propagate: form.get('should_propagate') === 'on' }
+  return rowResult(apiData(api.ledger.content[':key'].$delete({ param: { key: key.output }, query })))
 }
 
 export default function ContentListRoute() {

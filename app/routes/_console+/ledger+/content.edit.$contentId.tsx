@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import { CheckboxInput, KitForm, NumberInput, TextArea, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { ContentKey, ContentPut, SYSTEM_CONTENT_KEYS } from '#shared/schemas/ledger'
-import { RealmApiError, apiData } from '~/server/api.server'
+import { apiData, orErrorResponse, orNull } from '~/server/api.server'
 import { apiAction, DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 
@@ -30,13 +30,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const key = keyOf(params)
   const system = (SYSTEM_CONTENT_KEYS as readonly string[]).includes(key)
   const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
-  try {
-    return { key, content: await apiData(api.ledger.content[':id'].$get({ param: { id: key } })), system, timeZone }
-  } catch (err) {
-    if (err instanceof RealmApiError && err.status === 404) return { key, content: null, system, timeZone }
-    if (err instanceof RealmApiError) throw Response.json({ errors: err.errors }, { status: err.status })
-    throw err
-  }
+  // No price yet (404): the form creates it; any other refusal is the route's error.
+  const content = await orErrorResponse(orNull(apiData(api.ledger.content[':id'].$get({ param: { id: key } }))))
+  return { key, content, system, timeZone }
 }
 
 export function action({ request, context, params }: ActionFunctionArgs) {

@@ -11,7 +11,9 @@ import ledgerPackageList from '~/lists/ledger-package'
 import type { LedgerPackage } from '#shared/schemas/ledger-entity'
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
-import { attempt, invalid, type ActionResult } from './__ledger.server'
+import { apiData } from '~/server/api.server'
+import { rowResult } from '~/server/entity-form.server'
+import { invalid, type ActionResult } from './__ledger.server'
 
 export const handle = { title: 'pages.ledger.package.list' }
 
@@ -33,8 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireRoute(request, context, 'ledger.package.list')
   const id = String((await request.formData()).get('id') ?? '')
   if (!/^[A-Za-z0-9_-]{4,80}$/.test(id)) return invalid([{ field: 'id', cause: 'invalid', value: null, message: 'ledger.validation.invalid_id' }])
-  const done = await attempt(() => api.delete(`ledger/package/${encodeURIComponent(id)}`))
-  return done.ok ? ({ ok: true, errors: [] } satisfies ActionResult) : done.response
+  return rowResult(apiData(api.ledger.package[':id'].$delete({ param: { id } })))
 }
 
 export default function PackageListRoute() {

@@ -8,10 +8,10 @@ import { RouteError } from '~/components/shell/route-error'
 import { abbreviate, money } from '~/lib/format'
 import { IdempotencyKey } from '#shared/schemas/ledger'
 import { apiAction, DEFAULT_TIME_ZONE } from '~/server/api-action.server'
-import { orErrorResponse, RealmApiError } from '~/server/api.server'
+import { apiData, orErrorResponse, orNull, RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { newActionKey } from './__ledger.server'
-import { loadShop, type IntentStatus } from './__ledger-purchase.server'
+import { loadShop } from './__ledger-purchase.server'
 
 export const handle = { title: 'pages.ledger.purchase' }
 
@@ -22,13 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const pkg = shop.packages.find((p) => p.id === params.packageId)
   if (!pkg) throw new Response(null, { status: 404 })
   const intentId = new URL(request.url).searchParams.get('intent')
-  let intent: IntentStatus | null = null
-  if (intentId) {
-    intent = await api.get<IntentStatus>(`ledger/transaction/intent/${encodeURIComponent(intentId)}`).catch((err: unknown) => {
-      if (err instanceof RealmApiError && err.status === 404) return null
-      throw err
-    })
-  }
+  const intent = intentId ? await orNull(apiData(api.ledger.transaction.intent[':id'].$get({ param: { id: intentId } }))) : null
   return { pkg, providers: shop.providers, intent, actionKey: newActionKey(), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
@@ -51,13 +45,14 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
       if (!pkg) throw refuse('', 'ledger.error.package_not_found')
       if (!provider) throw refuse('provider', 'ledger.error.provider_unavailable')
       const returnUrl = `/ledger/package/purchase/${encodeURIComponent(pkg.id)}`
-      const common = { provider: provider.code, product_id: pkg.id, product_type: 'package', idempotency_key: body.idempotency_key }
+      const common = { provider: provider.code, product_id: pkg.id, product_type: 'package' as const, idempotency_key: body.idempotency_key }
       return provider.kind === 'card'
-        ? api.post<{ checkout_url: string }>('ledger/transaction/create-intent', { ...common, provider_data: { return_url: returnUrl } })
-        : api.post<{ checkout_url: string }>('ledger/transaction/purchase', {
-            ...common,
-            provider_data: { transaction_amount: pkg.cost, description: pkg.name, return_url: returnUrl },
-          })
+        ? apiData(api.ledger.transaction['create-intent'].$post({ json: { ...common, provider_data: { return_url: returnUrl } } }))
+        : apiData(
+            api.ledger.transaction.purchase.$post({
+              json: { ...common, provider_data: { transaction_amount: pkg.cost, description: pkg.name, return_url: returnUrl } },
+            }),
+          )
     },
     onSuccess: (started) => redirect(started.checkout_url),
   })

@@ -3,8 +3,8 @@ import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { NumberInput, SelectInput, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import type { ListPage } from '#shared/schemas/common'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
+import { apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { newActionKey } from './__ledger.server'
 import { movementAction, payingWallets } from './__ledger-movement.server'
@@ -12,12 +12,10 @@ import { MovementScreen, sponsorForm } from './__ledger-movement-form'
 
 export const handle = { title: 'pages.ledger.sponsor' }
 
-type SponsorAnswer = { billing_key: string; points: number; realm: string }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'ledger.sponsor')
   // The realms the caller administers, when they may list them; otherwise the realm code is typed.
-  const realms = user.permissions.mas_realm_list ? (await api.get<ListPage<{ code: string; name: string }>>('mas/realm', { limit: 1000 })).items : []
+  const realms = user.permissions.mas_realm_list ? (await apiData(api.mas.realm.$get({ query: { limit: 1000 } }))).items : []
   return {
     wallets: await payingWallets(api, user),
     realms,
@@ -33,7 +31,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     route: 'ledger.sponsor',
     schema: sponsorForm(),
     review: (x) => ({ total: x.points, count: 1, points: x.points, targets: '', realm: x.realm }),
-    post: (api, value) => api.post<SponsorAnswer>('ledger/transaction/sponsor', value),
+    post: (api, json) => apiData(api.ledger.transaction.sponsor.$post({ json })),
     done: (r) => ({ kind: 'success', message: 'ledger.sponsor.done', values: { points: String(r.points), realm: r.realm, billing_key: r.billing_key } }),
   })
 

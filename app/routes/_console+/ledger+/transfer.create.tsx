@@ -4,14 +4,13 @@ import { useTranslation } from 'react-i18next'
 import { NumberInput, TextArea } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
+import { apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { newActionKey } from './__ledger.server'
 import { checkRecipients, movementAction, payingWallets } from './__ledger-movement.server'
 import { MovementScreen, prepareTransfer, transferForm } from './__ledger-movement-form'
 
 export const handle = { title: 'pages.ledger.transfer' }
-
-type TransferAnswer = { billing_key: string; total: number; targets: string[] }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'ledger.transfer')
@@ -28,7 +27,7 @@ export const action = async ({ request, context }: ActionFunctionArgs) => {
     prepare: prepareTransfer,
     check: (api, value, user) => checkRecipients(api, value.targets, value.from_realm, user, realm.config?.nick_suffix ?? ''),
     review: (x) => ({ total: x.points * x.targets.length, count: x.targets.length, points: x.points, targets: x.targets.join(', '), realm: '' }),
-    post: (api, value) => api.post<TransferAnswer>('ledger/transaction/transfer', value),
+    post: (api, json) => apiData(api.ledger.transaction.transfer.$post({ json })),
     done: (r) => ({
       kind: 'success',
       message: 'ledger.transfer.done',

@@ -3,10 +3,9 @@ import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
 import { MetaverseTokenRequest } from '#shared/schemas/metaverse'
 import { apiAction } from '~/server/api-action.server'
-import { RealmApiError, apiData } from '~/server/api.server'
+import { apiData } from '~/server/api.server'
+import { rowResult } from '~/server/entity-form.server'
 import { requireAccess } from '~/server/auth.server'
-
-const roomsOf = (realm: string | null) => `mas/realm/${encodeURIComponent(realm ?? '')}/metaverse_room`
 
 /**
  * The list's actions: generate an access token (the dialog's kit form: host and e-mail both needed; the answer is
@@ -25,11 +24,5 @@ export async function metaverseListAction(request: Request, context: AppLoadCont
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1)), form.get('id'))
   if (form.get('intent') !== 'delete' || !id.success)
     return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await api.delete(`${roomsOf(realm.code)}/${encodeURIComponent(id.output)}`)
-    return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  return rowResult(apiData(api.mas.realm[':code'].metaverse_room[':id'].$delete({ param: { code: realm.code ?? '', id: id.output } })))
 }

@@ -1,14 +1,30 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import type { Category } from '#shared/schemas/category'
+import * as v from 'valibot'
+import type { CategoryNode } from '~/components/realm/category-tree'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { CategoryFormInput } from './__category-form'
 
+/**
+ * The tree's nodes, read from the API's answer. The answer nests itself (a node's `children` are nodes), which the
+ * typed client (hono's JSONParsed) types as plain JSON below the first level, so the screens read it through this
+ * one recursive schema instead of asserting a type.
+ */
+export const CategoryNodes: v.GenericSchema<CategoryNode[]> = v.array(
+  v.object({
+    id: v.string(),
+    name: v.string(),
+    parent: v.nullable(v.string()),
+    priority: v.number(),
+    children: v.optional(v.lazy(() => CategoryNodes)),
+  }),
+)
+
 /** Every category as `{ id, label }` with its path, for the parent picker (a category's own subtree excluded). */
-export function parentOptions(roots: Category[], exclude?: string): { id: string; label: string }[] {
+export function parentOptions(roots: CategoryNode[], exclude?: string): { id: string; label: string }[] {
   const out: { id: string; label: string }[] = []
-  const walk = (nodes: Category[], path: string[]) => {
+  const walk = (nodes: CategoryNode[], path: string[]) => {
     for (const n of nodes) {
       if (n.id === exclude) continue
       out.push({ id: n.id, label: [...path, n.name].join(' › ') })
@@ -21,8 +37,8 @@ export function parentOptions(roots: Category[], exclude?: string): { id: string
 
 export async function categoryFormData(request: Request, context: AppLoadContext, mode: 'create' | 'edit', id?: string) {
   const { api, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.category.create' : 'realm.category.edit')
-  const { items } = await orErrorResponse(api.get<{ items: Category[] }>('room/category/with-children'))
-  const category = id ? await orErrorResponse(api.get<Category>(`room/category/${encodeURIComponent(id)}`)) : null
+  const items = v.parse(CategoryNodes, (await orErrorResponse(apiData(api.room.category['with-children'].$get()))).items)
+  const category = id ? await orErrorResponse(apiData(api.room.category[':id'].$get({ param: { id } }))) : null
   const parent = new URL(request.url).searchParams.get('parent')
   return {
     category: category ?? { id: '', name: '', parent: parent && parentOptions(items).some((p) => p.id === parent) ? parent : null, priority: 0 },
@@ -37,7 +53,7 @@ export function saveCategory(request: Request, context: AppLoadContext, mode: 'c
     route: mode === 'create' ? 'realm.category.create' : 'realm.category.edit',
     schema: CategoryFormInput,
     call: (api, body) =>
-      mode === 'create' ? api.post<Category>('room/category', body) : api.put<Category>(`room/category/${encodeURIComponent(id ?? '')}`, body),
+      apiData(mode === 'create' ? api.room.category.$post({ json: body }) : api.room.category[':id'].$put({ param: { id: id ?? '' }, json: body })),
     redirect: '/realm/category',
     flash: (saved) => ({ kind: 'success', message: 'resources.category.saved', values: { name: saved.name } }),
   })

@@ -3,23 +3,29 @@ import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { CategoryLink, CategoryTree } from '~/components/realm/category-tree'
+import { CategoryLink, CategoryTree, type CategoryNode } from '~/components/realm/category-tree'
+import { CategoryNodes } from './__category.server'
 import { DeleteConfirm } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
-import type { Category } from '#shared/schemas/category'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
+import { rowResult } from '~/server/entity-form.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.realm.category.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'realm.category.list')
-  const { items } = await orErrorResponse(api.get<{ items: Category[] }>('room/category/with-children'))
+  const { items } = await orErrorResponse(apiData(api.room.category['with-children'].$get()))
   const p = user.permissions
-  return { roots: items, canCreate: p.room_category_create === true, canEdit: p.room_category_edit === true, canDelete: p.room_category_delete === true }
+  return {
+    roots: v.parse(CategoryNodes, items),
+    canCreate: p.room_category_create === true,
+    canEdit: p.room_category_edit === true,
+    canDelete: p.room_category_delete === true,
+  }
 }
 
 /** Deletes a category (refused by the API while it has sub-categories). */
@@ -28,20 +34,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
   if (!id.success)
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await api.delete(`room/category/${encodeURIComponent(id.output)}`)
-    return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  return rowResult(apiData(api.room.category[':id'].$delete({ param: { id: id.output } })))
 }
 
 export default function CategoryListRoute() {
   const { roots, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const fetcher = useFetcher<typeof action>()
-  const [removing, setRemoving] = useState<Category | null>(null)
+  const [removing, setRemoving] = useState<CategoryNode | null>(null)
   useResultToast(fetcher, 'resources.category.deleted', 'resources.category.delete_failed')
   return (
     <>

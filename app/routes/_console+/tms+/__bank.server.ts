@@ -1,10 +1,10 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { BankItem } from '#shared/schemas/tms/bank'
+import { BankClassify, type BankItem } from '#shared/schemas/tms/bank'
 import type { Category } from '#shared/schemas/tms/category'
-import type { Model } from '#shared/schemas/tms/model'
-import { apiData, type RealmApi, RealmApiError } from '~/server/api.server'
+import { ModelInput, type Model } from '#shared/schemas/tms/model'
+import { apiData, type RealmApi, RealmApiError, validBody } from '~/server/api.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -82,7 +82,10 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
         ...rest
       } = model as Model & Record<string, unknown>
       const saved = await apiData(
-        api.tms.model[':id'].$put({ param: { id: model.id }, json: { ...rest, questions: [...model.questions, ...items.map(bankCopy)] } }),
+        api.tms.model[':id'].$put({
+          param: { id: model.id },
+          json: validBody(ModelInput, { ...rest, questions: [...model.questions, ...items.map(bankCopy)] }),
+        }),
       )
       throw redirect(`/tms/model/edit/${saved.id}`, {
         headers: {
@@ -102,7 +105,7 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
       const text = (k: string) => String(form.get(k) ?? '')
       const result = await apiData(
         api.tms.question_bank.classify.$post({
-          json: {
+          json: validBody(BankClassify, {
             types: form.getAll('types').map(String),
             ids,
             grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
@@ -110,7 +113,7 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
             standard_id: text('standard_id'),
             descriptor_id: text('descriptor_id'),
             curriculum: text('curriculum'),
-          },
+          }),
         }),
       )
       return { ok: true, intent, errors: [] as ErrorItem[], updated: result.updated }

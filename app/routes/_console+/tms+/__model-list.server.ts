@@ -1,6 +1,7 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { ErrorItem } from '#shared/schemas/error'
-import { apiData, RealmApiError } from '~/server/api.server'
+import { ModelExport } from '#shared/schemas/tms/model'
+import { apiData, RealmApiError, validBody } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -21,7 +22,7 @@ export async function modelListAction(request: Request, context: AppLoadContext)
       } catch {
         return fail([{ field: 'document', cause: 'invalid', value: null, message: 'validation.tms.export_format' }], 400)
       }
-      const created = await apiData(api.tms.model.import.$post({ json: doc }))
+      const created = await apiData(api.tms.model.import.$post({ json: validBody(ModelExport, doc) }))
       throw redirect(`/tms/model/edit/${created.id}`, {
         headers: {
           'Set-Cookie': await setFlash({

@@ -2,9 +2,9 @@ import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { Genre } from '#shared/entities/tms-genre'
-import type { Model } from '#shared/schemas/tms/model'
+import { ModelInput, type Model } from '#shared/schemas/tms/model'
 import type { Skill } from '#shared/entities/tms-assessed-skill'
-import { apiData, type RealmApi, RealmApiError } from '~/server/api.server'
+import { apiData, type RealmApi, RealmApiError, validBody } from '~/server/api.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -74,7 +74,8 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
   }
   let saved: Model
   try {
-    saved = modelId ? await apiData(api.tms.model[':id'].$put({ param: { id: modelId }, json: body })) : await apiData(api.tms.model.$post({ json: body }))
+    const json = validBody(ModelInput, body)
+    saved = modelId ? await apiData(api.tms.model[':id'].$put({ param: { id: modelId }, json })) : await apiData(api.tms.model.$post({ json }))
   } catch (e) {
     return errors(e)
   }

@@ -5,8 +5,8 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { PublishForm } from '~/components/tms/publish-form'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { Task } from '#shared/schemas/tms/task'
-import { apiData, orErrorResponse, RealmApiError } from '~/server/api.server'
+import { PublishInput, type Task } from '#shared/schemas/tms/task'
+import { apiData, orErrorResponse, RealmApiError, validBody } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { setFlash } from '~/server/flash.server'
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   let task: Task
   try {
-    task = await apiData(api.tms.task.$post({ json: body }))
+    task = await apiData(api.tms.task.$post({ json: validBody(PublishInput, body) }))
   } catch (err) {
     if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
     throw err
