@@ -30,7 +30,6 @@ import { category as roomCategory } from './room/category'
 import { roomGroup } from './room/group'
 import { metaverse } from './room/metaverse'
 import { room } from './room/room'
-import { category as tmsCategory } from './tms/category'
 import { model } from './tms/model'
 import { bank } from './tms/question_bank'
 import { task } from './tms/task'
@@ -88,7 +87,6 @@ export function createApi() {
     .route('/tms/model', model)
     .route('/tms/task', task)
     .route('/tms/question_bank', bank)
-    .route('/tms/category', tmsCategory)
     .route('/', entityRoutes())
     .route('/tms/token', token)
     .route('/room/room', room)

@@ -1,6 +1,7 @@
 import type { PlainEntity } from './define'
 import metaverseRoom from './metaverse-room'
 import skill from './tms-assessed-skill'
+import category from './tms-category'
 import genre from './tms-genre'
 
 /**
@@ -8,7 +9,7 @@ import genre from './tms-genre'
  * import.meta.glob), so this is the one list a new entity is added to; tests/workers/entities.test.ts fails when a
  * file of this folder is missing here.
  */
-export const PLAIN_ENTITIES: PlainEntity[] = [skill, genre, metaverseRoom] as PlainEntity[]
+export const PLAIN_ENTITIES: PlainEntity[] = [category, skill, genre, metaverseRoom] as PlainEntity[]
 
 /** The plain entity named `name`, or undefined. */
 export const plainEntity = (name: string) => PLAIN_ENTITIES.find((e) => e.name === name)

@@ -1,8 +1,9 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { Category } from '#shared/schemas/category'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
+import type { RealmApi } from '~/server/api.server'
 import { CategoryFormInput } from './__category-form'
 
 /** Every category as `{ id, label }` with its path, for the parent picker (a category's own subtree excluded). */
@@ -19,10 +20,19 @@ export function parentOptions(roots: Category[], exclude?: string): { id: string
   return out
 }
 
+/**
+ * Every category of the realm as a tree. Hono's client types the recursive `children` of the answer as plain JSON
+ * values (it cannot follow a recursive type); the Worker builds them with `buildTree`, so each is a category.
+ */
+export async function categoryTree(api: RealmApi): Promise<Category[]> {
+  const { items } = await orErrorResponse(apiData(api.room.category['with-children'].$get({ query: {} })))
+  return items as unknown as Category[]
+}
+
 export async function categoryFormData(request: Request, context: AppLoadContext, mode: 'create' | 'edit', id?: string) {
   const { api, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.category.create' : 'realm.category.edit')
-  const { items } = await orErrorResponse(api.get<{ items: Category[] }>('room/category/with-children'))
-  const category = id ? await orErrorResponse(api.get<Category>(`room/category/${encodeURIComponent(id)}`)) : null
+  const items = await categoryTree(api)
+  const category = id ? await orErrorResponse(apiData(api.room.category[':id'].$get({ param: { id }, query: {} }))) : null
   const parent = new URL(request.url).searchParams.get('parent')
   return {
     category: category ?? { id: '', name: '', parent: parent && parentOptions(items).some((p) => p.id === parent) ? parent : null, priority: 0 },
@@ -37,7 +47,7 @@ export function saveCategory(request: Request, context: AppLoadContext, mode: 'c
     route: mode === 'create' ? 'realm.category.create' : 'realm.category.edit',
     schema: CategoryFormInput,
     call: (api, body) =>
-      mode === 'create' ? api.post<Category>('room/category', body) : api.put<Category>(`room/category/${encodeURIComponent(id ?? '')}`, body),
+      mode === 'create' ? apiData(api.room.category.$post({ json: body })) : apiData(api.room.category[':id'].$put({ param: { id: id ?? '' }, json: body })),
     redirect: '/realm/category',
     flash: (saved) => ({ kind: 'success', message: 'resources.category.saved', values: { name: saved.name } }),
   })
