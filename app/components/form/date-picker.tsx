@@ -125,7 +125,9 @@ export function DatePicker({ inputId, label, disabled }: { inputId: string; labe
   }
 
   const first = firstDayOfWeek(locale)
-  const month = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc({ ...focus, d: 1 }))
+  const monthName = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc({ ...focus, d: 1 }))
+  // A heading starts with a capital (pt-BR and es-ES month names are lower case: "março de 2026" → "Março de 2026").
+  const month = monthName.charAt(0).toLocaleUpperCase(locale) + monthName.slice(1)
   const weekday = (style: 'short' | 'long', i: number) =>
     // 2023-01-01 was a Sunday: day `i` of the week starting on `first`.
     new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(new Date(Date.UTC(2023, 0, 1 + ((first + i) % 7))))
