@@ -35,7 +35,11 @@ async function optionsOf(e: PlainEntity, api: RealmApi, user: SessionUser, self?
       continue
     }
     const page = await apiData(api.entity(from.api).index.$get({ query: { ...from.query, limit: 1000 } }))
-    out[name] = page.items.filter((r) => String(r[from.value]) !== self).map((r) => ({ value: String(r[from.value]), label: String(r[from.label]) }))
+    out[name] = page.items
+      .filter(
+        (r) => String(r[from.value]) !== self && (!from.topLevel || r[from.topLevel] === null || r[from.topLevel] === undefined || r[from.topLevel] === ''),
+      )
+      .map((r) => ({ value: String(r[from.value]), label: String(r[from.label]) }))
   }
   return out
 }

@@ -20,6 +20,7 @@ function formatOf(f: PlainField): Format | undefined {
     const labels = new Map((f.form?.options ?? []).map((o) => [o.value, o.label]))
     return (v, _row, t) => (labels.has(String(v)) ? t(labels.get(String(v))!) : String(v ?? ''))
   }
+  if (f.column?.format === 'check') return (v) => (v ? '✓' : '')
   return undefined
 }
 
@@ -29,7 +30,14 @@ const iconCell =
   (row: Record<string, unknown>, t: TFunction): ReactNode =>
     createElement('span', { className: 'icon-cell' }, createElement(Icon, { name: String(row[name]) as IconName }), ' ', label(row[name] as never, row, t))
 
-export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
+const YES_NO = [
+  { value: 'true', label: 'form.yes' },
+  { value: 'false', label: 'form.no' },
+]
+
+/** The console list of an entity (its rows typed as the declaration's). */
+export function listSpecOf<Row extends Record<string, unknown>>(declared: PlainEntity<Row>): ListSpec<Row> {
+  const e = declared as unknown as PlainEntity
   const columns: TableColumn<Record<string, unknown>>[] = Object.entries(e.fields)
     .filter(([, f]) => f.column)
     .map(([name, f]) => ({
@@ -44,7 +52,7 @@ export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
       time: f.column!.format === 'when' || undefined,
       render: f.column!.format === 'icon' ? iconCell(name, formatOf(f)!) : undefined,
     }))
-  return {
+  const spec: ListSpec<Record<string, unknown>> = {
     name: e.name,
     apiPath: e.api,
     route: `${e.route.id}.list`,
@@ -52,12 +60,14 @@ export function listSpecOf(e: PlainEntity): ListSpec<Record<string, unknown>> {
     columns,
     search: Object.entries(e.fields)
       .filter(([, f]) => f.searchBar)
-      .map(([name, f]) =>
-        f.form?.options
-          ? { field: name, type: 'select' as const, label: fieldLabel(e, name), options: f.form.options }
-          : { field: name, type: 'text' as const, label: fieldLabel(e, name) },
-      ),
+      .map(([name, f]) => {
+        const options = f.type === 'bool' ? YES_NO : f.form?.options
+        return options
+          ? { field: name, type: 'select' as const, label: fieldLabel(e, name), options }
+          : { field: name, type: 'text' as const, label: fieldLabel(e, name) }
+      }),
   }
+  return spec as unknown as ListSpec<Row>
 }
 
 /** The form fields of an entity's create and edit screens; `options` holds the options read for `optionsFrom` fields. */

@@ -68,8 +68,6 @@ export const ROUTES: RouteEntry[] = [
   route('tms.answer.list', '/tms/answer', all('tms_answer_list'), 'pages.tms.answer.list'),
   route('tms.token.list', '/tms/token', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.list'),
   route('tms.token.edit', '/tms/token/edit/room/:roomName/task/:taskId', { all: ['tms_token_generate'], any: TASK_LIST.any }, 'pages.tms.token.edit'),
-  ...resource('tms.category', '/tms/category', 'tms_category', 'categoryId', { unsaved: true }),
-
   // Plain entities (app/shared/entities/): list, create and edit of each, behind its declared permissions.
   ...PLAIN_ENTITIES.flatMap((e) => resource(e.route.id, e.route.path, e.permission, e.route.param, { unsaved: e.route.unsaved })),
 

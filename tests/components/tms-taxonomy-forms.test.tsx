@@ -4,11 +4,9 @@ import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
-import CategoryCreate from '~/routes/_console+/tms+/category.create'
-import CategoryEdit from '~/routes/_console+/tms+/category.edit.$categoryId'
 import EntityForm from '~/entity-routes/form'
 
-/** The category, assessed-skill and genre screens (real route components; assessed skill's and genre's are the generic entity form) warn before leaving with unsaved changes. */
+/** The category, assessed-skill and genre screens (the generic entity form, read from their declarations) warn before leaving with unsaved changes. */
 
 const pt = catalogues['pt-BR']
 const timeZone = 'America/Sao_Paulo'
@@ -20,17 +18,19 @@ const SCREENS: { name: string; path: string; list: string; resource: string; Com
     path: '/tms/category/create',
     list: '/tms/category',
     resource: 'tms_category',
-    Component: CategoryCreate,
-    data: { parents: [], timeZone },
+    Component: EntityForm,
+    data: { entity: 'tms_category', title: 'pages.tms.category.create', row: null, options: { parent_id: [] }, timeZone },
   },
   {
     name: 'category edit',
     path: '/tms/category/edit/c1',
     list: '/tms/category',
     resource: 'tms_category',
-    Component: CategoryEdit,
+    Component: EntityForm,
     data: {
-      category: {
+      entity: 'tms_category',
+      title: 'pages.tms.category.edit',
+      row: {
         id: 'c1',
         name: 'Matemática',
         parent_id: null,
@@ -44,7 +44,7 @@ const SCREENS: { name: string; path: string; list: string; resource: string; Com
         show_in_list: true,
         ...stamp,
       },
-      parents: [],
+      options: { parent_id: [] },
       timeZone,
     },
   },

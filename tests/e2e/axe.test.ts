@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUTES, samplePath, type RouteEntry } from '#shared/manifest'
 import { catalogues } from '~/i18n/catalogues'
 import { validQuestion } from '../support/tms-fixtures'
-import { hydrated, launch, newPage, open, realmApi, signInOnScreen, url } from './browser'
+import { hydrated, open, openPage, realmApi, signInOnScreen, url } from './browser'
 
 /**
  * axe-core on every console route of the manifest that has a screen of its own (routes still served by the "not
@@ -84,14 +84,6 @@ async function audit(page: Page, route: string): Promise<Finding[]> {
     .map((v) => ({ route, rule: v.id, impact: v.impact, help: v.help, targets: v.targets }))
 }
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
 describe('accessibility (axe-core)', () => {
   let page: Page
   // Parameterised routes take a real id: the first link to that pattern on the screens already visited (lists link
@@ -117,7 +109,7 @@ describe('accessibility (axe-core)', () => {
   const spent = { navigation: 0, axe: 0 }
 
   beforeAll(async () => {
-    page = (await newPage(browser, { viewport: { width: 1366, height: 768 } })).page
+    page = (await openPage({ viewport: { width: 1366, height: 768 } })).page
     await open(page, url('demo.localhost', '/'))
     await signInOnScreen(page, 'platform')
     await page.waitForSelector('nav[aria-label="Navegação principal"]')

@@ -74,6 +74,55 @@ export async function newPage(
   return { context, page, errors }
 }
 
+/**
+ * The test file's one browser: launched on the first `openPage()` and closed after the file's last test
+ * (tests/e2e/setup.ts), so a test file needs no launch or close of its own.
+ */
+let fileBrowser: Promise<Browser> | null = null
+
+/**
+ * A fresh page in its own context (cookies) of the file's browser, watched like newPage's (any console or page error
+ * fails the test); `options` as Browser.newContext's (locale pt-BR unless given, viewport, javaScriptEnabled…).
+ */
+export async function openPage(options: Parameters<Browser['newContext']>[0] = {}) {
+  fileBrowser ??= launch()
+  return newPage(await fileBrowser, options)
+}
+
+/**
+ * A page of the file's browser with JavaScript off, signed in as `from` is (its cookies copied): what a user without
+ * script sees of the same session.
+ */
+export async function openPageWithoutScript(from: BrowserContext, options: Parameters<Browser['newContext']>[0] = {}) {
+  const opened = await openPage({ ...options, javaScriptEnabled: false })
+  await opened.context.addCookies(await from.cookies())
+  return opened
+}
+
+/**
+ * A page of the file's browser signed in as `nick` on `path` (the sign-in screen the console shows there), once the
+ * console's navigation is on screen. `host` defaults to the demo realm's; `options` as openPage's (1280×900 unless
+ * given).
+ */
+export async function signedInPage(
+  nick: string,
+  path = '/',
+  { host = 'demo.localhost', password = 'demo1234', ...options }: Parameters<Browser['newContext']>[0] & { host?: string; password?: string } = {},
+) {
+  const session = await openPage({ viewport: { width: 1280, height: 900 }, ...options })
+  await open(session.page, url(host, path))
+  await signInOnScreen(session.page, nick, password)
+  await session.page.waitForSelector('nav[aria-label="Navegação principal"]')
+  return session
+}
+
+/** Closes the file's browser, if a test opened it (tests/e2e/setup.ts, after the file's last test). */
+export async function closeFileBrowser(): Promise<void> {
+  const browser = fileBrowser
+  fileBrowser = null
+  if (browser) await (await browser).close()
+}
+
 /** Declares console errors `page` is expected to log in this test (a deliberate failure, such as going offline). */
 export function expectConsoleErrors(page: Page, ...patterns: RegExp[]): void {
   const entry = watched.find((w) => w.page === page)

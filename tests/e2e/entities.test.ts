@@ -1,17 +1,8 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
+import { open, openPage, signInOnScreen, url } from './browser'
 
 /** A generic plain-entity screen (app/entity-routes/, read from app/shared/entities/tms-genre.ts) used in the browser. */
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
 
 const pt = catalogues['pt-BR']
 const en = catalogues['en-US']
@@ -19,7 +10,7 @@ const tag = Date.now().toString(36)
 
 describe('generic entity screens (textual genre)', () => {
   it('creates with wrong then real values, saves, finds it after a reload, edits it and keeps the change', async () => {
-    const { context, page, errors } = await newPage(browser, { viewport: { width: 1366, height: 900 } })
+    const { context, page, errors } = await openPage({ viewport: { width: 1366, height: 900 } })
     await open(page, url('demo.localhost', '/tms/genre/create'))
     await signInOnScreen(page, 'root')
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(pt['pages.tms.genre.create'])
@@ -75,7 +66,7 @@ describe('generic entity screens (textual genre)', () => {
   })
 
   it('speaks the page language (en-US): titles, columns and messages of the declaration', async () => {
-    const { context, page, errors } = await newPage(browser, { locale: 'en-US', viewport: { width: 1366, height: 900 } })
+    const { context, page, errors } = await openPage({ locale: 'en-US', viewport: { width: 1366, height: 900 } })
     await context.addCookies([{ name: 'lng', value: encodeURIComponent(btoa(JSON.stringify('en-US'))), domain: 'demo.localhost', path: '/' }])
     await open(page, url('demo.localhost', '/tms/assessed_skills'))
     await page.getByLabel(/User/).fill('root')
@@ -95,7 +86,7 @@ describe('generic entity screens (textual genre)', () => {
   })
 
   it('metaverse rooms: the generic form keeps the declared defaults, refuses a bad host, saves, and edits', async () => {
-    const { context, page, errors } = await newPage(browser, { viewport: { width: 1366, height: 900 } })
+    const { context, page, errors } = await openPage({ viewport: { width: 1366, height: 900 } })
     await open(page, url('demo.localhost', '/metaverse/create'))
     await signInOnScreen(page, 'root')
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(pt['pages.metaverse.create'])
@@ -135,7 +126,7 @@ describe('generic entity screens (textual genre)', () => {
     await context.close()
   })
   it('metaverse access token: the dialog’s kit form checks host and e-mail, then shows the API’s refusal in its summary', async () => {
-    const { context, page } = await newPage(browser, { viewport: { width: 1366, height: 900 } })
+    const { context, page } = await openPage({ viewport: { width: 1366, height: 900 } })
     await open(page, url('demo.localhost', '/metaverse'))
     await signInOnScreen(page, 'root')
     await page.waitForSelector('html[data-hydrated="true"]')

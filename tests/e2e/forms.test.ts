@@ -1,17 +1,8 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
+import { open, openPage, openPageWithoutScript, signInOnScreen, url } from './browser'
 
 /** The form kit on real screens, and the form rough edges it fixed (issue 12). */
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
 
 const pt = catalogues['pt-BR']
 const en = catalogues['en-US']
@@ -19,7 +10,7 @@ const tag = Date.now().toString(36)
 
 describe('forms in the browser', () => {
   it('saves a new question-bank item with its typed statement', async () => {
-    const { context, page, errors } = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+    const { context, page, errors } = await openPage({ viewport: { width: 1280, height: 900 } })
     await open(page, url('demo.localhost', '/tms/question_bank/create'))
     await signInOnScreen(page, 'root')
     await page.waitForSelector('html[data-hydrated="true"]')
@@ -37,7 +28,7 @@ describe('forms in the browser', () => {
   })
 
   it('validates a kit form with translated messages, summary and focus; keeps numbers as typed; saves', async () => {
-    const { context, page, errors } = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+    const { context, page, errors } = await openPage({ viewport: { width: 1280, height: 900 } })
     await open(page, url('demo.localhost', '/tms/assessed_skills/create'))
     await signInOnScreen(page, 'root')
     await page.getByLabel(pt['resources.tms_assessed_skill.fields.weight']).waitFor()
@@ -68,14 +59,11 @@ describe('forms in the browser', () => {
   })
 
   it('works without script: the action answers with errors and the typed values kept', async () => {
-    const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+    const { context, page } = await openPage({ viewport: { width: 1280, height: 900 } })
     await open(page, url('demo.localhost', '/tms/genre/create'))
     await signInOnScreen(page, 'root')
     await page.getByLabel(pt['resources.tms_genre.fields.min_words']).waitFor()
-    const cookies = await context.cookies()
-    const bare = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false })
-    await bare.addCookies(cookies)
-    const p = await bare.newPage()
+    const { context: bare, page: p } = await openPageWithoutScript(context)
     await p.goto(url('demo.localhost', '/tms/genre/create'))
     await p.getByLabel(pt['resources.tms_genre.fields.name']).fill(`Fábula ${tag}`)
     await p.getByLabel(pt['resources.tms_genre.fields.min_words']).fill('300')
@@ -102,7 +90,7 @@ describe('forms in the browser', () => {
       ['pt-BR', pt, '23/11/2030 14:30'],
       ['en-US', en, '11/23/2030 14:30'],
     ] as const) {
-      const { context, page, errors } = await newPage(browser, { locale: lng, viewport: { width: 1280, height: 900 } })
+      const { context, page, errors } = await openPage({ locale: lng, viewport: { width: 1280, height: 900 } })
       await context.addCookies([{ name: 'lng', value: encodeURIComponent(btoa(JSON.stringify(lng))), domain: 'demo.localhost', path: '/' }])
       await open(page, url('demo.localhost', '/room/create'))
       await signInOnScreen(page, 'root').catch(async () => {

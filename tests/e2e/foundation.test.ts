@@ -1,18 +1,9 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { describe, expect, it } from 'vitest'
+import { hydrated, open, openPage, signInOnScreen, url } from './browser'
 
 describe('choose a realm, sign in, see the console', () => {
   it('shows the chooser on localhost; choosing demo leads to demo’s sign-in', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     await open(page, url('localhost'))
     await expect.poll(() => page.getByRole('heading', { name: 'Escolha o seu domínio' }).isVisible()).toBe(true)
     const field = page.getByLabel('Código do domínio')
@@ -31,7 +22,7 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('shows sign-in for a deep link to a protected page and restores it afterwards', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     await open(page, url('demo.localhost', '/realm?order=-code'))
     expect(await page.getByLabel('Usuário').getAttribute('autocomplete')).toBe('username')
     expect(await page.getByLabel('Senha', { exact: true }).getAttribute('autocomplete')).toBe('current-password')
@@ -50,7 +41,7 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('refuses a student with the no-dashboard-access message', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await open(page, url('demo.localhost'))
     await signInOnScreen(page, 'student')
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('O seu perfil não tem acesso ao painel.')
@@ -59,7 +50,7 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('shows the credentials error and toggles password visibility', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await open(page, url('demo.localhost'))
     const password = page.getByLabel('Senha', { exact: true })
     await password.fill('wrong-password')
@@ -72,7 +63,7 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('signs out back to / and its sign-in page', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await open(page, url('demo.localhost'))
     await signInOnScreen(page, 'manager')
     await expect.poll(() => page.getByRole('navigation', { name: 'Navegação principal' }).isVisible()).toBe(true)
@@ -87,7 +78,7 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('shows the 404 page for an unknown path, with a way home', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     const res = await open(page, url('demo.localhost', '/definitely/not/here'))
     expect(res?.status()).toBe(404)
     expect(await page.getByRole('heading', { name: 'Você está perdido' }).isVisible()).toBe(true)
@@ -97,7 +88,7 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('switches the interface language and keeps it', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await open(page, url('escola.localhost'))
     await page.getByLabel('Idioma').selectOption('en-US')
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true)
@@ -108,8 +99,8 @@ describe('choose a realm, sign in, see the console', () => {
   })
 
   it('shows staff presence live over PartyKit', async () => {
-    const a = await newPage(browser)
-    const b = await newPage(browser)
+    const a = await openPage()
+    const b = await openPage()
     await open(a.page, url('demo.localhost'))
     await signInOnScreen(a.page, 'root')
     await open(b.page, url('demo.localhost'))

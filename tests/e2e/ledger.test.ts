@@ -1,28 +1,12 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, launch, newPage, open, realmApi, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { expectConsoleErrors, openPage, openPageWithoutScript, realmApi, signedInPage, url } from './browser'
 
 const pt = catalogues['pt-BR']
 /** The top bar's balance as a number (it shows an abbreviation for large values; these stay under 1000 or read `1k`). */
 async function topBarBalance(page: Page): Promise<string> {
   return (await page.getByTestId('credit-balance').textContent()) ?? ''
-}
-
-async function signedIn(nick: string, path: string) {
-  const session = await newPage(browser, { viewport: { width: 1280, height: 900 } })
-  await open(session.page, url('demo.localhost', path))
-  await signInOnScreen(session.page, nick)
-  await session.page.waitForSelector('nav[aria-label="Navegação principal"]')
-  return session
 }
 
 describe('credit ledger in the browser', () => {
@@ -31,7 +15,7 @@ describe('credit ledger in the browser', () => {
     const name = `Pacote ${crypto.randomUUID().slice(0, 6)}`
     const api = await realmApi('demo', 'root')
     const pkg = await api<{ id: string }>('POST', 'ledger/package', { name, cost: 49.9, currency: 'BRL', points: 500 })
-    const { context, page, errors } = await signedIn('teacher', '/ledger/package/purchase')
+    const { context, page, errors } = await signedInPage('teacher', '/ledger/package/purchase')
     const before = Number(await topBarBalance(page))
     expect(before).toBeGreaterThan(0)
     await page.getByRole('link', { name: `Comprar ${name}` }).click()
@@ -67,7 +51,7 @@ describe('credit ledger in the browser', () => {
   })
 
   it('refuses a transfer to two users at the review when one is unknown, naming it; the corrected transfer moves the balance', async () => {
-    const { context, page, errors } = await signedIn('manager', '/ledger/transfer/create')
+    const { context, page, errors } = await signedInPage('manager', '/ledger/transfer/create')
     await page.waitForSelector('html[data-hydrated="true"]')
     const before = await topBarBalance(page)
     await page.getByLabel(pt['ledger.transfer.targets']).fill('teacher, fantasma')
@@ -98,10 +82,10 @@ describe('credit ledger in the browser', () => {
   })
 
   it('sponsors a realm without JavaScript (review panel, then confirm), in English, with errors named by label', async () => {
-    const session = await signedIn('root', '/ledger/sponsor/create')
+    const session = await signedInPage('root', '/ledger/sponsor/create')
     const cookies = await session.context.cookies()
     await session.context.close()
-    const { context, page } = await newPage(browser, { javaScriptEnabled: false, locale: 'en-US' })
+    const { context, page } = await openPage({ javaScriptEnabled: false, locale: 'en-US' })
     // The language cookie as the console writes it (a Remix cookie: base64 JSON).
     await context.addCookies([
       ...cookies.filter((c) => c.name !== 'lng'),
@@ -129,7 +113,7 @@ describe('credit ledger in the browser', () => {
     await context.close()
   })
   it('filters a report by days typed in the page language, checked live and, without script, by the loader', async () => {
-    const { context, page } = await signedIn('root', '/reports/ledger')
+    const { context, page } = await signedInPage('root', '/reports/ledger')
     await page.waitForSelector('html[data-hydrated="true"]')
     const from = page.getByRole('textbox', { name: pt['ledger.report.start_at'] })
     const to = page.getByRole('textbox', { name: pt['ledger.report.end_at'] })
@@ -146,9 +130,7 @@ describe('credit ledger in the browser', () => {
     await expect.poll(() => page.getByRole('link', { name: pt['table.export_csv'] }).getAttribute('href')).toContain('start_at=2026-10-01&end_at=2026-10-20')
     expect(await page.getByRole('textbox', { name: pt['ledger.report.start_at'] }).inputValue()).toBe('01/10/2026')
 
-    const bare = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false })
-    await bare.addCookies(await context.cookies())
-    const p = await bare.newPage()
+    const { context: bare, page: p } = await openPageWithoutScript(context)
     await p.goto(url('demo.localhost', '/reports/ledger'))
     await p.getByRole('textbox', { name: pt['ledger.report.start_at'] }).fill('20/11/2026')
     await p.getByRole('textbox', { name: pt['ledger.report.end_at'] }).fill('01/11/2026')
@@ -162,7 +144,7 @@ describe('credit ledger in the browser', () => {
   })
 
   it('opens a new price from a typed key, refusing a malformed one with and without script', async () => {
-    const { context, page } = await signedIn('root', '/ledger/content')
+    const { context, page } = await signedInPage('root', '/ledger/content')
     await page.waitForSelector('html[data-hydrated="true"]')
     const key = page.getByRole('textbox', { name: pt['resources.ledger_content.add_custom'] })
     const go = page.locator('#content-custom').getByRole('button', { name: pt['resources.ledger_content.add_go'] })
@@ -174,9 +156,7 @@ describe('credit ledger in the browser', () => {
     await go.click()
     await page.waitForURL((u) => u.pathname === '/ledger/content/edit/escola.tutoria')
 
-    const bare = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false })
-    await bare.addCookies(await context.cookies())
-    const p = await bare.newPage()
+    const { context: bare, page: p } = await openPageWithoutScript(context)
     await p.goto(url('demo.localhost', '/ledger/content'))
     await p.getByRole('textbox', { name: pt['resources.ledger_content.add_custom'] }).fill('X!')
     await p.locator('#content-custom').getByRole('button').click()

@@ -1,22 +1,13 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { localFetch as fetch } from '../support/local-fetch'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
+import { open, openPage, signInOnScreen, url } from './browser'
 
 /**
  * The list pager in the browser: pages read by cursor (next, previous, first, last), each URL reloadable, the
  * position shown ("26–50 de 60") and the rows in order. Runs on a generic list (textual genres) holding 60 rows
  * of its own (created through the API, found by a search on their tag).
  */
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
 const pt = catalogues['pt-BR']
 const tag = `pg${Date.now().toString(36)}`
 const ROWS = 60
@@ -42,7 +33,7 @@ beforeAll(async () => {
 
 describe('list paging by cursor', () => {
   it('goes next, last, previous and first; every page survives a reload', async () => {
-    const { context, page } = await newPage(browser, { viewport: { width: 1366, height: 900 } })
+    const { context, page } = await openPage({ viewport: { width: 1366, height: 900 } })
     await open(page, url('demo.localhost', `/tms/genre?like=${tag}&order=name`))
     await signInOnScreen(page, 'root')
     await page.waitForSelector('html[data-hydrated="true"]')

@@ -1,29 +1,13 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { visibleNav } from '~/lib/navigation'
 import { permissionMap } from '#shared/schemas/permission'
 import { DEMO_ROLES } from '../../worker/seed/demo'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { open, openPageWithoutScript, signedInPage, url } from './browser'
 
 const pt = catalogues['pt-BR']
 const NAV = 'nav[aria-label="Navegação principal"]'
-
-async function signedIn(nick: string, path = '/', host = 'demo.localhost', password = 'demo1234') {
-  const session = await newPage(browser, { viewport: { width: 1280, height: 900 } })
-  await open(session.page, url(host, path))
-  await signInOnScreen(session.page, nick, password)
-  await session.page.waitForSelector(NAV)
-  return session
-}
 
 /** The sidebar's section labels as shown. */
 async function sections(page: Page): Promise<string[]> {
@@ -43,7 +27,7 @@ const SLOW = { timeout: 15_000 }
 describe('realm administration in the browser', () => {
   it('creates a realm with its host and first administrator, who signs in there at once', async () => {
     // Hosts are infra (mas_realm_edit_infra): the platform operator's.
-    const { context, page, errors } = await signedIn('platform', '/realm/create')
+    const { context, page, errors } = await signedInPage('platform', '/realm/create')
     await page.getByLabel(pt['resources.realm.fields.code']).fill('campus')
     await page.getByRole('tabpanel').getByLabel(pt['resources.realm.fields.name'], { exact: true }).fill('Campus Novo')
     await page.getByLabel(pt['resources.realm.fields.hosts']).fill('campus.localhost')
@@ -64,7 +48,7 @@ describe('realm administration in the browser', () => {
     expect(errors).toEqual([])
     await context.close()
 
-    const chefe = await signedIn('chefe', '/', 'campus.localhost', 'senha-do-chefe')
+    const chefe = await signedInPage('chefe', '/', { host: 'campus.localhost', password: 'senha-do-chefe' })
     expect(await chefe.page.locator('.realm-name').textContent()).toBe('Campus Novo')
     // A new realm has the ledger and personas off (the defaults).
     expect(await sections(chefe.page)).toEqual(expectedSections(['admin'], { ledger_enabled: false, persona_enabled: false }))
@@ -73,7 +57,7 @@ describe('realm administration in the browser', () => {
   })
 
   it("edits a user's roles, and the sidebar changes for them on their next page", async () => {
-    const root = await signedIn('root', '/user/create')
+    const root = await signedInPage('root', '/user/create')
     await root.page.getByLabel(pt['resources.user.fields.nick']).fill('prof2')
     await root.page.getByLabel(new RegExp(`^${pt['resources.user.fields.name']}`)).fill('Professora Dois')
     await root.page.getByLabel(pt['resources.user.fields.password']).fill('senha-da-prof2')
@@ -81,7 +65,7 @@ describe('realm administration in the browser', () => {
     await root.page.getByRole('button', { name: pt['resources.user.save'] }).click()
     await expect.poll(() => new URL(root.page.url()).pathname, SLOW).toBe('/user')
 
-    const prof = await signedIn('prof2', '/', 'demo.localhost', 'senha-da-prof2')
+    const prof = await signedInPage('prof2', '/', { host: 'demo.localhost', password: 'senha-da-prof2' })
     expect(await sections(prof.page)).toEqual(expectedSections(['teacher']))
 
     await open(root.page, url('demo.localhost', '/user/edit/prof2@demo'))
@@ -103,7 +87,7 @@ describe('realm administration in the browser', () => {
   })
 
   it('uploads an image asset with a progress bar and copies its link', async () => {
-    const { context, page, errors } = await signedIn('root', '/asset/create')
+    const { context, page, errors } = await signedInPage('root', '/asset/create')
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url('demo.localhost', '') })
     // A slow uplink so the progress of the upload is on screen while it runs.
     const cdp = await context.newCDPSession(page)
@@ -139,7 +123,7 @@ describe('realm administration in the browser', () => {
     await context.close()
   })
   it('creates and edits an extra field in its dialog on the form kit: live rules, the API’s refusal on its field, a toast', async () => {
-    const { context, page } = await signedIn('root', '/realm/extra_field')
+    const { context, page } = await signedInPage('root', '/realm/extra_field')
     await page.waitForSelector('html[data-hydrated="true"]')
     const key = `k${Date.now().toString(36)}`
     const dialog = page.getByRole('dialog')
@@ -181,7 +165,7 @@ describe('realm administration in the browser', () => {
     await context.close()
   })
   it('saves the global configuration on the form kit: a bad line under its field, and without script the flash after the save', async () => {
-    const { context, page } = await signedIn('platform', '/realm/global_config')
+    const { context, page } = await signedInPage('platform', '/realm/global_config')
     await page.waitForSelector('html[data-hydrated="true"]')
     const hosts = page.getByRole('textbox', { name: pt['global_config.fields.blocked_media_hosts'] })
     const before = await hosts.inputValue()
@@ -190,9 +174,7 @@ describe('realm administration in the browser', () => {
     await expect.poll(() => hosts.getAttribute('aria-invalid')).toBe('true')
     expect(await page.locator('.field-invalid .error').textContent()).toBe(pt['validation.min_length'])
 
-    const bare = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false })
-    await bare.addCookies(await context.cookies())
-    const p = await bare.newPage()
+    const { context: bare, page: p } = await openPageWithoutScript(context)
     await p.goto(url('demo.localhost', '/realm/global_config'))
     const zone = p.getByRole('textbox', { name: pt['global_config.fields.default_time_zone'] })
     const zoneBefore = await zone.inputValue()

@@ -1,15 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, hydrated, launch, newPage, open, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { expectConsoleErrors, hydrated, open, openPage, signInOnScreen, url } from './browser'
 
 const pt = catalogues['pt-BR']
 const NAV = 'nav[aria-label="Navegação principal"]'
@@ -20,7 +12,7 @@ const SLOW = { timeout: 20_000 }
  * (listened to from an init script, which the page's policy does not govern) and the console's CSP reports.
  */
 async function watchedPage(): Promise<{ context: BrowserContext; page: Page; errors: string[]; violations: () => Promise<string[]> }> {
-  const { context, page, errors } = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+  const { context, page, errors } = await openPage({ viewport: { width: 1280, height: 900 } })
   const reported: string[] = []
   await context.addInitScript(() => {
     const seen: string[] = []

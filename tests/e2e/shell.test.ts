@@ -1,19 +1,10 @@
 import { readFileSync } from 'node:fs'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { visibleNav } from '~/lib/navigation'
 import { permissionMap } from '#shared/schemas/permission'
 import { DEMO_ROLES } from '../../worker/seed/demo'
-import { expectConsoleErrors, launch, newPage, open, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { expectConsoleErrors, open, openPage, signedInPage, signInOnScreen, url } from './browser'
 
 const pt = catalogues['pt-BR']
 
@@ -23,17 +14,9 @@ function expectedSections(role: string): string[] {
   return visibleNav(permissionMap(granted), { ledger_enabled: true, persona_enabled: true }).map((s) => pt[s.label])
 }
 
-async function signedIn(nick: string, path = '/') {
-  const session = await newPage(browser, { viewport: { width: 1280, height: 900 } })
-  await open(session.page, url('demo.localhost', path))
-  await signInOnScreen(session.page, nick)
-  await session.page.waitForSelector('nav[aria-label="Navegação principal"]')
-  return session
-}
-
 describe('the console shell', () => {
   it.each(['root', 'teacher', 'manager'])('shows %s exactly the sidebar sections their permissions allow', async (nick) => {
-    const { context, page, errors } = await signedIn(nick)
+    const { context, page, errors } = await signedInPage(nick)
     const nav = page.getByRole('navigation', { name: 'Navegação principal' })
     const shown = (await nav.locator(':scope > ul > li > .nav-link .nav-label, :scope > ul > li > a .nav-label').allTextContents()).filter(
       (l) => l !== pt['nav.overview'],
@@ -44,7 +27,7 @@ describe('the console shell', () => {
   })
 
   it('marks the current page, reaches the sidebar by keyboard, and collapses to icons', async () => {
-    const { context, page } = await signedIn('root', '/realm/role')
+    const { context, page } = await signedInPage('root', '/realm/role')
     const current = page.locator('nav[aria-label="Navegação principal"] [aria-current="page"]')
     await expect.poll(() => current.textContent()).toBe(pt['pages.role.list'])
     const sidebar = page.locator('#sidebar')
@@ -56,7 +39,7 @@ describe('the console shell', () => {
   })
 
   it('is a closed drawer on narrow screens that closes again after navigation', async () => {
-    const { context, page } = await signedIn('root')
+    const { context, page } = await signedInPage('root')
     await page.setViewportSize({ width: 700, height: 900 })
     const sidebar = page.locator('#sidebar')
     await expect.poll(async () => (await sidebar.boundingBox())!.x < 0).toBe(true)
@@ -70,7 +53,7 @@ describe('the console shell', () => {
   })
 
   it('keeps theme and direction across reloads, applied by the server (no flash)', async () => {
-    const { context, page } = await signedIn('manager')
+    const { context, page } = await signedInPage('manager')
     await page.getByRole('button', { name: /Conta/ }).click()
     await page.getByRole('button', { name: pt['settings.title'] }).click()
     await page.getByText(pt['settings.theme.DARK'], { exact: true }).click()
@@ -89,7 +72,7 @@ describe('the console shell', () => {
   })
 
   it('warns before leaving the role editor with unsaved changes', async () => {
-    const { context, page } = await signedIn('root', '/realm/role/create')
+    const { context, page } = await signedInPage('root', '/realm/role/create')
     await page.getByLabel(pt['resources.role.fields.role']).fill('draft-role')
     await page.locator('nav[aria-label="Navegação principal"]').getByRole('link', { name: pt['nav.overview'] }).click()
     const dialog = page.getByRole('dialog', { name: pt['unsaved.title'] })
@@ -106,7 +89,7 @@ describe('the console shell', () => {
   })
 
   it('exports as CSV exactly what the table shows', async () => {
-    const { context, page } = await signedIn('root', '/realm?order=-code')
+    const { context, page } = await signedInPage('root', '/realm?order=-code')
     const cells = await page.locator('table.data tbody tr').evaluateAll((rows) =>
       // Data cells only: the selection checkbox and the row actions are not exported.
       rows.map((r) => [...r.querySelectorAll('td:not(.row-actions)')].slice(1).map((td) => td.textContent ?? '')),
@@ -128,10 +111,10 @@ describe('the console shell', () => {
   })
 
   it('shows the not-available-yet state behind a real gate, and sends a role without it to /notfound', async () => {
-    const root = await signedIn('root', '/tms/model')
+    const root = await signedInPage('root', '/tms/model')
     await expect.poll(() => root.page.getByRole('heading', { level: 1 }).textContent()).toContain(pt['pages.tms.model.list'])
     await root.context.close()
-    const student = await newPage(browser)
+    const student = await openPage()
     await open(student.page, url('demo.localhost', '/realm/role'))
     await signInOnScreen(student.page, 'teacher')
     await expect.poll(() => student.page.url()).toContain('/notfound?path=%2Frealm%2Frole')
@@ -145,7 +128,7 @@ describe('the console shell', () => {
 
 describe('network status', () => {
   it('warns when the network drops, with the offline indicator, and clears when it is back', async () => {
-    const { context, page } = await signedIn('manager')
+    const { context, page } = await signedInPage('manager')
     // Offline on purpose: what the page asks meanwhile fails to load.
     expectConsoleErrors(page, /net::ERR_INTERNET_DISCONNECTED/)
     await context.setOffline(true)

@@ -1,16 +1,8 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { mintPortalToken } from '../../worker/lib/state-portal'
 import { DEMO_PORTAL_SECRET } from '../../worker/seed/demo'
-import { hydrated, launch, newPage, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { hydrated, openPage, signInOnScreen, url } from './browser'
 
 /** Waits until the page's captcha (a proof of work in escola) is solved in the browser. */
 async function captchaSolved(page: Page) {
@@ -20,7 +12,7 @@ async function captchaSolved(page: Page) {
 
 describe('employee sign-in with captcha', () => {
   it('signs in with document and password once the browser has solved the proof of work in a Web Worker', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     const workers: string[] = []
     page.on('worker', (w) => workers.push(w.url()))
     await page.goto(url('escola.localhost'))
@@ -46,7 +38,7 @@ describe('employee sign-in with captcha', () => {
   })
 
   it('keeps the rules of the employee form before calling the server', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await page.goto(url('escola.localhost'))
     await hydrated(page)
     await page.getByLabel('Número do documento').fill('1')
@@ -60,7 +52,7 @@ describe('employee sign-in with captcha', () => {
   })
 
   it('shows the credentials error, then asks for a new captcha for the next attempt', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await page.goto(url('escola.localhost'))
     await hydrated(page)
     await page.getByLabel('Documento', { exact: true }).selectOption('cin')
@@ -81,7 +73,7 @@ describe('employee sign-in with captcha', () => {
 
 describe('the TV-provider tab', () => {
   it('appears after the logo is clicked 10 times, with the username form', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     await page.goto(url('escola.localhost'))
     await hydrated(page)
     await expect.poll(() => page.getByRole('tab').count()).toBe(2)
@@ -103,7 +95,7 @@ describe('the TV-provider tab', () => {
   })
 
   it('is the main form where it comes first (demo), with the Google button', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await page.goto(url('demo.localhost'))
     await hydrated(page)
     expect(await page.getByRole('tab').count()).toBe(0)
@@ -115,7 +107,7 @@ describe('the TV-provider tab', () => {
 
 describe('Google sign-in through the issuer’s popup', () => {
   it('signs in with the account chosen in the popup, and explains a refusal', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     await page.goto(url('demo.localhost'))
     await hydrated(page)
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Entrar com Google' }).click()])
@@ -132,7 +124,7 @@ describe('Google sign-in through the issuer’s popup', () => {
   })
 
   it('warns about third-party cookies when the popup is closed without an answer', async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await page.goto(url('demo.localhost'))
     await hydrated(page)
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Entrar com Google' }).click()])
@@ -147,7 +139,7 @@ describe('token login from a link', () => {
   it('signs in with the state portal’s link, and explains a link that no longer works', async () => {
     const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RNEV1234567', 600)
     const link = url('escola.localhost', `/?token=${token}&provider=employee_token&realm=escola`)
-    const first = await newPage(browser)
+    const first = await openPage()
     await first.page.goto(link)
     await hydrated(first.page)
     await expect.poll(() => first.page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toMatch(/Lucía Coordenadora/)
@@ -155,7 +147,7 @@ describe('token login from a link', () => {
     expect(first.errors).toEqual([])
     await first.context.close()
 
-    const again = await newPage(browser)
+    const again = await openPage()
     await again.page.goto(link)
     await hydrated(again.page)
     await expect.poll(() => again.page.getByRole('alert').textContent(), { timeout: 30_000 }).toContain('Não foi possível entrar com este link de acesso.')
@@ -167,7 +159,7 @@ describe('token login from a link', () => {
 
   it('names its realm on the multi-realm host', async () => {
     const token = await mintPortalToken(DEMO_PORTAL_SECRET, 'escola', 'RG123456789SP', 600)
-    const { context, page } = await newPage(browser)
+    const { context, page } = await openPage()
     await page.goto(url('localhost', `/?token=${token}&provider=employee_token&realm=escola`))
     await hydrated(page)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toMatch(/Beatriz Gestora/)
@@ -178,7 +170,7 @@ describe('token login from a link', () => {
 
 describe('password recovery through the local outbox', () => {
   it('mails a single-use link that sets a new password', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     await page.goto(url('demo.localhost'))
     await hydrated(page)
     await page.getByRole('link', { name: 'Esqueci a minha senha' }).click()
@@ -191,7 +183,7 @@ describe('password recovery through the local outbox', () => {
     expect(await page.locator('.mail-list').count()).toBe(0)
     expect(await page.getByLabel('Senha', { exact: true }).isVisible()).toBe(true)
     // A staff member (root, in a browser of their own) signs in there and reads the message.
-    const staff = await newPage(browser)
+    const staff = await openPage()
     await staff.page.goto(url('demo.localhost', '/authentication/outbox'))
     await hydrated(staff.page)
     await signInOnScreen(staff.page, 'root')
@@ -216,7 +208,7 @@ describe('password recovery through the local outbox', () => {
     expect(errors).toEqual([])
     await context.close()
 
-    const replay = await newPage(browser)
+    const replay = await openPage()
     await replay.page.goto(link!)
     await hydrated(replay.page)
     await replay.page.getByLabel('Nova senha', { exact: true }).fill('mais-uma-senha-1')
@@ -229,7 +221,7 @@ describe('password recovery through the local outbox', () => {
 
 describe('realm switch', () => {
   it('switches the platform operator from demo to escola: dialog, 2000 ms of progress, then escola’s console', async () => {
-    const { context, page, errors } = await newPage(browser)
+    const { context, page, errors } = await openPage()
     await page.goto(url('demo.localhost'))
     await hydrated(page)
     // Another realm tree: only the platform operator reaches it (demo's root stays in demo's tree).

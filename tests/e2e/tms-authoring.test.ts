@@ -1,16 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { QUESTION_TYPES, type QuestionType } from '#shared/schemas/tms/question-types'
-import { launch, newPage, open, signInOnScreen, url } from './browser'
-
-let browser: Browser
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { open, openPage, signInOnScreen, url } from './browser'
 
 const pt = catalogues['pt-BR']
 const title = `Avaliação e2e ${Date.now().toString(36)}`
@@ -70,7 +62,7 @@ async function fillQuestion(page: Page, card: Locator, type: QuestionType) {
 
 describe('task authoring in the browser', () => {
   it('authors a model with every question type, previews it, publishes it to a room and lists the task', async () => {
-    const { context, page, errors } = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+    const { context, page, errors } = await openPage({ viewport: { width: 1280, height: 900 } })
     await open(page, url('demo.localhost', '/tms/model/create'))
     await signInOnScreen(page, 'teacher')
     await page.waitForSelector('html[data-hydrated="true"]')
@@ -124,7 +116,7 @@ describe('task authoring in the browser', () => {
   })
 
   it('warns before leaving the model editor with unsaved changes', async () => {
-    const { context, page, errors } = await newPage(browser, { viewport: { width: 1280, height: 900 } })
+    const { context, page, errors } = await openPage({ viewport: { width: 1280, height: 900 } })
     await open(page, url('demo.localhost', '/tms/model/create'))
     await signInOnScreen(page, 'teacher')
     await page.waitForSelector('html[data-hydrated="true"]')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { freePort, startServer, type RunningServer } from '../support/server'
-import { expectConsoleErrors, launch, newPage, signInOnScreen } from './browser'
+import { expectConsoleErrors, openPage, signInOnScreen } from './browser'
 
 const state = mkdtempSync(join(tmpdir(), 'console-version-'))
 let server: RunningServer | undefined
@@ -28,36 +28,31 @@ describe('a new version deployed under an open page', () => {
     const port = await freePort()
     const partyPort = await freePort()
     server = await startServer({ port, partyPort, state, env: { DASH_VERSION: '1.1.1064' } })
-    const browser = await launch()
-    try {
-      const { page } = await newPage(browser)
-      // The server is restarted on purpose below: what the page asks of it meanwhile fails to load, and the presence
-      // socket, reconnecting while PartyKit restarts, may reach it before it answers the handshake.
-      expectConsoleErrors(
-        page,
-        /net::ERR_CONNECTION_(REFUSED|RESET)|Failed to fetch manifest patches/,
-        /WebSocket connection to 'ws:\/\/localhost:\d+\/parties\/presence\/[^']*' failed: Connection closed before receiving a handshake response/,
-      )
-      await page.goto(`http://demo.localhost:${port}/`)
-      await page.waitForSelector('html[data-hydrated="true"]')
-      await signInOnScreen(page, 'root')
-      await page.waitForSelector('nav[aria-label="Navegação principal"]')
-      expect(await page.locator('meta[name="dash-version"]').getAttribute('content')).toBe('1.1.1064')
+    const { page } = await openPage()
+    // The server is restarted on purpose below: what the page asks of it meanwhile fails to load, and the presence
+    // socket, reconnecting while PartyKit restarts, may reach it before it answers the handshake.
+    expectConsoleErrors(
+      page,
+      /net::ERR_CONNECTION_(REFUSED|RESET)|Failed to fetch manifest patches/,
+      /WebSocket connection to 'ws:\/\/localhost:\d+\/parties\/presence\/[^']*' failed: Connection closed before receiving a handshake response/,
+    )
+    await page.goto(`http://demo.localhost:${port}/`)
+    await page.waitForSelector('html[data-hydrated="true"]')
+    await signInOnScreen(page, 'root')
+    await page.waitForSelector('nav[aria-label="Navegação principal"]')
+    expect(await page.locator('meta[name="dash-version"]').getAttribute('content')).toBe('1.1.1064')
 
-      await server.stop()
-      await portFree(port)
-      server = await startServer({ port, partyPort, state, env: { DASH_VERSION: '1.1.2000' } })
+    await server.stop()
+    await portFree(port)
+    server = await startServer({ port, partyPort, state, env: { DASH_VERSION: '1.1.2000' } })
 
-      // The page asks again when it becomes visible (and every 5 minutes).
-      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
-      const toast = page.getByRole('status').filter({ hasText: 'Nova versão disponível' })
-      await expect.poll(() => toast.isVisible(), { timeout: 15_000 }).toBe(true)
-      expect(await toast.textContent()).toContain('1.1.2000')
-      await Promise.all([page.waitForEvent('load'), toast.getByRole('button', { name: 'Recarregar' }).click()])
-      await page.waitForSelector('html[data-hydrated="true"]')
-      expect(await page.locator('meta[name="dash-version"]').getAttribute('content')).toBe('1.1.2000')
-    } finally {
-      await browser.close()
-    }
+    // The page asks again when it becomes visible (and every 5 minutes).
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
+    const toast = page.getByRole('status').filter({ hasText: 'Nova versão disponível' })
+    await expect.poll(() => toast.isVisible(), { timeout: 15_000 }).toBe(true)
+    expect(await toast.textContent()).toContain('1.1.2000')
+    await Promise.all([page.waitForEvent('load'), toast.getByRole('button', { name: 'Recarregar' }).click()])
+    await page.waitForSelector('html[data-hydrated="true"]')
+    expect(await page.locator('meta[name="dash-version"]').getAttribute('content')).toBe('1.1.2000')
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Category } from '#shared/schemas/category'
 import type { ListPage } from '#shared/schemas/common'
-import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
+import { DEMO, ESCOLA, api, call, expectEnvelope, userWith } from './helpers'
 
 const ALL = ['dashboard_dashboard_access', 'room_category_list', 'room_category_get', 'room_category_create', 'room_category_edit', 'room_category_delete']
 const names = (nodes: Category[]): unknown => nodes.map((n) => (n.children?.length ? { [n.name]: names(n.children) } : n.name))
@@ -42,6 +42,29 @@ describe('room category tree', () => {
     expect(names(roots.items.filter((c) => c.id === top.id))).toEqual([{ [top.name]: [{ A: ['A1'] }, 'B'] }])
     const named = (await (await api(DEMO, 'room/category?name=fundamental', { token })).json()) as ListPage<Category>
     expect(named.items.map((c) => c.name)).toEqual(['Ensino Fundamental'])
+  })
+
+  it('shows the console list from the declared list spec (search, order, parent by its path, CSV) and the tree as a view', async () => {
+    const { token, cookie } = await userWith('demo', ALL)
+    const tag = crypto.randomUUID().slice(0, 6)
+    const top = await make(token, `Lista ${tag}`)
+    await make(token, `Filho ${tag}`, top.id)
+    const list = await call(DEMO, `/realm/category?like=${tag}&order=-name`, { headers: { cookie } })
+    expect(list.status).toBe(200)
+    const html = await list.text()
+    const rows = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/gs)].map((m) => m[1]).filter((r) => r.includes('<td') && r.includes(tag))
+    // Ordered by name descending; the child's parent column names the parent, not its id.
+    expect(rows.map((r) => (r.includes(`Lista ${tag}`) && !r.includes(`Filho ${tag}`) ? 'top' : 'child'))).toEqual(['top', 'child'])
+    expect(rows[1]).toContain(`Lista ${tag}`)
+    expect(rows[1]).not.toContain(top.id)
+    expect(html).toContain('/export/category')
+    const tree = await (await call(DEMO, '/realm/category?view=tree', { headers: { cookie } })).text()
+    expect(tree).toContain('role="tree"')
+    expect(tree).toContain(`Filho ${tag}`)
+    const csv = await call(DEMO, `/export/category?like=${tag}&order=name`, { headers: { cookie } })
+    expect(csv.status).toBe(200)
+    const lines = (await csv.text()).trim().split('\n')
+    expect(lines.slice(1).map((l) => l.includes(`Filho ${tag}`))).toEqual([true, false])
   })
 
   it('never lets a category become its own ancestor', async () => {

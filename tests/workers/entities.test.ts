@@ -48,6 +48,15 @@ const EXAMPLES: Record<string, { valid: () => Record<string, unknown>; change: R
       [{ name: 'Esportes', priority: -1 }, 'priority'],
     ],
   },
+  tms_category: {
+    valid: () => ({ name: `Disciplina ${crypto.randomUUID().slice(0, 6)}`, parent_id: null, required: true, multi_selection: false, embed: false }),
+    change: { required: false, show_in_navigation: true },
+    invalid: [
+      [{ name: 'D' }, 'name'],
+      [{ name: 'Disciplina', enabled: 'sim' }, 'enabled'],
+      [{ name: 'Disciplina', parent_id: 'no-such-category' }, 'parent_id'],
+    ],
+  },
 }
 
 const DECLARATION_FILES = import.meta.glob<PlainEntity>('../../app/shared/entities/*.ts', { eager: true, import: 'default' })

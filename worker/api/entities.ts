@@ -4,7 +4,7 @@ import { permissionOf, type PlainEntity } from '#shared/entities/define'
 import { crud, type CrudApi } from '../lib/entity'
 import type { Auth } from '../db/sessions'
 import type { AppEnv, Ctx } from './context'
-import { checkSkill, created, refuseInUse, updated } from './tms/taxonomy'
+import { checkCategory, checkSkill, created, refuseInUse, updated } from './tms/taxonomy'
 
 /**
  * Rules a declaration cannot state because they read other rows (checked before a create, and before an update
@@ -13,6 +13,7 @@ import { checkSkill, created, refuseInUse, updated } from './tms/taxonomy'
 type Rule = (c: Ctx, auth: Auth, body: never, existing?: never) => Promise<void>
 const RULES: Record<string, Rule> = {
   tms_assessed_skill: checkSkill as Rule,
+  tms_category: checkCategory as Rule,
 }
 
 /**

@@ -31,7 +31,6 @@ import { category as roomCategory } from './room/category'
 import { roomGroup } from './room/group'
 import { metaverse } from './room/metaverse'
 import { room } from './room/room'
-import { category as tmsCategory } from './tms/category'
 import { model } from './tms/model'
 import { bank } from './tms/question_bank'
 import { task } from './tms/task'
@@ -89,7 +88,6 @@ export function createApi() {
     .route('/tms/model', model)
     .route('/tms/task', task)
     .route('/tms/question_bank', bank)
-    .route('/tms/category', tmsCategory)
     .route('/', entityRoutes())
     // After the entities: `/channel/category` is the channel categories' declared API.
     .route('/channel', channel)

@@ -18,7 +18,6 @@ import { channelEntity } from '#shared/schemas/channel'
 import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
 import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
-import { categoryEntity as tmsCategoryEntity } from '#shared/schemas/tms/category'
 import { modelEntity } from '#shared/schemas/tms/model'
 import { taskEntity } from '#shared/schemas/tms/task'
 import { tokenEntity } from '#shared/schemas/tms/token'
@@ -32,7 +31,6 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   modelEntity,
   taskEntity,
   tokenEntity,
-  tmsCategoryEntity,
   roomEntity,
   roomGroupEntity,
   roomCategoryEntity,

@@ -1,5 +1,6 @@
 import type { ErrorItem } from '#shared/schemas/error'
-import { categoryChoiceProblems, categoryEntity, type Category } from '#shared/schemas/tms/category'
+import categoryEntity from '#shared/entities/tms-category'
+import { categoryChoiceProblems, type Category } from '#shared/schemas/tms/category'
 import { MODEL_CONTENT_FIELDS, modelEntity, type Model } from '#shared/schemas/tms/model'
 import type { Question } from '#shared/schemas/tms/question'
 import { decodeRow } from '../lib/entity'
@@ -8,7 +9,7 @@ import { ruleError } from '../lib/tms'
 /** Every task category of a realm (a realm has tens of them, not thousands). */
 export async function listCategories(db: D1Database, realm: string): Promise<Category[]> {
   const { results } = await db.prepare('SELECT * FROM tms_category WHERE realm = ? ORDER BY name LIMIT 2000').bind(realm).all<Record<string, unknown>>()
-  return results.map((r) => decodeRow(categoryEntity, r))
+  return results.map((r) => decodeRow<Category>(categoryEntity, r))
 }
 
 export async function getModel(db: D1Database, realm: string, id: string): Promise<Model | null> {

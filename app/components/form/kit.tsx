@@ -19,6 +19,7 @@ import { errorText } from '~/lib/error-text'
 import { valueAt, type FieldSpec } from '~/lib/form-fields'
 import { LOCALE_FIELD, ZONE_FIELD, dateTimePattern, decodeError, parseForm, readNumber, showDate, showDateTime } from '~/lib/form-kit'
 import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { DatePicker } from './date-picker'
 import { isoToZoned } from '~/lib/zoned-time'
 
 /**
@@ -393,30 +394,59 @@ export function DateTimeInput({ timeZone, ...p }: Common & { timeZone: string })
   )
 }
 
-/** A day typed in the page language's format (`dd/mm/aaaa`, en-US `mm/dd/yyyy`), which the hint names. */
+/**
+ * A day typed in the page language's format (`dd/mm/aaaa`, en-US `mm/dd/yyyy`), which the hint names, with a calendar
+ * button beside it once the page's script runs (./date-picker.tsx).
+ */
 export function DateInput(p: Common) {
   const { t, i18n } = useTranslation()
   const pattern = dateTimePattern(i18n.language, false)
-  return <TypedText {...p} inputMode="numeric" placeholder={pattern} hint={[p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')} />
+  return (
+    <TypedText
+      {...p}
+      inputMode="numeric"
+      placeholder={pattern}
+      hint={[p.hint, t('form.date_hint', { pattern })].filter(Boolean).join(' ')}
+      after={(id) => <DatePicker inputId={id} label={p.label} disabled={p.disabled} />}
+    />
+  )
 }
 
-/** A value typed as text and read by the schema (numbers, dates): never altered while typing, no browser widget. */
-function TypedText({ inputMode, placeholder, ...p }: Common & { inputMode: 'decimal' | 'numeric'; placeholder?: string }) {
+/**
+ * A value typed as text and read by the schema (numbers, dates): never altered while typing, no browser widget;
+ * `after` renders beside the input (a date's calendar button), given the input's id.
+ */
+function TypedText({
+  inputMode,
+  placeholder,
+  after,
+  ...p
+}: Common & { inputMode: 'decimal' | 'numeric'; placeholder?: string; after?: (inputId: string) => ReactNode }) {
   return (
     <KitField {...p}>
-      {({ key, defaultValue, ...c }) => (
-        <input
-          key={key}
-          {...c}
-          className="input"
-          type="text"
-          inputMode={inputMode}
-          placeholder={placeholder}
-          autoComplete="off"
-          disabled={p.disabled}
-          defaultValue={text(defaultValue)}
-        />
-      )}
+      {({ key, defaultValue, ...c }) => {
+        const input = (
+          <input
+            key={key}
+            {...c}
+            className="input"
+            type="text"
+            inputMode={inputMode}
+            placeholder={placeholder}
+            autoComplete="off"
+            disabled={p.disabled}
+            defaultValue={text(defaultValue)}
+          />
+        )
+        return after ? (
+          <div className="input-group">
+            {input}
+            {after(c.id)}
+          </div>
+        ) : (
+          input
+        )
+      }}
     </KitField>
   )
 }

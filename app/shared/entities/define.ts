@@ -16,9 +16,10 @@ export interface ColumnDecl {
   ellipsis?: boolean
   /**
    * Named cell formats (the console maps them to functions): `when` a stored time in the list's zone, `option` the
-   * translated label of the field's form option, `icon` that option's icon beside its label.
+   * translated label of the field's form option, `icon` that option's icon beside its label, `check` a ✓ for a true
+   * flag (nothing for false).
    */
-  format?: 'when' | 'option' | 'icon'
+  format?: 'when' | 'option' | 'icon' | 'check'
 }
 
 /** How a field shows in the create and edit form (the form kit's FieldSpec, without name and label). */
@@ -33,15 +34,21 @@ export interface FormDecl {
   hint?: string
   /** Fixed options (labels are i18n keys; with kind `icon` the values are icon names, offered as a picker). */
   options?: { value: string; label: string }[]
-  /** Options read from another list of the realm: its API path, query, and the fields giving value and label. */
-  optionsFrom?: { api: string; query?: Record<string, string>; value: string; label: string; permission: string }
+  /**
+   * Options read from another list of the realm: its API path, query, and the fields giving value and label;
+   * `topLevel` keeps only the rows whose named field is empty (the groups of a two-level list such as its own).
+   */
+  optionsFrom?: { api: string; query?: Record<string, string>; value: string; label: string; permission: string; topLevel?: string }
 }
 
 /** A field: its storage and API list behaviour (FieldDef), its column and its form field. */
 export interface PlainField extends FieldDef {
   column?: ColumnDecl
   form?: FormDecl
-  /** The list's search bar offers this field: a text filter (`filter: 'like'`) or, with form options, a select. */
+  /**
+   * The list's search bar offers this field: a text filter (`filter: 'like'`), or a select of its form options (of
+   * yes and no for a `bool`).
+   */
   searchBar?: boolean
 }
 

@@ -10,8 +10,8 @@ import { auditStatement } from '../../db/audit'
 import { randomToken } from '../../lib/crypto'
 import { decodeRow, deleteStatement, filterScope, getRawRow, insertStatement, listRows, updateStatement, type Scope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { guarded } from '../../lib/guard'
-import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../context'
+import { guarded, guardedJson } from '../../lib/guard'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { inTree } from '../mas/realm'
 
 type Row = Omit<Category, 'children'>
@@ -142,8 +142,7 @@ export const category = new Hono<AppEnv>()
   /** POST /room/category: a category of the current realm (any `realm` in the body is replaced by it). */
   .post(
     '/',
-    guarded({ all: ['room_category_create'] }, async (c, auth) => {
-      const body = await readJson(c, CategoryCreate)
+    guardedJson({ all: ['room_category_create'] }, CategoryCreate, async (c, auth, body) => {
       const id = randomToken(9)
       await checkPlacement(c, auth.realm, id, body.name, body.parent)
       const now = new Date().toISOString()
@@ -164,9 +163,8 @@ export const category = new Hono<AppEnv>()
   /** PUT /room/category/{id}: rename, move (never under itself or its descendants) or reorder. */
   .put(
     '/:id',
-    guarded({ all: ['room_category_edit'] }, async (c, auth) => {
+    guardedJson({ all: ['room_category_edit'] }, CategoryUpdate, async (c, auth, body) => {
       const existing = await load(c, auth)
-      const body = await readJson(c, CategoryUpdate)
       const next = {
         name: body.name ?? existing.name,
         parent: body.parent === undefined ? existing.parent : body.parent,

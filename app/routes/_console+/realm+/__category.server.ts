@@ -4,6 +4,7 @@ import type { CategoryNode } from '~/components/realm/category-tree'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
+import type { RealmApi } from '~/server/api.server'
 import { CategoryFormInput } from './__category-form'
 
 /**
@@ -35,10 +36,15 @@ export function parentOptions(roots: CategoryNode[], exclude?: string): { id: st
   return out
 }
 
+/** Every category of the realm as a tree, read through `CategoryNodes`. */
+export async function categoryTree(api: RealmApi): Promise<CategoryNode[]> {
+  return v.parse(CategoryNodes, (await orErrorResponse(apiData(api.room.category['with-children'].$get({ query: {} })))).items)
+}
+
 export async function categoryFormData(request: Request, context: AppLoadContext, mode: 'create' | 'edit', id?: string) {
   const { api, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.category.create' : 'realm.category.edit')
-  const items = v.parse(CategoryNodes, (await orErrorResponse(apiData(api.room.category['with-children'].$get()))).items)
-  const category = id ? await orErrorResponse(apiData(api.room.category[':id'].$get({ param: { id } }))) : null
+  const items = await categoryTree(api)
+  const category = id ? await orErrorResponse(apiData(api.room.category[':id'].$get({ param: { id }, query: {} }))) : null
   const parent = new URL(request.url).searchParams.get('parent')
   return {
     category: category ?? { id: '', name: '', parent: parent && parentOptions(items).some((p) => p.id === parent) ? parent : null, priority: 0 },

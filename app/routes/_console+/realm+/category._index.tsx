@@ -1,27 +1,38 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
 import { CategoryLink, CategoryTree, type CategoryNode } from '~/components/realm/category-tree'
-import { CategoryNodes } from './__category.server'
+import { CrudList } from '~/components/ui/crud-list'
 import { DeleteConfirm } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
-import type { ErrorItem } from '#shared/schemas/error'
-import { apiData, orErrorResponse } from '~/server/api.server'
-import { rowResult } from '~/server/entity-form.server'
-import { requireAccess, requireRoute } from '~/server/auth.server'
+import categoryList from '~/lists/category'
+import type { Category } from '#shared/schemas/category'
+import { deleteRow } from '~/server/entity-form.server'
+import { loadList } from '~/server/list.server'
+import { categoryTree, parentOptions } from './__category.server'
 
 export const handle = { title: 'pages.realm.category.list' }
 
+/**
+ * Room categories: by default the declared list (`app/lists/category.ts`: search, sort, cursor paging, CSV export),
+ * each row's parent named by its path; `?view=tree` shows the same categories as the keyboard tree view. A category
+ * tree is not a plain entity (the parent choice must not create a cycle, the API reads whole trees), so its create
+ * and edit screens stay its own.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { api, user } = await requireRoute(request, context, 'realm.category.list')
-  const { items } = await orErrorResponse(apiData(api.room.category['with-children'].$get()))
+  const tree = new URL(request.url).searchParams.get('view') === 'tree'
+  const { page, query, user, api } = await loadList(request, context, categoryList)
+  const items = await categoryTree(api)
   const p = user.permissions
   return {
-    roots: v.parse(CategoryNodes, items),
+    view: tree ? ('tree' as const) : ('list' as const),
+    page,
+    query,
+    roots: tree ? items : [],
+    paths: Object.fromEntries(parentOptions(items).map((o) => [o.id, o.label])),
     canCreate: p.room_category_create === true,
     canEdit: p.room_category_edit === true,
     canDelete: p.room_category_delete === true,
@@ -29,15 +40,62 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Deletes a category (refused by the API while it has sub-categories). */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { api } = await requireAccess(request, context, { all: ['room_category_list', 'room_category_delete'] })
-  const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
-  if (!id.success)
-    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  return rowResult(apiData(api.room.category[':id'].$delete({ param: { id: id.output } })))
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  deleteRow(request, context, 'realm.category.list', (api, id) => api.room.category[':id'].$delete({ param: { id } }))
+
+/** The list and tree links (the current one marked). */
+function Views({ view }: { view: 'list' | 'tree' }) {
+  const { t } = useTranslation()
+  return (
+    <nav className="toolbar-actions" aria-label={t('resources.category.views')}>
+      <Link to="/realm/category" className={`btn${view === 'list' ? ' btn-primary' : ''}`} aria-current={view === 'list' ? 'page' : undefined}>
+        {t('resources.category.view_list')}
+      </Link>
+      <Link to="/realm/category?view=tree" className={`btn${view === 'tree' ? ' btn-primary' : ''}`} aria-current={view === 'tree' ? 'page' : undefined}>
+        {t('resources.category.view_tree')}
+      </Link>
+    </nav>
+  )
 }
 
+const addChild = (id: string) => `/realm/category/create?parent=${encodeURIComponent(id)}`
+
 export default function CategoryListRoute() {
+  const { view, page, query, paths, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const spec = useMemo(
+    () => ({
+      ...categoryList,
+      columns: categoryList.columns.map((c) => (c.id === 'parent' ? { ...c, format: (v: unknown) => (typeof v === 'string' ? (paths[v] ?? v) : '') } : c)),
+    }),
+    [paths],
+  )
+  if (view === 'tree') return <CategoryTreeView />
+  return (
+    <CrudList<Category>
+      spec={spec}
+      page={page}
+      query={query}
+      title={t('pages.realm.category.list')}
+      create={canCreate ? { to: '/realm/category/create', label: t('pages.realm.category.create') } : null}
+      editTo={canEdit ? (row) => `/realm/category/edit/${encodeURIComponent(row.id)}` : null}
+      canDelete={canDelete}
+      label={(row) => row.name}
+      extraActions={(row) =>
+        canCreate ? (
+          <Link className="btn btn-icon" to={addChild(row.id)}>
+            <Icon name="plus" label={t('resources.category.add_child', { name: row.name })} />
+          </Link>
+        ) : null
+      }
+    >
+      <Views view="list" />
+    </CrudList>
+  )
+}
+
+/** The categories as a tree (WAI-ARIA tree view), with the same row actions. */
+function CategoryTreeView() {
   const { roots, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const fetcher = useFetcher<typeof action>()
@@ -58,6 +116,7 @@ export default function CategoryListRoute() {
           ) : null}
         </div>
       </div>
+      <Views view="tree" />
       <div className="card">
         <CategoryTree
           roots={roots}
@@ -70,13 +129,7 @@ export default function CategoryListRoute() {
                   label={t('resources.category.edit', { name: node.name })}
                 />
               ) : null}
-              {canCreate ? (
-                <CategoryLink
-                  to={`/realm/category/create?parent=${encodeURIComponent(node.id)}`}
-                  icon="plus"
-                  label={t('resources.category.add_child', { name: node.name })}
-                />
-              ) : null}
+              {canCreate ? <CategoryLink to={addChild(node.id)} icon="plus" label={t('resources.category.add_child', { name: node.name })} /> : null}
               {canDelete ? (
                 <button type="button" className="btn btn-icon" onClick={() => setRemoving(node)}>
                   <Icon name="trash" label={t('resources.category.delete', { name: node.name })} />
@@ -90,7 +143,7 @@ export default function CategoryListRoute() {
         item={removing}
         prefix="resources.category"
         values={{ name: removing?.name ?? '' }}
-        onConfirm={() => removing && fetcher.submit({ id: removing.id }, { method: 'post' })}
+        onConfirm={() => removing && fetcher.submit({ intent: 'delete', id: removing.id }, { method: 'post' })}
         onClose={() => setRemoving(null)}
       />
     </>

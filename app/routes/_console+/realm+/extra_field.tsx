@@ -1,19 +1,17 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
 import { DeleteConfirm, Dialog } from '~/components/ui/dialog'
 import { EntityTable } from '~/components/ui/entity-table'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { useResultToast } from '~/components/ui/toast'
 import extraFieldList from '~/lists/extra-field'
-import type { ErrorItem } from '#shared/schemas/error'
 import { ExtraFieldCreate, ExtraFieldUpdate, type ExtraField } from '#shared/schemas/extra-field'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { RealmApiError, apiData } from '~/server/api.server'
-import { requireAccess } from '~/server/auth.server'
+import { apiData } from '~/server/api.server'
+import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
 import { ExtraFieldForm, extraFieldFields } from './__extra-field-form'
 
@@ -32,9 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-const Delete = v.object({ intent: v.literal('delete'), id: v.pipe(v.string(), v.minLength(1)) })
-
-/** Creates (the dialog's kit form), updates (the same, `id`) or deletes (a row's confirmation) an extra field. */
+/** Creates (the dialog's kit form), updates (the same, `id`) or deletes (a row's confirmation, any other intent) an extra field. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const intent = (await request.clone().formData()).get('intent')
   if (intent === 'create' || intent === 'update') {
@@ -49,17 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       onSuccess: (_, submission) => submission.reply(),
     })
   }
-  const { api } = await requireAccess(request, context, { all: ['mas_extra_field_list', 'mas_extra_field_delete'] })
-  const body = v.safeParse(Delete, { intent, id: (await request.formData()).get('id') })
-  if (!body.success)
-    return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await api.mas.extra_field[':id'].$delete({ param: { id: body.output.id } })
-    return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  return deleteRow(request, context, 'realm.extra_field', (api, id) => api.mas.extra_field[':id'].$delete({ param: { id } }))
 }
 
 export default function ExtraFieldRoute() {

@@ -37,7 +37,9 @@ export function bankCopy({
 export async function bankRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
   const [categories, models] = await Promise.all([
-    p.tms_category_list ? apiData(api.tms.category.$get({ query: { limit: 1000 } })).then((r) => r.items) : Promise.resolve([] as Category[]),
+    p.tms_category_list
+      ? apiData(api.entity<Category>('tms/category').index.$get({ query: { limit: 1000 } })).then((r) => r.items)
+      : Promise.resolve([] as Category[]),
     p.tms_model_list && p.tms_model_edit
       ? apiData(api.tms.model.$get({ query: { limit: 100, order: '-updated_at' } })).then((r) => r.items)
       : Promise.resolve([] as Model[]),

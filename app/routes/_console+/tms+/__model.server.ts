@@ -1,3 +1,4 @@
+import type { Category } from '#shared/schemas/tms/category'
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -13,7 +14,7 @@ export async function editorRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
   const all = { query: { limit: 1000 } }
   const [categories, genres, skills] = await Promise.all([
-    p.tms_category_list ? apiData(api.tms.category.$get(all)).then((r) => r.items) : [],
+    p.tms_category_list ? apiData(api.entity<Category>('tms/category').index.$get(all)).then((r) => r.items) : [],
     p.tms_genre_list ? apiData(api.entity<Genre>('tms/genre').index.$get(all)).then((r) => r.items) : [],
     p.tms_assessed_skill_list ? apiData(api.entity<Skill>('tms/assessed_skill').index.$get(all)).then((r) => r.items) : [],
   ])

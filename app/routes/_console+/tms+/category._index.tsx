@@ -3,16 +3,20 @@ import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { CrudList } from '~/components/ui/crud-list'
 import { RouteError } from '~/components/shell/route-error'
-import categoryList from '~/lists/tms-category'
+import { listSpecOf } from '~/lib/entity-screens'
 import { ESSAY_ERROR_CATEGORIES } from '#shared/schemas/tms/constants'
+import categoryEntity from '#shared/entities/tms-category'
 import type { Category } from '#shared/schemas/tms/category'
 import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
 
 export const handle = { title: 'pages.tms.category.list' }
 
+/** The declared list of task categories (app/shared/entities/tms-category.ts): columns, search bar, CSV export. */
+const categoryList = listSpecOf(categoryEntity)
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { page, query, user } = await loadList(request, context, categoryList)
+  const { page, query, user } = await loadList<Category>(request, context, categoryList)
   return {
     page,
     query,
@@ -23,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  deleteRow(request, context, 'tms.category.list', (api, id) => api.tms.category[':id'].$delete({ param: { id } }))
+  deleteRow(request, context, 'tms.category.list', (api, id) => api.entity('tms/category')[':id'].$delete({ param: { id } }))
 
 export default function CategoryListRoute() {
   const { page, query, canCreate, canEdit, canDelete } = useLoaderData<typeof loader>()

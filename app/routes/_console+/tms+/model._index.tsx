@@ -1,3 +1,4 @@
+import type { Category } from '#shared/schemas/tms/category'
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { apiData } from '~/server/api.server'
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, modelList)
   const { api } = await requireRoute(request, context, 'tms.model.list')
   const p = user.permissions
-  const categories = p.tms_category_list ? (await apiData(api.tms.category.$get({ query: { limit: 1000 } }))).items : []
+  const categories = p.tms_category_list ? (await apiData(api.entity<Category>('tms/category').index.$get({ query: { limit: 1000 } }))).items : []
   return {
     page,
     query,

@@ -1,3 +1,4 @@
+import type { Category } from '#shared/schemas/tms/category'
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { apiData } from '~/server/api.server'
 import { Link, useLoaderData } from '@remix-run/react'
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const p = user.permissions
   const [rooms, categories] = await Promise.all([
     p.room_room_list ? apiData(api.room.room.$get({ query: { limit: 1000 } })).then((r) => r.items) : [],
-    p.tms_category_list ? apiData(api.tms.category.$get({ query: { limit: 1000 } })).then((r) => r.items) : [],
+    p.tms_category_list ? apiData(api.entity<Category>('tms/category').index.$get({ query: { limit: 1000 } })).then((r) => r.items) : [],
   ])
   return {
     page,

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { STAMP_FIELDS, type Stamped, defineEntity } from '../entity'
+import type { Stamped } from '../entity'
 import { Id, Name } from './common'
 
 const flag = (fallback: boolean) => v.optional(v.boolean('validation.boolean'), fallback)
@@ -22,27 +22,6 @@ export const CategoryInput = v.object({
 })
 export type CategoryInput = v.InferOutput<typeof CategoryInput>
 export type Category = CategoryInput & Stamped
-
-export const categoryEntity = defineEntity<Category>({
-  name: 'tms_category',
-  table: 'tms_category',
-  key: 'id',
-  realmColumn: 'realm',
-  fields: {
-    ...STAMP_FIELDS,
-    name: { type: 'text', search: true, sort: true, list: true, filter: 'like' },
-    parent_id: { type: 'text', sort: true, list: true, filter: 'eq', nullable: true },
-    selectable: { type: 'bool', list: true, filter: 'eq' },
-    enabled: { type: 'bool', list: true, filter: 'eq' },
-    required: { type: 'bool', sort: true, list: true, filter: 'eq' },
-    multi_selection: { type: 'bool', list: true },
-    embed: { type: 'bool', list: true },
-    show_in_navigation: { type: 'bool', list: true },
-    show_in_filter: { type: 'bool', list: true },
-    show_in_list: { type: 'bool', list: true },
-  },
-  defaultOrder: 'name',
-})
 
 type CategoryRule = Pick<Category, 'id' | 'name' | 'parent_id' | 'selectable' | 'enabled' | 'multi_selection'>
 
