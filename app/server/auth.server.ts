@@ -3,6 +3,7 @@ import { can, type Access } from '#shared/access'
 import { routeById } from '#shared/manifest'
 import type { PermissionMap } from '#shared/schemas/permission'
 import { RealmApiError, realmApi, type RealmApi } from './api.server'
+import { sessionToken } from '#shared/cookies.server'
 import { sessionCookie } from './cookies.server'
 import { oncePerRequest } from './memo.server'
 import { getRealmContext, type RealmContext } from './realm.server'
@@ -53,9 +54,8 @@ export interface SigninRequired {
   reason: 'signin' | 'session_timeout' | 'dashboard_access' | 'realm'
 }
 
-export async function getToken(request: Request): Promise<string | null> {
-  const value = (await sessionCookie(request).parse(request.headers.get('cookie'))) as unknown
-  return typeof value === 'string' && value.length > 0 ? value : null
+export function getToken(request: Request): Promise<string | null> {
+  return sessionToken(request)
 }
 
 /** The realm API for this request's realm, authenticated with the session token when there is one. */

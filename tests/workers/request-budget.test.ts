@@ -3,6 +3,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import * as build from 'remix-server-build'
 import { describe, expect, it } from 'vitest'
 import worker, { consoleLoadContext } from '../../worker/index'
+import { readPageHost } from '../../worker/db/sessions'
+import { sha256Hex } from '../../worker/lib/crypto'
 import { countingD1, type D1Log } from './d1-counter'
 import { DEMO, consoleSignIn, signIn } from './helpers'
 import { balance, expectInvariants, funded, key, recipient } from './ledger-helpers'
@@ -48,6 +50,57 @@ describe('what one console page asks of the API and of D1', () => {
     expectNoPermissionMap(page.html)
   })
 
+  it('through the Worker entry: the host, its realm and the session in one batch, then the wallet; the list adds its page', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    for (const [path, trips] of [
+      ['/', 2],
+      ['/user', 3],
+    ] as const) {
+      const log: D1Log = { trips: [] }
+      const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+      const ctx = createExecutionContext()
+      const res = await worker.fetch(new Request(`http://${DEMO}${path}`, { headers: { cookie, host: DEMO } }), counted, ctx)
+      const html = await res.text()
+      await waitOnExecutionContext(ctx)
+      expect(res.status, path).toBe(200)
+      expect(html).toContain('root@demo')
+      // The first round trip is the entry's: the host, the host's realm row and the cookie's session.
+      expect(log.trips[0]).toContain('realm_host')
+      expect(log.trips[0]).toContain('SELECT r.* FROM realm_host')
+      expect(log.trips[0]).toContain('FROM session s')
+      expect(
+        log.trips.filter((t) => t.includes('FROM session s')),
+        log.trips.join('\n'),
+      ).toHaveLength(1)
+      expect(
+        log.trips.some((t) => t.startsWith('SELECT * FROM realm WHERE code')),
+        log.trips.join('\n'),
+      ).toBe(false)
+      expect(log.trips, log.trips.join('\n')).toHaveLength(trips)
+    }
+  })
+
+  it('a page whose action writes reads the session afresh: what the entry read with the host is dropped at the write', async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const token = decodeURIComponent(/dash_session=([^;]+)/.exec(cookie)![1])
+    const session = JSON.parse(atob(token)) as string
+    const log: D1Log = { trips: [] }
+    const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+    const ctx = createExecutionContext()
+    const page = await readPageHost(counted.DB, DEMO, await sha256Hex(session))
+    const context = consoleLoadContext(counted, ctx, 'demo', (request) => worker.fetch(request, counted, ctx), {
+      realmRow: page.realmRow,
+      session: { token: session, tokenHash: await sha256Hex(session), results: page.session! },
+    })
+    const get = () => context.fetchApi(new Request(`http://${DEMO}/api/mas/session`, { headers: { 'x-api-key': session } }))
+    const before = log.trips.length
+    expect((await get()).status).toBe(200)
+    expect(log.trips.slice(before).some((sql) => sql.includes('FROM session s'))).toBe(false)
+    expect((await context.fetchApi(new Request(`http://${DEMO}/api/device`, { method: 'DELETE', headers: { 'x-api-key': session } }))).status).toBe(204)
+    expect((await get()).status).toBe(401)
+    await waitOnExecutionContext(ctx)
+  })
+
   it('a write through the API forgets the cached session: a signed-out session is not served from cache', async () => {
     const cookie = await consoleSignIn(DEMO, 'root')
     const log: D1Log = { trips: [] }
@@ -81,12 +134,14 @@ function expectNoPermissionMap(html: string) {
 
 /**
  * D1 round trips of the pages' loaders when these budgets were set (issue 12; about 20 before): the realm row, the
- * session with its permissions and realm flags (one batch), the wallet (the realm's nick suffix, the balance), and
+ * session with its permissions and realm flags (one batch), the wallet's balance (the caller's own full nick needs no
+ * read of the realm's nick suffix), and
  * for the list its page with its count and its rows' roles (one batch). The Worker entry's host lookup for the page
- * itself comes on top. A change that adds queries to every page fails here.
+ * itself comes on top; through the entry, the realm row and the session come with it (the test above).
+ * A change that adds queries to every page fails here.
  */
-const HOME_TRIPS = 4
-const LIST_TRIPS = 5
+const HOME_TRIPS = 3
+const LIST_TRIPS = 4
 
 describe('what an API list call asks of D1', () => {
   it('two round trips: the host with the session (one batch), then the page with its count and roles (one batch)', async () => {
