@@ -77,16 +77,16 @@ const pagePrefetch = new WeakMap<Request, NonNullable<InProcess['prefetch']>>()
 /**
  * The realm of the request's host; for an API request carrying a token, read in one batch with the token's session
  * (kept in the context for requireAuth), so a guarded call costs one round trip less. For a console page, read in one
- * batch with the host's realm row and the session cookie's session, which the page's loaders ask the API for on every
- * page (the realm configuration, the session): those in-process calls then need no round trip of their own.
+ * batch with the host's realm row, the session cookie's session and its user's wallet, which the page's loaders ask the
+ * API for on every page (the realm configuration, the session, the top bar's balance): those in-process calls then need no round trip of their own.
  */
 async function hostAndSession(c: Ctx, url: URL) {
   if (url.pathname.startsWith('/files/')) return resolveHost(c.env.DB, url.hostname)
   if (!url.pathname.startsWith('/api/')) {
     const token = await sessionToken(c.req.raw)
     const tokenHash = token ? await sha256Hex(token) : null
-    const { host, realmRow, session } = await readPageHost(c.env.DB, url.hostname, tokenHash)
-    pagePrefetch.set(c.req.raw, { realmRow, session: token && tokenHash && session ? { token, tokenHash, results: session } : null })
+    const { host, realmRow, session, wallet } = await readPageHost(c.env.DB, url.hostname, tokenHash)
+    pagePrefetch.set(c.req.raw, { realmRow, session: token && tokenHash && session ? { token, tokenHash, results: session } : null, wallet })
     return host
   }
   const token = c.req.header('x-api-key')
@@ -107,6 +107,7 @@ app.use('*', async (c, next) => {
     c.set('sessions', parent.sessions)
     if (parent.prefetch?.session) c.set('sessionPrefetch', parent.prefetch.session)
     if (parent.prefetch?.realmRow) c.set('realmPrefetch', parent.prefetch.realmRow)
+    if (parent.prefetch?.wallet) c.set('walletPrefetch', parent.prefetch.wallet)
   }
   const bound = parent ? (parent.hostRealm === null ? null : { realm: parent.hostRealm, deleted: false }) : await hostAndSession(c, url)
   c.set('hostRealm', bound?.realm ?? null)

@@ -50,11 +50,11 @@ describe('what one console page asks of the API and of D1', () => {
     expectNoPermissionMap(page.html)
   })
 
-  it('through the Worker entry: the host, its realm and the session in one batch, then the wallet; the list adds its page', async () => {
+  it('through the Worker entry: the host, its realm, the session and the own wallet in one batch; the list adds its page', async () => {
     const cookie = await consoleSignIn(DEMO, 'root')
     for (const [path, trips] of [
-      ['/', 2],
-      ['/user', 3],
+      ['/', 1],
+      ['/user', 2],
     ] as const) {
       const log: D1Log = { trips: [] }
       const counted = { ...env, DB: countingD1(env.DB, log) } as Env
@@ -64,7 +64,7 @@ describe('what one console page asks of the API and of D1', () => {
       await waitOnExecutionContext(ctx)
       expect(res.status, path).toBe(200)
       expect(html).toContain('root@demo')
-      // The first round trip is the entry's: the host, the host's realm row and the cookie's session.
+      // The first round trip is the entry's: the host, the host's realm row, the cookie's session and its wallet.
       expect(log.trips[0]).toContain('realm_host')
       expect(log.trips[0]).toContain('SELECT r.* FROM realm_host')
       expect(log.trips[0]).toContain('FROM session s')
@@ -80,24 +80,37 @@ describe('what one console page asks of the API and of D1', () => {
     }
   })
 
-  it('a page whose action writes reads the session afresh: what the entry read with the host is dropped at the write', async () => {
-    const cookie = await consoleSignIn(DEMO, 'root')
-    const token = decodeURIComponent(/dash_session=([^;]+)/.exec(cookie)![1])
-    const session = JSON.parse(atob(token)) as string
+  it('a page whose action writes reads afresh: what the entry read with the host (session, wallet) is dropped at the write', async () => {
+    const payer = await funded(10)
+    const to = await recipient()
     const log: D1Log = { trips: [] }
     const counted = { ...env, DB: countingD1(env.DB, log) } as Env
     const ctx = createExecutionContext()
-    const page = await readPageHost(counted.DB, DEMO, await sha256Hex(session))
+    const tokenHash = await sha256Hex(payer.token)
+    const page = await readPageHost(counted.DB, DEMO, tokenHash)
+    expect(page.wallet).toEqual({ id: `user:demo:${payer.nick}`, balance: 10, updated_at: expect.any(String) })
     const context = consoleLoadContext(counted, ctx, 'demo', (request) => worker.fetch(request, counted, ctx), {
       realmRow: page.realmRow,
-      session: { token: session, tokenHash: await sha256Hex(session), results: page.session! },
+      session: { token: payer.token, tokenHash, results: page.session! },
+      wallet: page.wallet,
     })
-    const get = () => context.fetchApi(new Request(`http://${DEMO}/api/mas/session`, { headers: { 'x-api-key': session } }))
+    const headers = { 'x-api-key': payer.token }
+    const get = (path: string) => context.fetchApi(new Request(`http://${DEMO}/api/${path}`, { headers }))
+    const points = async () => ((await (await get(`ledger/wallet/${encodeURIComponent(payer.nick)}`)).json()) as { points: number }).points
     const before = log.trips.length
-    expect((await get()).status).toBe(200)
-    expect(log.trips.slice(before).some((sql) => sql.includes('FROM session s'))).toBe(false)
-    expect((await context.fetchApi(new Request(`http://${DEMO}/api/device`, { method: 'DELETE', headers: { 'x-api-key': session } }))).status).toBe(204)
-    expect((await get()).status).toBe(401)
+    expect((await get('mas/session')).status).toBe(200)
+    expect(await points()).toBe(10)
+    // Both answered from what the entry read: no session or wallet query of their own.
+    expect(log.trips.slice(before), log.trips.slice(before).join('\n')).toEqual([])
+    const transfer = new Request(`http://${DEMO}/api/ledger/transaction/transfer`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ targets: [to.nick], points: 3, description: 'aula extra', idempotency_key: key() }),
+    })
+    expect((await context.fetchApi(transfer)).status).toBe(201)
+    expect(await points()).toBe(7)
+    expect((await context.fetchApi(new Request(`http://${DEMO}/api/device`, { method: 'DELETE', headers }))).status).toBe(204)
+    expect((await get('mas/session')).status).toBe(401)
     await waitOnExecutionContext(ctx)
   })
 

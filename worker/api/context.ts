@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
+import type { WalletBalance } from '../db/ledger-catalog'
 import type { RealmRow } from '../db/realms'
 import { findSessionAuth, sessionFrom, type Auth, type SessionLookup } from '../db/sessions'
 
@@ -19,6 +20,8 @@ export type AppEnv = {
     sessionPrefetch?: SessionPrefetch
     /** The live realm row of a console page's host, read by the Worker entry with its host lookup (in-process calls). */
     realmPrefetch?: RealmRow
+    /** The balance of a console page's own user, read by the Worker entry with its host lookup (in-process calls). */
+    walletPrefetch?: WalletBalance
   }
 }
 
@@ -34,10 +37,10 @@ export interface InProcess {
   hostRealm: string | null
   sessions: Map<string, Promise<SessionLookup>>
   /**
-   * What the Worker entry read with the page's host lookup: the host's realm row and the session cookie's session
-   * reads. Dropped at the first write through the API, like `sessions`.
+   * What the Worker entry read with the page's host lookup: the host's realm row, the session cookie's session
+   * reads and its user's own wallet. Dropped at the first write through the API, like `sessions`.
    */
-  prefetch?: { realmRow: RealmRow | null; session: SessionPrefetch | null }
+  prefetch?: { realmRow: RealmRow | null; session: SessionPrefetch | null; wallet: WalletBalance | null }
 }
 export type Ctx = Context<AppEnv>
 

@@ -45,7 +45,9 @@ export const wallet = new Hono<AppEnv>()
     '/:id',
     guarded(ledgerAccess(), async (c, auth) => {
       const { ref, name } = await walletOf(c, auth)
-      const row = await accountBalance(c.env.DB, accountId(ref))
+      // A console page's own wallet comes read with the page's host lookup (worker/index.ts).
+      const pre = c.get('walletPrefetch')
+      const row = pre?.id === accountId(ref) ? (pre.balance === null ? null : pre) : await accountBalance(c.env.DB, accountId(ref))
       return c.json({
         id: accountId(ref),
         kind: ref.kind,
