@@ -59,9 +59,9 @@ export function getToken(request: Request): Promise<string | null> {
 }
 
 /** The realm API for this request's realm, authenticated with the session token when there is one. */
-export async function apiFor(request: Request, context: AppLoadContext, realm?: RealmContext): Promise<RealmApi> {
+export async function apiFor(request: Request, context: AppLoadContext, realm?: RealmContext, known?: { token: string }): Promise<RealmApi> {
   const r = realm ?? (await getRealmContext(request, context))
-  const token = await getToken(request)
+  const token = known ? known.token : await getToken(request)
   return realmApi(request, context, {
     endpoint: r.config?.api_endpoint,
     token: token ?? undefined,
@@ -97,7 +97,8 @@ async function loadUser(request: Request, context: AppLoadContext): Promise<Sign
   if (!realm.code) signinRequired('realm', 401)
   const token = await getToken(request)
   if (!token) signinRequired('signin', 401)
-  const api = await apiFor(request, context, realm)
+  // The token just read (reading the cookie again decodes it again, character by character).
+  const api = await apiFor(request, context, realm, { token })
   let user: SessionUser
   try {
     user = await api.get<SessionUser>('mas/session')
