@@ -2,14 +2,14 @@ import { createRequestHandler, type AppLoadContext } from '@remix-run/cloudflare
 import { Hono } from 'hono'
 import * as build from 'remix-server-build'
 import '#shared/load-context'
-import { realmCookie } from '#shared/cookies.server'
+import { realmCookie, sessionToken } from '#shared/cookies.server'
 import { NO_SCRIPT_POLICY, applyBaseHeaders, newNonce } from '#shared/security-headers.server'
 import { createApi } from './api'
 import type { AppEnv, Ctx, InProcess } from './api/context'
 import { cleanupExpiredFiles, fileHeaders, findServedFile } from './db/files'
 import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
-import { readHostAndSession } from './db/sessions'
+import { readHostAndSession, readPageHost } from './db/sessions'
 import { sha256Hex } from './lib/crypto'
 
 const handleRemix = createRequestHandler(build)
@@ -32,19 +32,24 @@ export function consoleLoadContext(
   ctx: ExecutionContext,
   hostRealm: string | null,
   dispatch: (request: Request) => Response | Promise<Response>,
+  prefetch?: InProcess['prefetch'],
 ): AppLoadContext {
-  const shared: InProcess = { hostRealm, sessions: new Map() }
+  const shared: InProcess = { hostRealm, sessions: new Map(), prefetch }
+  const forget = () => {
+    shared.sessions.clear()
+    shared.prefetch = undefined
+  }
   return {
     cloudflare: { env, ctx },
     hostRealm,
     fetchApi: async (request: Request) => {
       const write = request.method !== 'GET' && request.method !== 'HEAD'
-      if (write) shared.sessions.clear()
+      if (write) forget()
       inherited.set(request, shared)
       try {
         return await dispatch(request)
       } finally {
-        if (write) shared.sessions.clear()
+        if (write) forget()
       }
     },
     cspNonce: newNonce(),
@@ -66,12 +71,25 @@ function isCrossSiteWrite(request: Request): boolean {
 
 const app = new Hono<AppEnv>()
 
+/** What a console page's entry read with its host (readPageHost), handed to the page's in-process API calls. */
+const pagePrefetch = new WeakMap<Request, NonNullable<InProcess['prefetch']>>()
+
 /**
  * The realm of the request's host; for an API request carrying a token, read in one batch with the token's session
- * (kept in the context for requireAuth), so a guarded call costs one round trip less.
+ * (kept in the context for requireAuth), so a guarded call costs one round trip less. For a console page, read in one
+ * batch with the host's realm row, the session cookie's session and its user's wallet, which the page's loaders ask the
+ * API for on every page (the realm configuration, the session, the top bar's balance): those in-process calls then need no round trip of their own.
  */
 async function hostAndSession(c: Ctx, url: URL) {
-  const token = url.pathname.startsWith('/api/') ? c.req.header('x-api-key') : undefined
+  if (url.pathname.startsWith('/files/')) return resolveHost(c.env.DB, url.hostname)
+  if (!url.pathname.startsWith('/api/')) {
+    const token = await sessionToken(c.req.raw)
+    const tokenHash = token ? await sha256Hex(token) : null
+    const { host, realmRow, session, wallet } = await readPageHost(c.env.DB, url.hostname, tokenHash)
+    pagePrefetch.set(c.req.raw, { realmRow, session: token && tokenHash && session ? { token, tokenHash, results: session } : null, wallet })
+    return host
+  }
+  const token = c.req.header('x-api-key')
   if (!token) return resolveHost(c.env.DB, url.hostname)
   const tokenHash = await sha256Hex(token)
   const { host, session } = await readHostAndSession(c.env.DB, url.hostname, tokenHash)
@@ -85,7 +103,12 @@ const REALM_DELETED_PAGE = 'Realm indisponível. · Realm not available. · Real
 app.use('*', async (c, next) => {
   const url = new URL(c.req.url)
   const parent = inherited.get(c.req.raw)
-  if (parent) c.set('sessions', parent.sessions)
+  if (parent) {
+    c.set('sessions', parent.sessions)
+    if (parent.prefetch?.session) c.set('sessionPrefetch', parent.prefetch.session)
+    if (parent.prefetch?.realmRow) c.set('realmPrefetch', parent.prefetch.realmRow)
+    if (parent.prefetch?.wallet) c.set('walletPrefetch', parent.prefetch.wallet)
+  }
   const bound = parent ? (parent.hostRealm === null ? null : { realm: parent.hostRealm, deleted: false }) : await hostAndSession(c, url)
   c.set('hostRealm', bound?.realm ?? null)
   if (bound?.deleted) {
@@ -145,7 +168,7 @@ app.all('*', async (c) => {
   const ctx = c.executionCtx as ExecutionContext
   return handleRemix(
     c.req.raw,
-    consoleLoadContext(c.env, ctx, c.get('hostRealm'), (request) => app.fetch(request, c.env, ctx)),
+    consoleLoadContext(c.env, ctx, c.get('hostRealm'), (request) => app.fetch(request, c.env, ctx), pagePrefetch.get(c.req.raw)),
   )
 })
 

@@ -1,9 +1,10 @@
+import { dateTimeFormat } from './format'
 /**
  * Date-time fields are typed and shown in the realm's time zone (seed 000 §3 `time_zone`, America/Sao_Paulo by
  * default), whatever the browser's or the server's zone, so a form works the same with or without script.
  */
 const parts = (date: Date, timeZone: string) => {
-  const f = new Intl.DateTimeFormat('en-US', {
+  const f = dateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',

@@ -3,6 +3,7 @@ import { can, type Access } from '#shared/access'
 import { routeById } from '#shared/manifest'
 import type { PermissionMap } from '#shared/schemas/permission'
 import { RealmApiError, apiData, realmApi, type RealmApi } from './api.server'
+import { sessionToken } from '#shared/cookies.server'
 import { sessionCookie } from './cookies.server'
 import { oncePerRequest } from './memo.server'
 import { getRealmContext, type RealmContext } from './realm.server'
@@ -53,15 +54,14 @@ export interface SigninRequired {
   reason: 'signin' | 'session_timeout' | 'dashboard_access' | 'realm'
 }
 
-export async function getToken(request: Request): Promise<string | null> {
-  const value = (await sessionCookie(request).parse(request.headers.get('cookie'))) as unknown
-  return typeof value === 'string' && value.length > 0 ? value : null
+export function getToken(request: Request): Promise<string | null> {
+  return sessionToken(request)
 }
 
 /** The realm API for this request's realm, authenticated with the session token when there is one. */
-export async function apiFor(request: Request, context: AppLoadContext, realm?: RealmContext): Promise<RealmApi> {
+export async function apiFor(request: Request, context: AppLoadContext, realm?: RealmContext, known?: { token: string }): Promise<RealmApi> {
   const r = realm ?? (await getRealmContext(request, context))
-  const token = await getToken(request)
+  const token = known ? known.token : await getToken(request)
   return realmApi(request, context, {
     endpoint: r.config?.api_endpoint,
     token: token ?? undefined,
@@ -97,7 +97,8 @@ async function loadUser(request: Request, context: AppLoadContext): Promise<Sign
   if (!realm.code) signinRequired('realm', 401)
   const token = await getToken(request)
   if (!token) signinRequired('signin', 401)
-  const api = await apiFor(request, context, realm)
+  // The token just read (reading the cookie again decodes it again, character by character).
+  const api = await apiFor(request, context, realm, { token })
   let user: SessionUser
   try {
     user = await apiData(api.mas.session.$get())

@@ -1,21 +1,8 @@
 import { createCookie } from '@remix-run/cloudflare'
 import { secureFor } from '#shared/cookies.server'
 
-/**
- * The session cookie holds the auth token; httpOnly so page scripts never see it, SameSite=Lax, and outside
- * localhost `Secure` with the `__Host-` prefix (bound to this exact host, path /).
- */
-export function sessionCookie(request: Request) {
-  const secure = secureFor(request)
-  return createCookie(secure ? '__Host-dash_session' : 'dash_session', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    // Sign-in sets each cookie's own Max-Age to its session's remaining lifetime (realm-tunable).
-    maxAge: 60 * 60 * 12,
-  })
-}
+// The session cookie is shared with the Worker entry (it prefetches a console page's session).
+export { sessionCookie } from '#shared/cookies.server'
 
 /** The interface language; readable by the page so the language menu needs no round trip to show it. */
 export const localeCookie = createCookie('lng', { sameSite: 'lax', path: '/', maxAge: 60 * 60 * 24 * 365 })

@@ -19,3 +19,26 @@ export function realmCookie(request: Request) {
     maxAge: 60 * 60 * 24 * 365,
   })
 }
+
+/**
+ * The session cookie holds the auth token; httpOnly so page scripts never see it, SameSite=Lax, and outside
+ * localhost `Secure` with the `__Host-` prefix (bound to this exact host, path /). Shared: the Worker entry reads the
+ * token of a console page to send its session lookup with the host lookup (worker/index.ts).
+ */
+export function sessionCookie(request: Request) {
+  const secure = secureFor(request)
+  return createCookie(secure ? '__Host-dash_session' : 'dash_session', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    // Sign-in sets each cookie's own Max-Age to its session's remaining lifetime (realm-tunable).
+    maxAge: 60 * 60 * 12,
+  })
+}
+
+/** The auth token of the session cookie, or null. */
+export async function sessionToken(request: Request): Promise<string | null> {
+  const value = (await sessionCookie(request).parse(request.headers.get('cookie'))) as unknown
+  return typeof value === 'string' && value.length > 0 ? value : null
+}

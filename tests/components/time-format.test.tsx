@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { ClockProvider } from '~/components/ui/clock'
 import { EntityTable } from '~/components/ui/entity-table'
 import { catalogues } from '~/i18n/catalogues'
-import { formatTime, zoneName } from '~/lib/format'
+import { dateTimeFormat, formatTime, money, numberFormat, zoneName } from '~/lib/format'
 import { toCsv } from '~/lib/table'
 import ledgerContentList from '~/lists/ledger-content'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
@@ -52,5 +52,34 @@ describe('one time formatter', () => {
     const i18n = i18next.createInstance()
     await i18n.init({ lng: 'pt-BR', resources: { 'pt-BR': { translation: catalogues['pt-BR'] } } })
     expect(toCsv(ledgerContentList.columns, [row], i18n.t)).toContain(at)
+  })
+})
+
+describe('Intl formatters are made once per locale and options (app/lib/format.ts)', () => {
+  it('the same options give the same formatter, other options another; answers are those of a fresh formatter', () => {
+    const a = dateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit' })
+    expect(dateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit' })).toBe(a)
+    expect(dateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', hour: '2-digit' })).not.toBe(a)
+    expect(dateTimeFormat('pt-BR', { timeZone: 'Europe/Lisbon', hour: '2-digit' })).not.toBe(a)
+    expect(numberFormat('pt-BR')).toBe(numberFormat('pt-BR'))
+    expect(numberFormat('pt-BR', { maximumFractionDigits: 2 })).not.toBe(numberFormat('pt-BR'))
+    for (const [locale, timeZone] of [
+      ['pt-BR', 'America/Sao_Paulo'],
+      ['en-US', 'America/New_York'],
+      ['es-ES', 'Europe/Madrid'],
+    ]) {
+      const fresh = new Intl.DateTimeFormat(locale, {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(at))
+      expect(formatTime(at, { locale, timeZone })).toBe(fresh)
+      expect(formatTime(at, { locale, timeZone })).toBe(fresh)
+    }
+    expect(money(1234.5, 'BRL', 'pt-BR')).toBe(new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', minimumFractionDigits: 2 }).format(1234.5))
   })
 })

@@ -2,6 +2,8 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
+import type { WalletBalance } from '../db/ledger-catalog'
+import type { RealmRow } from '../db/realms'
 import { findSessionAuth, sessionFrom, type Auth, type SessionLookup } from '../db/sessions'
 
 export type AppEnv = {
@@ -16,6 +18,10 @@ export type AppEnv = {
     sessions?: Map<string, Promise<SessionLookup>>
     /** The session reads of an API request's token, sent by the Worker entry with its host lookup (one round trip). */
     sessionPrefetch?: SessionPrefetch
+    /** The live realm row of a console page's host, read by the Worker entry with its host lookup (in-process calls). */
+    realmPrefetch?: RealmRow
+    /** The balance of a console page's own user, read by the Worker entry with its host lookup (in-process calls). */
+    walletPrefetch?: WalletBalance
   }
 }
 
@@ -30,6 +36,11 @@ export interface SessionPrefetch {
 export interface InProcess {
   hostRealm: string | null
   sessions: Map<string, Promise<SessionLookup>>
+  /**
+   * What the Worker entry read with the page's host lookup: the host's realm row, the session cookie's session
+   * reads and its user's own wallet. Dropped at the first write through the API, like `sessions`.
+   */
+  prefetch?: { realmRow: RealmRow | null; session: SessionPrefetch | null; wallet: WalletBalance | null }
 }
 export type Ctx = Context<AppEnv>
 

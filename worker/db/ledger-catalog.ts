@@ -48,6 +48,26 @@ export function accountBalance(db: D1Database, accountId: string): Promise<{ bal
   return db.prepare('SELECT balance, updated_at FROM ledger_account WHERE id = ?').bind(accountId).first<{ balance: number; updated_at: string }>()
 }
 
+/** A wallet's balance under its account id (`balance` null when it never moved), as read ahead by ownWalletRead. */
+export interface WalletBalance {
+  id: string
+  balance: number | null
+  updated_at: string | null
+}
+
+/**
+ * The read of the wallet of a session's own user in the realm it acts in (accountId(userWallet(realm, nick))), for the
+ * Worker entry's batch of a console page: the top bar of every page shows it.
+ */
+export function ownWalletRead(db: D1Database, tokenHash: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT w.id, a.balance, a.updated_at FROM (SELECT 'user:' || COALESCE(s.active_realm, s.realm) || ':' || s.nick AS id FROM session s WHERE s.token_hash = ?) w
+       LEFT JOIN ledger_account a ON a.id = w.id`,
+    )
+    .bind(tokenHash)
+}
+
 /** The points of the realm's prices among `keys` (unknown keys are absent). */
 export async function contentPrices(db: D1Database, realm: string, keys: string[]): Promise<Map<string, number>> {
   const { results } = await db

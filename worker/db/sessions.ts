@@ -1,6 +1,7 @@
 import type { RealmFlag } from '#shared/access'
 import { randomToken, sha256Hex } from '../lib/crypto'
-import { hostFrom, resolveHostRead } from './realms'
+import { ownWalletRead, type WalletBalance } from './ledger-catalog'
+import { hostFrom, hostRealmRowRead, resolveHostRead, type RealmRow } from './realms'
 
 /** The signed-in caller as every guarded API handler sees it. */
 export interface Auth {
@@ -149,6 +150,27 @@ export async function readHostAndSession(
 ): Promise<{ host: { realm: string; deleted: boolean } | null; session: D1Result[] }> {
   const [found, ...session] = await db.batch([resolveHostRead(db, host), ...sessionReads(db, tokenHash)])
   return { host: hostFrom(found), session }
+}
+
+/**
+ * What a console page's in-process API calls need of D1 before they run, in one batch with the host lookup (the Worker
+ * entry): the realm row bound to the host (the page's realm configuration) and, with a session cookie, the reads of
+ * its token's session (the page's session) and of its user's own wallet (the top bar's balance). `realmRow` is null
+ * on hosts bound to no realm.
+ */
+export async function readPageHost(
+  db: D1Database,
+  host: string,
+  tokenHash: string | null,
+): Promise<{ host: { realm: string; deleted: boolean } | null; realmRow: RealmRow | null; session: D1Result[] | null; wallet: WalletBalance | null }> {
+  const reads = [resolveHostRead(db, host), hostRealmRowRead(db, host), ...(tokenHash ? [ownWalletRead(db, tokenHash), ...sessionReads(db, tokenHash)] : [])]
+  const [found, realmRes, walletRes, ...session] = await db.batch(reads)
+  return {
+    host: hostFrom(found),
+    realmRow: (realmRes.results[0] as RealmRow | undefined) ?? null,
+    session: tokenHash ? session : null,
+    wallet: tokenHash ? ((walletRes.results[0] as WalletBalance | undefined) ?? null) : null,
+  }
 }
 
 /** The session of the results of sessionReads (in their order); may end a session that is no longer allowed. */

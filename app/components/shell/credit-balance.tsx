@@ -1,7 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { abbreviate } from '~/lib/format'
+import { abbreviate, numberFormat } from '~/lib/format'
 import { Icon } from '../ui/icon'
 
 /** How often the top bar reads the wallet again while the tab is visible. */
@@ -34,7 +34,7 @@ export function CreditBalance({ balance, locale }: { balance: number; locale: st
   }, [load])
 
   return (
-    <span className="credit-balance" title={t('shell.balance.title', { value: new Intl.NumberFormat(locale).format(points) })}>
+    <span className="credit-balance" title={t('shell.balance.title', { value: numberFormat(locale).format(points) })}>
       <Icon name="coin" />
       <span className="visually-hidden">{t('shell.balance')}: </span>
       <span data-testid="credit-balance">{abbreviate(points, locale)}</span>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
 import { cellText, type TableColumn } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'
-import { zoneName } from '~/lib/format'
+import { numberFormat, zoneName } from '~/lib/format'
 import { useClock } from './clock'
 import { Icon, type IconName } from './icon'
 import { SearchBar } from './search-bar'
@@ -307,7 +307,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
         </Form>
         <span aria-live="polite">
           {page.total_capped
-            ? t('table.range_more', { from, to, total: new Intl.NumberFormat(i18n.language).format(page.total) })
+            ? t('table.range_more', { from, to, total: numberFormat(i18n.language).format(page.total) })
             : t('table.range', { from, to, total: page.total })}
         </span>
         <span className="pager">

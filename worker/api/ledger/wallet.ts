@@ -29,9 +29,10 @@ async function walletOf(c: Ctx, auth: Auth): Promise<{ ref: ReturnType<typeof us
     return { ref: realmWallet(id), name: (await realmName(db, id)) ?? id }
   }
   const typed = parse(Nick, id)
+  // The caller's own full nick (the top bar of every console page asks so) needs no read of the realm's suffix.
+  if (typed === auth.nick) return { ref: userWallet(auth.realm, auth.nick), name: auth.name }
   const suffix = await realmNickSuffix(db, auth.realm)
-  const nick = typed === auth.nick || withNickSuffix(typed, suffix) === auth.nick ? auth.nick : null
-  if (nick) return { ref: userWallet(auth.realm, nick), name: auth.name }
+  if (withNickSuffix(typed, suffix) === auth.nick) return { ref: userWallet(auth.realm, auth.nick), name: auth.name }
   if (!auth.permissions.has('ledger_wallet_get_others')) throw notFound()
   const user = await findUserByEitherNick(db, auth.realm, typed, withNickSuffix(typed, suffix))
   if (!user) throw notFound()
@@ -44,7 +45,9 @@ export const wallet = new Hono<AppEnv>()
     '/:id',
     guarded(ledgerAccess(), async (c, auth) => {
       const { ref, name } = await walletOf(c, auth)
-      const row = await accountBalance(c.env.DB, accountId(ref))
+      // A console page's own wallet comes read with the page's host lookup (worker/index.ts).
+      const pre = c.get('walletPrefetch')
+      const row = pre?.id === accountId(ref) ? (pre.balance === null ? null : pre) : await accountBalance(c.env.DB, accountId(ref))
       return c.json({
         id: accountId(ref),
         kind: ref.kind,

@@ -73,7 +73,9 @@ export const realm = new Hono<AppEnv>()
     '/:code/config',
     guarded('public', async (c) => {
       const code = parse(RealmCode, pathParam(c, 'code'))
-      const row = await getRealmRow(c.env.DB, code)
+      // A console page's host realm comes read with the page's host lookup (worker/index.ts).
+      const pre = c.get('realmPrefetch')
+      const row = pre?.code === code ? pre : await getRealmRow(c.env.DB, code)
       if (!row) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
       return c.json(realmConfig(row, origin(c), c.get('hostRealm') === null))
     }),
