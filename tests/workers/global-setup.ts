@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import type { TestProject } from 'vitest/node'
 import { hashPassword } from '../../worker/lib/password'
+import { startAiProviders } from '../support/ai-providers'
 import { startMailApi } from '../support/mail-api'
 import { startIssuer } from '../support/oidc-issuer'
 
@@ -11,6 +12,8 @@ declare module 'vitest' {
     oidcIssuer: string
     /** Base URL of the local stand-in for the HTTP e-mail provider (key `test-mail-key`). */
     mailApi: string
+    /** Base URL of the local AI providers (OpenAI chat completions under /v1, D-ID, ElevenLabs; key `test-ai-key`). */
+    aiProviders: string
     /** The demo password's hash (PBKDF2, 600k iterations), computed once per run for every file's demo seed. */
     demoPasswordHash: string
     /** Gzip size of each script of the built console (`/assets/<file>.js` → bytes), for page-weight.test.ts. */
@@ -20,18 +23,21 @@ declare module 'vitest' {
 
 /**
  * Starts the local OpenID issuer (vitest.config.ts hands its URL to the Worker as GOOGLE_ISSUER / GOOGLE_JWKS_URL)
- * and the local e-mail provider the HTTP sender is tested against, and hashes the demo password once for the whole run.
+ * the local e-mail provider the HTTP sender is tested against, the local AI providers (tests/support/ai-providers.ts), and hashes the demo password once for the whole run.
  */
 export default async function setup(project: TestProject) {
   const issuer = await startIssuer()
   const mail = await startMailApi('test-mail-key')
+  const ai = await startAiProviders('test-ai-key')
   project.provide('oidcIssuer', issuer.url)
   project.provide('mailApi', mail.url)
+  project.provide('aiProviders', ai.url)
   project.provide('demoPasswordHash', await hashPassword('demo1234'))
   project.provide('scriptSizes', scriptSizes(new URL('../../build/client/assets/', import.meta.url)))
   return async () => {
     await issuer.stop()
     await mail.stop()
+    await ai.stop()
   }
 }
 

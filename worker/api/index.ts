@@ -1,5 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
+import { settings as aiSettings } from './ai/settings'
+import { status as aiStatus } from './ai/status'
 import { asset } from './asset'
 import { captcha } from './captcha'
 import type { AppEnv } from './context'
@@ -93,6 +95,8 @@ export function createApi() {
     .route('/tms/token', token)
     .route('/room/room', room)
     .route('/room/group', roomGroup)
+    .route('/ai/status', aiStatus)
+    .route('/ai/settings', aiSettings)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(
