@@ -6,7 +6,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * - OpenAI chat completions, `POST /v1/chat/completions` with `Authorization: Bearer <key>`: JSON mode
  *   (`response_format`), streaming (server-sent `chat.completion.chunk` events, usage with `stream_options`);
  * - D-ID talks, `POST /talks` and `GET /talks/{id}` with `Authorization: Basic <key>`;
- * - ElevenLabs voice cloning, `POST /v1/voices/add` (multipart) with `xi-api-key`.
+ * - ElevenLabs voice cloning, `POST /v1/voices/add` (multipart), and speech, `POST /v1/text-to-speech/{voice}`, with `xi-api-key`;
+ * - Google Text-to-Speech, `POST /v1/text:synthesize?key=<key>` (base64 audio);
+ * - MiniMax T2A v2, `POST /v1/t2a_v2?GroupId=<group>` with a bearer key (hex audio; errors in `base_resp`).
+ * Speech fails for a text containing `fail`; the audio it answers is the bytes of `<provider>:<text>`.
  * A test tells it how to answer a model with `POST /__script { model, replies }` (each call of that model takes the
  * next reply: `content`, `status` for an HTTP failure, `stall` to never answer, `usage: null` to report none; then
  * the default: an echo of the last user message, as JSON in JSON mode). D-ID fails a talk whose `source_url`
@@ -120,6 +123,37 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
       received.push({ path, auth, body: null })
       if (auth !== `Basic ${key}`) return json(res, 401, { kind: 'AuthorizationError', description: 'Unauthorized' })
       return json(res, 200, { id: talk[1], status: 'done', result_url: `http://${req.headers.host}/results/${talk[1]}.mp4` })
+    }
+
+    const query = new URL(req.url ?? '/', 'http://x').searchParams
+    if (req.method === 'POST' && path === '/v1/text:synthesize') {
+      const body = JSON.parse(raw.toString() || '{}') as { input?: { text?: string }; voice?: unknown; audioConfig?: unknown }
+      received.push({ path, auth: query.get('key'), body })
+      if (query.get('key') !== key)
+        return json(res, 403, { error: { code: 403, message: 'The request is missing a valid API key.', status: 'PERMISSION_DENIED' } })
+      const text = body.input?.text ?? ''
+      if (!text) return json(res, 400, { error: { code: 400, message: 'input is required', status: 'INVALID_ARGUMENT' } })
+      if (text.includes('fail')) return json(res, 500, { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } })
+      return json(res, 200, { audioContent: Buffer.from(`google:${text}`).toString('base64') })
+    }
+    if (req.method === 'POST' && path === '/v1/t2a_v2') {
+      const body = JSON.parse(raw.toString() || '{}') as { text?: string; voice_setting?: unknown }
+      received.push({ path, auth, body })
+      if (auth !== `Bearer ${key}`) return json(res, 200, { data: null, base_resp: { status_code: 1004, status_msg: 'authentication failed' } })
+      if (!query.get('GroupId')) return json(res, 200, { data: null, base_resp: { status_code: 2013, status_msg: 'invalid params' } })
+      if ((body.text ?? '').includes('fail')) return json(res, 200, { data: null, base_resp: { status_code: 1000, status_msg: 'unknown error' } })
+      return json(res, 200, {
+        data: { audio: Buffer.from(`minimax:${body.text}`).toString('hex'), status: 2 },
+        base_resp: { status_code: 0, status_msg: 'success' },
+      })
+    }
+    const tts = /^\/v1\/text-to-speech\/([^/]+)$/.exec(path)
+    if (req.method === 'POST' && tts) {
+      const body = JSON.parse(raw.toString() || '{}') as { text?: string; voice_settings?: unknown }
+      received.push({ path, auth, body })
+      if (auth !== key) return json(res, 401, { detail: { status: 'invalid_api_key' } })
+      if ((body.text ?? '').includes('fail')) return json(res, 500, { detail: { status: 'internal_error' } })
+      return res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.from(`elevenlabs:${body.text}`))
     }
 
     if (req.method === 'POST' && path === '/v1/voices/add') {

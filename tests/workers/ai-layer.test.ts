@@ -389,9 +389,89 @@ describe('paid operations (credits before cost)', () => {
   })
 })
 
+describe('speech synthesis (POST /api/ai/speech)', () => {
+  const say = async (realm: { host: string }, token: string, text: string, voice: Record<string, unknown>) =>
+    api(realm.host, 'ai/speech', { method: 'POST', token, json: { text, voice } })
+  const decoded = (b64: string) => new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)))
+
+  it('speaks with each provider’s protocol and the voice’s settings, metered against the cap', async () => {
+    const realm = await aiRealm({ cap: 3 })
+    const editor = await userWith(realm.code, ['dashboard_dashboard_access', 'persona_persona_edit'])
+    const google = await say(realm, editor.token, 'Olá, turma', {
+      provider: 'google',
+      code: 'pt-BR-Wavenet-A',
+      language: 'pt-BR',
+      settings: { pitch: 1.2, speaking_rate: 1.5 },
+    })
+    expect(google.status).toBe(200)
+    const g = (await google.json()) as { engine: string; audio: string; content_type: string }
+    expect(g).toMatchObject({ engine: 'google', content_type: 'audio/mpeg' })
+    expect(decoded(g.audio)).toBe('google:Olá, turma')
+    const [sentGoogle] = await requests((r) => r.path === '/v1/text:synthesize' && JSON.stringify(r.body).includes('Olá, turma'))
+    expect(sentGoogle.body).toMatchObject({
+      voice: { languageCode: 'pt-BR', name: 'pt-BR-Wavenet-A' },
+      audioConfig: { pitch: 1.2, speakingRate: 1.5, volumeGainDb: 0 },
+    })
+
+    const minimax = (await (
+      await say(realm, editor.token, 'Bom dia', { provider: 'minimax', code: 'female-1', language: 'pt-BR', settings: { pitch: 1.4, speed: 0.5 } })
+    ).json()) as { engine: string; audio: string }
+    expect(minimax.engine).toBe('minimax')
+    expect(decoded(minimax.audio)).toBe('minimax:Bom dia')
+    const [sentMinimax] = await requests((r) => r.path === '/v1/t2a_v2' && JSON.stringify(r.body).includes('Bom dia'))
+    expect(sentMinimax.body).toMatchObject({ voice_setting: { voice_id: 'female-1', speed: 0.5, pitch: 1, vol: 1 } })
+
+    const eleven = (await (
+      await say(realm, editor.token, 'Hi', { provider: 'elevenlabs', code: 'v123', language: 'en-US', settings: { stability: 0.3 } })
+    ).json()) as { engine: string; audio: string }
+    expect(decoded(eleven.audio)).toBe('elevenlabs:Hi')
+    expect(await creditsUsed(env.DB, realm.code, monthOf('America/Sao_Paulo'))).toBe(3)
+    await expectEnvelope(await say(realm, editor.token, 'Mais', { provider: 'google', code: '', language: 'pt-BR' }), 429, 'ai_cap_reached')
+  })
+
+  it('leaves speaking to the browser without a key or for a browser voice, and refunds a failed call', async () => {
+    const realm = await aiRealm({ google: '', cap: 10 })
+    const editor = await userWith(realm.code, ['dashboard_dashboard_access', 'persona_persona_create'])
+    expect(await (await say(realm, editor.token, 'Oi', { provider: 'google', code: '', language: 'pt-BR' })).json()).toEqual({
+      engine: 'browser',
+      reason: 'ai_not_configured',
+    })
+    expect(await (await say(realm, editor.token, 'Oi', { provider: 'browser', code: '', language: 'pt-BR' })).json()).toEqual({
+      engine: 'browser',
+      reason: 'browser_voice',
+    })
+    await expectEnvelope(await say(realm, editor.token, 'please fail', { provider: 'elevenlabs', code: 'v1', language: 'pt-BR' }), 502, 'ai_provider_failed')
+    await expectEnvelope(await say(realm, editor.token, 'please fail', { provider: 'minimax', code: 'v1', language: 'pt-BR' }), 502, 'ai_provider_failed')
+    expect(await creditsUsed(env.DB, realm.code, monthOf('America/Sao_Paulo'))).toBe(0)
+    const wrongKey = await aiRealm({ minimax: 'nope' })
+    const other = await userWith(wrongKey.code, ['dashboard_dashboard_access', 'persona_persona_create'])
+    await expectEnvelope(await say(wrongKey, other.token, 'Oi', { provider: 'minimax', code: 'v1', language: 'pt-BR' }), 502, 'ai_provider_auth')
+  })
+
+  it('refuses voice settings outside the seed’s ranges and steps, and callers without a persona permission', async () => {
+    const realm = await aiRealm()
+    const editor = await userWith(realm.code, ['dashboard_dashboard_access', 'persona_persona_edit'])
+    await expectEnvelope(await say(realm, editor.token, 'Oi', { provider: 'google', code: '', language: 'pt-BR', settings: { pitch: 9 } }), 400)
+    await expectEnvelope(await say(realm, editor.token, 'Oi', { provider: 'google', code: '', language: 'pt-BR', settings: { pitch: 0.3 } }), 400)
+    await expectEnvelope(await say(realm, editor.token, 'Oi', { provider: 'minimax', code: '', language: 'pt-BR', settings: { speed: 4.05 } }), 400)
+    await expectEnvelope(await say(realm, editor.token, 'Oi', { provider: 'minimax', code: '', language: 'pt-BR', voice_index: 5 }), 400)
+    await expectEnvelope(await say(realm, editor.token, 'Oi', { provider: 'polly', code: '', language: 'pt-BR' }), 400)
+    const ok = await say(realm, editor.token, 'Oi', {
+      provider: 'minimax',
+      code: 'v',
+      language: 'pt-BR',
+      settings: { pitch: -7.8, speed: 3.95 },
+      voice_index: 4,
+    })
+    expect(ok.status).toBe(200)
+    const reader = await userWith(realm.code, ['dashboard_dashboard_access', 'persona_persona_list'])
+    await expectEnvelope(await say(realm, reader.token, 'Oi', { provider: 'browser', code: '', language: 'pt-BR' }), 403, 'forbidden')
+  })
+})
+
 describe('GET /api/ai/status and the realm’s AI settings', () => {
   it('tells which providers have keys without ever answering a key', async () => {
-    const realm = await aiRealm({ cap: 50 })
+    const realm = await aiRealm({ cap: 50, google: '', minimax: '' })
     const editor = await userWith(realm.code, ['dashboard_dashboard_access', 'persona_persona_list'])
     const res = await api(realm.host, 'ai/status', { token: editor.token })
     expect(res.status).toBe(200)

@@ -156,6 +156,9 @@ export async function aiRealm(
     cap?: number
     did?: string
     elevenlabs?: string
+    google?: string
+    minimax?: string
+    minimaxGroup?: string
     prices?: Record<string, number>
   } = {},
 ) {
@@ -172,12 +175,17 @@ export async function aiRealm(
       options.model ?? `model-${code}`,
       options.key ?? 'test-ai-key',
     ),
-    env.DB.prepare('INSERT INTO realm_ai (realm, text_provider, monthly_credit_cap, did_api_key, elevenlabs_api_key) VALUES (?, ?, ?, ?, ?)').bind(
+    env.DB.prepare(
+      'INSERT INTO realm_ai (realm, text_provider, monthly_credit_cap, did_api_key, elevenlabs_api_key, google_api_key, minimax_api_key, minimax_group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).bind(
       code,
       options.provider ?? 'openai',
       options.cap ?? -1,
       options.did ?? 'test-ai-key',
       options.elevenlabs ?? 'test-ai-key',
+      options.google ?? 'test-ai-key',
+      options.minimax ?? 'test-ai-key',
+      options.minimaxGroup ?? 'group-1',
     ),
     env.DB.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?)').bind(`${code}.localhost`, code),
     ...Object.entries(prices).map(([key, points]) =>

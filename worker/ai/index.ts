@@ -3,6 +3,7 @@ import type { AiStatus } from '#shared/schemas/ai'
 import { PAID_OPERATIONS } from '#shared/schemas/ai'
 import { adjustCreditsStatement, aiSettings, creditsUsed, reserveCredits, type AiSettings } from '../db/ai'
 import { contentPrices } from '../db/ledger-catalog'
+import { ApiError } from '../lib/errors'
 import { LocalEngine } from './local'
 import { OpenAiEngine } from './openai'
 import { AiError, type GenerateRequest, type Generated, type StreamEvent, type StreamRequest, type TextEngine, type Usage } from './types'
@@ -153,4 +154,19 @@ export async function aiStatus(env: Env, realm: string): Promise<AiStatus> {
       voice_clone: prices.get(PAID_OPERATIONS.voice_clone) ?? null,
     },
   }
+}
+
+const STATUS: Record<AiError['code'], 409 | 429 | 502> = {
+  ai_failed: 502,
+  ai_provider_failed: 502,
+  ai_provider_auth: 502,
+  ai_not_configured: 409,
+  ai_unsupported: 409,
+  ai_cap_reached: 429,
+}
+
+/** An AI failure as the API answers it (the envelope, with the layer's cause and message); other errors unchanged. */
+export function aiApiError(err: unknown): unknown {
+  if (!(err instanceof AiError)) return err
+  return new ApiError(STATUS[err.code], [{ field: 'ai', cause: err.code, value: err.detail, message: err.message }])
 }

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
 import { settings as aiSettings } from './ai/settings'
+import { speech as aiSpeech } from './ai/speech'
 import { status as aiStatus } from './ai/status'
 import { asset } from './asset'
 import { captcha } from './captcha'
@@ -97,6 +98,7 @@ export function createApi() {
     .route('/room/group', roomGroup)
     .route('/ai/status', aiStatus)
     .route('/ai/settings', aiSettings)
+    .route('/ai/speech', aiSpeech)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(

@@ -210,3 +210,9 @@ export interface AiSettingsView {
   updated_at: string | null
   updated_by: string | null
 }
+
+/** POST /api/ai/speech: a voice sample (the editor's playback) — the words and the voice. */
+export const SpeechRequest = v.object({
+  text: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(2000, 'validation.max_length')),
+  voice: Voice,
+})
