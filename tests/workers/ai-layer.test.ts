@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { catalogues } from '~/i18n/catalogues'
 import type { AiStatus } from '#shared/schemas/ai'
 import { monthOf, textFor } from '../../worker/ai'
 import { LocalEngine } from '../../worker/ai/local'
@@ -13,7 +14,7 @@ import { WorkersAiEngine } from '../../worker/ai/workers-ai'
 import { creditsUsed } from '../../worker/db/ai'
 import { ApiError } from '../../worker/lib/errors'
 import { aiRealm, fund } from './factories'
-import { api, expectEnvelope, userWith } from './helpers'
+import { api, call, expectEnvelope, userWith } from './helpers'
 import { expectInvariants } from './ledger-helpers'
 
 const PROVIDERS = () => env.TEST_AI_PROVIDERS
@@ -523,5 +524,65 @@ describe('GET /api/ai/status and the realm’s AI settings', () => {
     })
     const reader = await userWith(realm.code, ['dashboard_dashboard_access', 'mas_realm_get'])
     await expectEnvelope(await api(realm.host, 'ai/settings', { method: 'PUT', token: reader.token, json: { monthly_credit_cap: 1 } }), 403, 'forbidden')
+  })
+})
+
+describe('the AI settings screen (/realm/ai)', () => {
+  const pt = catalogues['pt-BR']
+  const post = (realm: { host: string }, cookie: string, values: Record<string, string>) => {
+    const body = new FormData()
+    for (const [k, value] of Object.entries(values)) body.set(k, value)
+    return call(realm.host, '/realm/ai', { method: 'POST', headers: { cookie, origin: `http://${realm.host}` }, body })
+  }
+
+  it('shows the engine in use, the month’s use and which keys are set, never a key', async () => {
+    const realm = await aiRealm({ cap: 40, did: 'did-secret-abcdef', google: '' })
+    const admin = await userWith(realm.code, ['dashboard_dashboard_access', 'mas_realm_get', 'mas_realm_edit'])
+    const res = await call(realm.host, '/realm/ai', { headers: { cookie: admin.cookie } })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain(pt['pages.realm.ai'])
+    expect(html).toContain(pt['ai.settings.provider.openai'])
+    expect(html).toContain('0 de 40 créditos')
+    expect(html).not.toContain('did-secret-abcdef')
+    expect(html).toContain('********cdef')
+  })
+
+  it('saves a valid change and refuses a wrong one with the field’s error, changing nothing', async () => {
+    const realm = await aiRealm({ provider: 'local', did: 'did-secret-abcdef' })
+    const admin = await userWith(realm.code, ['dashboard_dashboard_access', 'mas_realm_get', 'mas_realm_edit'])
+    const fields = {
+      text_provider: 'openai',
+      monthly_credit_cap: '250',
+      minimax_group_id: 'grp-9',
+      minimax_api_key: 'mm-secret-000111',
+      google_api_key: '',
+      elevenlabs_api_key: '********-key',
+      did_api_key: '********cdef',
+    }
+    const saved = await post(realm, admin.cookie, fields)
+    expect(saved.status).toBeLessThan(400)
+    const after = (await textFor(env, realm.code)).settings
+    expect(after).toMatchObject({
+      textProvider: 'openai',
+      cap: 250,
+      minimaxGroup: 'grp-9',
+      minimax: 'mm-secret-000111',
+      did: 'did-secret-abcdef',
+      elevenlabs: 'test-ai-key',
+    })
+
+    const refused = await post(realm, admin.cookie, { ...fields, monthly_credit_cap: '-5', text_provider: 'openai' })
+    expect(refused.status).toBe(400)
+    expect((await textFor(env, realm.code)).settings.cap).toBe(250)
+
+    const reader = await userWith(realm.code, ['dashboard_dashboard_access', 'mas_realm_get'])
+    const html = await (await call(realm.host, '/realm/ai', { headers: { cookie: reader.cookie } })).text()
+    expect(html).toContain(pt['ai.settings.read_only'])
+    // Without mas_realm_edit the action is refused as the route guard refuses (to the not-found page), saving nothing.
+    const denied = await post(realm, reader.cookie, { ...fields, monthly_credit_cap: '7' })
+    expect(denied.status).toBe(302)
+    expect(denied.headers.get('location')).toContain('notfound')
+    expect((await textFor(env, realm.code)).settings.cap).toBe(250)
   })
 })
