@@ -16,6 +16,8 @@ declare module 'vitest' {
     aiProviders: string
     /** The demo password's hash (PBKDF2, 600k iterations), computed once per run for every file's demo seed. */
     demoPasswordHash: string
+    /** The knowledge fixtures (tests/fixtures/knowledge/), base64 by file name: the Worker cannot read files. */
+    knowledgeFixtures: Record<string, string>
     /** Gzip size of each script of the built console (`/assets/<file>.js` → bytes), for page-weight.test.ts. */
     scriptSizes: Record<string, number>
   }
@@ -33,6 +35,7 @@ export default async function setup(project: TestProject) {
   project.provide('mailApi', mail.url)
   project.provide('aiProviders', ai.url)
   project.provide('demoPasswordHash', await hashPassword('demo1234'))
+  project.provide('knowledgeFixtures', knowledgeFixtures(new URL('../fixtures/knowledge/', import.meta.url)))
   project.provide('scriptSizes', scriptSizes(new URL('../../build/client/assets/', import.meta.url)))
   return async () => {
     await issuer.stop()
@@ -46,4 +49,11 @@ function scriptSizes(dir: URL): Record<string, number> {
   const sizes: Record<string, number> = {}
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) sizes[`/assets/${file}`] = gzipSync(readFileSync(new URL(file, dir))).length
   return sizes
+}
+
+/** The knowledge fixtures as base64, by file name (PDF, PPTX and TXT files only). */
+function knowledgeFixtures(dir: URL): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const file of readdirSync(dir).filter((f) => /\.(pdf|pptx|txt)$/.test(f))) out[file] = readFileSync(new URL(file, dir)).toString('base64')
+  return out
 }
