@@ -29,6 +29,13 @@ export default defineConfig({
                 // Google sign-in against the local OpenID issuer started by tests/workers/global-setup.ts.
                 GOOGLE_ISSUER: inject('oidcIssuer'),
                 GOOGLE_JWKS_URL: `${inject('oidcIssuer')}/jwks`,
+                // The AI layer's speech and paid media providers against the local server speaking their protocols (its
+                // chat-completions endpoint is a realm setting, given per test).
+                DID_API_URL: inject('aiProviders'),
+                ELEVENLABS_API_URL: inject('aiProviders'),
+                GOOGLE_TTS_API_URL: inject('aiProviders'),
+                MINIMAX_API_URL: inject('aiProviders'),
+                TEST_AI_PROVIDERS: inject('aiProviders'),
                 // The input fuzz test (tests/workers/input-fuzz.test.ts): more cases, or another seed, from the shell.
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
                 FUZZ_SEED: process.env.FUZZ_SEED ?? '',

@@ -17,6 +17,11 @@ declare namespace Cloudflare {
      * wrangler.toml, so a deployed Worker never has it. Opens the local e-mail outbox to the realm's staff.
      */
     DEV_MODE?: string
+    /**
+     * Cloudflare Workers AI, when the deployed Worker has the binding (`[ai] binding = "AI"` in wrangler.toml; left
+     * out of the file because `wrangler dev` would need an account for it). Realms choosing `workers_ai` use it.
+     */
+    AI?: { run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown> }
   }
 }
 

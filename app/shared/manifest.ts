@@ -148,6 +148,7 @@ export const ROUTES: RouteEntry[] = [
   route('realm.report', '/realm/report', all('mas_report_list'), 'pages.realm.report'),
   ...resource('realm.category', '/realm/category', 'room_category', 'categoryId'),
   route('realm.word_filter', '/realm/word_filter', all('mas_word_filter_get'), 'pages.realm.word_filter'),
+  route('realm.ai', '/realm/ai', any('mas_realm_get', 'mas_realm_edit'), 'pages.realm.ai'),
   route('realm.extra_field', '/realm/extra_field', all('mas_extra_field_list'), 'pages.realm.extra_field'),
 
   // Content generation settings
@@ -289,6 +290,7 @@ export const NAV: NavSection[] = [
       item('realm.report'),
       item('realm.category.list'),
       item('realm.word_filter'),
+      item('realm.ai'),
       item('realm.extra_field'),
     ],
   },

@@ -8,6 +8,8 @@ declare namespace Cloudflare {
     FUZZ_SEED: string
     /** Multiplier of every property test's number of cases (empty: 1). */
     PROPERTY_SCALE: string
+    /** Base URL of the local AI providers (tests/support/ai-providers.ts; key `test-ai-key`). */
+    TEST_AI_PROVIDERS: string
   }
 }
 

@@ -142,3 +142,57 @@ export async function user(realm: string, options: { name?: string; roles?: stri
   ])
   return { nick, login, name }
 }
+
+/**
+ * A realm of its own for AI tests (provider settings and the monthly cap are per realm, so tests never share them):
+ * the ledger on, the text provider pointing at the local AI providers (`openai`) or the local engine, the given cap
+ * and prices of the paid operations (`persona.animation`, `persona.voice_clone`).
+ */
+export async function aiRealm(
+  options: {
+    provider?: 'local' | 'openai' | 'workers_ai'
+    model?: string
+    key?: string
+    cap?: number
+    did?: string
+    elevenlabs?: string
+    google?: string
+    minimax?: string
+    minimaxGroup?: string
+    prices?: Record<string, number>
+  } = {},
+) {
+  const code = `ai${crypto.randomUUID().slice(0, 7)}`
+  const at = now()
+  const prices = options.prices ?? { 'persona.animation': 60, 'persona.voice_clone': 100 }
+  await env.DB.batch([
+    env.DB.prepare(
+      'INSERT INTO realm (code, name, ledger_enabled, persona_enabled, agent_endpoint_url, agent_model, agent_api_key) VALUES (?, ?, 1, 1, ?, ?, ?)',
+    ).bind(
+      code,
+      `AI ${code}`,
+      options.provider === 'local' ? '' : `${env.TEST_AI_PROVIDERS}/v1`,
+      options.model ?? `model-${code}`,
+      options.key ?? 'test-ai-key',
+    ),
+    env.DB.prepare(
+      'INSERT INTO realm_ai (realm, text_provider, monthly_credit_cap, did_api_key, elevenlabs_api_key, google_api_key, minimax_api_key, minimax_group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).bind(
+      code,
+      options.provider ?? 'openai',
+      options.cap ?? -1,
+      options.did ?? 'test-ai-key',
+      options.elevenlabs ?? 'test-ai-key',
+      options.google ?? 'test-ai-key',
+      options.minimax ?? 'test-ai-key',
+      options.minimaxGroup ?? 'group-1',
+    ),
+    env.DB.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?)').bind(`${code}.localhost`, code),
+    ...Object.entries(prices).map(([key, points]) =>
+      env.DB.prepare(
+        'INSERT INTO ledger_content (realm, key, name, description, points, is_system, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, 1, ?, ?)',
+      ).bind(code, key, key, '', points, at, 'test'),
+    ),
+  ])
+  return { code, host: `${code}.localhost`, model: options.model ?? `model-${code}` }
+}

@@ -1,5 +1,8 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
+import { settings as aiSettings } from './ai/settings'
+import { speech as aiSpeech } from './ai/speech'
+import { status as aiStatus } from './ai/status'
 import { asset } from './asset'
 import { captcha } from './captcha'
 import { channel } from './channel/channel'
@@ -94,6 +97,9 @@ export function createApi() {
     .route('/tms/token', token)
     .route('/room/room', room)
     .route('/room/group', roomGroup)
+    .route('/ai/status', aiStatus)
+    .route('/ai/settings', aiSettings)
+    .route('/ai/speech', aiSpeech)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(

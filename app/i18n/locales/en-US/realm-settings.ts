@@ -125,7 +125,8 @@ export default {
   'resources.realm.hints.development': 'Offers the payment sandbox and the local e-mail outbox. Changing it needs the mas_realm_edit_infra permission.',
   'resources.realm.hints.employee_token_secret':
     'Signs the state portal’s sign-in links for any employee. Changing it needs the mas_realm_edit_infra permission.',
-  'resources.realm.hints.agent_endpoint_url': 'OpenAI-compatible endpoint. Empty: the embedded local engine.',
+  'resources.realm.hints.agent_endpoint_url':
+    'Base address of an OpenAI-compatible API (e.g. https://api.openai.com/v1), used when the text provider is OpenAI-compatible.',
   'resources.realm.hints.word_filter_links': 'Links to the domains of the Exemption domains tab stay allowed.',
   'resources.realm.hints.report_reasons': 'One reason per line.',
   'resources.realm.hints.irm_servers': 'One address per line.',

@@ -125,7 +125,8 @@ export default {
   'resources.realm.hints.development': 'Ofrece el sandbox de pagos y la bandeja de salida de correos local. Cambiarlo exige el permiso mas_realm_edit_infra.',
   'resources.realm.hints.employee_token_secret':
     'Firma los enlaces de entrada del portal del estado para cualquier servidor. Cambiarlo exige el permiso mas_realm_edit_infra.',
-  'resources.realm.hints.agent_endpoint_url': 'Endpoint compatible con OpenAI. Vacío: el motor local integrado.',
+  'resources.realm.hints.agent_endpoint_url':
+    'Dirección base de una API compatible con OpenAI (p. ej. https://api.openai.com/v1), usada cuando el proveedor de texto es compatible con OpenAI.',
   'resources.realm.hints.word_filter_links': 'Los enlaces a los dominios de la pestaña Dominios de excepción siguen permitidos.',
   'resources.realm.hints.report_reasons': 'Un motivo por línea.',
   'resources.realm.hints.irm_servers': 'Una dirección por línea.',

@@ -125,7 +125,8 @@ export default {
   'resources.realm.hints.development': 'Oferece o sandbox de pagamentos e a caixa de saída de e-mails locais. Alterar exige a permissão mas_realm_edit_infra.',
   'resources.realm.hints.employee_token_secret':
     'Assina os links de entrada do portal do estado para qualquer servidor. Alterar exige a permissão mas_realm_edit_infra.',
-  'resources.realm.hints.agent_endpoint_url': 'Endpoint compatível com OpenAI. Vazio: o motor local embutido.',
+  'resources.realm.hints.agent_endpoint_url':
+    'Endereço base de uma API compatível com OpenAI (ex.: https://api.openai.com/v1), usado quando o provedor de texto é compatível com OpenAI.',
   'resources.realm.hints.word_filter_links': 'Links para os domínios da aba Domínios de exceção continuam liberados.',
   'resources.realm.hints.report_reasons': 'Um motivo por linha.',
   'resources.realm.hints.irm_servers': 'Um endereço por linha.',

@@ -1,0 +1,187 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+
+/**
+ * A local stand-in for the AI layer's third parties, speaking their real protocols (docs ai.md "tested against the
+ * protocol"), as the Google sign-in tests use a local OpenID issuer:
+ * - OpenAI chat completions, `POST /v1/chat/completions` with `Authorization: Bearer <key>`: JSON mode
+ *   (`response_format`), streaming (server-sent `chat.completion.chunk` events, usage with `stream_options`);
+ * - D-ID talks, `POST /talks` and `GET /talks/{id}` with `Authorization: Basic <key>`;
+ * - ElevenLabs voice cloning, `POST /v1/voices/add` (multipart), and speech, `POST /v1/text-to-speech/{voice}`, with `xi-api-key`;
+ * - Google Text-to-Speech, `POST /v1/text:synthesize?key=<key>` (base64 audio);
+ * - MiniMax T2A v2, `POST /v1/t2a_v2?GroupId=<group>` with a bearer key (hex audio; errors in `base_resp`).
+ * Speech fails for a text containing `fail`; the audio it answers is the bytes of `<provider>:<text>`.
+ * A test tells it how to answer a model with `POST /__script { model, replies }` (each call of that model takes the
+ * next reply: `content`, `status` for an HTTP failure, `stall` to never answer, `usage: null` to report none; then
+ * the default: an echo of the last user message, as JSON in JSON mode). D-ID fails a talk whose `source_url`
+ * contains `fail`, ElevenLabs a voice named with `fail`. `GET /__requests` lists what it received.
+ */
+export interface Reply {
+  content?: string
+  status?: number
+  stall?: boolean
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null
+}
+
+export async function startAiProviders(key: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const scripts = new Map<string, Reply[]>()
+  const received: { path: string; auth: string | null; body: unknown }[] = []
+  const stalled = new Set<ServerResponse>()
+  let talks = 0
+
+  const read = (req: IncomingMessage) =>
+    new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => resolve(Buffer.concat(chunks)))
+    })
+  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+  const openAiError = (res: ServerResponse, status: number, message: string) =>
+    json(res, status, { error: { message, type: 'invalid_request_error', code: null } })
+
+  const server = createServer(async (req, res) => {
+    const raw = await read(req)
+    const path = (req.url ?? '').split('?')[0]
+    const auth = req.headers.authorization ?? (req.headers['xi-api-key'] as string | undefined) ?? null
+
+    if (req.method === 'POST' && path === '/__script') {
+      const { model, replies } = JSON.parse(raw.toString()) as { model: string; replies: Reply[] }
+      scripts.set(model, [...replies])
+      return json(res, 200, { ok: true })
+    }
+    if (req.method === 'GET' && path === '/__requests') return json(res, 200, received)
+
+    if (req.method === 'POST' && path === '/v1/chat/completions') {
+      let body: {
+        model?: string
+        messages?: { role: string; content: string }[]
+        stream?: boolean
+        stream_options?: { include_usage?: boolean }
+        response_format?: { type: string }
+      }
+      try {
+        body = JSON.parse(raw.toString())
+      } catch {
+        return openAiError(res, 400, 'We could not parse the JSON body of your request.')
+      }
+      received.push({ path, auth, body })
+      if (auth !== `Bearer ${key}`) return openAiError(res, 401, 'Incorrect API key provided.')
+      if (!body.model || !Array.isArray(body.messages)) return openAiError(res, 400, 'model and messages are required')
+      const reply = scripts.get(body.model)?.shift() ?? {}
+      if (reply.status) return openAiError(res, reply.status, 'The server had an error while processing your request.')
+      const lastUser = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? ''
+      const content = reply.content ?? (body.response_format ? JSON.stringify({ echo: lastUser }) : `Echo: ${lastUser}`)
+      const promptTokens = Math.ceil(body.messages.reduce((n, m) => n + String(m.content).length, 0) / 4)
+      const usage =
+        reply.usage === null
+          ? undefined
+          : (reply.usage ?? {
+              prompt_tokens: promptTokens,
+              completion_tokens: Math.ceil(content.length / 4),
+              total_tokens: promptTokens + Math.ceil(content.length / 4),
+            })
+      const id = `chatcmpl-${received.length}`
+      const created = Math.floor(Date.now() / 1000)
+      if (!body.stream) {
+        if (reply.stall) return void stalled.add(res)
+        return json(res, 200, {
+          id,
+          object: 'chat.completion',
+          created,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          ...(usage ? { usage } : {}),
+        })
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+      const send = (data: unknown) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        send({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })
+      chunk({ role: 'assistant', content: '' })
+      const pieces = content.match(/[\s\S]{1,5}/g) ?? []
+      for (const [i, piece] of pieces.entries()) {
+        chunk({ content: piece })
+        // A stalled stream sends its first piece, then nothing (the adapter's idle timeout must end the call).
+        if (reply.stall && i === 0) return void stalled.add(res)
+      }
+      chunk({}, 'stop')
+      if (body.stream_options?.include_usage && usage) send({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })
+      send('[DONE]')
+      return res.end()
+    }
+
+    if (req.method === 'POST' && path === '/talks') {
+      const body = JSON.parse(raw.toString() || '{}') as { source_url?: string }
+      received.push({ path, auth, body })
+      if (auth !== `Basic ${key}`) return json(res, 401, { kind: 'AuthorizationError', description: 'Unauthorized' })
+      if (!body.source_url) return json(res, 400, { kind: 'ValidationError', description: 'source_url is required' })
+      if (body.source_url.includes('fail')) return json(res, 500, { kind: 'InternalServerError', description: 'Internal error' })
+      talks += 1
+      return json(res, 201, { id: `tlk_${talks}`, status: 'created', created_at: new Date().toISOString(), object: 'talk' })
+    }
+    const talk = /^\/talks\/([^/]+)$/.exec(path)
+    if (req.method === 'GET' && talk) {
+      received.push({ path, auth, body: null })
+      if (auth !== `Basic ${key}`) return json(res, 401, { kind: 'AuthorizationError', description: 'Unauthorized' })
+      return json(res, 200, { id: talk[1], status: 'done', result_url: `http://${req.headers.host}/results/${talk[1]}.mp4` })
+    }
+
+    const query = new URL(req.url ?? '/', 'http://x').searchParams
+    if (req.method === 'POST' && path === '/v1/text:synthesize') {
+      const body = JSON.parse(raw.toString() || '{}') as { input?: { text?: string }; voice?: unknown; audioConfig?: unknown }
+      received.push({ path, auth: query.get('key'), body })
+      if (query.get('key') !== key)
+        return json(res, 403, { error: { code: 403, message: 'The request is missing a valid API key.', status: 'PERMISSION_DENIED' } })
+      const text = body.input?.text ?? ''
+      if (!text) return json(res, 400, { error: { code: 400, message: 'input is required', status: 'INVALID_ARGUMENT' } })
+      if (text.includes('fail')) return json(res, 500, { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } })
+      return json(res, 200, { audioContent: Buffer.from(`google:${text}`).toString('base64') })
+    }
+    if (req.method === 'POST' && path === '/v1/t2a_v2') {
+      const body = JSON.parse(raw.toString() || '{}') as { text?: string; voice_setting?: unknown }
+      received.push({ path, auth, body })
+      if (auth !== `Bearer ${key}`) return json(res, 200, { data: null, base_resp: { status_code: 1004, status_msg: 'authentication failed' } })
+      if (!query.get('GroupId')) return json(res, 200, { data: null, base_resp: { status_code: 2013, status_msg: 'invalid params' } })
+      if ((body.text ?? '').includes('fail')) return json(res, 200, { data: null, base_resp: { status_code: 1000, status_msg: 'unknown error' } })
+      return json(res, 200, {
+        data: { audio: Buffer.from(`minimax:${body.text}`).toString('hex'), status: 2 },
+        base_resp: { status_code: 0, status_msg: 'success' },
+      })
+    }
+    const tts = /^\/v1\/text-to-speech\/([^/]+)$/.exec(path)
+    if (req.method === 'POST' && tts) {
+      const body = JSON.parse(raw.toString() || '{}') as { text?: string; voice_settings?: unknown }
+      received.push({ path, auth, body })
+      if (auth !== key) return json(res, 401, { detail: { status: 'invalid_api_key' } })
+      if ((body.text ?? '').includes('fail')) return json(res, 500, { detail: { status: 'internal_error' } })
+      return res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.from(`elevenlabs:${body.text}`))
+    }
+
+    if (req.method === 'POST' && path === '/v1/voices/add') {
+      const text = raw.toString('latin1')
+      const name = /name="name"\r\n\r\n([^\r]*)/.exec(text)?.[1] ?? ''
+      received.push({ path, auth, body: { name, has_file: /name="files"; filename=/.test(text) } })
+      if (auth !== key) return json(res, 401, { detail: { status: 'invalid_api_key' } })
+      if (!name || !/filename=/.test(text)) return json(res, 422, { detail: { status: 'invalid_request' } })
+      if (name.includes('fail')) return json(res, 500, { detail: { status: 'internal_error' } })
+      return json(res, 200, { voice_id: `voice_${received.length}` })
+    }
+    res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const res of stalled) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** Starts the server from the command line (`npx tsx tests/support/ai-providers.ts [port-ignored]`) for manual runs. */
+if (process.argv[1]?.endsWith('ai-providers.ts')) {
+  const key = process.env.AI_TEST_KEY ?? 'local-test-key'
+  void startAiProviders(key).then(({ url }) => console.log(`AI providers at ${url}/v1 (key ${key}); D-ID and ElevenLabs at ${url}`))
+}
