@@ -1,6 +1,6 @@
 import { useFormMetadata, useField } from '@conform-to/react'
 import { useActionData } from '@remix-run/react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, SelectInput, TextInput } from '~/components/form/kit'
 import { CopyButton } from '~/components/ui/copy-button'
@@ -36,7 +36,6 @@ export function AssetForm({ asset, canUpload }: { asset: Asset | null; canUpload
       defaultValue={start}
       timeZone={DEFAULT_TIME_ZONE}
       className="card narrow-form"
-      aria-label={t(asset ? 'pages.asset.edit' : 'pages.asset.create')}
       submitLabel={t('resources.asset.save')}
       protect
     >
@@ -55,6 +54,13 @@ function AssetFields({ asset, canUpload, start }: { asset: Asset | null; canUplo
   )
   const [url, setUrl] = useState(asset && asset.provider !== 'upload' ? asset.url : '')
   const upload = provider === 'upload'
+  // A file's id arrives in the hidden input with the next render: only then is its "choose a file" error checked again.
+  const uploadedId = uploaded?.id
+  const validate = useRef(form.validate)
+  validate.current = form.validate
+  useEffect(() => {
+    if (uploadedId) validate.current({ name: 'file_id' })
+  }, [uploadedId])
   const link = upload ? uploaded?.url : url
   const fileError = fileMeta.errors?.[0]
   const label = (k: string) => t(`resources.asset.fields.${k}`)
@@ -82,7 +88,6 @@ function AssetFields({ asset, canUpload, start }: { asset: Asset | null; canUplo
               setUploaded({ id: file.id, url: file.cdn_full_url, name: file.name, size: file.size, kind: file.kind })
               const name = document.querySelector<HTMLInputElement>(`[name="name"]`)
               if (name && !name.value) form.update({ name: 'name', value: file.name.replace(/\.[^.]+$/, '') })
-              form.validate({ name: 'file_id' })
             }}
           />
           {fileError ? (

@@ -2,8 +2,8 @@ import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
 import { MetaverseTokenRequest } from '#shared/schemas/metaverse'
-import { apiAction } from '~/server/api-action.server'
-import { RealmApiError, apiData } from '~/server/api.server'
+import { apiAction, apiResult } from '~/server/api-action.server'
+import { apiData } from '~/server/api.server'
 import { requireAccess } from '~/server/auth.server'
 
 const roomsOf = (realm: string | null) => `mas/realm/${encodeURIComponent(realm ?? '')}/metaverse_room`
@@ -25,11 +25,8 @@ export async function metaverseListAction(request: Request, context: AppLoadCont
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1)), form.get('id'))
   if (form.get('intent') !== 'delete' || !id.success)
     return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await api.delete(`${roomsOf(realm.code)}/${encodeURIComponent(id.output)}`)
+  return apiResult(async () => {
+    await api.entity(roomsOf(realm.code))[':id'].$delete({ param: { id: id.output } })
     return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  })
 }

@@ -70,7 +70,6 @@ export function RealmEditor({ mode, initial, secrets, parents, topLevel, canInfr
         defaultValue={{ ...realmFormValues(initial), admin: { role: 'admin' } }}
         timeZone={DEFAULT_TIME_ZONE}
         className="realm-editor-form"
-        aria-label={t(mode === 'create' ? 'pages.realm.create' : 'pages.realm.edit')}
         submitLabel={t(mode === 'create' ? 'resources.realm.create' : 'resources.realm.save')}
         protect
         onInvalid={(names) => {

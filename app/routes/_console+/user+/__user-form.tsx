@@ -46,7 +46,6 @@ export function UserForm({ mode, user, roles, extra, nickSuffix, allowPicture, f
       defaultValue={user ? { ...user } : undefined}
       timeZone={DEFAULT_TIME_ZONE}
       className="user-form"
-      aria-label={t(mode === 'create' ? 'pages.user.create' : 'pages.user.edit')}
       submitLabel={t('resources.user.save')}
       protect={!foreign}
       buttons={foreign ? <></> : undefined}
