@@ -125,3 +125,16 @@ export async function apiResult<T, E extends object = Record<never, never>>(run:
     return data({ ok: false as const, ...(failed as E), errors: err.errors }, { status: err.status })
   }
 }
+
+/**
+ * A loader's read the screen can do without: its answer, or null when the user may not (403), so the rest of the page
+ * still works (a panel says "not allowed"); any other refusal goes on to the error boundary.
+ */
+export async function unlessForbidden<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call
+  } catch (err) {
+    if (err instanceof RealmApiError && err.status === 403) return null
+    throw err
+  }
+}

@@ -1,25 +1,15 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { ExemptionBody, RealmCreateBody, RealmUpdateBody, WordFilterBody } from '#shared/schemas/realm-settings'
 import { wordFilterFields } from '~/components/realm/word-filter-editor'
-import { apiAction } from '~/server/api-action.server'
-import { RealmApiError, orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
+import { apiAction, unlessForbidden } from '~/server/api-action.server'
+import { orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import type { RealmEditorProps } from './__realm-editor'
 import { exemptionFields } from './__realm-panels'
 import { SECRETS, WRITABLE, lockedValues, realmChanges, realmFields, realmPrepare } from './__realm-fields'
 
-/** A read the screen can do without: null when the user may not (403), so the rest of the page still works. */
-export async function optional<T>(call: Promise<T>): Promise<T | null> {
-  try {
-    return await call
-  } catch (err) {
-    if (err instanceof RealmApiError && err.status === 403) return null
-    throw err
-  }
-}
-
 async function parentChoices(api: RealmApi, fallback: { code: string; name: string }) {
-  const page = await optional(apiData(api.mas.realm.$get({ query: { limit: 1000 } })))
+  const page = await unlessForbidden(apiData(api.mas.realm.$get({ query: { limit: 1000 } })))
   return page?.items ?? [fallback]
 }
 
@@ -34,7 +24,7 @@ export async function createData(request: Request, context: AppLoadContext): Pro
   const [defaults, parents, roles] = await Promise.all([
     orErrorResponse(apiData(api.mas.realm.defaults.$get())),
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
-    optional(apiData(api.mas.permission.$get({ query: { limit: 1000 } }))),
+    unlessForbidden(apiData(api.mas.permission.$get({ query: { limit: 1000 } }))),
   ])
   const topLevel = user.permissions.mas_realm_list_all === true
   const { initial, secrets } = editorValues({ ...defaults, parent_code: topLevel ? null : realm.code })
@@ -58,9 +48,9 @@ export async function editData(
   const detail = await orErrorResponse(apiData(api.mas.realm[':id'].$get({ param: { id: code } })))
   const [parents, words, exemption, rooms] = await Promise.all([
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
-    optional(apiData(api.mas.realm[':realm'].word_filter.$get({ param: { realm: code } }))),
+    unlessForbidden(apiData(api.mas.realm[':realm'].word_filter.$get({ param: { realm: code } }))),
     orErrorResponse(apiData(api.mas.realm[':realm'].exemption.$get({ param: { realm: code } }))),
-    optional(
+    unlessForbidden(
       apiData(
         api
           .entity<{ id: string; name: string; enabled: boolean }>(`mas/realm/${encodeURIComponent(code)}/metaverse_room`)
