@@ -9,7 +9,11 @@ import { QUESTION_LIMITS } from '#shared/schemas/tms/constants'
 export function errorText(t: TFunction, e: Pick<ErrorItem, 'message' | 'cause'> & { value?: unknown }): string {
   // A value that is a record (a form rule's figures, e.g. `{ total, balance }`) gives its parts as placeholders.
   const parts = e.value && typeof e.value === 'object' && !Array.isArray(e.value) ? (e.value as Record<string, unknown>) : {}
-  const values = { ...QUESTION_LIMITS, count: e.value as number, value: String(e.value ?? ''), ...parts }
+  const values: Record<string, unknown> = { ...QUESTION_LIMITS, count: e.value as number, value: String(e.value ?? ''), ...parts }
+  // An error wrapping another (a line of a text box: `form.line_error` with `{ line, rule, cause, value }`): the inner
+  // rule's text goes in.
+  if (typeof parts.rule === 'string')
+    values.rule = errorText(t, { message: parts.rule, cause: typeof parts.cause === 'string' ? parts.cause : e.cause, value: parts.value })
   const key = e.message
   const translated = t(key, { ...values, defaultValue: '' })
   if (translated) return translated

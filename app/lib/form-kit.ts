@@ -75,18 +75,47 @@ function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, string[]
 
 /**
  * Errors of a value inside a declared field (a line of a `lines` field: `hosts[2]`) go on that field, where its
- * input shows them; forms without declared fields keep the paths (their inputs are the items).
+ * input shows them — a line's error naming its line ("line 3: …"); forms without declared fields keep the paths
+ * (their inputs are the items).
  */
-function onDeclared(errors: Record<string, string[]>, fields?: FieldSpec[]): Record<string, string[]> {
+function onDeclared(errors: Record<string, string[]>, formData: FormData, fields?: FieldSpec[]): Record<string, string[]> {
   if (!fields) return errors
-  const declared = new Set(fields.map((f) => f.name))
+  const declared = new Map(fields.map((f) => [f.name, f]))
   const out: Record<string, string[]> = {}
   for (const [name, messages] of Object.entries(errors)) {
     let at = name
     while (at && !declared.has(at)) at = at.replace(/(\.[^.[\]]+|\[\d+\])$/, '') === at ? '' : at.replace(/(\.[^.[\]]+|\[\d+\])$/, '')
-    ;(out[at || name] ??= []).push(...messages)
+    const item = at && declared.get(at)?.kind === 'lines' ? /^\[(\d+)\]/.exec(name.slice(at.length)) : null
+    const text = formData.get(at)
+    ;(out[at || name] ??= []).push(
+      ...(item && typeof text === 'string' ? messages.map((m) => lineError(decodeError(m), textLine(text, Number(item[1])))) : messages),
+    )
   }
   return out
+}
+
+/** The line (1-based, as the box shows it, blank lines counted) of the `index`-th value of a `lines` text. */
+export function textLine(text: string, index: number): number {
+  let seen = -1
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) if (lines[i].trim() && ++seen === index) return i + 1
+  return index + 1
+}
+
+/** An error of one line of a `lines` field: `form.line_error` ("line 3: …") around the line's own error. */
+export const lineError = (e: Pick<ErrorItem, 'message' | 'cause' | 'value'>, line: number) =>
+  encodeError({ message: 'form.line_error', cause: e.cause, value: { line, rule: e.message, cause: e.cause, value: e.value ?? null } })
+
+/**
+ * An API error item of one value of a declared `lines` field (`sentences.2`) as an item of the field naming the line
+ * the user typed it on; any other item as it is.
+ */
+export function onLine(item: ErrorItem, formData: FormData, fields?: FieldSpec[]): ErrorItem {
+  const m = /^(.+)\.(\d+)$/.exec(item.field ?? '')
+  const spec = m ? fields?.find((f) => f.kind === 'lines' && f.name === m[1]) : undefined
+  const text = spec ? formData.get(spec.name) : null
+  if (!m || !spec || typeof text !== 'string') return item
+  return { ...item, field: spec.name, ...JSON.parse(lineError(item, textLine(text, Number(m[2])))) }
 }
 
 export interface ParseOptions<S extends v.GenericSchema> {
@@ -115,7 +144,7 @@ export function parseForm<S extends v.GenericSchema>(formData: FormData, opts: P
       let values: Record<string, unknown> = opts.fields ? formToValues(formData, opts.fields, timeZone, locale) : coerce(payload, opts.schema)
       if (opts.prepare) values = opts.prepare(values)
       const result = v.safeParse(opts.schema, values)
-      return result.success ? { value: result.output } : { error: onDeclared(issuesToErrors(result.issues), opts.fields) }
+      return result.success ? { value: result.output } : { error: onDeclared(issuesToErrors(result.issues), formData, opts.fields) }
     },
   })
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
-import { apiData, RealmApiError } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireUser } from '~/server/auth.server'
 
 export const loader = () => new Response('Method not allowed', { status: 405 })
@@ -14,10 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!request.body || !type.startsWith('multipart/form-data')) {
     return Response.json({ errors: [{ field: 'data', cause: 'invalid', value: null, message: 'The upload must be multipart/form-data.' }] }, { status: 400 })
   }
-  try {
-    return Response.json(await apiData(api.mas.file.$post(undefined, { init: { body: request.body, headers: { 'content-type': type } } })), { status: 201 })
-  } catch (err) {
-    if (err instanceof RealmApiError) return Response.json({ errors: err.errors }, { status: err.status })
-    throw err
-  }
+  // A refusal answers the API's envelope and status (a resource route sends a thrown Response as it is).
+  const file = await orErrorResponse(apiData(api.mas.file.$post(undefined, { init: { body: request.body, headers: { 'content-type': type } } })))
+  return Response.json(file, { status: 201 })
 }

@@ -1,11 +1,12 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { Submission } from '@conform-to/react'
 import type * as v from 'valibot'
-import { DEFAULT_TIME_ZONE, encodeError, fieldName, parseForm, type ParseOptions } from '~/lib/form-kit'
+import { DEFAULT_TIME_ZONE, encodeError, fieldName, onLine, parseForm, type ParseOptions } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, type RealmApi } from './api.server'
 import type { Access } from '#shared/access'
 import { apiFor, requireAccess, requireRoute, type SessionUser } from './auth.server'
+import type { RealmContext } from './realm.server'
 import { setFlash, type Flash } from './flash.server'
 
 export { DEFAULT_TIME_ZONE }
@@ -32,12 +33,14 @@ type ActionOptions<S extends v.GenericSchema, R, Ctx> = Omit<ParseOptions<S>, 't
   flash?: string | ((answer: R) => Flash)
   /** Instead of flash + redirect: the route's own answer (the submission, to answer with the form kept). */
   onSuccess?: (answer: R, submission: Submission<v.InferOutput<S>, string[]>) => unknown
+  /** Fields whose typed value is not sent back with the errors (a password). */
+  hideFields?: string[]
 }
 
 export async function apiAction<S extends v.GenericSchema, R = unknown>(
   request: Request,
   context: AppLoadContext,
-  opts: ActionOptions<S, R, { user: SessionUser }> &
+  opts: ActionOptions<S, R, { user: SessionUser; realm: RealmContext }> &
     (
       | {
           /** Manifest id of the route (its guard). */
@@ -50,7 +53,7 @@ export async function apiAction<S extends v.GenericSchema, R = unknown>(
     ),
 ) {
   const { api, realm, user } = 'access' in opts ? await requireAccess(request, context, opts.access) : await requireRoute(request, context, opts.route)
-  return answerForm(request, api, realm.config?.time_zone ?? DEFAULT_TIME_ZONE, { user }, opts)
+  return answerForm(request, api, realm.config?.time_zone ?? DEFAULT_TIME_ZONE, { user, realm }, opts)
 }
 
 /**
@@ -62,14 +65,16 @@ export async function publicApiAction<S extends v.GenericSchema, R = unknown>(re
 }
 
 async function answerForm<S extends v.GenericSchema, R, Ctx>(request: Request, api: RealmApi, timeZone: string, ctx: Ctx, opts: ActionOptions<S, R, Ctx>) {
-  const submission = parseForm(await request.formData(), { ...opts, timeZone })
-  if (submission.status !== 'success') return data(submission.reply(), { status: submission.status === 'error' ? 400 : 200 })
+  const formData = await request.formData()
+  const submission = parseForm(formData, { ...opts, timeZone })
+  if (submission.status !== 'success') return data(submission.reply({ hideFields: opts.hideFields }), { status: submission.status === 'error' ? 400 : 200 })
   let answer: R
   try {
     answer = await opts.call(api, submission.value, ctx)
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
-    return data(submission.reply(placeErrors(err.errors, submission.payload)), { status: err.status })
+    const items = err.errors.map((e) => onLine(e, formData, opts.fields))
+    return data(submission.reply({ ...placeErrors(items, submission.payload), hideFields: opts.hideFields }), { status: err.status })
   }
   if (opts.onSuccess) return opts.onSuccess(answer, submission)
   const to = typeof opts.redirect === 'function' ? opts.redirect(answer) : (opts.redirect ?? new URL(request.url).pathname)
@@ -98,4 +103,25 @@ export function placeErrors(items: ErrorItem[], payload: Record<string, unknown>
     else formErrors.push(encodeError(item))
   }
   return { fieldErrors, formErrors }
+}
+
+/**
+ * A non-form action's API calls (a list's delete or toggle, a dialog posting JSON): `run`'s answer, or the API's
+ * refusal as `{ ok: false, errors, ...failed }` with the API's status (the screen toasts the items). Anything else —
+ * a redirect, a bug — goes on.
+ *
+ * ```ts
+ * return apiResult(async () => {
+ *   await api.asset[':id'].$delete({ param: { id } })
+ *   return { ok: true, errors: [] as ErrorItem[] }
+ * })
+ * ```
+ */
+export async function apiResult<T, E extends object = Record<never, never>>(run: () => Promise<T>, failed?: E) {
+  try {
+    return await run()
+  } catch (err) {
+    if (!(err instanceof RealmApiError)) throw err
+    return data({ ok: false as const, ...(failed as E), errors: err.errors }, { status: err.status })
+  }
 }

@@ -153,7 +153,6 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
      */
     entity: <Row = Record<string, unknown>>(path: string, timeoutMs?: number) =>
       encodeParams(hc<CrudApi<Row>>(base + path.replace(/^\/|\/$/g, ''), { fetch: send(timeoutMs), buildSearchParams: searchParams })),
-    ...legacy(send, base),
   }
   const typed = client()
   return new Proxy(typed, {
@@ -162,36 +161,6 @@ export function realmApi(request: Request, context: AppLoadContext, opts: RealmA
   }) as typeof typed & typeof extras
 }
 
-type Query = Record<string, QueryValue>
-
-/**
- * The untyped calls by path, asserting the answer's type (`api.get<T>(path)`), kept only while call sites move to
- * the typed client above.
- * @deprecated use the typed client: `await apiData(api.mas.user.$get({ query }))`.
- */
-function legacy(send: (timeoutMs?: number) => (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>, base: string) {
-  async function call<T>(method: string, path: string, query?: Query, body?: unknown, headers?: Record<string, string>, timeoutMs?: number): Promise<T> {
-    const url = new URL(path.replace(/^\//, ''), base)
-    searchParams(query ?? {}).forEach((v, k) => url.searchParams.set(k, v))
-    let payload: BodyInit | undefined
-    const h: Record<string, string> = { ...headers }
-    if (body instanceof FormData || body instanceof ReadableStream) payload = body
-    else if (body !== undefined) {
-      payload = JSON.stringify(body)
-      h['content-type'] = 'application/json'
-    }
-    const res = await send(timeoutMs)(url, { method, headers: h, body: payload })
-    if (res.status === 204) return undefined as T
-    return (await res.json().catch(() => null)) as T
-  }
-  return {
-    get: <T>(path: string, query?: Query, opts: { timeoutMs?: number } = {}) => call<T>('GET', path, query, undefined, undefined, opts.timeoutMs),
-    post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, undefined, body, headers),
-    stream: <T>(path: string, body: ReadableStream, contentType: string) => call<T>('POST', path, undefined, body, { 'content-type': contentType }),
-    put: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, undefined, body, headers),
-    delete: <T = void>(path: string, body?: unknown) => call<T>('DELETE', path, undefined, body),
-  }
-}
 export type RealmApi = ReturnType<typeof realmApi>
 
 /** What a successful call answers (its 2xx outputs; 204 answers null). */

@@ -2,9 +2,9 @@ import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import type * as v from 'valibot'
 import type { FieldSpec } from '~/lib/form-fields'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, type RealmApi } from './api.server'
+import type { RealmApi } from './api.server'
 import { requireRoute } from './auth.server'
-import { apiAction } from './api-action.server'
+import { apiAction, apiResult } from './api-action.server'
 
 export { DEFAULT_TIME_ZONE } from './api-action.server'
 
@@ -41,13 +41,8 @@ export function saveForm<S extends v.GenericSchema>(
  * A row action's API call (a list's delete, a statement line's reversal) answered for the screen's fetcher as
  * `{ ok, errors, result }`; the API's refusal keeps its status and envelope (the screen toasts it).
  */
-export async function rowResult<T>(call: Promise<T>) {
-  try {
-    return { ok: true as const, errors: [] as ErrorItem[], result: await call }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false as const, errors: err.errors, result: undefined }, { status: err.status })
-    throw err
-  }
+export function rowResult<T>(call: Promise<T>) {
+  return apiResult(async () => ({ ok: true as const, errors: [] as ErrorItem[], result: await call }), { result: undefined })
 }
 
 /** The delete action of a list screen: the row's id from the form, the API's answer as `{ ok, errors }`. */

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { KitForm, ListField, NumberInput, TextInput } from '~/components/form/kit'
 import { ToastProvider } from '~/components/ui/toast'
 import { catalogues } from '~/i18n/catalogues'
-import { LOCALE_FIELD, decodeError, fieldName, parseForm, readDateTime, readNumber } from '~/lib/form-kit'
+import { LOCALE_FIELD, decodeError, encodeError, fieldName, onLine, parseForm, readDateTime, readNumber } from '~/lib/form-kit'
+import { errorText } from '~/lib/error-text'
 import EntityForm from '~/entity-routes/form'
 import { placeErrors } from '~/server/api-action.server'
 import { GenreInput, genreEntity } from '#shared/entities/tms-genre'
@@ -201,5 +202,37 @@ describe('list fields', () => {
     await waitFor(() => expect(values()).toEqual(['novo', 'ana']))
     act(() => fireEvent.click(screen.getByRole('button', { name: pt['form.list.remove'].replace('{{n}}', '1') })))
     await waitFor(() => expect(values()).toEqual(['ana']))
+  })
+})
+
+describe('a `lines` field names the line of an error', () => {
+  const fields = [{ name: 'sentences', kind: 'lines' as const, label: 'word_filter.title' }]
+  const schema = v.object({ sentences: v.array(v.pipe(v.string(), v.minLength(2, 'validation.min_length'))) })
+  const text = (lang: 'pt-BR' | 'en-US' | 'es-ES', s: string) => {
+    const t = ((key: string, opts: Record<string, unknown> = {}) =>
+      String(catalogues[lang][key] ?? opts.defaultValue ?? key).replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(opts[k] ?? ''))) as never
+    return errorText(t, decodeError(s))
+  }
+
+  it('counts the lines as the box shows them (blank ones too), in the three languages', () => {
+    const form = new FormData()
+    form.set('sentences', 'boa frase\n\n  \nx\noutra')
+    const s = parseForm(form, { schema, fields })
+    expect(s.status).toBe('error')
+    const error = (s as { error: Record<string, string[]> }).error.sentences[0]
+    expect(text('pt-BR', error)).toBe(`Linha 4: ${catalogues['pt-BR']['validation.min_length']}`)
+    expect(text('en-US', error)).toBe(`Line 4: ${catalogues['en-US']['validation.min_length']}`)
+    expect(text('es-ES', error)).toBe(`Línea 4: ${catalogues['es-ES']['validation.min_length']}`)
+  })
+
+  it("puts the API's item of one value (`sentences.1`) on the field, naming its line", () => {
+    const form = new FormData()
+    form.set('sentences', 'primeira\n\nproibida')
+    const item = onLine({ field: 'sentences.1', cause: 'word_filter', value: 'proibida', message: 'validation.word_filter' }, form, fields)
+    expect(item.field).toBe('sentences')
+    expect(text('pt-BR', encodeError(item))).toBe(`Linha 3: ${catalogues['pt-BR']['validation.word_filter']}`)
+    // An item of the whole list, or of another field, stays as it is.
+    const whole = { field: 'sentences', cause: 'invalid', value: null, message: 'validation.max_items' }
+    expect(onLine(whole, form, fields)).toBe(whole)
   })
 })

@@ -23,6 +23,8 @@ function expectedSections(roles: string[], flags = { ledger_enabled: true, perso
   return visibleNav(permissionMap(granted), flags).map((s) => pt[s.label])
 }
 const SLOW = { timeout: 15_000 }
+/** The kit's error of one line of a text box, as shown. */
+const lineError = (line: number, rule: string) => pt['form.line_error'].replace('{{line}}', String(line)).replace('{{rule}}', rule)
 
 describe('realm administration in the browser', () => {
   it('creates a realm with its host and first administrator, who signs in there at once', async () => {
@@ -169,10 +171,12 @@ describe('realm administration in the browser', () => {
     await page.waitForSelector('html[data-hydrated="true"]')
     const hosts = page.getByRole('textbox', { name: pt['global_config.fields.blocked_media_hosts'] })
     const before = await hosts.inputValue()
-    await hosts.fill(`${before}\nab`.trim())
+    const typed = `${before}\nab`.trim()
+    await hosts.fill(typed)
     await hosts.blur()
     await expect.poll(() => hosts.getAttribute('aria-invalid')).toBe('true')
-    expect(await page.locator('.field-invalid .error').textContent()).toBe(pt['validation.min_length'])
+    // The error of one line names it (the last line here).
+    expect(await page.locator('.field-invalid .error').textContent()).toBe(lineError(typed.split('\n').length, pt['validation.min_length']))
 
     const { context: bare, page: p } = await openPageWithoutScript(context)
     await p.goto(url('demo.localhost', '/realm/global_config'))
@@ -191,5 +195,62 @@ describe('realm administration in the browser', () => {
     expect(await p.getByRole('textbox', { name: pt['global_config.fields.blocked_media_hosts'] }).inputValue()).toBe(before)
     await bare.close()
     await context.close()
+  })
+
+  it('the word filter names the line of a bad sentence (blank lines counted), then saves and keeps the list', async () => {
+    const { context, page, errors } = await signedInPage('root', '/realm/word_filter')
+    await page.waitForSelector('html[data-hydrated="true"]')
+    const box = page.getByRole('textbox', { name: new RegExp(pt['word_filter.sentences'].split('(')[0].trim()) })
+    const before = await box.inputValue()
+    await box.fill('frase boa\n\nx\noutra frase')
+    await page.getByRole('button', { name: pt['word_filter.save'] }).click()
+    await expect.poll(() => page.locator('.field-invalid .error').textContent()).toBe(lineError(3, pt['validation.min_length']))
+    expect(await page.locator('.error-summary').textContent()).toContain(lineError(3, pt['validation.min_length']))
+    expect(await box.evaluate((el: Element) => el === document.activeElement)).toBe(true)
+    const sentences = [...before.split('\n').filter(Boolean), 'frase nova do teste']
+    await box.fill(sentences.join('\n'))
+    await page.getByRole('button', { name: pt['word_filter.save'] }).click()
+    await expect.poll(() => page.getByRole('status').filter({ hasText: pt['word_filter.saved'] }).count()).toBe(1)
+    await page.reload()
+    await page.waitForSelector('html[data-hydrated="true"]')
+    expect((await box.inputValue()).split('\n')).toEqual([...sentences].sort())
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('creates and edits a user without script: the errors under their fields with the typed values kept, then the save and its flash', async () => {
+    const session = await signedInPage('root', '/user/create')
+    const { context: bare, page } = await openPageWithoutScript(session.context)
+    await session.context.close()
+    await page.goto(url('demo.localhost', '/user/create'))
+    const nick = `semjs${Date.now().toString(36).slice(-4)}`
+    const field = (name: string) => page.getByRole('textbox', { name: new RegExp(`^${name}`) })
+    await field(pt['resources.user.fields.nick']).fill(nick)
+    await field(pt['resources.user.fields.name']).fill('Sem Script')
+    await field(pt['resources.user.fields.email']).fill('nao-e-email')
+    await page.getByRole('checkbox', { name: /^teacher/ }).check()
+    await page.getByRole('button', { name: pt['resources.user.save'] }).click()
+    await page.waitForLoadState('load')
+    expect(new URL(page.url()).pathname).toBe('/user/create')
+    expect(await page.locator('.field-invalid .error').allTextContents()).toEqual([pt['validation.email']])
+    expect(await page.locator('.error-summary').textContent()).toContain(pt['validation.email'])
+    expect(await field(pt['resources.user.fields.nick']).inputValue()).toBe(nick)
+    expect(await page.getByRole('checkbox', { name: /^teacher/ }).isChecked()).toBe(true)
+    await field(pt['resources.user.fields.email']).fill('sem.script@example.com')
+    await page.getByRole('button', { name: pt['resources.user.save'] }).click()
+    await page.waitForLoadState('load')
+    expect(new URL(page.url()).pathname).toBe('/user')
+    expect(await page.locator('.toast-success').textContent()).toContain(`${nick}@demo`)
+
+    await page.goto(url('demo.localhost', `/user/edit/${nick}@demo`))
+    await field(pt['resources.user.fields.name']).fill('Nome Trocado')
+    await page.getByRole('button', { name: pt['resources.user.save'] }).click()
+    await page.waitForLoadState('load')
+    expect(new URL(page.url()).pathname).toBe('/user')
+    await page.goto(url('demo.localhost', `/user/edit/${nick}@demo`))
+    expect(await field(pt['resources.user.fields.name']).inputValue()).toBe('Nome Trocado')
+    expect(await field(pt['resources.user.fields.email']).inputValue()).toBe('sem.script@example.com')
+    expect(await page.getByRole('checkbox', { name: /^teacher/ }).isChecked()).toBe(true)
+    await bare.close()
   })
 })

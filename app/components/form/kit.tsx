@@ -59,6 +59,7 @@ export function KitForm<S extends v.GenericSchema>({
   buttons,
   fetcher,
   onSaved,
+  onInvalid,
 }: {
   schema: S
   /** Declared fields: how form data becomes the API's JSON (and their labels for the summary). */
@@ -97,6 +98,11 @@ export function KitForm<S extends v.GenericSchema>({
    */
   fetcher?: FetcherWithComponents<unknown>
   onSaved?: () => void
+  /**
+   * A submit refused (in the browser, or the action's answer), with the invalid fields' names, before the first is
+   * focused: a tabbed form shows the tab holding it.
+   */
+  onInvalid?: (names: string[]) => void
 }) {
   const { t, i18n } = useTranslation()
   const toast = useToast()
@@ -127,8 +133,11 @@ export function KitForm<S extends v.GenericSchema>({
   useEffect(() => {
     if (result?.status === 'success') saved.current?.()
   }, [result])
+  const invalid = useRef(onInvalid)
+  invalid.current = onInvalid
   useEffect(() => {
     if (!result || result.status !== 'error') return
+    invalid.current?.(Object.keys(result.error ?? {}).filter((name) => result.error?.[name]?.length))
     setAttempt((n) => n + 1)
     const general = result.error?.[''] ?? []
     if (general.length) toast.push({ kind: 'error', message: general.map((e) => errorText(t, decodeError(e))).join(' ') })
@@ -140,8 +149,14 @@ export function KitForm<S extends v.GenericSchema>({
     // Conform prevents a submit it refused (errors) and handles list intents (add/remove/move) in place.
     const intent = (e.nativeEvent as SubmitEvent).submitter?.getAttribute('name') === '__intent__'
     if (intent) return
-    if (e.defaultPrevented) setAttempt((n) => n + 1)
-    else setDirty(false)
+    if (e.defaultPrevented) {
+      if (onInvalid) {
+        const parsed = parseForm(new FormData(e.currentTarget), { schema, fields, timeZone, locale, prepare })
+        const error = ('error' in parsed ? parsed.error : null) ?? {}
+        onInvalid(Object.keys(error).filter((name) => error[name]?.length))
+      }
+      setAttempt((n) => n + 1)
+    } else setDirty(false)
   }
   const showSummary = attempt > 0 || result?.status === 'error'
   const FormElement = fetcher ? fetcher.Form : Form
@@ -312,8 +327,16 @@ export function TextInput({
   autoComplete,
   maxLength,
   placeholder,
+  list,
   ...p
-}: Common & { type?: 'text' | 'email' | 'url' | 'color' | 'password'; autoComplete?: string; maxLength?: number; placeholder?: string }) {
+}: Common & {
+  type?: 'text' | 'email' | 'url' | 'color' | 'password'
+  autoComplete?: string
+  maxLength?: number
+  placeholder?: string
+  /** Id of a `<datalist>` of suggestions. */
+  list?: string
+}) {
   return (
     <KitField {...p}>
       {({ key, defaultValue, ...c }) => (
@@ -325,6 +348,7 @@ export function TextInput({
           autoComplete={autoComplete}
           maxLength={maxLength}
           placeholder={placeholder}
+          list={list}
           disabled={p.disabled}
           defaultValue={text(defaultValue)}
         />
@@ -333,10 +357,20 @@ export function TextInput({
   )
 }
 
-export function TextArea({ rows = 3, ...p }: Common & { rows?: number }) {
+export function TextArea({ rows = 3, code = false, ...p }: Common & { rows?: number; /** Code or JSON: monospaced, no spell check. */ code?: boolean }) {
   return (
     <KitField {...p}>
-      {({ key, defaultValue, ...c }) => <textarea key={key} {...c} className="input" rows={rows} disabled={p.disabled} defaultValue={text(defaultValue)} />}
+      {({ key, defaultValue, ...c }) => (
+        <textarea
+          key={key}
+          {...c}
+          className={code ? 'input code' : 'input'}
+          spellCheck={code ? false : undefined}
+          rows={rows}
+          disabled={p.disabled}
+          defaultValue={text(defaultValue)}
+        />
+      )}
     </KitField>
   )
 }

@@ -127,6 +127,7 @@ export default {
   'table.filter.chips_hint': 'Separate values with a comma or Enter.',
   'table.filter.remove_chip': 'Remove {{value}}',
   'validation.realm_confirm': 'What you typed is not the realm code.',
+  'form.line_error': 'Line {{line}}: {{rule}}',
   'form.summary': 'Fix these fields to save:',
   'form.date_hint': 'Format {{pattern}}.',
   'form.calendar.open': 'Choose {{label}} on a calendar',

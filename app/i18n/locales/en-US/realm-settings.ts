@@ -184,7 +184,6 @@ export default {
     'Text users post (reports, messages, feed) has these sentences masked with *; names containing them are refused. Case and accents do not matter.',
   'word_filter.sentences': 'Sentences ({{count}}), one per line',
   'word_filter.hint': '2 to 100 characters each; repeats are ignored.',
-  'word_filter.line_error': 'Line {{line}}: {{message}}',
   'word_filter.try': 'Try a text',
   'word_filter.preview': 'It would read: {{text}}',
   'word_filter.preview_clean': 'Nothing would be filtered.',

@@ -127,6 +127,7 @@ export default {
   'table.filter.chips_hint': 'Separa valores con coma o Enter.',
   'table.filter.remove_chip': 'Quitar {{value}}',
   'validation.realm_confirm': 'Lo que escribiste no es el código del dominio.',
+  'form.line_error': 'Línea {{line}}: {{rule}}',
   'form.summary': 'Corrige estos campos para guardar:',
   'form.date_hint': 'Formato {{pattern}}.',
   'form.calendar.open': 'Elegir {{label}} en el calendario',

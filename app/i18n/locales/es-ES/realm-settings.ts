@@ -184,7 +184,6 @@ export default {
     'Los textos que publican los usuarios (denuncias, mensajes, mural) tienen estas frases enmascaradas con *; los nombres con ellas se rechazan. Mayúsculas y acentos no importan.',
   'word_filter.sentences': 'Frases ({{count}}), una por línea',
   'word_filter.hint': 'De 2 a 100 caracteres cada una; las repetidas se ignoran.',
-  'word_filter.line_error': 'Línea {{line}}: {{message}}',
   'word_filter.try': 'Probar un texto',
   'word_filter.preview': 'Quedaría así: {{text}}',
   'word_filter.preview_clean': 'No se filtraría nada.',

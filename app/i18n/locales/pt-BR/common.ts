@@ -128,6 +128,7 @@ export default {
   'table.filter.chips_hint': 'Separe valores com vírgula ou Enter.',
   'table.filter.remove_chip': 'Remover {{value}}',
   'validation.realm_confirm': 'O texto digitado não é o código do domínio.',
+  'form.line_error': 'Linha {{line}}: {{rule}}',
   'form.summary': 'Corrija os campos abaixo para salvar:',
   'form.date_hint': 'Formato {{pattern}}.',
   'form.calendar.open': 'Escolher {{label}} no calendário',

@@ -184,7 +184,6 @@ export default {
     'Textos que os usuários publicam (denúncias, mensagens, mural) têm estas frases mascaradas com *; nomes com elas são recusados. Maiúsculas e acentos não importam.',
   'word_filter.sentences': 'Frases ({{count}}), uma por linha',
   'word_filter.hint': 'De 2 a 100 caracteres cada; repetidas são ignoradas.',
-  'word_filter.line_error': 'Linha {{line}}: {{message}}',
   'word_filter.try': 'Testar um texto',
   'word_filter.preview': 'Ficaria assim: {{text}}',
   'word_filter.preview_clean': 'Nada seria filtrado.',

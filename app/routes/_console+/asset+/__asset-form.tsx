@@ -1,90 +1,98 @@
-import { useFetcher } from '@remix-run/react'
-import { useState } from 'react'
+import { useFormMetadata, useField } from '@conform-to/react'
+import { useActionData } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { KitForm, SelectInput, TextInput } from '~/components/form/kit'
 import { CopyButton } from '~/components/ui/copy-button'
 import { FileUpload } from '~/components/ui/file-upload'
-import { SelectField, TextField } from '~/components/ui/fields'
 import { Icon } from '~/components/ui/icon'
-import { changedValues, useLiveValidation } from '~/lib/form'
-import { jsonBody } from '~/lib/json'
-import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { errorText } from '~/lib/error-text'
+import { DEFAULT_TIME_ZONE, decodeError } from '~/lib/form-kit'
 import { fileSize } from '~/lists/asset'
-import { ASSET_PROVIDERS, ASSET_TYPES, AssetCreate, AssetUpdate, type Asset } from '#shared/schemas/asset'
-import type { ErrorItem } from '#shared/schemas/error'
+import { ASSET_PROVIDERS, ASSET_TYPES, type Asset } from '#shared/schemas/asset'
 import { FILE_TYPES } from '#shared/schemas/file'
-
-type Values = { name: string; type: Asset['type']; provider: Asset['provider']; infra: Asset['infra']; file_id: string; url: string }
+import { AssetCreateForm, AssetUpdateForm, assetFields, prepareAsset } from './__asset-fields'
 
 /**
- * An asset (seed 000 §9: type video by default): an uploaded file (with a progress bar) or a link for its provider;
- * the link can be copied as soon as it exists.
+ * An asset (seed 000 §9: type video by default) on the form kit: an uploaded file (with a progress bar) or a link for
+ * its provider; the link can be copied as soon as it exists. The action sends an edit's changes only.
  */
 export function AssetForm({ asset, canUpload }: { asset: Asset | null; canUpload: boolean }) {
   const { t } = useTranslation()
-  const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'asset-form' })
-  const initial: Values = {
+  const start = {
     name: asset?.name ?? '',
     type: asset?.type ?? 'video',
     provider: asset?.provider ?? (canUpload ? 'upload' : 'link'),
     infra: asset?.infra ?? 'cdn',
     file_id: asset?.file_id ?? '',
-    url: asset?.url ?? '',
+    url: asset?.provider === 'upload' ? '' : (asset?.url ?? ''),
   }
-  const [values, setValues] = useState<Values>(initial)
-  const [uploaded, setUploaded] = useState<{ url: string; name: string; size: number } | null>(
-    asset?.file_id ? { url: asset.url, name: asset.name, size: asset.size ?? 0 } : null,
-  )
-  const upload = values.provider === 'upload'
-  // An upload sends its file; a link its url (and infra when it is a plain link).
-  const { file_id, url, infra, ...rest } = values
-  const full = upload ? { ...rest, file_id } : { ...rest, url, ...(values.provider === 'link' ? { infra } : {}) }
-  const body = asset ? changedValues(initial, full) : full
-  const form = useLiveValidation(
-    asset ? AssetUpdate : AssetCreate,
-    body,
-    fetcher.data?.errors,
-    upload && !file_id ? { file_id: 'validation.file.required' } : {},
-  )
-  const saving = fetcher.state !== 'idle'
-  const guard = useUnsavedChanges(!saving && Object.keys(changedValues(initial, values)).length > 0)
-  const set =
-    <K extends keyof Values>(k: K) =>
-    (v: Values[K]) =>
-      setValues((x) => ({ ...x, [k]: v }))
-  const common = (k: keyof Values) => ({ label: t(`resources.asset.fields.${k}`), error: form.errorOf(k), onBlur: () => form.touch(k) })
-  const link = upload ? uploaded?.url : values.url
   return (
-    <form
+    <KitForm
+      schema={asset ? AssetUpdateForm : AssetCreateForm}
+      fields={assetFields}
+      prepare={prepareAsset}
+      lastResult={useActionData()}
+      defaultValue={start}
+      timeZone={DEFAULT_TIME_ZONE}
       className="card narrow-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        if (form.attempt()) fetcher.submit(jsonBody(body), { method: 'post', encType: 'application/json' })
-      }}
+      submitLabel={t('resources.asset.save')}
+      protect
     >
-      <TextField {...common('name')} value={values.name} onChange={set('name')} required />
-      <SelectField
-        {...common('provider')}
-        value={values.provider}
-        onChange={(p) => set('provider')(p as Values['provider'])}
-        options={ASSET_PROVIDERS.filter((p) => p !== 'upload' || canUpload || upload).map((p) => ({ value: p, label: t(`resources.asset.provider.${p}`) }))}
-        hint={t('resources.asset.hints.provider')}
-      />
+      <AssetFields asset={asset} canUpload={canUpload} start={start} />
+    </KitForm>
+  )
+}
+
+function AssetFields({ asset, canUpload, start }: { asset: Asset | null; canUpload: boolean; start: { provider: Asset['provider']; type: Asset['type'] } }) {
+  const { t } = useTranslation()
+  const form = useFormMetadata()
+  const [fileMeta] = useField<string>('file_id')
+  const [provider, setProvider] = useState(start.provider)
+  const [uploaded, setUploaded] = useState<{ id: string; url: string; name: string; size: number; kind: Asset['type'] } | null>(
+    asset?.file_id ? { id: asset.file_id, url: asset.url, name: asset.name, size: asset.size ?? 0, kind: asset.type } : null,
+  )
+  const [url, setUrl] = useState(asset && asset.provider !== 'upload' ? asset.url : '')
+  const upload = provider === 'upload'
+  // A file's id arrives in the hidden input with the next render: only then is its "choose a file" error checked again.
+  const uploadedId = uploaded?.id
+  const validate = useRef(form.validate)
+  validate.current = form.validate
+  useEffect(() => {
+    if (uploadedId) validate.current({ name: 'file_id' })
+  }, [uploadedId])
+  const link = upload ? uploaded?.url : url
+  const fileError = fileMeta.errors?.[0]
+  const label = (k: string) => t(`resources.asset.fields.${k}`)
+  return (
+    <>
+      <TextInput name="name" label={label('name')} required />
+      <div onChange={(e) => setProvider((e.target as HTMLSelectElement).value as Asset['provider'])}>
+        <SelectInput
+          name="provider"
+          label={label('provider')}
+          hint={t('resources.asset.hints.provider')}
+          options={ASSET_PROVIDERS.filter((p) => p !== 'upload' || canUpload || upload).map((p) => ({ value: p, label: t(`resources.asset.provider.${p}`) }))}
+        />
+      </div>
       {upload ? (
         <>
+          <input type="hidden" name="file_id" value={uploaded?.id ?? ''} id={fileMeta.id} />
+          {/* The type of an upload is its file's kind. */}
+          <input type="hidden" name="type" value={uploaded?.kind ?? start.type} />
           <FileUpload
-            label={t('resources.asset.fields.file')}
+            label={label('file')}
             options={{ accept: Object.keys(FILE_TYPES) }}
             hint={t('resources.asset.hints.file')}
             onUploaded={(file) => {
-              setUploaded({ url: file.cdn_full_url, name: file.name, size: file.size })
-              setValues((x) => ({ ...x, file_id: file.id, type: file.kind, name: x.name || file.name.replace(/\.[^.]+$/, '') }))
-              form.touch('file_id')
+              setUploaded({ id: file.id, url: file.cdn_full_url, name: file.name, size: file.size, kind: file.kind })
+              const name = document.querySelector<HTMLInputElement>(`[name="name"]`)
+              if (name && !name.value) form.update({ name: 'name', value: file.name.replace(/\.[^.]+$/, '') })
             }}
           />
-          {form.errorOf('file_id') ? (
-            <p className="error" role="alert">
-              {t(form.errorOf('file_id') ?? '')}
+          {fileError ? (
+            <p className="error" id={fileMeta.errorId}>
+              {errorText(t, decodeError(fileError))}
             </p>
           ) : null}
           {uploaded ? (
@@ -95,19 +103,13 @@ export function AssetForm({ asset, canUpload }: { asset: Asset | null; canUpload
         </>
       ) : (
         <>
-          <TextField
-            {...common('url')}
-            value={values.url}
-            onChange={set('url')}
-            hint={t(`resources.asset.hints.url_${values.provider}`)}
-            autoComplete="off"
-            required
-          />
-          {values.provider === 'link' ? (
-            <SelectField
-              {...common('infra')}
-              value={values.infra}
-              onChange={(i) => set('infra')(i as Values['infra'])}
+          <div onInput={(e) => setUrl((e.target as HTMLInputElement).value)}>
+            <TextInput name="url" label={label('url')} hint={t(`resources.asset.hints.url_${provider}`)} autoComplete="off" required />
+          </div>
+          {provider === 'link' ? (
+            <SelectInput
+              name="infra"
+              label={label('infra')}
               options={[
                 { value: 'cdn', label: t('resources.asset.infra.cdn') },
                 { value: 'hls', label: t('resources.asset.infra.hls') },
@@ -116,29 +118,32 @@ export function AssetForm({ asset, canUpload }: { asset: Asset | null; canUpload
           ) : null}
         </>
       )}
-      <SelectField
-        {...common('type')}
-        value={values.type}
-        onChange={(x) => set('type')(x as Values['type'])}
-        disabled={upload}
-        hint={upload ? t('resources.asset.hints.type_upload') : undefined}
-        options={ASSET_TYPES.map((x) => ({ value: x, label: t(`resources.asset.type.${x}`) }))}
-      />
+      {upload ? (
+        <div className="field">
+          <label htmlFor="asset-type-of-file">{label('type')}</label>
+          <select id="asset-type-of-file" className="input" disabled value={uploaded?.kind ?? start.type} aria-describedby="asset-type-of-file-hint">
+            {ASSET_TYPES.map((x) => (
+              <option key={x} value={x}>
+                {t(`resources.asset.type.${x}`)}
+              </option>
+            ))}
+          </select>
+          <p className="hint" id="asset-type-of-file-hint">
+            {t('resources.asset.hints.type_upload')}
+          </p>
+        </div>
+      ) : (
+        <SelectInput name="type" label={label('type')} options={ASSET_TYPES.map((x) => ({ value: x, label: t(`resources.asset.type.${x}`) }))} />
+      )}
       {link ? (
         <div className="field">
-          <span className="field-label">{t('resources.asset.fields.url')}</span>
+          <span className="field-label">{label('url')}</span>
           <div className="input-group">
-            <input className="input code" readOnly value={link} aria-label={t('resources.asset.fields.url')} onFocus={(e) => e.currentTarget.select()} />
+            <input className="input code" readOnly value={link} aria-label={label('url')} onFocus={(e) => e.currentTarget.select()} />
             <CopyButton text={link} label={t('resources.asset.copy_link')} />
           </div>
         </div>
       ) : null}
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('resources.asset.save')}
-        </button>
-      </div>
-      {guard}
-    </form>
+    </>
   )
 }

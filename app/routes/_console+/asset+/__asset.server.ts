@@ -1,9 +1,11 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
+import type { Asset } from '#shared/schemas/asset'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, orErrorResponse, apiData } from '~/server/api.server'
+import { orErrorResponse, apiData } from '~/server/api.server'
+import { apiAction, apiResult } from '~/server/api-action.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
-import { setFlash } from '~/server/flash.server'
+import { AssetCreateForm, AssetUpdateForm, assetFields, prepareAsset } from './__asset-fields'
 
 export async function assetFormData(request: Request, context: AppLoadContext, id?: string) {
   const { api, user } = await requireRoute(request, context, id ? 'asset.edit' : 'asset.create')
@@ -14,18 +16,27 @@ export async function assetFormData(request: Request, context: AppLoadContext, i
   }
 }
 
-/** Creates or updates an asset; the API keeps its uploaded file (persist) in the same write. */
-export async function saveAsset(request: Request, context: AppLoadContext, id?: string) {
-  const { api } = await requireRoute(request, context, id ? 'asset.edit' : 'asset.create')
-  const body = v.safeParse(v.record(v.string(), v.unknown()), await request.json().catch(() => null))
-  if (!body.success) return data({ errors: [{ field: 'name', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    const saved = id ? await apiData(api.asset[':id'].$put({ param: { id }, json: body.output })) : await apiData(api.asset.$post({ json: body.output }))
-    throw redirect('/asset', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.asset.saved', values: { name: saved.name } }) } })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
-    throw err
-  }
+/** What an edit sends: the values that differ from the stored asset. */
+export function assetChanges(stored: Asset, value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([k, x]) => x !== undefined && x !== (stored as Record<string, unknown>)[k]))
+}
+
+/** Creates or updates an asset (the kit form's action); the API keeps its uploaded file (persist) in the same write. */
+export function saveAsset(request: Request, context: AppLoadContext, id?: string) {
+  return apiAction(request, context, {
+    route: id ? 'asset.edit' : 'asset.create',
+    schema: id ? AssetUpdateForm : AssetCreateForm,
+    fields: assetFields,
+    prepare: prepareAsset,
+    call: async (api, value) => {
+      if (!id) return apiData(api.asset.$post({ json: value as v.InferOutput<typeof AssetCreateForm> }))
+      const stored = await apiData(api.asset[':id'].$get({ param: { id } }))
+      const changes = assetChanges(stored, value)
+      return Object.keys(changes).length ? apiData(api.asset[':id'].$put({ param: { id }, json: changes })) : stored
+    },
+    redirect: '/asset',
+    flash: (saved) => ({ kind: 'success', message: 'resources.asset.saved', values: { name: saved.name } }),
+  })
 }
 
 /** Deletes an asset (its uploaded file goes back to temporary and is cleaned up later). */
@@ -34,11 +45,8 @@ export async function deleteAsset(request: Request, context: AppLoadContext) {
   const id = v.safeParse(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), (await request.formData()).get('id'))
   if (!id.success)
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
+  return apiResult(async () => {
     await api.asset[':id'].$delete({ param: { id: id.output } })
     return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  })
 }

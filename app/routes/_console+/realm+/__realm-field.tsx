@@ -1,14 +1,10 @@
 import { useTranslation } from 'react-i18next'
-import { CheckboxField, ChoicesField, JsonField, LinesField, NumberField, SecretField, SelectField, TextField } from '~/components/ui/fields'
+import { CheckboxGroup, CheckboxInput, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { CHOICES, SELECTS, widgetOf, type RealmField } from '#shared/schemas/realm-settings'
 import { USER_KINDS } from '#shared/schemas/realm'
 
 export interface RealmFieldProps {
   field: RealmField
-  value: unknown
-  onChange: (value: unknown) => void
-  onBlur: () => void
-  error?: string
   disabled?: boolean
   /** The masked value of a stored secret ('' when none). */
   stored?: string
@@ -16,74 +12,51 @@ export interface RealmFieldProps {
   parents?: { code: string; name: string }[]
   /** Whether a realm without parent may be chosen (platform operators). */
   topLevel?: boolean
+  /** The field holds a parent now (a realm that has one keeps one unless top-level realms may be chosen). */
+  hasParent?: boolean
 }
 
 const TIME_ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['America/Sao_Paulo']
 
-/** `domain=kind` lines ↔ the auth_type map; a line without `=` becomes a key the schema refuses. */
-const mapToLines = (m: unknown) => Object.entries((m ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`)
-const linesToMap = (lines: string[]) =>
-  Object.fromEntries(
-    lines.map((l) => {
-      const at = l.indexOf('=')
-      return at < 0 ? [l, ''] : [l.slice(0, at).trim(), l.slice(at + 1).trim()]
-    }),
-  )
-
-/** The input of one realm field, chosen from its stored type (and a widget for the structured ones). */
-export function RealmFieldInput({ field, value, onChange, onBlur, error, disabled, stored, parents = [], topLevel }: RealmFieldProps) {
+/** The kit input of one realm field (name = the field), chosen from its stored type and widget (`__realm-fields`). */
+export function RealmFieldInput({ field, disabled, stored, parents = [], topLevel, hasParent }: RealmFieldProps) {
   const { t } = useTranslation()
   // A field added later without a label still shows (by its name) rather than a raw key.
   const label = t(`resources.realm.fields.${field}`, { defaultValue: field })
-  const hintKey = `resources.realm.hints.${field}`
-  const hint = t(hintKey, { defaultValue: '' }) || undefined
-  const common = { label, onBlur, error, disabled, hint }
+  const hint = t(`resources.realm.hints.${field}`, { defaultValue: '' }) || undefined
+  const common = { name: field, label, disabled, hint }
+  const choice = (o: string) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) })
   switch (widgetOf(field)) {
     case 'bool':
-      return <CheckboxField {...common} value={value === true} onChange={onChange} />
+      return <CheckboxInput {...common} />
     case 'int':
-      return <NumberField {...common} value={typeof value === 'number' ? value : Number.NaN} onChange={onChange} />
+      return <NumberInput {...common} decimal={false} />
     case 'secret':
-      return <SecretField {...common} value={String(value ?? '')} stored={stored ?? ''} onChange={onChange} />
+      return (
+        <TextInput
+          {...common}
+          type="password"
+          autoComplete="new-password"
+          placeholder={stored || ''}
+          hint={stored ? t('form.secret.stored', { mask: stored }) : t('form.secret.none')}
+        />
+      )
     case 'lines':
-      return <LinesField {...common} value={Array.isArray(value) ? value.map(String) : []} onChange={onChange} />
+      return <TextArea {...common} rows={4} />
     case 'choices':
-      return (
-        <ChoicesField
-          {...common}
-          value={Array.isArray(value) ? value.map(String) : []}
-          onChange={onChange}
-          options={(CHOICES[field] ?? []).map((o) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) }))}
-        />
-      )
+      return <CheckboxGroup {...common} options={(CHOICES[field] ?? []).map(choice)} />
     case 'select':
-      return (
-        <SelectField
-          {...common}
-          value={String(value ?? '')}
-          onChange={onChange}
-          options={(SELECTS[field] ?? []).map((o) => ({ value: o, label: t(`resources.realm.choices.${o}`, { defaultValue: o }) }))}
-        />
-      )
+      return <SelectInput {...common} options={(SELECTS[field] ?? []).map(choice)} />
     case 'map':
-      return (
-        <LinesField
-          {...common}
-          hint={t('resources.realm.hints.auth_type', { kinds: USER_KINDS.join(', ') })}
-          value={mapToLines(value)}
-          onChange={(lines) => onChange(linesToMap(lines))}
-        />
-      )
+      return <TextArea {...common} rows={4} hint={t('resources.realm.hints.auth_type', { kinds: USER_KINDS.join(', ') })} />
     case 'json':
-      return <JsonField {...common} value={value} onChange={onChange} />
+      return <TextArea {...common} rows={5} code />
     case 'parent':
       return (
-        <SelectField
+        <SelectInput
           {...common}
-          value={typeof value === 'string' ? value : ''}
-          onChange={(v) => onChange(v === '' ? null : v)}
           options={[
-            ...(topLevel || !value ? [{ value: '', label: t('resources.realm.no_parent') }] : []),
+            ...(topLevel || !hasParent ? [{ value: '', label: t('resources.realm.no_parent') }] : []),
             ...parents.map((p) => ({ value: p.code, label: `${p.name} (${p.code})` })),
           ]}
         />
@@ -91,7 +64,7 @@ export function RealmFieldInput({ field, value, onChange, onBlur, error, disable
     case 'time_zone':
       return (
         <>
-          <TextField {...common} value={String(value ?? '')} onChange={onChange} list="time-zones" />
+          <TextInput {...common} list="time-zones" autoComplete="off" />
           <datalist id="time-zones">
             {TIME_ZONES.map((tz) => (
               <option key={tz} value={tz} />
@@ -101,8 +74,8 @@ export function RealmFieldInput({ field, value, onChange, onBlur, error, disable
       )
     case 'url':
       // New realm URLs get https:// when missing (seed 000 §5), so a bare host is fine: no browser URL check.
-      return <TextField {...common} hint={hint ?? t('resources.realm.hints.url')} value={String(value ?? '')} onChange={onChange} autoComplete="off" />
+      return <TextInput {...common} hint={hint ?? t('resources.realm.hints.url')} autoComplete="off" />
     default:
-      return <TextField {...common} value={String(value ?? '')} onChange={onChange} autoComplete="off" />
+      return <TextInput {...common} autoComplete="off" />
   }
 }

@@ -1,12 +1,11 @@
 import { Link, useFetcher } from '@remix-run/react'
-import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LinesField } from '~/components/ui/fields'
+import { KitForm, TextArea } from '~/components/form/kit'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
-import { WordFilterEditor, type ListSaveResult } from '~/components/realm/word-filter-editor'
-import { schemaErrors } from '~/lib/form'
-import { jsonBody } from '~/lib/json'
+import { WordFilterEditor } from '~/components/realm/word-filter-editor'
+import type { FieldSpec } from '~/lib/form-fields'
+import { DEFAULT_TIME_ZONE } from '~/lib/form-kit'
 import { ExemptionBody, type RealmTab } from '#shared/schemas/realm-settings'
 
 /** What the tabs with their own calls show; null where the editor lacks the permission to read it. */
@@ -68,39 +67,34 @@ export function RealmPanel({ panel, data, mode }: { panel: NonNullable<RealmTab[
   }
 }
 
-/** The exemption domains: one per line, saved with `{ intent: 'exemption', realm, domains }`. */
+/** The exemption form's one field: a text box, one domain per line (an error names its line). */
+export const exemptionFields: FieldSpec[] = [{ name: 'domains', kind: 'lines', label: 'resources.realm.exemption.domains' }]
+
+/** The exemption domains on the form kit (`ExemptionBody`): posts `intent=exemption` and `domains` to the realm edit route. */
 function ExemptionEditor({ realm, domains }: { realm: string; domains: string[] }) {
   const { t } = useTranslation()
   const toast = useToast()
-  const fetcher = useFetcher<ListSaveResult>({ key: `exemption-${realm}` })
-  const [list, setList] = useState(domains)
-  const [touched, setTouched] = useState(false)
-  const errors = schemaErrors(ExemptionBody, { domains: list })
-  const first = Object.entries(errors)[0]
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (fetcher.data.ok) toast.push({ kind: 'success', message: 'resources.realm.exemption_saved' })
-    else toast.pushErrors(fetcher.data.errors)
-  }, [fetcher.state, fetcher.data, toast])
+  const fetcher = useFetcher({ key: `exemption-${realm}` })
   return (
     <section aria-labelledby="exemption-title">
       <h2 id="exemption-title">{t('resources.realm.exemption.title')}</h2>
-      <LinesField
-        label={t('resources.realm.exemption.domains')}
-        hint={t('resources.realm.exemption.hint')}
-        value={list}
-        onChange={setList}
-        onBlur={() => setTouched(true)}
-        error={touched && first ? t('word_filter.line_error', { line: Number(first[0].split('.')[1] ?? 0) + 1, message: t(first[1]) }) : undefined}
-      />
-      <button
-        type="button"
-        className="btn btn-primary"
-        disabled={Boolean(first) || fetcher.state !== 'idle'}
-        onClick={() => fetcher.submit(jsonBody({ intent: 'exemption', realm, domains: list }), { method: 'post', encType: 'application/json' })}
+      <KitForm
+        id={`exemption-form-${realm}`}
+        schema={ExemptionBody}
+        fields={exemptionFields}
+        defaultValue={{ domains }}
+        timeZone={DEFAULT_TIME_ZONE}
+        fetcher={fetcher}
+        lastResult={fetcher.data}
+        onSaved={() => toast.push({ kind: 'success', message: 'resources.realm.exemption_saved' })}
+        className="simple-form"
+        aria-label={t('resources.realm.exemption.title')}
+        submitLabel={t('resources.realm.exemption.save')}
+        protect
       >
-        <Icon name="check" /> {t('resources.realm.exemption.save')}
-      </button>
+        <input type="hidden" name="intent" value="exemption" />
+        <TextArea name="domains" label={t('resources.realm.exemption.domains')} hint={t('resources.realm.exemption.hint')} rows={6} />
+      </KitForm>
     </section>
   )
 }

@@ -1,29 +1,15 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
-import * as v from 'valibot'
-import { RealmCode, type ListPage } from '#shared/schemas/common'
-import type { ErrorItem } from '#shared/schemas/error'
-import { RealmUpdate, realmEntity } from '#shared/schemas/realm'
-import type { RealmDetail } from '#shared/schemas/realm-settings'
-import { RealmApiError, orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import { ExemptionBody, RealmCreateBody, RealmUpdateBody, WordFilterBody } from '#shared/schemas/realm-settings'
+import { wordFilterFields } from '~/components/realm/word-filter-editor'
+import { apiAction } from '~/server/api-action.server'
+import { orErrorResponse, type RealmApi, apiData, orNull } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
-import { setFlash } from '~/server/flash.server'
 import type { RealmEditorProps } from './__realm-editor'
-
-const WRITABLE = Object.keys(RealmUpdate.entries)
-const SECRETS = WRITABLE.filter((f) => realmEntity.fields[f as keyof typeof realmEntity.fields]?.type === 'secret')
-
-/** A read the screen can do without: null when the user may not (403), so the rest of the page still works. */
-export async function optional<T>(call: Promise<T>): Promise<T | null> {
-  try {
-    return await call
-  } catch (err) {
-    if (err instanceof RealmApiError && err.status === 403) return null
-    throw err
-  }
-}
+import { exemptionFields } from './__realm-panels'
+import { SECRETS, WRITABLE, lockedValues, realmChanges, realmFields, realmPrepare } from './__realm-fields'
 
 async function parentChoices(api: RealmApi, fallback: { code: string; name: string }) {
-  const page = await optional(apiData(api.mas.realm.$get({ query: { limit: 1000 } })))
+  const page = await forbiddenAsNull(apiData(api.mas.realm.$get({ query: { limit: 1000 } })))
   return page?.items ?? [fallback]
 }
 
@@ -33,12 +19,15 @@ function editorValues(realm: Record<string, unknown>): Pick<RealmEditorProps, 'i
   return { initial: { ...initial, hosts: realm.hosts ?? [] }, secrets: Object.fromEntries(SECRETS.map((f) => [f, String(realm[f] ?? '')])) }
 }
 
+/** A read the screen can do without: null when the user may not (403), so the rest of the page still works. */
+const forbiddenAsNull = <T>(call: Promise<T>) => orNull(call, [403])
+
 export async function createData(request: Request, context: AppLoadContext): Promise<RealmEditorProps> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.create')
   const [defaults, parents, roles] = await Promise.all([
     orErrorResponse(apiData(api.mas.realm.defaults.$get())),
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
-    optional(apiData(api.mas.permission.$get({ query: { limit: 1000 } }))),
+    forbiddenAsNull(apiData(api.mas.permission.$get({ query: { limit: 1000 } }))),
   ])
   const topLevel = user.permissions.mas_realm_list_all === true
   const { initial, secrets } = editorValues({ ...defaults, parent_code: topLevel ? null : realm.code })
@@ -59,13 +48,18 @@ export async function editData(
   code: string,
 ): Promise<RealmEditorProps & { code: string; name: string; updated_at: string }> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.edit')
-  const path = `mas/realm/${encodeURIComponent(code)}`
-  const detail = await orErrorResponse(api.get<RealmDetail>(path))
+  const detail = await orErrorResponse(apiData(api.mas.realm[':id'].$get({ param: { id: code } })))
   const [parents, words, exemption, rooms] = await Promise.all([
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
-    optional(api.get<{ sentences: string[] }>(`${path}/word_filter`)),
-    orErrorResponse(api.get<{ domains: string[] }>(`${path}/exemption`)),
-    optional(api.get<ListPage<{ id: string; name: string; enabled: boolean }>>(`${path}/metaverse_room`, { limit: 1000 })),
+    forbiddenAsNull(apiData(api.mas.realm[':realm'].word_filter.$get({ param: { realm: code } }))),
+    orErrorResponse(apiData(api.mas.realm[':realm'].exemption.$get({ param: { realm: code } }))),
+    forbiddenAsNull(
+      apiData(
+        api
+          .entity<{ id: string; name: string; enabled: boolean }>(`mas/realm/${encodeURIComponent(code)}/metaverse_room`)
+          .index.$get({ query: { limit: 1000 } }),
+      ),
+    ),
   ])
   return {
     mode: 'edit',
@@ -88,41 +82,54 @@ export async function editData(
   }
 }
 
-const Action = v.variant('intent', [
-  v.object({ intent: v.literal('save'), values: v.record(v.string(), v.unknown()) }),
-  v.object({ intent: v.literal('word_filter'), realm: RealmCode, sentences: v.array(v.string()) }),
-  v.object({ intent: v.literal('exemption'), realm: RealmCode, domains: v.array(v.string()) }),
-])
+/**
+ * The edit screen's panels (kit forms posting `intent`): the realm's word filter or exemption domains, answered on
+ * the panel's form.
+ */
+function panelAction(request: Request, context: AppLoadContext, intent: 'word_filter' | 'exemption', code: string) {
+  const opts = { route: 'realm.edit', onSuccess: (_: unknown, submission: { reply: () => unknown }) => submission.reply() }
+  return intent === 'word_filter'
+    ? apiAction(request, context, {
+        ...opts,
+        schema: WordFilterBody,
+        fields: wordFilterFields,
+        call: (api, json) => apiData(api.mas.realm[':realm'].word_filter.$put({ param: { realm: code }, json })),
+      })
+    : apiAction(request, context, {
+        ...opts,
+        schema: ExemptionBody,
+        fields: exemptionFields,
+        call: (api, json) => apiData(api.mas.realm[':realm'].exemption.$put({ param: { realm: code }, json })),
+      })
+}
 
-const failed = (errors: ErrorItem[], status = 400) => data({ ok: false, errors }, { status })
-
-/** Saves the editor (create or update), the word filter or the exemption domains; the API checks every rule. */
-export async function realmAction(request: Request, context: AppLoadContext, mode: 'create' | 'edit', code?: string) {
-  const { api } = await requireRoute(request, context, mode === 'create' ? 'realm.create' : 'realm.edit')
-  const parsed = v.safeParse(Action, await request.json().catch(() => null))
-  if (!parsed.success) return failed([{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }])
-  const body = parsed.output
-  try {
-    if (body.intent === 'word_filter') {
-      await api.mas.realm[':realm'].word_filter.$put({ param: { realm: body.realm }, json: { sentences: body.sentences } })
-      return { ok: true, errors: [] as ErrorItem[] }
-    }
-    if (body.intent === 'exemption') {
-      await api.mas.realm[':realm'].exemption.$put({ param: { realm: body.realm }, json: { domains: body.domains } })
-      return { ok: true, errors: [] as ErrorItem[] }
-    }
-    const saved =
-      mode === 'create'
-        ? await apiData(api.mas.realm.$post({ json: body.values }))
-        : await apiData(api.mas.realm[':id'].$put({ param: { id: code ?? '' }, json: body.values }))
-    const flash = await setFlash({
-      kind: 'success',
-      message: mode === 'create' ? 'resources.realm.created' : 'resources.realm.saved',
-      values: { name: saved.name },
-    })
-    throw redirect(`/realm/edit/${encodeURIComponent(saved.code)}`, { headers: { 'Set-Cookie': flash } })
-  } catch (err) {
-    if (err instanceof RealmApiError) return failed(err.errors, err.status)
-    throw err
-  }
+/** Saves the editor (create or update: a kit form, only what changed is sent), or a panel of the edit screen. */
+export async function realmAction(request: Request, context: AppLoadContext, mode: 'create' | 'edit', code = '') {
+  const intent = (await request.clone().formData()).get('intent')
+  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption')) return panelAction(request, context, intent, code)
+  const { api, user, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.create' : 'realm.edit')
+  // What the form started from: the defaults of a new realm, or the stored realm.
+  const base =
+    mode === 'create'
+      ? editorValues({
+          ...(await orErrorResponse(apiData(api.mas.realm.defaults.$get()))),
+          parent_code: user.permissions.mas_realm_list_all === true ? null : realm.code,
+        }).initial
+      : editorValues(await orErrorResponse(apiData(api.mas.realm[':id'].$get({ param: { id: code } })))).initial
+  const locked = lockedValues(base, user.permissions.mas_realm_edit_infra === true)
+  return apiAction(request, context, {
+    route: mode === 'create' ? 'realm.create' : 'realm.edit',
+    schema: mode === 'create' ? RealmCreateBody : RealmUpdateBody,
+    fields: realmFields(mode),
+    prepare: realmPrepare(base, locked),
+    hideFields: [...SECRETS, 'admin.password'],
+    call: (api, value) => {
+      const json = realmChanges(base, value, mode)
+      return mode === 'create'
+        ? apiData(api.mas.realm.$post({ json: json as RealmCreateBody }))
+        : apiData(api.mas.realm[':id'].$put({ param: { id: code }, json }))
+    },
+    redirect: (saved) => `/realm/edit/${encodeURIComponent(saved.code)}`,
+    flash: (saved) => ({ kind: 'success', message: mode === 'create' ? 'resources.realm.created' : 'resources.realm.saved', values: { name: saved.name } }),
+  })
 }

@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { fieldErrors } from '#shared/schemas/auth'
 import { PERMISSIONS, type PermissionMap } from '#shared/schemas/permission'
 import { RoleName } from '#shared/schemas/role'
-import { RealmApiError } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 import type { RoleEditorResult } from './__role-editor'
@@ -31,13 +31,12 @@ export async function saveRole(request: Request, context: AppLoadContext, mode: 
     ...Object.fromEntries(PERMISSIONS.filter((p) => granted.has(p)).map((p) => [p, true])),
   }
   const body = { description: String(form.get('description') ?? ''), ...flags }
-  try {
+  const refused = await apiResult(async () => {
     if (mode === 'create') await api.mas.permission.$post({ json: { ...body, role: name.output, realm } })
     else await api.mas.permission[':role'].$put({ param: { role: name.output }, query: { realm }, json: body })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data<RoleEditorResult>({ errors: err.errors }, { status: err.status })
-    throw err
-  }
+    return null
+  })
+  if (refused) return refused
   throw redirect('/realm/role', {
     headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.role.saved', values: { role: name.output } }) },
   })

@@ -13,7 +13,7 @@ import deletedRealmList from '~/lists/realm-deleted'
 import { RealmCode } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
 import { REALM_RESTORE_DAYS, RealmDeleteBody } from '#shared/schemas/realm'
-import { RealmApiError } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireAccess } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 
@@ -57,14 +57,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ ok: false, errors }, { status: 400 })
   }
   const { intent, code } = parsed.output
-  try {
-    if (parsed.output.intent === 'delete') await api.mas.realm[':code'].$delete({ param: { code }, json: { confirm: parsed.output.confirm } })
-    else await api.mas.realm[':code'].restore.$post({ param: { code } })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, intent, errors: err.errors }, { status: err.status })
-    throw err
-  }
-  return { ok: true, intent, errors: [] as ErrorItem[] }
+  return apiResult(
+    async () => {
+      if (parsed.output.intent === 'delete') await api.mas.realm[':code'].$delete({ param: { code }, json: { confirm: parsed.output.confirm } })
+      else await api.mas.realm[':code'].restore.$post({ param: { code } })
+      return { ok: true, intent, errors: [] as ErrorItem[] }
+    },
+    { intent },
+  )
 }
 
 export default function RealmListRoute() {

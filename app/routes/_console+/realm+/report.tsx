@@ -11,7 +11,7 @@ import { useToast } from '~/components/ui/toast'
 import reportList from '~/lists/report'
 import type { ErrorItem } from '#shared/schemas/error'
 import { ReportUpdate, type ComplaintReport } from '#shared/schemas/report'
-import { RealmApiError } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireAccess } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 
@@ -31,13 +31,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!body.success)
     return data({ ok: false, errors: [{ field: 'status', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   const { id, ...decision } = body.output
-  try {
+  return apiResult(async () => {
     await api.mas.report[':id'].$put({ param: { id }, json: decision })
     return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  })
 }
 
 export default function ReportRoute() {

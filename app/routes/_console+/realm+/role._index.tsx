@@ -10,7 +10,7 @@ import { useResultToast } from '~/components/ui/toast'
 import roleList from '~/lists/role'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RoleName, type RoleRow } from '#shared/schemas/role'
-import { RealmApiError } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireAccess } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 import * as v from 'valibot'
@@ -36,13 +36,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const role = v.safeParse(RoleName, form.get('role') ?? '')
   if (!role.success)
     return data({ ok: false, errors: [{ field: 'role', cause: 'invalid', value: null, message: role.issues[0].message }] as ErrorItem[] }, { status: 400 })
-  try {
+  return apiResult(async () => {
     await api.mas.permission[':role'].$delete({ param: { role: role.output } })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
-  return { ok: true, errors: [] as ErrorItem[], deleted: role.output }
+    return { ok: true, errors: [] as ErrorItem[], deleted: role.output }
+  })
 }
 
 export default function RoleListRoute() {

@@ -1,12 +1,12 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
 import { RouteError } from '~/components/shell/route-error'
-import { WordFilterEditor } from '~/components/realm/word-filter-editor'
-import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, orErrorResponse, apiData } from '~/server/api.server'
-import { requireAccess, requireRoute } from '~/server/auth.server'
+import { WordFilterEditor, wordFilterFields } from '~/components/realm/word-filter-editor'
+import { WordFilterBody } from '#shared/schemas/realm-settings'
+import { orErrorResponse, apiData } from '~/server/api.server'
+import { apiAction } from '~/server/api-action.server'
+import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.realm.word_filter' }
 
@@ -17,20 +17,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { code, sentences, canEdit: user.permissions.mas_word_filter_edit === true }
 }
 
-/** Saves the current realm's word filter. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { api, realm } = await requireAccess(request, context, { all: ['mas_word_filter_get', 'mas_word_filter_edit'] })
-  const body = v.safeParse(v.object({ intent: v.literal('word_filter'), sentences: v.array(v.string()) }), await request.json().catch(() => null))
-  if (!body.success)
-    return data({ ok: false, errors: [{ field: 'sentences', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  try {
-    await api.mas.realm[':realm'].word_filter.$put({ param: { realm: realm.code ?? '' }, json: { sentences: body.output.sentences } })
-    return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
-}
+/** Saves the current realm's word filter (the editor's kit form; its errors answer on the form). */
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  apiAction(request, context, {
+    access: { all: ['mas_word_filter_get', 'mas_word_filter_edit'] },
+    schema: WordFilterBody,
+    fields: wordFilterFields,
+    call: (api, json, { realm }) => apiData(api.mas.realm[':realm'].word_filter.$put({ param: { realm: realm.code ?? '' }, json })),
+    onSuccess: (_, submission) => submission.reply(),
+  })
 
 export default function WordFilterRoute() {
   const { code, sentences, canEdit } = useLoaderData<typeof loader>()

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,7 +9,8 @@ import { useToast } from '~/components/ui/toast'
 import { translatedErrors } from '~/lib/error-text'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RoomGroupInput, RoomInput, type RoomMember } from '#shared/schemas/room'
-import { RealmApiError, apiData, orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE, saveForm } from '~/server/entity-form.server'
 import { groupFields, isGroup } from './__room'
@@ -57,14 +58,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       flash: 'tms.saved',
     })
   const nick = String((await request.formData()).get('nick') ?? '')
-  try {
+  return apiResult(async () => {
     if (intent === 'add_member') await api.room.room[':id'].member.$post({ param: { id }, json: { nick } })
     else await api.room.room[':id'].member[':nick'].$delete({ param: { id, nick } })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
-  return { ok: true, errors: [] as ErrorItem[] }
+    return { ok: true, errors: [] as ErrorItem[] }
+  })
 }
 
 export default function RoomEditRoute() {

@@ -4,7 +4,8 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { BankClassify, type BankItem } from '#shared/schemas/tms/bank'
 import type { Category } from '#shared/schemas/tms/category'
 import { ModelInput, type Model } from '#shared/schemas/tms/model'
-import { apiData, type RealmApi, RealmApiError, validBody } from '~/server/api.server'
+import { apiData, type RealmApi, validBody } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -59,75 +60,75 @@ export async function bankListAction(request: Request, context: AppLoadContext) 
   const { api } = await requireRoute(request, context, 'tms.question_bank.list')
   const form = await request.formData()
   const intent = String(form.get('intent') ?? 'delete')
-  try {
-    if (intent === 'add_to_model') {
-      const modelId = v.safeParse(Id, form.get('model'))
-      if (!modelId.success) return fail(intent, invalid('model'), 400)
-      let raw: unknown
-      try {
-        raw = JSON.parse(String(form.get('ids') ?? '[]'))
-      } catch {
-        raw = null
-      }
-      const ids = v.safeParse(Ids, raw)
-      if (!ids.success) return fail(intent, invalid('ids'), 400)
-      const model = await apiData(api.tms.model[':id'].$get({ param: { id: modelId.output } }))
-      const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
-      const {
-        id: _id,
-        realm: _realm,
-        version: _version,
-        created_at: _c,
-        created_by: _cb,
-        updated_at: _u,
-        updated_by: _ub,
-        ...rest
-      } = model as Model & Record<string, unknown>
-      const saved = await apiData(
-        api.tms.model[':id'].$put({
-          param: { id: model.id },
-          json: validBody(ModelInput, { ...rest, questions: [...model.questions, ...items.map(bankCopy)] }),
-        }),
-      )
-      throw redirect(`/tms/model/edit/${saved.id}`, {
-        headers: {
-          'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.bank.added_to_model', values: { count: String(items.length), title: saved.title } }),
-        },
-      })
-    }
-    if (intent === 'classify') {
-      let ids: unknown
-      try {
-        ids = JSON.parse(String(form.get('ids') ?? '[]'))
-      } catch {
-        ids = null
-      }
-      if (!v.is(Ids, ids)) return fail(intent, invalid('ids'), 400)
-      const grade = Number(form.get('grade_id'))
-      const text = (k: string) => String(form.get(k) ?? '')
-      const result = await apiData(
-        api.tms.question_bank.classify.$post({
-          json: validBody(BankClassify, {
-            types: form.getAll('types').map(String),
-            ids,
-            grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
-            subject_id: text('subject_id'),
-            standard_id: text('standard_id'),
-            descriptor_id: text('descriptor_id'),
-            curriculum: text('curriculum'),
+  return apiResult(
+    async () => {
+      if (intent === 'add_to_model') {
+        const modelId = v.safeParse(Id, form.get('model'))
+        if (!modelId.success) return fail(intent, invalid('model'), 400)
+        let raw: unknown
+        try {
+          raw = JSON.parse(String(form.get('ids') ?? '[]'))
+        } catch {
+          raw = null
+        }
+        const ids = v.safeParse(Ids, raw)
+        if (!ids.success) return fail(intent, invalid('ids'), 400)
+        const model = await apiData(api.tms.model[':id'].$get({ param: { id: modelId.output } }))
+        const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
+        const {
+          id: _id,
+          realm: _realm,
+          version: _version,
+          created_at: _c,
+          created_by: _cb,
+          updated_at: _u,
+          updated_by: _ub,
+          ...rest
+        } = model as Model & Record<string, unknown>
+        const saved = await apiData(
+          api.tms.model[':id'].$put({
+            param: { id: model.id },
+            json: validBody(ModelInput, { ...rest, questions: [...model.questions, ...items.map(bankCopy)] }),
           }),
-        }),
-      )
-      return { ok: true, intent, errors: [] as ErrorItem[], updated: result.updated }
-    }
-    const id = v.safeParse(Id, form.get('id'))
-    if (!id.success) return fail(intent, invalid('id'), 400)
-    await api.tms.question_bank[':id'].$delete({ param: { id: id.output } })
-    return { ok: true, intent, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return fail(intent, err.errors, err.status)
-    throw err
-  }
+        )
+        throw redirect(`/tms/model/edit/${saved.id}`, {
+          headers: {
+            'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.bank.added_to_model', values: { count: String(items.length), title: saved.title } }),
+          },
+        })
+      }
+      if (intent === 'classify') {
+        let ids: unknown
+        try {
+          ids = JSON.parse(String(form.get('ids') ?? '[]'))
+        } catch {
+          ids = null
+        }
+        if (!v.is(Ids, ids)) return fail(intent, invalid('ids'), 400)
+        const grade = Number(form.get('grade_id'))
+        const text = (k: string) => String(form.get(k) ?? '')
+        const result = await apiData(
+          api.tms.question_bank.classify.$post({
+            json: validBody(BankClassify, {
+              types: form.getAll('types').map(String),
+              ids,
+              grade_id: Number.isInteger(grade) && grade > 0 ? grade : null,
+              subject_id: text('subject_id'),
+              standard_id: text('standard_id'),
+              descriptor_id: text('descriptor_id'),
+              curriculum: text('curriculum'),
+            }),
+          }),
+        )
+        return { ok: true, intent, errors: [] as ErrorItem[], updated: result.updated }
+      }
+      const id = v.safeParse(Id, form.get('id'))
+      if (!id.success) return fail(intent, invalid('id'), 400)
+      await api.tms.question_bank[':id'].$delete({ param: { id: id.output } })
+      return { ok: true, intent, errors: [] as ErrorItem[] }
+    },
+    { intent },
+  )
 }
 
 /** The bank editor's action: the question and its classification (JSON) go to the API; errors come back to the editor. */
@@ -139,12 +140,9 @@ export async function bankSaveAction(request: Request, context: AppLoadContext, 
   } catch {
     return data({ errors: invalid('item', 'errors.invalid') }, { status: 400 })
   }
-  try {
+  return apiResult(async () => {
     if (id) await api.tms.question_bank[':id'].$put({ param: { id }, json: body })
     else await api.tms.question_bank.$post({ json: body })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
-    throw err
-  }
-  throw redirect('/tms/question_bank', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.saved' }) } })
+    throw redirect('/tms/question_bank', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.saved' }) } })
+  })
 }

@@ -3,9 +3,10 @@ import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { Genre } from '#shared/entities/tms-genre'
-import { ModelInput, type Model } from '#shared/schemas/tms/model'
+import { ModelInput } from '#shared/schemas/tms/model'
 import type { Skill } from '#shared/entities/tms-assessed-skill'
-import { apiData, type RealmApi, RealmApiError, validBody } from '~/server/api.server'
+import { apiData, type RealmApi, validBody } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -35,37 +36,34 @@ const Ids = v.pipe(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/)))
 export async function modelEditorAction(request: Request, context: AppLoadContext, route: 'tms.model.create' | 'tms.model.edit', modelId?: string) {
   const { api } = await requireRoute(request, context, route)
   const form = await request.formData()
-  const errors = (e: unknown) => {
-    if (e instanceof RealmApiError) return data({ errors: e.errors, bank: null }, { status: e.status })
-    throw e
-  }
   if (form.get('intent') === 'bank') {
     const ids = v.safeParse(Ids, JSON.parse(String(form.get('ids') ?? '[]')))
     if (!ids.success)
       return data({ errors: [{ field: 'ids', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[], bank: null }, { status: 400 })
-    try {
-      const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
-      const bank = items.map(
-        ({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
-          type,
-          statement,
-          comment,
-          score,
-          required,
-          shuffle,
-          partial_score,
-          categories,
-          media_type,
-          media_url,
-          options,
-          extra_fields,
-          bank_id: id,
-        }),
-      )
-      return { errors: [] as ErrorItem[], bank }
-    } catch (e) {
-      return errors(e)
-    }
+    return apiResult(
+      async () => {
+        const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
+        const bank = items.map(
+          ({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
+            type,
+            statement,
+            comment,
+            score,
+            required,
+            shuffle,
+            partial_score,
+            categories,
+            media_type,
+            media_url,
+            options,
+            extra_fields,
+            bank_id: id,
+          }),
+        )
+        return { errors: [] as ErrorItem[], bank }
+      },
+      { bank: null },
+    )
   }
   let body: unknown
   try {
@@ -73,14 +71,11 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
   } catch {
     return data({ errors: [{ field: 'model', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[], bank: null }, { status: 400 })
   }
-  let saved: Model
-  try {
+  return apiResult(async () => {
     const json = validBody(ModelInput, body)
-    saved = modelId ? await apiData(api.tms.model[':id'].$put({ param: { id: modelId }, json })) : await apiData(api.tms.model.$post({ json }))
-  } catch (e) {
-    return errors(e)
-  }
-  throw redirect(`/tms/model/edit/${saved.id}`, {
-    headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.editor.saved', values: { version: String(saved.version) } }) },
+    const saved = modelId ? await apiData(api.tms.model[':id'].$put({ param: { id: modelId }, json })) : await apiData(api.tms.model.$post({ json }))
+    throw redirect(`/tms/model/edit/${saved.id}`, {
+      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.editor.saved', values: { version: String(saved.version) } }) },
+    })
   })
 }

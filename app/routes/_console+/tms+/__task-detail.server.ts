@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { setFlash } from '~/server/flash.server'
@@ -15,25 +15,25 @@ export async function taskDetailAction(request: Request, context: AppLoadContext
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
   const task = { param: { id: taskId } }
-  try {
-    if (intent === 'delete') {
-      await api.tms.task[':id'].$delete(task)
-      throw redirect('/tms/task', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.task.deleted' }) } })
-    }
-    const bodies: Record<string, () => Record<string, unknown>> = {
-      pause: () => ({ scheduling_enabled: false }),
-      resume: () => ({ scheduling_enabled: true }),
-      update_version: () => ({ update_version: true }),
-      expire: () => ({
-        expire_at: zonedToIso(String(form.get('expire_at') ?? ''), realm.config?.time_zone ?? DEFAULT_TIME_ZONE) ?? String(form.get('expire_at') ?? ''),
-      }),
-    }
-    if (!bodies[intent])
-      return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-    await api.tms.task[':id'].$put({ ...task, json: bodies[intent]() })
-    return { ok: true, intent, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, intent, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  return apiResult(
+    async () => {
+      if (intent === 'delete') {
+        await api.tms.task[':id'].$delete(task)
+        throw redirect('/tms/task', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.task.deleted' }) } })
+      }
+      const bodies: Record<string, () => Record<string, unknown>> = {
+        pause: () => ({ scheduling_enabled: false }),
+        resume: () => ({ scheduling_enabled: true }),
+        update_version: () => ({ update_version: true }),
+        expire: () => ({
+          expire_at: zonedToIso(String(form.get('expire_at') ?? ''), realm.config?.time_zone ?? DEFAULT_TIME_ZONE) ?? String(form.get('expire_at') ?? ''),
+        }),
+      }
+      if (!bodies[intent])
+        return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+      await api.tms.task[':id'].$put({ ...task, json: bodies[intent]() })
+      return { ok: true, intent, errors: [] as ErrorItem[] }
+    },
+    { intent },
+  )
 }

@@ -5,8 +5,9 @@ import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
 import { PublishForm } from '~/components/tms/publish-form'
 import type { ErrorItem } from '#shared/schemas/error'
-import { PublishInput, type Task } from '#shared/schemas/tms/task'
-import { apiData, orErrorResponse, RealmApiError, validBody } from '~/server/api.server'
+import { PublishInput } from '#shared/schemas/tms/task'
+import { apiData, orErrorResponse, validBody } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { setFlash } from '~/server/flash.server'
@@ -28,14 +29,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch {
     return data({ errors: [{ field: 'publication', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
   }
-  let task: Task
-  try {
-    task = await apiData(api.tms.task.$post({ json: validBody(PublishInput, body) }))
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
-    throw err
-  }
-  throw redirect(`/tms/task/detail/${task.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: `tms.publish.done_${task.status}` }) } })
+  return apiResult(async () => {
+    const task = await apiData(api.tms.task.$post({ json: validBody(PublishInput, body) }))
+    throw redirect(`/tms/task/detail/${task.id}`, {
+      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: `tms.publish.done_${task.status}` }) },
+    })
+  })
 }
 
 export default function PublishRoute() {

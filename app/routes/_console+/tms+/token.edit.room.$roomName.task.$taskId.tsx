@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,7 +9,8 @@ import { translatedErrors } from '~/lib/error-text'
 import { formatTime } from '~/lib/format'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
 import type { ErrorItem } from '#shared/schemas/error'
-import { RealmApiError, apiData, orErrorResponse, type RealmApi } from '~/server/api.server'
+import { apiData, orErrorResponse, type RealmApi } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.tms.token.edit' }
@@ -25,13 +26,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 /** Generates a new code for the task in this room (the previous one stops being valid). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { api } = await requireRoute(request, context, 'tms.token.edit')
-  try {
+  return apiResult(async () => {
     await tokens(api).$post({ param: param(params), json: {} })
     return { ok: true, errors: [] as ErrorItem[] }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors }, { status: err.status })
-    throw err
-  }
+  })
 }
 
 export default function TokenEditRoute() {

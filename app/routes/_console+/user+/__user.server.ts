@@ -1,10 +1,11 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import { data, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { User } from '#shared/schemas/user'
-import { RealmApiError, orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
+import { UserCreate, UserUpdate, type User } from '#shared/schemas/user'
+import { orErrorResponse, type RealmApi, apiData } from '~/server/api.server'
+import { apiAction, apiResult } from '~/server/api-action.server'
 import { requireAccess, requireRoute } from '~/server/auth.server'
-import { setFlash } from '~/server/flash.server'
+import { prepareUser, userFields } from './__user-fields'
 
 export interface RoleChoice {
   role: string
@@ -42,32 +43,56 @@ export async function userFormData(request: Request, context: AppLoadContext, mo
   }
 }
 
-const Save = v.object({ intent: v.literal('save'), values: v.record(v.string(), v.unknown()) })
 const Disable = v.object({ intent: v.literal('disable'), disabled: v.boolean() })
 
-/** Saves the user form, or disables/enables the user (edit screen); the API applies every rule. */
-export async function saveUser(request: Request, context: AppLoadContext, mode: 'create' | 'edit', nick?: string) {
-  const raw: unknown = await request.json().catch(() => null)
-  const toggle = v.safeParse(Disable, raw)
-  const { api } = toggle.success
-    ? await requireAccess(request, context, { all: ['mas_user_edit', 'mas_user_disable'] })
-    : await requireRoute(request, context, mode === 'create' ? 'user.create' : 'user.edit')
-  const save = v.safeParse(Save, raw)
-  if (!toggle.success && !save.success)
-    return data({ errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
-  const path = `mas/user/${encodeURIComponent(nick ?? '')}`
-  try {
-    if (toggle.success) {
-      await api.put(`${path}/disable`, { disabled: toggle.output.disabled })
-      return { errors: [] as ErrorItem[], toggled: true }
-    }
-    const values = save.success ? save.output.values : {}
-    const saved = mode === 'create' ? await apiData(api.mas.user.$post({ json: values as never })) : await api.put<User>(path, values)
-    throw redirect('/user', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'resources.user.saved', values: { nick: saved.nick } }) } })
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ errors: err.errors }, { status: err.status })
-    throw err
+/** Compared with the stored user, the fields an edit may change. */
+const EDITABLE = ['name', 'email', 'phone', 'external_id', 'roles', 'supervisees', 'invisible', 'bot', 'hd_support'] as const
+
+/** What an edit sends: the values that differ from the stored user (a new password and picture always). */
+export function userChanges(stored: User, value: UserUpdate): UserUpdate {
+  const out: Record<string, unknown> = {}
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+  for (const k of EDITABLE) if (value[k] !== undefined && !same(value[k], stored[k])) out[k] = value[k]
+  const extra = value.extra ?? {}
+  if (Object.entries(extra).some(([k, text]) => (stored.extra[k] ?? '') !== text)) out.extra = extra
+  if (value.password) out.password = value.password
+  if (value.avatar_file_id !== undefined) out.avatar_file_id = value.avatar_file_id
+  return out as UserUpdate
+}
+
+/**
+ * Saves the user form (a kit form: the same schema and fields as the screen; an edit sends only what changed), or,
+ * posted as JSON from the edit screen's button, disables or enables the user. The API applies every rule.
+ */
+export async function saveUser(request: Request, context: AppLoadContext, mode: 'create' | 'edit', nick = '') {
+  if (request.headers.get('content-type')?.includes('application/json')) {
+    const toggle = v.safeParse(Disable, await request.json().catch(() => null))
+    const { api } = await requireAccess(request, context, { all: ['mas_user_edit', 'mas_user_disable'] })
+    if (!toggle.success)
+      return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+    return apiResult(async () => {
+      await api.mas.user[':nick'].disable.$put({ param: { nick }, json: { disabled: toggle.output.disabled } })
+      return { ok: true, errors: [] as ErrorItem[], toggled: true }
+    })
   }
+  const { api } = await requireRoute(request, context, mode === 'create' ? 'user.create' : 'user.edit')
+  const { extra } = await formExtras(api)
+  const fields = userFields(extra, mode)
+  return apiAction(request, context, {
+    route: mode === 'create' ? 'user.create' : 'user.edit',
+    schema: mode === 'create' ? UserCreate : UserUpdate,
+    fields,
+    prepare: prepareUser,
+    hideFields: ['password'],
+    call: async (api, value) => {
+      if (mode === 'create') return apiData(api.mas.user.$post({ json: value as UserCreate }))
+      const stored = await apiData(api.mas.user[':nick'].$get({ param: { nick } }))
+      const changes = userChanges(stored, value)
+      return Object.keys(changes).length ? apiData(api.mas.user[':nick'].$put({ param: { nick }, json: changes })) : stored
+    },
+    redirect: '/user',
+    flash: (saved) => ({ kind: 'success', message: 'resources.user.saved', values: { nick: saved?.nick ?? nick } }),
+  })
 }
 
 const ListAction = v.variant('intent', [
@@ -87,14 +112,14 @@ export async function userListAction(request: Request, context: AppLoadContext) 
       { status: 400 },
     )
   const b = body.output
-  try {
-    if (b.intent === 'import')
-      return { ok: true, errors: [] as ErrorItem[], report: await apiData(api.mas.user.import.$post({ json: { csv: b.csv, dry_run: b.dry_run } })) }
-    if (b.intent === 'disable') await api.mas.user[':nick'].disable.$put({ param: { nick: b.nick }, json: { disabled: b.disabled } })
-    else await api.mas.user[':nick'].$delete({ param: { nick: b.nick } })
-    return { ok: true, errors: [] as ErrorItem[], report: null }
-  } catch (err) {
-    if (err instanceof RealmApiError) return data({ ok: false, errors: err.errors, report: null }, { status: err.status })
-    throw err
-  }
+  return apiResult(
+    async () => {
+      if (b.intent === 'import')
+        return { ok: true, errors: [] as ErrorItem[], report: await apiData(api.mas.user.import.$post({ json: { csv: b.csv, dry_run: b.dry_run } })) }
+      if (b.intent === 'disable') await api.mas.user[':nick'].disable.$put({ param: { nick: b.nick }, json: { disabled: b.disabled } })
+      else await api.mas.user[':nick'].$delete({ param: { nick: b.nick } })
+      return { ok: true, errors: [] as ErrorItem[], report: null }
+    },
+    { report: null },
+  )
 }
