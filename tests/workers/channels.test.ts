@@ -189,6 +189,32 @@ describe('channels', () => {
     expect(await count("SELECT COUNT(*) AS n FROM channel_member WHERE channel_id = ? AND permission = 'owner'", ch.id)).toBe(1)
   })
 
+  it('refuses to delete the user who owns a channel, naming the channel, until the ownership is handed over', async () => {
+    const { code, host, token, me } = await freshRealm()
+    const admin = await userWith(code, ['mas_user_delete'])
+    const ana = await user(code, { name: 'Ana Dona' })
+    const ch = (await (
+      await api(host, 'channel', {
+        method: 'POST',
+        token,
+        json: {
+          name: 'Da Ana',
+          members: [
+            { nick: ana.nick, permission: 'owner' },
+            { nick: me, permission: 'admin' },
+          ],
+        },
+      })
+    ).json()) as Channel
+    const refused = await expectEnvelope(await api(host, `mas/user/${encodeURIComponent(ana.nick)}`, { method: 'DELETE', token: admin.token }), 409, 'in_use')
+    expect(refused.errors[0]).toMatchObject({ field: 'nick', value: 'Da Ana', message: 'channel.owner_cannot_be_deleted' })
+    expect(await count('SELECT COUNT(*) AS n FROM user WHERE realm = ? AND nick = ?', code, ana.nick)).toBe(1)
+    expect((await api(host, `channel/${ch.id}/owner`, { method: 'POST', token, json: { nick: me, previous: 'admin' } })).status).toBe(200)
+    expect((await api(host, `mas/user/${encodeURIComponent(ana.nick)}`, { method: 'DELETE', token: admin.token })).status).toBe(204)
+    const row = (await (await api(host, `channel/${ch.id}`, { token })).json()) as Channel
+    expect(row).toMatchObject({ owner: me, member_count: 1 })
+  })
+
   it("applies the realm's word filter: a filtered channel name is refused, welcome messages are stored masked", async () => {
     const { code, host, token, me } = await freshRealm()
     await env.DB.prepare("INSERT INTO realm_word_filter (realm, sentence) VALUES (?, 'palavrão')").bind(code).run()

@@ -8,6 +8,17 @@ export function findChannel(db: D1Database, realm: string, id: string): Promise<
   return db.prepare('SELECT id, name, owner FROM channel WHERE realm = ? AND id = ?').bind(realm, id).first<{ id: string; name: string; owner: string }>()
 }
 
+/** The names of the realm's channels this user owns (at most 10, by name). */
+export async function channelsOwnedBy(db: D1Database, realm: string, nick: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT c.name FROM channel_member m JOIN channel c ON c.id = m.channel_id WHERE m.realm = ? AND m.nick = ? AND m.permission = 'owner' ORDER BY c.name LIMIT 10",
+    )
+    .bind(realm, nick)
+    .all<{ name: string }>()
+  return results.map((r) => r.name)
+}
+
 /** Whether another channel of the realm has this name (case does not count). */
 export async function channelNameTaken(db: D1Database, realm: string, name: string, self?: string): Promise<boolean> {
   const row = await db

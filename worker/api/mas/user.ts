@@ -12,6 +12,7 @@ import { ROOT_ROLE, beyondCaller, isSelf, mayTouchRoot, refuseAboveUser, userCei
 import { filterScope, listRows, realmScope, type Scope } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
+import { channelsOwnedBy } from '../../db/channels'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { ImportBody, importUsers } from './user-import'
 import { planUserWrite, realmNick, refuseForeign, userWriteContext } from './user-write'
@@ -144,6 +145,9 @@ export const user = new Hono<AppEnv>()
       refuseForeign(auth, existing)
       if (isSelf(auth, auth.realm, existing.nick)) throw apiError(409, 'lockout', 'You cannot delete yourself.', 'nick', existing.nick)
       await refuseAbove(c, auth, existing)
+      // A channel has exactly one owner: its owner goes only after handing the ownership to another member.
+      const owned = await channelsOwnedBy(c.env.DB, auth.realm, existing.nick)
+      if (owned.length) throw apiError(409, 'in_use', 'channel.owner_cannot_be_deleted', 'nick', owned.join(', '))
       const { roles, supervisees, ...rest } = existing
       await runBatch(c.env.DB, [
         deleteUserStatement(c.env.DB, auth.realm, existing.nick),

@@ -138,6 +138,7 @@ export default {
   'validation.channel.already_member': 'This user is already a member.',
   'validation.step': 'The value is not on an allowed step.',
   'channel.not_found': 'Channel not found.',
+  'channel.owner_cannot_be_deleted': 'Owns the channels {{value}}: hand their ownership to another member before deleting.',
   'channel.category_in_use': 'Category used by channels; it cannot be deleted.',
   'errors.no_owner': 'No owner',
   'errors.more_than_one_owner': 'More than one owner',

@@ -138,6 +138,7 @@ export default {
   'validation.channel.already_member': 'Este usuario ya es miembro.',
   'validation.step': 'El valor no sigue el paso permitido.',
   'channel.not_found': 'Canal no encontrado.',
+  'channel.owner_cannot_be_deleted': 'Es dueño de los canales {{value}}: pase la propiedad a otro miembro antes de eliminar.',
   'channel.category_in_use': 'Categoría usada por canales; no se puede eliminar.',
   'errors.no_owner': 'Sin propietario',
   'errors.more_than_one_owner': 'Más de un propietario',

@@ -138,6 +138,7 @@ export default {
   'validation.channel.already_member': 'Este usuário já é membro.',
   'validation.step': 'O valor não segue o passo permitido.',
   'channel.not_found': 'Canal não encontrado.',
+  'channel.owner_cannot_be_deleted': 'É dono dos canais {{value}}: passe a propriedade a outro membro antes de excluir.',
   'channel.category_in_use': 'Categoria em uso por canais; não pode ser removida.',
   'errors.no_owner': 'Sem dono',
   'errors.more_than_one_owner': 'Mais de um dono',
