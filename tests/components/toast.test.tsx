@@ -107,6 +107,29 @@ describe('toasts', () => {
     expect(screen.queryByRole('alert')).toBeNull()
   })
 
+  it("put an error's value into its translated message (a key with {{value}})", () => {
+    function Owner() {
+      const api = useToast()
+      return (
+        <button
+          type="button"
+          onClick={() => api.pushErrors([{ field: 'nick', cause: 'in_use', value: 'Aulas do 9º ano', message: 'channel.owner_cannot_be_deleted' }])}
+        >
+          fail
+        </button>
+      )
+    }
+    render(
+      <ToastProvider>
+        <Owner />
+      </ToastProvider>,
+    )
+    fireEvent.click(screen.getByText('fail'))
+    const text = screen.getByRole('alert').textContent ?? ''
+    expect(text).toContain('É dono dos canais Aulas do 9º ano: passe a propriedade')
+    expect(text).not.toContain('{{')
+  })
+
   it('tell the result of a row action once its fetcher is back: success, or the errors under their title', () => {
     function Result({ fetcher }: { fetcher: { state: string; data?: { ok: boolean; errors: ErrorItem[] } } }) {
       useResultToast(fetcher, 'resources.role.deleted', 'resources.role.delete_failed')

@@ -134,7 +134,7 @@ function ToastItem({ toast, dismiss }: { toast: Toast; dismiss: (id: number) => 
                 <span className="toast-cause">{t(`errors.${e.cause}`, { defaultValue: e.cause })}</span>
                 {fieldLabel(t, e.field) ? <span className="toast-field"> · {fieldLabel(t, e.field)}</span> : null}
                 {e.value !== null && e.value !== undefined && e.value !== '' ? <span className="toast-value"> · {String(e.value)}</span> : null}
-                <span className="toast-message"> — {tr(e.message)}</span>
+                <span className="toast-message"> — {tr(e.message, { value: String(e.value ?? '') })}</span>
               </li>
             ))}
           </ul>
