@@ -7,6 +7,7 @@ import { ModelInput } from '#shared/schemas/tms/model'
 import type { Skill } from '#shared/entities/tms-assessed-skill'
 import { apiData, type RealmApi, validBody } from '~/server/api.server'
 import { apiResult } from '~/server/api-action.server'
+import { bankCopy } from './__bank.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 
@@ -43,23 +44,7 @@ export async function modelEditorAction(request: Request, context: AppLoadContex
     return apiResult(
       async () => {
         const items = await Promise.all(ids.output.map((id) => apiData(api.tms.question_bank[':id'].$get({ param: { id } }))))
-        const bank = items.map(
-          ({ id, type, statement, comment, score, required, shuffle, partial_score, categories, media_type, media_url, options, extra_fields }) => ({
-            type,
-            statement,
-            comment,
-            score,
-            required,
-            shuffle,
-            partial_score,
-            categories,
-            media_type,
-            media_url,
-            options,
-            extra_fields,
-            bank_id: id,
-          }),
-        )
+        const bank = items.map(bankCopy)
         return { errors: [] as ErrorItem[], bank }
       },
       { bank: null },
