@@ -412,6 +412,17 @@ describe('channels', () => {
     ).json()) as Channel
     for (const path of ['/channel', '/channel/create', `/channel/edit/${mine.id}`, `/channel/edit/${mine.id}?q=zz`])
       expect((await call(other.host, path, { headers: { cookie } })).status, path).toBe(200)
+    // The Djinni's decimals show as typed in the page's language (pt-BR: a comma).
+    const tuned = (await (
+      await api(other.host, 'channel', {
+        method: 'POST',
+        token: other.token,
+        json: { name: 'Afinado', members: [{ nick: other.me, permission: 'owner' }], djinni: { pitch: -0.4, tempo: 1.25 } },
+      })
+    ).json()) as Channel
+    const html = await (await call(other.host, `/channel/edit/${tuned.id}`, { headers: { cookie } })).text()
+    expect(html).toMatch(/name="djinni\.pitch"[^>]*value="-0,4"|value="-0,4"[^>]*name="djinni\.pitch"/)
+    expect(html).toMatch(/name="djinni\.tempo"[^>]*value="1,25"|value="1,25"[^>]*name="djinni\.tempo"/)
     // Another realm's channel is not found on the edit screen either.
     expect((await call(other.host, `/channel/edit/${ch.id}`, { headers: { cookie } })).status).toBe(404)
   })

@@ -200,6 +200,10 @@ export function KitForm<S extends v.GenericSchema>({
 const isSubmissionResult = (x: unknown): x is SubmissionResult<string[]> =>
   !!x && typeof x === 'object' && ('status' in x || 'initialValue' in x || 'error' in x) && !('ok' in x)
 
+/** A stored number as a number field shows it in the page's language (`0,4` in pt-BR and es-ES); other values as they are. */
+export const shownNumber = (value: unknown, locale: string) =>
+  typeof value === 'number' ? String(value).replace('.', locale.startsWith('en') ? '.' : ',') : value
+
 /** The record's values as the form shows them: numbers as text, date-times in the realm's zone and the language. */
 function formDefaults(fields: FieldSpec[], row: Record<string, unknown>, timeZone: string, locale: string) {
   const out: Record<string, unknown> = {}
@@ -211,7 +215,7 @@ function formDefaults(fields: FieldSpec[], row: Record<string, unknown>, timeZon
     else if (f.kind === 'list') shown = Array.isArray(value) ? value.join(', ') : value
     else if (f.kind === 'lines') shown = Array.isArray(value) ? value.join('\n') : value
     else if (f.kind === 'checkbox') shown = value === true ? 'on' : undefined
-    else if (f.kind === 'number') shown = typeof value === 'number' ? String(value).replace('.', locale.startsWith('en') ? '.' : ',') : value
+    else if (f.kind === 'number') shown = shownNumber(value, locale)
     else if (value === null) shown = ''
     const [head, key] = f.name.split('.', 2)
     if (key !== undefined) out[head] = { ...(out[head] as object), [key]: shown }

@@ -2,7 +2,7 @@ import { useField } from '@conform-to/react'
 import { useState } from 'react'
 import * as v from 'valibot'
 import { useTranslation } from 'react-i18next'
-import { CheckboxInput, Fieldset, KitForm, ListField, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
+import { CheckboxInput, Fieldset, KitForm, ListField, NumberInput, SelectInput, TextArea, TextInput, shownNumber } from '~/components/form/kit'
 import { FileUpload } from '~/components/ui/file-upload'
 import { errorText } from '~/lib/error-text'
 import { decodeError } from '~/lib/form-kit'
@@ -36,17 +36,22 @@ export interface ChannelFormProps {
 const SECTIONS = ['config', 'welcome', 'members', 'extra', 'djinni', 'modes'] as const
 
 /** The form's starting values: the channel as the API answers it, with extra settings as key/value rows. */
-function startValues(channel: Channel | null, me: string): Record<string, unknown> {
+const DECIMALS = ['tempo', 'pitch', 'rate'] as const
+
+function startValues(channel: Channel | null, me: string, locale: string): Record<string, unknown> {
+  // The Djinni's decimals as typed in the page's language (the schema reads `0,4` and `0.4` alike).
+  const djinni = (d: Record<string, unknown>) => ({ ...d, ...Object.fromEntries(DECIMALS.map((k) => [k, shownNumber(d[k], locale)])) })
   if (!channel)
     return {
       members: [{ nick: me, permission: 'owner' }],
       welcome: [],
       extra_list: [],
       modes: v.getDefaults(ChannelModes),
-      djinni: v.getDefaults(DjinniSettings),
+      djinni: djinni(v.getDefaults(DjinniSettings)),
     }
   return {
     ...channel,
+    djinni: djinni(channel.djinni),
     category_id: channel.category_id ?? '',
     extra_list: Object.entries(channel.extra).map(([key, value]) => ({ key, value })),
     password: '',
@@ -55,7 +60,7 @@ function startValues(channel: Channel | null, me: string): Record<string, unknow
 
 /** The channel's create and edit form (config, categories, welcome messages, members on create, extra settings, Djinni, modes). */
 export function ChannelForm({ mode, channel, categories, me, timeZone, lastResult }: ChannelFormProps) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const schema = channelSchema(mode)
   const labels = {
     name: t('resources.channel.fields.name'),
@@ -86,7 +91,7 @@ export function ChannelForm({ mode, channel, categories, me, timeZone, lastResul
       schema={schema}
       prepare={prepareChannel(mode)}
       lastResult={lastResult}
-      defaultValue={startValues(channel, me)}
+      defaultValue={startValues(channel, me, i18n.language)}
       timeZone={timeZone}
       labels={labels}
       protect
