@@ -188,6 +188,13 @@ const channelCrud = crud(channelEntity, {
   }),
 })
 
+/** The realm's user a nick names (the realm's suffix optional), or 422 member_not_found naming it. */
+async function realmUser(db: D1Database, auth: Auth, typed: string): Promise<string> {
+  const nick = (await resolveNicks(db, auth.realm, [typed])).get(typed)
+  if (!nick) throw apiError(422, 'member_not_found', 'validation.channel.member_not_found', 'nick', typed)
+  return nick
+}
+
 async function requireChannel(c: Ctx, auth: Auth) {
   const id = pathParam(c, 'id')
   const found = await findChannel(c.env.DB, auth.realm, id)
@@ -242,8 +249,7 @@ export const channel = new Hono<AppEnv>()
     guardedJson(WRITE, ChannelMemberInput, async (c, auth, body) => {
       const db = c.env.DB
       const ch = await requireChannel(c, auth)
-      const nick = (await resolveNicks(db, auth.realm, [body.nick])).get(body.nick)
-      if (!nick) throw apiError(422, 'member_not_found', 'validation.channel.member_not_found', 'nick', body.nick)
+      const nick = await realmUser(db, auth, body.nick)
       if (await memberPermission(db, auth.realm, ch.id, nick)) throw apiError(409, 'conflict', 'validation.channel.already_member', 'nick', nick)
       if (body.permission === 'owner') throw apiError(422, 'more_than_one_owner', 'validation.channel.many_owners', 'permission', 2)
       const limit = await channelMemberCountAndLimit(db, auth.realm, ch.id)
@@ -293,8 +299,7 @@ export const channel = new Hono<AppEnv>()
     guardedJson(WRITE, OwnerInput, async (c, auth, body) => {
       const db = c.env.DB
       const ch = await requireChannel(c, auth)
-      const nick = (await resolveNicks(db, auth.realm, [body.nick])).get(body.nick)
-      if (!nick) throw apiError(422, 'member_not_found', 'validation.channel.member_not_found', 'nick', body.nick)
+      const nick = await realmUser(db, auth, body.nick)
       if (nick === ch.owner) return c.json({ channel_id: ch.id, owner: nick })
       const current = await memberPermission(db, auth.realm, ch.id, nick)
       if (!current) {
