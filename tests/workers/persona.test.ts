@@ -7,7 +7,7 @@ import { extractiveAnswer } from '../../worker/ai/local'
 import { Bm25Index, bestPassages } from '../../worker/ai/retrieval'
 import { knowledgeCorpus } from '../../worker/db/personas'
 import { aiRealm } from './factories'
-import { api, expectEnvelope, userWith } from './helpers'
+import { api, call, expectEnvelope, userWith } from './helpers'
 
 /** Personas (issue 16 item 2): every rule of seed 002 §5 "Persona", the item stages of §4, knowledge limits and processing. */
 
@@ -107,6 +107,30 @@ describe('persona API', () => {
     await expectEnvelope(await api(ctx.host, `personai/persona/${p.id}`, { token: ctx.token }), 404, 'not_found')
   })
 
+  it('takes an uploaded image of the realm as the persona’s image, and refuses another file', async () => {
+    const ctx = await setup()
+    const file = async (kind: string, ext: string) => {
+      const id = `f${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+      await env.DB.prepare(
+        "INSERT INTO file (id, realm, key, name, ext, kind, content_type, size, width, height, uploaded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, 'x', 100, 400, 400, 'test', ?)",
+      )
+        .bind(id, ctx.code, `${ctx.code}/${id}.${ext}`, `x.${ext}`, ext, kind, new Date().toISOString())
+        .run()
+      return id
+    }
+    const image = await file('image', 'png')
+    const p = await createPersona(ctx, { image_file_id: image })
+    expect(p.image_file_id).toBe(image)
+    expect(p.image_url).toContain(`${image}.png`)
+    await expectEnvelope(
+      await api(ctx.host, `personai/persona/${p.id}`, { method: 'PUT', token: ctx.token, json: { name: 'X', image_file_id: await file('document', 'pdf') } }),
+      422,
+      'not_found',
+    )
+    const cleared = await api(ctx.host, `personai/persona/${p.id}`, { method: 'PUT', token: ctx.token, json: { name: 'X', image_file_id: '' } })
+    expect(await cleared.json()).toMatchObject({ image_file_id: '', image_url: '' })
+  })
+
   it('refuses voice settings outside the seed’s ranges and bad fields, changing nothing', async () => {
     const ctx = await setup()
     for (const voice of [
@@ -147,6 +171,30 @@ describe('persona API', () => {
     expect(res.status).toBe(200)
     const got = (await (await api(ctx.host, `personai/persona/${p.id}`, { token: ctx.token })).json()) as Persona & { terms_accepted: boolean }
     expect(got).toMatchObject({ terms_accepted: true, terms_accepted_by: ctx.nick })
+  })
+})
+
+describe('persona list CSV', () => {
+  it('exports the persona list as CSV under its search and order, with the translated columns', async () => {
+    const ctx = await setup()
+    await createPersona(ctx, { name: 'Zeca', synchronized_speech: true })
+    await createPersona(ctx, { name: 'Alice', is_public: true })
+    await createPersona(ctx, { name: 'Outro' })
+    const { cookie } = await userWith(ctx.code, ['dashboard_dashboard_access', 'persona_persona_list'])
+    const res = await call(ctx.host, '/export/persona?order=-name&like=e', { headers: { cookie } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/csv')
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/)
+    expect(lines[0]).toContain('Nome')
+    expect(lines[0]).toContain('Tipo de fala')
+    expect(lines.slice(1).map((l) => l.split(/[,;]/)[0].replace(/"/g, ''))).toEqual(['Zeca', 'Alice'])
+    expect(lines[1]).toContain('Fala sincronizada')
+    await env.DB.prepare('UPDATE realm SET persona_enabled = 0 WHERE code = ?').bind(ctx.code).run()
+    const off = await userWith(ctx.code, ['dashboard_dashboard_access', 'persona_persona_list', 'persona_persona_get'])
+    expect((await call(ctx.host, '/export/persona', { headers: { cookie: off.cookie } })).status).not.toBe(200)
   })
 })
 
@@ -199,6 +247,14 @@ describe('persona dialogs (seed 002 §5)', () => {
       { text: '', deleted: true },
     ])
     expect(ok.status, await ok.clone().text()).toBe(201)
+    // An answer whose type changes from options keeps no options (seed 002 §4: they are discarded).
+    const menu = (await ok.json()) as PersonaDialog
+    const changed = await api(ctx.host, `personai/persona/${p.id}/dialog/${menu.id}`, {
+      method: 'PUT',
+      token: ctx.token,
+      json: { type: 'welcome', answers: [{ type: 'text', text: 'Bem-vindo!', options: [{ text: 'Horário', dialog_id: target.id }] }] },
+    })
+    expect(((await changed.json()) as PersonaDialog).answers[0].options).toEqual([])
   })
 
   it('shows an unreachable conversation dialog on the list and refuses the save until an option leads to it', async () => {
@@ -223,6 +279,56 @@ describe('persona dialogs (seed 002 §5)', () => {
     const broken = await dialogs(ctx, p.id)
     expect(broken.items.find((d) => d.id === menu2.id)?.problems.map((x) => x.cause)).toEqual(['option_dialog'])
     await expectEnvelope(await save(ctx, p.id), 422, 'option_dialog')
+  })
+})
+
+describe('persona chat test (ask)', () => {
+  it('needs the terms agreement, then answers from the dialog tree, then the knowledge with its citation, then the unknown-answer message', async () => {
+    const ctx = await setup()
+    const p = await createPersona(ctx, { synchronized_speech: true, messages: { unknown_answer: 'Ainda não sei responder isso.' } })
+    const ask = (question: string) => api(ctx.host, `personai/persona/${p.id}/ask`, { method: 'POST', token: ctx.token, json: { question } })
+    await expectEnvelope(await ask('Quando abre a escola?'), 409, 'terms_required')
+    expect((await api(ctx.host, `personai/persona/${p.id}/terms`, { method: 'POST', token: ctx.token, json: { accept: true } })).status).toBe(200)
+    const d = await addDialog(ctx, p.id, { type: 'conversation', questions: ['Quando abre a escola?'], answers: [{ type: 'text', text: 'Às 7h.' }] })
+    expect((await upload(ctx, p.id, [{ name: 'ciclo-da-agua.txt', bytes: fixture('ciclo-da-agua.txt') }])).status).toBe(201)
+
+    expect(await (await ask('A escola abre quando?')).json()).toEqual({
+      source: 'dialog',
+      dialog_id: d.id,
+      question: 'Quando abre a escola?',
+      answers: [{ type: 'text', text: 'Às 7h.', url: '', options: [], animation: null }],
+    })
+    const known = (await (await ask('O que acontece quando a água evapora?')).json()) as {
+      source: string
+      text: string
+      engine: string
+      sources: { title: string; quote: string }[]
+    }
+    expect(known).toMatchObject({ source: 'knowledge', engine: 'local' })
+    expect(known.sources[0].title).toBe('ciclo-da-agua.txt')
+    expect(known.text.split('\n')[0]).toBe(`De “ciclo-da-agua.txt”: ${known.sources[0].quote} [1]`)
+    expect(known.sources[0].quote.toLowerCase()).toContain('evapora')
+    expect(await (await ask('Qual a capital da Mongólia?')).json()).toEqual({ source: 'unknown', text: 'Ainda não sei responder isso.' })
+    await expectEnvelope(await ask(''), 400)
+  })
+
+  it('grounds a model’s answer in the retrieved passages (OpenAI-compatible protocol server) and returns them as its sources', async () => {
+    const realm = await aiRealm({ provider: 'openai' })
+    const staff = await userWith(realm.code, ALL)
+    const ctx = { ...realm, token: staff.token, nick: staff.nick }
+    const p = await createPersona(ctx)
+    await api(ctx.host, `personai/persona/${p.id}/terms`, { method: 'POST', token: ctx.token, json: { accept: true } })
+    await upload(ctx, p.id, [{ name: 'biologia.pdf', bytes: fixture('biologia.pdf') }])
+    const res = await api(ctx.host, `personai/persona/${p.id}/ask`, {
+      method: 'POST',
+      token: ctx.token,
+      json: { question: 'Onde acontece a respiração celular?' },
+    })
+    expect(res.status, await res.clone().text()).toBe(200)
+    const answer = (await res.json()) as { source: string; text: string; engine: string; sources: { title: string; quote: string }[] }
+    expect(answer).toMatchObject({ source: 'knowledge', engine: 'openai', text: 'Echo: Onde acontece a respiração celular?' })
+    expect(answer.sources[0]).toMatchObject({ title: 'biologia.pdf (p. 2)' })
+    expect(answer.sources[0].quote).toContain('A respiração celular acontece nas mitocôndrias.')
   })
 })
 
@@ -324,6 +430,14 @@ describe('persona knowledge', () => {
     expect(extractiveAnswer(passages)).toBe(`De “biologia.pdf (p. 1)”: ${passages[0].quote} [1]`)
     const slide = bestPassages('Qual é a estrela do sistema solar?', index.search('Qual é a estrela do sistema solar?'), 1)
     expect(slide[0]).toMatchObject({ title: 'sistema-solar.pptx (slide 1)', quote: 'O Sol é a estrela do sistema solar.' })
+
+    // Deleting the persona takes its items, their chunks and their files.
+    const keys = (await env.DB.prepare('SELECT file_key FROM persona_knowledge WHERE persona_id = ?').bind(p.id).all<{ file_key: string }>()).results
+    expect(keys).toHaveLength(3)
+    expect((await api(ctx.host, `personai/persona/${p.id}`, { method: 'DELETE', token: ctx.token })).status).toBe(204)
+    expect(await count('SELECT COUNT(*) AS n FROM persona_knowledge WHERE persona_id = ?', p.id)).toBe(0)
+    expect(await count('SELECT COUNT(*) AS n FROM persona_knowledge_chunk WHERE persona_id = ?', p.id)).toBe(0)
+    for (const k of keys) expect(await env.FILES.get(k.file_key)).toBeNull()
   })
 
   it('rejects duplicates with a warning, invalid types and going past 5 items; lessons are not counted', async () => {

@@ -70,6 +70,11 @@ export const PersonaUpdate = v.object(personaFields)
 /** POST /personai/persona/{id}/terms: the terms agreement (required before the persona is used). */
 export const PersonaTerms = v.object({ accept: v.literal(true, 'validation.persona.terms_required') })
 
+/** POST /personai/persona/{id}/ask: a question to the persona (the editor's chat test). */
+export const PersonaAsk = v.object({
+  question: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(500, 'validation.max_length')),
+})
+
 export type Persona = {
   id: string
   realm: string
@@ -164,13 +169,17 @@ export const AnswerAnimation = v.variant('provider', [
  * An answer; its type decides what it needs (checked with the persona: see dialogProblems): a url for the url
  * types, text (and an animation when the persona's speech type is `animation`) for `text`, options for `options`.
  */
-export const DialogAnswer = v.object({
-  type: v.picklist(ANSWER_TYPES, 'validation.persona.answer_type'),
-  url: v.optional(Url, ''),
-  text: v.optional(text(4000), ''),
-  options: v.optional(v.pipe(v.array(DialogOption), v.maxLength(20, 'validation.max_items')), []),
-  animation: v.optional(v.nullable(AnswerAnimation), null),
-})
+export const DialogAnswer = v.pipe(
+  v.object({
+    type: v.picklist(ANSWER_TYPES, 'validation.persona.answer_type'),
+    url: v.optional(Url, ''),
+    text: v.optional(text(4000), ''),
+    options: v.optional(v.pipe(v.array(DialogOption), v.maxLength(20, 'validation.max_items')), []),
+    animation: v.optional(v.nullable(AnswerAnimation), null),
+  }),
+  // Changing an answer's type discards its options (seed 002 §4; the console confirms first): only `options` keeps them.
+  v.transform((a) => (a.type === 'options' ? a : { ...a, options: [] })),
+)
 export type DialogAnswer = v.InferOutput<typeof DialogAnswer>
 
 export const DialogInput = v.object({

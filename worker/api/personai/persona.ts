@@ -1,11 +1,14 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { PersonaCreate, PersonaTerms, PersonaUpdate, personaEntity, speechTypeOf, type Persona } from '#shared/schemas/persona'
+import { PersonaAsk, PersonaCreate, PersonaMessages, PersonaTerms, PersonaUpdate, personaEntity, speechTypeOf, type Persona } from '#shared/schemas/persona'
+import { aiApiError, textFor } from '../../ai'
+import { answerPersona } from '../../ai/persona-answer'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { getFile, persistFileStatement, uploadedFile } from '../../db/files'
 import {
   acceptTermsStatement,
+  knowledgeCorpus,
   knowledgeFileKeys,
   listDialogRows,
   pendingKnowledgeCount,
@@ -168,6 +171,35 @@ export const persona = new Hono<AppEnv>()
       ])
       if (keys.length) c.executionCtx.waitUntil(c.env.FILES.delete(keys))
       return c.json({ id: p.id, applied: { added: before.draft, updated: before.to_update, deleted: before.to_delete } })
+    }),
+  )
+  /**
+   * POST /personai/persona/{id}/ask: the editor's chat test — the persona answers a question as the chat will (dialog
+   * tree first, then its knowledge through the realm's text engine, then its unknown-answer message), over its
+   * items as edited (drafts included). Using a persona needs its terms agreement (409 terms_required).
+   */
+  .post(
+    '/:personaId/ask',
+    guardedJson(personaReadAccess, PersonaAsk, async (c, auth, body) => {
+      const db = c.env.DB
+      const p = await requirePersona(c, auth)
+      if (!p.terms_accepted_at) throw apiError(409, 'terms_required', 'validation.persona.terms_required', 'terms', null)
+      const dialogs = dialogsWithProblems(await listDialogRows(db, auth.realm, p.id), p.speech_type).filter((d) => d.stage !== 'to_delete')
+      const [corpus, text] = await Promise.all([knowledgeCorpus(db, auth.realm, p.id, true), textFor(c.env, auth.realm)])
+      try {
+        const answer = await answerPersona({
+          question: body.question,
+          dialogs,
+          corpus,
+          engine: text.engine,
+          messages: v.parse(PersonaMessages, JSON.parse(p.messages)),
+          language: p.language,
+          persona: p.name,
+        })
+        return c.json(answer)
+      } catch (err) {
+        throw aiApiError(err)
+      }
     }),
   )
   .route('/', personaCrud)
