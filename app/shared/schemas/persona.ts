@@ -278,8 +278,8 @@ export type KnowledgeStatus = (typeof KNOWLEDGE_STATUSES)[number]
 
 /** Most knowledge items a persona holds, lessons not counted (seed 002 §5, §9). */
 export const KNOWLEDGE_MAX = 5
-/** Largest knowledge file accepted (bytes): the Worker reads it whole to extract its text. */
-export const KNOWLEDGE_FILE_MAX = 20 * 1024 * 1024
+/** Largest knowledge file accepted (bytes): the Worker reads it whole to extract its text, in a 128 MB isolate (5 files a request at most). */
+export const KNOWLEDGE_FILE_MAX = 10 * 1024 * 1024
 
 /** The content types a knowledge file may arrive with, by type (`application/octet-stream`: the extension decides). */
 export const KNOWLEDGE_CONTENT_TYPES: Record<KnowledgeFileType, readonly string[]> = {
