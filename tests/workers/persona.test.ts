@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, inject, it } from 'vitest'
 import type { KnowledgeItem, KnowledgeUploadResult, Persona, PersonaDialog } from '#shared/schemas/persona'
-import { isRestrictedVideoUrl } from '#shared/schemas/persona'
+import { KNOWLEDGE_FILE_MAX, isRestrictedVideoUrl } from '#shared/schemas/persona'
 import { processKnowledge, STALE_MS } from '../../worker/ai/knowledge'
 import { extractiveAnswer } from '../../worker/ai/local'
 import { Bm25Index, bestPassages } from '../../worker/ai/retrieval'
@@ -309,6 +309,11 @@ describe('persona chat test (ask)', () => {
     expect(known.text.split('\n')[0]).toBe(`De “ciclo-da-agua.txt”: ${known.sources[0].quote} [1]`)
     expect(known.sources[0].quote.toLowerCase()).toContain('evapora')
     expect(await (await ask('Qual a capital da Mongólia?')).json()).toEqual({ source: 'unknown', text: 'Ainda não sei responder isso.' })
+    // New knowledge is answered from at once (the isolate's index follows the persona's knowledge version).
+    expect((await upload(ctx, p.id, [{ name: 'biologia.pdf', bytes: fixture('biologia.pdf') }])).status).toBe(201)
+    const fresh = (await (await ask('Onde acontece a respiração celular?')).json()) as { source: string; sources: { title: string; quote: string }[] }
+    expect(fresh.sources[0].title).toBe('biologia.pdf (p. 2)')
+    expect(fresh.sources[0].quote).toContain('A respiração celular acontece nas mitocôndrias.')
     await expectEnvelope(await ask(''), 400)
   })
 
@@ -472,6 +477,8 @@ describe('persona knowledge', () => {
       const refused = await expectEnvelope(await upload(ctx, p.id, [bad]), 422, 'invalid_type')
       expect(refused.errors[0]).toMatchObject({ field: 'files.0', value: bad.name })
     }
+    await expectEnvelope(await upload(ctx, p.id, [{ name: 'grande.txt', bytes: new Uint8Array(KNOWLEDGE_FILE_MAX + 1).fill(97) }]), 422, 'max_size')
+    await expectEnvelope(await upload(ctx, p.id, [{ name: 'nada.txt', bytes: new Uint8Array(0) }]), 422, 'empty')
     // Lessons are not counted: the persona holds 4 counted items and takes a lesson, then one more file, then no more.
     const lesson = await api(ctx.host, `personai/persona/${p.id}/knowledge/lesson`, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import type { SourceRef, TextProvider } from '#shared/schemas/ai'
 import type { DialogAnswer, DialogInput, PersonaMessages } from '#shared/schemas/persona'
-import { Bm25Index, bestPassages, tokenize, type Chunk } from './retrieval'
+import { knowledgeCorpus, knowledgeVersion } from '../db/personas'
+import { Bm25Index, bestPassages, tokenize } from './retrieval'
 import type { TextEngine } from './types'
 
 /**
@@ -37,13 +38,35 @@ export function matchDialog(question: string, dialogs: ({ id: string } & DialogI
   return best
 }
 
+/** Indexes kept per isolate (a persona's corpus is read and tokenized once, not per question). */
+const INDEXES_KEPT = 8
+const indexes = new Map<string, { version: string; index: Bm25Index }>()
+
+/**
+ * The BM25 index of a persona's knowledge (`drafts`: as the editor sees it), kept in the isolate while the persona's
+ * knowledge version stays the same (one small query a question instead of reading and tokenizing every chunk).
+ */
+export async function personaIndex(db: D1Database, realm: string, personaId: string, drafts: boolean): Promise<Bm25Index> {
+  const key = `${realm}\u0000${personaId}\u0000${drafts ? 1 : 0}`
+  const version = await knowledgeVersion(db, realm, personaId)
+  const kept = indexes.get(key)
+  indexes.delete(key)
+  const entry = kept && kept.version === version ? kept : { version, index: new Bm25Index(await knowledgeCorpus(db, realm, personaId, drafts)) }
+  indexes.set(key, entry)
+  for (const old of indexes.keys()) {
+    if (indexes.size <= INDEXES_KEPT) break
+    indexes.delete(old)
+  }
+  return entry.index
+}
+
 /** Passages quoted or given to a model per answer. */
 const PASSAGES = 2
 
 export async function answerPersona(input: {
   question: string
   dialogs: ({ id: string } & DialogInput)[]
-  corpus: Chunk[]
+  index: Bm25Index
   engine: TextEngine
   messages: PersonaMessages
   language: string
@@ -54,8 +77,7 @@ export async function answerPersona(input: {
     const dialog = input.dialogs.find((d) => d.id === matched.id)!
     return { source: 'dialog', dialog_id: dialog.id, question: matched.question, answers: dialog.answers }
   }
-  const index = new Bm25Index(input.corpus)
-  const passages = bestPassages(input.question, index.search(input.question), PASSAGES)
+  const passages = bestPassages(input.question, input.index.search(input.question), PASSAGES)
   if (passages.length) {
     let done: { text: string; sources: SourceRef[]; engine: TextProvider } | null = null
     for await (const event of input.engine.stream({

@@ -336,6 +336,22 @@ export async function knowledgeCorpus(db: D1Database, realm: string, personaId: 
   }))
 }
 
+/**
+ * A token that changes whenever the persona's knowledge corpus may have: the persona's last change (a save stamps
+ * it), its items' count, their latest change (processing, a title, a stage) and their chunk count.
+ */
+export async function knowledgeVersion(db: D1Database, realm: string, personaId: string): Promise<string> {
+  const row = await db
+    .prepare(
+      `SELECT p.updated_at || '|' || COUNT(k.id) || '|' || COALESCE(MAX(k.updated_at), '') || '|' || COALESCE(SUM(k.chunk_count), 0) AS v
+       FROM persona p LEFT JOIN persona_knowledge k ON k.realm = p.realm AND k.persona_id = p.id
+       WHERE p.realm = ? AND p.id = ?`,
+    )
+    .bind(realm, personaId)
+    .first<{ v: string | null }>()
+  return row?.v ?? ''
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Save
 

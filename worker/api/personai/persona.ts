@@ -2,13 +2,12 @@ import { Hono } from 'hono'
 import * as v from 'valibot'
 import { PersonaAsk, PersonaCreate, PersonaMessages, PersonaTerms, PersonaUpdate, personaEntity, speechTypeOf, type Persona } from '#shared/schemas/persona'
 import { aiApiError, textFor } from '../../ai'
-import { answerPersona } from '../../ai/persona-answer'
+import { answerPersona, personaIndex } from '../../ai/persona-answer'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { getFile, persistFileStatement, uploadedFile } from '../../db/files'
 import {
   acceptTermsStatement,
-  knowledgeCorpus,
   knowledgeFileKeys,
   listDialogRows,
   pendingKnowledgeCount,
@@ -185,12 +184,12 @@ export const persona = new Hono<AppEnv>()
       const p = await requirePersona(c, auth)
       if (!p.terms_accepted_at) throw apiError(409, 'terms_required', 'validation.persona.terms_required', 'terms', null)
       const dialogs = dialogsWithProblems(await listDialogRows(db, auth.realm, p.id), p.speech_type).filter((d) => d.stage !== 'to_delete')
-      const [corpus, text] = await Promise.all([knowledgeCorpus(db, auth.realm, p.id, true), textFor(c.env, auth.realm)])
+      const [index, text] = await Promise.all([personaIndex(db, auth.realm, p.id, true), textFor(c.env, auth.realm)])
       try {
         const answer = await answerPersona({
           question: body.question,
           dialogs,
-          corpus,
+          index,
           engine: text.engine,
           messages: v.parse(PersonaMessages, JSON.parse(p.messages)),
           language: p.language,
