@@ -147,6 +147,16 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
         base_resp: { status_code: 0, status_msg: 'success' },
       })
     }
+    // Web pages a persona's knowledge URL is read from (issue 16 item 2): an article, a redirect to a video site, a 404.
+    if (req.method === 'GET' && path === '/pages/vulcoes.html')
+      return res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          '<!doctype html><html><head><title>Vulcões</title><style>p{color:red}</style><script>var x = "não é conteúdo"</script></head>' +
+            '<body><nav>Início | Contato</nav><h1>Vulcões</h1><p>O magma sobe pela chaminé do vulcão até a cratera.</p>' +
+            '<p>Quando chega à superfície, o magma passa a se chamar lava &amp; forma rochas ígneas.</p></body></html>',
+        )
+    if (req.method === 'GET' && path === '/pages/to-video') return res.writeHead(302, { location: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }).end()
     const tts = /^\/v1\/text-to-speech\/([^/]+)$/.exec(path)
     if (req.method === 'POST' && tts) {
       const body = JSON.parse(raw.toString() || '{}') as { text?: string; voice_settings?: unknown }

@@ -120,7 +120,8 @@ export const CHUNK_CHARS = 800
 
 /**
  * The chunks of a document: each section's sentences packed in order into chunks of about CHUNK_CHARS (a sentence
- * is never split unless it alone is longer), never across a page or slide, so each chunk names where it is.
+ * is never split unless it alone is longer), one sentence a line, never across a page or slide, so each chunk names
+ * where it is.
  */
 export function chunkSections(sections: Section[], size = CHUNK_CHARS): TextChunk[] {
   const out: TextChunk[] = []
@@ -131,9 +132,11 @@ export function chunkSections(sections: Section[], size = CHUNK_CHARS): TextChun
       current = ''
     }
     for (const sentence of sentences(section.text)) {
-      for (const piece of sentence.length > size ? (sentence.match(new RegExp(`[\\s\\S]{1,${size}}(?=\\s|$)`, 'g')) ?? [sentence]) : [sentence]) {
+      const pieces = sentence.length > size ? (sentence.match(new RegExp(`[\\s\\S]{1,${size}}(?=\\s|$)`, 'g')) ?? [sentence]) : [sentence]
+      for (const [i, piece] of pieces.entries()) {
         if (current && current.length + 1 + piece.length > size) flush()
-        current = current ? `${current} ${piece}` : piece
+        // Sentences (and lines, such as a slide's title) stay one a line, so a quote never runs two together.
+        current = current ? `${current}${i === 0 ? '\n' : ' '}${piece}` : piece
       }
     }
     flush()

@@ -8,6 +8,9 @@ import { captcha } from './captcha'
 import { channel } from './channel/channel'
 import type { AppEnv } from './context'
 import { outbox } from './dev/outbox'
+import { persona } from './personai/persona'
+import { dialog as personaDialog } from './personai/persona/dialog'
+import { knowledge as personaKnowledge } from './personai/persona/knowledge'
 import { device } from './device'
 import { content } from './ledger/content'
 import { packages } from './ledger/package'
@@ -100,6 +103,9 @@ export function createApi() {
     .route('/ai/status', aiStatus)
     .route('/ai/settings', aiSettings)
     .route('/ai/speech', aiSpeech)
+    .route('/personai/persona/:personaId/dialog', personaDialog)
+    .route('/personai/persona/:personaId/knowledge', personaKnowledge)
+    .route('/personai/persona', persona)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(

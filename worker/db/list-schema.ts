@@ -15,6 +15,7 @@ import { accountEntity, contentEntity, movementEntity, packageEntity, statementE
 import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
 import { channelEntity } from '#shared/schemas/channel'
+import { personaEntity } from '#shared/schemas/persona'
 import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
 import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
@@ -45,6 +46,7 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   movementEntity,
   statementEntity,
   channelEntity,
+  personaEntity,
   ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 

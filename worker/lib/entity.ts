@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import type { Access } from '#shared/access'
+import type { Access, RealmFlag } from '#shared/access'
 import { ListQuery, type ListPage } from '#shared/schemas/common'
 import type { EntityDescriptor } from '#shared/schemas/entity'
 import { type AppEnv, type Ctx, parse, pathParam, readJson } from '../api/context'
@@ -41,7 +41,7 @@ export type { ListOptions, Scope } from '../db/entity-rows'
 /** One permission, or a list of which any one suffices (e.g. an edit screen may read what it edits). */
 type Perm = string | readonly string[]
 type Permissions = { list: Perm; get: Perm; create?: string; edit?: string; delete?: string }
-const accessOf = (p: Perm): Access => (typeof p === 'string' ? { all: [p] } : { any: p })
+const accessOf = (p: Perm, flags?: readonly RealmFlag[]): Access => ({ ...(typeof p === 'string' ? { all: [p] } : { any: p }), ...(flags ? { flags } : {}) })
 
 /** A write about to be stored: `values` as beforeCreate/beforeUpdate returned them (the row before, for a delete). */
 export interface CrudWrite {
@@ -72,6 +72,8 @@ export function pickFields(row: Record<string, unknown>, fields: string[] | unde
 
 export interface CrudOptions<Row extends Record<string, unknown>, C extends v.GenericSchema, U extends v.GenericSchema> {
   permissions: Permissions
+  /** Realm flags every endpoint also needs (e.g. persona_enabled). */
+  flags?: readonly RealmFlag[]
   /** Rows the caller may see and change; defaults to the caller's realm. */
   scope?: (c: Ctx, auth: Auth) => Scope | Promise<Scope>
   /** Rows the list shows when they differ from `scope` (e.g. a view of soft-deleted rows asked for in the query). */
@@ -132,7 +134,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
 
   app.get(
     '/',
-    guarded(accessOf(opts.permissions.list), async (c, auth) => {
+    guarded(accessOf(opts.permissions.list, opts.flags), async (c, auth) => {
       const query = parse(ListQuery, c.req.query())
       const scope = opts.listScope ? await opts.listScope(c, auth) : await scopeOf(c, auth)
       return c.json(await listRows(c.env.DB, desc, scope, query, filterScope(desc, c.req.query())))
@@ -141,7 +143,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
 
   app.get(
     '/:id',
-    guarded(accessOf(opts.permissions.get), async (c, auth) => {
+    guarded(accessOf(opts.permissions.get, opts.flags), async (c, auth) => {
       const { fields } = parse(FieldsQuery, { fields: c.req.query('fields') })
       const row = await answer(c, await load(c, await scopeOf(c, auth), pathParam(c, 'id')))
       return c.json(pickFields(row, fields))
@@ -153,7 +155,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     const permission = opts.permissions.create
     app.post(
       '/',
-      guarded({ all: [permission] }, async (c, auth) => {
+      guarded(accessOf(permission, opts.flags), async (c, auth) => {
         const body = await readJson(c, schema)
         const values = opts.beforeCreate
           ? await opts.beforeCreate(c, auth, body)
@@ -178,7 +180,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     const permission = opts.permissions.edit
     app.put(
       '/:id',
-      guarded({ all: [permission] }, async (c, auth) => {
+      guarded(accessOf(permission, opts.flags), async (c, auth) => {
         const id = pathParam(c, 'id')
         const scope = await scopeOf(c, auth)
         const raw = await load(c, scope, id)
@@ -204,7 +206,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     const permission = opts.permissions.delete
     app.delete(
       '/:id',
-      guarded({ all: [permission] }, async (c, auth) => {
+      guarded(accessOf(permission, opts.flags), async (c, auth) => {
         const id = pathParam(c, 'id')
         const scope = await scopeOf(c, auth)
         const raw = await load(c, scope, id)
