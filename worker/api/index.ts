@@ -8,6 +8,7 @@ import { captcha } from './captcha'
 import { channel } from './channel/channel'
 import type { AppEnv } from './context'
 import { outbox } from './dev/outbox'
+import { deeplink } from './deeplink'
 import { device } from './device'
 import { content } from './ledger/content'
 import { packages } from './ledger/package'
@@ -39,6 +40,8 @@ import { bank } from './tms/question_bank'
 import { task } from './tms/task'
 import { token } from './tms/token'
 import { entityRoutes } from './entities'
+import { mine as feedMine } from './feed/mine'
+import { post as feedPost } from './feed/post'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -100,6 +103,9 @@ export function createApi() {
     .route('/ai/status', aiStatus)
     .route('/ai/settings', aiSettings)
     .route('/ai/speech', aiSpeech)
+    .route('/deeplink', deeplink)
+    .route('/feed/post', feedPost)
+    .route('/feed/mine', feedMine)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(
