@@ -35,6 +35,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
+/**
+ * A resource route's answer is sent as it is: the kit's and apiResult's `data()` answers become JSON responses with
+ * their status (Remix would send a resource route's `data()` as 200).
+ */
+function asResponse(answer: unknown): Response {
+  if (answer instanceof Response) return answer
+  const wrapped = answer as { type?: string; data?: unknown; init?: ResponseInit | null }
+  if (wrapped && typeof wrapped === 'object' && wrapped.type === 'DataWithResponseInit') return Response.json(wrapped.data, wrapped.init ?? undefined)
+  return Response.json(answer)
+}
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const roomId = v.safeParse(Id, params.roomId ?? '')
   if (!roomId.success) throw new Response(null, { status: 404 })
@@ -43,22 +54,25 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!intent.success)
     return Response.json({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'validation.picklist' }] }, { status: 400 })
   if (intent.output === 'post')
-    return apiAction(request, context, {
-      access: WRITE,
-      schema: FeedComposeInput,
-      call: (api, json) => apiData(api.feed.post.$post({ json: { ...json, room_id: room } })),
-      onSuccess: (answer, submission) => ({ ...submission.reply(), post: answer }),
-    })
+    return asResponse(
+      await apiAction(request, context, {
+        access: WRITE,
+        schema: FeedComposeInput,
+        call: (api, json) => apiData(api.feed.post.$post({ json: { ...json, room_id: room } })),
+        onSuccess: (answer, submission) => ({ ...submission.reply(), post: answer }),
+      }),
+    )
   const { api } = await requireAccess(request, context, WRITE)
   const post = v.safeParse(Id, String((await request.formData()).get('id') ?? ''))
   if (!post.success) return Response.json({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] }, { status: 400 })
   const id = post.output
   const done = { ok: true as const, intent: intent.output, errors: [] as ErrorItem[] }
-  return apiResult(async () => {
+  const answer = await apiResult(async () => {
     if (intent.output === 'pin') await api.feed.post[':id'].pin.$post({ param: { id } })
     else if (intent.output === 'unpin') await api.feed.post[':id'].unpin.$post({ param: { id } })
     else if (intent.output === 'approve') await api.feed.post[':id'].approve.$post({ param: { id } })
     else await api.feed.post[':id'].$delete({ param: { id } })
     return done
   })
+  return asResponse(answer)
 }

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { FeedPage, FeedPost } from '#shared/schemas/feed'
 import { room, user } from './factories'
-import { api, expectEnvelope, signIn, userWith } from './helpers'
+import { api, call, expectEnvelope, signIn, userWith } from './helpers'
 
 /** The feed of rooms (issue 13): posting, moderation, the pinning limit, the word filter, permissions and realm scoping. */
 
@@ -226,5 +226,54 @@ describe('feed posts', () => {
     await expectEnvelope(await postAs(r.host, r.staff.token, { room_id: rm.id, message: 'x' }), 403, 'disabled')
     await expectEnvelope(await api(r.host, `feed/post?room=${rm.id}`, { token: r.staff.token }), 403, 'disabled')
     await expectEnvelope(await api(r.host, 'feed/mine', { token: r.staff.token }), 403, 'disabled')
+  })
+})
+
+describe('the room screen’s feed panel (console resource route /feed/room/{id})', () => {
+  const DASH = 'dashboard_dashboard_access'
+
+  it('answers the panel to readers, with editing only for sns_feed_edit, and nothing to others', async () => {
+    const r = await feedRealm()
+    const rm = await room(r.code)
+    await created(await postAs(r.host, r.staff.token, { room_id: rm.id, message: 'no painel' }))
+    const get = async (cookie: string) => (await call(r.host, `/feed/room/${rm.id}`, { headers: { cookie } })).json() as Promise<Record<string, unknown>>
+    const editor = await userWith(r.code, [DASH, 'sns_feed_edit'])
+    const reader = await userWith(r.code, [DASH, 'sns_feed_list'])
+    const other = await userWith(r.code, [DASH, 'room_room_edit'])
+    const asEditor = await get(editor.cookie)
+    expect(asEditor).toMatchObject({ state: 'ok', canEdit: true })
+    expect((asEditor.page as FeedPage).items.map((p) => p.message)).toEqual(['no painel'])
+    expect(await get(reader.cookie)).toMatchObject({ state: 'ok', canEdit: false })
+    expect(await get(other.cookie)).toEqual({ state: 'forbidden' })
+    await env.DB.prepare('UPDATE realm SET feed_enabled = 0 WHERE code = ?').bind(r.code).run()
+    expect(await get(editor.cookie)).toEqual({ state: 'disabled' })
+  })
+
+  it('posts and pins through the panel’s actions; a reader’s action is refused and changes nothing', async () => {
+    const r = await feedRealm({ feed_max_pinned: 1 })
+    const rm = await room(r.code)
+    const editor = await userWith(r.code, [DASH, 'sns_feed_edit'])
+    const reader = await userWith(r.code, [DASH, 'sns_feed_list'])
+    const post = (cookie: string, intent: string, fields: Record<string, string>) => {
+      const form = new FormData()
+      for (const [k, v] of Object.entries(fields)) form.set(k, v)
+      return call(r.host, `/feed/room/${rm.id}?intent=${intent}`, { method: 'POST', body: form, headers: { cookie, origin: `http://${r.host}` } })
+    }
+    const res = await post(editor.cookie, 'post', { message: 'pelo painel', media_type: 'none', media_url: '' })
+    expect(res.status, await res.clone().text()).toBe(200)
+    const stored = await env.DB.prepare('SELECT id, author FROM feed_post WHERE realm = ? AND room_id = ?')
+      .bind(r.code, rm.id)
+      .all<{ id: string; author: string }>()
+    expect(stored.results).toEqual([{ id: expect.any(String), author: editor.nick }])
+    const id = stored.results[0].id
+    expect((await post(reader.cookie, 'pin', { id })).status).toBe(302)
+    expect(await env.DB.prepare('SELECT pinned FROM feed_post WHERE id = ?').bind(id).first('pinned')).toBe(0)
+    const pinned = await post(editor.cookie, 'pin', { id })
+    expect(await pinned.json()).toMatchObject({ ok: true, intent: 'pin' })
+    // A second pin passes the realm's limit of one: the panel gets the API's error items.
+    const second = await created(await postAs(r.host, r.staff.token, { room_id: rm.id, message: 'outra' }))
+    const refused = await post(editor.cookie, 'pin', { id: second.id })
+    expect(refused.status, await refused.clone().text()).toBe(422)
+    expect(await refused.json()).toMatchObject({ ok: false, errors: [{ cause: 'pinned_limit', value: 1 }] })
   })
 })
