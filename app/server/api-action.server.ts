@@ -58,10 +58,16 @@ export async function apiAction<S extends v.GenericSchema, R = unknown>(
 
 /**
  * `apiAction` for a page outside the console's guard (the sandbox provider's checkout, which the buyer reaches by
- * the intent's secret): the same parse, call and answer, with the visitor's own API client.
+ * the intent's secret): the same parse, call and answer, with the visitor's own API client (`api`: another
+ * session's client, such as the mobile-web session's).
  */
-export async function publicApiAction<S extends v.GenericSchema, R = unknown>(request: Request, context: AppLoadContext, opts: ActionOptions<S, R, object>) {
-  return answerForm(request, await apiFor(request, context), DEFAULT_TIME_ZONE, {}, opts)
+export async function publicApiAction<S extends v.GenericSchema, R = unknown>(
+  request: Request,
+  context: AppLoadContext,
+  opts: ActionOptions<S, R, object>,
+  api?: RealmApi,
+) {
+  return answerForm(request, api ?? (await apiFor(request, context)), DEFAULT_TIME_ZONE, {}, opts)
 }
 
 async function answerForm<S extends v.GenericSchema, R, Ctx>(request: Request, api: RealmApi, timeZone: string, ctx: Ctx, opts: ActionOptions<S, R, Ctx>) {

@@ -21,13 +21,14 @@ export function getRealmContext(request: Request, context: AppLoadContext): Prom
 
 /**
  * On a multi-realm host a link may name its realm (`?realm=` with a token-login `token`, or on /authentication/
- * pages such as the reset link): it is used for that page without being remembered; signing in remembers it.
+ * pages such as the reset link, the deep-link page and the mobile-web pages): it is used for that page without being remembered; signing in remembers it.
  */
 export function linkedRealm(request: Request): string | null {
   const url = new URL(request.url)
   const realm = url.searchParams.get('realm')
   if (!realm || !/^[a-z0-9][a-z0-9_-]{0,9}$/.test(realm)) return null
-  return url.searchParams.has('token') || url.pathname.startsWith('/authentication/') ? realm : null
+  // The conference deep link and the mobile-web pages name their realm the same way (issue 13).
+  return url.searchParams.has('token') || ['/authentication/', '/deeplink', '/mobile/'].some((p) => url.pathname.startsWith(p)) ? realm : null
 }
 
 async function resolve(request: Request, context: AppLoadContext): Promise<RealmContext> {

@@ -11,6 +11,7 @@ import { outbox } from './dev/outbox'
 import { persona } from './personai/persona'
 import { dialog as personaDialog } from './personai/persona/dialog'
 import { knowledge as personaKnowledge } from './personai/persona/knowledge'
+import { deeplink } from './deeplink'
 import { device } from './device'
 import { content } from './ledger/content'
 import { packages } from './ledger/package'
@@ -42,6 +43,8 @@ import { bank } from './tms/question_bank'
 import { task } from './tms/task'
 import { token } from './tms/token'
 import { entityRoutes } from './entities'
+import { mine as feedMine } from './feed/mine'
+import { post as feedPost } from './feed/post'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -106,6 +109,9 @@ export function createApi() {
     .route('/personai/persona/:personaId/dialog', personaDialog)
     .route('/personai/persona/:personaId/knowledge', personaKnowledge)
     .route('/personai/persona', persona)
+    .route('/deeplink', deeplink)
+    .route('/feed/post', feedPost)
+    .route('/feed/mine', feedMine)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(

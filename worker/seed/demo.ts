@@ -1,6 +1,7 @@
 import { PERMISSIONS, PLATFORM_ROLE, isPlatformPermission, type Permission } from '#shared/schemas/permission'
 import { seedLedger } from './ledger'
 import { seedChannels } from './channels'
+import { seedFeed } from './feed'
 import { seedRealmAdmin } from './realm-admin'
 import { seedTms } from './tms'
 
@@ -45,6 +46,11 @@ export const DEMO_REALMS: DemoRealm[] = [
       development: 1,
       // Google sign-in: the console's OAuth client id at the issuer (any value works with the local test issuer).
       google_client_id: 'demo-console.apps.googleusercontent.com',
+      // The room feed (issue 13) and the conference deep link's app and stores (example addresses).
+      feed_enabled: 1,
+      app_scheme: 'demoacademy',
+      ios_store_url: 'https://apps.apple.com/app/demo-academy/id0000000000',
+      android_store_url: 'https://play.google.com/store/apps/details?id=example.demo.academy',
     },
   },
   {
@@ -265,6 +271,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
   statements.push(...(await seedRealmAdmin(db, hash)))
   statements.push(...seedTms(db))
   statements.push(...seedChannels(db))
+  statements.push(...seedFeed(db))
   const results = await db.batch(statements)
   return { inserted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) }
 }

@@ -77,6 +77,7 @@ const declared: RealmTab[] = [
       'privacy',
       'ios_store_url',
       'android_store_url',
+      'app_scheme',
       'litmetrix_url',
       'cognitive_test_results_url',
       'allow_custom_user_profile_picture',

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { RealmCode, UrlWithDefaultScheme, WebUrl, type WebUrlOptions } from './common'
 import { defineEntity, type FieldDef } from './entity'
 import { SIGNIN_METHODS, type SigninMethod } from '../signin-methods'
+import { APP_SCHEME_PATTERN, RESERVED_SCHEMES } from '../deeplink'
 
 export { SIGNIN_METHODS, type SigninMethod }
 export const USER_KINDS = ['student', 'teacher', 'admin', 'partner', 'user'] as const
@@ -75,6 +76,15 @@ const realmFields = {
   base_url: { def: { type: 'text' }, schema: url },
   ios_store_url: { def: { type: 'text' }, schema: url },
   android_store_url: { def: { type: 'text' }, schema: url },
+  // The mobile app's URL scheme (issue 13, migration 0038): the deep-link page's "open in the app".
+  app_scheme: {
+    def: { type: 'text' },
+    schema: v.pipe(
+      text(32),
+      v.toLowerCase(),
+      v.check((s) => s === '' || (APP_SCHEME_PATTERN.test(s) && !RESERVED_SCHEMES.includes(s)), 'validation.app_scheme'),
+    ),
+  },
   api_endpoint: { def: { type: 'text' }, schema: url },
   br_bot_endpoint: { def: { type: 'text' }, schema: text(500) },
   litmetrix_url: { def: { type: 'text' }, schema: url },

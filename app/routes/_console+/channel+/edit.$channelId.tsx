@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { SharedLink } from '~/components/channel/shared-link'
 import { RouteError } from '~/components/shell/route-error'
 import { ChannelMemberInput, ChannelUpdate } from '#shared/schemas/channel'
 import { apiData, orErrorResponse } from '~/server/api.server'
@@ -89,6 +90,7 @@ export default function ChannelEditRoute() {
           {t('tms.form.back')}
         </Link>
       </div>
+      <SharedLink channelId={d.channel.id} />
       <ChannelForm
         key={`${d.channel.id}:${d.channel.updated_at}`}
         mode="edit"

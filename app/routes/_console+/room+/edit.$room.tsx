@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { RoomFeedPanel } from '~/components/feed/room-feed-panel'
 import { FormScreen } from '~/components/ui/form-screen'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
@@ -92,6 +93,7 @@ export default function RoomEditRoute() {
       timeZone={d.timeZone}
     >
       <Members members={d.members} />
+      <RoomFeedPanel roomId={d.room.id} timeZone={d.timeZone} />
     </FormScreen>
   )
 }

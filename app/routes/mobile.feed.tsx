@@ -1,0 +1,299 @@
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import * as v from 'valibot'
+import { FeedPostView } from '~/components/feed/feed-post'
+import { KitForm, SelectInput, TextArea, TextInput } from '~/components/form/kit'
+import { Icon } from '~/components/ui/icon'
+import { UsernameSignin, fieldErrors, type DeviceSession } from '#shared/schemas/auth'
+import { FEED_MEDIA_TYPES, FeedPostInput, FeedQuery } from '#shared/schemas/feed'
+import { realmCookie } from '#shared/cookies.server'
+import { apiData, orNull } from '~/server/api.server'
+import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
+import { mobileApi, mobileCookie, mobileToken } from '~/server/mobile-session.server'
+import { requirePublicRoute } from '~/server/public-route.server'
+import { getRealmContext } from '~/server/realm.server'
+import { signinFailure } from '~/server/signin.server'
+import feedStyles from '~/styles/feed.css?url'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: feedStyles }]
+export const handle = { title: 'mobile.feed.title' }
+
+/** `?realm=` of a multi-realm host's link, kept on every link and form of the page. */
+function realmQuery(request: Request): string {
+  const realm = new URL(request.url).searchParams.get('realm')
+  return realm ? `realm=${encodeURIComponent(realm)}` : ''
+}
+const withQuery = (path: string, query: string, more = '') => {
+  const q = [query, more].filter(Boolean).join('&')
+  return q ? `${path}?${q}` : path
+}
+
+/**
+ * GET /mobile/feed (public mobile-web, seed 000 §2.3; issue 13): the signed-in student's feed — posts of the rooms
+ * they are a member of, pinned first, by pages (`?after=`) — with a form to post to one of their rooms. Without a
+ * mobile session it shows the sign-in form (the realm's username sign-in, `POST /device` with platform `mobile`);
+ * the session lives in its own cookie (`server/mobile-session.server.ts`). The page always uses the OCEAN theme.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requirePublicRoute(request, context)
+  const realm = await getRealmContext(request, context)
+  if (!realm.config) throw new Response(null, { status: 404 })
+  const brand = { name: realm.config.name, logo_url: realm.config.logo_url }
+  const base = { brand, timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE, query: realmQuery(request) }
+  const noStore = { 'Cache-Control': 'no-store' }
+  const token = await mobileToken(request)
+  if (!token) return data({ ...base, state: 'signin' as const }, { headers: noStore })
+  const api = mobileApi(request, context, realm, token)
+  const me = await orNull(apiData(api.mas.session.$get()), [401])
+  if (!me)
+    return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await mobileCookie(request).serialize('', { maxAge: 0 }) } })
+  const q = v.safeParse(FeedQuery, Object.fromEntries(new URL(request.url).searchParams))
+  const after = q.success ? q.output.after : undefined
+  // The only refusal of /feed/mine for a signed-in user is the realm's feed being off (403 disabled).
+  const page = await orNull(apiData(api.feed.mine.$get({ query: { after } })), [403])
+  if (!page) return data({ ...base, state: 'disabled' as const, me: { name: me.name, nick: me.nick } }, { headers: noStore })
+  return data({ ...base, state: 'feed' as const, me: { name: me.name, nick: me.nick }, page, after: after ?? null }, { headers: noStore })
+}
+
+const Intent = v.picklist(['signin', 'signout', 'post'])
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requirePublicRoute(request, context)
+  const realm = await getRealmContext(request, context)
+  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
+  const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
+  if (!intent.success) throw new Response(null, { status: 400 })
+  const home = withQuery('/mobile/feed', realmQuery(request))
+  const cookie = mobileCookie(request)
+  const token = await mobileToken(request)
+
+  if (intent.output === 'post')
+    return publicApiAction(
+      request,
+      context,
+      {
+        schema: FeedPostInput,
+        call: (api, json) => apiData(api.feed.post.$post({ json })),
+        redirect: home,
+        flash: (post) => ({ kind: 'success', message: post.status === 'pending' ? 'feed.held' : 'feed.posted' }),
+      },
+      mobileApi(request, context, realm, token),
+    )
+
+  if (intent.output === 'signout') {
+    if (token) await orNull(apiData(mobileApi(request, context, realm, token).device.$delete()), [401])
+    throw redirect(home, { headers: { 'Set-Cookie': await cookie.serialize('', { maxAge: 0 }) } })
+  }
+
+  // Sign-in: the realm's username sign-in, as the mobile app does it (platform mobile).
+  const form = await request.formData()
+  const parsed = v.safeParse(UsernameSignin, { nick: form.get('nick') ?? '', password: form.get('password') ?? '' })
+  if (!parsed.success) return data({ formError: null, fieldErrors: fieldErrors(parsed.issues) }, { status: 400 })
+  let session: DeviceSession
+  try {
+    session = await apiData(mobileApi(request, context, realm, null).device.$post({ json: { realm: realm.code, ...parsed.output, platform: 'mobile' } }))
+  } catch (err) {
+    // A sign-in route turns the API's refusal into its own message (as /login does).
+    const { result, status } = signinFailure(err, 'device')
+    const formError = result.captchaRequired
+      ? 'mobile.feed.captcha'
+      : result.formError === 'login.msg.error.credentials'
+        ? 'mobile.feed.credentials'
+        : result.formError
+    return data({ formError: formError ?? 'mobile.feed.signin_failed', fieldErrors: {} as Record<string, string> }, { status })
+  }
+  const headers = new Headers()
+  const seconds = Math.max(60, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000))
+  headers.append('Set-Cookie', await cookie.serialize(session.auth_token, { maxAge: seconds }))
+  if (realm.multirealm) headers.append('Set-Cookie', await realmCookie(request).serialize(realm.code))
+  throw redirect(home, { headers })
+}
+
+export default function MobileFeedRoute() {
+  const d = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <div className="mobile">
+      <header className="mobile-bar">
+        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+        <h1>{t('mobile.feed.title')}</h1>
+        {d.state !== 'signin' ? (
+          <Form method="post" action={withQuery('/mobile/feed', d.query, 'intent=signout')}>
+            <button type="submit" className="btn">
+              <Icon name="logout" /> {t('mobile.feed.signout')}
+            </button>
+          </Form>
+        ) : (
+          <span />
+        )}
+      </header>
+      <main className="mobile-content" id="main" aria-busy={busy}>
+        {busy ? (
+          <p className="hint" role="status">
+            <span className="spinner" aria-hidden="true" /> {t('feed.loading')}
+          </p>
+        ) : null}
+        {d.state === 'signin' ? <MobileSignin query={d.query} /> : null}
+        {d.state === 'disabled' ? (
+          <p className="card" role="status">
+            {t('feed.error.disabled')}
+          </p>
+        ) : null}
+        {d.state === 'feed' ? <Feed /> : null}
+      </main>
+    </div>
+  )
+}
+
+function MobileSignin({ query }: { query: string }) {
+  const { t } = useTranslation()
+  const answer = useActionData<{ formError: string | null; fieldErrors: Record<string, string> }>()
+  const errors = answer?.fieldErrors ?? {}
+  return (
+    <Form
+      method="post"
+      action={withQuery('/mobile/feed', query, 'intent=signin')}
+      className="card simple-form"
+      aria-labelledby="mobile-signin-title"
+      noValidate
+    >
+      <h2 id="mobile-signin-title">{t('mobile.feed.signin_title')}</h2>
+      {answer?.formError ? (
+        <p className="error" role="alert">
+          {t(answer.formError)}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor="mobile-nick">{t('mobile.feed.nick')}</label>
+        <input
+          id="mobile-nick"
+          name="nick"
+          className="input"
+          autoComplete="username"
+          autoCapitalize="none"
+          required
+          aria-invalid={errors.nick ? true : undefined}
+          aria-describedby={errors.nick ? 'mobile-nick-error' : undefined}
+        />
+        {errors.nick ? (
+          <p className="error" id="mobile-nick-error">
+            {t(errors.nick)}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor="mobile-password">{t('mobile.feed.password')}</label>
+        <input
+          id="mobile-password"
+          name="password"
+          type="password"
+          className="input"
+          autoComplete="current-password"
+          required
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? 'mobile-password-error' : undefined}
+        />
+        {errors.password ? (
+          <p className="error" id="mobile-password-error">
+            {t(errors.password)}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="btn btn-primary btn-block">
+        {t('mobile.feed.signin')}
+      </button>
+    </Form>
+  )
+}
+
+function Feed() {
+  const d = useLoaderData<typeof loader>()
+  const lastResult = useActionData()
+  const { t } = useTranslation()
+  if (d.state !== 'feed') return null
+  const { page, me } = d
+  const posts = [...page.pinned, ...page.items]
+  return (
+    <>
+      <p>{t('mobile.feed.hello', { name: me.name || me.nick })}</p>
+      {page.rooms.length ? (
+        !d.after ? (
+          <KitForm
+            // A new post (the page's newest changes) starts an empty form; a refused one keeps what was typed.
+            key={page.items[0]?.id ?? 'none'}
+            id="mobile-feed-compose"
+            schema={FeedPostInput}
+            lastResult={lastResult}
+            action={withQuery('/mobile/feed', d.query, 'intent=post')}
+            defaultValue={{ room_id: page.rooms[0].id, message: '', media_type: 'none', media_url: '' }}
+            timeZone={d.timeZone}
+            className="card feed-compose"
+            aria-label={t('mobile.feed.write')}
+            submitLabel={t('feed.publish')}
+            submitIcon="send"
+            labels={{ room_id: t('feed.room'), message: t('feed.message'), media_type: t('feed.media_type'), media_url: t('feed.media_url') }}
+          >
+            <h2>{t('mobile.feed.write')}</h2>
+            {page.moderated ? <p className="hint">{t('feed.moderated')}</p> : null}
+            <SelectInput name="room_id" label={t('feed.room')} options={page.rooms.map((r) => ({ value: r.id, label: r.name }))} />
+            <TextArea name="message" label={t('feed.message')} rows={3} />
+            <div className="row">
+              <SelectInput name="media_type" label={t('feed.media_type')} options={FEED_MEDIA_TYPES.map((m) => ({ value: m, label: t(`feed.media.${m}`) }))} />
+              <TextInput name="media_url" label={t('feed.media_url')} type="url" autoComplete="off" />
+            </div>
+          </KitForm>
+        ) : null
+      ) : (
+        <p className="card hint">{t('mobile.feed.no_rooms')}</p>
+      )}
+      <section aria-labelledby="mobile-feed-list-title">
+        <h2 id="mobile-feed-list-title" className="visually-hidden">
+          {t('mobile.feed.title')}
+        </h2>
+        {posts.length ? (
+          <ul className="feed-list">
+            {posts.map((p) => (
+              <FeedPostView key={p.id} post={p} timeZone={d.timeZone} showRoom />
+            ))}
+          </ul>
+        ) : (
+          <p className="hint">{t('feed.empty')}</p>
+        )}
+      </section>
+      <nav className="feed-actions" aria-label={t('mobile.feed.title')}>
+        {d.after ? (
+          <Link className="btn" to={withQuery('/mobile/feed', d.query)}>
+            {t('feed.newest')}
+          </Link>
+        ) : null}
+        {page.next ? (
+          <Link className="btn" to={withQuery('/mobile/feed', d.query, `after=${page.next}`)}>
+            {t('feed.more')}
+          </Link>
+        ) : null}
+      </nav>
+    </>
+  )
+}
+
+/** Any failure of the page: the mobile page's own error state, with a retry. */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const { t } = useTranslation()
+  const { pathname, search } = useLocation()
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <div className="mobile">
+      <main className="mobile-content" id="main">
+        <div className="card" role="alert">
+          <h1>{t(notFound ? 'deeplink.error.realm' : 'feed.load_error')}</h1>
+          <a href={`${pathname}${search}`} className="btn btn-primary">
+            <Icon name="refresh" /> {t('feed.retry')}
+          </a>
+        </div>
+      </main>
+    </div>
+  )
+}
