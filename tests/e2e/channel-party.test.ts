@@ -245,6 +245,10 @@ describe('channel party', () => {
         return sessions.items.length
       })
       .toBe(1)
+    // The chat went from room storage to D1 through the realm API (flushed in a batch), masked as it was said.
+    await expect
+      .poll(async () => (await root<{ items: { text: string; seq: number }[] }>('GET', `channel/live/${id}/history`)).items.map((m) => m.text))
+      .toEqual(['que ******'])
     expect(sessions.items[0]).toMatchObject({
       chat_count: 1,
       attachment_count: 1,

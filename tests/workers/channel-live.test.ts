@@ -141,6 +141,11 @@ describe('the party service calls', () => {
     const state = (await (await api(DEMO, `channel/live/${id}/state`, { headers })).json()) as LiveChannelState
     expect(state.last_seq).toBe(4)
 
+    // The console reads the same history with its own permission.
+    const staff = await userWith('demo', ['sns_channel_get'])
+    const history = (await (await api(DEMO, `channel/live/${id}/history?after=3`, { token: staff.token })).json()) as { items: { seq: number }[] }
+    expect(history.items.map((m) => m.seq)).toEqual([4])
+    expect((await api(DEMO, `channel/live/${id}/history`, { token: (await someone('history')).token })).status).toBe(403)
     await expectEnvelope(await api(DEMO, `channel/live/${id}/messages`, { method: 'POST', headers, json: { messages: [] } }), 400)
     await expectEnvelope(await api(DEMO, `channel/live/${id}/messages`, { method: 'POST', headers, json: { messages: [{ ...message(5), seq: 0 }] } }), 400)
     await expectEnvelope(await api(DEMO, `channel/live/${id}/messages?after=x`, { headers }), 400)

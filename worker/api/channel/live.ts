@@ -20,7 +20,8 @@ import { type AppEnv, type Ctx, parse, pathParam, requestRealm } from '../contex
  * - Party calls, authenticated by a service ticket (`x-party-ticket`: party `channel-api`, room = the channel, signed
  *   with the PARTY_SECRET the Worker and the parties share, 60 s): the channel's state, chat batches (idempotent by
  *   (channel, seq)), history, bans and promotions, and the ended session with its metrics.
- * - `GET /{id}/session`: the channel's ended live sessions with their metrics (console).
+ * - `GET /{id}/session`: the channel's ended live sessions with their metrics; `GET /{id}/history`: its stored chat
+ *   (console, `sns_channel_get` or `sns_channel_edit`).
  */
 export const PARTY_API = 'channel-api'
 const CHANNEL_PARTY = 'channel'
@@ -95,6 +96,17 @@ export const live = new Hono<AppEnv>()
       if (!(await findChannel(c.env.DB, auth.realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
       const items = await listLiveSessions(c.env.DB, auth.realm, id)
       return c.json({ items, total: items.length })
+    }),
+  )
+  /** GET /channel/live/{id}/history?after=&limit=: the channel's stored chat (console), oldest first; the last `limit` without `after`. */
+  .get(
+    '/:id/history',
+    guarded(READ, async (c, auth) => {
+      const id = pathParam(c, 'id')
+      if (!(await findChannel(c.env.DB, auth.realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+      const q = parse(HistoryQuery, c.req.query())
+      const items = await listChatMessages(c.env.DB, auth.realm, id, q.after ?? null, q.limit)
+      return c.json({ items })
     }),
   )
   /** GET /channel/live/{id}/state (party): the channel, its members' permissions, the realm's limits and word filter. */
