@@ -59,9 +59,13 @@ interface LiveSession {
   attachments: number
   hands: number
   peak: number
-  /** Seconds present so far by nick, and when each present nick's current stretch started. */
-  durations: Record<string, number>
-  open: Record<string, number>
+}
+
+/** One participant's presence in the session (key `pd:<nick>`, one small value each, however large the crowd). */
+interface Presence {
+  /** When the current stretch started (null while away). */
+  from: number | null
+  seconds: number
 }
 
 interface Meta {
@@ -72,6 +76,7 @@ interface Meta {
 const mkey = (seq: number) => `m:${String(seq).padStart(12, '0')}`
 const idkey = (nick: string, id: string) => `id:${nick}:${id}`
 const daykey = (nick: string, now: number) => `day:${new Date(now).toISOString().slice(0, 10)}:${nick}`
+const pdkey = (nick: string) => `pd:${nick}`
 const isGuest = (nick: string) => nick.startsWith('guest:')
 
 const CAUSE_TEXT: Record<LiveCause, string> = {
@@ -214,11 +219,11 @@ export default class Channel implements Party.Server {
       this.flushed = Math.max(this.flushed, state.last_seq)
       await this.room.storage.put({ seq: this.seq, flushed: this.flushed })
     }
-    if (!this.session) this.session = { id: crypto.randomUUID(), started_at: now, chat: 0, attachments: 0, hands: 0, peak: 0, durations: {}, open: {} }
-    if (this.session.open[s.nick] === undefined) this.session.open[s.nick] = now
+    if (!this.session) this.session = { id: crypto.randomUUID(), started_at: now, chat: 0, attachments: 0, hands: 0, peak: 0 }
     this.session.peak = Math.max(this.session.peak, this.presentNicks().size)
     this.endAt = 0
-    await this.room.storage.put({ session: this.session, endAt: 0 })
+    const presence = already ? null : ((await this.room.storage.get<Presence>(pdkey(s.nick))) ?? { from: null, seconds: 0 })
+    await this.room.storage.put({ session: this.session, endAt: 0, ...(presence ? { [pdkey(s.nick)]: { ...presence, from: now } } : {}) })
 
     const welcome: ChannelServerMessage = {
       type: 'welcome',
@@ -359,7 +364,7 @@ export default class Channel implements Party.Server {
       [mkey(message.seq)]: { ...message, session_id: this.session?.id ?? '' },
       [idkey(s.nick, msg.id)]: message.seq,
       [day]: sentToday + 1,
-      session: this.session,
+      ...(this.session ? { session: this.session } : {}),
     })
     this.broadcast({ type: 'chat', message })
     this.send(conn, { type: 'ack', id: msg.id, seq: message.seq })
@@ -473,12 +478,10 @@ export default class Channel implements Party.Server {
     const present = this.presentNicks(conn.id)
     if (present.has(s.nick)) return
     const now = Date.now()
-    if (this.session && this.session.open[s.nick] !== undefined) {
-      this.session.durations[s.nick] = (this.session.durations[s.nick] ?? 0) + Math.round((now - this.session.open[s.nick]) / 1000)
-      delete this.session.open[s.nick]
-    }
+    const presence = await this.room.storage.get<Presence>(pdkey(s.nick))
+    const away = presence?.from != null ? { [pdkey(s.nick)]: { from: null, seconds: presence.seconds + Math.round((now - presence.from) / 1000) } } : {}
     this.hands.delete(s.nick)
-    await this.room.storage.put({ session: this.session, hands: [...this.hands] })
+    await this.room.storage.put({ hands: [...this.hands], ...away })
     this.broadcast({ type: 'left', nick: s.nick })
     if (present.size === 0 && this.session) {
       this.endAt = now + END_GRACE_MS
@@ -492,7 +495,10 @@ export default class Channel implements Party.Server {
     const session = this.session
     if (!session) return
     const now = Date.now()
-    for (const [nick, from] of Object.entries(session.open)) session.durations[nick] = (session.durations[nick] ?? 0) + Math.round((now - from) / 1000)
+    const durations: Record<string, number> = {}
+    const presences = await this.room.storage.list<Presence>({ prefix: 'pd:' })
+    for (const [key, p] of presences) durations[key.slice(3)] = p.seconds + (p.from === null ? 0 : Math.round((now - p.from) / 1000))
+    await this.deleteKeys([...presences.keys()])
     const ended: LiveSessionEnd = {
       id: session.id,
       topic: this.topic,
@@ -500,7 +506,7 @@ export default class Channel implements Party.Server {
       ended_at: now,
       ended_by: by,
       peak_participants: session.peak,
-      live_durations: session.durations,
+      live_durations: durations,
       chat_count: session.chat,
       attachment_count: session.attachments,
       hand_raise_count: session.hands,
@@ -510,8 +516,7 @@ export default class Channel implements Party.Server {
     this.hands.clear()
     this.mutes.clear()
     this.overrides = {}
-    const pending = (await this.room.storage.get<LiveSessionEnd[]>('ending')) ?? []
-    await this.room.storage.put({ session: null, endAt: 0, hands: [], mutes: [], overrides: {}, ending: [...pending, ended] })
+    await this.room.storage.put({ session: null, endAt: 0, hands: [], mutes: [], overrides: {}, [`end:${ended.id}`]: ended })
     if (close) {
       const payload = JSON.stringify({ type: 'ended' } satisfies ChannelServerMessage)
       for (const c of this.room.getConnections<ConnState>()) {
@@ -528,15 +533,10 @@ export default class Channel implements Party.Server {
     if (!this.meta) return
     if (!(await this.flush())) return retry()
     if (this.endAt && Date.now() >= this.endAt && this.presentNicks().size === 0) await this.end('', false)
-    const ending = (await this.room.storage.get<LiveSessionEnd[]>('ending')) ?? []
-    while (ending.length) {
-      const res = await this.api('POST', 'session', ending[0])
-      if (!res?.ok) {
-        await this.room.storage.put('ending', ending)
-        return retry()
-      }
-      ending.shift()
-      await this.room.storage.put('ending', ending)
+    for (const [key, ended] of await this.room.storage.list<LiveSessionEnd>({ prefix: 'end:' })) {
+      const res = await this.api('POST', 'session', ended)
+      if (!res?.ok) return retry()
+      await this.room.storage.delete(key)
     }
     if (!(await this.flush())) return retry()
     await this.trim()
@@ -573,8 +573,13 @@ export default class Channel implements Party.Server {
     const keep = state.channel.modes.persistent === true ? REPLAY_MAX : 0
     const keys = [...(await this.room.storage.list({ prefix: 'm:', end: mkey(Math.min(this.flushed, this.seq - keep) + 1) })).keys()]
     const ids = [...(await this.room.storage.list({ prefix: 'id:' })).keys()]
+    await this.deleteKeys(keys)
+    if (!keep) await this.deleteKeys(ids)
+  }
+
+  /** Deletes keys in the storage API's chunks of 128. */
+  private async deleteKeys(keys: string[]) {
     for (let i = 0; i < keys.length; i += 128) await this.room.storage.delete(keys.slice(i, i + 128))
-    if (!keep) for (let i = 0; i < ids.length; i += 128) await this.room.storage.delete(ids.slice(i, i + 128))
   }
 
   private async wakeAt(at: number) {

@@ -236,7 +236,16 @@ describe('channel party', () => {
     await expect.poll(() => member.closed).toBe(4005)
 
     const root = await as('root')
-    let sessions: { items: { chat_count: number; attachment_count: number; hand_raise_count: number; channel_topic: string; peak_participants: number }[] } = {
+    let sessions: {
+      items: {
+        live_durations: Record<string, number>
+        chat_count: number
+        attachment_count: number
+        hand_raise_count: number
+        channel_topic: string
+        peak_participants: number
+      }[]
+    } = {
       items: [],
     }
     await expect
@@ -249,6 +258,8 @@ describe('channel party', () => {
     await expect
       .poll(async () => (await root<{ items: { text: string; seq: number }[] }>('GET', `channel/live/${id}/history`)).items.map((m) => m.text))
       .toEqual(['que ******'])
+    // Live durations: the seconds of each participant of the session.
+    expect(Object.keys(sessions.items[0].live_durations).sort()).toEqual(['manager@demo', 'root@demo'])
     expect(sessions.items[0]).toMatchObject({
       chat_count: 1,
       attachment_count: 1,
