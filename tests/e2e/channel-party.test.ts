@@ -300,4 +300,60 @@ describe('channel party', () => {
     guest.close()
     owner.close()
   })
+
+  it('user and collaborator limits, audio-only, text-only and disabled attachments are enforced by the party', async () => {
+    const full = await createChannel({ user_limit: 1 }, [
+      { nick: 'teacher', permission: 'operator' },
+      { nick: 'manager', permission: 'mobile' },
+    ])
+    const first = await Client.open(full, await ticket('teacher', full))
+    await first.next('welcome')
+    const second = await Client.open(full, await ticket('manager', full))
+    expect((await second.next('error')).cause).toBe('room_full')
+    // The owner always gets in.
+    const owner = await Client.open(full, await ticket('root', full))
+    await owner.next('welcome')
+    first.close()
+    owner.close()
+
+    const staffed = await createChannel({ collaborator_limit: 1 }, [
+      { nick: 'teacher', permission: 'operator' },
+      { nick: 'tutor', permission: 'operator' },
+      { nick: 'manager', permission: 'mobile' },
+    ])
+    const op1 = await Client.open(staffed, await ticket('teacher', staffed))
+    await op1.next('welcome')
+    const op2 = await Client.open(staffed, await ticket('tutor', staffed))
+    expect((await op2.next('error')).cause).toBe('collaborators_full')
+    // A participant is not a collaborator.
+    const member = await Client.open(staffed, await ticket('manager', staffed))
+    await member.next('welcome')
+    op1.close()
+    member.close()
+
+    const audio = await createChannel({ audio_only: true }, [])
+    const a = await Client.open(audio, await ticket('root', audio))
+    await a.next('welcome')
+    a.send({ type: 'chat', id: 'a1', text: 'oi' })
+    expect((await a.next('error', (e) => e.ref === 'a1')).cause).toBe('audio_only')
+    a.close()
+
+    const video = { url: 'https://example.com/v.mp4', name: 'v.mp4', mime: 'video/mp4' }
+    const image = { url: 'https://example.com/i.png', name: 'i.png', mime: 'image/png' }
+    const text = await createChannel({ text_only: true }, [])
+    const t = await Client.open(text, await ticket('root', text))
+    await t.next('welcome')
+    t.send({ type: 'chat', id: 't1', text: 'vídeo', attachment: video })
+    expect((await t.next('error', (e) => e.ref === 't1')).cause).toBe('text_only')
+    t.send({ type: 'chat', id: 't2', text: 'imagem', attachment: image })
+    expect((await t.next('ack', (e) => e.id === 't2')).seq).toBeGreaterThan(0)
+    t.close()
+
+    const plain = await createChannel({ disable_chat_attachments: true }, [])
+    const p = await Client.open(plain, await ticket('root', plain))
+    await p.next('welcome')
+    p.send({ type: 'chat', id: 'p1', text: 'anexo', attachment: image })
+    expect((await p.next('error', (e) => e.ref === 'p1')).cause).toBe('attachments_disabled')
+    p.close()
+  })
 })
