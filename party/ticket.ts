@@ -10,6 +10,11 @@ export interface Ticket {
   realm: string
   nick: string
   name: string
+  /**
+   * The holder's role inside the room, where the party has roles (the channel party: the member's channel permission,
+   * `participant` for a signed-in non-member, `guest`); the party re-reads members' permissions from the realm API.
+   */
+  role?: string
   /** Expiry, epoch seconds. */
   exp: number
 }

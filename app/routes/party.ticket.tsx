@@ -1,17 +1,42 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { requireUser } from '~/server/auth.server'
+import { GuestJoin } from '#shared/schemas/channel-live'
+import { apiData, orErrorResponse } from '~/server/api.server'
+import { apiFor, requireUser } from '~/server/auth.server'
 import { mintTicket } from '~/server/party.server'
 
-const Query = v.object({ party: v.picklist(['presence']) })
+const Room = v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))
+const Query = v.variant('party', [
+  v.object({ party: v.literal('presence') }),
+  /** A channel's room: the signed-in user's ticket, or a guest's (`guest` = the name shown) on a public channel. */
+  v.object({ party: v.literal('channel'), room: Room, guest: v.optional(GuestJoin.entries.name) }),
+])
 
-/** GET /party/ticket?party=presence: a fresh ticket for the realm's room of a party, minted for the signed-in user. */
+const noStore = { 'Cache-Control': 'no-store' }
+
+/**
+ * GET /party/ticket?party=presence: a fresh ticket for the realm's room of the presence party; `party=channel&room=`
+ * a channel's ticket minted by the realm API (`POST /api/channel/live/{id}/ticket`, or `…/guest` with `guest=<name>`,
+ * no session needed). Clients fetch one before each (re)connection: tickets live a minute.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request, context)
   const parsed = v.safeParse(Query, Object.fromEntries(new URL(request.url).searchParams))
   if (!parsed.success) return Response.json({ errors: [{ field: 'party', cause: 'invalid', value: null, message: 'Unknown party.' }] }, { status: 400 })
-  const ticket = await mintTicket(context, user, parsed.output.party, user.realm)
+  const q = parsed.output
+  if (q.party === 'channel') {
+    const param = { id: q.room }
+    if (q.guest !== undefined) {
+      const api = await apiFor(request, context)
+      const answer = await orErrorResponse(apiData(api.channel.live[':id'].guest.$post({ param, json: { name: q.guest } })))
+      return Response.json(answer, { headers: noStore })
+    }
+    const { api } = await requireUser(request, context)
+    const answer = await orErrorResponse(apiData(api.channel.live[':id'].ticket.$post({ param })))
+    return Response.json(answer, { headers: noStore })
+  }
+  const { user } = await requireUser(request, context)
+  const ticket = await mintTicket(context, user, q.party, user.realm)
   if (!ticket)
     return Response.json({ errors: [{ field: '', cause: 'unavailable', value: null, message: 'Live features are not configured.' }] }, { status: 503 })
-  return Response.json({ ticket, host: context.cloudflare.env.PARTYKIT_HOST, room: user.realm }, { headers: { 'Cache-Control': 'no-store' } })
+  return Response.json({ ticket, host: context.cloudflare.env.PARTYKIT_HOST, room: user.realm }, { headers: noStore })
 }

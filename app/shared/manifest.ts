@@ -165,6 +165,8 @@ export const ROUTES: RouteEntry[] = [
   // Users, channels, rooms, sessions, metaverse, assets, technical
   ...resource('user', '/user', 'mas_user', 'nick'),
   ...resource('channel', '/channel', 'sns_channel', 'channelId'),
+  // The live view of a channel (issue 13): owners and operators moderate; the party gives each their role.
+  route('channel.live', '/channel/live/:channelId', any('sns_channel_get', 'sns_channel_edit'), 'pages.channel.live'),
   ...resource('room', '/room', 'room_room', 'room'),
   ...resource('room.category', '/room/category', 'room_category', 'categoryId'),
   ...resource('room.card', '/room/card', 'room_card', 'card'),
@@ -188,6 +190,7 @@ export const ROUTES: RouteEntry[] = [
   route('public.mobile.feed', '/mobile/feed', {}, 'pages.public.mobile.feed', { public: true }),
   route('public.mobile.lesson', '/mobile/lesson', {}, 'pages.public.mobile.lesson', { public: true }),
   route('public.mobile.lesson.apply', '/mobile/lesson/:lessonId/apply', {}, 'pages.public.mobile.lesson.apply', { public: true }),
+  route('public.live', '/live/:channelId', {}, 'pages.public.live', { public: true }),
   route('public.persona.chat', '/personai/chat/:personaId', flag({}, 'persona_enabled'), 'pages.public.persona.chat', { public: true }),
 ]
 

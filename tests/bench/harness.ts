@@ -3,6 +3,8 @@ export interface BenchContext {
   base(host: string): string
   /** Process id of the server (`npm start`), whose workerd descendants serve the Worker. */
   serverPid: number
+  /** Port of the PartyKit dev server (the live parties). */
+  partyPort: number
 }
 
 export interface Scenario {

@@ -6,6 +6,7 @@ import { status as aiStatus } from './ai/status'
 import { asset } from './asset'
 import { captcha } from './captcha'
 import { channel } from './channel/channel'
+import { live as channelLive } from './channel/live'
 import type { AppEnv } from './context'
 import { outbox } from './dev/outbox'
 import { persona } from './personai/persona'
@@ -99,6 +100,7 @@ export function createApi() {
     .route('/tms/question_bank', bank)
     .route('/', entityRoutes())
     // After the entities: `/channel/category` is the channel categories' declared API.
+    .route('/channel/live', channelLive)
     .route('/channel', channel)
     .route('/tms/token', token)
     .route('/room/room', room)

@@ -126,7 +126,20 @@ async function main() {
     ...(process.env.DASH_VERSION ? ['--var', `DASH_VERSION:${process.env.DASH_VERSION}`] : []),
     ...googleVars,
   ])
-  serve('partykit', ['dev', '--port', PARTY_PORT, '--persist', `${STATE_DIR}/partykit`, '--no-hotkeys', '--var', `PARTY_SECRET=${PARTY_SECRET}`])
+  // The channel party reads channels and writes chat history and session metrics through the realm API (its service
+  // ticket is signed with the same PARTY_SECRET; README "Live channel decisions").
+  serve('partykit', [
+    'dev',
+    '--port',
+    PARTY_PORT,
+    '--persist',
+    `${STATE_DIR}/partykit`,
+    '--no-hotkeys',
+    '--var',
+    `PARTY_SECRET=${PARTY_SECRET}`,
+    '--var',
+    `REALM_API_URL=http://localhost:${PORT}`,
+  ])
   await Promise.all([waitFor(`http://localhost:${PORT}/api/version`), waitFor(`http://localhost:${PARTY_PORT}/`)])
   console.log(`
   Console and realm API ready.
@@ -135,7 +148,7 @@ async function main() {
     Realm demo                   http://demo.localhost:${PORT}/
     Realm escola                 http://escola.localhost:${PORT}/
     Realm API                    http://localhost:${PORT}/api/version
-    PartyKit                     ws://localhost:${PARTY_PORT}/parties/presence/<realm>
+    PartyKit                     ws://localhost:${PARTY_PORT}/parties/presence/<realm>, /parties/channel/<channel id>
 
 `)
   // Demo accounts, employees and a fresh token-login link (TypeScript: run through tsx).

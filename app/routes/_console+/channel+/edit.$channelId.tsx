@@ -86,6 +86,9 @@ export default function ChannelEditRoute() {
         <h1>
           {t('pages.channel.edit')}: {d.channel.name}
         </h1>
+        <Link to={`/channel/live/${encodeURIComponent(d.channel.id)}`} className="btn">
+          {t('pages.channel.live')}
+        </Link>{' '}
         <Link to="/channel" className="btn">
           {t('tms.form.back')}
         </Link>

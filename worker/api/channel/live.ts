@@ -1,0 +1,181 @@
+import { Hono } from 'hono'
+import * as v from 'valibot'
+import { ChatBatch, GuestJoin, LiveMemberChange, LiveSessionEnd } from '#shared/schemas/channel-live'
+import { signTicket, verifyTicket } from '../../../party/ticket'
+import { auditStatement } from '../../db/audit'
+import { runBatch } from '../../db/batch'
+import { insertChatStatements, insertLiveSessionStatement, listChatMessages, listLiveSessions, liveChannelState } from '../../db/channel-live'
+import { findChannel, insertMemberStatement, memberPermission, resolveNicks, updateMemberStatement } from '../../db/channels'
+import { checkWordFilter } from '../../db/word-filter'
+import { randomToken } from '../../lib/crypto'
+import { apiError } from '../../lib/errors'
+import { guarded, guardedJson } from '../../lib/guard'
+import { type AppEnv, type Ctx, parse, pathParam, requestRealm } from '../context'
+
+/**
+ * /channel/live: the channel party's side of the realm API (issue 13 "Live: the channel party").
+ * - Tickets: `POST /{id}/ticket` for a signed-in user (the ticket carries the member's permission; `participant` for
+ *   a non-member of a channel that is neither private nor invite-only; `admin` for staff who edit channels), and
+ *   `POST /{id}/guest` (public) for a guest with a name, on a public channel only (not private, invite-only or secret).
+ * - Party calls, authenticated by a service ticket (`x-party-ticket`: party `channel-api`, room = the channel, signed
+ *   with the PARTY_SECRET the Worker and the parties share, 60 s): the channel's state, chat batches (idempotent by
+ *   (channel, seq)), history, bans and promotions, and the ended session with its metrics.
+ * - `GET /{id}/session`: the channel's ended live sessions with their metrics; `GET /{id}/history`: its stored chat
+ *   (console, `sns_channel_get` or `sns_channel_edit`).
+ */
+export const PARTY_API = 'channel-api'
+const CHANNEL_PARTY = 'channel'
+const READ = { any: ['sns_channel_get', 'sns_channel_edit'] }
+
+/** The party's service ticket for this channel, or 401: the realm comes from the ticket, never from the caller. */
+async function partyCaller(c: Ctx): Promise<{ realm: string; channelId: string }> {
+  const channelId = pathParam(c, 'id')
+  const ticket = await verifyTicket(c.env.PARTY_SECRET ?? '', c.req.header('x-party-ticket') ?? null, PARTY_API, channelId)
+  if (!ticket) throw apiError(401, 'unauthorized', 'A valid party ticket is required.', 'x-party-ticket')
+  return { realm: ticket.realm, channelId }
+}
+
+async function requireLiveChannel(db: D1Database, realm: string, id: string) {
+  const state = await liveChannelState(db, realm, id)
+  if (!state) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+  return state
+}
+
+function secret(c: Ctx): string {
+  const s = c.env.PARTY_SECRET
+  if (!s) throw apiError(503, 'unavailable', 'live.unavailable', '', null)
+  return s
+}
+
+const modeOn = (modes: Record<string, unknown>, name: string) => modes[name] === true
+
+const HistoryQuery = v.object({
+  after: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'validation.integer'), v.transform(Number))),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'validation.integer'), v.transform(Number), v.minValue(1), v.maxValue(1000)), '200'),
+})
+
+export const live = new Hono<AppEnv>()
+  /** POST /channel/live/{id}/ticket: a 60 s ticket to join the channel's party, with the caller's role in it. */
+  .post(
+    '/:id/ticket',
+    guarded({}, async (c, auth) => {
+      const db = c.env.DB
+      const state = await requireLiveChannel(db, auth.realm, pathParam(c, 'id'))
+      const permission = state.members[auth.nick]
+      if (permission === 'banned') throw apiError(403, 'banned', 'live.cause.banned', 'id', state.channel.id)
+      const staff = auth.permissions.has('sns_channel_edit')
+      const closed = modeOn(state.channel.modes, 'private') || modeOn(state.channel.modes, 'invite_only')
+      if (!permission && !staff && closed) throw apiError(403, 'members_only', 'live.cause.members_only', 'id', state.channel.id)
+      const role = permission ?? (staff ? 'admin' : 'participant')
+      const ticket = await signTicket(secret(c), { party: CHANNEL_PARTY, room: state.channel.id, realm: auth.realm, nick: auth.nick, name: auth.name, role })
+      return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: CHANNEL_PARTY, room: state.channel.id, role })
+    }),
+  )
+  /** POST /channel/live/{id}/guest: a guest's ticket on a public channel (the realm is the host's, or `x-api-realm`). */
+  .post(
+    '/:id/guest',
+    guardedJson('public', GuestJoin, async (c, _auth, body) => {
+      const realm = requestRealm(c)
+      const id = pathParam(c, 'id')
+      if (!realm) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+      const state = await requireLiveChannel(c.env.DB, realm, id)
+      const m = state.channel.modes
+      if (modeOn(m, 'private') || modeOn(m, 'invite_only') || modeOn(m, 'secret')) throw apiError(403, 'members_only', 'live.cause.members_only', 'id', id)
+      const named = await checkWordFilter(c.env.DB, realm, body.name)
+      if (named.matches.length) throw apiError(422, 'word_filter', 'validation.word_filter', 'name', named.matches)
+      const nick = `guest:${randomToken(6)}`
+      const ticket = await signTicket(secret(c), { party: CHANNEL_PARTY, room: id, realm, nick, name: body.name, role: 'guest' })
+      return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: CHANNEL_PARTY, room: id, role: 'guest', nick })
+    }),
+  )
+  /** GET /channel/live/{id}/session: the channel's ended live sessions with their metrics, newest first. */
+  .get(
+    '/:id/session',
+    guarded(READ, async (c, auth) => {
+      const id = pathParam(c, 'id')
+      if (!(await findChannel(c.env.DB, auth.realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+      const items = await listLiveSessions(c.env.DB, auth.realm, id)
+      return c.json({ items, total: items.length })
+    }),
+  )
+  /** GET /channel/live/{id}/history?after=&limit=: the channel's stored chat (console), oldest first; the last `limit` without `after`. */
+  .get(
+    '/:id/history',
+    guarded(READ, async (c, auth) => {
+      const id = pathParam(c, 'id')
+      if (!(await findChannel(c.env.DB, auth.realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+      const q = parse(HistoryQuery, c.req.query())
+      const items = await listChatMessages(c.env.DB, auth.realm, id, q.after ?? null, q.limit)
+      return c.json({ items })
+    }),
+  )
+  /** GET /channel/live/{id}/state (party): the channel, its members' permissions, the realm's limits and word filter. */
+  .get(
+    '/:id/state',
+    guarded('public', async (c) => {
+      const { realm, channelId } = await partyCaller(c)
+      return c.json(await requireLiveChannel(c.env.DB, realm, channelId))
+    }),
+  )
+  /** POST /channel/live/{id}/messages (party): a batch of chat messages; (channel, seq) already stored counts once. */
+  .post(
+    '/:id/messages',
+    guardedJson('public', ChatBatch, async (c, _auth, body) => {
+      const { realm, channelId } = await partyCaller(c)
+      if (!(await findChannel(c.env.DB, realm, channelId))) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
+      const results = await runBatch(c.env.DB, insertChatStatements(c.env.DB, realm, channelId, body.messages))
+      const stored = results.reduce((n, r) => n + (r.meta.changes ?? 0), 0)
+      return c.json({ stored, received: body.messages.length })
+    }),
+  )
+  /** GET /channel/live/{id}/messages?after=&limit= (party): the history after a sequence, or the last `limit`. */
+  .get(
+    '/:id/messages',
+    guarded('public', async (c) => {
+      const { realm, channelId } = await partyCaller(c)
+      const q = parse(HistoryQuery, c.req.query())
+      const items = await listChatMessages(c.env.DB, realm, channelId, q.after ?? null, q.limit)
+      return c.json({ items })
+    }),
+  )
+  /** PUT /channel/live/{id}/member/{nick} (party): a moderator's ban or promotion to operator, audited as theirs. */
+  .put(
+    '/:id/member/:nick',
+    guardedJson('public', LiveMemberChange, async (c, _auth, body) => {
+      const { realm, channelId } = await partyCaller(c)
+      const db = c.env.DB
+      const channel = await findChannel(db, realm, channelId)
+      if (!channel) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
+      const nick = (await resolveNicks(db, realm, [pathParam(c, 'nick')])).get(pathParam(c, 'nick'))
+      if (!nick) throw apiError(422, 'member_not_found', 'validation.channel.member_not_found', 'nick', pathParam(c, 'nick'))
+      const current = await memberPermission(db, realm, channelId, nick)
+      if (current === 'owner') throw apiError(422, 'no_owner', 'validation.channel.no_owner', 'nick', nick)
+      if (current !== body.permission)
+        await runBatch(db, [
+          current
+            ? updateMemberStatement(db, realm, channelId, nick, body.permission)
+            : insertMemberStatement(db, realm, channelId, nick, body.permission, body.by),
+          auditStatement(db, {
+            realm,
+            actor: body.by,
+            action: body.permission === 'banned' ? 'live_ban' : 'live_promote',
+            entity: 'channel',
+            entityId: channelId,
+            before: current ? { member: nick, permission: current } : null,
+            after: { member: nick, permission: body.permission },
+            requestId: c.get('requestId'),
+          }),
+        ])
+      return c.json({ channel_id: channelId, nick, permission: body.permission })
+    }),
+  )
+  /** POST /channel/live/{id}/session (party): an ended live session with its metrics; the same id counts once. */
+  .post(
+    '/:id/session',
+    guardedJson('public', LiveSessionEnd, async (c, _auth, body) => {
+      const { realm, channelId } = await partyCaller(c)
+      const state = await requireLiveChannel(c.env.DB, realm, channelId)
+      const [result] = await runBatch(c.env.DB, [insertLiveSessionStatement(c.env.DB, realm, state.channel, body)])
+      return c.json({ id: body.id, stored: (result.meta.changes ?? 0) > 0 }, 201)
+    }),
+  )
