@@ -38,7 +38,7 @@ export interface Result {
 
 /**
  * The p-th percentile by nearest rank: the smallest value with at least p% of the values at or below it (rank
- * ⌈p/100 × n⌉). Until issue 12's fifth pass this read the value one rank higher (⌊p/100 × n⌋ + 1), which for 100
+ * ⌈p/100 × n⌉). An earlier version read the value one rank higher (⌊p/100 × n⌋ + 1), which for 100
  * requests made the p99 the slowest request of all; the slowest is printed as `max`.
  */
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0
