@@ -288,4 +288,51 @@ describe('transfers to recipients paid before (their reads are checked inside th
     expect((await balance(a.nick)) + (await balance(b.nick))).toBe(6)
     await expectInvariants()
   })
+
+  it('commits concurrent transfers from one wallet together, each with its own answer, movement and key', async () => {
+    const payer = await funded(100)
+    const [a, b] = [await recipient(), await recipient()]
+    // Paid before: the next transfers to them take the one-batch path, and send their write batches at once.
+    for (const r of [a, b]) expect((await move('transfer', payer.token, { targets: [r.nick], points: 1 })).status).toBe(201)
+    const keys = Array.from({ length: 12 }, () => key())
+    const results = await Promise.all(keys.map((k, i) => move('transfer', payer.token, { targets: [i % 2 ? a.nick : b.nick], points: 2, idempotency_key: k })))
+    expect(results.map((r) => r.status)).toEqual(keys.map(() => 201))
+    const bodies = (await Promise.all(results.map((r) => r.json()))) as { id: string; total: number }[]
+    expect(new Set(bodies.map((x) => x.id)).size).toBe(12)
+    // (How they were grouped depends on timing; tests/components/group-commit.test.ts drives the grouping exactly.)
+    expect([await balance(payer.nick), (await balance(a.nick)) + (await balance(b.nick))]).toEqual([100 - 2 - 24, 2 + 24])
+    // Each movement is its own balanced transaction under its own key, and a replay answers the stored movement.
+    for (const [i, k] of keys.entries()) {
+      const row = await env.DB.prepare("SELECT response FROM ledger_idempotency WHERE realm = 'demo' AND key = ?").bind(k).first<{ response: string }>()
+      expect((JSON.parse(row!.response) as { id: string }).id).toBe(bodies[i].id)
+    }
+    const replay = await move('transfer', payer.token, { targets: [b.nick], points: 2, idempotency_key: keys[0] })
+    expect(replay.headers.get('idempotent-replayed')).toBe('true')
+    expect(((await replay.json()) as { id: string }).id).toBe(bodies[0].id)
+    await expectInvariants()
+  })
+
+  it('runs each member of a failed group alone: the ones the wallet can pay commit, the others are refused', async () => {
+    const payer = await funded(5)
+    const a = await recipient()
+    expect((await move('transfer', payer.token, { targets: [a.nick], points: 1 })).status).toBe(201)
+    // 4 credits left, 10 transfers of 1 at once (one key used twice: one commits, the other replays or waits).
+    const shared = key()
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        move('transfer', payer.token, { targets: [a.nick], points: 1, idempotency_key: i === 9 ? shared : i === 8 ? shared : key() }),
+      ),
+    )
+    const statuses = results.map((r) => r.status)
+    // A grouped batch that would overdraw fails whole, then its members run alone: exactly 4 more are paid.
+    expect(await balance(payer.nick)).toBe(0)
+    expect(await balance(a.nick)).toBe(5)
+    const paid = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transaction WHERE actor = ? AND type = 'transfer'")
+      .bind(payer.nick)
+      .first<{ n: number }>()
+    expect(paid!.n).toBe(5)
+    expect(statuses.filter((x) => x === 422).length).toBeGreaterThanOrEqual(4)
+    for (const r of results.filter((x) => x.status === 422)) expect((await r.json()) as unknown).toMatchObject({ errors: [{ field: 'points' }] })
+    await expectInvariants()
+  })
 })
