@@ -2,7 +2,6 @@ import type { AccountKind, TransactionType } from '#shared/schemas/ledger-entity
 import { withNickSuffix } from '../api/device'
 import { randomToken } from '../lib/crypto'
 import { ApiError, apiError } from '../lib/errors'
-import { groupedBatch } from './group-commit'
 
 /** An account by what it is; its id is derived, so a batch can create and use it without a prior read. */
 export interface AccountRef {
@@ -114,15 +113,9 @@ export function postingStatements(db: D1Database, p: Posting, opts: { once?: boo
 }
 
 /** Runs a movement's batch; a wallet that would go below zero is the "insufficient credits" refusal (422). */
-export async function runMovement(
-  db: D1Database,
-  statements: D1PreparedStatement[],
-  insufficient: () => Promise<ApiError>,
-  /** Group commit (worker/db/group-commit.ts): concurrent movements with this key (the paying account) share a batch. */
-  group?: string,
-): Promise<D1Result[]> {
+export async function runMovement(db: D1Database, statements: D1PreparedStatement[], insufficient: () => Promise<ApiError>): Promise<D1Result[]> {
   try {
-    return await (group === undefined ? db.batch(statements) : groupedBatch(db, group, statements))
+    return await db.batch(statements)
   } catch (err) {
     const text = String(err)
     if (text.includes('wallet_not_negative')) throw await insufficient()

@@ -7,7 +7,6 @@ import { realmNickSuffix } from '../../db/realms'
 import { accountEntity, movementEntity, packageEntity, type LedgerPackage } from '#shared/schemas/ledger-entity'
 import { withNickSuffix } from '../device'
 import {
-  accountId,
   realmWallet,
   userWallet,
   type AccountRef,
@@ -218,13 +217,7 @@ export const transaction = new Hono<AppEnv>()
       }
       type TransferAnswer = ReturnType<typeof decide>['answer']
       const write = (first: D1PreparedStatement[], m: ReturnType<typeof decide>) =>
-        runMovement(
-          db,
-          [...first, ...postingStatements(db, m.p), movementAudit(c, auth, m.p)],
-          () => insufficientCredits(db, source, m.total),
-          // Concurrent transfers from one wallet commit together (worker/db/group-commit.ts).
-          accountId(source),
-        )
+        runMovement(db, [...first, ...postingStatements(db, m.p), movementAudit(c, auth, m.p)], () => insufficientCredits(db, source, m.total))
 
       // The hot path: the reads of an earlier transfer with the same recipients, checked inside the ONE write batch
       // (transferStoreIf). Anything else — a refusal, a key already used, reads found stale — takes the path below,
