@@ -11,6 +11,7 @@ import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
 import { readHostAndSession, readPageHost } from './db/sessions'
 import { sha256Hex } from './lib/crypto'
+import { RememberingRouter } from './lib/remembering-router'
 
 const handleRemix = createRequestHandler(build)
 const api = createApi()
@@ -69,7 +70,8 @@ function isCrossSiteWrite(request: Request): boolean {
   return site !== null && site !== 'same-origin' && site !== 'none'
 }
 
-const app = new Hono<AppEnv>()
+// The router remembers its answer per method and path (worker/lib/remembering-router.ts): every request is matched here.
+const app = new Hono<AppEnv>({ router: new RememberingRouter() })
 
 /** What a console page's entry read with its host (readPageHost), handed to the page's in-process API calls. */
 const pagePrefetch = new WeakMap<Request, NonNullable<InProcess['prefetch']>>()

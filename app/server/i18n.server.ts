@@ -34,6 +34,7 @@ export function i18nFor(locale: Locale): I18n {
       // language part (`pt`) as well, which supportedLngs rejects anyway (the same answer, less work per t()).
       .init({ ...i18nOptions, lng: locale, load: 'currentOnly', initImmediate: false, resources: { [locale]: { translation: catalogues[locale] } } })
     memoizeLanguageCodes(instance)
+    memoizePlainTranslations(instance)
     instances.set(locale, instance)
   }
   return instance
@@ -64,4 +65,52 @@ export function memoizeLanguageCodes(instance: I18n): void {
     }
     return found
   }
+}
+
+/** Plain translations an instance remembers; all are dropped when this many are held. */
+export const MAX_PLAIN_TRANSLATIONS = 5000
+
+/** The options react-i18next's fixed t() adds to a call without options of its own. */
+const PLAIN_OPTIONS = new Set(['lng', 'lngs', 'ns', 'keyPrefix'])
+
+/**
+ * A page calls `t(key)` a few hundred times, each resolved afresh by i18next (key parsing, the language hierarchy,
+ * resource lookup, nesting and interpolation passes: about a twentieth of a page's CPU in a profile). A call with no
+ * options of its own — only the language and namespace that react-i18next's fixed t() adds — answers the same text
+ * for as long as the instance's resources and language stay, so each instance remembers those answers (they are
+ * forgotten when a resource bundle or the language changes). Calls with values, counts, contexts, default values or
+ * several keys are not remembered.
+ */
+export function memoizePlainTranslations(instance: I18n): void {
+  const translate = instance.t.bind(instance) as unknown as (...args: unknown[]) => unknown
+  const known = new Map<string, string>()
+  const forget = () => known.clear()
+  instance.on('languageChanged', forget)
+  instance.store.on('added', forget)
+  instance.store.on('removed', forget)
+  const plain = (key: unknown, options: unknown, more: number): options is { lng?: unknown; ns?: unknown } => {
+    if (typeof key !== 'string' || more > 2) return false
+    if (options === undefined) return true
+    if (typeof options !== 'object' || options === null) return false
+    for (const [name, value] of Object.entries(options)) {
+      if (!PLAIN_OPTIONS.has(name)) return false
+      if (name === 'lng' || name === 'ns' ? value !== undefined && typeof value !== 'string' : value !== undefined) return false
+    }
+    return true
+  }
+  const t = (...args: unknown[]) => {
+    const [key, options] = args
+    if (!plain(key, options, args.length)) return translate(...args)
+    const memoKey = `${(options?.lng as string | undefined) ?? ''}\u0001${(options?.ns as string | undefined) ?? ''}\u0001${key as string}`
+    let found = known.get(memoKey)
+    if (found === undefined) {
+      const answer = translate(...args)
+      if (typeof answer !== 'string') return answer
+      if (known.size >= MAX_PLAIN_TRANSLATIONS) known.clear()
+      known.set(memoKey, answer)
+      found = answer
+    }
+    return found
+  }
+  instance.t = t as unknown as I18n['t']
 }

@@ -17,6 +17,9 @@ export interface Scenario {
   run(i: number): Promise<void>
   /** Optional step just before the timed run (e.g. reading the server's CPU time). */
   before?(): Promise<void>
+  /** Optional steps around each request, outside its timing (scenarios run one at a time read the server's CPU). */
+  beforeEach?(i: number): Promise<void>
+  afterEach?(i: number, ms: number): Promise<void>
   /** Optional figure computed after the run (e.g. an invariant check), printed beside the timings. */
   after?(): Promise<string>
 }
@@ -31,10 +34,16 @@ export interface Result {
   p50: number
   p95: number
   p99: number
+  max: number
   note: string
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+/**
+ * The p-th percentile by nearest rank: the smallest value with at least p% of the values at or below it (rank
+ * ⌈p/100 × n⌉). An earlier version read the value one rank higher (⌊p/100 × n⌋ + 1), which for 100
+ * requests made the p99 the slowest request of all; the slowest is printed as `max`.
+ */
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0
 
 export async function runScenario(s: Scenario): Promise<Result> {
   const latencies: number[] = []
@@ -46,6 +55,7 @@ export async function runScenario(s: Scenario): Promise<Result> {
     Array.from({ length: s.concurrency }, async () => {
       while (next < s.requests) {
         const i = next++
+        await s.beforeEach?.(i)
         const t0 = performance.now()
         try {
           // A request without an answer in 60 s counts as failed (and the run goes on).
@@ -59,7 +69,9 @@ export async function runScenario(s: Scenario): Promise<Result> {
         } catch {
           failures++
         }
-        latencies.push(performance.now() - t0)
+        const ms = performance.now() - t0
+        latencies.push(ms)
+        await s.afterEach?.(i, ms)
       }
     }),
   )
@@ -75,6 +87,7 @@ export async function runScenario(s: Scenario): Promise<Result> {
     p50: pct(latencies, 50),
     p95: pct(latencies, 95),
     p99: pct(latencies, 99),
+    max: latencies[latencies.length - 1] ?? 0,
     note: s.after ? await s.after() : '',
   }
 }
@@ -89,9 +102,10 @@ export function printTable(results: Result[]) {
     r.p50.toFixed(1),
     r.p95.toFixed(1),
     r.p99.toFixed(1),
+    r.max.toFixed(1),
     r.note,
   ])
-  const head = ['scenario', 'conc.', 'requests', 'failed', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'note']
+  const head = ['scenario', 'conc.', 'requests', 'failed', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'note']
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`
   console.log(line(head))

@@ -70,5 +70,5 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
       after: async () => `${refused} refused, payer left with ${await wallet('manager')}; ${await check()}`,
     },
   ]
-  return scenarios.map((s) => withCpu(s, ctx.serverPid))
+  return scenarios.map((s) => withCpu(s, ctx))
 }

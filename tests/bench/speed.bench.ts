@@ -47,13 +47,12 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
     ['models text search', '/tms/model?limit=25&like=Costa'],
   ]
   for (const [, path] of lists) await api(path)()
-  const pid = ctx.serverPid
   return [
-    withCpu({ name: 'SSR / (home), one at a time', concurrency: 1, requests: 100, run: page('/'), after: weight('/') }, pid),
-    withCpu({ name: 'SSR /user (list), one at a time', concurrency: 1, requests: 100, run: page('/user'), after: weight('/user') }, pid),
-    withCpu({ name: 'SSR / (home), 10 concurrent', concurrency: 10, requests: 100, run: page('/') }, pid),
-    withCpu({ name: 'SSR /user (list), 10 concurrent', concurrency: 10, requests: 100, run: page('/user') }, pid),
-    ...lists.map(([name, path]) => withCpu({ name: `API list ${name}: ${path}`, concurrency: 1, requests: 100, run: api(path) }, pid)),
-    withCpu({ name: 'API ledger movements list', concurrency: 1, requests: 50, run: api('/ledger/transaction/transfer?limit=25') }, pid),
+    withCpu({ name: 'SSR / (home), one at a time', concurrency: 1, requests: 100, run: page('/'), after: weight('/') }, ctx),
+    withCpu({ name: 'SSR /user (list), one at a time', concurrency: 1, requests: 100, run: page('/user'), after: weight('/user') }, ctx),
+    withCpu({ name: 'SSR / (home), 10 concurrent', concurrency: 10, requests: 100, run: page('/') }, ctx),
+    withCpu({ name: 'SSR /user (list), 10 concurrent', concurrency: 10, requests: 100, run: page('/user') }, ctx),
+    ...lists.map(([name, path]) => withCpu({ name: `API list ${name}: ${path}`, concurrency: 1, requests: 100, run: api(path) }, ctx)),
+    withCpu({ name: 'API ledger movements list', concurrency: 1, requests: 50, run: api('/ledger/transaction/transfer?limit=25') }, ctx),
   ]
 }

@@ -13,6 +13,7 @@ describe('the route matcher compiles the route table once (patches/@remix-run+ro
       expect(text, file).toContain('let { branches, byId } = rankedBranches(routes);')
       expect(text, file).toContain('const rankedShapeCache = new Map();')
       expect(text, file).toContain('const compiledPaths = new Map();')
+      expect(text, file).toContain('const firstBranchCache = new WeakMap();')
     }
   })
 
@@ -82,5 +83,36 @@ describe('the route matcher compiles the route table once (patches/@remix-run+ro
     expect(matchRoutes(routes, '/a/1')!.map((m) => m.route)).toEqual([routes[0], routes[0].children![0]])
     routes.push({ path: 'b' })
     expect(matchRoutes(routes, '/b')![0].route).toBe(routes[1])
+  })
+
+  it('answers a repeated pathname from the branch it matched first, as a full search would', () => {
+    // The first matching branch is remembered per ranked table and pathname: asking again (the server matches a page
+    // four times per request) must give the same routes and this pathname's own params, and a pathname no branch
+    // matches stays unmatched.
+    const table = (): AgnosticRouteObject[] => [
+      {
+        id: 'root',
+        path: '',
+        children: [
+          { id: 'home', index: true },
+          { id: 'user', path: 'user' },
+          { id: 'user.edit', path: 'user/edit/:nick' },
+          { id: 'user.roles', path: 'user/roles' },
+          { id: 'model', path: 'tms/model/:id?' },
+        ],
+      },
+    ]
+    const answer = (path: string) => matchRoutes(table(), path)?.map((m) => [m.route.id, m.params, m.pathname]) ?? null
+    const paths = ['/', '/user', '/user/edit/ana', '/user/edit/bia', '/user/roles', '/tms/model', '/tms/model/7', '/nowhere', '/user/edit']
+    const first = paths.map(answer)
+    for (let i = 0; i < 3; i++) expect(paths.map(answer)).toEqual(first)
+    expect(first[2]).toEqual([
+      ['root', { nick: 'ana' }, '/'],
+      ['user.edit', { nick: 'ana' }, '/user/edit/ana'],
+    ])
+    expect(first[3]![1]).toEqual(['user.edit', { nick: 'bia' }, '/user/edit/bia'])
+    expect(first[4]!.map((m) => m[0])).toEqual(['root', 'user.roles'])
+    expect(first[7]).toBeNull()
+    expect(first[8]).toBeNull()
   })
 })

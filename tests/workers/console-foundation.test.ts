@@ -144,6 +144,19 @@ describe('the console after sign-in', () => {
     expect(html).toMatch(/Bom dia|Boa tarde|Boa noite/)
   })
 
+  it("renders a closed sidebar section's list without its links, and the open section's links (the current page's)", async () => {
+    const cookie = await consoleSignIn(DEMO, 'root')
+    const home = await (await call(DEMO, '/', { headers: { cookie } })).text()
+    expect(home).toContain('aria-expanded="false" aria-controls="nav-realm"')
+    expect(home).toContain('<ul id="nav-realm" class="nav-sub" hidden=""></ul>')
+    const roles = await (await call(DEMO, '/realm/role', { headers: { cookie } })).text()
+    expect(roles).toContain('aria-expanded="true" aria-controls="nav-realm"')
+    const open = /<ul id="nav-realm" class="nav-sub">(.*?)<\/ul>/.exec(roles)?.[1] ?? ''
+    expect(open).toContain('href="/realm/role"')
+    expect(open).toContain('href="/realm"')
+    expect(open).toMatch(/aria-current="page"[^>]*href="\/realm\/role"|href="\/realm\/role"[^>]*aria-current="page"/)
+  })
+
   it('hides the realm list from a role without it, and sends a deep link to /notfound', async () => {
     const cookie = await consoleSignIn(DEMO, 'teacher')
     const html = await (await call(DEMO, '/', { headers: { cookie } })).text()

@@ -3,7 +3,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import * as build from 'remix-server-build'
 import { describe, expect, it } from 'vitest'
 import worker, { consoleLoadContext } from '../../worker/index'
-import { readPageHost } from '../../worker/db/sessions'
+import { readPageHost, sessionFrom, sessionReads } from '../../worker/db/sessions'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { countingD1, type D1Log } from './d1-counter'
 import { DEMO, consoleSignIn, signIn } from './helpers'
@@ -170,6 +170,33 @@ describe('what an API list call asks of D1', () => {
     expect(log.trips, log.trips.join('\n')).toHaveLength(2)
     expect(log.trips[0]).toContain('realm_host')
     expect(log.trips[0]).toContain('FROM session s')
+  })
+})
+
+describe('what a session lookup hands over from D1', () => {
+  it('one row per role with its permissions as one array (not a row per permission), and the same permissions', async () => {
+    const token = await signIn(DEMO, 'demo', 'root')
+    const tokenHash = await sha256Hex(token)
+    const results = await env.DB.batch(sessionReads(env.DB, tokenHash))
+    const expected = await env.DB.prepare(
+      `SELECT DISTINCT rp.permission FROM session s
+       JOIN user_role ur ON ur.realm = s.realm AND ur.nick = s.nick
+       JOIN role_permission rp ON rp.realm = ur.realm AND rp.role = ur.role
+       WHERE s.token_hash = ?`,
+    )
+      .bind(tokenHash)
+      .all<{ permission: string }>()
+    const roles = await env.DB.prepare(
+      'SELECT COUNT(*) AS n FROM session s JOIN user_role ur ON ur.realm = s.realm AND ur.nick = s.nick WHERE s.token_hash = ?',
+    )
+      .bind(tokenHash)
+      .first<{ n: number }>()
+    // root holds hundreds of permissions; they come as one row per role.
+    expect(expected.results.length).toBeGreaterThan(100)
+    expect(results[1].results).toHaveLength(roles!.n)
+    const lookup = await sessionFrom(env.DB, tokenHash, results)
+    if (lookup.status !== 'ok') throw new Error(lookup.status)
+    expect([...lookup.auth.permissions].sort()).toEqual(expected.results.map((r) => r.permission).sort())
   })
 })
 

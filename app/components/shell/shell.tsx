@@ -173,14 +173,18 @@ function NavSectionItem({ section, collapsed }: { section: VisibleSection; colla
           <Icon name="chevronDown" size={16} />
         </span>
       </button>
+      {/* A closed section's links are not rendered (hidden, they reach nobody: no screen reader, no keyboard, no
+          find-in-page); they were most of the shell's markup on every page. The list stays for aria-controls. */}
       <ul id={id} className="nav-sub" hidden={!open}>
-        {section.items.map((i) => (
-          <li key={i.route}>
-            <Link to={i.path} className="nav-link" aria-current={active?.route === i.route ? 'page' : undefined}>
-              <span className="nav-label">{t(i.label)}</span>
-            </Link>
-          </li>
-        ))}
+        {open
+          ? section.items.map((i) => (
+              <li key={i.route}>
+                <Link to={i.path} className="nav-link" aria-current={active?.route === i.route ? 'page' : undefined}>
+                  <span className="nav-label">{t(i.label)}</span>
+                </Link>
+              </li>
+            ))
+          : null}
       </ul>
     </li>
   )
