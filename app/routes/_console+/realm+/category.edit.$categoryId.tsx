@@ -1,16 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { RouteError } from '~/components/shell/route-error'
-import { CategoryScreen } from './__category-form'
-import { categoryFormData, saveCategory } from './__category.server'
+import { redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { requireRoute } from '~/server/auth.server'
 
-export const handle = { title: 'pages.realm.category.edit' }
-
-export const loader = ({ request, context, params }: LoaderFunctionArgs) => categoryFormData(request, context, 'edit', params.categoryId)
-
-export const action = ({ request, context, params }: ActionFunctionArgs) => saveCategory(request, context, 'edit', params.categoryId)
-
-export default function CategoryEditRoute() {
-  return <CategoryScreen mode="edit" />
+/**
+ * `realm/category` (seed 000 §2.2 lists it under realm administration) is the room category tree, which lives at
+ * `room/category` (seed 002): one screen, one sidebar entry; this address answers a redirect there.
+ */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireRoute(request, context, 'realm.category.edit')
+  return redirect(`/room/category/edit/${encodeURIComponent(params.categoryId ?? '')}${new URL(request.url).search}`, 302)
 }
-
-export const ErrorBoundary = RouteError
