@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { admitLive, admitRoomJoin, leaveLive } from '../../worker/lib/live-capacity'
 import { ApiError } from '../../worker/lib/errors'
-import { api, expectEnvelope, userWith } from './helpers'
+import { DEMO, api, call, expectEnvelope, userWith } from './helpers'
 import { room as roomFactory } from './factories'
 
 /**
@@ -333,5 +333,56 @@ describe('realm limits at join time', () => {
     await env.DB.prepare('UPDATE room SET closed_at = ? WHERE id = ?').bind('2026-05-01T11:30:00.000Z', r.id).run()
     expect(await refusal(admitRoomJoin(env.DB, code, r.id, 'ana', new Date('2026-05-01T11:31:00Z')))).toMatchObject({ cause: 'closed' })
     expect(await refusal(admitRoomJoin(env.DB, code, 'nope', 'ana'))).toMatchObject({ cause: 'not_found' })
+  })
+})
+
+describe('console: one room category tree, and the channel list by category', () => {
+  it('serves the tree at room/category; realm/category redirects there and the sidebar names it once', async () => {
+    const { cookie } = await userWith('demo', ['dashboard_dashboard_access', 'room_category_list', 'room_category_edit', 'room_card_list', 'mas_realm_list'])
+    const moved = await call(DEMO, '/realm/category/edit/abc?x=1', { headers: { cookie } })
+    expect(moved.status).toBe(302)
+    expect(moved.headers.get('location')).toBe('/room/category/edit/abc?x=1')
+    const html = await (await call(DEMO, '/room/category?view=tree', { headers: { cookie } })).text()
+    expect(html).toContain('role="tree"')
+    // The sidebar (the first <nav>, the main navigation) links the tree once, and no other category screen.
+    const sidebar = html.slice(html.indexOf('<nav'), html.indexOf('</nav>'))
+    expect(sidebar).toContain('href="/room/card"')
+    expect(sidebar.match(/href="\/room\/category"/g)?.length).toBe(1)
+    expect(sidebar).not.toContain('href="/realm/category"')
+  })
+
+  it('names each channel’s category in the list (API, console, CSV) and filters by it', async () => {
+    const { code, host } = await freshRealm()
+    const { token, nick, cookie } = await userWith(code, [
+      'dashboard_dashboard_access',
+      'sns_channel_list',
+      'sns_channel_create',
+      'sns_channel_category_list',
+      'sns_channel_category_create',
+    ])
+    const cat = async (name: string) => json<{ id: string }>(await api(host, 'channel/category', { method: 'POST', token, json: { name } }), 201)
+    const live = await cat('Ao vivo')
+    const events = await cat('Eventos')
+    const channel = async (name: string, category_id: string | null) =>
+      json(await api(host, 'channel', { method: 'POST', token, json: { name, category_id, members: [{ nick, permission: 'owner' }] } }), 201)
+    await channel('Canal Um', live.id)
+    await channel('Canal Dois', events.id)
+    await channel('Canal Três', null)
+    const page = await json<{ items: { name: string; category_name: string | null }[] }>(await api(host, 'channel?order=name', { token }), 200)
+    expect(page.items.map((c) => [c.name, c.category_name])).toEqual([
+      ['Canal Dois', 'Eventos'],
+      ['Canal Três', null],
+      ['Canal Um', 'Ao vivo'],
+    ])
+    const filtered = await json<{ items: { name: string }[] }>(await api(host, `channel?category_id=${live.id}`, { token }), 200)
+    expect(filtered.items.map((c) => c.name)).toEqual(['Canal Um'])
+    const html = await (await call(host, `/channel?category_id=${events.id}`, { headers: { cookie } })).text()
+    const rows = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/gs)].map((m) => m[1]).filter((r) => r.includes('<td'))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toContain('Canal Dois')
+    expect(rows[0]).toContain('Eventos')
+    expect(html).toMatch(new RegExp(`<option[^>]*value="${live.id}"[^>]*>Ao vivo</option>`))
+    const csv = await (await call(host, '/export/channel?order=name', { headers: { cookie } })).text()
+    expect(csv.trim().split('\n')[1]).toContain('Eventos')
   })
 })
