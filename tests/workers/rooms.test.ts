@@ -262,6 +262,15 @@ describe('room count per category', () => {
     await json(await api(host, 'room/room', { method: 'POST', token, json: { name: 'Sala C', category_id: leaf.id } }), 201)
     expect(await json(await api(host, `room/category/${top.id}/count`, { token }), 200)).toEqual({ id: top.id, rooms: 1, rooms_in_tree: 3 })
     expect(await json(await api(host, `room/category/${leaf.id}/count`, { token }), 200)).toEqual({ id: leaf.id, rooms: 2, rooms_in_tree: 2 })
+    // The room list names each room's category and filters by one.
+    const listed = await json<{ items: { name: string; category_name: string | null }[] }>(
+      await api(host, `room/room?category_id=${leaf.id}&order=name`, { token }),
+      200,
+    )
+    expect(listed.items.map((r) => [r.name, r.category_name])).toEqual([
+      ['Sala B', 'Folha'],
+      ['Sala C', 'Folha'],
+    ])
     for (const id of ['nope', top.id]) {
       const res = await expectEnvelope(await api(other.host, `room/category/${id}/count`, { token: other.token }), 404, 'category_not_located')
       expect(res.errors[0]).toMatchObject({ field: 'id', value: id, message: 'validation.room.category_not_located' })

@@ -1,5 +1,8 @@
 import type { RoomMember } from '#shared/schemas/room'
 
+/** The room list's computed `category_name`: the name of the row's room category (null without one). */
+export const ROOM_CATEGORY_NAME_COLUMN = 'SELECT k.name FROM room_category k WHERE k.realm = "room".realm AND k.id = "room".category_id'
+
 /** True when another row of `table` in the realm has this name (case-insensitive); `self` is the row being edited. */
 export async function roomNameTaken(db: D1Database, realm: string, table: 'room' | 'room_group', name: string, self?: string): Promise<boolean> {
   const twin = await db

@@ -58,6 +58,8 @@ export type Room = RoomInput & {
   parent_id: string | null
   /** When the room was closed (a closed parent's breakouts are closed with it); null while open. */
   closed_at: string | null
+  /** The category's name, in list answers only. */
+  category_name?: string | null
   member_count: number
   created_at: string
   created_by: string
@@ -65,7 +67,7 @@ export type Room = RoomInput & {
   updated_by: string
 }
 
-export const roomEntity = defineEntity<Room>({
+export const roomEntity = defineEntity<Omit<Room, 'category_name'>>({
   name: 'room',
   table: 'room',
   key: 'id',

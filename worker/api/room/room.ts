@@ -16,6 +16,7 @@ import {
   roomCategoryExists,
   roomCountAndLimit,
   roomMemberCountAndLimit,
+  ROOM_CATEGORY_NAME_COLUMN,
   roomNameTaken,
   taskTargetsOf,
 } from '../../db/rooms'
@@ -69,6 +70,8 @@ async function checkLinks(c: Ctx, auth: Auth, body: RoomInput) {
 }
 
 const roomCrud = crud(roomEntity, {
+  // The list names each room's category (its column and the CSV export).
+  computed: { category_name: ROOM_CATEGORY_NAME_COLUMN },
   permissions: {
     list: 'room_room_list',
     get: ['room_room_get', 'room_room_edit'],
