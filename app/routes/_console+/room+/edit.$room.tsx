@@ -243,10 +243,12 @@ function Cards({ cards }: { cards: { id: string; label: string; url: string | nu
         <ul className="member-list">
           {cards.map((c) => (
             <li key={c.id}>
-              <span>{c.label}</span>
+              <span>
+                {c.label} {c.url ? <span className="hint">{c.url}</span> : null}
+              </span>
               {c.url ? (
-                <a className="btn" href={c.url} target="_blank" rel="noopener noreferrer" aria-label={t('room.cards.open', { label: c.label })}>
-                  <Icon name="external" /> {c.url}
+                <a className="btn" href={c.url} target="_blank" rel="noopener noreferrer">
+                  <Icon name="external" /> {t('room.cards.open', { label: c.label })}
                 </a>
               ) : null}
             </li>
