@@ -2,11 +2,11 @@ import { when } from '~/lib/list-format'
 import type { ListSpec } from '~/lib/lists'
 import type { Category } from '#shared/schemas/category'
 
-/** Room categories as a flat list: the CSV export of the tree screen (`realm/category`). */
+/** Room categories as a flat list: the CSV export of the tree screen (`room/category`). */
 export const categoryList: ListSpec<Category> = {
   name: 'category',
   apiPath: 'room/category',
-  route: 'realm.category.list',
+  route: 'room.category.list',
   rowId: (r) => r.id,
   columns: [
     { id: 'id', label: 'resources.category.fields.id', width: 140 },

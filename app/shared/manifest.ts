@@ -21,6 +21,8 @@ export interface RouteEntry {
   unsaved?: boolean
   /** The sidebar is hidden on this page (full-screen previews and live controls). */
   hideSidebar?: boolean
+  /** Another address of the screen at this path: the route guards, then redirects there (no screen of its own). */
+  redirectTo?: string
 }
 
 const all = (...permissions: string[]): Access => ({ all: permissions })
@@ -32,12 +34,19 @@ function route(id: string, path: string, access: Access, title: string, extra: P
 }
 
 /** list / create / edit(:param) routes of one resource, named `<id>.list`, `<id>.create`, `<id>.edit`. */
-function resource(id: string, path: string, perm: string, param: string, opts: { flags?: RealmFlag[]; unsaved?: boolean } = {}): RouteEntry[] {
+function resource(
+  id: string,
+  path: string,
+  perm: string,
+  param: string,
+  opts: { flags?: RealmFlag[]; unsaved?: boolean; redirectTo?: string } = {},
+): RouteEntry[] {
   const f = (a: Access) => (opts.flags ? flag(a, ...opts.flags) : a)
+  const to = (suffix: string) => (opts.redirectTo ? { redirectTo: `${opts.redirectTo}${suffix}` } : {})
   return [
-    route(`${id}.list`, path, f(all(`${perm}_list`)), `pages.${id}.list`),
-    route(`${id}.create`, `${path}/create`, f(all(`${perm}_create`)), `pages.${id}.create`, { unsaved: opts.unsaved }),
-    route(`${id}.edit`, `${path}/edit/:${param}`, f(all(`${perm}_edit`)), `pages.${id}.edit`, { unsaved: opts.unsaved }),
+    route(`${id}.list`, path, f(all(`${perm}_list`)), `pages.${id}.list`, to('')),
+    route(`${id}.create`, `${path}/create`, f(all(`${perm}_create`)), `pages.${id}.create`, { unsaved: opts.unsaved, ...to('/create') }),
+    route(`${id}.edit`, `${path}/edit/:${param}`, f(all(`${perm}_edit`)), `pages.${id}.edit`, { unsaved: opts.unsaved, ...to(`/edit/:${param}`) }),
   ]
 }
 
@@ -146,7 +155,8 @@ export const ROUTES: RouteEntry[] = [
   route('role.create', '/realm/role/create', all('mas_role_create'), 'pages.role.create', { unsaved: true }),
   route('role.edit', '/realm/role/:realm/edit/:role', all('mas_role_edit'), 'pages.role.edit', { unsaved: true }),
   route('realm.report', '/realm/report', all('mas_report_list'), 'pages.realm.report'),
-  ...resource('realm.category', '/realm/category', 'room_category', 'categoryId'),
+  // The room category tree's screens are room/category's (seed 002); realm/category (seed 000) redirects there.
+  ...resource('realm.category', '/realm/category', 'room_category', 'categoryId', { redirectTo: '/room/category' }),
   route('realm.word_filter', '/realm/word_filter', all('mas_word_filter_get'), 'pages.realm.word_filter'),
   route('realm.ai', '/realm/ai', any('mas_realm_get', 'mas_realm_edit'), 'pages.realm.ai'),
   route('realm.extra_field', '/realm/extra_field', all('mas_extra_field_list'), 'pages.realm.extra_field'),
@@ -169,7 +179,6 @@ export const ROUTES: RouteEntry[] = [
   route('channel.live', '/channel/live/:channelId', any('sns_channel_get', 'sns_channel_edit'), 'pages.channel.live'),
   ...resource('room', '/room', 'room_room', 'room'),
   ...resource('room.category', '/room/category', 'room_category', 'categoryId'),
-  ...resource('room.card', '/room/card', 'room_card', 'card'),
   route('session.list', '/session', all('csm_session_list'), 'pages.session.list'),
   route('session.detail', '/session/detail/:sessionId', all('csm_session_get'), 'pages.session.detail'),
   route('session.create', '/session/create', all('csm_session_create'), 'pages.session.create'),
@@ -291,7 +300,6 @@ export const NAV: NavSection[] = [
       item('realm.list'),
       item('role.list'),
       item('realm.report'),
-      item('realm.category.list'),
       item('realm.word_filter'),
       item('realm.ai'),
       item('realm.extra_field'),

@@ -5,7 +5,7 @@ import { ModelInput } from '#shared/schemas/tms/model'
 import { issuesToErrors } from '#shared/schemas/error'
 import { RealmApiError, orNull, validBody } from '~/server/api.server'
 import { rowResult } from '~/server/entity-form.server'
-import { CategoryNodes, parentOptions } from '~/routes/_console+/realm+/__category.server'
+import { CategoryNodes, parentOptions } from '~/routes/_console+/room+/__category.server'
 
 /** What a rejected call carries, for the assertions below. */
 function refusal(run: () => unknown): RealmApiError {

@@ -52,7 +52,8 @@ const pattern = (entry: RouteEntry) => new RegExp(`^${entry.path.replace(/[.*+?^
 const pt = catalogues['pt-BR']
 const routeOf = (id: string) => ROUTES.find((r) => r.id === id)!
 const built = builtConsolePaths()
-const SCREENS = ROUTES.filter((r) => !r.public && built.has(normalise(r.path)))
+// A route that redirects to another address (`redirectTo`) has no screen of its own: its target is walked.
+const SCREENS = ROUTES.filter((r) => !r.public && !r.redirectTo && built.has(normalise(r.path)))
 const WITHOUT_PARAMS = SCREENS.filter((r) => !r.path.includes(':'))
 const WITH_PARAMS = SCREENS.filter((r) => r.path.includes(':'))
 

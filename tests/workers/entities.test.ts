@@ -48,6 +48,20 @@ const EXAMPLES: Record<string, { valid: () => Record<string, unknown>; change: R
       [{ name: 'Esportes', priority: -1 }, 'priority'],
     ],
   },
+  room_card: {
+    valid: () => ({
+      type: 'link',
+      label: `Biblioteca ${crypto.randomUUID().slice(0, 6)}`,
+      url: 'https://lib.example/{realm}?u={nick}',
+      icon: '/icons/book.svg',
+    }),
+    change: { type: 'room', url: '/live/{room}', label_id: 'card.library' },
+    invalid: [
+      [{ label: 'Card', url: 'https://x.example/{user}' }, 'url'],
+      [{ label: 'Card', url: '/only/a/path' }, 'url'],
+      [{ label: '', url: 'https://x.example' }, 'label'],
+    ],
+  },
   tms_category: {
     valid: () => ({ name: `Disciplina ${crypto.randomUUID().slice(0, 6)}`, parent_id: null, required: true, multi_selection: false, embed: false }),
     change: { required: false, show_in_navigation: true },

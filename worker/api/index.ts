@@ -35,6 +35,7 @@ import { report } from './mas/report'
 import { session } from './mas/session'
 import { user } from './mas/user'
 import { registration } from './registration'
+import { cardOpen } from './room/card'
 import { category as roomCategory } from './room/category'
 import { roomGroup } from './room/group'
 import { metaverse } from './room/metaverse'
@@ -94,6 +95,8 @@ export function createApi() {
     .route('/mas/error_log', errorLog)
     .route('/room/category', roomCategory)
     .route('/room/metaverse', metaverse)
+    // Before the entities: the declared cards' API (`/room/card`) has no `/{id}/open`.
+    .route('/room/card', cardOpen)
     .route('/asset', asset)
     .route('/tms/model', model)
     .route('/tms/task', task)

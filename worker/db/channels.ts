@@ -1,6 +1,9 @@
 import type { ChannelMember, MemberPermission } from '#shared/schemas/channel'
 import { likePattern } from './entity-rows'
 
+/** The channel list's computed `category_name`: the name of the row's category (null without one). */
+export const CHANNEL_CATEGORY_NAME_COLUMN = 'SELECT k.name FROM channel_category k WHERE k.realm = "channel".realm AND k.id = "channel".category_id'
+
 /** Channels, their members and categories (issue 13). Every statement is scoped by the realm. */
 
 /** A channel of the realm (id, name, owner), or null. */

@@ -1,5 +1,8 @@
 import type { RoomMember } from '#shared/schemas/room'
 
+/** The room list's computed `category_name`: the name of the row's room category (null without one). */
+export const ROOM_CATEGORY_NAME_COLUMN = 'SELECT k.name FROM room_category k WHERE k.realm = "room".realm AND k.id = "room".category_id'
+
 /** True when another row of `table` in the realm has this name (case-insensitive); `self` is the row being edited. */
 export async function roomNameTaken(db: D1Database, realm: string, table: 'room' | 'room_group', name: string, self?: string): Promise<boolean> {
   const twin = await db
@@ -110,4 +113,118 @@ export async function groupChoices(db: D1Database, realm: string): Promise<{ id:
       .bind(realm)
       .all<{ id: string; name: string; rooms: string }>()
   ).results
+}
+
+/** The room's breakout rooms (one level under it), by name. */
+export async function listBreakouts(
+  db: D1Database,
+  realm: string,
+  parentId: string,
+): Promise<{ id: string; name: string; closed_at: string | null; member_count: number }[]> {
+  const { results } = await db
+    .prepare('SELECT id, name, closed_at, member_count FROM room WHERE realm = ? AND parent_id = ? ORDER BY name LIMIT 1000')
+    .bind(realm, parentId)
+    .all<{ id: string; name: string; closed_at: string | null; member_count: number }>()
+  return results
+}
+
+/** How many breakout rooms the room has. */
+export async function breakoutCount(db: D1Database, realm: string, parentId: string): Promise<number> {
+  const row = await db.prepare('SELECT COUNT(*) AS n FROM room WHERE realm = ? AND parent_id = ?').bind(realm, parentId).first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+/** Closes the room and its open breakout rooms at `at` (rooms already closed keep their time). */
+export function closeRoomStatement(db: D1Database, realm: string, id: string, at: string, by: string): D1PreparedStatement {
+  return db
+    .prepare('UPDATE room SET closed_at = ?3, updated_at = ?3, updated_by = ?4 WHERE realm = ?1 AND (id = ?2 OR parent_id = ?2) AND closed_at IS NULL')
+    .bind(realm, id, at, by)
+}
+
+/** Reopens one room (its breakouts stay closed: a breakout is opened again on its own). */
+export function reopenRoomStatement(db: D1Database, realm: string, id: string, at: string, by: string): D1PreparedStatement {
+  return db.prepare('UPDATE room SET closed_at = NULL, updated_at = ?3, updated_by = ?4 WHERE realm = ?1 AND id = ?2').bind(realm, id, at, by)
+}
+
+/** The ids among `ids` that are room cards of the realm. */
+export async function existingCards(db: D1Database, realm: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set()
+  const { results } = await db
+    .prepare('SELECT c.id FROM room_card c, json_each(?2) j WHERE c.realm = ?1 AND c.id = j.value')
+    .bind(realm, JSON.stringify(ids))
+    .all<{ id: string }>()
+  return new Set(results.map((r) => r.id))
+}
+
+/** The room's cards in its order (id, type, label, icons), skipping ids no longer stored. */
+export async function roomCards(
+  db: D1Database,
+  realm: string,
+  roomId: string,
+): Promise<{ id: string; type: string; label: string; icon: string; dark_icon: string }[]> {
+  const { results } = await db
+    .prepare(
+      'SELECT c.id, c.type, c.label, c.icon, c.dark_icon FROM room r, json_each(r.cards) j JOIN room_card c ON c.realm = r.realm AND c.id = j.value WHERE r.realm = ? AND r.id = ? ORDER BY j.key',
+    )
+    .bind(realm, roomId)
+    .all<{ id: string; type: string; label: string; icon: string; dark_icon: string }>()
+  return results
+}
+
+/** How many rooms list the card. */
+export async function roomsHoldingCard(db: D1Database, realm: string, cardId: string): Promise<number> {
+  const row = await db
+    .prepare('SELECT COUNT(*) AS n FROM room r, json_each(r.cards) j WHERE r.realm = ? AND j.value = ?')
+    .bind(realm, cardId)
+    .first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+/** One card of the realm with what opening it needs, or null. */
+export function findCard(db: D1Database, realm: string, id: string): Promise<{ id: string; type: string; url: string } | null> {
+  return db.prepare('SELECT id, type, url FROM room_card WHERE realm = ? AND id = ?').bind(realm, id).first<{ id: string; type: string; url: string }>()
+}
+
+/** What opening a card in a room, or joining a room, reads of the room. */
+export function roomForOpen(
+  db: D1Database,
+  realm: string,
+  id: string,
+): Promise<{
+  id: string
+  name: string
+  parent_id: string | null
+  closed_at: string | null
+  enable_at: string | null
+  disable_at: string | null
+  cards: string
+} | null> {
+  return db.prepare('SELECT id, name, parent_id, closed_at, enable_at, disable_at, cards FROM room WHERE realm = ? AND id = ?').bind(realm, id).first()
+}
+
+/**
+ * Rooms per category: in the category itself, and in it or any category below it (the realm's tree is at most
+ * 10,000 categories, walked by a recursive CTE).
+ */
+export async function roomCountByCategory(db: D1Database, realm: string, id: string): Promise<{ rooms: number; rooms_in_tree: number }> {
+  const row = await db
+    .prepare(
+      `WITH RECURSIVE tree(id) AS (SELECT ?2 UNION SELECT c.id FROM room_category c JOIN tree t ON c.parent = t.id WHERE c.realm = ?1)
+       SELECT (SELECT COUNT(*) FROM room WHERE realm = ?1 AND category_id = ?2) AS rooms,
+              (SELECT COUNT(*) FROM room WHERE realm = ?1 AND category_id IN (SELECT id FROM tree)) AS rooms_in_tree`,
+    )
+    .bind(realm, id)
+    .first<{ rooms: number; rooms_in_tree: number }>()
+  return { rooms: row?.rooms ?? 0, rooms_in_tree: row?.rooms_in_tree ?? 0 }
+}
+
+/** Whether the realm has this room category. */
+export async function roomCategoryExists(db: D1Database, realm: string, id: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM room_category WHERE realm = ? AND id = ?').bind(realm, id).first()) !== null
+}
+
+/** The name of one room filed under the category, or null. */
+export async function firstRoomInCategory(db: D1Database, realm: string, id: string): Promise<string | null> {
+  const row = await db.prepare('SELECT name FROM room WHERE realm = ? AND category_id = ? LIMIT 1').bind(realm, id).first<{ name: string }>()
+  return row?.name ?? null
 }

@@ -88,6 +88,8 @@ export interface CrudOptions<Row extends Record<string, unknown>, C extends v.Ge
   beforeDelete?: (c: Ctx, auth: Auth, existing: Row) => void | Promise<void>
   /** More statements for the write's batch (rows of related tables), so they commit or fail with it. */
   statements?: (c: Ctx, auth: Auth, write: CrudWrite) => D1PreparedStatement[] | Promise<D1PreparedStatement[]>
+  /** Computed columns of each list item: name → SQL expression over the row (built in worker/db). */
+  computed?: Record<string, string>
   /** Derived fields of get and write answers, also given to the audit record's `before` of an update. */
   expand?: (c: Ctx, row: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
 }
@@ -137,7 +139,7 @@ export function crud<Row extends Record<string, unknown>, C extends v.GenericSch
     guarded(accessOf(opts.permissions.list, opts.flags), async (c, auth) => {
       const query = parse(ListQuery, c.req.query())
       const scope = opts.listScope ? await opts.listScope(c, auth) : await scopeOf(c, auth)
-      return c.json(await listRows(c.env.DB, desc, scope, query, filterScope(desc, c.req.query())))
+      return c.json(await listRows(c.env.DB, desc, scope, query, filterScope(desc, c.req.query()), opts.computed ? { computed: opts.computed } : undefined))
     }),
   )
 

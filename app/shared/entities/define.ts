@@ -73,7 +73,7 @@ export interface PlainEntity<Row extends Record<string, unknown> = Record<string
   /** Flash message key after a save (given the saved row's label as `name`). */
   saved: string
   /** Refuses deleting a row still referenced (kind given to worker/db/tms usage()). */
-  inUse?: 'category' | 'genre' | 'skill' | 'channel_category'
+  inUse?: 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card'
 }
 
 /** Field label key: `resources.<name>.fields.<field>` (the stamps share `resources.tms.fields.*`). */

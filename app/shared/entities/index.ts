@@ -1,6 +1,7 @@
 import type { PlainEntity } from './define'
 import channelCategory from './channel-category'
 import metaverseRoom from './metaverse-room'
+import roomCard from './room-card'
 import skill from './tms-assessed-skill'
 import category from './tms-category'
 import genre from './tms-genre'
@@ -10,7 +11,7 @@ import genre from './tms-genre'
  * import.meta.glob), so this is the one list a new entity is added to; tests/workers/entities.test.ts fails when a
  * file of this folder is missing here.
  */
-export const PLAIN_ENTITIES: PlainEntity[] = [category, skill, genre, metaverseRoom, channelCategory] as PlainEntity[]
+export const PLAIN_ENTITIES: PlainEntity[] = [category, skill, genre, metaverseRoom, channelCategory, roomCard] as PlainEntity[]
 
 /** The plain entity named `name`, or undefined. */
 export const plainEntity = (name: string) => PLAIN_ENTITIES.find((e) => e.name === name)

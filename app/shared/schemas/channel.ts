@@ -201,6 +201,8 @@ export type Channel = {
   realm: string
   name: string
   category_id: string | null
+  /** The category's name, in list answers only. */
+  category_name?: string | null
   banner_file_id: string
   banner_url: string
   avatar_file_id: string
@@ -218,7 +220,7 @@ export type Channel = {
   updated_by: string
 }
 
-export const channelEntity = defineEntity<Channel>({
+export const channelEntity = defineEntity<Omit<Channel, 'category_name'>>({
   name: 'channel',
   table: 'channel',
   key: 'id',

@@ -4,11 +4,13 @@ import { Id, Instant, fieldPath } from './tms/common'
 import { ExtraValues } from './user'
 
 /**
- * Rooms as plain entities (seed 002 §3 "Room": name, topic, type lecture or meeting, enable_at, disable_at), with
- * members and room groups: enough to publish tasks to rooms, room members and room groups. The rooms issue adds
- * recording, categories, breakout rooms and cards.
+ * Rooms (seed 002 §3 "Room": name, topic, session recording, category, type lecture or meeting, activity window
+ * enable_at < disable_at, breakout rooms, cards), with members and room groups (a room's "group": named lists of
+ * rooms tasks are published to). Breakouts are rooms whose `parent_id` names a top-level room (one level; created
+ * and closed from the parent, `POST /room/room/{id}/breakout`, `POST /room/room/{id}/close`).
  */
 export const ROOM_TYPES = ['lecture', 'meeting'] as const
+export const ROOM_CARDS_MAX = 50
 
 export const RoomName = v.pipe(
   v.string('validation.required'),
@@ -25,6 +27,19 @@ export const RoomInput = v.pipe(
     type: v.optional(v.picklist(ROOM_TYPES, 'validation.picklist'), 'lecture'),
     enable_at: v.optional(v.nullable(Instant), null),
     disable_at: v.optional(v.nullable(Instant), null),
+    /** Sessions of the room are recorded (seed 002 §3 "session recording"; the realm's csm `room_enable` governs the recorder). */
+    recording: v.optional(v.boolean('validation.boolean'), false),
+    /** A room category of the realm (the tree of `room/category`), or none. */
+    category_id: v.optional(v.nullable(Id), null),
+    /** The room's cards (ids of `room/card`), in the order shown; at most 50, no repeats. */
+    cards: v.optional(
+      v.pipe(
+        v.array(Id),
+        v.maxLength(ROOM_CARDS_MAX, 'validation.max_items'),
+        v.check((ids) => new Set(ids).size === ids.length, 'validation.room.card_duplicate'),
+      ),
+      [],
+    ),
     /** Values of the realm's extra fields of rooms, by key (required ones are checked by the API). */
     extra: v.optional(ExtraValues, {}),
   }),
@@ -39,6 +54,12 @@ export type RoomInput = v.InferOutput<typeof RoomInput>
 export type Room = RoomInput & {
   id: string
   realm: string
+  /** The parent room of a breakout; null for a top-level room. */
+  parent_id: string | null
+  /** When the room was closed (a closed parent's breakouts are closed with it); null while open. */
+  closed_at: string | null
+  /** The category's name, in list answers only. */
+  category_name?: string | null
   member_count: number
   created_at: string
   created_by: string
@@ -46,7 +67,7 @@ export type Room = RoomInput & {
   updated_by: string
 }
 
-export const roomEntity = defineEntity<Room>({
+export const roomEntity = defineEntity<Omit<Room, 'category_name'>>({
   name: 'room',
   table: 'room',
   key: 'id',
@@ -59,6 +80,11 @@ export const roomEntity = defineEntity<Room>({
     type: { type: 'text', sort: true, list: true, filter: 'eq' },
     enable_at: { type: 'text', sort: true, list: true, nullable: true },
     disable_at: { type: 'text', sort: true, list: true, nullable: true },
+    recording: { type: 'bool', list: true },
+    category_id: { type: 'text', list: true, filter: 'eq', nullable: true },
+    parent_id: { type: 'text', list: true, filter: 'eq', nullable: true },
+    closed_at: { type: 'text', list: true, nullable: true },
+    cards: { type: 'json', list: true },
     member_count: { type: 'int', sort: true, list: true },
     extra: { type: 'json' },
     created_at: { type: 'text', sort: true, list: true, filter: 'date' },
@@ -110,3 +136,7 @@ export const roomGroupEntity = defineEntity<RoomGroup>({
   },
   defaultOrder: 'name',
 })
+
+/** A breakout room created from its parent's screen: its name (the rest is copied from the parent). */
+export const BreakoutInput = v.object({ name: RoomName })
+export type BreakoutInput = v.InferOutput<typeof BreakoutInput>

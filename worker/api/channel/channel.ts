@@ -20,6 +20,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import {
+  CHANNEL_CATEGORY_NAME_COLUMN,
   channelCategoryExists,
   channelMemberCountAndLimit,
   channelNameTaken,
@@ -140,6 +141,8 @@ async function channelValues(c: Ctx, auth: Auth, body: Body, existing?: Channel)
 }
 
 const channelCrud = crud(channelEntity, {
+  // The list names each channel's category (its column and the CSV export).
+  computed: { category_name: CHANNEL_CATEGORY_NAME_COLUMN },
   permissions: {
     list: 'sns_channel_list',
     get: ['sns_channel_get', 'sns_channel_edit'],

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { runBatch } from '../../db/batch'
-import { allRoomCategories, firstChildCategory } from '../../db/rooms'
+import { allRoomCategories, firstChildCategory, firstRoomInCategory, roomCategoryExists, roomCountByCategory } from '../../db/rooms'
 import * as v from 'valibot'
 import { buildTree, CategoryCreate, CategoryUpdate, categoryEntity, type Category } from '#shared/schemas/category'
 import { ListQuery, RealmCode } from '#shared/schemas/common'
@@ -126,6 +126,19 @@ export const category = new Hono<AppEnv>()
       return c.json({ ...page, items: page.items.map((r) => byId.get(r.id) ?? r) })
     }),
   )
+  /**
+   * GET /room/category/{id}/count: how many rooms the category holds (`rooms`), and with every category below it
+   * (`rooms_in_tree`); 404 `category_not_located` ("Category not located", seed 002 §8) for a category the
+   * caller's realm does not have.
+   */
+  .get(
+    '/:id/count',
+    guarded({ any: ['room_category_list', 'room_category_get', 'room_room_list'] }, async (c, auth) => {
+      const id = pathParam(c, 'id')
+      if (!(await roomCategoryExists(c.env.DB, auth.realm, id))) throw apiError(404, 'category_not_located', 'validation.room.category_not_located', 'id', id)
+      return c.json({ id, ...(await roomCountByCategory(c.env.DB, auth.realm, id)) })
+    }),
+  )
   /** GET /room/category/{id}?realm=&root=&with_children=: one category (or, with root, the top of its tree). */
   .get(
     '/:id',
@@ -179,13 +192,15 @@ export const category = new Hono<AppEnv>()
       return c.json({ ...existing, ...values })
     }),
   )
-  /** DELETE /room/category/{id}: refused while it has sub-categories (409 in_use). */
+  /** DELETE /room/category/{id}: refused while it has sub-categories or rooms (409 in_use). */
   .delete(
     '/:id',
     guarded({ all: ['room_category_delete'] }, async (c, auth) => {
       const existing = await load(c, auth)
       const child = await firstChildCategory(c.env.DB, auth.realm, existing.id)
       if (child) throw apiError(409, 'in_use', 'validation.category.has_children', 'id', child)
+      const room = await firstRoomInCategory(c.env.DB, auth.realm, existing.id)
+      if (room) throw apiError(409, 'in_use', 'validation.category.has_rooms', 'id', room)
       await runBatch(c.env.DB, [
         deleteStatement(c.env.DB, categoryEntity, { where: 'realm = ?', params: [auth.realm] }, existing.id),
         audit(c, auth, 'delete', existing.id, existing),

@@ -1,23 +1,31 @@
 import { Hono } from 'hono'
 import { runBatch } from '../../db/batch'
 import {
+  breakoutCount,
+  closeRoomStatement,
   deleteRoomMemberStatement,
+  existingCards,
   findRoom,
   groupsHoldingRoom,
   insertRoomMemberStatement,
   isRoomMember,
+  listBreakouts,
   listRoomMembers,
+  reopenRoomStatement,
+  roomCards,
+  roomCategoryExists,
   roomCountAndLimit,
   roomMemberCountAndLimit,
+  ROOM_CATEGORY_NAME_COLUMN,
   roomNameTaken,
   taskTargetsOf,
 } from '../../db/rooms'
 import { findNickWithSuffix } from '../../db/users'
 import { Id } from '#shared/schemas/tms/common'
-import { RoomInput, RoomMemberInput, roomEntity, type Room } from '#shared/schemas/room'
+import { BreakoutInput, RoomInput, RoomMemberInput, roomEntity, type Room } from '#shared/schemas/room'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
-import { crud } from '../../lib/entity'
+import { crud, decodeRow, getRawRow, insertStatement } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
 import { guarded, guardedJson } from '../../lib/guard'
@@ -25,8 +33,8 @@ import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 /**
- * /room/room and /room/group: plain rooms with members, and groups of rooms, enough to publish tasks (the rooms
- * issue adds the rest of seed 002's room). Paths sit under `/room/` beside `/room/category` and `/room/card`.
+ * /room/room and /room/group: rooms with members, breakouts and cards, and groups of rooms (seed 002 §3 "Room").
+ * Paths sit under `/room/` beside `/room/category` and `/room/card`.
  */
 export const stamp = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
 export const born = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), created_by: auth.nick, ...stamp(auth) })
@@ -46,13 +54,24 @@ async function requireExtraFields(c: Ctx, auth: Auth, extra: Record<string, stri
   if (errors.length) throw new ApiError(422, errors)
 }
 
-/** The realm's `max_rooms` (-1: no limit) caps how many rooms it has (seed 002 realm limits). */
+/** The realm's `max_rooms` (-1: no limit) caps how many rooms it has, breakouts included (seed 002 realm limits). */
 async function roomLimit(c: Ctx, auth: Auth) {
   const row = await roomCountAndLimit(c.env.DB, auth.realm)
   if (row && row.max >= 0 && row.n >= row.max) throw apiError(422, 'limit', 'validation.room.max_rooms', 'name', row.max)
 }
 
+/** The category must be one of the realm's room categories; each card one of its cards (422 on the field). */
+async function checkLinks(c: Ctx, auth: Auth, body: RoomInput) {
+  if (body.category_id !== null && !(await roomCategoryExists(c.env.DB, auth.realm, body.category_id)))
+    throw apiError(422, 'not_found', 'validation.room.unknown_category', 'category_id', body.category_id)
+  const found = await existingCards(c.env.DB, auth.realm, body.cards)
+  const i = body.cards.findIndex((id) => !found.has(id))
+  if (i >= 0) throw apiError(422, 'not_found', 'validation.room.unknown_card', `cards.${i}`, body.cards[i])
+}
+
 const roomCrud = crud(roomEntity, {
+  // The list names each room's category (its column and the CSV export).
+  computed: { category_name: ROOM_CATEGORY_NAME_COLUMN },
   permissions: {
     list: 'room_room_list',
     get: ['room_room_get', 'room_room_edit'],
@@ -64,20 +83,29 @@ const roomCrud = crud(roomEntity, {
   update: RoomInput,
   beforeCreate: async (c, auth, body) => {
     await uniqueName(c, auth, 'room', body.name)
+    await checkLinks(c, auth, body)
     await roomLimit(c, auth)
     await requireExtraFields(c, auth, body.extra)
-    return { ...body, ...born(auth), member_count: 0 }
+    return { ...body, ...born(auth), parent_id: null, closed_at: null, member_count: 0 }
   },
   beforeUpdate: async (c, auth, body, existing: Room) => {
     await uniqueName(c, auth, 'room', body.name, existing.id)
+    await checkLinks(c, auth, body)
     await requireExtraFields(c, auth, body.extra)
     return { ...body, ...stamp(auth) }
   },
   beforeDelete: async (c, auth, existing) => {
     inUse(await taskTargetsOf(c.env.DB, auth.realm, 'room_id', existing.id), 'room.in_use.task')
     inUse(await groupsHoldingRoom(c.env.DB, auth.realm, existing.id), 'room.in_use.group')
+    inUse(await breakoutCount(c.env.DB, auth.realm, existing.id), 'room.in_use.breakout')
   },
 })
+
+/** True when the realm's room `id` is closed. */
+async function findRoomClosed(c: Ctx, auth: Auth, id: string): Promise<boolean> {
+  const raw = await getRawRow(c.env.DB, roomEntity, { where: 'realm = ?', params: [auth.realm] }, id)
+  return raw !== null && raw.closed_at !== null
+}
 
 async function requireRoom(c: Ctx, auth: Auth): Promise<{ id: string; name: string }> {
   const id = parse(Id, pathParam(c, 'id'))
@@ -86,7 +114,99 @@ async function requireRoom(c: Ctx, auth: Auth): Promise<{ id: string; name: stri
   return found
 }
 
+/** The whole stored room of the path's id (404 when the realm has none). */
+async function loadRoom(c: Ctx, auth: Auth): Promise<Room> {
+  const id = parse(Id, pathParam(c, 'id'))
+  const raw = await getRawRow(c.env.DB, roomEntity, { where: 'realm = ?', params: [auth.realm] }, id)
+  if (!raw) throw apiError(404, 'not_found', `Room ${id} was not found.`, 'id', id)
+  return decodeRow(roomEntity, raw) as Room
+}
+
+const roomAudit = (c: Ctx, auth: Auth, action: string, id: string, before?: Record<string, unknown>, after?: Record<string, unknown>) =>
+  auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action, entity: 'room', entityId: id, before, after, requestId: c.get('requestId') })
+
 export const room = new Hono<AppEnv>()
+  /** GET /room/room/{id}/breakout: the room's breakout rooms (name, closed time, members). */
+  .get(
+    '/:id/breakout',
+    guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
+      const r = await requireRoom(c, auth)
+      const items = await listBreakouts(c.env.DB, auth.realm, r.id)
+      return c.json({ items, total: items.length })
+    }),
+  )
+  /**
+   * POST /room/room/{id}/breakout: a breakout room under an open top-level room (one level: a breakout has none of
+   * its own, 422 `nesting`), named uniquely in the realm and counted by `max_rooms`. It copies the parent's type,
+   * recording, category, window and extra values; it starts without members and cards.
+   */
+  .post(
+    '/:id/breakout',
+    guardedJson({ all: ['room_room_create', 'room_room_edit'] }, BreakoutInput, async (c, auth, { name }) => {
+      const parent = await loadRoom(c, auth)
+      if (parent.parent_id !== null) throw apiError(422, 'nesting', 'validation.room.breakout_nesting', 'id', parent.id)
+      if (parent.closed_at !== null) throw apiError(409, 'closed', 'validation.room.closed', 'id', parent.id)
+      await uniqueName(c, auth, 'room', name)
+      await roomLimit(c, auth)
+      const values = {
+        ...born(auth),
+        name,
+        topic: '',
+        type: parent.type,
+        recording: parent.recording,
+        category_id: parent.category_id,
+        enable_at: parent.enable_at,
+        disable_at: parent.disable_at,
+        extra: parent.extra,
+        cards: [],
+        parent_id: parent.id,
+        closed_at: null,
+        member_count: 0,
+      }
+      await runBatch(c.env.DB, [insertStatement(c.env.DB, roomEntity, values), roomAudit(c, auth, 'create_breakout', values.id, undefined, values)])
+      return c.json(values, 201)
+    }),
+  )
+  /** POST /room/room/{id}/close: closes the room and, for a parent, its breakouts (one batch); a closed room stays as it was. */
+  .post(
+    '/:id/close',
+    guarded({ all: ['room_room_edit'] }, async (c, auth) => {
+      const r = await loadRoom(c, auth)
+      if (r.closed_at !== null) return c.json({ id: r.id, closed_at: r.closed_at, breakouts_closed: 0 })
+      const at = nowIso()
+      const [res] = await runBatch(c.env.DB, [
+        closeRoomStatement(c.env.DB, auth.realm, r.id, at, auth.nick),
+        roomAudit(c, auth, 'close', r.id, { closed_at: null }, { closed_at: at }),
+      ])
+      return c.json({ id: r.id, closed_at: at, breakouts_closed: Math.max(0, (res?.meta.changes ?? 1) - 1) })
+    }),
+  )
+  /** POST /room/room/{id}/open: reopens a closed room; a breakout of a closed parent stays closed (409 `closed`). */
+  .post(
+    '/:id/open',
+    guarded({ all: ['room_room_edit'] }, async (c, auth) => {
+      const r = await loadRoom(c, auth)
+      if (r.closed_at === null) return c.json({ id: r.id, closed_at: null })
+      if (r.parent_id !== null) {
+        const parent = await findRoomClosed(c, auth, r.parent_id)
+        if (parent) throw apiError(409, 'closed', 'validation.room.parent_closed', 'id', r.parent_id)
+      }
+      await runBatch(c.env.DB, [
+        reopenRoomStatement(c.env.DB, auth.realm, r.id, nowIso(), auth.nick),
+        roomAudit(c, auth, 'open', r.id, { closed_at: r.closed_at }, { closed_at: null }),
+      ])
+      return c.json({ id: r.id, closed_at: null })
+    }),
+  )
+  /** GET /room/room/{id}/card: the room's cards in its order. */
+  .get(
+    '/:id/card',
+    guarded({ any: ['room_room_get', 'room_room_edit'] }, async (c, auth) => {
+      const r = await requireRoom(c, auth)
+      const items = await roomCards(c.env.DB, auth.realm, r.id)
+      return c.json({ items, total: items.length })
+    }),
+  )
   /** GET /room/room/{id}/member: the room's members with their names. */
   .get(
     '/:id/member',

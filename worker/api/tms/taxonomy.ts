@@ -11,9 +11,16 @@ import type { Ctx } from '../context'
 export const created = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), updated_at: nowIso(), updated_by: auth.nick })
 export const updated = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
 
-export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'skill' | 'channel_category', id: string) {
+export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card', id: string) {
   const n = await usage(c.env.DB, auth.realm, kind, id)
-  if (n > 0) throw apiError(409, 'in_use', kind === 'channel_category' ? 'channel.category_in_use' : `tms.${kind}.in_use`, 'id', n)
+  if (n > 0)
+    throw apiError(
+      409,
+      'in_use',
+      kind === 'channel_category' ? 'channel.category_in_use' : kind === 'room_card' ? 'room.card_in_use' : `tms.${kind}.in_use`,
+      'id',
+      n,
+    )
 }
 
 /** Categories form two levels: a group and its values. Names are unique among siblings. */

@@ -7,13 +7,22 @@ import channelList from '~/lists/channel'
 import type { Channel } from '#shared/schemas/channel'
 import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
+import { withFilterOptions } from '~/lib/list-format'
+import { categoryOptions } from './__channel.server'
 
 export const handle = { title: 'pages.channel.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { page, query, user } = await loadList(request, context, channelList)
+  const { page, query, user, api } = await loadList(request, context, channelList)
   const p = user.permissions
-  return { page, query, canCreate: p.sns_channel_create, canEdit: p.sns_channel_edit, canDelete: p.sns_channel_delete }
+  return {
+    page,
+    query,
+    categories: await categoryOptions(api, user),
+    canCreate: p.sns_channel_create,
+    canEdit: p.sns_channel_edit,
+    canDelete: p.sns_channel_delete,
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
@@ -24,7 +33,7 @@ export default function ChannelListRoute() {
   const { t } = useTranslation()
   return (
     <CrudList<Channel>
-      spec={channelList}
+      spec={withFilterOptions(channelList, { category_id: data.categories })}
       page={data.page as typeof data.page & { items: Channel[] }}
       query={data.query}
       title={t('pages.channel.list')}

@@ -1,16 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { RouteError } from '~/components/shell/route-error'
-import { CategoryScreen } from './__category-form'
-import { categoryFormData, saveCategory } from './__category.server'
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { redirectRoute } from './__redirect.server'
 
-export const handle = { title: 'pages.realm.category.create' }
-
-export const loader = ({ request, context }: LoaderFunctionArgs) => categoryFormData(request, context, 'create')
-
-export const action = ({ request, context }: ActionFunctionArgs) => saveCategory(request, context, 'create')
-
-export default function CategoryCreateRoute() {
-  return <CategoryScreen mode="create" />
-}
-
-export const ErrorBoundary = RouteError
+/** `realm/category` (seed 000 §2.2) is the room category tree of `room/category` (seed 002): a redirect there. */
+export const loader = ({ request, context, params }: LoaderFunctionArgs) => redirectRoute(request, context, 'realm.category.create', params)

@@ -1,9 +1,45 @@
+import type { Card } from '#shared/entities/room-card'
+import type { SessionUser } from '~/server/auth.server'
 import { extraFieldSpecs, type FieldSpec } from '~/lib/form-fields'
 import { apiData, type RealmApi } from '~/server/api.server'
+import { categoryTree, parentOptions } from './__category.server'
 import { roomFields } from './__room'
 
-/** The room form: its own fields, then the realm's active extra fields of rooms (seed 002 §3). */
-export async function roomFormFields(api: RealmApi): Promise<FieldSpec[]> {
-  const { items } = await apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'room' } }))
-  return [...roomFields, ...extraFieldSpecs(items)]
+/**
+ * The room form: its own fields, the category (the realm's tree, each named by its path) and the cards when the
+ * user may read them (left out otherwise, so a save never clears what the user could not see), then the realm's
+ * active extra fields of rooms (seed 002 §3).
+ */
+export async function roomFormFields(api: RealmApi, user: Pick<SessionUser, 'permissions'>): Promise<FieldSpec[]> {
+  const p = user.permissions
+  const [extra, categories, cards] = await Promise.all([
+    apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'room' } })),
+    p.room_category_list || p.room_category_create || p.room_category_edit ? categoryTree(api) : null,
+    p.room_card_list ? apiData(api.entity<Card>('room/card').index.$get({ query: { limit: 1000, order: 'label' } })) : null,
+  ])
+  const linked: FieldSpec[] = [
+    ...(categories
+      ? [
+          {
+            name: 'category_id',
+            label: 'resources.room.fields.category_id',
+            kind: 'select' as const,
+            nullable: true,
+            options: parentOptions(categories).map((o) => ({ value: o.id, label: o.label })),
+          },
+        ]
+      : []),
+    ...(cards
+      ? [
+          {
+            name: 'cards',
+            label: 'resources.room.fields.cards',
+            kind: 'checkboxes' as const,
+            hint: 'room.cards_hint',
+            options: cards.items.map((c) => ({ value: c.id, label: c.label })),
+          },
+        ]
+      : []),
+  ]
+  return [...roomFields, ...linked, ...extraFieldSpecs(extra.items)]
 }

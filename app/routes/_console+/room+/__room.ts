@@ -6,7 +6,8 @@ export const roomFields: FieldSpec[] = [
   { name: 'name', label: 'resources.room.fields.name', kind: 'text', required: true, hint: 'room.name_hint' },
   { name: 'topic', label: 'resources.room.fields.topic', kind: 'text' },
   { name: 'type', label: 'resources.room.fields.type', kind: 'select', options: ROOM_TYPES.map((r) => ({ value: r, label: `room.type.${r}` })) },
-  { name: 'enable_at', label: 'resources.room.fields.enable_at', kind: 'datetime', nullable: true },
+  { name: 'recording', label: 'resources.room.fields.recording', kind: 'checkbox' },
+  { name: 'enable_at', label: 'resources.room.fields.enable_at', kind: 'datetime', nullable: true, hint: 'room.window_hint' },
   { name: 'disable_at', label: 'resources.room.fields.disable_at', kind: 'datetime', nullable: true },
 ]
 

@@ -8,6 +8,8 @@ import roomGroupList from '~/lists/room-group'
 import type { Room, RoomGroup } from '#shared/schemas/room'
 import { deleteRow } from '~/server/entity-form.server'
 import { loadList } from '~/server/list.server'
+import { withFilterOptions } from '~/lib/list-format'
+import { categoryTree, parentOptions } from './__category.server'
 
 export const handle = { title: 'pages.room.list' }
 
@@ -15,9 +17,11 @@ const groupsTab = (request: Request) => new URL(request.url).searchParams.get('t
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const groups = groupsTab(request)
-  const { page, query, user } = groups ? await loadList(request, context, roomGroupList) : await loadList(request, context, roomList)
+  const { page, query, user, api } = groups ? await loadList(request, context, roomGroupList) : await loadList(request, context, roomList)
   const p = user.permissions
-  return { groups, page, query, canCreate: p.room_room_create, canEdit: p.room_room_edit, canDelete: p.room_room_delete }
+  const readsCategories = !groups && (p.room_category_list || p.room_category_create || p.room_category_edit)
+  const categories = readsCategories ? parentOptions(await categoryTree(api)).map((o) => ({ value: o.id, label: o.label })) : []
+  return { groups, page, query, categories, canCreate: p.room_room_create, canEdit: p.room_room_edit, canDelete: p.room_room_delete }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
@@ -56,7 +60,7 @@ export default function RoomListRoute() {
   }
   return (
     <CrudList<Room>
-      spec={roomList}
+      spec={withFilterOptions(roomList, { category_id: data.categories })}
       page={data.page as typeof data.page & { items: Room[] }}
       query={data.query}
       title={t('pages.room.list')}

@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     group && user.permissions.room_room_list
       ? (await apiData(api.room.room.$get({ query: { limit: 1000 } }))).items.map((r) => ({ value: r.id, label: r.name }))
       : []
-  return { group, rooms, fields: group ? [] : await roomFormFields(api), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
+  return { group, rooms, fields: group ? [] : await roomFormFields(api, user), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,11 +32,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       back: '/room?tab=groups',
       flash: 'tms.saved',
     })
-  const { api } = await requireRoute(request, context, 'room.create')
+  const { api, user } = await requireRoute(request, context, 'room.create')
   return saveForm(request, context, {
     route: 'room.create',
     schema: RoomInput,
-    fields: await roomFormFields(api),
+    fields: await roomFormFields(api, user),
     save: (api, json) => api.room.room.$post({ json }),
     back: '/room',
     flash: 'tms.saved',
@@ -56,7 +56,14 @@ export default function RoomCreateRoute() {
       timeZone={timeZone}
     />
   ) : (
-    <FormScreen title={t('pages.room.create')} back="/room" fields={fields} schema={RoomInput} initial={{ type: 'lecture' }} timeZone={timeZone} />
+    <FormScreen
+      title={t('pages.room.create')}
+      back="/room"
+      fields={fields}
+      schema={RoomInput}
+      initial={{ type: 'lecture', recording: false, cards: [] }}
+      timeZone={timeZone}
+    />
   )
 }
 

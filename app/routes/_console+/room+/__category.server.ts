@@ -42,7 +42,7 @@ export async function categoryTree(api: RealmApi): Promise<CategoryNode[]> {
 }
 
 export async function categoryFormData(request: Request, context: AppLoadContext, mode: 'create' | 'edit', id?: string) {
-  const { api, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.category.create' : 'realm.category.edit')
+  const { api, realm } = await requireRoute(request, context, mode === 'create' ? 'room.category.create' : 'room.category.edit')
   const items = await categoryTree(api)
   const category = id ? await orErrorResponse(apiData(api.room.category[':id'].$get({ param: { id }, query: {} }))) : null
   const parent = new URL(request.url).searchParams.get('parent')
@@ -56,11 +56,11 @@ export async function categoryFormData(request: Request, context: AppLoadContext
 /** Creates or updates a category of the current realm (the API adds the realm and refuses cycles). */
 export function saveCategory(request: Request, context: AppLoadContext, mode: 'create' | 'edit', id?: string) {
   return apiAction(request, context, {
-    route: mode === 'create' ? 'realm.category.create' : 'realm.category.edit',
+    route: mode === 'create' ? 'room.category.create' : 'room.category.edit',
     schema: CategoryFormInput,
     call: (api, body) =>
       apiData(mode === 'create' ? api.room.category.$post({ json: body }) : api.room.category[':id'].$put({ param: { id: id ?? '' }, json: body })),
-    redirect: '/realm/category',
+    redirect: '/room/category',
     flash: (saved) => ({ kind: 'success', message: 'resources.category.saved', values: { name: saved.name } }),
   })
 }

@@ -66,8 +66,8 @@ export function CategoryScreen({ mode }: { mode: 'create' | 'edit' }) {
   return (
     <>
       <div className="page-header">
-        <h1>{t(`pages.realm.category.${mode}`)}</h1>
-        <Link to="/realm/category" className="btn">
+        <h1>{t(`pages.room.category.${mode}`)}</h1>
+        <Link to="/room/category" className="btn">
           {t('resources.category.back')}
         </Link>
       </div>
