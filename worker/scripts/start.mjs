@@ -6,6 +6,7 @@
 // Plain Node (no TypeScript loader in between) so Ctrl-C reaches this process and it stops its children.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:net'
 
 const PORT = process.env.PORT ?? '8787'
 const PARTY_PORT = process.env.PARTY_PORT ?? '1999'
@@ -96,6 +97,18 @@ async function waitFor(url, timeoutMs = 120_000) {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
 }
 
+/** A port nobody listens on now (the OS picks it). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(String(port)))
+    })
+  })
+}
+
 async function main() {
   console.log('› Applying D1 migrations (local)…')
   await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE_DIR], { CI: '1' })
@@ -113,6 +126,10 @@ async function main() {
     '--persist-to',
     STATE_DIR,
     '--show-interactive-dev-session=false',
+    // wrangler's devtools port defaults to 9229 for every instance: two products started side by side (tests, a second
+    // checkout) collided on it ("Address already in use"), so each start takes a free one unless INSPECTOR_PORT says.
+    '--inspector-port',
+    process.env.INSPECTOR_PORT ?? (await freePort()),
     '--log-level',
     process.env.LOG_LEVEL ?? 'warn',
     '--var',
