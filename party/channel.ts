@@ -1,6 +1,6 @@
 import type * as Party from 'partykit/server'
 import * as v from 'valibot'
-import type { LiveChannelState, LiveSessionEnd } from '#shared/schemas/channel-live'
+import { LIVE_RENEW_MS, type LiveChannelState, type LivePresence, type LiveSessionEnd } from '#shared/schemas/channel-live'
 import { filterText } from '#shared/word-filter'
 import { verifyPassword } from '../worker/lib/password'
 import {
@@ -32,6 +32,10 @@ import { signTicket, verifyTicket, type Ticket } from './ticket'
  * batches to D1 through the realm API (idempotent by (channel, seq)); a client reconnecting with `since` gets every
  * message after it. When the live session ends (the last participant gone for END_GRACE_MS, or the owner ends it)
  * its metrics go to the realm API (`csm_session`). The channel's data comes from the realm API, cached STATE_TTL_MS.
+ *
+ * The realm's users per environment are counted by leases the realm API takes when it mints a ticket: while anyone is
+ * here the party renews the leases of who is present every LIVE_RENEW_MS, and frees a participant's place when they
+ * leave (`POST …/presence`); a crashed party renews nothing and its leases run out (120 s).
  */
 
 const STATE_TTL_MS = 5_000
@@ -114,6 +118,8 @@ export default class Channel implements Party.Server {
   private hands = new Set<string>()
   private session: LiveSession | null = null
   private endAt = 0
+  /** When the leases of who is present are renewed next (0: nobody present, nothing scheduled). */
+  private renewAt = 0
   private cache: { state: LiveChannelState; at: number } | null = null
   /** Per-sender send times in the last second and last send, and the room's sends in the last minute (memory only). */
   private recent = new Map<string, number[]>()
@@ -131,7 +137,7 @@ export default class Channel implements Party.Server {
 
   async onStart() {
     const s = this.room.storage
-    const got = await s.get<unknown>(['meta', 'seq', 'flushed', 'topic', 'overrides', 'mutes', 'bans', 'hands', 'session', 'endAt'])
+    const got = await s.get<unknown>(['meta', 'seq', 'flushed', 'topic', 'overrides', 'mutes', 'bans', 'hands', 'session', 'endAt', 'renewAt'])
     this.meta = (got.get('meta') as Meta | undefined) ?? null
     this.seq = (got.get('seq') as number | undefined) ?? 0
     this.flushed = (got.get('flushed') as number | undefined) ?? 0
@@ -142,6 +148,7 @@ export default class Channel implements Party.Server {
     this.hands = new Set((got.get('hands') as string[] | undefined) ?? [])
     this.session = (got.get('session') as LiveSession | undefined) ?? null
     this.endAt = (got.get('endAt') as number | undefined) ?? 0
+    this.renewAt = (got.get('renewAt') as number | undefined) ?? 0
   }
 
   // ---------------------------------------------------------------- joining
@@ -223,7 +230,14 @@ export default class Channel implements Party.Server {
     this.session.peak = Math.max(this.session.peak, this.presentNicks().size)
     this.endAt = 0
     const presence = already ? null : ((await this.room.storage.get<Presence>(pdkey(s.nick))) ?? { from: null, seconds: 0 })
-    await this.room.storage.put({ session: this.session, endAt: 0, ...(presence ? { [pdkey(s.nick)]: { ...presence, from: now } } : {}) })
+    if (!this.renewAt) this.renewAt = now + LIVE_RENEW_MS
+    await this.room.storage.put({
+      session: this.session,
+      endAt: 0,
+      renewAt: this.renewAt,
+      ...(presence ? { [pdkey(s.nick)]: { ...presence, from: now } } : {}),
+    })
+    await this.wakeAt(this.renewAt)
 
     const welcome: ChannelServerMessage = {
       type: 'welcome',
@@ -483,6 +497,7 @@ export default class Channel implements Party.Server {
     this.hands.delete(s.nick)
     await this.room.storage.put({ hands: [...this.hands], ...away })
     this.broadcast({ type: 'left', nick: s.nick })
+    await this.presence({ left: [s.nick] })
     if (present.size === 0 && this.session) {
       this.endAt = now + END_GRACE_MS
       await this.room.storage.put('endAt', this.endAt)
@@ -518,12 +533,14 @@ export default class Channel implements Party.Server {
     this.overrides = {}
     await this.room.storage.put({ session: null, endAt: 0, hands: [], mutes: [], overrides: {}, [`end:${ended.id}`]: ended })
     if (close) {
+      const gone = [...this.presentNicks().keys()]
       const payload = JSON.stringify({ type: 'ended' } satisfies ChannelServerMessage)
       for (const c of this.room.getConnections<ConnState>()) {
         c.setState(c.state ? { ...c.state, admitted: false } : c.state)
         c.send(payload)
         c.close(CLOSE_ENDED, 'ended')
       }
+      if (gone.length) await this.presence({ left: gone })
     }
     await this.wakeAt(Date.now())
   }
@@ -531,6 +548,7 @@ export default class Channel implements Party.Server {
   async onAlarm() {
     const retry = async () => this.wakeAt(Date.now() + RETRY_MS)
     if (!this.meta) return
+    await this.renew()
     if (!(await this.flush())) return retry()
     if (this.endAt && Date.now() >= this.endAt && this.presentNicks().size === 0) await this.end('', false)
     for (const [key, ended] of await this.room.storage.list<LiveSessionEnd>({ prefix: 'end:' })) {
@@ -541,6 +559,27 @@ export default class Channel implements Party.Server {
     if (!(await this.flush())) return retry()
     await this.trim()
     if (this.endAt) await this.wakeAt(this.endAt)
+    if (this.renewAt) await this.wakeAt(this.renewAt)
+  }
+
+  /**
+   * When due, renews the leases of who is present (one call for the room), then every LIVE_RENEW_MS while anyone is
+   * here (RETRY_MS while the realm API fails); with nobody present nothing more is scheduled.
+   */
+  private async renew() {
+    const now = Date.now()
+    if (!this.renewAt || now < this.renewAt) return
+    const present = [...this.presentNicks().keys()]
+    if (!present.length) this.renewAt = 0
+    else this.renewAt = now + ((await this.presence({ present })) ? LIVE_RENEW_MS : RETRY_MS)
+    await this.room.storage.put('renewAt', this.renewAt)
+    if (this.renewAt) await this.wakeAt(this.renewAt)
+  }
+
+  /** The party's presence call (renewals, leaves); false when the realm API did not take it. */
+  private async presence(body: LivePresence): Promise<boolean> {
+    const res = await this.api('POST', 'presence', body)
+    return res?.ok === true
   }
 
   /** Writes the messages not yet in D1 in batches; false when the realm API did not take one (retried later). */

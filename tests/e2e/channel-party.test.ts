@@ -356,4 +356,59 @@ describe('channel party', () => {
     expect((await p.next('error', (e) => e.ref === 'p1')).cause).toBe('attachments_disabled')
     p.close()
   })
+
+  it('the realm’s users per environment: a full environment refuses a ticket, and a leave frees the place for the next user', async () => {
+    // A realm of its own (a child of demo) allowing one live user, so nothing else live in the run counts.
+    const code = `l${tag.slice(-8)}`
+    const root = await as('root')
+    await root('POST', 'mas/realm', { code, name: `Ao vivo ${tag}`, parent_code: 'demo', max_users_per_environment: 1 })
+    const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
+    const signin = await fetch(url('localhost', '/api/device'), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ realm: 'demo', nick: 'root', password: 'demo1234' }),
+    })
+    const { auth_token } = (await signin.json()) as { auth_token: string }
+    const change = await fetch(url('localhost', '/api/mas/realm/demo/change'), {
+      method: 'PUT',
+      headers: { ...headers, 'x-api-key': auth_token },
+      body: JSON.stringify({ leaf_realm: code }),
+    })
+    expect(change.status, await change.clone().text()).toBe(200)
+    const token = ((await change.json()) as { auth_token: string }).auth_token
+    const inRealm = { 'content-type': 'application/json', 'x-api-realm': code }
+    const post = async <T>(path: string, body: unknown): Promise<T> => {
+      const res = await fetch(url('localhost', `/api/${path}`), { method: 'POST', headers: { ...inRealm, 'x-api-key': token }, body: JSON.stringify(body) })
+      expect(res.status, await res.clone().text()).toBe(201)
+      return (await res.json()) as T
+    }
+    // The channel's owner is a user of that realm (it need not be live: nobody has joined yet).
+    const owner = await post<{ nick: string }>('mas/user', { nick: 'dono', name: 'Dono do canal' })
+    const { id } = await post<{ id: string }>('channel', { name: `Capacidade ${tag}`, members: [{ nick: owner.nick, permission: 'owner' }] })
+    const guest = (name: string) =>
+      fetch(url('localhost', `/api/channel/live/${id}/guest`), { method: 'POST', headers: inRealm, body: JSON.stringify({ name }) })
+
+    const first = await guest('Primeira')
+    expect(first.status).toBe(200)
+    const ana = await Client.open(id, ((await first.json()) as { ticket: string }).ticket)
+    await ana.next('welcome')
+    const refused = await guest('Segunda')
+    expect(refused.status).toBe(422)
+    expect(((await refused.json()) as { errors: { cause: string; message: string }[] }).errors[0]).toMatchObject({
+      cause: 'limit',
+      message: 'validation.live.max_environment',
+    })
+    // Ana leaves: the party frees her place, and the second guest is admitted and joins.
+    ana.close()
+    let second: Response | null = null
+    await expect
+      .poll(async () => {
+        second = await guest('Segunda')
+        return second.status
+      })
+      .toBe(200)
+    const bia = await Client.open(id, ((await second!.json()) as { ticket: string }).ticket)
+    expect((await bia.next('welcome')).you.name).toBe('Segunda')
+    bia.close()
+  })
 })

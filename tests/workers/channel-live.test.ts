@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { LiveChannelState } from '#shared/schemas/channel-live'
 import { signTicket, verifyTicket } from '../../party/ticket'
+import { realmWith } from './factories'
 import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
 
 /** The channel party's side of the realm API (issue 13 "Live"): tickets, the party's service calls, ended sessions. */
@@ -224,5 +225,102 @@ describe('the party service calls', () => {
       'member_not_found',
     )
     await expectEnvelope(await api(DEMO, `channel/live/${id}/member/${member.nick}`, { method: 'PUT', headers, json: { permission: 'owner', by: 'x' } }), 400)
+  })
+})
+
+describe('the realm’s users per environment (live capacity)', () => {
+  /** A realm of its own with `max_users_per_environment` = max, and a public channel there owned by a staff user. */
+  async function limited(max: number) {
+    const realm = await realmWith({ max_users_per_environment: max, max_users_per_room: -1 })
+    const owner = await userWith(realm.code, STAFF)
+    const res = await api(realm.host, 'channel', {
+      method: 'POST',
+      token: owner.token,
+      json: { name: 'Ao vivo', members: [{ nick: owner.nick, permission: 'owner' }] },
+    })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const id = ((await res.json()) as { id: string }).id
+    const user = (label: string) => userWith(realm.code, [`x_${label}`])
+    const ticket = async (token: string) => api(realm.host, `channel/live/${id}/ticket`, { method: 'POST', token })
+    const leases = async () =>
+      (
+        await env.DB.prepare("SELECT nick FROM live_presence WHERE realm = ? AND party = 'channel' AND room = ? ORDER BY nick")
+          .bind(realm.code, id)
+          .all<{ nick: string }>()
+      ).results.map((r) => r.nick)
+    return { ...realm, id, owner, user, ticket, leases }
+  }
+
+  it('a ticket past the limit is refused with 422 limit and nothing is minted; owner and admins pass (and count); a re-join passes', async () => {
+    const r = await limited(2)
+    const [ana, bia, caio] = await Promise.all([r.user('ana'), r.user('bia'), r.user('caio')])
+    expect((await r.ticket(ana.token)).status).toBe(200)
+    expect((await r.ticket(bia.token)).status).toBe(200)
+    const refused = await r.ticket(caio.token)
+    const envelope = await expectEnvelope(refused, 422, 'limit')
+    expect(envelope.errors[0]).toMatchObject({ message: 'validation.live.max_environment', value: 2 })
+    expect(JSON.stringify(envelope)).not.toContain('ticket')
+    // A guest is a user of the environment too.
+    await expectEnvelope(await api(r.host, `channel/live/${r.id}/guest`, { method: 'POST', json: { name: 'Visitante' } }), 422, 'limit')
+    expect(await r.leases()).toEqual([ana.nick, bia.nick].sort())
+    // A user already live joins again; the owner and a channel admin get in over the limit, and hold a place.
+    expect((await r.ticket(ana.token)).status).toBe(200)
+    expect(await (await r.ticket(r.owner.token)).json()).toMatchObject({ role: 'owner' })
+    const admin = await userWith(r.code, ['sns_channel_edit'])
+    expect(await (await r.ticket(admin.token)).json()).toMatchObject({ role: 'admin' })
+    expect(await r.leases()).toEqual([ana.nick, bia.nick, r.owner.nick, admin.nick].sort())
+    await expectEnvelope(await r.ticket(caio.token), 422, 'limit')
+  })
+
+  it('the party renews who is present and frees who left through its service call; a stale lease ends at the renewal', async () => {
+    const r = await limited(2)
+    const [ana, bia, caio] = await Promise.all([r.user('ana2'), r.user('bia2'), r.user('caio2')])
+    await r.ticket(ana.token)
+    await r.ticket(bia.token)
+    await expectEnvelope(await r.ticket(caio.token), 422, 'limit')
+    const headers = await partyHeaders(r.id, r.code)
+    const presence = (json: unknown) => api(r.host, `channel/live/${r.id}/presence`, { method: 'POST', headers, json })
+
+    // Ana leaves: her place is free, and Caio is admitted.
+    expect(await (await presence({ left: [ana.nick] })).json()).toEqual({ present: 0, left: 1 })
+    expect(await r.leases()).toEqual([bia.nick])
+    expect((await r.ticket(caio.token)).status).toBe(200)
+
+    // Renewal: Bia's lease (about to run out) runs 120 s again; a lease neither present nor taken within the last
+    // minute (a ticket never used) ends; Caio's fresh ticket keeps his place though he has not connected yet.
+    const soon = new Date(Date.now() + 5_000).toISOString()
+    await env.DB.prepare('UPDATE live_presence SET expires_at = ? WHERE realm = ? AND nick = ?').bind(soon, r.code, bia.nick).run()
+    await env.DB.prepare("INSERT INTO live_presence (realm, party, room, nick, joined_at, expires_at) VALUES (?, 'channel', ?, 'ghost', ?, ?)")
+      .bind(r.code, r.id, new Date(Date.now() - 90_000).toISOString(), new Date(Date.now() + 30_000).toISOString())
+      .run()
+    expect((await presence({ present: [bia.nick] })).status).toBe(200)
+    expect(await r.leases()).toEqual([bia.nick, caio.nick].sort())
+    const expires = await env.DB.prepare('SELECT expires_at FROM live_presence WHERE realm = ? AND nick = ?').bind(r.code, bia.nick).first<string>('expires_at')
+    expect(Date.parse(expires!) - Date.now()).toBeGreaterThan(100_000)
+
+    // Bad bodies are refused and change nothing.
+    for (const bad of [{}, { present: 'x' }, { left: [] }, { present: [''] }, { left: [1] }]) await expectEnvelope(await presence(bad), 400)
+    expect(await r.leases()).toEqual([bia.nick, caio.nick].sort())
+  })
+
+  it('presence needs the party’s ticket for that channel and realm: another ticket is 401, another realm’s channel is untouched', async () => {
+    const r = await limited(5)
+    const ana = await r.user('ana3')
+    await r.ticket(ana.token)
+    const other = await channel()
+    const call = async (headers: Record<string, string>, host = r.host, id = r.id) =>
+      api(host, `channel/live/${id}/presence`, { method: 'POST', headers, json: { left: [ana.nick] } })
+    expect((await call({})).status).toBe(401)
+    expect((await call({ 'x-party-ticket': 'forged.ticket' })).status).toBe(401)
+    expect((await call(await partyHeaders(r.id, r.code, 'channel'))).status).toBe(401)
+    expect((await call(await partyHeaders(other.id, r.code))).status).toBe(401)
+    // The demo party's ticket naming this channel: demo has no such channel, this realm's leases stay.
+    await expectEnvelope(await call(await partyHeaders(r.id, 'demo'), DEMO), 404, 'not_found')
+    // The demo party's own call about its own channel, naming the same nick, frees nothing here.
+    expect((await call(await partyHeaders(other.id, 'demo'), DEMO, other.id)).status).toBe(200)
+    expect(await r.leases()).toEqual([ana.nick])
+    // Its own party frees it.
+    expect((await call(await partyHeaders(r.id, r.code))).status).toBe(200)
+    expect(await r.leases()).toEqual([])
   })
 })

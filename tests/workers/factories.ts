@@ -13,6 +13,18 @@ import { validQuestion } from '../support/tms-fixtures'
 const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`
 const now = () => new Date().toISOString()
 
+/** A new realm of its own (host `<code>.localhost`) with the given column values, for tests that change realm limits. */
+export async function realmWith(values: Record<string, string | number> = {}) {
+  const code = `r${crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`
+  const host = `${code}.localhost`
+  const cols = ['code', 'name', ...Object.keys(values)]
+  await env.DB.batch([
+    env.DB.prepare(`INSERT INTO realm (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(code, `Realm ${code}`, ...Object.values(values)),
+    env.DB.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?)').bind(host, code),
+  ])
+  return { code, host }
+}
+
 /** A room of `realm` (unique name unless given), with `members` (nicks) in it. */
 export async function room(realm: string, options: { name?: string; topic?: string; members?: string[] } = {}) {
   const id = unique('r')

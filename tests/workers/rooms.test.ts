@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { admitLive, admitRoomJoin, leaveLive } from '../../worker/lib/live-capacity'
 import { ApiError } from '../../worker/lib/errors'
 import { DEMO, api, call, expectEnvelope, userWith } from './helpers'
-import { room as roomFactory } from './factories'
+import { realmWith, room as roomFactory } from './factories'
 
 /**
  * Rooms, completed (issue 13): the room's fields and their rules, breakout rooms, cards with URL placeholders, the
@@ -11,17 +11,7 @@ import { room as roomFactory } from './factories'
  * other paths call, through its function), with what a refusal leaves unchanged.
  */
 
-/** A new realm with its own host and the given column values. */
-async function freshRealm(values: Record<string, string | number> = {}) {
-  const code = `r${crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`
-  const host = `${code}.localhost`
-  const cols = ['code', 'name', ...Object.keys(values)]
-  await env.DB.batch([
-    env.DB.prepare(`INSERT INTO realm (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(code, `Realm ${code}`, ...Object.values(values)),
-    env.DB.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?)').bind(host, code),
-  ])
-  return { code, host }
-}
+const freshRealm = realmWith
 
 const STAFF = [
   'room_room_list',

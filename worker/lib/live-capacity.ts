@@ -1,9 +1,12 @@
-import { endLease, takeLease } from '../db/live-presence'
+import { TICKET_TTL_SECONDS } from '../../party/ticket'
+import { endLease, renewLeases, takeLease } from '../db/live-presence'
 import { roomForOpen } from '../db/rooms'
 import { apiError } from './errors'
 
 /** How long a join holds its place without being renewed (a live client re-joins, or its party renews, sooner). */
 export const LIVE_LEASE_SECONDS = 120
+/** How often a party renews the leases of who is present in it (well inside LIVE_LEASE_SECONDS). */
+export const LIVE_RENEW_SECONDS = 60
 
 export interface LiveJoin {
   /** The party (`channel`, `room`, …) and the live room's id in it. */
@@ -12,6 +15,8 @@ export interface LiveJoin {
   nick: string
   /** Also apply the realm's `max_users_per_room` to this live room (rooms and channels: true). */
   perRoom?: boolean
+  /** Always admitted, and counted (the channel's owner and admins, as the party exempts them from its user limit). */
+  exempt?: boolean
   leaseSeconds?: number
   now?: Date
 }
@@ -29,7 +34,15 @@ export async function admitLive(db: D1Database, realm: string, join: LiveJoin): 
   const now = join.now ?? new Date()
   const expires = new Date(now.getTime() + (join.leaseSeconds ?? LIVE_LEASE_SECONDS) * 1000).toISOString()
   const at = now.toISOString()
-  const r = await takeLease(db, realm, { party: join.party, room: join.room, nick: join.nick, now: at, expires, perRoom: join.perRoom ?? true })
+  const r = await takeLease(db, realm, {
+    party: join.party,
+    room: join.room,
+    nick: join.nick,
+    now: at,
+    expires,
+    perRoom: join.perRoom ?? true,
+    exempt: join.exempt ?? false,
+  })
   if (!r.admitted) {
     if (r.env.max >= 0 && r.env.n >= r.env.max) throw apiError(422, 'limit', 'validation.live.max_environment', 'room', r.env.max)
     throw apiError(422, 'limit', 'validation.live.max_room', 'room', r.room.max)
@@ -37,9 +50,33 @@ export async function admitLive(db: D1Database, realm: string, join: LiveJoin): 
   return { expires_at: expires }
 }
 
-/** Frees `nick`'s place in the live room (the party's leave), and drops the realm's leases that ran out. */
-export async function leaveLive(db: D1Database, realm: string, leave: { party: string; room: string; nick: string; now?: Date }): Promise<void> {
-  await endLease(db, realm, { party: leave.party, room: leave.room, nick: leave.nick, now: (leave.now ?? new Date()).toISOString() })
+/** Frees the place of `nick` (or of each of several nicks) in the live room (the party's leave), and drops the realm's leases that ran out. */
+export async function leaveLive(
+  db: D1Database,
+  realm: string,
+  leave: { party: string; room: string; nick: string | readonly string[]; now?: Date },
+): Promise<void> {
+  const nicks = typeof leave.nick === 'string' ? [leave.nick] : leave.nick
+  await endLease(db, realm, { party: leave.party, room: leave.room, nicks, now: (leave.now ?? new Date()).toISOString() })
+}
+
+/**
+ * The party's periodic renewal (every LIVE_RENEW_SECONDS while anyone is present): the leases of the `present` nicks
+ * run LIVE_LEASE_SECONDS again, whatever the limits (they were applied at ticket time), and the live room's leases
+ * neither taken nor renewed within the last LIVE_LEASE_SECONDS − TICKET_TTL_SECONDS (a ticket no longer usable and
+ * never used, a leave the party could not report) end. A crashed party renews nothing: its leases run out alone.
+ */
+export async function renewLive(db: D1Database, realm: string, renew: { party: string; room: string; present: readonly string[]; now?: Date }): Promise<void> {
+  const now = renew.now ?? new Date()
+  const at = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
+  await renewLeases(db, realm, {
+    party: renew.party,
+    room: renew.room,
+    nicks: renew.present,
+    now: now.toISOString(),
+    expires: at(LIVE_LEASE_SECONDS),
+    stale: at(LIVE_LEASE_SECONDS - TICKET_TTL_SECONDS),
+  })
 }
 
 /**

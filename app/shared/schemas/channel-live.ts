@@ -88,3 +88,20 @@ export const LiveMemberChange = v.object({ permission: v.picklist(['banned', 'op
 export const GuestJoin = v.object({
   name: v.pipe(v.string('validation.required'), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(40, 'validation.max_length')),
 })
+
+/** How often the party renews the leases of who is present (the realm API keeps a lease 120 s: a crashed party's run out). */
+export const LIVE_RENEW_MS = 60_000
+
+const LiveNick = v.pipe(v.string(), v.minLength(1), v.maxLength(160))
+const LiveNicks = v.pipe(v.array(LiveNick), v.maxLength(10_000))
+
+/**
+ * The party's presence call (`POST /api/channel/live/{id}/presence`): `present` (every LIVE_RENEW_MS, the nicks
+ * present in the room, possibly none) renews their leases in the realm's live environment; `left` frees the places of
+ * who just left. At least one of the two.
+ */
+export const LivePresence = v.pipe(
+  v.object({ present: v.optional(LiveNicks), left: v.optional(v.pipe(LiveNicks, v.minLength(1))) }),
+  v.check((b) => b.present !== undefined || b.left !== undefined, 'validation.required'),
+)
+export type LivePresence = v.InferOutput<typeof LivePresence>

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { ChatBatch, GuestJoin, LiveMemberChange, LiveSessionEnd } from '#shared/schemas/channel-live'
+import { ChatBatch, GuestJoin, LiveMemberChange, LivePresence, LiveSessionEnd } from '#shared/schemas/channel-live'
 import { signTicket, verifyTicket } from '../../../party/ticket'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
@@ -10,6 +10,7 @@ import { checkWordFilter } from '../../db/word-filter'
 import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
+import { admitLive, leaveLive, renewLive } from '../../lib/live-capacity'
 import { type AppEnv, type Ctx, parse, pathParam, requestRealm } from '../context'
 
 /**
@@ -19,7 +20,10 @@ import { type AppEnv, type Ctx, parse, pathParam, requestRealm } from '../contex
  *   `POST /{id}/guest` (public) for a guest with a name, on a public channel only (not private, invite-only or secret).
  * - Party calls, authenticated by a service ticket (`x-party-ticket`: party `channel-api`, room = the channel, signed
  *   with the PARTY_SECRET the Worker and the parties share, 60 s): the channel's state, chat batches (idempotent by
- *   (channel, seq)), history, bans and promotions, and the ended session with its metrics.
+ *   (channel, seq)), history, bans and promotions, the ended session with its metrics, and presence (the leases of
+ *   the realm's users per environment: renewed for who is present, freed on leave).
+ * - Both tickets take the user's place in the realm's live environment first (`admitLive`: 422 `limit` when the
+ *   realm's `max_users_per_environment` is reached, nothing minted).
  * - `GET /{id}/session`: the channel's ended live sessions with their metrics; `GET /{id}/history`: its stored chat
  *   (console, `sns_channel_get` or `sns_channel_edit`).
  */
@@ -67,6 +71,15 @@ export const live = new Hono<AppEnv>()
       const closed = modeOn(state.channel.modes, 'private') || modeOn(state.channel.modes, 'invite_only')
       if (!permission && !staff && closed) throw apiError(403, 'members_only', 'live.cause.members_only', 'id', state.channel.id)
       const role = permission ?? (staff ? 'admin' : 'participant')
+      // The realm's users per environment, before anything is minted; owner and admins pass (and count), as the party
+      // lets them past its user limit. The per-room limit stays the party's (a channel's `user_limit` overrides it).
+      await admitLive(db, auth.realm, {
+        party: CHANNEL_PARTY,
+        room: state.channel.id,
+        nick: auth.nick,
+        perRoom: false,
+        exempt: role === 'owner' || role === 'admin',
+      })
       const ticket = await signTicket(secret(c), { party: CHANNEL_PARTY, room: state.channel.id, realm: auth.realm, nick: auth.nick, name: auth.name, role })
       return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: CHANNEL_PARTY, room: state.channel.id, role })
     }),
@@ -84,6 +97,7 @@ export const live = new Hono<AppEnv>()
       const named = await checkWordFilter(c.env.DB, realm, body.name)
       if (named.matches.length) throw apiError(422, 'word_filter', 'validation.word_filter', 'name', named.matches)
       const nick = `guest:${randomToken(6)}`
+      await admitLive(c.env.DB, realm, { party: CHANNEL_PARTY, room: id, nick, perRoom: false })
       const ticket = await signTicket(secret(c), { party: CHANNEL_PARTY, room: id, realm, nick, name: body.name, role: 'guest' })
       return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: CHANNEL_PARTY, room: id, role: 'guest', nick })
     }),
@@ -167,6 +181,22 @@ export const live = new Hono<AppEnv>()
           }),
         ])
       return c.json({ channel_id: channelId, nick, permission: body.permission })
+    }),
+  )
+  /**
+   * POST /channel/live/{id}/presence (party): `present` renews the leases of who is in the room (every 60 s), `left`
+   * frees the places of who left; only in the ticket's realm and channel.
+   */
+  .post(
+    '/:id/presence',
+    guardedJson('public', LivePresence, async (c, _auth, body) => {
+      const { realm, channelId } = await partyCaller(c)
+      const db = c.env.DB
+      if (!(await findChannel(db, realm, channelId))) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
+      const room = { party: CHANNEL_PARTY, room: channelId }
+      if (body.left?.length) await leaveLive(db, realm, { ...room, nick: body.left })
+      if (body.present) await renewLive(db, realm, { ...room, present: body.present })
+      return c.json({ present: body.present?.length ?? 0, left: body.left?.length ?? 0 })
     }),
   )
   /** POST /channel/live/{id}/session (party): an ended live session with its metrics; the same id counts once. */
