@@ -1,19 +1,17 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { FeedPostView } from '~/components/feed/feed-post'
 import { KitForm, SelectInput, TextArea, TextInput } from '~/components/form/kit'
+import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
-import { UsernameSignin, fieldErrors, type DeviceSession } from '#shared/schemas/auth'
 import { FEED_MEDIA_TYPES, FeedPostInput, FeedQuery } from '#shared/schemas/feed'
-import { realmCookie } from '#shared/cookies.server'
 import { apiData, orNull } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
-import { mobileApi, mobileCookie, mobileToken } from '~/server/mobile-session.server'
+import { clearMobileCookie, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
-import { signinFailure } from '~/server/signin.server'
 import feedStyles from '~/styles/feed.css?url'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: feedStyles }]
@@ -42,12 +40,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const brand = { name: realm.config.name, logo_url: realm.config.logo_url }
   const base = { brand, timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE, query: realmQuery(request) }
   const noStore = { 'Cache-Control': 'no-store' }
-  const token = await mobileToken(request)
-  if (!token) return data({ ...base, state: 'signin' as const }, { headers: noStore })
-  const api = mobileApi(request, context, realm, token)
-  const me = await orNull(apiData(api.mas.session.$get()), [401])
-  if (!me)
-    return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await mobileCookie(request).serialize('', { maxAge: 0 }) } })
+  const session = await mobileUser(request, context, realm)
+  if (session.state === 'none') return data({ ...base, state: 'signin' as const }, { headers: noStore })
+  if (session.state === 'expired')
+    return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } })
+  const { api, me } = session
   const q = v.safeParse(FeedQuery, Object.fromEntries(new URL(request.url).searchParams))
   const after = q.success ? q.output.after : undefined
   // The only refusal of /feed/mine for a signed-in user is the realm's feed being off (403 disabled).
@@ -65,7 +62,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
   if (!intent.success) throw new Response(null, { status: 400 })
   const home = withQuery('/mobile/feed', realmQuery(request))
-  const cookie = mobileCookie(request)
   const token = await mobileToken(request)
 
   if (intent.output === 'post')
@@ -81,33 +77,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       mobileApi(request, context, realm, token),
     )
 
-  if (intent.output === 'signout') {
-    if (token) await orNull(apiData(mobileApi(request, context, realm, token).device.$delete()), [401])
-    throw redirect(home, { headers: { 'Set-Cookie': await cookie.serialize('', { maxAge: 0 }) } })
-  }
-
+  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
   // Sign-in: the realm's username sign-in, as the mobile app does it (platform mobile).
-  const form = await request.formData()
-  const parsed = v.safeParse(UsernameSignin, { nick: form.get('nick') ?? '', password: form.get('password') ?? '' })
-  if (!parsed.success) return data({ formError: null, fieldErrors: fieldErrors(parsed.issues) }, { status: 400 })
-  let session: DeviceSession
-  try {
-    session = await apiData(mobileApi(request, context, realm, null).device.$post({ json: { realm: realm.code, ...parsed.output, platform: 'mobile' } }))
-  } catch (err) {
-    // A sign-in route turns the API's refusal into its own message (as /login does).
-    const { result, status } = signinFailure(err, 'device')
-    const formError = result.captchaRequired
-      ? 'mobile.feed.captcha'
-      : result.formError === 'login.msg.error.credentials'
-        ? 'mobile.feed.credentials'
-        : result.formError
-    return data({ formError: formError ?? 'mobile.feed.signin_failed', fieldErrors: {} as Record<string, string> }, { status })
-  }
-  const headers = new Headers()
-  const seconds = Math.max(60, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000))
-  headers.append('Set-Cookie', await cookie.serialize(session.auth_token, { maxAge: seconds }))
-  if (realm.multirealm) headers.append('Set-Cookie', await realmCookie(request).serialize(realm.code))
-  throw redirect(home, { headers })
+  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
 }
 
 export default function MobileFeedRoute() {
@@ -135,7 +107,7 @@ export default function MobileFeedRoute() {
             <span className="spinner" aria-hidden="true" /> {t('feed.loading')}
           </p>
         ) : null}
-        {d.state === 'signin' ? <MobileSignin query={d.query} /> : null}
+        {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/feed', d.query, 'intent=signin')} title={t('mobile.feed.signin_title')} /> : null}
         {d.state === 'disabled' ? (
           <p className="card" role="status">
             {t('feed.error.disabled')}
@@ -144,67 +116,6 @@ export default function MobileFeedRoute() {
         {d.state === 'feed' ? <Feed /> : null}
       </main>
     </div>
-  )
-}
-
-function MobileSignin({ query }: { query: string }) {
-  const { t } = useTranslation()
-  const answer = useActionData<{ formError: string | null; fieldErrors: Record<string, string> }>()
-  const errors = answer?.fieldErrors ?? {}
-  return (
-    <Form
-      method="post"
-      action={withQuery('/mobile/feed', query, 'intent=signin')}
-      className="card simple-form"
-      aria-labelledby="mobile-signin-title"
-      noValidate
-    >
-      <h2 id="mobile-signin-title">{t('mobile.feed.signin_title')}</h2>
-      {answer?.formError ? (
-        <p className="error" role="alert">
-          {t(answer.formError)}
-        </p>
-      ) : null}
-      <div className="field">
-        <label htmlFor="mobile-nick">{t('mobile.feed.nick')}</label>
-        <input
-          id="mobile-nick"
-          name="nick"
-          className="input"
-          autoComplete="username"
-          autoCapitalize="none"
-          required
-          aria-invalid={errors.nick ? true : undefined}
-          aria-describedby={errors.nick ? 'mobile-nick-error' : undefined}
-        />
-        {errors.nick ? (
-          <p className="error" id="mobile-nick-error">
-            {t(errors.nick)}
-          </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor="mobile-password">{t('mobile.feed.password')}</label>
-        <input
-          id="mobile-password"
-          name="password"
-          type="password"
-          className="input"
-          autoComplete="current-password"
-          required
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? 'mobile-password-error' : undefined}
-        />
-        {errors.password ? (
-          <p className="error" id="mobile-password-error">
-            {t(errors.password)}
-          </p>
-        ) : null}
-      </div>
-      <button type="submit" className="btn btn-primary btn-block">
-        {t('mobile.feed.signin')}
-      </button>
-    </Form>
   )
 }
 

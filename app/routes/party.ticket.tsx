@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { GuestJoin } from '#shared/schemas/channel-live'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { apiFor, requireUser } from '~/server/auth.server'
+import { participantApi } from '~/server/mobile-session.server'
 import { mintTicket } from '~/server/party.server'
 
 const Room = v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/))
@@ -16,8 +17,8 @@ const noStore = { 'Cache-Control': 'no-store' }
 
 /**
  * GET /party/ticket?party=presence: a fresh ticket for the realm's room of the presence party; `party=channel&room=`
- * a channel's ticket minted by the realm API (`POST /api/channel/live/{id}/ticket`, or `…/guest` with `guest=<name>`,
- * no session needed). Clients fetch one before each (re)connection: tickets live a minute.
+ * a channel's ticket minted by the realm API (`POST /api/channel/live/{id}/ticket` as the console session, else the
+ * mobile-web one; or `…/guest` with `guest=<name>`, no session needed). Clients fetch one before each (re)connection: tickets live a minute.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const parsed = v.safeParse(Query, Object.fromEntries(new URL(request.url).searchParams))
@@ -30,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const answer = await orErrorResponse(apiData(api.channel.live[':id'].guest.$post({ param, json: { name: q.guest } })))
       return Response.json(answer, { headers: noStore })
     }
-    const { api } = await requireUser(request, context)
+    // The console session, else a student's mobile-web session (the participant view's own sign-in).
+    const api = await participantApi(request, context)
     const answer = await orErrorResponse(apiData(api.channel.live[':id'].ticket.$post({ param })))
     return Response.json(answer, { headers: noStore })
   }

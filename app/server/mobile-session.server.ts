@@ -1,13 +1,18 @@
-import { createCookie, type AppLoadContext } from '@remix-run/cloudflare'
-import { secureFor } from '#shared/cookies.server'
-import { realmApi } from './api.server'
-import type { RealmContext } from './realm.server'
+import { createCookie, data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import type { MobileSigninAnswer } from '~/components/signin/mobile-signin'
+import { UsernameSignin, fieldErrors, type DeviceSession } from '#shared/schemas/auth'
+import { realmCookie, secureFor } from '#shared/cookies.server'
+import { apiData, orNull, realmApi, type RealmApi } from './api.server'
+import { getToken, requireUser } from './auth.server'
+import { getRealmContext, type RealmContext } from './realm.server'
+import { signinFailure } from './signin.server'
 
 /**
- * The mobile-web session (issue 13, `/mobile/…` pages): students sign in there with the API's `POST /device`
- * (platform `mobile`), and the token lives in its own httpOnly cookie, apart from the console's, so the console's
- * dashboard-access check never ends a student's mobile session and a console session never opens a mobile page as
- * someone else. SameSite=Lax; `Secure` and `__Host-` outside localhost.
+ * The mobile-web session (issue 13, `/mobile/…` pages and the participant view `/live/{id}`): students sign in there
+ * with the API's `POST /device` (platform `mobile`), and the token lives in its own httpOnly cookie, apart from the
+ * console's, so the console's dashboard-access check never ends a student's mobile session and a console session
+ * never opens a mobile page as someone else. SameSite=Lax; `Secure` and `__Host-` outside localhost.
  */
 export function mobileCookie(request: Request) {
   const secure = secureFor(request)
@@ -26,4 +31,73 @@ export function mobileApi(request: Request, context: AppLoadContext, realm: Real
     token: token ?? undefined,
     realm: realm.multirealm ? (realm.code ?? undefined) : undefined,
   })
+}
+
+/** The Set-Cookie header that ends the mobile-web session in the browser. */
+export function clearMobileCookie(request: Request): Promise<string> {
+  return mobileCookie(request).serialize('', { maxAge: 0 })
+}
+
+/**
+ * Who the mobile-web session is: `user` with the API as them, `none` without a session, `expired` when the cookie's
+ * session is over (the page clears the cookie with `clearMobileCookie`).
+ */
+export async function mobileUser(
+  request: Request,
+  context: AppLoadContext,
+  realm: RealmContext,
+): Promise<{ state: 'none' } | { state: 'expired' } | { state: 'user'; api: RealmApi; me: { name: string; nick: string } }> {
+  const token = await mobileToken(request)
+  if (!token) return { state: 'none' }
+  const api = mobileApi(request, context, realm, token)
+  const me = await orNull(apiData(api.mas.session.$get()), [401])
+  return me ? { state: 'user', api, me: { name: me.name, nick: me.nick } } : { state: 'expired' }
+}
+
+/**
+ * The mobile-web sign-in action (the realm's username sign-in, as the mobile app does it: platform `mobile`): a
+ * refusal is answered to the form with its message (400 invalid fields, the API's status otherwise); a session sets
+ * the mobile cookie (living as long as the session; the realm on multi-realm hosts) and redirects to `home`.
+ */
+export async function mobileSignin(request: Request, context: AppLoadContext, realm: RealmContext & { code: string }, home: string) {
+  const form = await request.formData()
+  const parsed = v.safeParse(UsernameSignin, { nick: form.get('nick') ?? '', password: form.get('password') ?? '' })
+  if (!parsed.success) return data<MobileSigninAnswer>({ formError: null, fieldErrors: fieldErrors(parsed.issues) }, { status: 400 })
+  let session: DeviceSession
+  try {
+    session = await apiData(mobileApi(request, context, realm, null).device.$post({ json: { realm: realm.code, ...parsed.output, platform: 'mobile' } }))
+  } catch (err) {
+    // A sign-in route turns the API's refusal into its own message (as /login does).
+    const { result, status } = signinFailure(err, 'device')
+    const formError = result.captchaRequired
+      ? 'mobile.feed.captcha'
+      : result.formError === 'login.msg.error.credentials'
+        ? 'mobile.feed.credentials'
+        : result.formError
+    return data<MobileSigninAnswer>({ formError: formError ?? 'mobile.feed.signin_failed', fieldErrors: {} }, { status })
+  }
+  const headers = new Headers()
+  const seconds = Math.max(60, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000))
+  headers.append('Set-Cookie', await mobileCookie(request).serialize(session.auth_token, { maxAge: seconds }))
+  if (realm.multirealm) headers.append('Set-Cookie', await realmCookie(request).serialize(realm.code))
+  throw redirect(home, { headers })
+}
+
+/** Ends the mobile-web session (API and cookie) and redirects to `home`. */
+export async function mobileSignout(request: Request, context: AppLoadContext, realm: RealmContext, home: string): Promise<never> {
+  const token = await mobileToken(request)
+  if (token) await orNull(apiData(mobileApi(request, context, realm, token).device.$delete()), [401])
+  throw redirect(home, { headers: { 'Set-Cookie': await clearMobileCookie(request) } })
+}
+
+/**
+ * The realm API as whoever joins a channel from the browser (`/party/ticket`, the participant view): the console
+ * session when the browser has one (checked as every console request is), else the mobile-web session, else the
+ * console's 401 "sign in".
+ */
+export async function participantApi(request: Request, context: AppLoadContext): Promise<RealmApi> {
+  if (await getToken(request)) return (await requireUser(request, context)).api
+  const token = await mobileToken(request)
+  if (!token) return (await requireUser(request, context)).api
+  return mobileApi(request, context, await getRealmContext(request, context), token)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { open, openPage, realmApi, signInOnScreen, signedInPage, url } from './browser'
+import { expectConsoleErrors, open, openPage, realmApi, signInOnScreen, signedInPage, url } from './browser'
 
 /**
  * The live channel screens (issue 13 "Live"), used in the browser: an operator in the console's live view and a
@@ -10,10 +10,10 @@ import { open, openPage, realmApi, signInOnScreen, signedInPage, url } from './b
 const pt = catalogues['pt-BR']
 const tag = Date.now().toString(36)
 
-async function channel(members: { nick: string; permission: string }[], modes: Record<string, unknown> = {}) {
+async function channel(members: { nick: string; permission: string }[], modes: Record<string, unknown> = {}, label = '') {
   const root = await realmApi('demo', 'root')
   const made = await root<{ id: string; name: string }>('POST', 'channel', {
-    name: `Live ${tag} ${members.length}${Object.keys(modes).join('')}`,
+    name: `Live ${tag} ${label}${members.length}${Object.keys(modes).join('')}`,
     modes,
     members: [{ nick: 'root', permission: 'owner' }, ...members],
   })
@@ -85,5 +85,47 @@ describe('live channel', () => {
     await guest.page.getByRole('button', { name: pt['live.join'] }).click()
     await expect.poll(() => guest.page.getByRole('alert').textContent()).toBe(pt['live.cause.members_only'])
     await guest.context.close()
+  })
+
+  it('a student member signs in on the participant view and joins an invite-only channel: the operator gets their message; a non-member student is refused with the reason', async () => {
+    const ch = await channel([{ nick: 'student', permission: 'mobile' }], { invite_only: true }, 'student ')
+    const op = await signedInPage('root', `/channel/live/${ch.id}`)
+    await op.page.waitForSelector('[data-live-status="open"]')
+
+    // The student has no console access: the participant view's own sign-in (the mobile-web one), on a phone.
+    const st = await openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    // Deliberate: the wrong password is answered 401 by the sign-in.
+    expectConsoleErrors(st.page, /status of 401/)
+    await open(st.page, url('demo.localhost', `/live/${ch.id}`))
+    await st.page.getByLabel(pt['mobile.feed.nick'], { exact: true }).fill('student')
+    await st.page.getByLabel(pt['mobile.feed.password'], { exact: true }).fill('senha-errada')
+    await st.page.getByRole('button', { name: pt['mobile.feed.signin'], exact: true }).click()
+    await expect.poll(() => st.page.getByRole('alert').textContent()).toBe(pt['mobile.feed.credentials'])
+    await st.page.getByLabel(pt['mobile.feed.password'], { exact: true }).fill('demo1234')
+    await st.page.getByRole('button', { name: pt['mobile.feed.signin'], exact: true }).click()
+    await st.page.waitForSelector('[data-live-status="open"]')
+    expect(await st.page.locator('.live-account').textContent()).toContain(pt['live.signed_in_as'].replace('{{name}}', 'Ana Costa'))
+    // Joined as the member she is (the ticket minted with her session carries her permission).
+    expect(await st.page.locator('.live-status').textContent()).toContain(pt['live.role.mobile'])
+    await expect.poll(() => op.page.locator('.live-people li').count()).toBe(2)
+
+    await st.page.getByLabel(pt['live.message']).fill(`Dúvida da aluna ${tag}`)
+    await st.page.getByRole('button', { name: pt['live.send'] }).click()
+    await expect.poll(() => op.page.locator('.live-log').textContent()).toContain(`Dúvida da aluna ${tag}`)
+    // And it is stored as hers (the party flushes chat to the realm API).
+    const root = await realmApi('demo', 'root')
+    await expect
+      .poll(async () => (await root<{ items: { nick: string; text: string }[] }>('GET', `channel/live/${ch.id}/history`)).items)
+      .toContainEqual(expect.objectContaining({ nick: 'student@demo', text: `Dúvida da aluna ${tag}` }))
+    await op.context.close()
+
+    // An invite-only channel she is not a member of: refused, saying why.
+    const other = await channel([], { invite_only: true }, 'other ')
+    await open(st.page, url('demo.localhost', `/live/${other.id}`))
+    await expect.poll(() => st.page.getByRole('alert').textContent()).toBe(pt['live.cause.members_only'])
+
+    await st.page.getByRole('button', { name: pt['mobile.feed.signout'] }).click()
+    await expect.poll(() => st.page.getByRole('heading', { level: 2 }).first().textContent()).toBe(pt['live.member_signin'])
+    await st.context.close()
   })
 })
