@@ -100,6 +100,7 @@ export const LIVE_CAUSES = [
   'banned',
   'members_only',
   'room_full',
+  'environment_full',
   'collaborators_full',
   'password_required',
   'wrong_password',

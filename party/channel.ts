@@ -90,6 +90,7 @@ const CAUSE_TEXT: Record<LiveCause, string> = {
   banned: 'You are banned from this channel.',
   members_only: 'Only members may join this channel.',
   room_full: 'The channel is full.',
+  environment_full: "The realm's live environment is full; try again in a little while.",
   collaborators_full: 'The channel has as many collaborators as it allows.',
   password_required: 'This channel asks for its password.',
   wrong_password: 'The password is not right.',

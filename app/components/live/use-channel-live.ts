@@ -82,7 +82,12 @@ function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): ChatMes
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-500)
 }
 
-const TICKET_CAUSES: Record<string, LiveCause> = { banned: 'banned', members_only: 'members_only', not_found: 'not_found' }
+const TICKET_CAUSES: Record<string, LiveCause> = { banned: 'banned', members_only: 'members_only', not_found: 'not_found', limit: 'environment_full' }
+
+/** What the participant is told when the realm API refuses a ticket (`limit`: the realm's users-per-environment cap). */
+export function ticketRefusal(cause: string): LiveCause {
+  return TICKET_CAUSES[cause] ?? 'unavailable'
+}
 
 /** `guest`: the name a guest joins with (public channels); null joins as the signed-in user. */
 export function useChannelLive(channelId: string, guest: string | null, enabled = true) {
@@ -105,7 +110,7 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
     const onTicketError = (err: unknown) => {
       if (stopped) return
       if (err instanceof TicketError && err.status === 401) return stop({ status: 'signin' })
-      const cause = err instanceof TicketError ? (TICKET_CAUSES[err.cause] ?? 'unavailable') : 'unavailable'
+      const cause = err instanceof TicketError ? ticketRefusal(err.cause) : 'unavailable'
       stop({ status: 'refused', cause })
     }
     fetchTicket(channelId, guest)

@@ -11,6 +11,7 @@ export default {
   'live.cause.banned': 'You are banned from this channel.',
   'live.cause.members_only': 'Only members may join this channel.',
   'live.cause.room_full': 'The channel is full.',
+  'live.cause.environment_full': "The realm's live environment is full; try again in a little while.",
   'live.cause.collaborators_full': 'The channel has as many collaborators as it allows.',
   'live.cause.password_required': 'This channel asks for its password.',
   'live.cause.wrong_password': 'The password is not right.',

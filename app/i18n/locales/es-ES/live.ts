@@ -11,6 +11,7 @@ export default {
   'live.cause.banned': 'Has sido bloqueado en este canal.',
   'live.cause.members_only': 'Solo los miembros pueden entrar en este canal.',
   'live.cause.room_full': 'El canal está lleno.',
+  'live.cause.environment_full': 'El entorno en vivo del dominio está lleno; inténtalo de nuevo en un rato.',
   'live.cause.collaborators_full': 'El canal ya tiene el máximo de colaboradores.',
   'live.cause.password_required': 'Este canal pide la contraseña.',
   'live.cause.wrong_password': 'La contraseña no es correcta.',

@@ -11,6 +11,7 @@ export default {
   'live.cause.banned': 'Você foi banido deste canal.',
   'live.cause.members_only': 'Somente membros podem entrar neste canal.',
   'live.cause.room_full': 'O canal está lotado.',
+  'live.cause.environment_full': 'O ambiente ao vivo do domínio está cheio; tente de novo daqui a pouco.',
   'live.cause.collaborators_full': 'O canal já tem o máximo de colaboradores.',
   'live.cause.password_required': 'Este canal pede a senha.',
   'live.cause.wrong_password': 'A senha não confere.',
