@@ -21,7 +21,14 @@ import {
 import type { Auth } from '../db/sessions'
 import { auditStatement } from '../db/audit'
 import { apiError } from './errors'
+import { newId, nowIso } from './tms'
 import { guarded, type ApiInput } from './guard'
+
+/** The columns a stored row gets when someone changes it. */
+export const stamp = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
+
+/** The columns a new row of the acting realm gets: a fresh id, the realm, who created it and when. */
+export const born = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), created_by: auth.nick, ...stamp(auth) })
 
 // The SQL lives in worker/db/entity-rows.ts; these names stay importable from here, where handlers declare entities.
 export {

@@ -39,11 +39,10 @@ import { getFile, persistFileStatement, uploadedFile } from '../../db/files'
 import { getRealmRow, realmConfig } from '../../db/realms'
 import type { Auth } from '../../db/sessions'
 import { checkWordFilter } from '../../db/word-filter'
-import { crud } from '../../lib/entity'
+import { born, crud, stamp } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { hashPassword } from '../../lib/password'
-import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, origin, parse, pathParam } from '../context'
 
 /**
@@ -154,17 +153,11 @@ const channelCrud = crud(channelEntity, {
   update: ChannelUpdate,
   beforeCreate: async (c, auth, body) => ({
     ...(await channelValues(c, auth, body)),
-    id: newId(),
-    realm: auth.realm,
-    created_at: nowIso(),
-    created_by: auth.nick,
-    updated_at: nowIso(),
-    updated_by: auth.nick,
+    ...born(auth),
   }),
   beforeUpdate: async (c, auth, body, existing: Channel) => ({
     ...(await channelValues(c, auth, body, existing)),
-    updated_at: nowIso(),
-    updated_by: auth.nick,
+    ...stamp(auth),
   }),
   statements: (c, auth, write) => {
     if (write.action === 'delete') return []

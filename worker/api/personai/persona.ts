@@ -17,10 +17,10 @@ import {
 } from '../../db/personas'
 import { getRealmRow, realmConfig } from '../../db/realms'
 import type { Auth } from '../../db/sessions'
-import { crud } from '../../lib/entity'
+import { born, crud, stamp } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
-import { newId, nowIso } from '../../lib/tms'
+import { nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, origin } from '../context'
 import { PERSONA_FLAGS, dialogsWithProblems, personaAccess, personaAnyAccess, requirePersona } from './common'
 
@@ -79,17 +79,11 @@ const personaCrud = crud(personaEntity, {
   update: PersonaUpdate,
   beforeCreate: async (c, auth, body) => ({
     ...(await personaValues(c, auth, body)),
-    id: newId(),
-    realm: auth.realm,
-    created_at: nowIso(),
-    created_by: auth.nick,
-    updated_at: nowIso(),
-    updated_by: auth.nick,
+    ...born(auth),
   }),
   beforeUpdate: async (c, auth, body, existing: Persona) => ({
     ...(await personaValues(c, auth, body, existing)),
-    updated_at: nowIso(),
-    updated_by: auth.nick,
+    ...stamp(auth),
   }),
   // Pending knowledge cannot be deleted (seed 002 §4), nor the persona holding it.
   beforeDelete: async (c, auth, existing) => {

@@ -5,7 +5,8 @@ import { crud } from '../../lib/entity'
 import { existingIds } from '../../db/ids'
 import { refuse, ruleError } from '../../lib/tms'
 import { type Ctx } from '../context'
-import { born, inUse, stamp, uniqueName } from './room'
+import { born, stamp } from '../../lib/entity'
+import { inUse, uniqueName } from './room'
 
 async function checkGroup(c: Ctx, auth: Auth, body: RoomGroupInput, self?: RoomGroup) {
   await uniqueName(c, auth, 'room_group', body.name, self?.id)

@@ -25,19 +25,17 @@ import { Id } from '#shared/schemas/tms/common'
 import { BreakoutInput, RoomInput, RoomMemberInput, roomEntity, type Room } from '#shared/schemas/room'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
-import { crud, decodeRow, getRawRow, insertStatement } from '../../lib/entity'
+import { born, crud, decodeRow, getRawRow, insertStatement, stamp } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
 import { guarded, guardedJson } from '../../lib/guard'
-import { newId, nowIso } from '../../lib/tms'
+import { nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 /**
  * /room/room and /room/group: rooms with members, breakouts and cards, and groups of rooms (seed 002 §3 "Room").
  * Paths sit under `/room/` beside `/room/category` and `/room/card`.
  */
-export const stamp = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
-export const born = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), created_by: auth.nick, ...stamp(auth) })
 
 export async function uniqueName(c: Ctx, auth: Auth, table: 'room' | 'room_group', name: string, self?: string) {
   if (await roomNameTaken(c.env.DB, auth.realm, table, name, self)) throw apiError(409, 'conflict', 'validation.tms.name_taken', 'name', name)
