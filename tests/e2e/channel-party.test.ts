@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ChannelServerMessage } from '../../party/channel-protocol'
 import { partyPort, realmApi, url } from './browser'
@@ -14,8 +14,20 @@ let n = 0
 type Api = Awaited<ReturnType<typeof realmApi>>
 const apis = new Map<string, Promise<Api>>()
 const as = (nick: string) => {
-  if (!apis.has(nick)) apis.set(nick, realmApi('demo', nick))
+  if (!apis.has(nick)) apis.set(nick, nick === OTHER ? otherUser() : realmApi('demo', nick))
   return apis.get(nick)!
+}
+
+/**
+ * A second participant of this file's own: demo's accounts are shared by every browser file (signin.test.ts changes
+ * tutor's password), so the file makes the user it bans and promotes.
+ */
+const OTHER = `aluno-${tag}`
+const OTHER_PASSWORD = 'senha-do-aluno-1'
+async function otherUser(): Promise<Api> {
+  const root = await as('root')
+  await root('POST', 'mas/user', { nick: OTHER, name: 'Aluno da Festa', password: OTHER_PASSWORD, roles: [] })
+  return realmApi('demo', OTHER, OTHER_PASSWORD)
 }
 
 async function createChannel(
@@ -83,6 +95,10 @@ class Client {
 }
 
 describe('channel party', () => {
+  beforeAll(async () => {
+    await as(OTHER)
+  })
+
   it('refuses a connection without a valid ticket, and a ticket for another channel', async () => {
     const a = await createChannel({}, [])
     const b = await createChannel({}, [])
@@ -121,30 +137,30 @@ describe('channel party', () => {
   it('a banned member is refused: the ban removes them and their next join is answered "banned"', async () => {
     const id = await createChannel({}, [
       { nick: 'teacher', permission: 'operator' },
-      { nick: 'tutor', permission: 'mobile' },
+      { nick: OTHER, permission: 'mobile' },
     ])
-    const tutorTicket = await ticket('tutor', id)
+    const otherTicket = await ticket(OTHER, id)
     const op = await Client.open(id, await ticket('teacher', id))
     await op.next('welcome')
-    const tutor = await Client.open(id, tutorTicket)
-    await tutor.next('welcome')
-    await op.next('joined', (e) => e.member.nick === 'tutor@demo')
+    const other = await Client.open(id, otherTicket)
+    await other.next('welcome')
+    await op.next('joined', (e) => e.member.nick === `${OTHER}@demo`)
 
     // A participant may not ban; the operator may.
-    tutor.send({ type: 'mod', action: 'ban', nick: 'teacher@demo' })
-    expect((await tutor.next('error')).cause).toBe('forbidden')
-    op.send({ type: 'mod', action: 'ban', nick: 'tutor@demo' })
-    expect((await tutor.next('removed')).cause).toBe('banned')
-    await expect.poll(() => tutor.closed).not.toBeNull()
-    await op.next('left', (e) => e.nick === 'tutor@demo')
+    other.send({ type: 'mod', action: 'ban', nick: 'teacher@demo' })
+    expect((await other.next('error')).cause).toBe('forbidden')
+    op.send({ type: 'mod', action: 'ban', nick: `${OTHER}@demo` })
+    expect((await other.next('removed')).cause).toBe('banned')
+    await expect.poll(() => other.closed).not.toBeNull()
+    await op.next('left', (e) => e.nick === `${OTHER}@demo`)
 
     // The ticket minted before the ban is still within its minute: the party itself refuses it.
-    const again = await Client.open(id, tutorTicket)
+    const again = await Client.open(id, otherTicket)
     expect((await again.next('error')).cause).toBe('banned')
     await expect.poll(() => again.closed).toBe(4003)
     // And the realm API now mints no ticket for them (the ban is the member's stored permission).
-    const tutorApi = await as('tutor')
-    await expect(tutorApi('POST', `channel/live/${id}/ticket`)).rejects.toThrow('403')
+    const otherApi = await as(OTHER)
+    await expect(otherApi('POST', `channel/live/${id}/ticket`)).rejects.toThrow('403')
     op.close()
   })
 
@@ -279,7 +295,7 @@ describe('channel party', () => {
     const closed = await createChannel({ invite_only: true }, [])
     expect((await guestTicket(closed)).status).toBe(403)
     // A signed-in non-member of an invite-only channel gets no ticket either.
-    await expect((await as('tutor'))('POST', `channel/live/${closed}/ticket`)).rejects.toThrow('403')
+    await expect((await as(OTHER))('POST', `channel/live/${closed}/ticket`)).rejects.toThrow('403')
 
     const id = await createChannel({}, [], { password: 'segredo' })
     const res = await guestTicket(id)
@@ -318,12 +334,12 @@ describe('channel party', () => {
 
     const staffed = await createChannel({ collaborator_limit: 1 }, [
       { nick: 'teacher', permission: 'operator' },
-      { nick: 'tutor', permission: 'operator' },
+      { nick: OTHER, permission: 'operator' },
       { nick: 'manager', permission: 'mobile' },
     ])
     const op1 = await Client.open(staffed, await ticket('teacher', staffed))
     await op1.next('welcome')
-    const op2 = await Client.open(staffed, await ticket('tutor', staffed))
+    const op2 = await Client.open(staffed, await ticket(OTHER, staffed))
     expect((await op2.next('error')).cause).toBe('collaborators_full')
     // A participant is not a collaborator.
     const member = await Client.open(staffed, await ticket('manager', staffed))
