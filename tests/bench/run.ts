@@ -39,7 +39,9 @@ try {
     const only = process.env.BENCH_ONLY
     const files = readdirSync(new URL('.', import.meta.url))
       .filter((f) => f.endsWith('.bench.ts') && (!only || only.split(',').some((o) => f.includes(o))))
-      .sort()
+      // The bundle file's `wrangler deploy --dry-run` makes the running `wrangler dev` restart its Worker, and a POST
+      // in flight then answers 503 "restarted mid-request": it runs after every file that talks to the server.
+      .sort((a, b) => Number(a === 'bundle.bench.ts') - Number(b === 'bundle.bench.ts') || a.localeCompare(b))
     for (const file of files) {
       const mod = (await import(`./${file}`)) as { title: string; scenarios: (ctx: BenchContext) => Promise<Scenario[]> }
       console.log(`\n## ${mod.title} (${file})`)
