@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2'
 import { isRestrictedVideoUrl } from '#shared/schemas/persona'
 import { runBatch } from '../db/batch'
+import { readCapped } from '../lib/stream'
 import { claimKnowledge, failedStatements, getKnowledge, processedStatements } from '../db/personas'
 import { ExtractError, chunkSections, extractSections, type Section } from './extract'
 
@@ -101,7 +102,7 @@ async function urlSections(url: string): Promise<Section[]> {
     if (isRestrictedVideoUrl(at)) throw new ProcessError('restricted_video_site')
   }
   if (!res.ok) throw new ProcessError('fetch_failed')
-  const bytes = await readCapped(res, MAX_PAGE_BYTES)
+  const bytes = await readPage(res, MAX_PAGE_BYTES)
   const type = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type === 'application/pdf') return extractSections('pdf', bytes)
   if (type === 'text/plain') return extractSections('txt', bytes)
@@ -110,30 +111,10 @@ async function urlSections(url: string): Promise<Section[]> {
   throw new ProcessError('unsupported_content')
 }
 
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(res.headers.get('content-length') ?? 0)
-  if (declared > max) throw new ProcessError('too_large')
-  const reader = res.body?.getReader()
-  if (!reader) return new Uint8Array()
-  const parts: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel()
-      throw new ProcessError('too_large')
-    }
-    parts.push(value)
-  }
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.byteLength
-  }
-  return out
+/** The page's bytes, refused past `max` (its declared length first, then as it arrives). */
+async function readPage(res: Response, max: number): Promise<Uint8Array> {
+  if (Number(res.headers.get('content-length') ?? 0) > max) throw new ProcessError('too_large')
+  return readCapped(res.body, max, () => new ProcessError('too_large'))
 }
 
 /** Elements whose text is not the page's content. */

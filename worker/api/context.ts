@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import type { Access } from '#shared/access'
 import { ApiError, apiError, issuesToErrors } from '../lib/errors'
+import { readCapped } from '../lib/stream'
 import type { WalletBalance } from '../db/ledger-catalog'
 import type { RealmRow } from '../db/realms'
 import { findSessionAuth, sessionFrom, type Auth, type SessionLookup } from '../db/sessions'
@@ -159,28 +160,8 @@ const tooLarge = (max: number) => apiError(400, 'too_large', 'validation.body.to
 
 /** The whole body, refusing it as soon as it passes `max` bytes (a lying or missing Content-Length included). */
 async function readBytes(request: Request, max: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0)
   if (request.bodyUsed) throw apiError(400, 'invalid', 'The request body was already read.', 'body')
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel().catch(() => undefined)
-      throw tooLarge(max)
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
+  return readCapped(request.body, max, () => tooLarge(max))
 }
 
 /** True when arrays and objects nest deeper than `limit` (brackets inside strings do not count). One pass, no recursion. */
