@@ -43,6 +43,25 @@ export default tseslint.config(
     },
   },
   {
+    // PartyKit's `room.id` throws while an alarm of the same room is awaiting and in a room an alarm woke
+    // (party/socket.ts roomIdOf): handlers take the id from their request, the verified ticket or the stored meta.
+    files: ['party/**/*.ts'],
+    ignores: ['party/socket.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='id'][object.property.name='room']",
+          message: 'room.id throws during an alarm: use roomIdOf(request), the ticket’s room or the stored meta (party/socket.ts).',
+        },
+        {
+          selector: "MemberExpression[property.name='id'][object.name='room']",
+          message: 'room.id throws during an alarm: use roomIdOf(request), the ticket’s room or the stored meta (party/socket.ts).',
+        },
+      ],
+    },
+  },
+  {
     // Tests import shared code as `#shared/…` and console-only modules as `~/…`.
     files: ['tests/**/*.{ts,tsx}'],
     rules: {

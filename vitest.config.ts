@@ -22,6 +22,7 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(here('./worker/migrations')),
                 PARTY_SECRET: 'test-party-secret',
+                ANSWER_RECEIPT_SECRET: 'test-answer-secret',
                 // The demo accounts' password hash, computed once per run (tests/workers/setup.ts seeds with it).
                 TEST_DEMO_PASSWORD_HASH: inject('demoPasswordHash'),
                 // The suite runs the Worker as `npm start` does: in development mode (the local outbox is readable).

@@ -6,7 +6,6 @@ import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { DEFAULT_LOCALE, i18nOptions, isLocale } from './i18n/config'
 import { GROUPS, catalogueUrl, fetchCatalogues } from './i18n/load'
 import { reloadOnce } from './lib/chunk-reload'
-import { hydrationReady } from './lib/hydration'
 import { setupServiceWorker } from './lib/service-worker'
 
 async function hydrate() {
@@ -33,8 +32,6 @@ async function hydrate() {
     if ('requestIdleCallback' in window) window.requestIdleCallback(later, { timeout: 2000 })
     else setTimeout(later, 200)
   }
-  // Lazy chunks the server already rendered (the sign-in captcha) are loaded first (app/lib/hydration.ts).
-  await hydrationReady()
   startTransition(() => {
     hydrateRoot(
       document,

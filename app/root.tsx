@@ -62,6 +62,25 @@ export type RootData = {
   flash: Flash | null
 }
 
+/**
+ * A page React does not hydrate (issue 12: the sign-in page, whose forms work without script and whose script budget
+ * React's libraries alone exceed). A route says so in its handle: `hydrate` false, or a function of its own loader
+ * data and the root's (the sign-in screen of the outbox or of the OAuth2 chooser is not hydrated, their other screens
+ * are), and `module`, the URL of the one standalone module the page loads instead of the Remix scripts.
+ */
+export interface HydrationHandle {
+  hydrate?: boolean | ((data: unknown, root: RootData | undefined) => boolean)
+  module?: string
+}
+
+/** The standalone module of the page when its route turns hydration off; null when React hydrates it. */
+function pageModule(matches: ReturnType<typeof useMatches>, root: RootData | undefined): string | null {
+  const leaf = matches[matches.length - 1]
+  const { hydrate, module } = (leaf?.handle ?? {}) as HydrationHandle
+  const off = typeof hydrate === 'function' ? !hydrate(leaf?.data, root) : hydrate === false
+  return off && module ? module : null
+}
+
 /** Paths that work before a realm is chosen (seed 000 §2.1), besides the chooser itself. */
 const REALM_FREE = ['/mobile/', '/deeplink', '/authentication/', '/oauth2/authorize']
 
@@ -91,6 +110,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // Remix's inline scripts carry this response's nonce, the only inline scripts the page's policy runs.
   const nonce = useNonce()
   const locale = isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
+  const standalone = pageModule(matches, data)
   return (
     <html lang={data?.locale ?? 'pt-BR'} {...htmlAttributes(data?.settings, location.pathname)}>
       <head>
@@ -100,9 +120,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <title>{titleKey ? `${t(titleKey)} · ${realmName}` : realmName}</title>
         <link rel="icon" href={data?.realm?.favicon_url || '/favicon.svg'} />
         <Meta />
-        {pageCatalogue(matches).map((group) => (
-          <link key={group} rel="preload" as="fetch" crossOrigin="anonymous" href={catalogueUrl(locale, group)} data-catalogue={group} />
-        ))}
+        {standalone
+          ? null
+          : pageCatalogue(matches).map((group) => (
+              <link key={group} rel="preload" as="fetch" crossOrigin="anonymous" href={catalogueUrl(locale, group)} data-catalogue={group} />
+            ))}
         <Links />
       </head>
       <body>
@@ -110,8 +132,14 @@ export function Layout({ children }: { children: ReactNode }) {
           {t('app.skip_to_content')}
         </a>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {standalone ? (
+          <script type="module" src={standalone} nonce={nonce} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   )

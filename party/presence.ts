@@ -2,6 +2,7 @@ import type * as Party from 'partykit/server'
 import * as v from 'valibot'
 import { PresenceClientMessage, type PresenceMember, type PresenceServerMessage } from './presence-protocol'
 import { verifyTicket, type Ticket } from './ticket'
+import { answerClose } from './socket'
 
 type State = PresenceMember
 
@@ -42,7 +43,8 @@ export default class Presence implements Party.Server {
     this.broadcastPresence()
   }
 
-  onClose() {
+  onClose(conn: Party.Connection) {
+    answerClose(conn)
     this.broadcastPresence()
   }
 

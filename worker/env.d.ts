@@ -7,6 +7,8 @@ declare namespace Cloudflare {
   interface Env {
     /** Shared with the PartyKit server to sign connection tickets. Unset: live features report unavailable. */
     PARTY_SECRET?: string
+    /** Signs the start receipts of students' tasks (issue 17: timed and offline answers). Unset: tasks cannot be opened (503). */
+    ANSWER_RECEIPT_SECRET?: string
     /** E-mail provider (password recovery): JSON API base URL and key (a secret). Unset: the local outbox. */
     EMAIL_API_URL?: string
     EMAIL_API_KEY?: string

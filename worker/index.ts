@@ -6,7 +6,9 @@ import { realmCookie, sessionToken } from '#shared/cookies.server'
 import { NO_SCRIPT_POLICY, applyBaseHeaders, newNonce } from '#shared/security-headers.server'
 import { createApi } from './api'
 import type { AppEnv, Ctx, InProcess } from './api/context'
+import { abortAbandonedRecordings } from './db/csm-recording'
 import { cleanupExpiredFiles, fileHeaders, findServedFile } from './db/files'
+import { redactExpiredChats } from './db/persona-chat'
 import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
 import { readHostAndSession, readPageHost } from './db/sessions'
@@ -178,7 +180,8 @@ export default {
   fetch: app.fetch,
   /**
    * Hourly (wrangler.toml [triggers]): removes temporary uploads whose time is up, and purges the realms deleted
-   * more than 30 days ago (worker/db/purge.ts; a bounded amount of work per run, the rest in the next hour).
+   * more than 30 days ago (worker/db/purge.ts; a bounded amount of work per run, the rest in the next hour), and
+   * clears the visitor data of persona chats past their realm's retention (worker/db/persona-chat.ts).
    */
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
@@ -186,6 +189,8 @@ export default {
         // One after the other, each on its own: a failure of one job does not keep the other from running.
         await cleanupExpiredFiles(env).catch((err: unknown) => console.error('[scheduled] upload cleanup failed:', err))
         await purgeDeletedRealms(env).catch((err: unknown) => console.error('[scheduled] realm purge failed:', err))
+        await redactExpiredChats(env.DB).catch((err: unknown) => console.error('[scheduled] chat retention failed:', err))
+        await abortAbandonedRecordings(env).catch((err: unknown) => console.error('[scheduled] recording cleanup failed:', err))
       })(),
     )
   },

@@ -25,3 +25,14 @@ export function withFilterOptions<S extends { search?: { field: string; options?
 ): S {
   return { ...spec, search: spec.search?.map((d) => (options[d.field] ? { ...d, options: options[d.field] } : d)) }
 }
+
+/**
+ * A calendar day stored as `YYYY-MM-DD` (no instant: the same day in every zone): on screen in the page language's
+ * date format; in CSV as stored.
+ */
+export const calendarDay = (v: unknown, _row?: unknown, _t?: unknown, clock?: Clock) =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)
+    ? clock
+      ? new Intl.DateTimeFormat(clock.locale, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(`${v}T00:00:00Z`))
+      : v
+    : ''

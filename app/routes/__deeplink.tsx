@@ -7,7 +7,8 @@ import type { deeplinkLoader } from './__deeplink.server'
 /**
  * The conference deep-link page (seed 000 §2.1, issue 13): the realm's branding, the channel, and three ways in —
  * open in the app (the realm's app scheme), download the app (the store of the visitor's platform, both when it is
- * neither iOS nor Android), continue in the browser (the web client, or the participant view `/live/{id}`).
+ * neither iOS nor Android), continue in the browser (the web client, or the participant view `/live/{id}`); above
+ * them, the quizzes and poll running on the channel, each to its player page (issue 14).
  * `openApp` (the `/deeplink/app` route) sends the browser to the app once the page is shown.
  */
 export function DeeplinkPage({ openApp = false }: { openApp?: boolean }) {
@@ -23,8 +24,8 @@ export function DeeplinkPage({ openApp = false }: { openApp?: boolean }) {
       <main className="entry" id="main">
         <div className="entry-card deeplink" role="alert" aria-labelledby="deeplink-title">
           <Icon name="warning" size={32} />
-          <h1 id="deeplink-title">{t('deeplink.error.channel')}</h1>
-          <p className="lead">{t(d.state === 'missing' ? 'deeplink.missing' : 'deeplink.not_found')}</p>
+          <h1 id="deeplink-title">{t(d.kind === 'room' ? 'deeplink.error.room' : 'deeplink.error.channel')}</h1>
+          <p className="lead">{t(d.state === 'missing' ? 'deeplink.missing' : d.kind === 'room' ? 'deeplink.room_not_found' : 'deeplink.not_found')}</p>
           <Link to="/" className="btn btn-primary">
             {t('deeplink.home')}
           </Link>
@@ -32,7 +33,7 @@ export function DeeplinkPage({ openApp = false }: { openApp?: boolean }) {
       </main>
     )
   }
-  const { realm, channel, links } = d.target
+  const { realm, channel, links, live } = d.target
   const stores = [
     { id: 'ios', url: links.ios, label: 'deeplink.ios' },
     { id: 'android', url: links.android, label: 'deeplink.android' },
@@ -45,7 +46,11 @@ export function DeeplinkPage({ openApp = false }: { openApp?: boolean }) {
         </div>
         <h1>{t('deeplink.title')}</h1>
         <div className="deeplink-channel">
-          {channel.avatar_url ? <img src={channel.avatar_url} alt="" width={48} height={48} /> : <Icon name="channel" size={32} />}
+          {channel.avatar_url ? (
+            <img src={channel.avatar_url} alt="" width={48} height={48} />
+          ) : (
+            <Icon name={d.kind === 'room' ? 'room' : 'channel'} size={32} />
+          )}
           <strong>{channel.name}</strong>
         </div>
         <p className="lead">{t('deeplink.lead', { channel: channel.name })}</p>
@@ -53,6 +58,17 @@ export function DeeplinkPage({ openApp = false }: { openApp?: boolean }) {
           <p className="hint" role="status">
             {t('deeplink.opening')}
           </p>
+        ) : null}
+        {live.length ? (
+          <ul className="deeplink-choices deeplink-live" aria-label={t('deeplink.live')}>
+            {live.map((g) => (
+              <li key={g.id}>
+                <a className="btn btn-primary btn-block" href={g.url} data-choice={`play-${g.kind}`}>
+                  <Icon name={g.kind} /> {t(g.kind === 'quiz' ? 'deeplink.play_quiz' : 'deeplink.vote_poll', { name: g.name })}
+                </a>
+              </li>
+            ))}
+          </ul>
         ) : null}
         <ul className="deeplink-choices" aria-label={t('deeplink.title')}>
           <li>

@@ -1,20 +1,31 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import * as v from 'valibot'
 import { LoginScreen, type LoginNotice, type LoginResult } from '~/components/signin/login-screen'
+import { signinModuleUrl } from '~/components/signin/signin-page-url'
+import type { SigninMethod as SigninTab } from '#shared/schemas/realm'
 import { EmployeeSignin, EmployeeTokenSignin, employeeId, fieldErrors, UsernameSignin, type DeviceSession } from '#shared/schemas/auth'
 import { SessionKey } from '#shared/schemas/captcha'
 import { RealmCode } from '#shared/schemas/common'
 import type { RealmConfig } from '#shared/schemas/realm'
-import type { RootData } from '~/root'
+import type { HydrationHandle, RootData } from '~/root'
 import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { getToken, safeRedirect } from '~/server/auth.server'
 import { googleNonceCookie } from '~/server/cookies.server'
 import { getRealmContext, type RealmContext } from '~/server/realm.server'
 import { completeSignin, signinFailure, type SigninMethod } from '~/server/signin.server'
 
-// The sign-in page needs only the sign-in group of the catalogue (app/i18n/config.ts).
-export const handle = { title: 'login.title', catalogue: 'signin' }
+/**
+ * The sign-in page is served without React (issue 12): its forms post here without script, and one standalone
+ * module (signin-page.ts) adds the rest. Without a realm the page is the realm chooser, which React hydrates; it needs
+ * only the sign-in group of the catalogue (app/i18n/config.ts).
+ */
+export const handle = {
+  title: 'login.title',
+  catalogue: 'signin',
+  hydrate: (_data: unknown, root: RootData | undefined) => !root?.realm,
+  module: signinModuleUrl,
+} satisfies HydrationHandle & { title: string; catalogue: 'signin' }
 
 /** Why a console page sent the browser here (`reason`, set by the console layout's guard), shown above the form. */
 const Reason = v.picklist(['session_timeout', 'dashboard_access', 'realm'] satisfies LoginNotice[])
@@ -57,7 +68,24 @@ async function signinRealm(
   return realm.code && realm.config ? { ...realm, code: realm.code, config: realm.config } : null
 }
 
-const fail = (result: LoginResult, status: number) => data<LoginResult>(result, { status })
+/** The tab each sign-in method's form sits in (a failed attempt shows that tab again). */
+const TAB: Record<SigninMethod, SigninTab | undefined> = {
+  device: 'iptv',
+  employee: 'employee',
+  employee_token: 'employee_token',
+  google: 'google',
+  token: undefined,
+}
+
+/** What was typed in the form, answered with its errors so the page shows it again (never a password or token). */
+function typedValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {}
+  for (const name of ['nick', 'doc_type', 'doc_number', 'uf']) {
+    const value = form.get(name)
+    if (typeof value === 'string' && value) values[name] = value.slice(0, 100)
+  }
+  return values
+}
 
 /**
  * Every sign-in method (seed 000 §2.1, §7): username (POST device), employee (registration/edusp), employee token
@@ -73,10 +101,12 @@ function sessionOf(answer: DeviceSession | { nick: string; auth_token?: undefine
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
+  const intent = v.safeParse(Intent, form.get('intent') ?? undefined)
+  const sent = { method: intent.success ? TAB[intent.output] : undefined, values: typedValues(form) }
+  const fail = (result: LoginResult, status: number, headers?: Headers) => data<LoginResult>({ ...result, ...sent }, { status, headers })
   const realm = await signinRealm(request, context, form.get('realm'))
   if (!realm) return fail({ formError: 'realm.error.not_found', formErrorValues: { code: String(form.get('realm') ?? '') } }, 404)
   const field = (name: string) => form.get(name) ?? ''
-  const intent = v.safeParse(Intent, form.get('intent') ?? undefined)
   if (!intent.success) return fail({ formError: 'login.msg.error.400', formErrorValues: { details: 'intent: picklist' } }, 400)
   const method: SigninMethod = intent.output
 
@@ -128,11 +158,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     session = await call()
   } catch (err) {
     const { result, status } = signinFailure(err, method)
-    return data(result, { status, headers: setCookies })
+    return fail(result, status, setCookies)
   }
   try {
     const { result, status } = await completeSignin(request, context, realm, session, form.get('redirectTo'))
-    return data(result, { status, headers: setCookies })
+    return fail(result, status, setCookies)
   } catch (response) {
     if (response instanceof Response) for (const c of setCookies.getSetCookie()) response.headers.append('Set-Cookie', c)
     throw response
@@ -143,6 +173,18 @@ export default function LoginRoute() {
   const { redirectTo, notice } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
   const root = useRouteLoaderData<RootData>('root')
+  const { pathname, search } = useLocation()
   if (!root?.realm) return null
-  return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} result={result} redirectTo={redirectTo} notice={notice} />
+  return (
+    <LoginScreen
+      config={root.realm}
+      multirealm={root.multirealm}
+      locale={root.locale}
+      result={result}
+      redirectTo={redirectTo}
+      notice={notice}
+      pathname={pathname}
+      search={search}
+    />
+  )
 }

@@ -7,14 +7,20 @@ import { RealmChooser, type RealmChoiceResult } from '~/components/signin/realm-
 import { RealmCode } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { AuthorizeRequestInfo } from '#shared/schemas/oauth2'
-import type { RootData } from '~/root'
+import { signinModuleUrl } from '~/components/signin/signin-page-url'
+import type { HydrationHandle, RootData } from '~/root'
 import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { requireUser, safeRedirect, type SigninRequired } from '~/server/auth.server'
 import { realmCookie } from '#shared/cookies.server'
 import { sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
 
-export const handle = { title: 'realm.select.title' }
+/** The sign-in screen of an OAuth2 request is served without React, as /login is; the chooser and consent hydrate. */
+export const handle = {
+  title: 'realm.select.title',
+  hydrate: (data: unknown) => (data as LoaderData | undefined)?.mode !== 'signin',
+  module: signinModuleUrl,
+} satisfies HydrationHandle & { title: string }
 
 const OAUTH_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const
 
@@ -127,7 +133,17 @@ export default function RealmChooserRoute() {
   if (loaded.mode === 'choose-realm' || !root?.realm)
     return <RealmChooser result={result && 'error' in result ? result : undefined} redirectTo={loaded.mode === 'chooser' ? undefined : here} />
   if (loaded.mode === 'signin')
-    return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={loaded.notice} redirectTo={here} />
+    return (
+      <LoginScreen
+        config={root.realm}
+        multirealm={root.multirealm}
+        locale={root.locale}
+        notice={loaded.notice}
+        redirectTo={here}
+        pathname={location.pathname}
+        search={location.search}
+      />
+    )
   if (loaded.mode === 'consent') return <OAuthConsent config={root.realm} info={loaded.info} params={loaded.params} user={loaded.user} />
   return <RealmChooser result={result && 'error' in result ? result : undefined} />
 }

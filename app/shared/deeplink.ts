@@ -6,6 +6,9 @@ import { isAcceptedUrl } from './schemas/common'
  * app (`{app_scheme}://channel/{id}?realm={code}`; `/deeplink/app` tries it at once), the app stores, and the
  * browser (`web_client_url`, its `{channel}` placeholder replaced or `?channel={id}` added; without one, the
  * console's own participant view `/live/{id}`).
+ * A console room's shared link (issue 20) is `/deeplink?room={id}`: the app as `{app_scheme}://room/{id}?realm={code}`,
+ * the stores, and the browser always in the console's room participant view `/live/room/{id}` (the realm's web client
+ * is a channel client: its address names channels).
  */
 
 /** A URL scheme an app may register (RFC 3986), never one a browser runs or reads itself. */
@@ -31,11 +34,11 @@ export interface DeeplinkLinks {
 
 const stored = (url: string) => (url && isAcceptedUrl(url) ? url : null)
 
-export function deeplinkLinks(realm: DeeplinkRealmFields, channelId: string): DeeplinkLinks {
+export function deeplinkLinks(realm: DeeplinkRealmFields, channelId: string, kind: 'channel' | 'room' = 'channel'): DeeplinkLinks {
   const id = encodeURIComponent(channelId)
   const scheme = APP_SCHEME_PATTERN.test(realm.app_scheme) && !RESERVED_SCHEMES.includes(realm.app_scheme) ? realm.app_scheme : null
-  const web = stored(realm.web_client_url)
-  let browser = `/live/${id}`
+  const web = kind === 'channel' ? stored(realm.web_client_url) : null
+  let browser = kind === 'room' ? `/live/room/${id}` : `/live/${id}`
   if (web) {
     if (web.includes('{channel}')) browser = web.replaceAll('{channel}', id)
     else {
@@ -45,7 +48,7 @@ export function deeplinkLinks(realm: DeeplinkRealmFields, channelId: string): De
     }
   }
   return {
-    app: scheme ? `${scheme}://channel/${id}?realm=${encodeURIComponent(realm.code)}` : null,
+    app: scheme ? `${scheme}://${kind}/${id}?realm=${encodeURIComponent(realm.code)}` : null,
     ios: stored(realm.ios_store_url),
     android: stored(realm.android_store_url),
     browser,
@@ -63,8 +66,8 @@ export function visitorPlatform(userAgent: string | null | undefined): VisitorPl
 }
 
 /** The shared link of a channel: the deep-link page on `origin`, naming the realm on a multi-realm host. */
-export function sharedChannelLink(origin: string, channelId: string, realm: string | null): string {
-  const q = new URLSearchParams({ channel: channelId })
+export function sharedChannelLink(origin: string, channelId: string, realm: string | null, kind: 'channel' | 'room' = 'channel'): string {
+  const q = new URLSearchParams({ [kind]: channelId })
   if (realm) q.set('realm', realm)
   return `${origin}/deeplink?${q}`
 }

@@ -118,6 +118,18 @@ export const ROUTES: RouteEntry[] = [
     'pages.persona.dialog.edit',
     { unsaved: true },
   ),
+  route(
+    'persona.transcript.list',
+    '/personai/persona/:personaId/transcript',
+    flag(any('persona_persona_get', 'persona_persona_edit'), 'persona_enabled'),
+    'pages.persona.transcript.list',
+  ),
+  route(
+    'persona.transcript.detail',
+    '/personai/persona/:personaId/transcript/:sessionId',
+    flag(any('persona_persona_get', 'persona_persona_edit'), 'persona_enabled'),
+    'pages.persona.transcript.detail',
+  ),
   ...resource('assistant', '/personai/assistant', 'persona_assistant', 'assistantId', { flags: ['persona_enabled'] }),
 
   // Achievements and tracks
@@ -131,9 +143,11 @@ export const ROUTES: RouteEntry[] = [
   // Live quizzes and polls
   route('quiz.list', '/quiz', all('quiz_quiz_list'), 'pages.quiz.list'),
   route('quiz.create', '/quiz/create', all('quiz_quiz_create'), 'pages.quiz.create'),
+  route('quiz.edit', '/quiz/edit/:quizId', all('quiz_quiz_edit'), 'pages.quiz.edit'),
   route('quiz.control', '/quiz/control/:quizId', all('quiz_quiz_control'), 'pages.quiz.control', { hideSidebar: true }),
   route('poll.list', '/poll', all('poll_poll_list'), 'pages.poll.list'),
   route('poll.create', '/poll/create', all('poll_poll_create'), 'pages.poll.create'),
+  route('poll.edit', '/poll/edit/:pollId', all('poll_poll_edit'), 'pages.poll.edit'),
   route('poll.control', '/poll/control/:pollId', all('poll_poll_control'), 'pages.poll.control', { hideSidebar: true }),
 
   // Credits (ledger_enabled)
@@ -178,11 +192,12 @@ export const ROUTES: RouteEntry[] = [
   // The live view of a channel (issue 13): owners and operators moderate; the party gives each their role.
   route('channel.live', '/channel/live/:channelId', any('sns_channel_get', 'sns_channel_edit'), 'pages.channel.live'),
   ...resource('room', '/room', 'room_room', 'room'),
+  // The live view of a console room or breakout (issue 13 "rooms go live"): room editors join as admins.
+  route('room.live', '/room/live/:roomId', any('room_room_get', 'room_room_edit'), 'pages.room.live'),
   ...resource('room.category', '/room/category', 'room_category', 'categoryId'),
   route('session.list', '/session', all('csm_session_list'), 'pages.session.list'),
   route('session.detail', '/session/detail/:sessionId', all('csm_session_get'), 'pages.session.detail'),
   route('session.create', '/session/create', all('csm_session_create'), 'pages.session.create'),
-  ...resource('session.category', '/session/category', 'csm_category', 'categoryId'),
   ...resource('asset', '/asset', 'asset_asset', 'asset_id'),
   route('technical.logs', '/technical/logs', TECHNICAL, 'pages.technical.logs'),
   route('technical.audit_logs', '/technical/audit_logs', TECHNICAL, 'pages.technical.audit_logs'),
@@ -200,6 +215,9 @@ export const ROUTES: RouteEntry[] = [
   route('public.mobile.lesson', '/mobile/lesson', {}, 'pages.public.mobile.lesson', { public: true }),
   route('public.mobile.lesson.apply', '/mobile/lesson/:lessonId/apply', {}, 'pages.public.mobile.lesson.apply', { public: true }),
   route('public.live', '/live/:channelId', {}, 'pages.public.live', { public: true }),
+  route('public.live.room', '/live/room/:roomId', {}, 'pages.room.live', { public: true }),
+  route('public.quiz', '/play/quiz/:quizId', {}, 'pages.public.quiz', { public: true }),
+  route('public.poll', '/play/poll/:pollId', {}, 'pages.public.poll', { public: true }),
   route('public.persona.chat', '/personai/chat/:personaId', flag({}, 'persona_enabled'), 'pages.public.persona.chat', { public: true }),
 ]
 

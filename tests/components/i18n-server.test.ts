@@ -28,12 +28,51 @@ describe("the server's i18next instances (one per language, app/server/i18n.serv
     const fresh = createInstance()
     void fresh.init({ ...i18nOptions, lng: 'pt-BR', load: 'currentOnly', initImmediate: false, resources: { 'pt-BR': { translation: catalogues['pt-BR'] } } })
     const fixed = pt.getFixedT('pt-BR', 'translation')
+    // What react-i18next's useTranslation() calls: no language (its calls then carry `lngs: null`).
+    const component = pt.getFixedT(null, 'translation')
     const keys = Object.keys(catalogues['pt-BR'])
     expect(keys.length).toBeGreaterThan(100)
     for (const key of [...keys, 'no.such.key']) {
       const want = fresh.t(key)
-      // Directly, through react-i18next's fixed t(), and again (from memory).
-      expect([pt.t(key), fixed(key), pt.t(key), fixed(key)], key).toEqual([want, want, want, want])
+      // Directly, through fixed t()s, and again (from memory).
+      expect([pt.t(key), fixed(key), component(key), pt.t(key), fixed(key), component(key)], key).toEqual([want, want, want, want, want, want])
+    }
+  })
+
+  it('answers calls with values as i18next does, for every key with a placeholder in every language', () => {
+    for (const locale of ['pt-BR', 'en-US', 'es-ES'] as const) {
+      const fresh = createInstance()
+      void fresh.init({ ...i18nOptions, lng: locale, load: 'currentOnly', initImmediate: false, resources: { [locale]: { translation: catalogues[locale] } } })
+      const instance = i18nFor(locale)
+      const fixed = instance.getFixedT(locale, 'translation')
+      const component = instance.getFixedT(null, 'translation')
+      const withValues = Object.entries(catalogues[locale]).filter(([, text]) => text.includes('{{'))
+      expect(withValues.length, locale).toBeGreaterThan(20)
+      for (const [key, text] of withValues) {
+        const names = [...text.matchAll(/\{\{-?\s*([^},\s]+)/g)].map((m) => m[1])
+        // Text with characters an escape would touch, a number, and (last) one placeholder left without a value.
+        const sets = [
+          Object.fromEntries(names.map((n, i) => [n, `<b>&"${n}'${i}`])),
+          Object.fromEntries(names.map((n, i) => [n, 1000 + i])),
+          Object.fromEntries(names.slice(1).map((n) => [n, n])),
+        ]
+        for (const values of sets) {
+          const want = fresh.t(key, values)
+          // Twice each: the second from the remembered text.
+          expect([fixed(key, values), fixed(key, values), component(key, values), component(key, values), instance.t(key, values)], `${locale} ${key}`).toEqual(
+            [want, want, want, want, want],
+          )
+        }
+      }
+      // A key that does not exist, counts (plurals), default values and other options go through i18next whole.
+      expect(component('no.such.key', { nick: 'ana' })).toBe(fresh.t('no.such.key', { nick: 'ana' }))
+      const plural = Object.keys(catalogues[locale])
+        .find((k) => k.endsWith('_other'))!
+        .replace(/_other$/, '')
+      for (const count of [0, 1, 2, 5]) expect(component(plural, { count })).toBe(fresh.t(plural, { count }))
+      expect(component('no.such.key', { defaultValue: 'x {{a}}', a: 'b' })).toBe('x b')
+      expect(component(['no.such.key', 'app.skip_to_content'])).toBe(fresh.t(['no.such.key', 'app.skip_to_content']))
+      expect(component('app.skip_to_content', { lng: 'en-US' })).toBe(fresh.t('app.skip_to_content', { lng: 'en-US' }))
     }
   })
 
@@ -42,7 +81,7 @@ describe("the server's i18next instances (one per language, app/server/i18n.serv
     // i18next's translator (not in its public types) resolves every call that is not answered from memory.
     const translator = (en as unknown as { translator: { translate(key: unknown, options?: unknown): unknown } }).translator
     const translate = vi.spyOn(translator, 'translate')
-    const fixed = en.getFixedT('en-US', 'translation')
+    const fixed = en.getFixedT(null, 'translation')
     const key = 'nav.overview'
     for (let i = 0; i < 5; i++) fixed(key)
     expect(translate.mock.calls.filter(([k]) => k === key).length).toBeLessThanOrEqual(1)
@@ -52,6 +91,12 @@ describe("the server's i18next instances (one per language, app/server/i18n.serv
     const b = fixed(withValue, { nick: 'bia' })
     expect(a).toContain('ana')
     expect(b).toContain('bia')
+    // The text of a call with values is resolved at most once (it may be remembered already); only its values are
+    // put in afresh.
+    const resolved = translate.mock.calls.filter(([k]) => k === withValue).length
+    expect(resolved).toBeLessThanOrEqual(1)
+    expect(fixed(withValue, { nick: 'cai' })).toContain('cai')
+    expect(translate.mock.calls.filter(([k]) => k === withValue).length).toBe(resolved)
     expect(fixed('no.such.key', { defaultValue: 'first' })).toBe('first')
     expect(fixed('no.such.key', { defaultValue: 'second' })).toBe('second')
   })

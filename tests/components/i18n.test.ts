@@ -38,4 +38,11 @@ describe('translation catalogues', () => {
     const ref = catalogues['pt-BR']
     for (const [key, text] of Object.entries(catalogues[locale])) expect(placeholders(text), key).toEqual(placeholders(ref[key]))
   })
+
+  it.each(['pt-BR', 'es-ES'] as const)('%s never shows the internal word "realm" (it is "domínio" / "dominio")', (locale) => {
+    for (const [key, text] of Object.entries(catalogues[locale])) {
+      const shown = text.replace(/{{[^}]*}}|{[^}]*}/g, '')
+      expect(shown, key).not.toMatch(/\brealms?\b/i)
+    }
+  })
 })

@@ -12,6 +12,11 @@ describe('the participant view names why a ticket was refused', () => {
     expect(ticketRefusal('members_only')).toBe('members_only')
     expect(ticketRefusal('not_found')).toBe('not_found')
     expect(ticketRefusal('something_new')).toBe('unavailable')
+    // A room's ticket: closed, outside its window, or full (users per room) rather than the environment.
+    expect(ticketRefusal('closed')).toBe('closed')
+    expect(ticketRefusal('not_active')).toBe('not_active')
+    expect(ticketRefusal('limit', 'validation.live.max_room')).toBe('room_full')
+    expect(ticketRefusal('limit', 'validation.live.max_environment')).toBe('environment_full')
   })
 
   it('has a message for every cause in the three languages', () => {

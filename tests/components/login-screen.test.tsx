@@ -1,7 +1,8 @@
-import { createRemixStub } from '@remix-run/testing'
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
-import { LoginScreen } from '~/components/signin/login-screen'
+import { fireEvent, screen } from '@testing-library/react'
+import { renderToString } from 'react-dom/server'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LoginScreen, type LoginResult } from '~/components/signin/login-screen'
+import { enhanceSignin } from '~/components/signin/signin-page'
 import type { RealmConfig } from '#shared/schemas/realm'
 
 const config = {
@@ -15,16 +16,15 @@ const config = {
   token_sso_url: '',
 } as RealmConfig
 
-type Action = (args: { request: Request }) => Promise<object | null> | object | null
-
-function renderLogin(action: Action & { mock?: unknown } = vi.fn(() => null), props: Partial<Parameters<typeof LoginScreen>[0]> = {}) {
-  const Stub = createRemixStub([
-    { path: '/realm', Component: () => <LoginScreen config={config} multirealm={false} locale="pt-BR" {...props} /> },
-    { path: '/login', action },
-  ])
-  render(<Stub initialEntries={['/realm']} />)
-  return action
+/** The screen as /login serves it (server HTML, no React in the browser) with the page's module on it. */
+function renderLogin(props: Partial<Parameters<typeof LoginScreen>[0]> = {}) {
+  document.body.innerHTML = renderToString(<LoginScreen config={config} multirealm={false} locale="pt-BR" pathname="/realm" search="" {...props} />)
+  enhanceSignin(document.querySelector<HTMLElement>('[data-signin]')!, { standalone: true })
 }
+
+afterEach(() => {
+  document.body.innerHTML = ''
+})
 
 describe('LoginScreen', () => {
   it('labels its fields for password managers and assistive technology', () => {
@@ -35,28 +35,21 @@ describe('LoginScreen', () => {
     expect(screen.queryByRole('button', { name: 'Trocar de domínio' })).toBeNull()
   })
 
-  it('blocks submission and marks both fields when they are shorter than 2 characters', async () => {
-    const action = renderLogin()
-    fireEvent.change(screen.getByLabelText('Usuário'), { target: { value: 'r' } })
-    fireEvent.change(screen.getByLabelText('Senha'), { target: { value: 'x' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Entrar' }))
-    await waitFor(() => expect(screen.getByText('O usuário deve ter pelo menos 2 caracteres.')).toBeTruthy())
-    expect(screen.getByText('A senha deve ter pelo menos 2 caracteres.')).toBeTruthy()
-    expect(screen.getByLabelText('Usuário').getAttribute('aria-invalid')).toBe('true')
-    expect(action).not.toHaveBeenCalled()
+  it('posts to /login with the current path as redirectTo, as a plain form', () => {
+    renderLogin()
+    const form = screen.getByLabelText('Usuário').closest('form')!
+    expect(form.getAttribute('method')).toBe('post')
+    expect(form.getAttribute('action')).toBe('/login?redirectTo=%2Frealm')
+    expect(Object.fromEntries(new FormData(form))).toMatchObject({ intent: 'device', redirectTo: '/realm' })
   })
 
-  it('submits valid credentials with the current path as redirectTo', async () => {
-    const action = vi.fn(async ({ request }: { request: Request }) => {
-      const form = await request.formData()
-      return { formError: `sent ${form.get('nick')} → ${form.get('redirectTo')}` }
-    })
-    renderLogin(action)
-    fireEvent.change(screen.getByLabelText('Usuário'), { target: { value: 'root' } })
-    fireEvent.change(screen.getByLabelText('Senha'), { target: { value: 'demo1234' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Entrar' }))
-    await waitFor(() => expect(action).toHaveBeenCalledTimes(1))
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('sent root → /realm'))
+  it('marks the fields the server refused and keeps the nick typed', () => {
+    const result: LoginResult = { method: 'iptv', fieldErrors: { nick: 'validation.username_length' }, values: { nick: 'r' } }
+    renderLogin({ result })
+    expect(screen.getByLabelText('Usuário').getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByText('O usuário deve ter pelo menos 2 caracteres.')).toBeTruthy()
+    expect(screen.getByLabelText('Usuário')).toHaveProperty('value', 'r')
+    expect(document.activeElement).toBe(screen.getByLabelText('Usuário'))
   })
 
   it('shows and hides the password', () => {
@@ -70,7 +63,7 @@ describe('LoginScreen', () => {
   })
 
   it('explains why sign-in is shown: expired session and no dashboard access', () => {
-    renderLogin(undefined, { notice: 'session_timeout', multirealm: true })
+    renderLogin({ notice: 'session_timeout', multirealm: true })
     expect(screen.getByRole('alert').textContent).toBe('A sua sessão expirou. Entre novamente.')
     expect(screen.getByRole('button', { name: 'Trocar de domínio' })).toBeTruthy()
   })

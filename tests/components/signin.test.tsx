@@ -1,7 +1,8 @@
-import { createRemixStub } from '@remix-run/testing'
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { LoginScreen } from '~/components/signin/login-screen'
+import { LoginScreen, type LoginResult } from '~/components/signin/login-screen'
+import { enhanceSignin } from '~/components/signin/signin-page'
 import { signinTabs } from '~/components/signin/tabs'
 import type { RealmConfig } from '#shared/schemas/realm'
 
@@ -19,18 +20,32 @@ const escola = {
   google_client_id: '',
 } as unknown as RealmConfig
 
-type Action = (args: { request: Request }) => Promise<object | null> | object | null
-
-function renderLogin(config: RealmConfig, url = '/', action: Action = vi.fn(() => null)) {
-  const Stub = createRemixStub([
-    { path: '/', Component: () => <LoginScreen config={config} multirealm={false} locale="pt-BR" /> },
-    { path: '/login', action },
-  ])
-  render(<Stub initialEntries={[url]} />)
-  return action
+/**
+ * The sign-in screen as the browser gets it on /login: the server's HTML (React is not loaded there), then the page's
+ * one module (signin-page.ts). Returns the forms' submissions (each form's data; nothing is sent).
+ */
+function renderLogin(config: RealmConfig, url = '/login', result?: LoginResult) {
+  const { pathname, search } = new URL(url, 'http://x')
+  document.body.innerHTML = renderToString(
+    <LoginScreen config={config} multirealm={false} locale="pt-BR" pathname={pathname} search={search} result={result} />,
+  )
+  const sent: Record<string, FormDataEntryValue>[] = []
+  const onSubmit = (e: SubmitEvent) => {
+    sent.push(Object.fromEntries(new FormData(e.target as HTMLFormElement)))
+    e.preventDefault()
+  }
+  document.addEventListener('submit', onSubmit, { capture: true })
+  cleanups.push(() => document.removeEventListener('submit', onSubmit, { capture: true }))
+  enhanceSignin(document.querySelector<HTMLElement>('[data-signin]')!, { standalone: true })
+  return sent
 }
 
-afterEach(() => vi.restoreAllMocks())
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  vi.restoreAllMocks()
+  for (const cleanup of cleanups.splice(0)) cleanup()
+  document.body.innerHTML = ''
+})
 
 describe('sign-in tabs', () => {
   it('follow allowed_signin; Google joins the username form where it comes first; iptv elsewhere waits for 10 clicks', () => {
@@ -66,7 +81,8 @@ describe('employee form', () => {
   it('blanks and disables the state for rne, and starts rg and cin at SP', () => {
     renderLogin(escola)
     const uf = screen.getByLabelText('UF')
-    expect(uf).toHaveProperty('value', 'SP')
+    // (The server's markup selects the option; happy-dom's select does not read it back as its value.)
+    expect(uf.querySelector('option[selected]')).toHaveProperty('value', 'SP')
     fireEvent.change(screen.getByLabelText('Documento'), { target: { value: 'rne' } })
     expect(uf).toHaveProperty('value', '-')
     expect(uf).toHaveProperty('disabled', true)
@@ -76,16 +92,21 @@ describe('employee form', () => {
     expect(screen.getByLabelText('Número do documento').getAttribute('maxlength')).toBe('28')
   })
 
-  it('blocks a short number, a short password and a blank state for rg', async () => {
-    const action = renderLogin(escola)
-    fireEvent.change(screen.getByLabelText('UF'), { target: { value: '-' } })
-    fireEvent.change(screen.getByLabelText('Número do documento'), { target: { value: '1' } })
-    fireEvent.change(screen.getByLabelText('Senha'), { target: { value: 'x' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Entrar' }))
-    await waitFor(() => expect(screen.getByText('O número do documento deve ter de 2 a 28 caracteres.')).toBeTruthy())
-    expect(screen.getByText('Escolha a UF do documento.')).toBeTruthy()
+  it('shows the errors the server answered in the tab sent, with what was typed (never the password)', () => {
+    renderLogin(escola, '/login', {
+      method: 'employee',
+      fieldErrors: { doc_number: 'validation.document_length', password: 'validation.password_length' },
+      values: { doc_type: 'cin', uf: 'MG', doc_number: '1' },
+    })
+    expect(screen.getByLabelText('Documento').querySelector('option[selected]')).toHaveProperty('value', 'cin')
+    expect(screen.getByLabelText('UF').querySelector('option[selected]')).toHaveProperty('value', 'MG')
+    expect(screen.getByLabelText('Número do documento')).toHaveProperty('value', '1')
+    expect(screen.getByLabelText('Número do documento').getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByText('O número do documento deve ter de 2 a 28 caracteres.')).toBeTruthy()
     expect(screen.getByText('A senha deve ter pelo menos 2 caracteres.')).toBeTruthy()
-    expect(action).not.toHaveBeenCalled()
+    expect(screen.getByLabelText('Senha')).toHaveProperty('value', '')
+    // The first invalid field has the focus.
+    expect(document.activeElement).toBe(screen.getByLabelText('Número do documento'))
   })
 })
 
@@ -111,21 +132,19 @@ describe('captcha', () => {
 
 describe('token login from a link', () => {
   it('signs in on its own with the link’s token and provider, then shows the token error and a way back', async () => {
-    const action = vi.fn(async ({ request }: { request: Request }) => {
-      const form = await request.formData()
-      expect(Object.fromEntries(form)).toMatchObject({ intent: 'token', token: 'ep1.token-from-link', provider: 'employee_token', redirectTo: '/' })
-      return { formError: 'login.msg.error.credentials.token' }
-    })
-    renderLogin(escola, '/?token=ep1.token-from-link&provider=employee_token&realm=escola', action)
-    await waitFor(() => expect(action).toHaveBeenCalledTimes(1))
+    const sent = renderLogin(escola, '/login?token=ep1.token-from-link&provider=employee_token&realm=escola')
+    await waitFor(() => expect(sent).toHaveLength(1))
+    expect(sent[0]).toMatchObject({ intent: 'token', token: 'ep1.token-from-link', provider: 'employee_token', redirectTo: '/login' })
+    // The post answers the failure: the same address renders it.
+    renderLogin(escola, '/login?token=ep1.token-from-link&provider=employee_token&realm=escola', { formError: 'login.msg.error.credentials.token' })
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('Não foi possível entrar com este link de acesso.')
     expect(alert.textContent).toContain('Peça um novo link de acesso e tente novamente.')
-    expect(screen.getByRole('link', { name: 'Entrar de outra forma' }).getAttribute('href')).toBe('/')
+    expect(screen.getByRole('link', { name: 'Entrar de outra forma' }).getAttribute('href')).toBe('/login')
   })
 
   it('ignores a link for a provider the realm does not allow', () => {
-    renderLogin(escola, '/?token=abc&provider=google')
+    renderLogin(escola, '/login?token=abc&provider=google')
     expect(screen.getByRole('tab', { name: 'Servidor' })).toBeTruthy()
   })
 })

@@ -7,6 +7,7 @@ import { ROUTES, samplePath, type RouteEntry } from '#shared/manifest'
 import { catalogues } from '~/i18n/catalogues'
 import { validQuestion } from '../support/tms-fixtures'
 import { hydrated, open, openPage, realmApi, signInOnScreen, url } from './browser'
+import { recordedSessions } from './session-helpers'
 
 /**
  * axe-core on every console route of the manifest that has a screen of its own (routes still served by the "not
@@ -105,6 +106,39 @@ describe('accessibility (axe-core)', () => {
     const chosen = required.map((root) => categories.find((c) => c.parent_id === root && c.selectable)!.id)
     const task = await api<{ id: string }>('POST', 'tms/task', { model_id: model.id, rooms: [room.id], categories: chosen })
     concrete.set('tms.token.edit', samplePath(routeOf('tms.token.edit'), { roomName: room.name, taskId: task.id }))
+    // A persona with a dialog, and an assistant on it: their lists then link their edit screens.
+    const persona = await api<{ id: string }>('POST', 'personai/persona', { name: `Persona axe ${crypto.randomUUID().slice(0, 6)}` })
+    await api('POST', `personai/persona/${persona.id}/dialog`, { type: 'conversation', name: 'Axe', questions: ['Pergunta axe'], answers: [] })
+    await api('POST', 'personai/assistant', { name: 'Assistente axe', persona_id: persona.id })
+    // A public chat session of it (terms accepted first), so its transcript screen is audited too.
+    await api('POST', `personai/persona/${persona.id}/terms`, { accept: true })
+    const chat = await api<{ session_id: string }>('POST', `personai/chat/${persona.id}/session`, {})
+    concrete.set('persona.transcript.list', samplePath(routeOf('persona.transcript.list'), { personaId: persona.id }))
+    concrete.set('persona.transcript.detail', samplePath(routeOf('persona.transcript.detail'), { personaId: persona.id, sessionId: chat.session_id }))
+    // A quiz and a poll on a channel the test makes: the control screens are reached from their lists.
+    const channel = await api<{ id: string }>('POST', 'channel', {
+      name: `Canal axe ${crypto.randomUUID().slice(0, 6)}`,
+      members: [{ nick: 'root', permission: 'owner' }],
+    })
+    const quiz = await api<{ id: string }>('POST', 'quiz', {
+      name: 'Quiz axe',
+      channel_id: channel.id,
+      reward_type: 'realm',
+      reward_value: 10,
+      reward_per_player: 5,
+      question_duration: 20,
+      lifes_timeout: 15,
+    })
+    const poll = await api<{ id: string }>('POST', 'poll', { type: 'open', name: 'Enquete axe', channel_id: channel.id, question_duration: 20 })
+    concrete.set('quiz.control', samplePath(routeOf('quiz.control'), { quizId: quiz.id }))
+    concrete.set('poll.control', samplePath(routeOf('poll.control'), { pollId: poll.id }))
+    concrete.set('quiz.edit', samplePath(routeOf('quiz.edit'), { quizId: quiz.id }))
+    concrete.set('poll.edit', samplePath(routeOf('poll.edit'), { pollId: poll.id }))
+    // A session category (its list links its edit screen) and a session started through the recording API.
+    await api('POST', 'csm/category', { name: `Categoria axe ${crypto.randomUUID().slice(0, 6)}` })
+    const [recorded] = await recordedSessions([`Sessão axe ${crypto.randomUUID().slice(0, 6)}`])
+    const sessions = await api<{ items: { id: string }[] }>('GET', `csm/session?room_id=${recorded.id}`)
+    concrete.set('session.detail', samplePath(routeOf('session.detail'), { sessionId: sessions.items[0].id }))
   })
   const seen = new Set<string>()
   const spent = { navigation: 0, axe: 0 }

@@ -10,7 +10,7 @@ export function url(host: string, path = '/'): string {
 }
 
 /** Debian's Chromium, headless, with background networking off (the machine has no outside network). */
-export function launch(): Promise<Browser> {
+export function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -22,6 +22,7 @@ export function launch(): Promise<Browser> {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
+      ...extraArgs,
     ],
   })
 }
@@ -79,13 +80,22 @@ export async function newPage(
  * (tests/e2e/setup.ts), so a test file needs no launch or close of its own.
  */
 let fileBrowser: Promise<Browser> | null = null
+let fileBrowserArgs: string[] = []
+
+/**
+ * Extra Chromium flags for this test file's browser only (call before the file's first `openPage()`), e.g. the fake
+ * media devices of the conference test.
+ */
+export function fileBrowserFlags(...args: string[]): void {
+  fileBrowserArgs = args
+}
 
 /**
  * A fresh page in its own context (cookies) of the file's browser, watched like newPage's (any console or page error
  * fails the test); `options` as Browser.newContext's (locale pt-BR unless given, viewport, javaScriptEnabled…).
  */
 export async function openPage(options: Parameters<Browser['newContext']>[0] = {}) {
-  fileBrowser ??= launch()
+  fileBrowser ??= launch(fileBrowserArgs)
   return newPage(await fileBrowser, options)
 }
 
@@ -120,6 +130,7 @@ export async function signedInPage(
 export async function closeFileBrowser(): Promise<void> {
   const browser = fileBrowser
   fileBrowser = null
+  fileBrowserArgs = []
   if (browser) await (await browser).close()
 }
 
@@ -154,11 +165,18 @@ export async function hydrated(page: Page): Promise<void> {
   await page.waitForSelector('html[data-hydrated="true"]')
 }
 
-/** Signs in on the sign-in screen currently shown. */
+/**
+ * Signs in on the sign-in screen currently shown, and waits for the page the answer loads to take over. The sign-in
+ * form posts as a document (the sign-in page is not hydrated): the console's page then arrives server-rendered and
+ * hydrates after, so a test interacting at once could click before React listens.
+ */
 export async function signInOnScreen(page: Page, nick: string, password = 'demo1234'): Promise<void> {
   await page.getByLabel('Usuário').fill(nick)
   await page.getByLabel('Senha', { exact: true }).fill(password)
+  // The mark of this document goes, so the wait below sees the next document's.
+  await page.evaluate(() => delete document.documentElement.dataset.hydrated)
   await page.getByRole('button', { name: 'Entrar', exact: true }).click()
+  await hydrated(page)
 }
 
 /**

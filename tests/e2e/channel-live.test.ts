@@ -34,6 +34,8 @@ describe('live channel', () => {
     await part.page.waitForSelector('nav[aria-label="Navegação principal"]')
     await open(part.page, url('demo.localhost', `/live/${ch.id}`))
     await part.page.waitForSelector('[data-live-status="open"]')
+    // The participant view's heading is the channel's name once admitted (it said "Sala ao vivo").
+    await expect.poll(() => part.page.getByRole('heading', { level: 1 }).textContent()).toBe(ch.name)
 
     // The operator sees the participant arrive.
     const people = op.page.locator('.live-people')

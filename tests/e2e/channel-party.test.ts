@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
-import type { ChannelServerMessage } from '../../party/channel-protocol'
-import { partyPort, realmApi, url } from './browser'
+import { realmApi, url } from './browser'
+import { Client } from './live-client'
 
 /**
  * The channel party (issue 13 "Live"), with real WebSocket clients against `partykit dev` as `npm start` runs it:
@@ -50,50 +49,6 @@ async function ticket(nick: string, channelId: string): Promise<string> {
   return (await api<{ ticket: string }>('POST', `channel/live/${channelId}/ticket`)).ticket
 }
 
-/** A client that records every event it receives, in order. */
-class Client {
-  readonly events: ChannelServerMessage[] = []
-  closed: number | null = null
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.events.push(JSON.parse(String(data)) as ChannelServerMessage))
-    ws.on('close', (code) => (this.closed = code))
-  }
-
-  static open(channelId: string, ticket: string, since?: number): Promise<Client> {
-    const q = `ticket=${encodeURIComponent(ticket)}${since === undefined ? '' : `&since=${since}`}`
-    const ws = new WebSocket(`ws://127.0.0.1:${partyPort()}/parties/channel/${channelId}?${q}`)
-    const client = new Client(ws)
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(client))
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)))
-    })
-  }
-
-  send(message: unknown) {
-    this.ws.send(JSON.stringify(message))
-  }
-
-  /** The first event (from `from`) matching, waiting for it. */
-  async next<T extends ChannelServerMessage['type']>(type: T, match: (e: Extract<ChannelServerMessage, { type: T }>) => boolean = () => true, from = 0) {
-    let found: Extract<ChannelServerMessage, { type: T }> | undefined
-    await expect
-      .poll(() => {
-        found = this.events.slice(from).find((e): e is Extract<ChannelServerMessage, { type: T }> => e.type === type && match(e as never))
-        return found !== undefined
-      })
-      .toBe(true)
-    return found!
-  }
-
-  chats() {
-    return this.events.flatMap((e) => (e.type === 'chat' ? [e.message] : e.type === 'welcome' ? e.messages : []))
-  }
-
-  close() {
-    this.ws.close()
-  }
-}
-
 describe('channel party', () => {
   beforeAll(async () => {
     await as(OTHER)
@@ -132,6 +87,30 @@ describe('channel party', () => {
     expect((await member.next('error', (e) => e.cause === 'invalid_message')).cause).toBe('invalid_message')
     op.close()
     member.close()
+  })
+
+  it('a member who connects again before the old socket closes is announced again; closing the old one is answered and says nothing', async () => {
+    const id = await createChannel({}, [{ nick: 'manager', permission: 'mobile' }])
+    const op = await Client.open(id, await ticket('root', id))
+    await op.next('welcome')
+    const first = await Client.open(id, await ticket('manager', id))
+    await first.next('welcome')
+    await op.next('joined', (e) => e.member.nick === 'manager@demo')
+    const seen = op.events.length
+    // Her network changed: a new socket joins while the first is still open on the party's side.
+    const second = await Client.open(id, await ticket('manager', id))
+    expect((await second.next('welcome')).members.filter((m) => m.nick === 'manager@demo')).toHaveLength(1)
+    await op.next('joined', (e) => e.member.nick === 'manager@demo', seen)
+    first.close()
+    // The party answers the close frame (a closed handshake, not the 1006 of a socket left waiting for its answer).
+    await expect.poll(() => first.closed).not.toBeNull()
+    expect(first.closed).not.toBe(1006)
+    // The nick is still here on its new socket: nobody is told it left (a chat after the close proves the order).
+    op.send({ type: 'chat', id: 'after-close', text: 'ainda aqui?' })
+    await second.next('chat', (e) => e.message.text === 'ainda aqui?')
+    expect(op.events.slice(seen).some((e) => e.type === 'left')).toBe(false)
+    op.close()
+    second.close()
   })
 
   it('a banned member is refused: the ban removes them and their next join is answered "banned"', async () => {

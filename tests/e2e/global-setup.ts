@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node'
+import { startCallsApi } from '../support/calls-api'
 import { startIssuer } from '../support/oidc-issuer'
 import { startServer } from '../support/server'
 
@@ -18,12 +19,20 @@ export default async function setup(project: TestProject) {
   const issuer = await startIssuer()
   process.env.GOOGLE_ISSUER = issuer.url
   process.env.GOOGLE_JWKS_URL = issuer.jwksUrl
-  const server = await startServer()
+  // The live parties' SFU (issue 20): a local server speaking Cloudflare Realtime's API, so a room above the mesh size
+  // moves to it (tests/e2e/conference-sfu.test.ts); rooms within the mesh never call it.
+  const calls = await startCallsApi('e2e-calls-app', 'e2e-calls-secret')
+  // A live session ends this long after its last participant left (15 s in a real run): the party tests watch a
+  // session end and its metrics reach the realm API without waiting 15 s each time.
+  const server = await startServer({
+    env: { LIVE_END_GRACE_MS: '3000', CALLS_APP_ID: 'e2e-calls-app', CALLS_APP_SECRET: 'e2e-calls-secret', CALLS_API_URL: calls.url },
+  })
   project.provide('port', server.port)
   project.provide('partyPort', server.partyPort)
   project.provide('oidcIssuer', issuer.url)
   return async () => {
     await server.stop()
     await issuer.stop()
+    await calls.stop()
   }
 }

@@ -54,5 +54,8 @@ describe('a new version deployed under an open page', () => {
     await Promise.all([page.waitForEvent('load'), toast.getByRole('button', { name: 'Recarregar' }).click()])
     await page.waitForSelector('html[data-hydrated="true"]')
     expect(await page.locator('meta[name="dash-version"]').getAttribute('content')).toBe('1.1.2000')
+    // Closed before afterAll stops the server: the reloaded page registers the service worker, whose script fetch
+    // would otherwise fail under it ("An unknown error occurred when fetching the script", seen on CI).
+    await page.close()
   })
 })

@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * A local stand-in for the AI layer's third parties, speaking their real protocols (docs ai.md "tested against the
  * protocol"), as the Google sign-in tests use a local OpenID issuer:
  * - OpenAI chat completions, `POST /v1/chat/completions` with `Authorization: Bearer <key>`: JSON mode
- *   (`response_format`), streaming (server-sent `chat.completion.chunk` events, usage with `stream_options`);
+ *   (`response_format`), content parts (`text` and `image_url`; an image must be a base64 `data:image/…` URL or an
+ *   http(s) URL, else 400 as OpenAI answers an invalid image), streaming (server-sent `chat.completion.chunk` events, usage with `stream_options`);
  * - D-ID talks, `POST /talks` and `GET /talks/{id}` with `Authorization: Basic <key>`;
  * - ElevenLabs voice cloning, `POST /v1/voices/add` (multipart), and speech, `POST /v1/text-to-speech/{voice}`, with `xi-api-key`;
  * - Google Text-to-Speech, `POST /v1/text:synthesize?key=<key>` (base64 audio);
@@ -13,7 +14,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * A test tells it how to answer a model with `POST /__script { model, replies }` (each call of that model takes the
  * next reply: `content`, `status` for an HTTP failure, `stall` to never answer, `usage: null` to report none; then
  * the default: an echo of the last user message, as JSON in JSON mode). D-ID fails a talk whose `source_url`
- * contains `fail`, ElevenLabs a voice named with `fail`. `GET /__requests` lists what it received.
+ * contains `fail` (and reads one whose source contains `broken` as `error`, one with `slow` as `started` the first
+ * time), ElevenLabs a voice named with `fail`. `GET /__requests` lists what it received.
  */
 export interface Reply {
   content?: string
@@ -22,11 +24,23 @@ export interface Reply {
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null
 }
 
+type Part = { type?: unknown; text?: unknown; image_url?: { url?: unknown } }
+const validPart = (p: Part) =>
+  (p?.type === 'text' && typeof p.text === 'string') ||
+  (p?.type === 'image_url' &&
+    typeof p.image_url?.url === 'string' &&
+    /^(data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+=*|https?:\/\/\S+)$/.test(p.image_url.url))
+/** A message's text: the string, or its text parts joined. */
+const textOf = (content: unknown): string =>
+  typeof content === 'string' ? content : Array.isArray(content) ? (content as Part[]).map((p) => (p.type === 'text' ? String(p.text) : '')).join('\n') : ''
+
 export async function startAiProviders(key: string): Promise<{ url: string; stop(): Promise<void> }> {
   const scripts = new Map<string, Reply[]>()
   const received: { path: string; auth: string | null; body: unknown }[] = []
   const stalled = new Set<ServerResponse>()
   let talks = 0
+  /** Each talk's source and how many times it was read: `slow` in the source is `started` on its first read, `broken` ends `error`. */
+  const talkSources = new Map<string, { source: string; reads: number }>()
 
   const read = (req: IncomingMessage) =>
     new Promise<Buffer>((resolve) => {
@@ -53,7 +67,7 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
     if (req.method === 'POST' && path === '/v1/chat/completions') {
       let body: {
         model?: string
-        messages?: { role: string; content: string }[]
+        messages?: { role: string; content: unknown }[]
         stream?: boolean
         stream_options?: { include_usage?: boolean }
         response_format?: { type: string }
@@ -66,11 +80,17 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
       received.push({ path, auth, body })
       if (auth !== `Bearer ${key}`) return openAiError(res, 401, 'Incorrect API key provided.')
       if (!body.model || !Array.isArray(body.messages)) return openAiError(res, 400, 'model and messages are required')
+      const badPart = body.messages.some((m) => typeof m.content !== 'string' && !(Array.isArray(m.content) && m.content.every(validPart)))
+      if (badPart) return openAiError(res, 400, "Invalid content: each part must be {type:'text',text} or {type:'image_url',image_url:{url}}.")
       const reply = scripts.get(body.model)?.shift() ?? {}
       if (reply.status) return openAiError(res, reply.status, 'The server had an error while processing your request.')
-      const lastUser = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? ''
+      const lastUser = textOf([...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '')
       const content = reply.content ?? (body.response_format ? JSON.stringify({ echo: lastUser }) : `Echo: ${lastUser}`)
-      const promptTokens = Math.ceil(body.messages.reduce((n, m) => n + String(m.content).length, 0) / 4)
+      // An image part counts 85 tokens (OpenAI's low-detail price), text about four characters a token.
+      const promptTokens = body.messages.reduce(
+        (n, m) => n + Math.ceil(textOf(m.content).length / 4) + (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url').length * 85 : 0),
+        0,
+      )
       const usage =
         reply.usage === null
           ? undefined
@@ -116,12 +136,18 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
       if (!body.source_url) return json(res, 400, { kind: 'ValidationError', description: 'source_url is required' })
       if (body.source_url.includes('fail')) return json(res, 500, { kind: 'InternalServerError', description: 'Internal error' })
       talks += 1
+      talkSources.set(`tlk_${talks}`, { source: body.source_url, reads: 0 })
       return json(res, 201, { id: `tlk_${talks}`, status: 'created', created_at: new Date().toISOString(), object: 'talk' })
     }
     const talk = /^\/talks\/([^/]+)$/.exec(path)
     if (req.method === 'GET' && talk) {
       received.push({ path, auth, body: null })
       if (auth !== `Basic ${key}`) return json(res, 401, { kind: 'AuthorizationError', description: 'Unauthorized' })
+      const known = talkSources.get(talk[1])
+      if (known) known.reads += 1
+      if (known?.source.includes('broken'))
+        return json(res, 200, { id: talk[1], status: 'error', error: { kind: 'FaceError', description: 'No face detected' } })
+      if (known?.source.includes('slow') && known.reads === 1) return json(res, 200, { id: talk[1], status: 'started' })
       return json(res, 200, { id: talk[1], status: 'done', result_url: `http://${req.headers.host}/results/${talk[1]}.mp4` })
     }
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,23 +36,47 @@ export interface StartOptions {
   timeoutMs?: number
 }
 
+/** wrangler's lines (at log level `log`) that tell the Worker was reloaded, and why when it says. */
+const RELOAD = /Reloading local server|changed\.\.\.|was (added|removed)|config file changed/
+
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const port = opts.port ?? (await freePort())
   const partyPort = opts.partyPort ?? (await freePort())
   const state = opts.state ?? mkdtempSync(join(tmpdir(), 'console-run-'))
   const timeoutMs = opts.timeoutMs ?? 170_000
   const child = spawn('node', ['worker/scripts/start.mjs'], {
-    env: { ...process.env, ...opts.env, PORT: String(port), PARTY_PORT: String(partyPort), STATE_DIR: state, START_SKIP_BUILD: '1' },
+    env: {
+      ...process.env,
+      ...opts.env,
+      PORT: String(port),
+      PARTY_PORT: String(partyPort),
+      STATE_DIR: state,
+      START_SKIP_BUILD: '1',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'log',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })
   let output = ''
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()))
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
+  const keep = (c: Buffer) => {
+    const text = c.toString()
+    // Once started, only the lines that tell of a reload are kept (wrangler dev reloads the Worker when a watched file
+    // changes, and answers 503 to a POST it was serving meanwhile): printed on stop, with their time.
+    if (started) {
+      for (const line of text.split('\n')) if (RELOAD.test(line)) reloads.push(`${new Date().toISOString()} ${line.trim()}`)
+    } else output += text
+    if (process.env.SERVER_LOG_DIR) appendFileSync(join(process.env.SERVER_LOG_DIR, `server-${port}.log`), text)
+  }
+  let started = false
+  const reloads: string[] = []
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), timeoutMs)
     const check = setInterval(() => {
       if (output.includes('Console and realm API ready.')) {
+        started = true
+        output = ''
         clearInterval(check)
         clearTimeout(timer)
         resolve()
@@ -76,6 +100,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         const done = () => {
           if (finished) return
           finished = true
+          if (reloads.length) console.warn(`The server on port ${port} reloaded its Worker while running:\n  ${reloads.join('\n  ')}`)
           try {
             process.kill(-child.pid!, 'SIGKILL')
           } catch {

@@ -555,6 +555,8 @@ describe('the AI settings screen (/realm/ai)', () => {
       text_provider: 'openai',
       monthly_credit_cap: '250',
       minimax_group_id: 'grp-9',
+      vision_provider: 'workers_ai',
+      vision_model: '@cf/meta/llama-3.2-11b-vision-instruct',
       minimax_api_key: 'mm-secret-000111',
       google_api_key: '',
       elevenlabs_api_key: '********-key',
@@ -570,6 +572,8 @@ describe('the AI settings screen (/realm/ai)', () => {
       minimax: 'mm-secret-000111',
       did: 'did-secret-abcdef',
       elevenlabs: 'test-ai-key',
+      visionProvider: 'workers_ai',
+      visionModel: '@cf/meta/llama-3.2-11b-vision-instruct',
     })
 
     const refused = await post(realm, admin.cookie, { ...fields, monthly_credit_cap: '-5', text_provider: 'openai' })

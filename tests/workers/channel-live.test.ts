@@ -324,3 +324,43 @@ describe('the realm’s users per environment (live capacity)', () => {
     expect(await r.leases()).toEqual([])
   })
 })
+
+describe('transmission counts (issue 20)', () => {
+  it('the party’s counts keep the highest value per room and period; the answer sums the realm’s other rooms; bad bodies change nothing', async () => {
+    const a = await channel()
+    const b = await channel()
+    const nick = `tx-${crypto.randomUUID().slice(0, 8)}`
+    const period = 1_700_000_000_000
+    const tx = async (id: string, body: unknown, headers?: Record<string, string>) =>
+      api(DEMO, `channel/live/${id}/tx`, { method: 'POST', headers: headers ?? (await partyHeaders(id)), json: body })
+    const counts = async (id: string, seconds: number) => {
+      const res = await tx(id, { period_start: period, usage: { [nick]: seconds } })
+      expect(res.status, await res.clone().text()).toBe(200)
+      return ((await res.json()) as { usage: Record<string, { here: number; elsewhere: number }> }).usage[nick]
+    }
+    expect(await counts(a.id, 30)).toEqual({ here: 30, elsewhere: 0 })
+    // A resend, or a late retry with a smaller count, never adds.
+    expect(await counts(a.id, 30)).toEqual({ here: 30, elsewhere: 0 })
+    expect(await counts(a.id, 10)).toEqual({ here: 30, elsewhere: 0 })
+    expect(await counts(b.id, 5)).toEqual({ here: 5, elsewhere: 30 })
+    expect(await counts(a.id, 45)).toEqual({ here: 45, elsewhere: 5 })
+    // A new period starts from nothing and drops the user's older rows.
+    const next = await tx(a.id, { period_start: period + 604_800_000, usage: { [nick]: 1 } })
+    expect(((await next.json()) as { usage: Record<string, unknown> }).usage[nick]).toEqual({ here: 1, elsewhere: 0 })
+    const old = await env.DB.prepare('SELECT COUNT(*) AS n FROM live_tx_usage WHERE realm = ? AND nick = ? AND period_start = ?')
+      .bind('demo', nick, period)
+      .first<number>('n')
+    expect(old).toBe(0)
+
+    for (const bad of [
+      {},
+      { period_start: period, usage: {} },
+      { period_start: -1, usage: { [nick]: 1 } },
+      { period_start: period, usage: { [nick]: -1 } },
+      { period_start: period, usage: { [nick]: 1.5 } },
+    ])
+      await expectEnvelope(await tx(a.id, bad), 400)
+    expect((await tx(a.id, { period_start: period, usage: { [nick]: 1 } }, {})).status).toBe(401)
+    expect((await tx(a.id, { period_start: period, usage: { [nick]: 1 } }, await partyHeaders(b.id))).status).toBe(401)
+  })
+})

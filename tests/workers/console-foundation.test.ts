@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { DEMO, call, consoleSignIn, cookieValue } from './helpers'
+import { rendered } from './signin-helpers'
 
 const post = (host: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => {
   const form = new FormData()
@@ -103,21 +104,21 @@ describe('sign-in page and the requested path', () => {
   it('shows the credentials error for a wrong password', async () => {
     const res = await post(DEMO, '/login', { nick: 'root', password: 'wrong-one' })
     expect(res.status).toBe(401)
-    expect(await res.text()).toContain('login.msg.error.credentials')
+    expect(await res.text()).toContain(rendered('login.msg.error.credentials'))
   })
 
   it('blocks too-short fields before calling the API', async () => {
     const res = await post(DEMO, '/login', { nick: 'r', password: 'x' })
     expect(res.status).toBe(400)
     const body = await res.text()
-    expect(body).toContain('validation.username_length')
-    expect(body).toContain('validation.password_length')
+    expect(body).toContain(rendered('validation.username_length'))
+    expect(body).toContain(rendered('validation.password_length'))
   })
 
   it('refuses a student (no dashboard access) with login.msg.error.403 and leaves no live session', async () => {
     const res = await post(DEMO, '/login', { nick: 'student', password: 'demo1234' })
     expect(res.status).toBe(403)
-    expect(await res.text()).toContain('login.msg.error.403')
+    expect(await res.text()).toContain(rendered('login.msg.error.403'))
     expect(res.headers.get('set-cookie')).toBeNull()
     const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM session WHERE nick = 'student@demo' AND revoked_at IS NULL").first<{ n: number }>()
     expect(live?.n).toBe(0)

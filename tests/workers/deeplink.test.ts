@@ -16,6 +16,13 @@ async function realmWith(values: Record<string, string | number>) {
   return { code, host }
 }
 
+async function room(realm: string, name = 'Reunião do 9º A') {
+  const id = `rm${crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`
+  const at = new Date().toISOString()
+  await env.DB.prepare("INSERT INTO room (id, realm, name, type, created_at, updated_at) VALUES (?, ?, ?, 'meeting', ?, ?)").bind(id, realm, name, at, at).run()
+  return id
+}
+
 async function channel(realm: string, name = 'Aula aberta') {
   const id = `ch${crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`
   const at = new Date().toISOString()
@@ -41,9 +48,11 @@ describe('conference deep link', () => {
     const res = await api(r.host, `deeplink/channel/${id}`)
     expect(res.status, await res.clone().text()).toBe(200)
     expect(await res.json()).toEqual({
+      kind: 'channel',
       realm: { code: r.code, name: `Escola ${r.code}`, logo_url: '' },
       channel: { id, name: 'Aula aberta', avatar_url: '' },
       links: { app: `escolaapp://channel/${id}?realm=${r.code}`, ios: APP.ios_store_url, android: APP.android_store_url, browser: `/live/${id}` },
+      live: [],
     })
   })
 
@@ -56,6 +65,34 @@ describe('conference deep link', () => {
     expect(sharedChannelLink('https://console.example.org', 'c1', null)).toBe('https://console.example.org/deeplink?channel=c1')
     expect(sharedChannelLink('http://localhost:8787', 'c1', 'demo')).toBe('http://localhost:8787/deeplink?channel=c1&realm=demo')
     expect([IPHONE, ANDROID, DESKTOP, null].map(visitorPlatform)).toEqual(['ios', 'android', 'other', 'other'])
+  })
+
+  it('answers a console room’s link (issue 20): its name, the app’s room address, the room’s participant view; 404 elsewhere', async () => {
+    const r = await realmWith({ ...APP, web_client_url: 'https://web.example.org/c/{channel}' })
+    const other = await realmWith(APP)
+    const id = await room(r.code)
+    const res = await api(r.host, `deeplink/room/${id}`)
+    expect(res.status, await res.clone().text()).toBe(200)
+    // The realm's web client names channels: a room's browser way in is always the console's participant view.
+    expect(await res.json()).toEqual({
+      kind: 'room',
+      realm: { code: r.code, name: `Escola ${r.code}`, logo_url: '' },
+      channel: { id, name: 'Reunião do 9º A', avatar_url: '' },
+      links: { app: `escolaapp://room/${id}?realm=${r.code}`, ios: APP.ios_store_url, android: APP.android_store_url, browser: `/live/room/${id}` },
+      live: [],
+    })
+    await expectEnvelope(await api(r.host, 'deeplink/room/nope'), 404, 'not_found')
+    await expectEnvelope(await api(other.host, `deeplink/room/${id}`), 404, 'not_found')
+    expect(sharedChannelLink('https://console.example.org', 'r1', 'demo', 'room')).toBe('https://console.example.org/deeplink?room=r1&realm=demo')
+
+    const page = await call(r.host, `/deeplink?room=${id}`, { headers: { 'user-agent': DESKTOP } })
+    const html = await page.text()
+    expect(page.status).toBe(200)
+    expect(html).toContain('Reunião do 9º A')
+    expect(html).toContain(`href="/live/room/${id}"`)
+    const unknown = await call(r.host, '/deeplink?room=nope', { headers: { 'user-agent': DESKTOP } })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.text()).toContain('Sala não encontrada')
   })
 
   it('answers 404 for an unknown channel and for another realm’s channel', async () => {
@@ -98,6 +135,66 @@ describe('conference deep link', () => {
     const missing = await page(DESKTOP, '/deeplink')
     expect(missing.status).toBe(200)
     expect(missing.html).toContain('Canal não encontrado')
+  })
+
+  it('offers the quizzes and the poll running on the channel, each to its player page, on the API, the page and the participant view', async () => {
+    const r = await realmWith({})
+    const staff = await userWith(r.code, ['quiz_quiz_create', 'quiz_quiz_edit', 'quiz_quiz_control', 'poll_poll_create', 'poll_poll_edit', 'poll_poll_control'])
+    const id = await channel(r.code, 'Feira de Ciências')
+    const other = await channel(r.code, 'Outro canal')
+    const post = async <T>(path: string, json?: unknown) => {
+      const res = await api(r.host, path, { method: 'POST', token: staff.token, ...(json ? { json } : {}) })
+      expect(res.status, await res.clone().text()).toBeLessThan(300)
+      return (await res.json()) as T
+    }
+    const quiz = async (name: string, channelId: string, start: boolean) => {
+      const q = await post<{ id: string }>('quiz', {
+        name,
+        channel_id: channelId,
+        reward_type: 'realm',
+        reward_value: 0,
+        reward_per_player: 0,
+        question_duration: 20,
+        lifes_timeout: 15,
+      })
+      await post(`quiz/${q.id}/question`, { text: 'Capital?', option_a: 'Rio', option_b: 'Brasília', option_c: 'Salvador', correct: 'B' })
+      if (start) await post(`quiz/${q.id}/start`)
+      return q.id
+    }
+    const running = await quiz('Quiz da feira', id, true)
+    await quiz('Quiz em rascunho', id, false)
+    await quiz('Quiz de outro canal', other, true)
+    const poll = await post<{ id: string }>('poll', { type: 'open', name: 'Enquete da feira', channel_id: id, question_duration: 30 })
+    await post(`poll/${poll.id}/question`, { text: 'Gostou?', options: ['Sim', 'Não'] })
+    await post(`poll/${poll.id}/start`)
+
+    const res = await api(r.host, `deeplink/channel/${id}`)
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(((await res.json()) as { live: unknown[] }).live).toEqual([
+      { kind: 'quiz', id: running, name: 'Quiz da feira', url: `/play/quiz/${running}` },
+      { kind: 'poll', id: poll.id, name: 'Enquete da feira', url: `/play/poll/${poll.id}` },
+    ])
+    const html = await (await call(r.host, `/deeplink?channel=${id}`, { headers: { 'user-agent': DESKTOP } })).text()
+    expect(html).toContain(`href="/play/quiz/${running}"`)
+    expect(html).toContain('Jogar o quiz: Quiz da feira')
+    expect(html).toContain(`href="/play/poll/${poll.id}"`)
+    expect(html).toContain('Votar na enquete: Enquete da feira')
+    expect(html).not.toContain('Quiz em rascunho')
+    expect(html).not.toContain('Quiz de outro canal')
+    // The channel's participant view links to them too (a visitor who came in the browser).
+    const view = await call(r.host, `/live/${id}`)
+    expect(view.status).toBe(200)
+    const viewHtml = await view.text()
+    expect(viewHtml).toContain(`href="/play/quiz/${running}"`)
+    expect(viewHtml).toContain('Jogar o quiz: Quiz da feira')
+    expect(viewHtml).toContain(`href="/play/poll/${poll.id}"`)
+    expect(viewHtml).not.toContain('Quiz em rascunho')
+    expect(viewHtml).not.toContain('Quiz de outro canal')
+
+    // Finished, it is no longer offered.
+    await post(`poll/${poll.id}/finish`)
+    const after = (await (await api(r.host, `deeplink/channel/${id}`)).json()) as { live: { kind: string }[] }
+    expect(after.live.map((g) => g.kind)).toEqual(['quiz'])
   })
 
   it('keeps the app scheme to a scheme an app can register', async () => {

@@ -62,6 +62,15 @@ const EXAMPLES: Record<string, { valid: () => Record<string, unknown>; change: R
       [{ label: '', url: 'https://x.example' }, 'label'],
     ],
   },
+  csm_category: {
+    valid: () => ({ name: `Aulas ao vivo ${crypto.randomUUID().slice(0, 6)}`, description: 'Gravações das aulas', active: true }),
+    change: { description: 'Mudou', active: false },
+    invalid: [
+      [{ name: 'A' }, 'name'],
+      [{ name: 'Aulas', active: 'sim' }, 'active'],
+      [{ name: 'Aulas', description: 'x'.repeat(501) }, 'description'],
+    ],
+  },
   tms_category: {
     valid: () => ({ name: `Disciplina ${crypto.randomUUID().slice(0, 6)}`, parent_id: null, required: true, multi_selection: false, embed: false }),
     change: { required: false, show_in_navigation: true },

@@ -171,6 +171,9 @@ export async function aiRealm(
     google?: string
     minimax?: string
     minimaxGroup?: string
+    /** The vision provider of the persona image's check (default none) and its model (default: the agent model). */
+    vision?: 'none' | 'openai' | 'workers_ai'
+    visionModel?: string
     prices?: Record<string, number>
   } = {},
 ) {
@@ -188,7 +191,7 @@ export async function aiRealm(
       options.key ?? 'test-ai-key',
     ),
     env.DB.prepare(
-      'INSERT INTO realm_ai (realm, text_provider, monthly_credit_cap, did_api_key, elevenlabs_api_key, google_api_key, minimax_api_key, minimax_group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO realm_ai (realm, text_provider, monthly_credit_cap, did_api_key, elevenlabs_api_key, google_api_key, minimax_api_key, minimax_group_id, vision_provider, vision_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ).bind(
       code,
       options.provider ?? 'openai',
@@ -198,6 +201,8 @@ export async function aiRealm(
       options.google ?? 'test-ai-key',
       options.minimax ?? 'test-ai-key',
       options.minimaxGroup ?? 'group-1',
+      options.vision ?? 'none',
+      options.visionModel ?? '',
     ),
     env.DB.prepare('INSERT INTO realm_host (host, realm) VALUES (?, ?)').bind(`${code}.localhost`, code),
     ...Object.entries(prices).map(([key, points]) =>
@@ -207,4 +212,86 @@ export async function aiRealm(
     ),
   ])
   return { code, host: `${code}.localhost`, model: options.model ?? `model-${code}` }
+}
+
+/**
+ * A session (`csm_session`) of `realm` as the live tier or the recording path leaves it: in a channel (`channel`)
+ * or a room (`room`: also named by `csm_session_room`), with the given status, video status, owner, categories and
+ * reference date (today by default).
+ */
+export async function csmSession(
+  realm: string,
+  options: {
+    title?: string
+    owner?: string
+    channel?: string
+    room?: string
+    categories?: string[]
+    reference_date?: string
+    status?: string
+    video_status?: string
+    live_seconds?: number
+    live_durations?: Record<string, number>
+    chat_count?: number
+    hand_raise_count?: number
+    /** Its recording (csm_recording), as the recording path leaves a completed one. */
+    video?: { duration_seconds: number; size: number; video_codec: string; audio_codec: string }
+  } = {},
+) {
+  const id = unique('s')
+  const at = now()
+  const title = options.title ?? `Session ${id}`
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO csm_session (id, realm, title, owner, channel_id, category_ids, reference_date, recorded_in, status, video_status, started_at,
+         ended_at, live_seconds, live_durations, chat_count, hand_raise_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(
+      id,
+      realm,
+      title,
+      options.owner ?? '',
+      options.channel ?? '',
+      JSON.stringify(options.categories ?? []),
+      options.reference_date ?? at.slice(0, 10),
+      options.room ? 'room' : 'live',
+      options.status ?? 'finished',
+      options.video_status ?? 'no_video',
+      at,
+      at,
+      options.live_seconds ?? 60,
+      JSON.stringify(options.live_durations ?? {}),
+      options.chat_count ?? 0,
+      options.hand_raise_count ?? 0,
+      at,
+    ),
+    ...(options.video
+      ? [
+          env.DB.prepare(
+            `INSERT INTO csm_recording (id, realm, target, target_id, session_id, recorder, r2_key, upload_id, part_size, mime, status, size,
+               duration_seconds, video_codec, audio_codec, started_at, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?, ?, ?, ?, ?, ?)`,
+          ).bind(
+            unique('rec'),
+            realm,
+            options.room ? 'room' : 'channel',
+            options.room ?? options.channel ?? '',
+            id,
+            options.owner ?? '',
+            `recordings/${realm}/${id}.webm`,
+            'upload',
+            5_242_880,
+            'video/webm',
+            options.video.size,
+            options.video.duration_seconds,
+            options.video.video_codec,
+            options.video.audio_codec,
+            at,
+            at,
+          ),
+        ]
+      : []),
+    ...(options.room
+      ? [env.DB.prepare('INSERT INTO csm_session_room (session_id, realm, room_id, started_at) VALUES (?, ?, ?, ?)').bind(id, realm, options.room, at)]
+      : []),
+  ])
+  return { id, title }
 }

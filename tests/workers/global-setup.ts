@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib'
 import type { TestProject } from 'vitest/node'
 import { hashPassword } from '../../worker/lib/password'
 import { startAiProviders } from '../support/ai-providers'
+import { startCallsApi } from '../support/calls-api'
 import { startMailApi } from '../support/mail-api'
 import { startIssuer } from '../support/oidc-issuer'
 
@@ -14,6 +15,8 @@ declare module 'vitest' {
     mailApi: string
     /** Base URL of the local AI providers (OpenAI chat completions under /v1, D-ID, ElevenLabs; key `test-ai-key`). */
     aiProviders: string
+    /** Base URL (`…/v1`) of the local Cloudflare Realtime SFU API stand-in (app `test-calls-app`, secret `test-calls-secret`). */
+    callsApi: string
     /** The demo password's hash (PBKDF2, 600k iterations), computed once per run for every file's demo seed. */
     demoPasswordHash: string
     /** The knowledge fixtures (tests/fixtures/knowledge/), base64 by file name: the Worker cannot read files. */
@@ -31,9 +34,11 @@ export default async function setup(project: TestProject) {
   const issuer = await startIssuer()
   const mail = await startMailApi('test-mail-key')
   const ai = await startAiProviders('test-ai-key')
+  const calls = await startCallsApi('test-calls-app', 'test-calls-secret')
   project.provide('oidcIssuer', issuer.url)
   project.provide('mailApi', mail.url)
   project.provide('aiProviders', ai.url)
+  project.provide('callsApi', calls.url)
   project.provide('demoPasswordHash', await hashPassword('demo1234'))
   project.provide('knowledgeFixtures', knowledgeFixtures(new URL('../fixtures/knowledge/', import.meta.url)))
   project.provide('scriptSizes', scriptSizes(new URL('../../build/client/assets/', import.meta.url)))
@@ -41,6 +46,7 @@ export default async function setup(project: TestProject) {
     await issuer.stop()
     await mail.stop()
     await ai.stop()
+    await calls.stop()
   }
 }
 

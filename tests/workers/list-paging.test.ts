@@ -163,6 +163,36 @@ describe('the user list search (full-text index)', () => {
     }
   })
 
+  it("reads rows for one of its two pages only: a rare word does not walk the realm's sort index", async () => {
+    // SORT_FROM_INDEX_MAX + 100 users share a word, 20 hold a rare one.
+    await env.DB.prepare(
+      `INSERT INTO user (realm, nick, name, email, origin_realm)
+       WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${SORT_FROM_INDEX_MAX + 120})
+       SELECT 'demo', printf('rw%05d', i), CASE WHEN i <= 20 THEN 'Quimerica ' || i ELSE 'Ordinaria ' || i END, '', 'demo' FROM s`,
+    ).run()
+    const reads: number[][] = []
+    const db = new Proxy(env.DB, {
+      get: (target, name) =>
+        name === 'batch'
+          ? async (statements: D1PreparedStatement[]) => {
+              const results = await target.batch(statements)
+              reads.push(results.map((r) => r.meta.rows_read))
+              return results
+            }
+          : (Reflect.get(target, name) as unknown as (...args: unknown[]) => unknown).bind(target),
+    })
+    const demo = { where: 'realm = ?', params: ['demo'] }
+    const rare = await listRows(db, userEntity, demo, query({ like: 'quimerica', limit: 25 }))
+    const common = await listRows(db, userEntity, demo, query({ like: 'ordinaria', limit: 25 }))
+    expect([rare.total, common.total]).toEqual([20, SORT_FROM_INDEX_MAX + 100])
+    // D1's rows read per statement: [page from the index, page walking the sort index, count]. The page not chosen
+    // reads only what its guard counts (the matches, up to SORT_FROM_INDEX_MAX + 1): the rare word's sort-index page
+    // read all 1,100 users of the realm when the guard was a WHERE term, and the common word's index page 2,001 rows.
+    expect(reads).toHaveLength(2)
+    expect(reads[0][1], JSON.stringify(reads)).toBeLessThanOrEqual(2 * 20)
+    expect(reads[1][0], JSON.stringify(reads)).toBeLessThanOrEqual(SORT_FROM_INDEX_MAX + 1)
+  })
+
   it('answers each user with their roles, and a bad cursor with the error envelope', async () => {
     const token = await signIn(DEMO, 'demo', 'root')
     const page = (await (await api(DEMO, 'mas/user?like=root&limit=5', { token })).json()) as ListPage<{ nick: string; roles: string[] }>

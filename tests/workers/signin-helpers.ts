@@ -1,6 +1,7 @@
 import { expect } from 'vitest'
 import { solvePow } from '#shared/pow'
 import type { CaptchaChallenge, CaptchaVerification } from '#shared/schemas/captcha'
+import { catalogues } from '~/i18n/catalogues'
 import { api } from './helpers'
 
 /** A fresh client address per test, so the per-address throttling buckets of tests never meet. */
@@ -71,4 +72,13 @@ export async function googleIdToken(
   const fragment = new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1))
   expect(fragment.get('state')).toBe('test-state')
   return { id_token: fragment.get('id_token') ?? undefined, error: fragment.get('error') ?? undefined }
+}
+
+/**
+ * The text of a message key as the sign-in page renders it (pt-BR, HTML-escaped): the page is served without React,
+ * so a failed attempt's answer is the page with its messages, not data for a script.
+ */
+export function rendered(key: string, values: Record<string, string> = {}): string {
+  const text = Object.entries(values).reduce((t, [k, v]) => t.replace(`{{${k}}}`, v), catalogues['pt-BR'][key as keyof (typeof catalogues)['pt-BR']])
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;')
 }

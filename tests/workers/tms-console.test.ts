@@ -10,7 +10,7 @@ import { call, DEMO, api, userWith } from './helpers'
 
 /** Console screens of task authoring and rooms, through the Worker as a browser reaches them (loaders and actions). */
 
-const SCREENS = ROUTES.filter((r) => /^(tms\.|room\.(list|create|edit)$)/.test(r.id) && !['tms.answer.list', 'tms.task.correct'].includes(r.id))
+const SCREENS = ROUTES.filter((r) => /^(tms\.|room\.(list|create|edit)$)/.test(r.id) && r.id !== 'tms.task.correct')
 const DASH = 'dashboard_dashboard_access'
 /** Every task-authoring and room permission (what a realm root holds of them). */
 const STAFF = [DASH, ...PERMISSIONS.filter((p) => /^(tms_|room_room_)/.test(p))]

@@ -7,6 +7,7 @@ import { ApiError } from '../lib/errors'
 import { LocalEngine } from './local'
 import { OpenAiEngine } from './openai'
 import { AiError, type GenerateRequest, type Generated, type StreamEvent, type StreamRequest, type TextEngine, type Usage } from './types'
+import { chooseVisionEngine } from './vision'
 import { WorkersAiEngine, type AiBinding } from './workers-ai'
 
 export { AiError } from './types'
@@ -136,6 +137,7 @@ export async function textFor(env: Env, realm: string): Promise<{ engine: TextEn
 export async function aiStatus(env: Env, realm: string): Promise<AiStatus> {
   const s = await settingsOf(env, realm)
   const { engine, problem } = chooseTextEngine(env, s)
+  const vision = chooseVisionEngine(env, s)
   const month = monthOf(s.timeZone)
   const [used, prices] = await Promise.all([creditsUsed(env.DB, realm, month), contentPrices(env.DB, realm, Object.values(PAID_OPERATIONS))])
   return {
@@ -146,12 +148,19 @@ export async function aiStatus(env: Env, realm: string): Promise<AiStatus> {
     speech: { minimax: Boolean(s.minimax && s.minimaxGroup), google: Boolean(s.google), elevenlabs: Boolean(s.elevenlabs) },
     animation: { did: Boolean(s.did) },
     voice_clone: { elevenlabs: Boolean(s.elevenlabs) },
+    vision: {
+      provider: s.visionProvider,
+      engine: vision.engine.kind,
+      problem: s.visionProvider === 'none' ? null : vision.problem,
+      model: vision.engine.model,
+    },
     cap: s.cap,
     used,
     month,
     prices: {
       animation: prices.get(PAID_OPERATIONS.animation) ?? null,
       voice_clone: prices.get(PAID_OPERATIONS.voice_clone) ?? null,
+      answer_revision: prices.get(PAID_OPERATIONS.answer_revision) ?? null,
     },
   }
 }

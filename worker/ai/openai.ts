@@ -1,6 +1,16 @@
 import * as v from 'valibot'
 import type { SourceRef } from '#shared/schemas/ai'
-import { AiError, type ChatTurn, type GenerateRequest, type Generated, type StreamEvent, type StreamRequest, type TextEngine, type Usage } from './types'
+import {
+  AiError,
+  type ChatTurn,
+  type GenerateRequest,
+  type Generated,
+  type StreamEvent,
+  type StreamRequest,
+  type TextEngine,
+  type Turn,
+  type Usage,
+} from './types'
 import { estimateUsage, groundedSystem, shapeInstruction, validationFeedback } from './prompt'
 
 /** How long a provider may take before the call is abandoned (a stalled provider must not hold a request forever). */
@@ -69,7 +79,8 @@ export class OpenAiEngine implements TextEngine {
     yield { type: 'done', text, usage: usage ?? estimateUsage(messages, text), engine: this.kind, sources: cited(text, sources) }
   }
 
-  private async complete(messages: ChatTurn[], opts: { json: boolean; maxTokens?: number }): Promise<{ content: string; usage: Usage }> {
+  /** One chat completion (its turns may carry image parts: the vision adapter's call). */
+  async complete(messages: Turn[], opts: { json: boolean; maxTokens?: number }): Promise<{ content: string; usage: Usage }> {
     const response = await this.post({ messages, max_tokens: opts.maxTokens, ...(opts.json ? { response_format: { type: 'json_object' } } : {}) })
     let body: unknown
     try {
@@ -117,7 +128,7 @@ export class OpenAiEngine implements TextEngine {
  */
 export async function structured<S extends v.GenericSchema>(
   kind: TextEngine['kind'],
-  complete: (messages: ChatTurn[]) => Promise<{ content: string; usage: Usage }>,
+  complete: (messages: Turn[]) => Promise<{ content: string; usage: Usage }>,
   req: GenerateRequest<S>,
 ): Promise<Generated<v.InferOutput<S>>> {
   const sources = req.sources ?? []
@@ -125,6 +136,19 @@ export async function structured<S extends v.GenericSchema>(
     { role: 'system', content: groundedSystem(req.system, sources) + '\n\n' + shapeInstruction(req.shape) },
     { role: 'user', content: req.prompt },
   ]
+  const out = await validatedAnswer(complete, messages, req.schema)
+  return { ...out, engine: kind, sources }
+}
+
+/**
+ * The validate-and-retry loop of structured output over any turns (text or with images): the answer's JSON checked
+ * with the schema, one retry with the validation errors, then `ai_failed`.
+ */
+export async function validatedAnswer<S extends v.GenericSchema>(
+  complete: (messages: Turn[]) => Promise<{ content: string; usage: Usage }>,
+  messages: Turn[],
+  schema: S,
+): Promise<{ data: v.InferOutput<S>; usage: Usage; attempts: number }> {
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
   let issues: string[] = []
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -133,8 +157,8 @@ export async function structured<S extends v.GenericSchema>(
     const json = parseJsonAnswer(answer.content)
     if (json === undefined) issues = ['The answer was not JSON.']
     else {
-      const result = v.safeParse(req.schema, json)
-      if (result.success) return { data: result.output, engine: kind, usage, attempts: attempt, sources }
+      const result = v.safeParse(schema, json)
+      if (result.success) return { data: result.output, usage, attempts: attempt }
       issues = result.issues.map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.message}`)
     }
     messages.push({ role: 'assistant', content: answer.content }, { role: 'user', content: validationFeedback(issues) })

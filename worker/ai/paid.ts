@@ -2,7 +2,9 @@ import { PAID_OPERATIONS, type PaidOperationKind } from '#shared/schemas/ai'
 import {
   adjustCreditsStatement,
   findOperation,
+  findOperationById,
   insertOperationStatement,
+  operationLateRefundStatement,
   operationRefundedStatement,
   operationSucceededStatement,
   reserveCredits,
@@ -79,6 +81,7 @@ const refundedError = (op: PaidOperation) =>
 const INSUFFICIENT: Record<PaidOperationKind, string> = {
   animation: 'persona.error.insufficient_credits_animation',
   voice_clone: 'ai.error.insufficient_credits_voice_clone',
+  answer_revision: 'correct.ai.insufficient_credits',
 }
 
 /**
@@ -230,4 +233,49 @@ function replay(row: AiOperationRow, hash: string, key: string): { operation: Pa
   const op = answerOf(row)
   if (row.status === 'refunded') throw refundedError(op)
   return { operation: op, replayed: true }
+}
+
+/**
+ * Refunds an operation whose provider accepted the call but whose job failed later (a D-ID talk answered `error`):
+ * ONE batch posts the debit's reversal, marks the operation refunded and gives the cap back. A second refund of the
+ * same operation changes nothing (the ledger reverses a transaction at most once, so the racing batch fails whole).
+ * Answers whether this call refunded it.
+ */
+export async function refundOperation(env: Env, realm: string, operationId: string, reason: string): Promise<boolean> {
+  const db = env.DB
+  const row = await findOperationById(db, realm, operationId)
+  if (!row || row.status !== 'succeeded') return false
+  const at = () => new Date().toISOString()
+  const contentKey = row.content_key
+  const reversal: Posting | null =
+    row.debit_transaction && row.points > 0
+      ? {
+          id: newTransactionId(),
+          realm,
+          type: 'reversal',
+          actor: row.actor,
+          description: `Refund: ${contentKey} (${row.provider} failed)`,
+          lines: [
+            { account: userWallet(realm, row.actor), amount: row.points },
+            { account: consumptionAccount(realm), amount: -row.points },
+          ],
+          reverses: row.debit_transaction,
+          details: { reverses_type: 'debit', ai_operation: row.id },
+          billingKey: newBillingKey(),
+          createdAt: at(),
+        }
+      : null
+  // The cap counted the price: the points debited, or (a realm without the ledger debits nothing) today's price.
+  const credits = row.points || ((await contentPrices(db, realm, [contentKey])).get(contentKey) ?? 0)
+  try {
+    const results = await runBatch(db, [
+      operationLateRefundStatement(db, row.id, reversal?.id ?? null, reason.slice(0, 500), at()),
+      ...(reversal ? postingStatements(db, reversal) : []),
+      ...(credits > 0 ? [adjustCreditsStatement(db, realm, row.month, -credits, at())] : []),
+    ])
+    return (results[0]?.meta.changes ?? 0) > 0
+  } catch (err) {
+    if (/UNIQUE constraint failed/.test(String(err))) return false
+    throw err
+  }
 }

@@ -63,7 +63,7 @@ export async function personaIndex(db: D1Database, realm: string, personaId: str
 /** Passages quoted or given to a model per answer. */
 const PASSAGES = 2
 
-export async function answerPersona(input: {
+export interface PersonaQuestion {
   question: string
   dialogs: ({ id: string } & DialogInput)[]
   index: Bm25Index
@@ -71,24 +71,57 @@ export async function answerPersona(input: {
   messages: PersonaMessages
   language: string
   persona: string
-}): Promise<PersonaAnswer> {
+}
+
+/** What a streamed answer yields: pieces of its text as they come, then the whole answer once. */
+export type PersonaAnswerEvent = { type: 'delta'; text: string } | { type: 'answer'; answer: PersonaAnswer }
+
+/** The text a dialog's answers speak (its text answers, in order). */
+export const dialogText = (answers: DialogAnswer[]) =>
+  answers
+    .filter((a) => a.type === 'text' && a.text)
+    .map((a) => a.text)
+    .join('\n')
+
+/**
+ * The answer as it is made (the public chat streams it): a dialog's text at once, a knowledge answer piece by piece
+ * as the engine writes it, the unknown-answer message at once; always ends with the whole answer.
+ */
+export async function* streamPersonaAnswer(input: PersonaQuestion, signal?: AbortSignal): AsyncGenerator<PersonaAnswerEvent> {
   const matched = matchDialog(input.question, input.dialogs)
   if (matched) {
     const dialog = input.dialogs.find((d) => d.id === matched.id)!
-    return { source: 'dialog', dialog_id: dialog.id, question: matched.question, answers: dialog.answers }
+    const text = dialogText(dialog.answers)
+    if (text) yield { type: 'delta', text }
+    yield { type: 'answer', answer: { source: 'dialog', dialog_id: dialog.id, question: matched.question, answers: dialog.answers } }
+    return
   }
   const passages = bestPassages(input.question, input.index.search(input.question), PASSAGES)
   if (passages.length) {
-    let done: { text: string; sources: SourceRef[]; engine: TextProvider } | null = null
-    for await (const event of input.engine.stream({
-      system: `You are ${input.persona}. Answer in ${input.language}.`,
-      messages: [{ role: 'user', content: input.question }],
-      sources: passages,
-      language: input.language,
-    })) {
-      if (event.type === 'done') done = { text: event.text, sources: event.sources, engine: event.engine }
+    for await (const event of input.engine.stream(
+      {
+        system: `You are ${input.persona}. Answer in ${input.language}.`,
+        messages: [{ role: 'user', content: input.question }],
+        sources: passages,
+        language: input.language,
+      },
+      signal,
+    )) {
+      if (event.type === 'delta') yield { type: 'delta', text: event.text }
+      else {
+        yield { type: 'answer', answer: { source: 'knowledge', text: event.text, sources: event.sources, engine: event.engine } }
+        return
+      }
     }
-    if (done) return { source: 'knowledge', ...done }
   }
-  return { source: 'unknown', text: input.messages.unknown_answer }
+  const text = input.messages.unknown_answer
+  if (text) yield { type: 'delta', text }
+  yield { type: 'answer', answer: { source: 'unknown', text } }
+}
+
+/** The whole answer at once (the editor's chat test): the streamed answer, read to its end. */
+export async function answerPersona(input: PersonaQuestion): Promise<PersonaAnswer> {
+  let answer: PersonaAnswer | null = null
+  for await (const event of streamPersonaAnswer(input)) if (event.type === 'answer') answer = event.answer
+  return answer ?? { source: 'unknown', text: input.messages.unknown_answer }
 }

@@ -1,10 +1,19 @@
 import type * as v from 'valibot'
-import type { SourceRef, TextProvider } from '#shared/schemas/ai'
+import type { SourceRef, TextProvider, VisionProvider } from '#shared/schemas/ai'
 
 /** One turn of a conversation given to a text engine. */
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant'
   content: string
+}
+
+/** A part of a turn's content (OpenAI's chat-completions content parts): text, or an image by URL (a data URL here). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }
+
+/** A turn whose content may carry images: what a vision question sends. A plain `ChatTurn` is one. */
+export interface Turn {
+  role: ChatTurn['role']
+  content: string | ContentPart[]
 }
 
 /** Tokens a provider reported (or the engine estimated) for one call. */
@@ -56,6 +65,41 @@ export interface TextEngine {
   readonly kind: TextProvider
   generate<S extends v.GenericSchema>(req: GenerateRequest<S>): Promise<Generated<v.InferOutput<S>>>
   stream(req: StreamRequest, signal?: AbortSignal): AsyncIterable<StreamEvent>
+}
+
+/** An image given to a vision engine: its bytes and media type (image/png, image/jpeg, image/webp). */
+export interface ImageInput {
+  bytes: Uint8Array
+  type: string
+}
+
+/**
+ * A question about one image with a structured answer (docs ai.md "vision"): the caller's valibot schema in,
+ * validated data out, with the same retry as text generation.
+ */
+export interface VisionRequest<S extends v.GenericSchema> {
+  schema: S
+  /** Describes the JSON wanted; the schema still decides. */
+  shape: string
+  question: string
+  image: ImageInput
+  system?: string
+  maxTokens?: number
+}
+
+export interface Seen<T> {
+  data: T
+  engine: Exclude<VisionProvider, 'none'>
+  model: string
+  usage: Usage
+  attempts: number
+}
+
+/** One vision provider (openai-compatible, workers-ai); `none` answers `ai_not_configured`. */
+export interface VisionEngine {
+  readonly kind: VisionProvider
+  readonly model: string
+  ask<S extends v.GenericSchema>(req: VisionRequest<S>): Promise<Seen<v.InferOutput<S>>>
 }
 
 /**

@@ -1,7 +1,17 @@
 import * as v from 'valibot'
 import { cited, PROVIDER_TIMEOUT_MS, serverSentData, structured } from './openai'
 import { estimateUsage, groundedSystem } from './prompt'
-import { AiError, type ChatTurn, type GenerateRequest, type Generated, type StreamEvent, type StreamRequest, type TextEngine, type Usage } from './types'
+import {
+  AiError,
+  type ChatTurn,
+  type GenerateRequest,
+  type Generated,
+  type StreamEvent,
+  type StreamRequest,
+  type TextEngine,
+  type Turn,
+  type Usage,
+} from './types'
 
 /** The part of Cloudflare's `AI` binding this adapter uses (`env.AI.run(model, inputs)`). */
 export interface AiBinding {
@@ -59,8 +69,9 @@ export class WorkersAiEngine implements TextEngine {
     yield { type: 'done', text, usage: usage ?? estimateUsage(messages, text), engine: this.kind, sources: cited(text, sources) }
   }
 
-  private async complete(messages: ChatTurn[], maxTokens?: number): Promise<{ content: string; usage: Usage }> {
-    const out = v.safeParse(Answer, await this.run({ messages, max_tokens: maxTokens }))
+  /** One completion (its turns may carry image parts, for a vision model; `json` asks for a JSON object). */
+  async complete(messages: Turn[], maxTokens?: number, json = false): Promise<{ content: string; usage: Usage }> {
+    const out = v.safeParse(Answer, await this.run({ messages, max_tokens: maxTokens, ...(json ? { response_format: { type: 'json_object' } } : {}) }))
     if (!out.success) throw new AiError('ai_provider_failed', 'ai.error.provider_failed', 'invalid answer')
     const content = typeof out.output.response === 'string' ? out.output.response : JSON.stringify(out.output.response)
     return { content, usage: out.output.usage ?? estimateUsage(messages, content) }

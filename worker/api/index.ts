@@ -7,11 +7,18 @@ import { asset } from './asset'
 import { captcha } from './captcha'
 import { channel } from './channel/channel'
 import { live as channelLive } from './channel/live'
+import { recording as csmRecording } from './csm/recording'
+import { session as csmSession } from './csm/session'
 import type { AppEnv } from './context'
 import { outbox } from './dev/outbox'
+import { chat as personaChat } from './personai/chat'
+import { assistant } from './personai/assistant'
 import { persona } from './personai/persona'
+import { retention as personaChatRetention } from './personai/retention'
 import { dialog as personaDialog } from './personai/persona/dialog'
 import { knowledge as personaKnowledge } from './personai/persona/knowledge'
+import { media as personaMedia } from './personai/persona/media'
+import { transcript as personaTranscript } from './personai/persona/transcript'
 import { deeplink } from './deeplink'
 import { device } from './device'
 import { content } from './ledger/content'
@@ -39,7 +46,10 @@ import { cardOpen } from './room/card'
 import { category as roomCategory } from './room/category'
 import { roomGroup } from './room/group'
 import { metaverse } from './room/metaverse'
+import { roomLive } from './room/live'
 import { room } from './room/room'
+import { answer } from './tms/answer'
+import { answerStudent } from './tms/answer-student'
 import { model } from './tms/model'
 import { bank } from './tms/question_bank'
 import { task } from './tms/task'
@@ -47,6 +57,10 @@ import { token } from './tms/token'
 import { entityRoutes } from './entities'
 import { mine as feedMine } from './feed/mine'
 import { post as feedPost } from './feed/post'
+import { live as pollLive } from './poll/live'
+import { poll } from './poll/poll'
+import { live as quizLive } from './quiz/live'
+import { quiz } from './quiz/quiz'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -104,19 +118,33 @@ export function createApi() {
     .route('/', entityRoutes())
     // After the entities: `/channel/category` is the channel categories' declared API.
     .route('/channel/live', channelLive)
+    .route('/csm/recording', csmRecording)
+    .route('/csm/session', csmSession)
     .route('/channel', channel)
     .route('/tms/token', token)
+    .route('/tms/answer', answer)
+    .route('/tms/answer-student', answerStudent)
     .route('/room/room', room)
+    .route('/room/live', roomLive)
     .route('/room/group', roomGroup)
     .route('/ai/status', aiStatus)
     .route('/ai/settings', aiSettings)
     .route('/ai/speech', aiSpeech)
     .route('/personai/persona/:personaId/dialog', personaDialog)
     .route('/personai/persona/:personaId/knowledge', personaKnowledge)
+    .route('/personai/persona/:personaId/transcript', personaTranscript)
+    .route('/personai/persona/:personaId', personaMedia)
     .route('/personai/persona', persona)
+    .route('/personai/chat', personaChat)
+    .route('/personai/retention', personaChatRetention)
+    .route('/personai/assistant', assistant)
     .route('/deeplink', deeplink)
     .route('/feed/post', feedPost)
     .route('/feed/mine', feedMine)
+    .route('/quiz/live', quizLive)
+    .route('/quiz', quiz)
+    .route('/poll/live', pollLive)
+    .route('/poll', poll)
 
     // Registered last: any other /api path answers the envelope instead of falling through to the console.
     .all(

@@ -1,4 +1,4 @@
-import type { TextProvider } from '#shared/schemas/ai'
+import type { TextProvider, VisionProvider } from '#shared/schemas/ai'
 
 /** A realm's AI settings and provider secrets, read by the Worker's AI layer only (never answered). */
 export interface AiSettings {
@@ -15,6 +15,8 @@ export interface AiSettings {
   minimaxGroup: string
   elevenlabs: string
   did: string
+  visionProvider: VisionProvider
+  visionModel: string
 }
 
 /** The realm's AI settings, or null for an unknown or deleted realm. */
@@ -25,7 +27,8 @@ export async function aiSettings(db: D1Database, realm: string): Promise<AiSetti
               COALESCE(a.text_provider, 'local') AS text_provider, COALESCE(a.monthly_credit_cap, -1) AS monthly_credit_cap,
               COALESCE(a.google_api_key, '') AS google_api_key, COALESCE(a.minimax_api_key, '') AS minimax_api_key,
               COALESCE(a.minimax_group_id, '') AS minimax_group_id, COALESCE(a.elevenlabs_api_key, '') AS elevenlabs_api_key,
-              COALESCE(a.did_api_key, '') AS did_api_key
+              COALESCE(a.did_api_key, '') AS did_api_key, COALESCE(a.vision_provider, 'none') AS vision_provider,
+              COALESCE(a.vision_model, '') AS vision_model
        FROM realm r LEFT JOIN realm_ai a ON a.realm = r.code WHERE r.code = ? AND r.deleted_at IS NULL`,
     )
     .bind(realm)
@@ -45,6 +48,8 @@ export async function aiSettings(db: D1Database, realm: string): Promise<AiSetti
     minimaxGroup: String(row.minimax_group_id),
     elevenlabs: String(row.elevenlabs_api_key),
     did: String(row.did_api_key),
+    visionProvider: String(row.vision_provider) as VisionProvider,
+    visionModel: String(row.vision_model),
   }
 }
 
@@ -153,6 +158,8 @@ export async function aiSettingsRow(db: D1Database, realm: string): Promise<Reco
       google_api_key: '',
       elevenlabs_api_key: '',
       did_api_key: '',
+      vision_provider: 'none',
+      vision_model: '',
       updated_at: null,
       updated_by: null,
     }
@@ -167,4 +174,16 @@ export function saveAiSettingsStatement(db: D1Database, realm: string, values: R
   return db
     .prepare(`INSERT INTO realm_ai (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (realm) DO UPDATE SET ${set}`)
     .bind(realm, ...fields.map((f) => values[f]), at, by)
+}
+
+/** A realm's operation by its id. */
+export function findOperationById(db: D1Database, realm: string, id: string): Promise<AiOperationRow | null> {
+  return db.prepare('SELECT * FROM ai_operation WHERE realm = ? AND id = ?').bind(realm, id).first<AiOperationRow>()
+}
+
+/** Marks a succeeded operation refunded when its provider's job failed afterwards (an asynchronous job such as a D-ID talk). */
+export function operationLateRefundStatement(db: D1Database, id: string, reversal: string | null, error: string, at: string): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE ai_operation SET status = 'refunded', reversal_transaction = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'succeeded'`)
+    .bind(reversal, error, at, id)
 }

@@ -1,8 +1,30 @@
 import type { LiveChannelState, LiveSessionEnd, StoredChatMessage } from '#shared/schemas/channel-live'
+import { UNRECORDED } from './csm-recording'
 import { globalConfigFrom } from './global-config'
 import { wordFilterReads } from './word-filter'
 
-/** The channel party's reads and writes (issue 13 "Live"): channel state, chat history, ended sessions. Realm-scoped. */
+/**
+ * The channel party's reads and writes (issue 13 "Live"): channel state, chat history, ended sessions. Realm-scoped.
+ * The chat functions also serve the room party (`target` 'room': table `room_message`, worker/db/room-live.ts).
+ */
+
+export type ChatTarget = 'channel' | 'room'
+const CHAT: Record<ChatTarget, { table: string; column: string }> = {
+  channel: { table: 'channel_message', column: 'channel_id' },
+  room: { table: 'room_message', column: 'room_id' },
+}
+
+type WordFilterRow = { sentences: string; exempt: string; links: number | null; value: string | null; updated_at: string | null; updated_by: string | null }
+
+/** The party's word filter from `wordFilterReads`' first result: the realm's sentences and the platform's defaults. */
+export function liveWordFilter(wf: WordFilterRow): LiveChannelState['word_filter'] {
+  const global = wf.value === null ? null : { value: wf.value, updated_at: wf.updated_at ?? '', updated_by: wf.updated_by ?? '' }
+  return {
+    sentences: [...(JSON.parse(wf.sentences) as string[]), ...globalConfigFrom(global).default_word_filter],
+    links: wf.links === 1,
+    exempt: JSON.parse(wf.exempt) as string[],
+  }
+}
 
 type ChannelRow = {
   id: string
@@ -19,6 +41,9 @@ type ChannelRow = {
   msg_drop_rate: number
   max_users_per_room: number
   room_attachment_disabled: number
+  max_bitrate_kbps: number
+  room_tx_weekly_seconds: number
+  room_tx_renewal_days: number
   last_seq: number | null
 }
 
@@ -29,7 +54,7 @@ export async function liveChannelState(db: D1Database, realm: string, channelId:
       .prepare(
         `SELECT c.id, c.realm, c.name, c.owner, c.category_id, c.modes, c.has_password, c.password_hash,
                 r.msg_per_second, r.msg_min_interval_seconds, r.msg_per_day, r.msg_drop_rate, r.max_users_per_room,
-                r.room_attachment_disabled,
+                r.room_attachment_disabled, r.max_bitrate_kbps, r.room_tx_weekly_seconds, r.room_tx_renewal_days,
                 (SELECT MAX(seq) FROM channel_message m WHERE m.channel_id = c.id) AS last_seq
          FROM channel c JOIN realm r ON r.code = c.realm WHERE c.realm = ? AND c.id = ?`,
       )
@@ -39,15 +64,6 @@ export async function liveChannelState(db: D1Database, realm: string, channelId:
   ])
   const row = channel.results[0] as ChannelRow | undefined
   if (!row) return null
-  const wf = filter[0].results[0] as {
-    sentences: string
-    exempt: string
-    links: number | null
-    value: string | null
-    updated_at: string | null
-    updated_by: string | null
-  }
-  const global = wf.value === null ? null : { value: wf.value, updated_at: wf.updated_at ?? '', updated_by: wf.updated_by ?? '' }
   return {
     channel: {
       id: row.id,
@@ -67,22 +83,31 @@ export async function liveChannelState(db: D1Database, realm: string, channelId:
       msg_drop_rate: row.msg_drop_rate,
       max_users_per_room: row.max_users_per_room,
       room_attachment_disabled: row.room_attachment_disabled === 1,
+      max_bitrate_kbps: row.max_bitrate_kbps,
+      tx_weekly_seconds: row.room_tx_weekly_seconds,
+      tx_renewal_days: row.room_tx_renewal_days,
+      // room_tx_duration / room_tx_interval are the realm's room settings: channels do not apply them.
+      tx_duration_seconds: 0,
+      tx_interval_seconds: 0,
     },
-    word_filter: {
-      sentences: [...(JSON.parse(wf.sentences) as string[]), ...globalConfigFrom(global).default_word_filter],
-      links: wf.links === 1,
-      exempt: JSON.parse(wf.exempt) as string[],
-    },
+    word_filter: liveWordFilter(filter[0].results[0] as WordFilterRow),
     last_seq: row.last_seq ?? 0,
   }
 }
 
 /** Inserts a batch of chat messages; a (channel, seq) already stored is left as it is (idempotent resend). */
-export function insertChatStatements(db: D1Database, realm: string, channelId: string, messages: StoredChatMessage[]): D1PreparedStatement[] {
+export function insertChatStatements(
+  db: D1Database,
+  realm: string,
+  channelId: string,
+  messages: StoredChatMessage[],
+  target: ChatTarget = 'channel',
+): D1PreparedStatement[] {
+  const { table, column } = CHAT[target]
   return messages.map((m) =>
     db
       .prepare(
-        `INSERT OR IGNORE INTO channel_message (realm, channel_id, seq, client_id, nick, name, role, text, attachment, session_id, created_at)
+        `INSERT OR IGNORE INTO ${table} (realm, ${column}, seq, client_id, nick, name, role, text, attachment, session_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .bind(
@@ -114,19 +139,27 @@ type MessageRow = {
 }
 
 /** Chat messages of a channel after `after` (oldest first, at most `limit`), or the last `limit` when `after` is null. */
-export async function listChatMessages(db: D1Database, realm: string, channelId: string, after: number | null, limit: number): Promise<StoredChatMessage[]> {
+export async function listChatMessages(
+  db: D1Database,
+  realm: string,
+  channelId: string,
+  after: number | null,
+  limit: number,
+  target: ChatTarget = 'channel',
+): Promise<StoredChatMessage[]> {
+  const { table, column } = CHAT[target]
   const stmt =
     after === null
       ? db
           .prepare(
-            `SELECT * FROM (SELECT seq, client_id, nick, name, role, text, attachment, session_id, created_at FROM channel_message
-             WHERE realm = ? AND channel_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+            `SELECT * FROM (SELECT seq, client_id, nick, name, role, text, attachment, session_id, created_at FROM ${table}
+             WHERE realm = ? AND ${column} = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
           )
           .bind(realm, channelId, limit)
       : db
           .prepare(
-            `SELECT seq, client_id, nick, name, role, text, attachment, session_id, created_at FROM channel_message
-             WHERE realm = ? AND channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+            `SELECT seq, client_id, nick, name, role, text, attachment, session_id, created_at FROM ${table}
+             WHERE realm = ? AND ${column} = ? AND seq > ? ORDER BY seq LIMIT ?`,
           )
           .bind(realm, channelId, after, limit)
   const { results } = await stmt.all<MessageRow>()
@@ -143,7 +176,10 @@ export async function listChatMessages(db: D1Database, realm: string, channelId:
   }))
 }
 
-/** Stores an ended live session with its metrics; the same id stored again is ignored (idempotent hand-over). */
+/**
+ * Stores an ended live session with its metrics; the same id stored again is ignored (idempotent hand-over), and so
+ * is a session whose metrics went to its recordings' sessions (worker/db/csm-recording.ts, run before it).
+ */
 export function insertLiveSessionStatement(
   db: D1Database,
   realm: string,
@@ -155,7 +191,7 @@ export function insertLiveSessionStatement(
     .prepare(
       `INSERT OR IGNORE INTO csm_session (id, realm, title, owner, channel_id, channel_topic, category_ids, reference_date, recorded_in, status,
          video_status, started_at, ended_at, ended_by, live_seconds, live_durations, peak_participants, chat_count, attachment_count, hand_raise_count, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'live', 'finished', 'no_video', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'live', 'finished', 'no_video', ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${UNRECORDED}`,
     )
     .bind(
       s.id,
@@ -176,6 +212,8 @@ export function insertLiveSessionStatement(
       s.attachment_count,
       s.hand_raise_count,
       new Date().toISOString(),
+      realm,
+      s.id,
     )
 }
 
@@ -186,6 +224,9 @@ export type LiveSessionRow = {
   title: string
   owner: string
   status: string
+  /** Seed 002 §3 video status; `video_seconds` the recording's duration (issue 20 recording), null without one. */
+  video_status: string
+  video_seconds: number | null
   started_at: string
   ended_at: string
   ended_by: string
@@ -201,9 +242,10 @@ export type LiveSessionRow = {
 export async function listLiveSessions(db: D1Database, realm: string, channelId: string): Promise<LiveSessionRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, channel_id, channel_topic, title, owner, status, started_at, ended_at, ended_by, live_seconds, live_durations, peak_participants,
-              chat_count, attachment_count, hand_raise_count
-       FROM csm_session WHERE realm = ? AND channel_id = ? ORDER BY started_at DESC LIMIT 50`,
+      `SELECT s.id, s.channel_id, s.channel_topic, s.title, s.owner, s.status, s.video_status, s.started_at, s.ended_at, s.ended_by, s.live_seconds,
+              s.live_durations, s.peak_participants, s.chat_count, s.attachment_count, s.hand_raise_count,
+              (SELECT r.duration_seconds FROM csm_recording r WHERE r.session_id = s.id AND r.status = 'complete') AS video_seconds
+       FROM csm_session s WHERE s.realm = ? AND s.channel_id = ? ORDER BY s.started_at DESC LIMIT 50`,
     )
     .bind(realm, channelId)
     .all<Omit<LiveSessionRow, 'live_durations'> & { live_durations: string }>()

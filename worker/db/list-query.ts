@@ -119,8 +119,9 @@ export type Direction = { kind: 'offset'; offset: number } | { kind: 'after'; at
 export interface PageSql {
   /**
    * Statements for one batch: the page (limit + 1 rows, to know whether more follow) and the capped count; for a
-   * text search, the page twice (read from the full-text index; walking the sort index), each guarded by the number
-   * of matches (up to SORT_FROM_INDEX_MAX + 1) so only one of them can read rows, then the count.
+   * text search, the page twice (read from the full-text index; walking the sort index), each limited to no rows
+   * unless the number of matches (up to SORT_FROM_INDEX_MAX + 1) chose it, so only one of them reads rows, then the
+   * count.
    */
   statements: { sql: string; params: unknown[] }[]
   /** The rows come in reversed order (last page, page before a cursor): reverse them. */
@@ -146,10 +147,13 @@ export function pageSql(
   const where = [...conditions]
   if (direction.kind === 'after' || direction.kind === 'before') where.push(cursorCondition(order, direction.at, direction.kind === 'after'))
   const whereSql = (cs: Condition[]) => (cs.length ? `WHERE ${cs.map((c) => `(${c.where})`).join(' AND ')}` : '')
-  const tail = { sql: `${orderBy(order, reversed)} LIMIT ? OFFSET ?`, params: [limit + 1, direction.kind === 'offset' ? direction.offset : 0] }
-  const select = (from: string, cs: Condition[], fromParams: unknown[] = []) => ({
-    sql: `SELECT ${columns.join(', ')} FROM ${from} ${whereSql(cs)} ${tail.sql}`,
-    params: [...fromParams, ...cs.flatMap((c) => c.params), ...tail.params],
+  const offset = direction.kind === 'offset' ? direction.offset : 0
+  // `guard`: a condition on the search as a whole (not on a row), written into the LIMIT: SQLite evaluates the LIMIT
+  // once, before it opens the table, and reads nothing when it is 0. (As a WHERE term it was tested on every row the
+  // plan walked: a rare word's page walked all 100,000 index entries of the realm to find that it held none.)
+  const select = (from: string, cs: Condition[], fromParams: unknown[] = [], guard?: Condition) => ({
+    sql: `SELECT ${columns.join(', ')} FROM ${from} ${whereSql(cs)} ${orderBy(order, reversed)} LIMIT ${guard ? `CASE WHEN ${guard.where} THEN ? ELSE 0 END` : '?'} OFFSET ?`,
+    params: [...fromParams, ...cs.flatMap((c) => c.params), ...(guard?.params ?? []), limit + 1, offset],
   })
   const countOf = (from: string, fromParams: unknown[] = []) => ({
     // The count ignores the cursor (it counts the whole list), stopping at COUNT_CAP + 1 rows.
@@ -162,14 +166,14 @@ export function pageSql(
   const matches = (cap?: number) =>
     `(SELECT rowid AS rid FROM ${fts} WHERE ${fts} MATCH ?${cap ? ` LIMIT ${cap}` : ''}) m CROSS JOIN ${t} ON ${t}.rowid = m.rid`
   const found = `(SELECT COUNT(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT ${SORT_FROM_INDEX_MAX + 1}))`
-  // Constant conditions: SQLite evaluates them once, before reading any row, so the page not chosen reads nothing.
+  // Which page reads rows: the number of matches decides, once per statement (see `select`'s guard).
   const few = { where: `${found} <= ${SORT_FROM_INDEX_MAX}`, params: [search.match] }
   const many = { where: `${found} > ${SORT_FROM_INDEX_MAX}`, params: [search.match] }
   const member = { where: `${t}.rowid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [search.match] }
   return {
     statements: [
-      select(matches(SORT_FROM_INDEX_MAX + 1), [few, ...where], [search.match]),
-      select(t, [many, member, ...where]),
+      select(matches(SORT_FROM_INDEX_MAX + 1), where, [search.match], few),
+      select(t, [member, ...where], [], many),
       countOf(matches(), [search.match]),
     ],
     reversed,

@@ -16,7 +16,10 @@ import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
 import { channelEntity } from '#shared/schemas/channel'
 import { personaEntity } from '#shared/schemas/persona'
+import { assistantEntity } from '#shared/schemas/assistant'
+import { pollEntity, quizEntity } from '#shared/schemas/quiz'
 import { roomEntity, roomGroupEntity } from '#shared/schemas/room'
+import { sessionEntity } from '#shared/schemas/session'
 import { auditLogEntity, errorLogEntity } from '#shared/schemas/technical'
 import { bankEntity } from '#shared/schemas/tms/bank'
 import { modelEntity } from '#shared/schemas/tms/model'
@@ -47,6 +50,10 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   statementEntity,
   channelEntity,
   personaEntity,
+  assistantEntity,
+  quizEntity,
+  pollEntity,
+  sessionEntity,
   ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 

@@ -20,6 +20,8 @@ export function contentMatches(ext: FileExtension, head: Uint8Array): boolean {
       return ascii(head, 0, 'RIFF') && ascii(head, 8, 'WEBP')
     case 'wav':
       return ascii(head, 0, 'RIFF') && ascii(head, 8, 'WAVE')
+    case 'ogg':
+      return ascii(head, 0, 'OggS')
     case 'mp3':
       return ascii(head, 0, 'ID3') || (head[0] === 0xff && (head[1] & 0xe0) === 0xe0)
     case 'mp4':

@@ -81,14 +81,22 @@ export async function renewLive(db: D1Database, realm: string, renew: { party: s
 
 /**
  * Joining a console room live (party `room`): the room must exist in the realm (404), be open (409 `closed`) and
- * inside its activity window (409 `not_active`, value the window's edge), then `admitLive` applies the realm limits.
+ * inside its activity window (409 `not_active`, value the window's edge), then `admitLive` applies the realm limits
+ * (`exempt`: the room's admins — staff holding `room_room_edit` — pass them and count, as the party lets them in).
  */
-export async function admitRoomJoin(db: D1Database, realm: string, roomId: string, nick: string, now = new Date()): Promise<{ expires_at: string }> {
+export async function admitRoomJoin(
+  db: D1Database,
+  realm: string,
+  roomId: string,
+  nick: string,
+  now = new Date(),
+  exempt = false,
+): Promise<{ expires_at: string }> {
   const room = await roomForOpen(db, realm, roomId)
   if (!room) throw apiError(404, 'not_found', `Room ${roomId} was not found.`, 'room', roomId)
   if (room.closed_at !== null) throw apiError(409, 'closed', 'validation.room.closed', 'room', roomId)
   const at = now.toISOString()
   if (room.enable_at !== null && at < room.enable_at) throw apiError(409, 'not_active', 'validation.room.not_yet_active', 'room', room.enable_at)
   if (room.disable_at !== null && at >= room.disable_at) throw apiError(409, 'not_active', 'validation.room.no_longer_active', 'room', room.disable_at)
-  return admitLive(db, realm, { party: 'room', room: room.id, nick, now })
+  return admitLive(db, realm, { party: 'room', room: room.id, nick, now, exempt })
 }

@@ -13,6 +13,8 @@ const PARTY_PORT = process.env.PARTY_PORT ?? '1999'
 const STATE_DIR = process.env.STATE_DIR ?? '.wrangler/state'
 // Tickets live for a minute, so a secret made fresh for each run is enough locally.
 const PARTY_SECRET = process.env.PARTY_SECRET ?? randomBytes(32).toString('base64url')
+// Signs students' start receipts (issue 17); kept across restarts only when given.
+const ANSWER_RECEIPT_SECRET = process.env.ANSWER_RECEIPT_SECRET ?? randomBytes(32).toString('base64url')
 const bin = (name) => `node_modules/.bin/${name}`
 // Google sign-in's issuer and keys default to Google's (wrangler.toml); tests point them at a local OpenID issuer.
 const googleVars = ['GOOGLE_ISSUER', 'GOOGLE_JWKS_URL'].flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : []))
@@ -136,6 +138,8 @@ async function main() {
     `PARTYKIT_HOST:localhost:${PARTY_PORT}`,
     '--var',
     `PARTY_SECRET:${PARTY_SECRET}`,
+    '--var',
+    `ANSWER_RECEIPT_SECRET:${ANSWER_RECEIPT_SECRET}`,
     // Development mode (the local e-mail outbox, for signed-in staff) exists only here, never in wrangler.toml or a deploy.
     '--var',
     'DEV_MODE:1',
@@ -156,6 +160,10 @@ async function main() {
     `PARTY_SECRET=${PARTY_SECRET}`,
     '--var',
     `REALM_API_URL=http://localhost:${PORT}`,
+    // How long a live session outlives its last participant (15 s unless set; the browser tests pass a short one).
+    ...(process.env.LIVE_END_GRACE_MS ? ['--var', `LIVE_END_GRACE_MS=${process.env.LIVE_END_GRACE_MS}`] : []),
+    // The SFU large conferences move to (issue 20; none unless set: rooms stay peer to peer up to the mesh size).
+    ...['CALLS_APP_ID', 'CALLS_APP_SECRET', 'CALLS_API_URL'].flatMap((name) => (process.env[name] ? ['--var', `${name}=${process.env[name]}`] : [])),
   ])
   await Promise.all([waitFor(`http://localhost:${PORT}/api/version`), waitFor(`http://localhost:${PARTY_PORT}/`)])
   console.log(`

@@ -31,6 +31,7 @@ const PRICES: Record<(typeof SYSTEM_CONTENT_KEYS)[number], [string, number]> = {
   'tms.model_generation': ['Geração de modelo de tarefa', 15],
   'persona.animation': ['Animação de persona', 60],
   'persona.voice_clone': ['Clonagem de voz', 100],
+  'tms.answer_revision': ['Revisão de resposta por IA', 10],
 }
 
 /** Starting balances, issued through the ledger itself (an issuance transaction each), never written directly. */

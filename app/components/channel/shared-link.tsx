@@ -9,16 +9,17 @@ import type { RootData } from '~/root'
 /**
  * The channel's shared link (issue 13): the conference deep-link page on the realm's console address
  * (`dashboard_url`), naming the realm when the console runs on a multi-realm host. Copy puts it on the clipboard;
- * where the clipboard is refused the link is selected so it can be copied by hand.
+ * where the clipboard is refused the link is selected so it can be copied by hand. A console room's (issue 20,
+ * `kind="room"`) is `/deeplink?room={id}`, shown on the room's screen.
  */
-export function SharedLink({ channelId }: { channelId: string }) {
+export function SharedLink({ channelId, kind = 'channel' }: { channelId: string; kind?: 'channel' | 'room' }) {
   const root = useRouteLoaderData<RootData>('root')
   const { t } = useTranslation()
   const toast = useToast()
   const input = useRef<HTMLInputElement>(null)
   if (!root?.realm) return null
   const origin = new URL(root.realm.dashboard_url).origin
-  const link = sharedChannelLink(origin, channelId, root.multirealm ? root.realm.realm : null)
+  const link = sharedChannelLink(origin, channelId, root.multirealm ? root.realm.realm : null, kind)
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(link)

@@ -1,26 +1,51 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { CHAT_MAX, MANAGER_ROLES, OPERATOR_ROLES, TOPIC_MAX, type LiveMember, type ModAction } from '../../../party/channel-protocol'
-import { useChannelLive, type LiveState } from './use-channel-live'
+import { CHAT_MAX, INVITER_ROLES, MANAGER_ROLES, OPERATOR_ROLES, TOPIC_MAX, type LiveMember, type ModAction } from '../../../party/channel-protocol'
+import { Conference } from './conference'
+import { Recorder } from './recorder'
+import { useChannelLive, type LiveParty, type LiveState } from './use-channel-live'
 
 /**
- * A channel's live room (issue 13): the console's live view for owners and operators (`view="console"`: who is here
+ * A channel's or a console room's live room (issue 13; `party` says which: both parties speak party/channel-protocol.ts): the console's live view for owners and operators (`view="console"`: who is here
  * with moderation, raised hands, chat, topic, session settings, end) and the participant view (`view="participant"`:
  * chat, raise or lower a hand, the topic). Connecting, reconnecting, refused and ended states are announced.
  */
 export function LiveRoom({
   channelId,
+  party = 'channel',
   guest = null,
   view,
   signinHref,
+  onName,
+  onMove,
+  breakoutRooms,
 }: {
+  /** The channel's id, or the console room's (`party="room"`). */
   channelId: string
+  party?: LiveParty
   guest?: string | null
   view: 'console' | 'participant'
   signinHref?: string
+  /** Told the channel's (or room's) name once the party has admitted the visitor (the page's heading shows it). */
+  onName?: (name: string) => void
+  /**
+   * Issue 20 live breakouts: the party sent the visitor to another room (the participant page reconnects there).
+   * Without it (the console) a `return` is shown with a link to the parent room's live view.
+   */
+  onMove?: (move: NonNullable<LiveState['move']>) => void
+  /** The console room's open breakout rooms (console view of a top-level room): the moderator's breakouts panel. */
+  breakoutRooms?: { id: string; name: string }[]
 }) {
-  const { t } = useTranslation()
-  const { state, send, say, dismiss } = useChannelLive(channelId, guest)
+  const { t, i18n } = useTranslation()
+  const { state, send, say, dismiss, subscribe } = useChannelLive(channelId, guest, true, party)
+  const name = state.channel?.name
+  useEffect(() => {
+    if (name) onName?.(name)
+  }, [name, onName])
+  const move = state.move
+  useEffect(() => {
+    if (move) onMove?.(move)
+  }, [move, onMove])
   const operator = state.you ? OPERATOR_ROLES.has(state.you.role) : false
   const manager = state.you ? MANAGER_ROLES.has(state.you.role) : false
 
@@ -61,7 +86,23 @@ export function LiveRoom({
           <span className="badge badge-success">{t('live.connected')}</span>
         )}{' '}
         {state.you ? <span>{t('live.you_are', { name: state.you.name, role: t(`live.role.${state.you.role}`) })}</span> : null}
+        {state.settings?.locked ? (
+          <>
+            {' '}
+            <span className="badge badge-warning" data-live-locked>
+              {t('live.locked')}
+            </span>
+          </>
+        ) : null}
       </div>
+      {move && !onMove && move.reason === 'return' ? (
+        <div className="alert alert-info" role="status">
+          <p>{t('live.breakouts.closed_here')}</p>
+          <a className="btn" href={`/room/live/${encodeURIComponent(move.room)}`}>
+            {t('live.breakouts.to_main', { name: move.name })}
+          </a>
+        </div>
+      ) : null}
       <Topic
         state={state}
         canEdit={!state.settings?.moderated_topic ? state.you?.role !== 'guest' : operator}
@@ -70,11 +111,16 @@ export function LiveRoom({
       {state.notice ? (
         <div className={`alert ${state.notice.kind === 'slow_down' ? 'alert-warning' : 'alert-error'}`} role="alert">
           <p>{state.notice.kind === 'slow_down' ? t(`live.slow_down.${state.notice.cause}`) : t(`live.cause.${state.notice.cause}`)}</p>
+          {state.notice.kind === 'error' && state.notice.until ? (
+            <p>{t('live.available_again', { when: new Date(state.notice.until).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' }) })}</p>
+          ) : null}
           <button type="button" className="btn btn-link" onClick={dismiss}>
             {t('live.dismiss')}
           </button>
         </div>
       ) : null}
+      <Conference state={state} send={send} subscribe={subscribe} />
+      <Recorder party={party} id={channelId} state={state} />
       <div className="live-grid">
         <section className="card live-chat" aria-labelledby="live-chat-title">
           <h2 id="live-chat-title">{t('live.chat')}</h2>
@@ -98,7 +144,15 @@ export function LiveRoom({
               {hands.length ? (
                 <ul className="live-hands" aria-live="polite">
                   {hands.map((m) => (
-                    <li key={m.nick}>{m.name}</li>
+                    <li key={m.nick}>
+                      {m.name}{' '}
+                      {state.you && INVITER_ROLES.has(state.you.role) ? (
+                        // Issue 20: the moderator invites a raised hand to speak (the party lowers the hand).
+                        <button type="button" className="btn" onClick={() => send({ type: 'speak', nick: m.nick, invite: true })}>
+                          {t('live.invite_speak', { name: m.name })}
+                        </button>
+                      ) : null}
+                    </li>
                   ))}
                 </ul>
               ) : (
@@ -106,7 +160,17 @@ export function LiveRoom({
               )}
             </section>
           ) : null}
-          <People state={state} moderate={view === 'console' && operator} manager={manager} onMod={(action, nick) => send({ type: 'mod', action, nick })} />
+          <People
+            state={state}
+            moderate={view === 'console' && operator}
+            manager={manager}
+            inviter={view === 'console' && state.you !== null && INVITER_ROLES.has(state.you.role)}
+            onMod={(action, nick) => send({ type: 'mod', action, nick })}
+            onStop={(nick) => send({ type: 'mod', action: 'stop', nick })}
+          />
+          {view === 'console' && party === 'room' && manager && breakoutRooms ? (
+            <Breakouts state={state} rooms={breakoutRooms} onAssign={(assign) => send({ type: 'breakouts', assign })} />
+          ) : null}
           {view === 'console' && manager && state.settings ? (
             <section className="card live-settings" aria-labelledby="live-settings-title">
               <h2 id="live-settings-title">{t('live.settings')}</h2>
@@ -121,6 +185,18 @@ export function LiveRoom({
                   onChange={(e) => send({ type: 'settings', moderated_topic: e.target.checked })}
                 />
                 {t('live.moderated_topic')}
+              </label>
+              <label className="field-check">
+                <input type="checkbox" checked={state.settings.locked} onChange={(e) => send({ type: 'lock', locked: e.target.checked })} />
+                {t('live.lock')}
+              </label>
+              <label className="field-check">
+                <input
+                  type="checkbox"
+                  checked={state.settings.mute_collaborators}
+                  onChange={(e) => send({ type: 'settings', mute_collaborators: e.target.checked })}
+                />
+                {t('live.mute_collaborators')}
               </label>
               {state.you?.role === 'owner' || state.you?.role === 'admin' ? (
                 <button
@@ -297,12 +373,17 @@ function People({
   state,
   moderate,
   manager,
+  inviter,
   onMod,
+  onStop,
 }: {
   state: LiveState
   moderate: boolean
   manager: boolean
+  /** May stop a transmission (issue 20: revokes the invitation to speak; the participant's client stops sending). */
+  inviter: boolean
   onMod: (action: ModAction, nick: string) => void
+  onStop: (nick: string) => void
 }) {
   const { t } = useTranslation()
   const act = (action: ModAction, m: LiveMember) => {
@@ -322,12 +403,19 @@ function People({
               {m.nick === state.you?.nick ? t('live.you', { name: m.name }) : m.name} <span className="badge">{t(`live.role.${m.role}`)}</span>
               {m.hand ? <span className="badge badge-warning">{t('live.hand_raised')}</span> : null}
               {m.muted ? <span className="badge badge-error">{t('live.muted')}</span> : null}
+              {m.speaker ? <span className="badge badge-success">{t('live.speaker')}</span> : null}
+              {m.media ? <span className="badge badge-info">{t('live.media.transmitting')}</span> : null}
             </span>
             {moderate && m.nick !== state.you?.nick && m.role !== 'owner' ? (
               <span className="live-actions" role="group" aria-label={t('live.actions_for', { name: m.name })}>
                 <button type="button" className="btn" onClick={() => act(m.muted ? 'unmute' : 'mute', m)}>
                   {m.muted ? t('live.unmute') : t('live.mute')}
                 </button>
+                {inviter && (m.media || m.speaker) ? (
+                  <button type="button" className="btn" onClick={() => onStop(m.nick)}>
+                    {t('live.media.stop_for', { name: m.name })}
+                  </button>
+                ) : null}
                 <button type="button" className="btn" onClick={() => act('remove', m)}>
                   {t('live.remove')}
                 </button>
@@ -348,6 +436,104 @@ function People({
           </li>
         ))}
       </ul>
+    </section>
+  )
+}
+
+/**
+ * Issue 20 live breakouts (console view of a top-level room, managers): assign the participants present to the room's
+ * open breakout rooms and open them (the party moves each one there), change the assignment, or close them (everyone
+ * comes back). The breakout rooms themselves are the room's nested rooms, made in the room's edit screen.
+ */
+function Breakouts({
+  state,
+  rooms,
+  onAssign,
+}: {
+  state: LiveState
+  rooms: { id: string; name: string }[]
+  onAssign: (assign: Record<string, string>) => void
+}) {
+  const { t } = useTranslation()
+  const open = state.settings?.breakouts ?? {}
+  const live = Object.keys(open).length > 0
+  const [draft, setDraft] = useState<Record<string, string>>({})
+  const people = state.members.filter((m) => m.nick !== state.you?.nick && !INVITER_ROLES.has(m.role))
+  const chosen = (nick: string) => draft[nick] ?? open[nick] ?? ''
+  // The names of who was seen here: those away in a breakout are listed by name, not by nick.
+  const names = useRef(new Map<string, string>())
+  for (const m of state.members) names.current.set(m.nick, m.name)
+  const assign = () => {
+    const out: Record<string, string> = {}
+    for (const m of people) if (chosen(m.nick)) out[m.nick] = chosen(m.nick)
+    // Who was assigned but left keeps their place in the breakout.
+    for (const [nick, room] of Object.entries(open)) if (!people.some((m) => m.nick === nick) && !(nick in draft)) out[nick] = room
+    onAssign(out)
+    setDraft({})
+  }
+  const roomName = (id: string) => rooms.find((r) => r.id === id)?.name ?? id
+  return (
+    <section className="card live-breakouts" aria-labelledby="live-breakouts-title">
+      <h2 id="live-breakouts-title">{t('live.breakouts.title')}</h2>
+      {live ? (
+        <p role="status">
+          <span className="badge badge-success">{t('live.breakouts.open')}</span>
+        </p>
+      ) : null}
+      {!rooms.length ? (
+        <p className="live-empty">{t('live.breakouts.no_rooms')}</p>
+      ) : !people.length && !live ? (
+        <p className="live-empty">{t('live.breakouts.nobody')}</p>
+      ) : (
+        <>
+          <ul className="live-breakout-assign">
+            {people.map((m) => (
+              <li key={m.nick} className="field">
+                <label htmlFor={`live-breakout-${m.nick}`}>{m.name}</label>
+                <select
+                  id={`live-breakout-${m.nick}`}
+                  className="input"
+                  value={chosen(m.nick)}
+                  onChange={(e) => setDraft((d) => ({ ...d, [m.nick]: e.target.value }))}
+                >
+                  <option value="">{t('live.breakouts.main_room')}</option>
+                  {rooms.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.name}
+                    </option>
+                  ))}
+                </select>
+              </li>
+            ))}
+            {Object.entries(open)
+              .filter(([nick]) => !people.some((m) => m.nick === nick))
+              .map(([nick, room]) => (
+                <li key={nick}>{t('live.breakouts.in_breakout', { name: names.current.get(nick) ?? nick, room: roomName(room) })}</li>
+              ))}
+          </ul>
+          <div className="live-media-actions">
+            <button type="button" className="btn btn-primary" onClick={assign} disabled={!live && !people.some((m) => chosen(m.nick))}>
+              {live ? t('live.breakouts.update') : t('live.breakouts.start')}
+            </button>
+            {live ? (
+              <button type="button" className="btn" onClick={() => onAssign({})}>
+                {t('live.breakouts.close')}
+              </button>
+            ) : null}
+          </div>
+          {live ? (
+            <ul className="live-breakout-links">
+              {[...new Set(Object.values(open))].map((id) => (
+                <li key={id}>
+                  <a href={`/room/live/${encodeURIComponent(id)}`} target="_blank" rel="noopener">
+                    {t('live.breakouts.visit', { room: roomName(id) })}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      )}
     </section>
   )
 }

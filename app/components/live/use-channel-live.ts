@@ -1,13 +1,14 @@
 import PartySocket from 'partysocket'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type {
-  ChannelClientMessage,
-  ChannelServerMessage,
-  ChatMessage,
-  LiveCause,
-  LiveMember,
-  LiveSettings,
-  SlowDownCause,
+import {
+  SFU_PULL_REF,
+  type ChannelClientMessage,
+  type ChannelServerMessage,
+  type ChatMessage,
+  type LiveCause,
+  type LiveMember,
+  type LiveSettings,
+  type SlowDownCause,
 } from '../../../party/channel-protocol'
 
 /**
@@ -34,8 +35,16 @@ export interface LiveState {
   topic: string
   settings: LiveSettings | null
   /** The last refusal of something the user did (chat, topic, moderation), or a slow-down. */
-  notice: { kind: 'error'; cause: LiveCause } | { kind: 'slow_down'; cause: SlowDownCause; until: number } | null
+  /** `until` (epoch ms): when the refused thing is possible again, where the party said (transmission limits). */
+  notice: { kind: 'error'; cause: LiveCause; until?: number } | { kind: 'slow_down'; cause: SlowDownCause; until: number } | null
+  /** The realm's STUN/TURN servers for the conference mesh, from the ticket (issue 20); empty: host candidates only. */
+  iceServers: RTCIceServer[]
+  /** The party sent the visitor to another room (issue 20 live breakouts: into a breakout, or back to its parent). */
+  move: { room: string; name: string; reason: 'breakout' | 'return' } | null
 }
+
+/** The messages about peer connections (never sent late: see `send`). */
+const SIGNALS = new Set<ChannelClientMessage['type']>(['offer', 'answer', 'ice', 'media'])
 
 const initial: LiveState = {
   status: 'connecting',
@@ -48,26 +57,32 @@ const initial: LiveState = {
   topic: '',
   settings: null,
   notice: null,
+  iceServers: [],
+  move: null,
 }
 
-type TicketAnswer = { ticket: string; host: string; room: string }
+type TicketAnswer = { ticket: string; host: string; room: string; ice_servers?: RTCIceServer[] }
 
 class TicketError extends Error {
   constructor(
     readonly status: number,
     readonly cause: string,
+    readonly detail = '',
   ) {
     super(`ticket ${status} ${cause}`)
   }
 }
 
-async function fetchTicket(channelId: string, guest: string | null): Promise<TicketAnswer> {
-  const q = new URLSearchParams({ party: 'channel', room: channelId })
+/** The live parties the views join: a channel (party/channel.ts) or a console room or breakout (party/room.ts). */
+export type LiveParty = 'channel' | 'room'
+
+async function fetchTicket(party: LiveParty, id: string, guest: string | null): Promise<TicketAnswer> {
+  const q = new URLSearchParams({ party, room: id })
   if (guest !== null) q.set('guest', guest)
   const res = await fetch(`/party/ticket?${q}`, { headers: { accept: 'application/json' } })
   if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { errors?: { cause: string }[]; reason?: string } | null
-    throw new TicketError(res.status, body?.errors?.[0]?.cause ?? body?.reason ?? 'unavailable')
+    const body = (await res.json().catch(() => null)) as { errors?: { cause: string; message?: string }[]; reason?: string } | null
+    throw new TicketError(res.status, body?.errors?.[0]?.cause ?? body?.reason ?? 'unavailable', body?.errors?.[0]?.message ?? '')
   }
   return res.json()
 }
@@ -82,19 +97,32 @@ function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): ChatMes
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-500)
 }
 
-const TICKET_CAUSES: Record<string, LiveCause> = { banned: 'banned', members_only: 'members_only', not_found: 'not_found', limit: 'environment_full' }
+const TICKET_CAUSES: Record<string, LiveCause> = {
+  banned: 'banned',
+  members_only: 'members_only',
+  not_found: 'not_found',
+  limit: 'environment_full',
+  closed: 'closed',
+  not_active: 'not_active',
+}
 
-/** What the participant is told when the realm API refuses a ticket (`limit`: the realm's users-per-environment cap). */
-export function ticketRefusal(cause: string): LiveCause {
+/**
+ * What the participant is told when the realm API refuses a ticket: `limit` is the realm's users-per-environment cap,
+ * or its users per room when the message says so (a room's ticket applies both); a room closed or outside its window.
+ */
+export function ticketRefusal(cause: string, message = ''): LiveCause {
+  if (cause === 'limit' && message === 'validation.live.max_room') return 'room_full'
   return TICKET_CAUSES[cause] ?? 'unavailable'
 }
 
-/** `guest`: the name a guest joins with (public channels); null joins as the signed-in user. */
-export function useChannelLive(channelId: string, guest: string | null, enabled = true) {
+/** `guest`: the name a guest joins with (public channels); null joins as the signed-in user. `party`: whose room `channelId` names. */
+export function useChannelLive(channelId: string, guest: string | null, enabled = true, party: LiveParty = 'channel') {
   const [state, setState] = useState<LiveState>(initial)
   const socket = useRef<PartySocket | null>(null)
   const lastSeq = useRef(-1)
   const pending = useRef<PendingMessage[]>([])
+  /** Who also hears every message from the party (the conference's mesh: signalling, presence, reconnections). */
+  const listeners = useRef(new Set<(msg: ChannelServerMessage) => void>())
 
   useEffect(() => {
     if (!enabled) return
@@ -110,16 +138,17 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
     const onTicketError = (err: unknown) => {
       if (stopped) return
       if (err instanceof TicketError && err.status === 401) return stop({ status: 'signin' })
-      const cause = err instanceof TicketError ? ticketRefusal(err.cause) : 'unavailable'
+      const cause = err instanceof TicketError ? ticketRefusal(err.cause, err.detail) : 'unavailable'
       stop({ status: 'refused', cause })
     }
-    fetchTicket(channelId, guest)
+    fetchTicket(party, channelId, guest)
       .then((first) => {
         if (stopped) return
+        if (first.ice_servers?.length) setState((s) => ({ ...s, iceServers: first.ice_servers ?? [] }))
         let ready: string | null = first.ticket
         ws = new PartySocket({
           host: first.host,
-          party: 'channel',
+          party,
           room: first.room,
           maxRetries: 20,
           // Each (re)connection presents a valid ticket and the last sequence seen.
@@ -128,7 +157,7 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
             ready = null
             if (!ticket) {
               try {
-                ticket = (await fetchTicket(channelId, guest)).ticket
+                ticket = (await fetchTicket(party, channelId, guest)).ticket
               } catch (err) {
                 onTicketError(err)
                 throw err
@@ -143,6 +172,7 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
         })
         ws.addEventListener('message', (event) => {
           const msg = JSON.parse(String(event.data)) as ChannelServerMessage
+          for (const listen of listeners.current) listen(msg)
           switch (msg.type) {
             case 'welcome': {
               // The welcome brings everything up to the room's sequence (after `since`, or the recent tail).
@@ -187,6 +217,8 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
                 notice: { kind: 'slow_down', cause: msg.cause, until: Date.now() + msg.retry_after_ms },
               }))
             case 'error':
+              // A refused pull through the SFU (a transmitter who stopped meanwhile) is the conference panel's business.
+              if (msg.ref === SFU_PULL_REF) return
               if (msg.ref) pending.current = pending.current.filter((p) => p.id !== msg.ref)
               return setState((s) => {
                 // Before the welcome an error is the door's answer: the party closes; do not knock again.
@@ -195,8 +227,16 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
                   ws?.close()
                   return { ...s, status: 'refused', cause: msg.cause }
                 }
-                return { ...s, pending: pending.current, notice: { kind: 'error', cause: msg.cause } }
+                const until = msg.retry_after_ms === undefined ? {} : { until: Date.now() + msg.retry_after_ms }
+                return { ...s, pending: pending.current, notice: { kind: 'error', cause: msg.cause, ...until } }
               })
+            case 'tx_stopped':
+              return setState((s) => ({
+                ...s,
+                notice: { kind: 'error', cause: msg.cause, ...(msg.retry_after_ms === undefined ? {} : { until: Date.now() + msg.retry_after_ms }) },
+              }))
+            case 'move':
+              return setState((s) => ({ ...s, move: { room: msg.room, name: msg.name, reason: msg.reason } }))
             case 'removed':
               return stop({ status: 'removed', cause: msg.cause === 'banned' ? 'banned' : 'removed' })
             case 'ended':
@@ -210,10 +250,15 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
       ws?.close()
       socket.current = null
     }
-  }, [channelId, guest, enabled])
+  }, [channelId, guest, enabled, party])
 
   const send = useCallback((message: ChannelClientMessage) => {
-    socket.current?.send(JSON.stringify(message))
+    const ws = socket.current
+    if (!ws) return
+    // Signalling belongs to the connections of this socket's life: the socket would queue it while down and deliver it
+    // stale after reconnecting, when every peer connection starts over anyway (the welcome resets the mesh).
+    if (ws.readyState !== WebSocket.OPEN && SIGNALS.has(message.type)) return
+    ws.send(JSON.stringify(message))
   }, [])
 
   const say = useCallback(
@@ -228,5 +273,13 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
 
   const dismiss = useCallback(() => setState((s) => ({ ...s, notice: null })), [])
 
-  return { state, send, say, dismiss }
+  /** Hears every message the party sends (after this hook's own handling); returns the unsubscribe. */
+  const subscribe = useCallback((listen: (msg: ChannelServerMessage) => void) => {
+    listeners.current.add(listen)
+    return () => {
+      listeners.current.delete(listen)
+    }
+  }, [])
+
+  return { state, send, say, dismiss, subscribe }
 }

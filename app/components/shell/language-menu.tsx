@@ -1,4 +1,4 @@
-import { Form, useLocation } from '@remix-run/react'
+import { useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { LOCALES } from '~/i18n/config'
 
@@ -6,11 +6,19 @@ const LABELS: Record<string, string> = { 'pt-BR': 'Português (Brasil)', 'en-US'
 
 /** Language menu: posts the choice to /locale, which stores it in the `lng` cookie and reloads the page in it. */
 export function LanguageMenu({ locale }: { locale: string }) {
-  const { t } = useTranslation()
   const location = useLocation()
+  return <LanguageForm locale={locale} here={location.pathname + location.search} />
+}
+
+/**
+ * The language menu's form for the page at `here` (a plain form: the answer reloads the document). On a page React
+ * does not hydrate (the sign-in page) its module submits the choice (signin-page.ts).
+ */
+export function LanguageForm({ locale, here }: { locale: string; here: string }) {
+  const { t } = useTranslation()
   return (
-    <Form method="post" action="/locale" reloadDocument className="language-menu">
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+    <form method="post" action="/locale" className="language-menu">
+      <input type="hidden" name="redirectTo" value={here} />
       <label>
         <span className="visually-hidden">{t('shell.language')}</span>
         <select className="input" name="locale" defaultValue={locale} aria-label={t('shell.language')} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
@@ -26,6 +34,6 @@ export function LanguageMenu({ locale }: { locale: string }) {
           {t('shell.language')}
         </button>
       </noscript>
-    </Form>
+    </form>
   )
 }

@@ -1,12 +1,15 @@
 import { useTranslation } from 'react-i18next'
 import type { RealmConfig } from '#shared/schemas/realm'
 
-/** The realm's logo; `onClick` lets the sign-in screen count clicks (the TV-provider tab of issue 3). */
-export function RealmLogo({ config, onClick }: { config: Pick<RealmConfig, 'logo_url' | 'name'>; onClick?: () => void }) {
+/**
+ * The realm's logo; `clickable` makes it a button whose clicks the sign-in screen's module counts (the TV-provider tab
+ * of issue 3, signin-page.ts).
+ */
+export function RealmLogo({ config, clickable }: { config: Pick<RealmConfig, 'logo_url' | 'name'>; clickable?: boolean }) {
   if (!config.logo_url) return <strong className="brand-name">{config.name}</strong>
   const img = <img src={config.logo_url} alt={config.name} />
-  return onClick ? (
-    <button type="button" onClick={onClick} tabIndex={-1}>
+  return clickable ? (
+    <button type="button" tabIndex={-1}>
       {img}
     </button>
   ) : (

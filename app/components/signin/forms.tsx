@@ -1,47 +1,27 @@
-import { Link, type FetcherWithComponents } from '@remix-run/react'
-import { useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
-import {
-  defaultUf,
-  DOCUMENT_MAX,
-  DOCUMENT_TYPES,
-  EmployeeSignin,
-  EmployeeTokenSignin,
-  fieldErrors,
-  NO_UF,
-  UF_CODES,
-  UsernameSignin,
-  type DocumentType,
-} from '#shared/schemas/auth'
-import type { LoginResult } from './login-screen'
+import type { ReactNode } from 'react'
+import { defaultUf, DOCUMENT_MAX, DOCUMENT_TYPES, NO_UF, UF_CODES, type DocumentType } from '#shared/schemas/auth'
+import { Captcha } from './captcha'
 import { PasswordField, SubmitButton, TextField } from './password-field'
+import type { RealmConfig } from '#shared/schemas/realm'
 
+/**
+ * What every sign-in form needs. The forms post to /login as plain HTML forms (the page works without script): the
+ * action validates them with the shared schemas and answers the errors and the values typed (never the password),
+ * which the screen renders again. The sign-in screen's module adds the captcha, the password toggle and the
+ * employee form's state rule (signin-page.ts).
+ */
 export interface SigninFormProps {
-  fetcher: FetcherWithComponents<LoginResult>
+  /** Where the form posts: /login with the page's query, so a failed attempt renders the same screen. */
+  action: string
   /** Field errors the server answered. */
   serverErrors?: Record<string, string>
+  /** The values the server answered with its errors (a failed attempt keeps what was typed, but the password). */
+  values?: Record<string, string>
   redirectTo: string
-  /** The captcha widget when one is required (its hidden inputs must sit inside the form). */
-  captcha: ReactNode
-  /** True while a required captcha is unsolved: submitting stays disabled. */
-  blocked: boolean
+  /** The realm's captcha when one is required (its hidden inputs sit inside the form); submitting stays disabled. */
+  captcha: Pick<RealmConfig, 'captcha_type'> | null
   children?: ReactNode
-}
-
-/** Validates a form with its schema before it is sent; focuses the first failing field. */
-function useClientValidation(schema: v.GenericSchema, read: (form: FormData) => Record<string, unknown>) {
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    const parsed = v.safeParse(schema, read(new FormData(e.currentTarget)))
-    const found = parsed.success ? {} : fieldErrors(parsed.issues)
-    setErrors(found)
-    if (!parsed.success) {
-      e.preventDefault()
-      e.currentTarget.querySelector<HTMLElement>(`[name="${Object.keys(found)[0]}"]`)?.focus()
-    }
-  }
-  return { errors, onSubmit }
 }
 
 function Hidden({ intent, redirectTo }: { intent: string; redirectTo: string }) {
@@ -53,68 +33,56 @@ function Hidden({ intent, redirectTo }: { intent: string; redirectTo: string }) 
   )
 }
 
-/** Username and password (the TV-provider method, `iptv`); the realm's nick suffix is added by the server. */
-export function UsernameForm({ fetcher, serverErrors, redirectTo, captcha, blocked, children }: SigninFormProps) {
-  const { t } = useTranslation()
-  const pending = fetcher.state !== 'idle'
-  const { errors: clientErrors, onSubmit } = useClientValidation(UsernameSignin, (f) => ({ nick: f.get('nick') ?? '', password: f.get('password') ?? '' }))
-  const errors = { ...serverErrors, ...clientErrors }
+function SigninForm({ action, intent, redirectTo, children }: { action: string; intent: string; redirectTo: string; children: ReactNode }) {
   return (
-    <fetcher.Form method="post" action="/login" onSubmit={onSubmit} noValidate aria-busy={pending}>
-      <Hidden intent="device" redirectTo={redirectTo} />
+    <form method="post" action={action} noValidate data-signin-form="">
+      <Hidden intent={intent} redirectTo={redirectTo} />
+      {children}
+    </form>
+  )
+}
+
+/** Username and password (the TV-provider method, `iptv`); the realm's nick suffix is added by the server. */
+export function UsernameForm({ action, serverErrors: errors = {}, values = {}, redirectTo, captcha, children }: SigninFormProps) {
+  const { t } = useTranslation()
+  return (
+    <SigninForm action={action} intent="device" redirectTo={redirectTo}>
       <TextField
         id="login-nick"
         name="nick"
         label="login.username"
         error={errors.nick}
+        defaultValue={values.nick}
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
         required
         minLength={2}
       />
-      <PasswordField id="login-password" error={errors.password} />
-      {captcha}
-      <SubmitButton pending={pending} disabled={blocked} />
+      <PasswordField id="login-password" error={errors.password} scripted />
+      {captcha ? <Captcha id="captcha-iptv" config={captcha} /> : null}
+      <SubmitButton pending={false} disabled={!!captcha} />
       <p className="form-links">
-        <Link to="/authentication/recover">{t('recover.link')}</Link>
+        <a href="/authentication/recover">{t('recover.link')}</a>
       </p>
       {children}
-    </fetcher.Form>
+    </SigninForm>
   )
 }
 
 /** Employee sign-in (seed 000 §5): document type, number, state (UF) and password. */
-export function EmployeeForm({ fetcher, serverErrors, redirectTo, captcha, blocked }: SigninFormProps) {
+export function EmployeeForm({ action, serverErrors: errors = {}, values = {}, redirectTo, captcha }: SigninFormProps) {
   const { t } = useTranslation()
-  const pending = fetcher.state !== 'idle'
-  const [docType, setDocType] = useState<DocumentType>('rg')
-  const [uf, setUf] = useState(defaultUf('rg'))
-  const { errors: clientErrors, onSubmit } = useClientValidation(EmployeeSignin, (f) => ({
-    doc_type: f.get('doc_type') ?? '',
-    doc_number: f.get('doc_number') ?? '',
-    uf: f.get('uf') ?? '',
-    password: f.get('password') ?? '',
-  }))
-  const errors = { ...serverErrors, ...clientErrors }
+  const docType: DocumentType = (DOCUMENT_TYPES as readonly string[]).includes(values.doc_type ?? '') ? (values.doc_type as DocumentType) : 'rg'
   const noState = docType === 'rne'
+  const uf = noState ? NO_UF : values.uf || defaultUf(docType)
+  const ufDefaults = Object.fromEntries(DOCUMENT_TYPES.map((d) => [d, defaultUf(d)]))
   return (
-    <fetcher.Form method="post" action="/login" onSubmit={onSubmit} noValidate aria-busy={pending}>
-      <Hidden intent="employee" redirectTo={redirectTo} />
+    <SigninForm action={action} intent="employee" redirectTo={redirectTo}>
       <div className="doc-row">
         <div className="field">
           <label htmlFor="employee-doc-type">{t('login.employee.doc_type')}</label>
-          <select
-            id="employee-doc-type"
-            name="doc_type"
-            className="input"
-            value={docType}
-            onChange={(e) => {
-              const type = e.currentTarget.value as DocumentType
-              setDocType(type)
-              setUf(defaultUf(type))
-            }}
-          >
+          <select id="employee-doc-type" name="doc_type" className="input" defaultValue={docType}>
             {DOCUMENT_TYPES.map((d) => (
               <option key={d} value={d}>
                 {t(`login.employee.doc_type.${d}`)}
@@ -128,9 +96,9 @@ export function EmployeeForm({ fetcher, serverErrors, redirectTo, captcha, block
             id="employee-uf"
             name="uf"
             className="input"
-            value={uf}
+            defaultValue={uf}
             disabled={noState}
-            onChange={(e) => setUf(e.currentTarget.value)}
+            data-uf-defaults={JSON.stringify(ufDefaults)}
             aria-invalid={errors.uf ? true : undefined}
             aria-describedby={errors.uf ? 'employee-uf-error' : undefined}
           >
@@ -155,27 +123,24 @@ export function EmployeeForm({ fetcher, serverErrors, redirectTo, captcha, block
         name="doc_number"
         label="login.employee.doc_number"
         error={errors.doc_number}
+        defaultValue={values.doc_number}
         autoComplete="username"
         spellCheck={false}
         required
         minLength={2}
         maxLength={DOCUMENT_MAX}
       />
-      <PasswordField id="employee-password" error={errors.password} />
-      {captcha}
-      <SubmitButton pending={pending} disabled={blocked} />
-    </fetcher.Form>
+      <PasswordField id="employee-password" error={errors.password} scripted />
+      {captcha ? <Captcha id="captcha-employee" config={captcha} /> : null}
+      <SubmitButton pending={false} disabled={!!captcha} />
+    </SigninForm>
   )
 }
 
 /** Employee-token sign-in: the access code the state portal gives its staff. */
-export function EmployeeTokenForm({ fetcher, serverErrors, redirectTo, captcha, blocked, children }: SigninFormProps) {
-  const pending = fetcher.state !== 'idle'
-  const { errors: clientErrors, onSubmit } = useClientValidation(EmployeeTokenSignin, (f) => ({ token: f.get('token') ?? '' }))
-  const errors = { ...serverErrors, ...clientErrors }
+export function EmployeeTokenForm({ action, serverErrors: errors = {}, redirectTo, captcha, children }: SigninFormProps) {
   return (
-    <fetcher.Form method="post" action="/login" onSubmit={onSubmit} noValidate aria-busy={pending}>
-      <Hidden intent="employee_token" redirectTo={redirectTo} />
+    <SigninForm action={action} intent="employee_token" redirectTo={redirectTo}>
       <TextField
         id="employee-token"
         name="token"
@@ -185,9 +150,9 @@ export function EmployeeTokenForm({ fetcher, serverErrors, redirectTo, captcha, 
         spellCheck={false}
         required
       />
-      {captcha}
-      <SubmitButton pending={pending} disabled={blocked} />
+      {captcha ? <Captcha id="captcha-employee-token" config={captcha} /> : null}
+      <SubmitButton pending={false} disabled={!!captcha} />
       {children}
-    </fetcher.Form>
+    </SigninForm>
   )
 }

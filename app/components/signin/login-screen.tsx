@@ -1,36 +1,15 @@
-import { useFetcher, useLocation } from '@remix-run/react'
-import { Suspense, useEffect, useRef, useState, type ComponentProps, type KeyboardEvent } from 'react'
+import { memo, useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RealmConfig, SigninMethod } from '#shared/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
+import { CAPTCHA_TEXTS } from './captcha'
 import { Icon } from '../ui/icon'
-import { holdHydration } from '~/lib/hydration'
-import { LanguageMenu } from '../shell/language-menu'
+import { LanguageForm } from '../shell/language-menu'
 import { EmployeeForm, EmployeeTokenForm, UsernameForm, type SigninFormProps } from './forms'
 import { GoogleButton } from './google-button'
 import { SsoNotice } from './sso-notice'
-import { googleInUsernameForm, signinTabs, TV_PROVIDER_CLICKS } from './tabs'
+import { googleInUsernameForm, signinTabs } from './tabs'
 import { TokenLogin } from './token-login'
-
-/**
- * The captcha widget is a chunk of its own, loaded only when the realm's sign-in asks for one (or the server demands
- * it after failures): most realms' sign-in page never downloads it (tests/workers/page-weight.test.ts). Where the
- * server rendered it, the browser loads it before hydrating (app/lib/hydration.ts), so it hydrates at once.
- */
-type CaptchaModule = typeof import('./captcha')
-let captchaModule: CaptchaModule | null = null
-let captchaLoading: Promise<CaptchaModule> | null = null
-function loadCaptcha(): Promise<CaptchaModule> {
-  captchaLoading ??= import('./captcha').then((m) => (captchaModule = m))
-  return captchaLoading
-}
-if (typeof document !== 'undefined' && document.querySelector('[data-captcha-state]')) holdHydration(loadCaptcha())
-
-function Captcha(props: ComponentProps<CaptchaModule['Captcha']>) {
-  // Suspends (as React.lazy does) until the chunk is there; the Suspense around it shows nothing meanwhile.
-  if (!captchaModule) throw loadCaptcha()
-  return <captchaModule.Captcha {...props} />
-}
 
 /** What the /login action answers when sign-in fails. */
 export interface LoginResult {
@@ -40,6 +19,10 @@ export interface LoginResult {
   fieldErrors?: Record<string, string>
   /** The server demands a captcha from now on (repeated failures). */
   captchaRequired?: boolean
+  /** The tab of the form that was sent, shown again with its errors. */
+  method?: SigninMethod
+  /** What was typed in it (never a password or token), put back in the form. */
+  values?: Record<string, string>
 }
 
 export type LoginNotice = 'signin' | 'session_timeout' | 'dashboard_access' | 'realm'
@@ -51,107 +34,125 @@ const NOTICES: Record<LoginNotice, { key: string; kind: 'info' | 'error' }> = {
   dashboard_access: { key: 'login.msg.error.403', kind: 'error' },
 }
 
-/**
- * The sign-in screen (seed 000 §2.1), rendered in place of any protected page without a session. One tab per method
- * the realm allows, in its order; the TV-provider tab appears after 10 clicks on the logo where it is not first. A
- * link carrying `token` and `provider` signs in on its own. Forms post to /login with the current path as
- * `redirectTo`, so the requested page is restored after sign-in.
- */
-export function LoginScreen({
-  config,
-  multirealm,
-  locale,
-  notice,
-  result,
-  redirectTo,
-}: {
+/** The texts the sign-in screen's module shows (signin-page.ts), translated on the server. */
+const SCRIPT_TEXTS = [
+  ...CAPTCHA_TEXTS,
+  'login.submitting',
+  'login.password.show',
+  'login.password.hide',
+  'login.google.waiting',
+  'login.method.iptv.unlocked',
+  'login.msg.error.google.popup_closed',
+  'login.msg.error.google.denied',
+  'login.msg.error.google.invalid',
+  'login.msg.error.provider_unavailable',
+]
+
+export interface LoginScreenProps {
   config: RealmConfig
   multirealm: boolean
   locale: string
   notice?: LoginNotice
+  /** The action's answer to a failed attempt (errors, the tab and values sent). */
   result?: LoginResult
+  /** Where to go after sign-in; the current address when not given. */
   redirectTo?: string
-}) {
-  const { t } = useTranslation()
-  const location = useLocation()
-  const fetcher = useFetcher<LoginResult>({ key: 'login' })
-  const realmFetcher = useFetcher({ key: 'realm-change' })
-  const [clicks, setClicks] = useState(0)
-  const tabs = signinTabs(config.allowed_signin, clicks >= TV_PROVIDER_CLICKS)
-  const [active, setActive] = useState<SigninMethod | undefined>(tabs[0])
-  const tabRefs = useRef<Partial<Record<SigninMethod, HTMLButtonElement | null>>>({})
-  const [clientError, setClientError] = useState<string | null>(null)
-  const [captchaToken, setCaptchaToken] = useState<string | null>(null)
-  const [captchaDemanded, setCaptchaDemanded] = useState(false)
-  const [round, setRound] = useState(0)
-  const previous = useRef(fetcher.state)
+  /** The page's address (`pathname` and `search`), which the forms post to and return to. */
+  pathname: string
+  search: string
+}
 
-  const pending = fetcher.state !== 'idle'
-  const server = pending ? undefined : (fetcher.data ?? result)
-  const target = redirectTo ?? location.pathname + location.search
-  const params = new URLSearchParams(location.search)
+/**
+ * The sign-in screen (seed 000 §2.1): one tab per method the realm allows, in its order; the TV-provider tab appears
+ * after 10 clicks on the logo where it is not first. A link carrying `token` and `provider` signs in on its own.
+ * Forms post to /login with the current path as `redirectTo`, so the requested page is restored after sign-in.
+ *
+ * It is server-rendered markup that works without script: /login is served without React (root.tsx, `handle.hydrate`),
+ * and its behaviour is one small module (signin-page.ts) that reads the markup — inactive tabs' panels are
+ * `<template>`s, texts come in `data-texts`. Where a hydrated page renders it (the outbox, the OAuth2 realm chooser, a
+ * client-side navigation to /login), the same module is loaded after mount; React never re-renders the screen's
+ * markup (memo, props from loader data), so the module's changes stay.
+ */
+export const LoginScreen = memo(function LoginScreen({ config, multirealm, locale, notice, result, redirectTo, pathname, search }: LoginScreenProps) {
+  const { t } = useTranslation()
+  const root = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const node = root.current
+    if (node) void import('./signin-page').then((m) => m.enhanceSignin(node))
+  }, [])
+
+  const unlocked = signinTabs(config.allowed_signin, true)
+  const shown = signinTabs(config.allowed_signin, false)
+  const sent = result?.method && unlocked.includes(result.method) ? result.method : undefined
+  const current = sent ?? shown[0]
+  const tabs = unlocked.filter((m) => shown.includes(m) || m === sent || (m === 'iptv' && !shown.includes('iptv')))
+  const visibleTabs = tabs.filter((m) => shown.includes(m) || m === sent)
+  const target = redirectTo ?? pathname + search
+  // The forms post to /login keeping the page's query there (a failed attempt renders the same screen), or naming
+  // the page to return to from elsewhere (the outbox, the OAuth2 request).
+  const action = pathname === '/login' ? `/login${search}` : `/login?${new URLSearchParams({ redirectTo: target })}`
+  const params = new URLSearchParams(search)
   const linkToken = params.get('token')
   const linkProvider = params.get('provider') ?? ''
   const tokenLink = linkToken && (config.allowed_signin as string[]).includes(linkProvider) ? linkToken : null
+  const captcha = config.captcha_enabled || result?.captchaRequired ? config : null
+  const texts = JSON.stringify(Object.fromEntries(SCRIPT_TEXTS.map((k) => [k, t(k)])))
+  const noticeInfo = notice && !result?.formError ? NOTICES[notice] : undefined
 
-  // An attempt spends its captcha token: as soon as one is sent a new captcha widget starts, and when the answer
-  // says so the captcha is demanded from then on.
-  useEffect(() => {
-    if (previous.current === 'idle' && fetcher.state !== 'idle') {
-      setRound((r) => r + 1)
-      setCaptchaToken(null)
+  const panel = (method: SigninMethod, withResult: boolean) => {
+    const props: Omit<SigninFormProps, 'children'> = {
+      action,
+      redirectTo: target,
+      captcha,
+      serverErrors: withResult ? result?.fieldErrors : undefined,
+      values: withResult ? result?.values : undefined,
     }
-    if (previous.current !== 'idle' && fetcher.state === 'idle' && fetcher.data?.captchaRequired) setCaptchaDemanded(true)
-    previous.current = fetcher.state
-  }, [fetcher.state, fetcher.data])
-  useEffect(() => {
-    if (result?.captchaRequired) setCaptchaDemanded(true)
-  }, [result])
-
-  const captchaNeeded = config.captcha_enabled || captchaDemanded
-  const captcha = captchaNeeded ? (
-    <Suspense fallback={null}>
-      <Captcha key={`${active}-${round}`} config={config} locale={locale} onToken={setCaptchaToken} />
-    </Suspense>
-  ) : null
-  const blocked = captchaNeeded && !captchaToken
-  const current = active && tabs.includes(active) ? active : tabs[0]
-
-  function onLogoClick() {
-    const next = clicks + 1
-    setClicks(next)
-    if (next === TV_PROVIDER_CLICKS && config.allowed_signin.includes('iptv')) setActive('iptv')
+    return (
+      <div role={tabs.length > 1 ? 'tabpanel' : undefined} id={`signin-panel-${method}`} aria-labelledby={tabs.length > 1 ? `signin-tab-${method}` : undefined}>
+        {method === 'iptv' ? (
+          <UsernameForm {...props}>
+            {googleInUsernameForm(config.allowed_signin) ? (
+              <div className="signin-alt">
+                <p className="divider">
+                  <span>{t('login.or')}</span>
+                </p>
+                <GoogleButton />
+              </div>
+            ) : null}
+            <SsoNotice url={config.token_sso_url} />
+          </UsernameForm>
+        ) : method === 'employee' ? (
+          <EmployeeForm {...props} />
+        ) : method === 'employee_token' ? (
+          <EmployeeTokenForm {...props}>
+            <SsoNotice url={config.token_sso_url} />
+          </EmployeeTokenForm>
+        ) : (
+          <div className="signin-alt">
+            <p>{t('login.google.description')}</p>
+            <GoogleButton />
+          </div>
+        )}
+      </div>
+    )
   }
-
-  function onTabKey(e: KeyboardEvent<HTMLButtonElement>) {
-    const index = tabs.indexOf(current!)
-    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
-    const to = e.key === 'Home' ? tabs[0] : e.key === 'End' ? tabs[tabs.length - 1] : step ? tabs[(index + step + tabs.length) % tabs.length] : null
-    if (!to) return
-    e.preventDefault()
-    setActive(to)
-    tabRefs.current[to]?.focus()
-  }
-
-  const formProps: Omit<SigninFormProps, 'children'> = { fetcher, serverErrors: server?.fieldErrors, redirectTo: target, captcha, blocked }
-  const google = (
-    <GoogleButton
-      disabled={pending}
-      onError={setClientError}
-      onIdToken={(idToken) => {
-        setClientError(null)
-        fetcher.submit({ intent: 'google', id_token: idToken, redirectTo: target }, { method: 'post', action: '/login' })
-      }}
-    />
-  )
-  const shownError = clientError && !pending && !server?.formError ? clientError : null
-  const noticeInfo = notice && !server?.formError && !shownError ? NOTICES[notice] : undefined
 
   return (
-    <main className="entry" id="main">
+    <main
+      className="entry"
+      id="main"
+      ref={root}
+      data-signin=""
+      data-texts={texts}
+      data-realm={config.realm}
+      data-api={config.api_endpoint}
+      data-locale={locale}
+      data-action={action}
+      data-redirect-to={target}
+    >
       <div className="entry-card">
         <div className="entry-logo">
-          <RealmLogo config={config} onClick={onLogoClick} />
+          <RealmLogo config={config} clickable />
         </div>
         <h1>{t('login.title')}</h1>
         <p className="lead">
@@ -161,13 +162,9 @@ export function LoginScreen({
             <Icon name="info" size={16} label={t('realm.tooltip', { name: config.name, code: config.realm })} />
           </span>
         </p>
-        {clicks >= TV_PROVIDER_CLICKS && config.allowed_signin.includes('iptv') ? (
-          <p className="visually-hidden" role="status">
-            {t('login.method.iptv.unlocked')}
-          </p>
-        ) : null}
+        <p className="visually-hidden" role="status" data-unlocked-status="" />
         {noticeInfo ? (
-          <div className={`alert alert-${noticeInfo.kind}`} role={noticeInfo.kind === 'error' ? 'alert' : 'status'}>
+          <div className={`alert alert-${noticeInfo.kind}`} role={noticeInfo.kind === 'error' ? 'alert' : 'status'} data-notice="">
             {t(noticeInfo.key)}
           </div>
         ) : null}
@@ -176,94 +173,63 @@ export function LoginScreen({
             token={tokenLink}
             provider={linkProvider}
             realm={config.realm}
-            fetcher={fetcher}
-            captcha={
-              captchaNeeded ? (
-                <Suspense fallback={null}>
-                  <Captcha key={`token-${round}`} config={config} locale={locale} onToken={setCaptchaToken} />
-                </Suspense>
-              ) : null
-            }
-            ready={!blocked}
+            action={action}
+            pathname={pathname}
+            search={search}
+            result={result}
+            captcha={captcha}
           />
         ) : (
           <>
-            {server?.formError || shownError ? (
-              <div className="alert alert-error" role="alert">
-                {server?.formError ? t(server.formError, server.formErrorValues) : t(shownError!)}
+            {result?.formError ? (
+              <div className="alert alert-error" role="alert" data-server-error="">
+                {t(result.formError, result.formErrorValues)}
               </div>
             ) : null}
+            <div className="alert alert-error" role="alert" data-client-error="" hidden />
             {tabs.length > 1 ? (
-              <div className="signin-tabs" role="tablist" aria-label={t('login.methods')}>
+              <div className="signin-tabs" role="tablist" aria-label={t('login.methods')} hidden={visibleTabs.length < 2}>
                 {tabs.map((m) => (
                   <button
                     key={m}
-                    ref={(el) => {
-                      tabRefs.current[m] = el
-                    }}
                     type="button"
                     role="tab"
                     id={`signin-tab-${m}`}
+                    data-method={m}
+                    hidden={!visibleTabs.includes(m)}
                     aria-selected={m === current}
                     aria-controls={`signin-panel-${m}`}
                     tabIndex={m === current ? 0 : -1}
-                    onClick={() => setActive(m)}
-                    onKeyDown={onTabKey}
                   >
                     {t(`login.method.${m}`)}
                   </button>
                 ))}
               </div>
             ) : null}
-            {current ? (
-              <div
-                role={tabs.length > 1 ? 'tabpanel' : undefined}
-                id={`signin-panel-${current}`}
-                aria-labelledby={tabs.length > 1 ? `signin-tab-${current}` : undefined}
-              >
-                {current === 'iptv' ? (
-                  <UsernameForm {...formProps}>
-                    {googleInUsernameForm(config.allowed_signin) ? (
-                      <div className="signin-alt">
-                        <p className="divider">
-                          <span>{t('login.or')}</span>
-                        </p>
-                        {google}
-                      </div>
-                    ) : null}
-                    <SsoNotice url={config.token_sso_url} />
-                  </UsernameForm>
-                ) : current === 'employee' ? (
-                  <EmployeeForm {...formProps} />
-                ) : current === 'employee_token' ? (
-                  <EmployeeTokenForm {...formProps}>
-                    <SsoNotice url={config.token_sso_url} />
-                  </EmployeeTokenForm>
-                ) : (
-                  <div className="signin-alt">
-                    <p>{t('login.google.description')}</p>
-                    {google}
-                  </div>
-                )}
-              </div>
-            ) : (
-              <p className="alert alert-info">{t('login.methods.none')}</p>
-            )}
+            {current ? <div data-panel-host="">{panel(current, true)}</div> : <p className="alert alert-info">{t('login.methods.none')}</p>}
+            {/* Every tab's panel, fresh (no errors, a new captcha), for the module to show when its tab is chosen. */}
+            {tabs.length > 1
+              ? tabs.map((m) => (
+                  <template key={m} data-panel={m}>
+                    {panel(m, false)}
+                  </template>
+                ))
+              : null}
           </>
         )}
         {multirealm ? (
-          <realmFetcher.Form method="post" action="/oauth2/authorize" style={{ marginTop: '1rem', textAlign: 'center' }}>
+          <form method="post" action="/oauth2/authorize" style={{ marginTop: '1rem', textAlign: 'center' }}>
             <input type="hidden" name="intent" value="reset" />
             <button type="submit" className="btn btn-link">
               {t('realm.change')}
             </button>
-          </realmFetcher.Form>
+          </form>
         ) : null}
         <div className="entry-footer">
           <LegalLinks config={config} />
-          <LanguageMenu locale={locale} />
+          <LanguageForm locale={locale} here={pathname + search} />
         </div>
       </div>
     </main>
   )
-}
+})

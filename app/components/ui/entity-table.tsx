@@ -239,13 +239,14 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
                 <tr key={row.id} data-row-id={row.id} tabIndex={-1} aria-selected={selectable ? row.getIsSelected() : undefined}>
                   {row.getVisibleCells().map((cell) => {
                     const c = cell.column.columnDef.meta as TableColumn<Row> | undefined
-                    const text = c ? cellText(c, row.original, t, clock) : undefined
+                    // The cell's text again for its tooltip, only where the column has one (the cell renders it too).
+                    const text = c?.tooltip ? cellText(c, row.original, t, clock) : undefined
                     return (
                       <td
                         key={cell.id}
                         style={{ textAlign: c?.align }}
                         className={[c?.ellipsis ? 'ellipsis' : '', stickyClass(cell.column.id) ?? ''].filter(Boolean).join(' ') || undefined}
-                        title={c?.tooltip ? text : undefined}
+                        title={text}
                       >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>

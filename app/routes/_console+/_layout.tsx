@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { redirectDocument, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { NotFound } from '~/components/shell/not-found'
 import { RouteError } from '~/components/shell/route-error'
@@ -38,7 +38,9 @@ async function signinRedirect(request: Request, err: unknown): Promise<never> {
   const headers = new Headers()
   const clear = err.headers.get('set-cookie')
   if (clear) headers.set('set-cookie', clear)
-  throw redirect(query.size ? `/login?${query}` : '/login', { headers })
+  // A document redirect: the sign-in page is served without React (root.tsx, login.tsx), so a client-side
+  // navigation (sign-out, a link home) must load it as a page of its own.
+  throw redirectDocument(query.size ? `/login?${query}` : '/login', { headers })
 }
 
 /** Layout of every console route: paths outside the manifest are 404; the rest need a session with dashboard access. */

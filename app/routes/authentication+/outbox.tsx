@@ -1,15 +1,21 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { apiData } from '~/server/api.server'
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { LoginScreen, type LoginNotice } from '~/components/signin/login-screen'
 import { NotFound } from '~/components/shell/not-found'
 import { RouteError } from '~/components/shell/route-error'
-import type { RootData } from '~/root'
+import { signinModuleUrl } from '~/components/signin/signin-page-url'
+import type { HydrationHandle, RootData } from '~/root'
 import { requireUser, type SigninRequired } from '~/server/auth.server'
 import { devMode } from '../../../worker/lib/dev-mode'
 
-export const handle = { title: 'outbox.title' }
+/** Without a staff session the page is the sign-in screen (no loader data), served without React as /login is. */
+export const handle = {
+  title: 'outbox.title',
+  hydrate: (data: unknown) => data !== undefined,
+  module: signinModuleUrl,
+} satisfies HydrationHandle & { title: string }
 
 /**
  * The local e-mail outbox: what the local EmailSender "sent", so recovery links can be followed without an e-mail
@@ -81,8 +87,18 @@ function isSigninRequired(value: unknown): value is SigninRequired {
 export function ErrorBoundary() {
   const error = useRouteError()
   const root = useRouteLoaderData<RootData>('root')
+  const { pathname, search } = useLocation()
   if (isRouteErrorResponse(error) && isSigninRequired(error.data) && root?.realm) {
-    return <LoginScreen config={root.realm} multirealm={root.multirealm} locale={root.locale} notice={error.data.reason as LoginNotice} />
+    return (
+      <LoginScreen
+        config={root.realm}
+        multirealm={root.multirealm}
+        locale={root.locale}
+        notice={error.data.reason as LoginNotice}
+        pathname={pathname}
+        search={search}
+      />
+    )
   }
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />
   return (

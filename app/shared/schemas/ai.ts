@@ -10,6 +10,14 @@ import * as v from 'valibot'
 export const TEXT_PROVIDERS = ['local', 'openai', 'workers_ai'] as const
 export type TextProvider = (typeof TEXT_PROVIDERS)[number]
 
+/**
+ * Vision providers a realm can choose (`vision_provider`) for the persona image's server check (faces, celebrity):
+ * `none` (the default: the check does not run, and the console says so), the OpenAI-compatible endpoint of the
+ * realm's agent settings, or Workers AI. There is no local vision engine: the browser runs its own face detector.
+ */
+export const VISION_PROVIDERS = ['none', 'openai', 'workers_ai'] as const
+export type VisionProvider = (typeof VISION_PROVIDERS)[number]
+
 /** Speech (text-to-speech) providers of a persona's voice; `browser` is the Web Speech API. Default minimax (seed 000 §9). */
 export const VOICE_PROVIDERS = ['minimax', 'google', 'elevenlabs', 'browser'] as const
 export type VoiceProvider = (typeof VOICE_PROVIDERS)[number]
@@ -28,7 +36,7 @@ export type AnimationKind = (typeof ANIMATION_KINDS)[number]
 export const VOICE_CLONE_PROVIDERS = ['elevenlabs'] as const
 
 /** Price-list keys (ledger/content) of the paid AI operations; seeded as system prices. */
-export const PAID_OPERATIONS = { animation: 'persona.animation', voice_clone: 'persona.voice_clone' } as const
+export const PAID_OPERATIONS = { animation: 'persona.animation', voice_clone: 'persona.voice_clone', answer_revision: 'tms.answer_revision' } as const
 export type PaidOperationKind = keyof typeof PAID_OPERATIONS
 
 /** A number within [min, max] that is a multiple of `step` from `min` (seed 000 §5 "numeric value … multiple of the step"). */
@@ -161,6 +169,8 @@ export interface AiStatus {
   speech: Record<Exclude<VoiceProvider, 'browser'>, boolean>
   animation: Record<Exclude<AnimationProvider, 'browser'>, boolean>
   voice_clone: Record<(typeof VOICE_CLONE_PROVIDERS)[number], boolean>
+  /** The vision provider chosen, the one that answers (`none` when the chosen one is not configured) and why not. */
+  vision: { provider: VisionProvider; engine: VisionProvider; problem: string | null; model: string }
   /** Credits per month (-1: no cap), those used this month, and the month (YYYY-MM, in the realm's time zone). */
   cap: number
   used: number
@@ -191,6 +201,9 @@ export const AiSettingsUpdate = v.strictObject({
     ),
   ),
   minimax_group_id: v.optional(v.pipe(v.string('validation.required'), v.trim(), v.maxLength(100, 'validation.max_length'))),
+  vision_provider: v.optional(v.picklist(VISION_PROVIDERS, 'validation.picklist')),
+  /** The vision model; `''` uses the agent model (openai) or the default Workers AI vision model. */
+  vision_model: v.optional(v.pipe(v.string('validation.required'), v.trim(), v.maxLength(200, 'validation.max_length'))),
   minimax_api_key: v.optional(secret),
   google_api_key: v.optional(secret),
   elevenlabs_api_key: v.optional(secret),
@@ -203,6 +216,8 @@ export interface AiSettingsView {
   text_provider: TextProvider
   monthly_credit_cap: number
   minimax_group_id: string
+  vision_provider: VisionProvider
+  vision_model: string
   minimax_api_key: string
   google_api_key: string
   elevenlabs_api_key: string
@@ -215,4 +230,22 @@ export interface AiSettingsView {
 export const SpeechRequest = v.object({
   text: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(2000, 'validation.max_length')),
   voice: Voice,
+})
+
+/**
+ * The server's check of a persona image (issue 16): `checked` (a face found, no celebrity recognised) by `provider`,
+ * or `not_run` with why (`not_configured`: no vision provider; `provider_failed`, `ai_failed`: the provider errored
+ * or answered no valid JSON twice; `cap_reached`: the realm's monthly AI credits; `binding_missing`: Workers AI
+ * chosen without the binding; `before_check`: an image saved before the check existed). Refusals (`no_face`,
+ * `celebrity`) are never saved on a persona: they are the API's error causes.
+ */
+export const IMAGE_CHECK_REASONS = ['not_configured', 'provider_failed', 'ai_failed', 'cap_reached', 'binding_missing', 'before_check'] as const
+export type ImageCheckReason = (typeof IMAGE_CHECK_REASONS)[number]
+export type ImageCheck =
+  | { status: 'checked'; provider: Exclude<VisionProvider, 'none'>; model: string; faces: number; at: string }
+  | { status: 'not_run'; provider: VisionProvider; reason: ImageCheckReason; at: string | null }
+
+/** POST /personai/persona/image-check: an uploaded image of the realm to check before it is saved as a persona's. */
+export const ImageCheckRequest = v.object({
+  image_file_id: v.pipe(v.string('validation.required'), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'validation.id')),
 })

@@ -28,10 +28,37 @@ export interface LiveChannelState {
     msg_drop_rate: number
     max_users_per_room: number
     room_attachment_disabled: boolean
+    /** The realm's maximum bitrate per sender (kbps; issue 20). */
+    max_bitrate_kbps: number
+    /**
+     * Transmission limits (issue 20; see txPeriod): the realm's transmission seconds per user per renewal period
+     * (`room_tx_weekly_seconds`, -1 none) and the period in days (`room_tx_renewal_days`); in console rooms only, the
+     * realm's `room_tx_duration` (seconds one transmission may last, 0 none) and `room_tx_interval` (seconds without
+     * transmitting before the count starts again). Channels answer 0 for both.
+     */
+    tx_weekly_seconds: number
+    tx_renewal_days: number
+    tx_duration_seconds: number
+    tx_interval_seconds: number
   }
   word_filter: { sentences: string[]; links: boolean; exempt: string[] }
   /** The channel's highest stored chat sequence (a new room continues after it). */
   last_seq: number
+  /**
+   * Set for a console room's live session (the room party, party/room.ts, reads `/api/room/live/{id}/state` in this
+   * same shape: `channel` is the room, `members` its members as `participant`). `refuse`: why nobody may be live in
+   * it now (closed, itself or its parent; outside its activity window) — the party refuses joins and ends a session.
+   * `parent_name`: a breakout's parent room's name; `breakouts`: a top-level room's open breakout rooms (issue 20 live
+   * breakouts; empty for a breakout).
+   */
+  room?: {
+    type: string
+    recording: boolean
+    parent_id: string | null
+    parent_name?: string | null
+    refuse: 'closed' | 'not_active' | null
+    breakouts?: { id: string; name: string }[]
+  }
 }
 
 export const StoredChatMessage = v.object({
@@ -105,3 +132,35 @@ export const LivePresence = v.pipe(
   v.check((b) => b.present !== undefined || b.left !== undefined, 'validation.required'),
 )
 export type LivePresence = v.InferOutput<typeof LivePresence>
+
+/**
+ * The transmission renewal periods (issue 20): fixed windows of `days` days starting Monday 1970-01-05 00:00 UTC, so a
+ * 7-day period runs Monday to Monday (UTC) and every party and the realm API agree on it without asking each other.
+ */
+const PERIOD_ANCHOR_MS = Date.UTC(1970, 0, 5)
+export function txPeriod(now: number, days: number): { start: number; end: number } {
+  const len = Math.max(1, Math.floor(days)) * 86_400_000
+  const start = PERIOD_ANCHOR_MS + Math.floor((now - PERIOD_ANCHOR_MS) / len) * len
+  return { start, end: start + len }
+}
+
+const TxSeconds = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(366 * 86_400))
+
+/**
+ * The party's transmission count (`POST /api/{channel|room}/live/{id}/tx`): for the period starting `period_start`
+ * (txPeriod), the seconds each nick has transmitted in this live room so far — an absolute count, stored as the
+ * highest value seen, so a resend or a late retry never counts twice. The answer gives each nick's seconds here and
+ * in the realm's other live rooms for that period.
+ */
+export const LiveTxUsage = v.object({
+  period_start: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  usage: v.pipe(
+    v.record(LiveNick, TxSeconds),
+    v.check((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= 100, 'validation.max_items'),
+  ),
+})
+export type LiveTxUsage = v.InferOutput<typeof LiveTxUsage>
+export interface LiveTxAnswer {
+  period_start: number
+  usage: Record<string, { here: number; elsewhere: number }>
+}

@@ -12,6 +12,7 @@ export const FILE_TYPES = {
   webp: { kind: 'image', type: 'image/webp' },
   mp3: { kind: 'audio', type: 'audio/mpeg' },
   wav: { kind: 'audio', type: 'audio/wav' },
+  ogg: { kind: 'audio', type: 'audio/ogg' },
   mp4: { kind: 'video', type: 'video/mp4' },
   pdf: { kind: 'document', type: 'application/pdf' },
   docx: { kind: 'document', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },

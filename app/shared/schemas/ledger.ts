@@ -27,6 +27,7 @@ export const SYSTEM_CONTENT_KEYS = [
   'tms.model_generation',
   'persona.animation',
   'persona.voice_clone',
+  'tms.answer_revision',
 ] as const
 
 /**

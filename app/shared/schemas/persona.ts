@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { Voice } from './ai'
+import { Voice, type ImageCheck } from './ai'
 import { defineEntity } from './entity'
 import { Id } from './tms/common'
 
@@ -83,6 +83,8 @@ export type Persona = {
   tags: string[]
   image_file_id: string
   image_url: string
+  /** The server's check of the image (ImageCheck of schemas/ai), `{}` without an image. */
+  image_check: ImageCheck | { status?: undefined }
   language: (typeof PERSONA_LANGUAGES)[number]
   is_public: boolean
   fluid_conversation: boolean
@@ -112,6 +114,7 @@ export const personaEntity = defineEntity<Persona>({
     tags: { type: 'json', list: true },
     image_file_id: { type: 'text' },
     image_url: { type: 'text', list: true },
+    image_check: { type: 'json' },
     language: { type: 'text', sort: true, list: true, filter: 'eq' },
     is_public: { type: 'bool', list: true, filter: 'eq' },
     fluid_conversation: { type: 'bool' },

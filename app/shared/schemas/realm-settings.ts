@@ -47,7 +47,7 @@ export interface RealmTab {
   /** The tab's features store files in the realm's bucket: it says so when the credentials are missing. */
   needsStorage?: boolean
   /** A part of the tab edited through its own API (word filter, exemption domains, metaverse rooms, reports). */
-  panel?: 'word_filter' | 'exemption' | 'metaverse' | 'reports'
+  panel?: 'word_filter' | 'exemption' | 'metaverse' | 'reports' | 'rtc'
 }
 
 const writable = Object.keys(RealmUpdate.entries) as RealmField[]
@@ -85,7 +85,12 @@ const declared: RealmTab[] = [
       'persona_enabled',
     ],
   },
-  { id: 'servers', infra: true, fields: ['api_endpoint', 'base_url', 'dashboard_url', 'web_client_url', 'irm_servers', 'room_servers', 'br_bot_endpoint'] },
+  {
+    id: 'servers',
+    infra: true,
+    panel: 'rtc',
+    fields: ['api_endpoint', 'base_url', 'dashboard_url', 'web_client_url', 'irm_servers', 'room_servers', 'br_bot_endpoint'],
+  },
   { id: 'storage', infra: true, fields: [...STORAGE, 'files_base_url'] },
   {
     id: 'tms',
@@ -263,4 +268,50 @@ export const GLOBAL_CONFIG_DEFAULTS: GlobalConfig = {
   blocked_media_hosts: [],
   default_time_zone: 'America/Sao_Paulo',
   default_allowed_signin: ['iptv'],
+}
+
+/**
+ * A realm's STUN and TURN servers for its conferences (issue 20; `GET|PUT /mas/realm/{realm}/rtc`, table `realm_rtc`):
+ * `stun:`/`stuns:` addresses, `turn:`/`turns:` addresses (optionally `?transport=udp|tcp`), and the TURN username and
+ * credential (a secret: answered masked; sending the mask back keeps it). TURN addresses need both.
+ */
+const IceUrl = (schemes: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.maxLength(300, 'validation.max_length'),
+    v.regex(new RegExp(`^(${schemes}):(\\[[0-9a-f:.]+\\]|[a-z0-9.-]+)(:\\d{1,5})?(\\?transport=(udp|tcp))?$`, 'i'), 'validation.ice_url'),
+  )
+const iceList = (schemes: string) =>
+  v.pipe(
+    v.array(IceUrl(schemes)),
+    v.maxLength(10, 'validation.max_items'),
+    v.check((xs) => new Set(xs).size === xs.length, 'validation.duplicate'),
+  )
+export const RtcServersBody = v.pipe(
+  v.object({
+    stun_urls: v.optional(iceList('stuns?'), []),
+    turn_urls: v.optional(iceList('turns?'), []),
+    turn_username: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'validation.max_length')), ''),
+    turn_credential: v.optional(v.pipe(v.string(), v.maxLength(500, 'validation.max_length')), ''),
+  }),
+  v.forward(
+    v.check((b) => b.turn_urls.length === 0 || b.turn_username !== '', 'validation.required'),
+    ['turn_username'],
+  ),
+  v.forward(
+    v.check((b) => b.turn_urls.length === 0 || b.turn_credential !== '', 'validation.required'),
+    ['turn_credential'],
+  ),
+)
+export type RtcServersBody = v.InferOutput<typeof RtcServersBody>
+export type RealmRtc = RtcServersBody & { updated_at: string | null }
+
+/** The `RTCIceServer` list the browsers get with their live tickets (empty without servers). */
+export function iceServers(rtc: RtcServersBody | null): { urls: string[]; username?: string; credential?: string }[] {
+  if (!rtc) return []
+  return [
+    ...(rtc.stun_urls.length ? [{ urls: rtc.stun_urls }] : []),
+    ...(rtc.turn_urls.length ? [{ urls: rtc.turn_urls, username: rtc.turn_username, credential: rtc.turn_credential }] : []),
+  ]
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { AI_SECRET_FIELDS, AiSettingsUpdate, type AiSettingsView, type TextProvider } from '#shared/schemas/ai'
+import { AI_SECRET_FIELDS, AiSettingsUpdate, type AiSettingsView, type TextProvider, type VisionProvider } from '#shared/schemas/ai'
 import { maskSecret, SECRET_MASK } from '#shared/schemas/entity'
 import { aiSettingsRow, saveAiSettingsStatement } from '../../db/ai'
 import { auditStatement } from '../../db/audit'
@@ -11,6 +11,8 @@ const view = (row: Record<string, string | number | null>): AiSettingsView => ({
   text_provider: String(row.text_provider) as TextProvider,
   monthly_credit_cap: Number(row.monthly_credit_cap),
   minimax_group_id: String(row.minimax_group_id ?? ''),
+  vision_provider: String(row.vision_provider ?? 'none') as VisionProvider,
+  vision_model: String(row.vision_model ?? ''),
   minimax_api_key: maskSecret(String(row.minimax_api_key ?? '')),
   google_api_key: maskSecret(String(row.google_api_key ?? '')),
   elevenlabs_api_key: maskSecret(String(row.elevenlabs_api_key ?? '')),

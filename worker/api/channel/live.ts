@@ -1,14 +1,17 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { ChatBatch, GuestJoin, LiveMemberChange, LivePresence, LiveSessionEnd } from '#shared/schemas/channel-live'
+import { ChatBatch, GuestJoin, LiveMemberChange, LivePresence, LiveSessionEnd, LiveTxUsage } from '#shared/schemas/channel-live'
 import { signTicket, verifyTicket } from '../../../party/ticket'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { insertChatStatements, insertLiveSessionStatement, listChatMessages, listLiveSessions, liveChannelState } from '../../db/channel-live'
+import { liveSessionHandOverStatements } from '../../db/csm-recording'
+import { recordTxUsage } from '../../db/live-tx'
 import { findChannel, insertMemberStatement, memberPermission, resolveNicks, updateMemberStatement } from '../../db/channels'
 import { checkWordFilter } from '../../db/word-filter'
 import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
+import { liveIceServers } from '../../lib/live-ice'
 import { guarded, guardedJson } from '../../lib/guard'
 import { admitLive, leaveLive, renewLive } from '../../lib/live-capacity'
 import { type AppEnv, type Ctx, parse, pathParam, requestRealm } from '../context'
@@ -81,7 +84,14 @@ export const live = new Hono<AppEnv>()
         exempt: role === 'owner' || role === 'admin',
       })
       const ticket = await signTicket(secret(c), { party: CHANNEL_PARTY, room: state.channel.id, realm: auth.realm, nick: auth.nick, name: auth.name, role })
-      return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: CHANNEL_PARTY, room: state.channel.id, role })
+      return c.json({
+        ticket,
+        host: c.env.PARTYKIT_HOST,
+        party: CHANNEL_PARTY,
+        room: state.channel.id,
+        role,
+        ice_servers: await liveIceServers(c.env.DB, auth.realm),
+      })
     }),
   )
   /** POST /channel/live/{id}/guest: a guest's ticket on a public channel (the realm is the host's, or `x-api-realm`). */
@@ -99,7 +109,15 @@ export const live = new Hono<AppEnv>()
       const nick = `guest:${randomToken(6)}`
       await admitLive(c.env.DB, realm, { party: CHANNEL_PARTY, room: id, nick, perRoom: false })
       const ticket = await signTicket(secret(c), { party: CHANNEL_PARTY, room: id, realm, nick, name: body.name, role: 'guest' })
-      return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: CHANNEL_PARTY, room: id, role: 'guest', nick })
+      return c.json({
+        ticket,
+        host: c.env.PARTYKIT_HOST,
+        party: CHANNEL_PARTY,
+        room: id,
+        role: 'guest',
+        nick,
+        ice_servers: await liveIceServers(c.env.DB, realm),
+      })
     }),
   )
   /** GET /channel/live/{id}/session: the channel's ended live sessions with their metrics, newest first. */
@@ -199,13 +217,34 @@ export const live = new Hono<AppEnv>()
       return c.json({ present: body.present?.length ?? 0, left: body.left?.length ?? 0 })
     }),
   )
-  /** POST /channel/live/{id}/session (party): an ended live session with its metrics; the same id counts once. */
+  /**
+   * POST /channel/live/{id}/tx (party): the transmission seconds each nick has transmitted in this channel during the
+   * renewal period (absolute counts, the highest kept); answers each nick's seconds here and elsewhere in the realm.
+   */
+  .post(
+    '/:id/tx',
+    guardedJson('public', LiveTxUsage, async (c, _auth, body) => {
+      const { realm, channelId } = await partyCaller(c)
+      if (!(await findChannel(c.env.DB, realm, channelId))) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
+      const at = { party: CHANNEL_PARTY, room: channelId, period: body.period_start, now: new Date().toISOString() }
+      return c.json(await recordTxUsage(c.env.DB, realm, at, body.usage))
+    }),
+  )
+  /**
+   * POST /channel/live/{id}/session (party): an ended live session with its metrics; the same id counts once. When the
+   * channel recorded during it, each recording's session receives the metrics instead of a new row.
+   */
   .post(
     '/:id/session',
     guardedJson('public', LiveSessionEnd, async (c, _auth, body) => {
       const { realm, channelId } = await partyCaller(c)
       const state = await requireLiveChannel(c.env.DB, realm, channelId)
-      const [result] = await runBatch(c.env.DB, [insertLiveSessionStatement(c.env.DB, realm, state.channel, body)])
-      return c.json({ id: body.id, stored: (result.meta.changes ?? 0) > 0 }, 201)
+      // The channel's recordings made during the session take its metrics first (issue 20 recording); else it is stored as it is.
+      const results = await runBatch(c.env.DB, [
+        ...liveSessionHandOverStatements(c.env.DB, realm, 'channel', channelId, body),
+        insertLiveSessionStatement(c.env.DB, realm, state.channel, body),
+      ])
+      const recorded = results[0].meta.changes ?? 0
+      return c.json({ id: body.id, stored: recorded + (results[2].meta.changes ?? 0) > 0 }, 201)
     }),
   )

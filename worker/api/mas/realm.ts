@@ -1,6 +1,7 @@
 import { MetaverseRoomCreate, MetaverseRoomUpdate, metaverseRoomEntity } from '#shared/schemas/metaverse'
 import { realmTreeScope } from '../../db/realms'
-import { ExemptionBody, WordFilterBody, RealmCreateBody, RealmUpdateBody } from '#shared/schemas/realm-settings'
+import { ExemptionBody, WordFilterBody, RealmCreateBody, RealmUpdateBody, RtcServersBody, type RealmRtc } from '#shared/schemas/realm-settings'
+import { getRealmRtc, setRealmRtcStatement } from '../../db/realm-rtc'
 import { getExemptionDomains, getWordFilter, setExemptionStatements, setWordFilterStatements } from '../../db/word-filter'
 import { randomToken, sha256Hex } from '../../lib/crypto'
 import { crud, decodeRow, getRawRow } from '../../lib/entity'
@@ -8,7 +9,7 @@ import { type AppEnv, type Ctx, parse, pathParam, origin } from '../context'
 import { Hono } from 'hono'
 import { RealmCode } from '#shared/schemas/common'
 import { HandoverHash } from '#shared/schemas/handover'
-import { SECRET_MASK } from '#shared/schemas/entity'
+import { SECRET_MASK, maskSecret } from '#shared/schemas/entity'
 import * as v from 'valibot'
 import { REALM_RESTORE_DAYS, RealmDeleteBody, realmEntity, type Realm, type RealmDeletion } from '#shared/schemas/realm'
 import { getGlobalConfig } from '../../db/global-config'
@@ -256,6 +257,12 @@ export const realm = new Hono<AppEnv>()
     }),
   )
 
+/** The servers as the API answers them: the TURN credential masked (none stored: no servers). */
+function maskedRtc(rtc: RealmRtc | null): RealmRtc {
+  if (!rtc) return { stun_urls: [], turn_urls: [], turn_username: '', turn_credential: '', updated_at: null }
+  return { ...rtc, turn_credential: rtc.turn_credential ? maskSecret(rtc.turn_credential) : '' }
+}
+
 /** The realm named in the path when the caller administers it; 404 otherwise (existence is not revealed). */
 async function pathRealm(c: Ctx, auth: Auth, param: string): Promise<string> {
   const code = parse(RealmCode, pathParam(c, param))
@@ -322,6 +329,40 @@ export const realmSettings = new Hono<AppEnv>()
         }),
       ])
       return c.json({ domains: await getExemptionDomains(c.env.DB, realm) })
+    }),
+  )
+  /** GET /mas/realm/{realm}/rtc: the realm's STUN/TURN servers for conferences (issue 20), the TURN credential masked. */
+  .get(
+    '/:realm/rtc',
+    guarded({ any: ['mas_realm_get', 'mas_realm_edit'] }, async (c, auth) => c.json(maskedRtc(await getRealmRtc(c.env.DB, await pathRealm(c, auth, 'realm'))))),
+  )
+  /**
+   * PUT /mas/realm/{realm}/rtc: replaces the servers (servers are infrastructure: mas_realm_edit and
+   * mas_realm_edit_infra). A credential sent back as its mask keeps the stored one; audited with the credential masked.
+   */
+  .put(
+    '/:realm/rtc',
+    guardedJson({ all: ['mas_realm_edit', 'mas_realm_edit_infra'] }, RtcServersBody, async (c, auth, body) => {
+      const realm = await pathRealm(c, auth, 'realm')
+      const before = await getRealmRtc(c.env.DB, realm)
+      const kept = body.turn_credential.startsWith(SECRET_MASK) && before ? before.turn_credential : body.turn_credential
+      const next = { ...body, turn_credential: body.turn_urls.length ? kept : '' }
+      if (next.turn_urls.length && !next.turn_credential) throw apiError(400, 'required', 'validation.required', 'turn_credential', null)
+      await runBatch(c.env.DB, [
+        setRealmRtcStatement(c.env.DB, realm, next, auth.nick, new Date().toISOString()),
+        auditStatement(c.env.DB, {
+          realm,
+          actor: auth.nick,
+          actorRealm: auth.realm,
+          action: 'update',
+          entity: 'realm_rtc',
+          entityId: realm,
+          before: before ? maskedRtc(before) : null,
+          after: maskedRtc({ ...next, updated_at: null }),
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json(maskedRtc(await getRealmRtc(c.env.DB, realm)))
     }),
   )
   /**

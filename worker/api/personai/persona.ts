@@ -1,11 +1,13 @@
 import { Hono } from 'hono'
 import * as v from 'valibot'
+import { ImageCheckRequest } from '#shared/schemas/ai'
 import { PersonaAsk, PersonaCreate, PersonaMessages, PersonaTerms, PersonaUpdate, personaEntity, speechTypeOf, type Persona } from '#shared/schemas/persona'
 import { aiApiError, textFor } from '../../ai'
 import { answerPersona, personaIndex } from '../../ai/persona-answer'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { getFile, persistFileStatement, uploadedFile } from '../../db/files'
+import { deleteChatSessionsStatement } from '../../db/persona-chat'
 import {
   acceptTermsStatement,
   knowledgeFileKeys,
@@ -15,6 +17,7 @@ import {
   stageCounts,
   touchPersonaStatement,
 } from '../../db/personas'
+import { assistantsOfPersona } from '../../db/assistants'
 import { getRealmRow, realmConfig } from '../../db/realms'
 import type { Auth } from '../../db/sessions'
 import { born, crud, stamp } from '../../lib/entity'
@@ -23,6 +26,7 @@ import { guarded, guardedJson } from '../../lib/guard'
 import { nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, origin } from '../context'
 import { PERSONA_FLAGS, dialogsWithProblems, personaAccess, personaAnyAccess, requirePersona } from './common'
+import { checkPersonaImage } from './persona/image'
 
 /**
  * /personai/persona: personas (seed 002 §2, §3, §4, §5 "Persona"; issue 16 item 2), every endpoint needing the realm's
@@ -33,9 +37,10 @@ import { PERSONA_FLAGS, dialogsWithProblems, personaAccess, personaAnyAccess, re
 const FLAGS = PERSONA_FLAGS
 const personaReadAccess = personaAnyAccess('persona_persona_get', 'persona_persona_edit')
 const EDIT = personaAccess('persona_persona_edit')
+const WRITE = personaAnyAccess('persona_persona_create', 'persona_persona_edit')
 
-/** An uploaded image of the realm as the persona's image; answers its URL. */
-async function personaImage(c: Ctx, auth: Auth, id: string): Promise<string> {
+/** An uploaded image of the realm as the persona's (or an assistant's) image; answers its URL. */
+export async function personaImage(c: Ctx, auth: Auth, id: string): Promise<string> {
   const file = await getFile(c.env.DB, auth.realm, id)
   if (!file || file.kind !== 'image') throw apiError(422, 'not_found', 'validation.file.required', 'image_file_id', id)
   const realm = await getRealmRow(c.env.DB, auth.realm)
@@ -62,6 +67,8 @@ async function personaValues(c: Ctx, auth: Auth, body: Body, existing?: Persona)
   if (body.image_file_id !== (existing?.image_file_id ?? '')) {
     values.image_file_id = body.image_file_id
     values.image_url = body.image_file_id ? await personaImage(c, auth, body.image_file_id) : ''
+    // The server's face and celebrity check (a refusal stops the save); the persona keeps what it found, or why it did not run.
+    values.image_check = body.image_file_id ? await checkPersonaImage(c, auth, body.image_file_id) : {}
   }
   return values
 }
@@ -89,19 +96,33 @@ const personaCrud = crud(personaEntity, {
   beforeDelete: async (c, auth, existing) => {
     const pending = await pendingKnowledgeCount(c.env.DB, auth.realm, existing.id)
     if (pending) throw apiError(409, 'pending', 'validation.persona.knowledge_pending', 'knowledge', pending)
+    // An assistant is built on its persona for good (seed 002 §4): a persona in use stays.
+    const assistants = await assistantsOfPersona(c.env.DB, auth.realm, existing.id)
+    if (assistants) throw apiError(409, 'in_use', 'validation.assistant.persona_in_use', 'assistants', assistants)
     const keys = await knowledgeFileKeys(c.env.DB, auth.realm, existing.id)
     // The knowledge files go once the rows are gone (the rows cascade with the persona).
     if (keys.length) c.executionCtx.waitUntil(c.env.FILES.delete(keys))
   },
   statements: (c, auth, write) => {
+    // The persona's public chat transcripts go with it (persona_chat_session has no foreign key to persona).
+    if (write.action === 'delete') return [deleteChatSessionsStatement(c.env.DB, auth.realm, write.id)]
     const id = write.values.image_file_id
-    return write.action !== 'delete' && typeof id === 'string' && id ? [persistFileStatement(c.env.DB, auth.realm, id)] : []
+    return typeof id === 'string' && id ? [persistFileStatement(c.env.DB, auth.realm, id)] : []
   },
   // `terms_accepted`: whether the persona may be used (seed 002 §5 "terms agreement applies before use").
   expand: (_c, row) => ({ ...row, terms_accepted: Boolean(row.terms_accepted_at) }),
 })
 
 export const persona = new Hono<AppEnv>()
+  /**
+   * POST /personai/persona/image-check: the server's check of an uploaded image before it becomes a persona's (the
+   * photo step calls it after uploading): `{ status: 'checked', provider, model, faces, at }` or `{ status: 'not_run',
+   * provider, reason }`; 422 `no_face` or `celebrity` refuses it. The persona's save checks again (once per image).
+   */
+  .post(
+    '/image-check',
+    guardedJson(WRITE, ImageCheckRequest, async (c, auth, body) => c.json(await checkPersonaImage(c, auth, body.image_file_id))),
+  )
   /** POST /personai/persona/{id}/terms: the terms agreement (`accept: true`), who and when recorded. */
   .post(
     '/:personaId/terms',

@@ -25,10 +25,12 @@ import { Id } from '#shared/schemas/tms/common'
 import { BreakoutInput, RoomInput, RoomMemberInput, roomEntity, type Room } from '#shared/schemas/room'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
+import { roomAndBreakoutIds } from '../../db/room-live'
 import { born, crud, decodeRow, getRawRow, insertStatement, stamp } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
 import { guarded, guardedJson } from '../../lib/guard'
+import { endLiveRooms } from '../../lib/live-control'
 import { nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
@@ -165,18 +167,24 @@ export const room = new Hono<AppEnv>()
       return c.json(values, 201)
     }),
   )
-  /** POST /room/room/{id}/close: closes the room and, for a parent, its breakouts (one batch); a closed room stays as it was. */
+  /**
+   * POST /room/room/{id}/close: closes the room and, for a parent, its breakouts (one batch); a closed room stays as it
+   * was. The live sessions of the room and of the breakouts it closes end (everyone told and closed: `live_ended`
+   * counts the parties that took it).
+   */
   .post(
     '/:id/close',
     guarded({ all: ['room_room_edit'] }, async (c, auth) => {
       const r = await loadRoom(c, auth)
       if (r.closed_at !== null) return c.json({ id: r.id, closed_at: r.closed_at, breakouts_closed: 0 })
       const at = nowIso()
+      const live = await roomAndBreakoutIds(c.env.DB, auth.realm, r.id)
       const [res] = await runBatch(c.env.DB, [
         closeRoomStatement(c.env.DB, auth.realm, r.id, at, auth.nick),
         roomAudit(c, auth, 'close', r.id, { closed_at: null }, { closed_at: at }),
       ])
-      return c.json({ id: r.id, closed_at: at, breakouts_closed: Math.max(0, (res?.meta.changes ?? 1) - 1) })
+      const ended = await endLiveRooms(c.env, auth.realm, 'room', live, auth.nick)
+      return c.json({ id: r.id, closed_at: at, breakouts_closed: Math.max(0, (res?.meta.changes ?? 1) - 1), live_ended: ended })
     }),
   )
   /** POST /room/room/{id}/open: reopens a closed room; a breakout of a closed parent stays closed (409 `closed`). */

@@ -63,4 +63,14 @@ export default {
   'ai.settings.problem.ai_binding_missing': 'this Worker has no AI binding',
   'ai.settings.status.missing_animation': 'no key (animated in the browser)',
   'ai.settings.status.missing_clone': 'no key (unavailable)',
+  'ai.settings.fields.vision_provider': 'Vision provider (persona image check)',
+  'ai.settings.fields.vision_model': 'Vision model',
+  'ai.settings.hints.vision_provider':
+    'Checks on the server that a persona image has a face and is not of a celebrity. "OpenAI-compatible" uses the endpoint and key of the Agents tab.',
+  'ai.settings.hints.vision_model':
+    'Empty: the Agents tab model (OpenAI) or @cf/meta/llama-4-scout-17b-16e-instruct (Workers AI). The model must accept images.',
+  'ai.settings.vision.none': 'None (the server check does not run)',
+  'ai.settings.vision.openai': 'OpenAI-compatible',
+  'ai.settings.vision.workers_ai': 'Cloudflare Workers AI',
+  'ai.settings.status.vision': 'Vision (persona image)',
 }

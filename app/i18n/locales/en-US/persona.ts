@@ -67,4 +67,8 @@ export default {
   'errors.to_delete': 'Marked for removal.',
   'errors.unreachable': 'Unreachable.',
   'errors.url_required': 'Address missing.',
+  'errors.no_face': 'No face in the image',
+  'errors.celebrity': 'Image of a celebrity',
+  'validation.persona.image_no_face': 'The server found no face in the image: choose a photo where the face shows.',
+  'validation.persona.image_celebrity': 'The image seems to be of a famous person ({{name}}): use a photo of someone else.',
 }

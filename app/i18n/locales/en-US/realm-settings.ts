@@ -201,4 +201,17 @@ export default {
   'resources.realm.choices.text': 'Text',
   'resources.realm.hints.captcha_pow_difficulty': '8 to 24 leading zero bits; default 16. Each extra bit doubles the solving time in the browser.',
   'resources.realm.hints.session_idle_minutes': 'A session unused for this long ends.',
+  'resources.realm.rtc.title': 'Conference servers (STUN/TURN)',
+  'resources.realm.rtc.intro':
+    'Browsers in a conference use these servers to connect across networks. Leave them empty when everyone is on one network (or on this machine).',
+  'resources.realm.rtc.stun_urls': 'STUN servers',
+  'resources.realm.rtc.stun_hint': 'One per line, e.g. stun:stun.example.com:3478',
+  'resources.realm.rtc.turn_urls': 'TURN servers',
+  'resources.realm.rtc.turn_hint':
+    'One per line, e.g. turn:turn.example.com:3478?transport=udp or turns:turn.example.com:5349. Every participant receives the username and credential.',
+  'resources.realm.rtc.turn_username': 'TURN username',
+  'resources.realm.rtc.turn_credential': 'TURN credential',
+  'resources.realm.rtc.save': 'Save servers',
+  'resources.realm.rtc.saved': 'Conference servers saved.',
+  'validation.ice_url': 'Use a stun:, stuns:, turn: or turns: address with a host, an optional port and ?transport=udp or tcp.',
 }

@@ -63,4 +63,14 @@ export default {
   'ai.settings.problem.ai_binding_missing': 'este Worker no tiene el binding AI',
   'ai.settings.status.missing_animation': 'sin clave (animación en el navegador)',
   'ai.settings.status.missing_clone': 'sin clave (no disponible)',
+  'ai.settings.fields.vision_provider': 'Proveedor de visión (comprobación de la imagen de la persona)',
+  'ai.settings.fields.vision_model': 'Modelo de visión',
+  'ai.settings.hints.vision_provider':
+    'Comprueba en el servidor que la imagen de una persona tenga un rostro y no sea de una celebridad. "Compatible con OpenAI" usa el endpoint y la clave de la pestaña Agentes del dominio.',
+  'ai.settings.hints.vision_model':
+    'Vacío: el modelo de la pestaña Agentes (OpenAI) o @cf/meta/llama-4-scout-17b-16e-instruct (Workers AI). El modelo debe aceptar imágenes.',
+  'ai.settings.vision.none': 'Ninguno (la comprobación en el servidor no se hace)',
+  'ai.settings.vision.openai': 'Compatible con OpenAI',
+  'ai.settings.vision.workers_ai': 'Cloudflare Workers AI',
+  'ai.settings.status.vision': 'Visión (imagen de la persona)',
 }

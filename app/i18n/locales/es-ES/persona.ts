@@ -67,4 +67,8 @@ export default {
   'errors.to_delete': 'Marcado para eliminación.',
   'errors.unreachable': 'Inalcanzable.',
   'errors.url_required': 'Falta la dirección.',
+  'errors.no_face': 'Ningún rostro en la imagen',
+  'errors.celebrity': 'Imagen de una celebridad',
+  'validation.persona.image_no_face': 'El servidor no encontró ningún rostro en la imagen: elige una foto en la que se vea el rostro.',
+  'validation.persona.image_celebrity': 'La imagen parece ser de una persona famosa ({{name}}): usa la foto de otra persona.',
 }

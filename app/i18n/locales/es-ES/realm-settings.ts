@@ -201,4 +201,17 @@ export default {
   'resources.realm.choices.text': 'Texto',
   'resources.realm.hints.captcha_pow_difficulty': 'De 8 a 24 bits a cero; por defecto 16. Cada bit más duplica el tiempo de resolución en el navegador.',
   'resources.realm.hints.session_idle_minutes': 'Una sesión sin uso durante este tiempo termina.',
+  'resources.realm.rtc.title': 'Servidores de conferencia (STUN/TURN)',
+  'resources.realm.rtc.intro':
+    'Los navegadores de una conferencia usan estos servidores para conectarse entre redes distintas. Déjelos vacíos cuando todos están en la misma red (o en esta máquina).',
+  'resources.realm.rtc.stun_urls': 'Servidores STUN',
+  'resources.realm.rtc.stun_hint': 'Uno por línea, p. ej. stun:stun.ejemplo.com:3478',
+  'resources.realm.rtc.turn_urls': 'Servidores TURN',
+  'resources.realm.rtc.turn_hint':
+    'Uno por línea, p. ej. turn:turn.ejemplo.com:3478?transport=udp o turns:turn.ejemplo.com:5349. Cada participante recibe el usuario y la credencial.',
+  'resources.realm.rtc.turn_username': 'Usuario TURN',
+  'resources.realm.rtc.turn_credential': 'Credencial TURN',
+  'resources.realm.rtc.save': 'Guardar servidores',
+  'resources.realm.rtc.saved': 'Servidores de conferencia guardados.',
+  'validation.ice_url': 'Use una dirección stun:, stuns:, turn: o turns: con un host, un puerto opcional y ?transport=udp o tcp.',
 }

@@ -63,4 +63,14 @@ export default {
   'ai.settings.problem.ai_binding_missing': 'este Worker não tem o binding AI',
   'ai.settings.status.missing_animation': 'sem chave (animação no navegador)',
   'ai.settings.status.missing_clone': 'sem chave (indisponível)',
+  'ai.settings.fields.vision_provider': 'Provedor de visão (verificação da imagem da persona)',
+  'ai.settings.fields.vision_model': 'Modelo de visão',
+  'ai.settings.hints.vision_provider':
+    'Verifica no servidor se a imagem de uma persona tem um rosto e se é de uma celebridade. "Compatível com OpenAI" usa o endpoint e a chave da aba Agentes do domínio.',
+  'ai.settings.hints.vision_model':
+    'Vazio: o modelo da aba Agentes (OpenAI) ou @cf/meta/llama-4-scout-17b-16e-instruct (Workers AI). O modelo precisa aceitar imagens.',
+  'ai.settings.vision.none': 'Nenhum (a verificação no servidor não é feita)',
+  'ai.settings.vision.openai': 'Compatível com OpenAI',
+  'ai.settings.vision.workers_ai': 'Cloudflare Workers AI',
+  'ai.settings.status.vision': 'Visão (imagem da persona)',
 }

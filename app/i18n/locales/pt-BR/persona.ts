@@ -67,4 +67,8 @@ export default {
   'errors.to_delete': 'Marcado para remoção.',
   'errors.unreachable': 'Inalcançável.',
   'errors.url_required': 'Falta o endereço.',
+  'errors.no_face': 'Nenhum rosto na imagem',
+  'errors.celebrity': 'Imagem de uma celebridade',
+  'validation.persona.image_no_face': 'O servidor não encontrou um rosto na imagem: escolha uma foto em que o rosto apareça.',
+  'validation.persona.image_celebrity': 'A imagem parece ser de uma pessoa famosa ({{name}}): use a foto de outra pessoa.',
 }

@@ -201,4 +201,17 @@ export default {
   'resources.realm.choices.text': 'Texto',
   'resources.realm.hints.captcha_pow_difficulty': 'De 8 a 24 bits zerados; padrão 16. Cada bit a mais dobra o tempo de resolução no navegador.',
   'resources.realm.hints.session_idle_minutes': 'Sem uso por este tempo, a sessão termina.',
+  'resources.realm.rtc.title': 'Servidores de conferência (STUN/TURN)',
+  'resources.realm.rtc.intro':
+    'Os navegadores de uma conferência usam estes servidores para se conectar entre redes diferentes. Deixe em branco quando todos estão na mesma rede (ou nesta máquina).',
+  'resources.realm.rtc.stun_urls': 'Servidores STUN',
+  'resources.realm.rtc.stun_hint': 'Um por linha, ex.: stun:stun.exemplo.com:3478',
+  'resources.realm.rtc.turn_urls': 'Servidores TURN',
+  'resources.realm.rtc.turn_hint':
+    'Um por linha, ex.: turn:turn.exemplo.com:3478?transport=udp ou turns:turn.exemplo.com:5349. Todo participante recebe o usuário e a credencial.',
+  'resources.realm.rtc.turn_username': 'Usuário TURN',
+  'resources.realm.rtc.turn_credential': 'Credencial TURN',
+  'resources.realm.rtc.save': 'Salvar servidores',
+  'resources.realm.rtc.saved': 'Servidores de conferência salvos.',
+  'validation.ice_url': 'Use um endereço stun:, stuns:, turn: ou turns: com um host, porta opcional e ?transport=udp ou tcp.',
 }

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { LiveRoom } from '~/components/live/live-room'
+import { LiveSessions } from '~/components/live/live-sessions'
 import { RouteError } from '~/components/shell/route-error'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -19,8 +20,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export default function ChannelLiveRoute() {
   const { channel, sessions } = useLoaderData<typeof loader>()
-  const { t, i18n } = useTranslation()
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' })
+  const { t } = useTranslation()
   return (
     <>
       <div className="page-header">
@@ -35,39 +35,7 @@ export default function ChannelLiveRoute() {
         </Link>
       </div>
       <LiveRoom channelId={channel.id} view="console" />
-      <section className="card" aria-labelledby="live-sessions-title">
-        <h2 id="live-sessions-title">{t('live.sessions')}</h2>
-        {sessions.length ? (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('live.session.started')}</th>
-                  <th scope="col">{t('live.session.minutes')}</th>
-                  <th scope="col">{t('live.session.peak')}</th>
-                  <th scope="col">{t('live.session.chat')}</th>
-                  <th scope="col">{t('live.session.attachments')}</th>
-                  <th scope="col">{t('live.session.hands')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.map((s) => (
-                  <tr key={s.id}>
-                    <td>{when.format(new Date(s.started_at))}</td>
-                    <td>{Math.round(s.live_seconds / 60)}</td>
-                    <td>{s.peak_participants}</td>
-                    <td>{s.chat_count}</td>
-                    <td>{s.attachment_count}</td>
-                    <td>{s.hand_raise_count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p>{t('live.no_sessions')}</p>
-        )}
-      </section>
+      <LiveSessions sessions={sessions} title={t('live.sessions')} empty={t('live.no_sessions')} />
     </>
   )
 }

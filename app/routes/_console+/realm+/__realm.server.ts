@@ -1,11 +1,11 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { ExemptionBody, RealmCreateBody, RealmUpdateBody, WordFilterBody } from '#shared/schemas/realm-settings'
+import { ExemptionBody, RealmCreateBody, RealmUpdateBody, RtcServersBody, WordFilterBody } from '#shared/schemas/realm-settings'
 import { wordFilterFields } from '~/components/realm/word-filter-editor'
 import { apiAction } from '~/server/api-action.server'
 import { orErrorResponse, type RealmApi, apiData, orNull } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import type { RealmEditorProps } from './__realm-editor'
-import { exemptionFields } from './__realm-panels'
+import { exemptionFields, rtcFields } from './__realm-panels'
 import { SECRETS, WRITABLE, lockedValues, realmChanges, realmFields, realmPrepare } from './__realm-fields'
 
 async function parentChoices(api: RealmApi, fallback: { code: string; name: string }) {
@@ -49,7 +49,7 @@ export async function editData(
 ): Promise<RealmEditorProps & { code: string; name: string; updated_at: string }> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.edit')
   const detail = await orErrorResponse(apiData(api.mas.realm[':id'].$get({ param: { id: code } })))
-  const [parents, words, exemption, rooms] = await Promise.all([
+  const [parents, words, exemption, rooms, rtc] = await Promise.all([
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
     forbiddenAsNull(apiData(api.mas.realm[':realm'].word_filter.$get({ param: { realm: code } }))),
     orErrorResponse(apiData(api.mas.realm[':realm'].exemption.$get({ param: { realm: code } }))),
@@ -60,6 +60,7 @@ export async function editData(
           .index.$get({ query: { limit: 1000 } }),
       ),
     ),
+    forbiddenAsNull(apiData(api.mas.realm[':realm'].rtc.$get({ param: { realm: code } }))),
   ])
   return {
     mode: 'edit',
@@ -78,6 +79,8 @@ export async function editData(
       canEditWordFilter: user.permissions.mas_word_filter_edit === true,
       exemption: exemption.domains,
       rooms: rooms?.items ?? null,
+      rtc,
+      canEditRtc: user.permissions.mas_realm_edit === true && user.permissions.mas_realm_edit_infra === true,
     },
   }
 }
@@ -86,8 +89,16 @@ export async function editData(
  * The edit screen's panels (kit forms posting `intent`): the realm's word filter or exemption domains, answered on
  * the panel's form.
  */
-function panelAction(request: Request, context: AppLoadContext, intent: 'word_filter' | 'exemption', code: string) {
+function panelAction(request: Request, context: AppLoadContext, intent: 'word_filter' | 'exemption' | 'rtc', code: string) {
   const opts = { route: 'realm.edit', onSuccess: (_: unknown, submission: { reply: () => unknown }) => submission.reply() }
+  if (intent === 'rtc')
+    return apiAction(request, context, {
+      ...opts,
+      schema: RtcServersBody,
+      fields: rtcFields,
+      hideFields: ['turn_credential'],
+      call: (api, json) => apiData(api.mas.realm[':realm'].rtc.$put({ param: { realm: code }, json })),
+    })
   return intent === 'word_filter'
     ? apiAction(request, context, {
         ...opts,
@@ -106,7 +117,7 @@ function panelAction(request: Request, context: AppLoadContext, intent: 'word_fi
 /** Saves the editor (create or update: a kit form, only what changed is sent), or a panel of the edit screen. */
 export async function realmAction(request: Request, context: AppLoadContext, mode: 'create' | 'edit', code = '') {
   const intent = (await request.clone().formData()).get('intent')
-  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption')) return panelAction(request, context, intent, code)
+  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption' || intent === 'rtc')) return panelAction(request, context, intent, code)
   const { api, user, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.create' : 'realm.edit')
   // What the form started from: the defaults of a new realm, or the stored realm.
   const base =

@@ -6,7 +6,7 @@ import { RouteError } from '~/components/shell/route-error'
 import { useClock } from '~/components/ui/clock'
 import type { FieldSpec } from '~/lib/form-fields'
 import { formatTime } from '~/lib/format'
-import { AI_SECRET_FIELDS, AiSettingsUpdate, TEXT_PROVIDERS, type AiSettingsView } from '#shared/schemas/ai'
+import { AI_SECRET_FIELDS, AiSettingsUpdate, TEXT_PROVIDERS, VISION_PROVIDERS, type AiSettingsView } from '#shared/schemas/ai'
 import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -21,7 +21,8 @@ const field = (name: keyof AiSettingsView, kind: FieldSpec['kind'], more: Partia
 })
 
 /**
- * The realm's AI settings (docs ai.md): the text provider, the monthly cap and the providers' secrets. Secrets are
+ * The realm's AI settings (docs ai.md): the text provider, the vision provider of the persona image check, the
+ * monthly cap and the providers' secrets. Secrets are
  * shown masked; the mask (or an empty field) saved back leaves a secret as it was.
  */
 const aiFields: FieldSpec[] = [
@@ -31,6 +32,11 @@ const aiFields: FieldSpec[] = [
     required: true,
   }),
   field('monthly_credit_cap', 'number', { hint: 'ai.settings.hints.monthly_credit_cap', min: -1, step: '1', required: true }),
+  field('vision_provider', 'select', {
+    options: VISION_PROVIDERS.map((p) => ({ value: p, label: `ai.settings.vision.${p}` })),
+    hint: 'ai.settings.hints.vision_provider',
+  }),
+  field('vision_model', 'text', { hint: 'ai.settings.hints.vision_model' }),
   field('minimax_group_id', 'text'),
   ...AI_SECRET_FIELDS.map((name) => field(name, 'text', { hint: 'ai.settings.hints.secret' })),
 ]
@@ -86,6 +92,12 @@ export default function AiSettingsRoute() {
           <dt>{t('ai.settings.status.speech')}</dt>
           <dd>
             MiniMax: {yes(status.speech.minimax)} · Google: {yes(status.speech.google)} · ElevenLabs: {yes(status.speech.elevenlabs)}
+          </dd>
+          <dt>{t('ai.settings.status.vision')}</dt>
+          <dd>
+            {t(`ai.settings.vision.${status.vision.engine}`)}
+            {status.vision.model ? ` — ${status.vision.model}` : null}
+            {status.vision.problem ? <span className="badge badge-warning"> {t(`ai.settings.problem.ai_${status.vision.problem}`)}</span> : null}
           </dd>
           <dt>{t('ai.settings.status.media')}</dt>
           <dd>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { SharedLink } from '~/components/channel/shared-link'
 import { RoomFeedPanel } from '~/components/feed/room-feed-panel'
 import { FormScreen } from '~/components/ui/form-screen'
 import { Icon } from '~/components/ui/icon'
@@ -135,6 +136,7 @@ export default function RoomEditRoute() {
       timeZone={d.timeZone}
     >
       <RoomState room={d.room} parent={d.parent} breakouts={d.breakouts.length} timeZone={d.timeZone} />
+      <SharedLink channelId={d.room.id} kind="room" />
       <Members members={d.members} />
       {d.room.parent_id === null ? <Breakouts breakouts={d.breakouts} canCreate={d.canCreate} timeZone={d.timeZone} /> : null}
       <Cards cards={d.cards} />
@@ -178,6 +180,13 @@ function RoomState(props: {
           <Link to={`/room/edit/${encodeURIComponent(props.parent.id)}`}>{t('room.breakouts.of', { name: props.parent.name })}</Link>
         </p>
       ) : null}
+      {closed ? null : (
+        <p>
+          <Link to={`/room/live/${encodeURIComponent(props.room.id)}`} className="btn btn-primary">
+            <Icon name="broadcast" /> {t('live.go_live')}
+          </Link>
+        </p>
+      )}
       <fetcher.Form method="post" action={`?intent=${closed ? 'open' : 'close'}`}>
         <input type="hidden" name="target" value={props.room.id} />
         <button type="submit" className="btn" disabled={fetcher.state !== 'idle'}>

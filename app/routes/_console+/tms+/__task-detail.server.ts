@@ -8,7 +8,8 @@ import { zonedToIso } from '~/lib/zoned-time'
 
 /**
  * The task detail's actions (behind the detail route's guard; the API checks tms_task_edit or tms_task_delete):
- * pause and resume (scheduling off and on), accept the newer model version, change the expiry, delete.
+ * pause and resume (scheduling off and on), accept the newer model version, change the expiry, delete; and the restore
+ * of a student's activity timer (tms_task_correct).
  */
 export async function taskDetailAction(request: Request, context: AppLoadContext, taskId: string) {
   const { api, realm } = await requireRoute(request, context, 'tms.task.detail')
@@ -20,6 +21,11 @@ export async function taskDetailAction(request: Request, context: AppLoadContext
       if (intent === 'delete') {
         await api.tms.task[':id'].$delete(task)
         throw redirect('/tms/task', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'tms.task.deleted' }) } })
+      }
+      if (intent === 'restore_timer') {
+        // The API checks tms_task_correct, and refuses a delivered answer or a student who never opened the task.
+        await api.tms.answer.task[':taskId'].start[':nick'].$delete({ param: { taskId, nick: String(form.get('nick') ?? '') } })
+        return { ok: true, intent, errors: [] as ErrorItem[] }
       }
       const bodies: Record<string, () => Record<string, unknown>> = {
         pause: () => ({ scheduling_enabled: false }),

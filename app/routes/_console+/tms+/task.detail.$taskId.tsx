@@ -17,33 +17,47 @@ import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { taskDetailAction } from './__task-detail.server'
 import { formulaLinks } from '~/components/tms/formula-styles'
+import { AnswerStatus, CORRECTABLE, DeliveryBadge } from '~/components/tms/answer-badges'
+import type { AnswerItem } from '~/lists/tms-answer'
 
 // This page shows formulas: it links KaTeX's stylesheet (no other page does).
 export const links = formulaLinks
 
 export const handle = { title: 'pages.tms.task.detail' }
 
+/** Deliveries listed on the task's page, newest first; the answers list (tms/answer) has them all. */
+const DELIVERIES_SHOWN = 100
+
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user, realm } = await requireRoute(request, context, 'tms.task.detail')
-  const [task, extra] = await Promise.all([
+  const p = user.permissions
+  const [task, extra, deliveries] = await Promise.all([
     orErrorResponse(apiData(api.tms.task[':id'].$get({ param: { id: params.taskId ?? '' } }))),
     apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'task' } })),
+    // The newest deliveries (the whole list, filtered and exported, is tms/answer).
+    apiData(api.tms.answer.task[':taskId'].$get({ param: { taskId: params.taskId ?? '' }, query: { limit: String(DELIVERIES_SHOWN) } })).catch(() => null),
   ])
-  const p = user.permissions
   // The realm's task fields with this task's values, under the realm's own labels.
   const extraValues = extra.items.map((f) => ({ key: f.key, label: f.label, value: task.extra?.[f.key] ?? '' }))
   return {
     task,
     extraValues,
     timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
-    can: { edit: p.tms_task_edit, remove: p.tms_task_delete, token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others) },
+    deliveries,
+    can: {
+      edit: p.tms_task_edit,
+      remove: p.tms_task_delete,
+      token: p.tms_token_generate && (p.tms_task_list_by_target || p.tms_task_list_others),
+      correct: Boolean(p.tms_task_correct),
+      answers: Boolean(p.tms_answer_list),
+    },
   }
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => taskDetailAction(request, context, params.taskId ?? '')
 
 export default function TaskDetailRoute() {
-  const { task, extraValues, timeZone, can } = useLoaderData<typeof loader>()
+  const { task, extraValues, timeZone, can, deliveries } = useLoaderData<typeof loader>()
   const result = useActionData<{ ok: boolean; intent?: string; errors: ErrorItem[] }>()
   const navigation = useNavigation()
   const submit = useSubmit()
@@ -149,6 +163,7 @@ export default function TaskDetailRoute() {
           </ul>
         </section>
       ) : null}
+      <Deliveries taskId={task.id} page={deliveries} can={can} busy={busy} />
       <section className="card" aria-labelledby="task-content">
         <h2 id="task-content">{t('tms.task.content', { version: String(task.model_version) })}</h2>
         {(task.content?.questions ?? []).map((q, i) => (
@@ -178,5 +193,98 @@ export default function TaskDetailRoute() {
     </>
   )
 }
+
+/**
+ * The task's deliveries (seed 001 §2 `tms/task/detail/{taskId}`): who, when, on time or late, status, score, with a
+ * link to correct each delivered answer and, for a student still working (a draft), the restore of their timer.
+ */
+function Deliveries({
+  taskId,
+  page,
+  can,
+  busy,
+}: {
+  taskId: string
+  page: { items: AnswerItem[]; total: number; total_capped?: boolean } | null
+  can: { correct: boolean; answers: boolean; edit?: boolean }
+  busy: boolean
+}) {
+  const { t, i18n } = useTranslation()
+  const clock = useClock()
+  return (
+    <section className="card" aria-labelledby="task-deliveries">
+      <h2 id="task-deliveries">{t('correct.deliveries.title')}</h2>
+      {page === null ? (
+        <p className="alert alert-error" role="alert">
+          {t('correct.deliveries.error')}
+        </p>
+      ) : page.items.length === 0 ? (
+        <p className="empty">{t('correct.deliveries.empty')}</p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="data">
+              <caption className="sr-only">{t('correct.deliveries.caption', { count: page.total })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('resources.tms_answer.fields.student')}</th>
+                  <th scope="col">{t('resources.tms_answer.fields.room')}</th>
+                  <th scope="col">{t('resources.tms_answer.fields.status')}</th>
+                  <th scope="col">{t('resources.tms_answer.fields.delivered_at')}</th>
+                  <th scope="col">{t('resources.tms_answer.fields.delivery')}</th>
+                  <th scope="col">{t('resources.tms_answer.fields.score')}</th>
+                  <th scope="col">{t('table.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((row) => (
+                  <tr key={row.id}>
+                    <td>
+                      {row.student_name || row.nick} <span className="hint">{row.nick}</span>
+                    </td>
+                    <td>{row.room_name}</td>
+                    <td>
+                      <AnswerStatus status={row.status} />
+                    </td>
+                    <td>{formatTime(row.delivered_at, clock) || '—'}</td>
+                    <td>
+                      <DeliveryBadge delivery={row.delivery} />
+                    </td>
+                    <td>
+                      {row.score === null ? '—' : t('correct.score_of', { score: points(row.score, i18n.language), max: points(row.max_score, i18n.language) })}
+                    </td>
+                    <td>
+                      {can.correct && CORRECTABLE.includes(row.status) ? (
+                        <Link className="btn" to={`/tms/task/${taskId}/${row.id}/correct`}>
+                          <Icon name="edit" /> {t('correct.correct_student', { name: row.student_name || row.nick })}
+                        </Link>
+                      ) : null}
+                      {can.correct && row.status === 'draft' ? (
+                        <Form method="post">
+                          <input type="hidden" name="nick" value={row.nick} />
+                          <button className="btn" name="intent" value="restore_timer" disabled={busy}>
+                            {t('correct.restore_timer_of', { name: row.student_name || row.nick })}
+                          </button>
+                        </Form>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
+        </>
+      )}
+      {can.answers ? (
+        <p>
+          <Link to={`/tms/answer?task_id=${encodeURIComponent(taskId)}`}>{t('correct.deliveries.all', { count: page?.total ?? 0 })}</Link>
+        </p>
+      ) : null}
+    </section>
+  )
+}
+
+const points = (v: number, locale: string) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(v)
 
 export const ErrorBoundary = RouteError

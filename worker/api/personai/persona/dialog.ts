@@ -26,7 +26,8 @@ import { dialogView, dialogsWithProblems, personaAccess, personaAnyAccess, requi
  * it is reachable, and whether its options still lead to dialogs the save keeps, depend on the other dialogs: the
  * list shows each dialog's `problems`, and the save refuses while any remains.
  */
-const LIST = personaAnyAccess('persona_dialog_list', 'persona_dialog_get', 'persona_dialog_edit')
+// A new dialog's options lead to the persona's other dialogs: creating one needs to see them.
+const LIST = personaAnyAccess('persona_dialog_list', 'persona_dialog_get', 'persona_dialog_create', 'persona_dialog_edit')
 const GET = personaAnyAccess('persona_dialog_get', 'persona_dialog_edit')
 
 /**
@@ -70,7 +71,9 @@ export const dialog = new Hono<AppEnv>()
     guarded(LIST, async (c, auth) => {
       const { persona, rows } = await loadDialogs(c, auth)
       const items = dialogsWithProblems(rows, persona.speech_type)
-      return c.json({ items, total: items.length, problems: items.reduce((n, d) => n + d.problems.length, 0) })
+      // The persona's name and speech type: what the dialog screens show and the answers' rules depend on.
+      const head = { id: persona.id, name: persona.name, speech_type: persona.speech_type }
+      return c.json({ items, total: items.length, problems: items.reduce((n, d) => n + d.problems.length, 0), persona: head })
     }),
   )
   .get(

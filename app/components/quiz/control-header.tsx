@@ -1,0 +1,114 @@
+import { Link, type FetcherWithComponents } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { errorText } from '~/lib/error-text'
+import type { ErrorItem } from '#shared/schemas/error'
+import type { QuizStatus } from '#shared/schemas/quiz'
+
+/** What a control screen's lifecycle post answers (the quiz's and the poll's actions). */
+export type ControlAnswer = { errors?: ErrorItem[]; clone?: { id: string; name: string } }
+
+/** What a lifecycle button needs of the screen's fetcher: its form and whether a post is under way. */
+type LifecycleFetcher = Pick<FetcherWithComponents<unknown>, 'Form' | 'state'>
+
+/**
+ * One lifecycle button of a control screen: a post of `op` (and `extra` fields, e.g. the question) to the screen
+ * itself through the screen's one fetcher, so its answer (errors, a clone) shows in the header.
+ */
+export function LifecycleButton({
+  op,
+  here,
+  name,
+  label,
+  extra,
+}: {
+  op: LifecycleFetcher
+  here: string
+  name: string
+  label: string
+  extra?: Record<string, string>
+}) {
+  return (
+    <op.Form method="post" action={here} className="inline-form">
+      <input type="hidden" name="op" value={name} />
+      {extra ? Object.entries(extra).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />) : null}
+      <button type="submit" className="btn" disabled={op.state !== 'idle'}>
+        {label}
+      </button>
+    </op.Form>
+  )
+}
+
+/**
+ * The head of the quiz's and the poll's control screens (issue 14): title with the name and status, back to the
+ * list, the lifecycle actions (start and the settings' edit while draft, finish while active, cancel, clone), the refusals the last action
+ * got (the seed's §8 messages) and the link to a new clone. `kind` picks the list and the control URL; the labels
+ * of finish and cancel are the kind's own.
+ */
+export function ControlHeader({
+  kind,
+  id,
+  name,
+  status,
+  op,
+  canClone,
+  canEdit,
+  finishLabel,
+  cancelLabel,
+  children,
+}: {
+  kind: 'quiz' | 'poll'
+  /** The quiz's or poll's id: lifecycle posts go to its control screen. */
+  id: string
+  name: string
+  status: QuizStatus
+  op: LifecycleFetcher & { data?: ControlAnswer }
+  canClone: boolean
+  /** Whether the user may change the settings (offered while a draft: `/{kind}/edit/{id}`). */
+  canEdit: boolean
+  finishLabel: string
+  cancelLabel: string
+  children?: ReactNode
+}) {
+  const { t } = useTranslation()
+  const here = `/${kind}/control/${id}`
+  const refused = op.data?.errors ?? []
+  const button = (opName: string, label: string) => <LifecycleButton op={op} here={here} name={opName} label={label} />
+  return (
+    <>
+      <div className="page-header">
+        <h1>
+          {t(`pages.${kind}.control`)}: {name}
+        </h1>
+        <span className="badge">{t(`resources.quiz.status.${status}`)}</span>
+        <Link to={`/${kind}`} className="btn">
+          {t('tms.form.back')}
+        </Link>
+      </div>
+      {children}
+      <div className="actions" role="group" aria-label={t('resources.quiz.actions')}>
+        {status === 'draft' ? button('start', t('resources.quiz.start')) : null}
+        {status === 'draft' && canEdit ? (
+          <Link to={`/${kind}/edit/${id}`} className="btn">
+            {t('resources.quiz.edit_settings')}
+          </Link>
+        ) : null}
+        {status === 'active' ? button('finish', finishLabel) : null}
+        {status === 'draft' || status === 'active' ? button('cancel', cancelLabel) : null}
+        {canClone ? button('clone', t('resources.quiz.clone')) : null}
+      </div>
+      {refused.length ? (
+        <ul role="alert" className="form-errors">
+          {refused.map((e, i) => (
+            <li key={i}>{errorText(t, e)}</li>
+          ))}
+        </ul>
+      ) : null}
+      {op.data?.clone ? (
+        <p role="status">
+          <Link to={`/${kind}/control/${op.data.clone.id}`}>{t('resources.quiz.cloned', { name: op.data.clone.name })}</Link>
+        </p>
+      ) : null}
+    </>
+  )
+}

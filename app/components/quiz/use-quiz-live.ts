@@ -1,0 +1,293 @@
+import PartySocket from 'partysocket'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { LeaderRow, LiveQuestion, Option, Phase, QuizCause, QuizClientMessage, QuizServerMessage, Standing } from '../../../party/quiz-protocol'
+
+/**
+ * The browser side of the quiz party (party/quiz.ts), for the console's control screen and the player page: a fresh
+ * ticket from `/party/ticket?party=quiz` before every (re)connection; the welcome restores the current question, the
+ * time left, the player's answer, score and lives; an answer not yet acknowledged is sent again after a reconnection
+ * (the party answers a resend with the first acknowledgement). Times come from the server's deadline and clock.
+ */
+export type QuizLiveStatus = 'connecting' | 'open' | 'reconnecting' | 'refused' | 'signin'
+
+export interface QuizLiveState {
+  status: QuizLiveStatus
+  cause: string | null
+  role: 'moderator' | 'player' | null
+  quiz: Extract<QuizServerMessage, { type: 'welcome' }>['quiz'] | null
+  phase: Phase
+  question: LiveQuestion | null
+  deadline: number | null
+  /** Server clock minus this clock (ms). */
+  offset: number
+  correct: Option | null
+  answer: { question_id: string; option: Option; ms: number } | null
+  /** Sent, not yet acknowledged. */
+  sending: { question_id: string; option: Option } | null
+  standing: Standing | null
+  rank: number | null
+  lastCorrect: boolean | null
+  leaderboard: LeaderRow[]
+  players: number
+  counts: Record<Option, number>
+  answered: number
+  questions: (LiveQuestion & { correct: Option; state: string })[]
+  notice: QuizCause | null
+  lifeUntil: number | null
+}
+
+const initial: QuizLiveState = {
+  status: 'connecting',
+  cause: null,
+  role: null,
+  quiz: null,
+  phase: 'idle',
+  question: null,
+  deadline: null,
+  offset: 0,
+  correct: null,
+  answer: null,
+  sending: null,
+  standing: null,
+  rank: null,
+  lastCorrect: null,
+  leaderboard: [],
+  players: 0,
+  counts: { A: 0, B: 0, C: 0 },
+  answered: 0,
+  questions: [],
+  notice: null,
+  lifeUntil: null,
+}
+
+class TicketError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`ticket ${status} ${code}`)
+  }
+}
+
+async function fetchTicket(
+  party: 'quiz' | 'poll',
+  id: string,
+  guest: string | null,
+  resume: string | null,
+): Promise<{ ticket: string; host: string; room: string; resume?: string }> {
+  const q = new URLSearchParams({ party, room: id })
+  if (guest !== null) q.set('guest', guest)
+  // A guest rejoins as the same player with the first join's resume token.
+  if (guest !== null && resume) q.set('resume', resume)
+  const res = await fetch(`/party/ticket?${q}`, { headers: { accept: 'application/json' } })
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { errors?: { cause: string }[] } | null
+    throw new TicketError(res.status, body?.errors?.[0]?.cause ?? 'unavailable')
+  }
+  return res.json()
+}
+
+export interface QuizPartyHandlers<M> {
+  onMessage: (message: M, socket: PartySocket) => void
+  /** The ticket was refused: 'signin' (no session), else its cause. */
+  onRefused: (status: 'signin' | 'refused', cause: string) => void
+  onDrop: () => void
+}
+
+/**
+ * Connects to a quiz's or poll's room of the quiz party (`party`: which ticket to ask `/party/ticket` for), with a
+ * fresh ticket before every (re)connection and a guest's resume token kept for their rejoins. Answers `stop`.
+ */
+export function openQuizParty<M>(party: 'quiz' | 'poll', id: string, guest: string | null, on: QuizPartyHandlers<M>) {
+  let stopped = false
+  let ws: PartySocket | null = null
+  let resume: string | null = null
+  const ticketFor = async () => {
+    const answer = await fetchTicket(party, id, guest, resume)
+    resume = answer.resume ?? resume
+    return answer
+  }
+  const refuse = (err: unknown) => {
+    if (stopped) return
+    stopped = true
+    ws?.close()
+    if (err instanceof TicketError && err.status === 401) on.onRefused('signin', 'signin')
+    else on.onRefused('refused', err instanceof TicketError ? err.code : 'unavailable')
+  }
+  const holder: { socket: PartySocket | null; stop: () => void } = {
+    socket: null,
+    stop: () => {
+      stopped = true
+      ws?.close()
+    },
+  }
+  ticketFor()
+    .then((first) => {
+      if (stopped) return
+      let ready: string | null = first.ticket
+      ws = new PartySocket({
+        host: first.host,
+        party: 'quiz',
+        room: first.room,
+        maxRetries: 50,
+        query: async () => {
+          let ticket = ready
+          ready = null
+          if (!ticket) {
+            try {
+              ticket = (await ticketFor()).ticket
+            } catch (err) {
+              refuse(err)
+              throw err
+            }
+          }
+          return { ticket }
+        },
+      })
+      holder.socket = ws
+      const socket = ws
+      ws.addEventListener('close', () => {
+        if (!stopped) on.onDrop()
+      })
+      ws.addEventListener('message', (event) => {
+        if (!stopped) on.onMessage(JSON.parse(String(event.data)) as M, socket)
+      })
+    })
+    .catch(refuse)
+  return holder
+}
+
+/** `guest`: the nickname a guest plays with; null plays as the signed-in user (or moderates, with quiz_quiz_control). */
+export function useQuizLive(quizId: string, guest: string | null, enabled = true) {
+  const [state, setState] = useState<QuizLiveState>(initial)
+  const socket = useRef<{ socket: PartySocket | null } | null>(null)
+  const sending = useRef<{ question_id: string; option: Option } | null>(null)
+
+  useEffect(() => {
+    if (!enabled) return
+    setState(initial)
+    const party = openQuizParty<QuizServerMessage>('quiz', quizId, guest, {
+      onRefused: (status, cause) => setState((s) => ({ ...s, status, cause: status === 'refused' ? cause : s.cause })),
+      onDrop: () => setState((s) => ({ ...s, status: s.status === 'connecting' ? 'connecting' : 'reconnecting' })),
+      onMessage: (msg, ws) => {
+        const offset = 'now' in msg ? msg.now - Date.now() : undefined
+        switch (msg.type) {
+          case 'welcome': {
+            setState((s) => ({
+              ...s,
+              status: 'open',
+              cause: null,
+              role: msg.you.role,
+              quiz: msg.quiz,
+              phase: msg.phase,
+              question: msg.question,
+              deadline: msg.deadline,
+              offset: offset ?? s.offset,
+              correct: msg.correct,
+              answer: msg.answer,
+              standing: msg.standing,
+              rank: msg.rank,
+              leaderboard: msg.leaderboard,
+              players: msg.players,
+              questions: msg.questions ?? s.questions,
+              counts: msg.counts ?? s.counts,
+              lifeUntil: msg.standing?.life_until ?? null,
+            }))
+            // An answer sent but never acknowledged goes again (a resend counts once).
+            const p = sending.current
+            if (p && (!msg.answer || msg.answer.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'answer', ...p } satisfies QuizClientMessage))
+            return
+          }
+          case 'question':
+            sending.current = null
+            return setState((s) => ({
+              ...s,
+              phase: 'open',
+              question: msg.question,
+              deadline: msg.deadline,
+              offset: offset ?? s.offset,
+              correct: null,
+              answer: null,
+              sending: null,
+              lastCorrect: null,
+              counts: { A: 0, B: 0, C: 0 },
+              answered: 0,
+              notice: null,
+              lifeUntil: null,
+              questions: s.questions.map((q) => (q.id === msg.question.id ? { ...q, state: 'published' } : q)),
+            }))
+          case 'ack':
+            if (sending.current?.question_id === msg.question_id) sending.current = null
+            return setState((s) => ({ ...s, answer: { question_id: msg.question_id, option: msg.option, ms: msg.ms }, sending: sending.current }))
+          case 'tally':
+            return setState((s) => ({ ...s, counts: msg.counts, answered: msg.answered, players: msg.players }))
+          case 'result':
+            return setState((s) => ({
+              ...s,
+              phase: 'result',
+              correct: msg.correct,
+              counts: msg.counts,
+              leaderboard: msg.leaderboard,
+              lifeUntil: null,
+              questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'result' } : q)),
+            }))
+          case 'standing':
+            return setState((s) => ({ ...s, standing: msg.standing, rank: msg.rank, lastCorrect: msg.correct, lifeUntil: msg.standing.life_until }))
+          case 'life':
+            return setState((s) => ({ ...s, standing: msg.standing, lifeUntil: null }))
+          case 'closed':
+            return setState((s) => ({
+              ...s,
+              phase: 'idle',
+              questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'finished' } : q)),
+            }))
+          case 'ended':
+            return setState((s) => ({ ...s, phase: 'ended', leaderboard: msg.leaderboard }))
+          case 'presence':
+            return setState((s) => ({ ...s, players: msg.players }))
+          case 'error':
+            if (msg.question_id && sending.current?.question_id === msg.question_id) sending.current = null
+            return setState((s) => {
+              if (s.status === 'connecting' || s.status === 'reconnecting') {
+                party.stop()
+                return { ...s, status: 'refused', cause: msg.cause }
+              }
+              return { ...s, sending: sending.current, notice: msg.cause }
+            })
+        }
+      },
+    })
+    socket.current = party
+    return () => {
+      party.stop()
+      socket.current = null
+    }
+  }, [quizId, guest, enabled])
+
+  const send = useCallback((message: QuizClientMessage) => {
+    if (message.type === 'answer') {
+      sending.current = { question_id: message.question_id, option: message.option }
+      setState((s) => ({ ...s, sending: sending.current }))
+    }
+    socket.current?.socket?.send(JSON.stringify(message))
+  }, [])
+
+  return { state, send }
+}
+
+/** Whole seconds left until `deadline` on the server's clock (0 when past or none). */
+export function secondsLeft(deadline: number | null, offset: number, now = Date.now()): number {
+  if (deadline === null) return 0
+  return Math.max(0, Math.ceil((deadline - (now + offset)) / 1000))
+}
+
+/** Re-renders every `ms` while `active` (a countdown). */
+export function useTick(active: boolean, ms = 250): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!active) return
+    const id = setInterval(() => setNow(Date.now()), ms)
+    return () => clearInterval(id)
+  }, [active, ms])
+  return now
+}

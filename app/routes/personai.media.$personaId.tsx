@@ -1,0 +1,102 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import { can } from '#shared/access'
+import type { ErrorItem } from '#shared/schemas/error'
+import { AnimationGenerate, VoiceCloneInput, type PersonaAnimation } from '#shared/schemas/persona-media'
+import { Id } from '#shared/schemas/tms/common'
+import { apiData } from '~/server/api.server'
+import { apiResult } from '~/server/api-action.server'
+import { requireAccess, requireUser } from '~/server/auth.server'
+
+/**
+ * GET/POST /personai/media/{personaId}: the data and actions of the persona editor's paid media (issue 16): the
+ * generated animations with their states and the paid operations' prices (`components/persona-media/`), a resource
+ * route their fetchers call. Reading needs a persona read or edit permission; generating and cloning need
+ * `persona_persona_edit` (both and `persona_enabled`, as the API).
+ */
+const READ = { any: ['persona_persona_get', 'persona_persona_edit'], flags: ['persona_enabled' as const] }
+const EDIT = { all: ['persona_persona_edit'], flags: ['persona_enabled' as const] }
+const headers = { 'Cache-Control': 'no-store' }
+
+export interface PersonaMediaData {
+  state: 'ok' | 'forbidden'
+  items: PersonaAnimation[]
+  /** The realm's animation provider, or null (the browser animates the image). */
+  provider: string | null
+  voiceCloneReady: boolean
+  prices: { animation: number | null; voice_clone: number | null }
+  canEdit: boolean
+}
+
+const bad = (field: string, message: string) =>
+  Response.json({ ok: false, errors: [{ field, cause: 'invalid', value: null, message }] satisfies ErrorItem[] }, { status: 400 })
+
+/** A resource route sends its answer as it is: apiResult's `data()` becomes a JSON response with its status. */
+function asResponse(answer: unknown): Response {
+  if (answer instanceof Response) return answer
+  const wrapped = answer as { type?: string; data?: unknown; init?: ResponseInit | null }
+  if (wrapped && typeof wrapped === 'object' && wrapped.type === 'DataWithResponseInit') return Response.json(wrapped.data, wrapped.init ?? undefined)
+  return Response.json(answer)
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { user, realm, api } = await requireUser(request, context)
+  const none: PersonaMediaData = {
+    state: 'forbidden',
+    items: [],
+    provider: null,
+    voiceCloneReady: false,
+    prices: { animation: null, voice_clone: null },
+    canEdit: false,
+  }
+  if (!can(user.permissions, realm.config, READ)) return Response.json(none, { headers })
+  const id = v.safeParse(Id, params.personaId ?? '')
+  if (!id.success) throw new Response(null, { status: 404 })
+  // The prices are the realm's price list, as /api/ai/status answers them (that endpoint needs persona_persona_list).
+  const list = await apiData(api.personai.persona[':personaId'].animation.$get({ param: { personaId: id.output } }))
+  const answer: PersonaMediaData = {
+    state: 'ok',
+    items: list.items,
+    provider: list.provider,
+    voiceCloneReady: Boolean(list.voice_clone_provider),
+    prices: list.prices,
+    canEdit: can(user.permissions, realm.config, EDIT),
+  }
+  return Response.json(answer, { headers })
+}
+
+/** POST ?intent=animation|clone with the JSON body of the API's endpoint (the price confirmed, the idempotency key). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const id = v.safeParse(Id, params.personaId ?? '')
+  if (!id.success) throw new Response(null, { status: 404 })
+  const param = { personaId: id.output }
+  const intent = new URL(request.url).searchParams.get('intent')
+  if (intent !== 'animation' && intent !== 'clone') return bad('intent', 'validation.picklist')
+  const { api } = await requireAccess(request, context, EDIT)
+  let raw: unknown
+  try {
+    raw = await request.json()
+  } catch {
+    return bad('data', 'validation.json')
+  }
+  if (intent === 'animation') {
+    const body = v.safeParse(AnimationGenerate, raw)
+    if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
+    return asResponse(
+      await apiResult(async () => ({
+        ok: true as const,
+        ...(await apiData(api.personai.persona[':personaId'].animation.$post({ param, json: body.output }))),
+        errors: [] as ErrorItem[],
+      })),
+    )
+  }
+  const body = v.safeParse(VoiceCloneInput, raw)
+  if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
+  return asResponse(
+    await apiResult(async () => ({
+      ok: true as const,
+      ...(await apiData(api.personai.persona[':personaId'].voice.clone.$post({ param, json: body.output }))),
+      errors: [] as ErrorItem[],
+    })),
+  )
+}

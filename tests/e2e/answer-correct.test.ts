@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest'
+import { catalogues } from '~/i18n/catalogues'
+import { expectConsoleErrors, hydrated, realmApi, signedInPage, url } from './browser'
+
+/**
+ * The teacher's correction with the AI assistant (issue 17), in the console: a student of their own (made through the
+ * APIs) delivers a task with a choice question and an essay (through the student API: essays are not answerable on
+ * the mobile web yet); the teacher, a user of their own with credits, finds the delivery on the task's page, opens
+ * the correction, asks the assistant (the demo realm's local engine: rules, no model — said so), confirms its price,
+ * sees the marks and the proposal, types a score above the question's (refused on the field), a valid one, and
+ * finalizes; the student's answer then carries the score and the AI comment.
+ */
+
+const pt = catalogues['pt-BR']
+const tag = Date.now().toString(36)
+
+async function student(nick: string, password: string) {
+  const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
+  const res = await fetch(url('localhost', '/api/device'), { method: 'POST', headers, body: JSON.stringify({ realm: 'demo', nick, password }) })
+  const { auth_token } = (await res.json()) as { auth_token: string }
+  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const r = await fetch(url('localhost', `/api/${path}`), {
+      method,
+      headers: { ...headers, 'x-api-key': auth_token },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: r.status, body: (await r.json()) as T }
+  }
+}
+
+const ESSAY =
+  'a tecnologia mudou a escola. Os alunos usam usam computadores e tablets todos os dias para pesquisar, escrever e conversar com os colegas. A internet ajuda muito, mas é preciso cuidado com as fontes e com o tempo diante das telas.'
+
+describe('correction with the AI assistant', () => {
+  it('a teacher corrects a delivered essay with the assistant (local engine) and finalizes; the student sees the result', async () => {
+    const root = await realmApi('demo', 'root')
+    const teacherNick = `prof-correcao-${tag}`
+    const studentNick = `aluno-correcao-${tag}`
+    const password = 'senha-correcao-1'
+    await root('POST', 'mas/user', { nick: teacherNick, name: 'Professora Correção', password, roles: ['teacher'] })
+    await root('POST', 'mas/user', { nick: studentNick, name: 'Aluno Redação', password, roles: [] })
+    const room = await root<{ id: string }>('POST', 'room/room', { name: `Turma correção ${tag}` })
+    await root('POST', `room/room/${room.id}/member`, { nick: studentNick })
+    await root('POST', `room/room/${room.id}/member`, { nick: teacherNick })
+    // The teacher's credits for the revision (10 points in the demo price list).
+    await root('POST', 'ledger/transaction/transfer', { targets: [teacherNick], points: 30, description: 'Correção', idempotency_key: `correcao-${tag}` })
+
+    const teacher = await realmApi('demo', teacherNick, password)
+    const questions = [
+      {
+        type: 'single',
+        statement: '<p>Quanto é 3 + 4?</p>',
+        score: 1,
+        options: [
+          { statement: '<p>7</p>', answer: true },
+          { statement: '<p>8</p>', answer: false },
+        ],
+      },
+      {
+        type: 'essay',
+        statement: '<p>Escreva sobre a tecnologia na escola.</p>',
+        score: 10,
+        options: {
+          language: 'pt-BR',
+          genre: 'gn-demo-diss',
+          min_word_count: 20,
+          max_word_count: 400,
+          assessed_skill_ids: ['sk-demo-c1'],
+          assessed_skill_group_id: '',
+          support_text: '',
+        },
+      },
+    ]
+    const model = await teacher<{ id: string; questions: { id: string; type: string; options: { id: string; answer: boolean }[] }[] }>('POST', 'tms/model', {
+      title: `Redação corrigida ${tag}`,
+      questions,
+    })
+    const { categories } = await teacher<{ categories: { id: string; parent_id: string | null; required: boolean; selectable: boolean }[] }>(
+      'GET',
+      `tms/task/options/${model.id}`,
+    )
+    const under = (id: string): string | undefined => {
+      const children = categories.filter((c) => c.parent_id === id)
+      return children.find((c) => c.selectable)?.id ?? children.map((c) => under(c.id)).find(Boolean)
+    }
+    const chosen = categories.filter((c) => c.required && !c.parent_id).map((r) => (r.selectable ? r.id : under(r.id)!))
+    const task = await teacher<{ id: string }>('POST', 'tms/task', { model_id: model.id, rooms: [room.id], categories: chosen })
+    const single = model.questions.find((q) => q.type === 'single')!
+    const essay = model.questions.find((q) => q.type === 'essay')!
+
+    const me = await student(studentNick, password)
+    const opened = await me<{ receipt: string }>('POST', `tms/answer-student/${task.id}/open`, {})
+    expect(opened.status).toBe(200)
+    const delivered = await me<{ id: string }>('POST', `tms/answer-student/${task.id}/deliver`, {
+      answer_id: crypto.randomUUID(),
+      receipt: opened.body.receipt,
+      answers: { [single.id]: { option: single.options.find((o) => o.answer)!.id }, [essay.id]: { text: ESSAY } },
+    })
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(201)
+
+    // The task's page lists the delivery, on time, with its link to the correction.
+    const { page } = await signedInPage(teacherNick, `/tms/task/detail/${task.id}`, { password })
+    expectConsoleErrors(page)
+    const deliveries = page.getByRole('region', { name: pt['correct.deliveries.title'] })
+    await expect.poll(() => deliveries.textContent()).toContain(studentNick)
+    expect(await deliveries.textContent()).toContain(pt['correct.delivery.on_time'])
+    await deliveries.getByRole('link', { name: pt['correct.correct_student'].replace('{{name}}', 'Aluno Redação') }).click()
+    await page.waitForURL((u) => u.pathname === `/tms/task/${task.id}/${delivered.body.id}/correct`)
+    await hydrated(page)
+
+    // The assistant says it is the local engine (no model), asks to confirm its price, then marks the text.
+    const assistant = page.getByRole('region', { name: pt['correct.ai.title'] })
+    expect(await assistant.textContent()).toContain(pt['correct.ai.engine_local'])
+    await assistant.getByRole('button', { name: pt['correct.ai.run'].replace('{{points}}', '10') }).click()
+    const dialog = page.getByRole('dialog')
+    await expect.poll(() => dialog.textContent()).toContain(pt['correct.ai.confirm_paid'].replace('{{points}}', '10'))
+    await dialog.getByRole('button', { name: pt['correct.ai.confirm_yes'] }).click()
+    await expect.poll(() => assistant.textContent(), { timeout: 30_000 }).toContain(pt['correct.ai.state_success'])
+    const marks = page.locator('mark.error-mark')
+    await expect.poll(() => marks.count()).toBeGreaterThanOrEqual(2)
+    expect(await page.locator('.error-list').first().textContent()).toContain(pt['correct.category.syntax'])
+    expect(await page.locator('.ai-proposal').first().textContent()).toContain(pt['correct.ai.proposed'].split('{{')[0].trim())
+    const aiComment = page.getByLabel(pt['correct.ai_comment'], { exact: true })
+    await expect.poll(() => aiComment.inputValue()).toContain('sem modelo de IA')
+
+    // A score above the question's is refused on its field; a valid one finalizes.
+    const essayScore = page.getByLabel(pt['correct.score_label'].replace('{{max}}', '10'))
+    await essayScore.fill('12')
+    await page.getByRole('button', { name: pt['correct.finalize'] }).click()
+    await expect.poll(() => essayScore.getAttribute('aria-invalid')).toBe('true')
+    expect(await page.locator('.error-summary').textContent()).toContain(pt['answer.error.invalid_score'])
+    await essayScore.fill('7,5')
+    await aiComment.fill('Bom texto. Cuide das maiúsculas e das repetições.')
+    await page.getByLabel(pt['correct.final_considerations']).fill('Parabéns pelo esforço.')
+    await page.getByRole('button', { name: pt['correct.finalize'] }).click()
+    // With an AI comment the correction waits for the student's opinion (check review).
+    await expect.poll(() => page.locator('.page-header').textContent(), { timeout: 30_000 }).toContain(pt['correct.status.pending_agreement'])
+    expect(await page.getByText(pt['correct.closed_finalized']).count()).toBe(1)
+
+    // The student's view of the answer: the score (1 + 7.5), the final considerations and the edited AI comment.
+    const mine = await me<{ answer: { status: string; correction: { score: number; final_considerations: string; ai_comment: string } | null } }>(
+      'GET',
+      `tms/answer-student/${task.id}/answer`,
+    )
+    expect(mine.body.answer).toMatchObject({
+      status: 'pending_agreement',
+      correction: { score: 8.5, final_considerations: 'Parabéns pelo esforço.', ai_comment: 'Bom texto. Cuide das maiúsculas e das repetições.' },
+    })
+  })
+})

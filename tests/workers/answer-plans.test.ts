@@ -1,0 +1,75 @@
+import { env } from 'cloudflare:test'
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { ListQuery } from '#shared/schemas/common'
+import { studentTasks } from '../../worker/db/answer'
+import { STUDENT_FILTERS, answerEntity } from '../../worker/lib/answer-schemas'
+import { filterScope, listRows } from '../../worker/lib/entity'
+
+/** A D1 stand-in that keeps the statements listRows sends instead of running them. */
+function capture() {
+  const sent: { sql: string; params: unknown[] }[] = []
+  const db = {
+    prepare: (sql: string) => ({ bind: (...params: unknown[]) => ({ sql, params }) }),
+    batch: async (stmts: { sql: string; params: unknown[] }[]) => {
+      sent.push(...stmts)
+      return stmts.length === 3 ? [{ results: [] }, { results: [] }, { results: [{ total: 0 }] }] : [{ results: [] }, { results: [{ total: 0 }] }]
+    },
+  } as unknown as D1Database
+  return { db, sent }
+}
+
+/** Plan lines that read every row of a table (not an index, a subquery, a view's co-routine or json_each). */
+async function fullScans(sql: string, params: unknown[]) {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>()
+  const details = results.map((r) => r.detail)
+  const coroutines = new Set(details.flatMap((d) => /^CO-ROUTINE (\S+)/.exec(d)?.[1] ?? []))
+  return {
+    scans: details.filter(
+      (d) => /^SCAN /.test(d) && !coroutines.has(d.split(' ')[1]) && !/USING (COVERING )?INDEX|VIRTUAL TABLE|json_each|subquery|CONSTANT ROW/.test(d),
+    ),
+    details,
+  }
+}
+
+/** The teachers' answer list (issue 17) under each of its filters and orders: every query reads through an index. */
+const CASES: [string, Record<string, string>][] = [
+  ['default order', {}],
+  ['last page', { last: '1' }],
+  ['order updated_at', { order: 'updated_at' }],
+  ['order -delivered_at', { order: '-delivered_at' }],
+  ['task', { task_id: 'sample' }],
+  ['room', { room_id: 'sample' }],
+  ['student', { nick: 'sample' }],
+  ['status', { status: 'submitted' }],
+  ['delivery', { delivery: 'delayed' }],
+  ['delivered dates', { delivered_at_from: '2026-01-01', delivered_at_to: '2026-12-31' }],
+  ['search', { like: 'amostra' }],
+  ['task and status', { task_id: 'sample', status: 'submitted' }],
+]
+
+describe('the answer list uses an index for every filter and order (EXPLAIN QUERY PLAN)', () => {
+  it.each(CASES)('%s', async (_, query) => {
+    const { db, sent } = capture()
+    await listRows(db, answerEntity, { where: 'realm = ?', params: ['demo'] }, v.parse(ListQuery, { limit: '25', ...query }), filterScope(answerEntity, query))
+    expect(sent.length).toBeGreaterThan(0)
+    for (const { sql, params } of sent) {
+      const { scans, details } = await fullScans(sql, params)
+      expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
+    }
+  })
+})
+
+describe('the student’s task list reads the realm’s tasks through indexes under every filter', () => {
+  it.each(STUDENT_FILTERS.map((f) => [f]))('%s', async (filter) => {
+    const { db, sent } = capture()
+    await studentTasks(db, 'demo', 'someone@demo', filter, 25, 0)
+    expect(sent).toHaveLength(2)
+    for (const { sql, params } of sent) {
+      const { scans, details } = await fullScans(sql, params)
+      expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
+    }
+  })
+})

@@ -1,0 +1,361 @@
+import { Hono } from 'hono'
+import { Id } from '#shared/schemas/tms/common'
+import type { Model } from '#shared/schemas/tms/model'
+import type { Question } from '#shared/schemas/tms/question'
+import type { Task } from '#shared/schemas/tms/task'
+import {
+  deliveredBefore,
+  deliveryStatement,
+  getStart,
+  opinionStatement,
+  reachingRooms,
+  startTask,
+  studentAnswer,
+  studentTasks,
+  studentWriteStatement,
+  tokenRoom,
+  type AnswerRecord,
+} from '../../db/answer'
+import { runBatch } from '../../db/batch'
+import type { Auth } from '../../db/sessions'
+import { getTask } from '../../db/tms-task'
+import { modelVersionContent } from '../../db/tms'
+import {
+  answerProblem,
+  answerable,
+  lengthProblem,
+  isAnswered,
+  judgeWindow,
+  scoreAnswers,
+  signReceipt,
+  studentQuestion,
+  thousandths,
+  verifyReceipt,
+} from '../../lib/answer'
+import { DeliverInput, DraftInput, OpenInput, OpinionInput, StudentListQuery, type AnswerValue } from '../../lib/answer-schemas'
+import { DELIVERED_STATES, EDITABLE_STATES, transition, type AnswerState } from '../../lib/answer-state'
+import { ApiError, apiError } from '../../lib/errors'
+import { guarded, guardedJson } from '../../lib/guard'
+import { newId, nowIso } from '../../lib/tms'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+
+/** The task content a student performs: the model version the task was published with. */
+type Content = Pick<Model, 'questions' | 'min_execution_time' | 'max_execution_time' | 'auto_draft' | 'token' | 'kind'>
+
+/** The Worker secret that signs start receipts; without it nobody can open a task (503, the operator's setting). */
+function receiptSecret(c: Ctx): string {
+  const secret = c.env.ANSWER_RECEIPT_SECRET
+  if (!secret) throw apiError(503, 'receipt_unavailable', 'answer.error.receipt_unavailable', 'receipt')
+  return secret
+}
+
+/** The task, when it reaches the student (otherwise "task deleted or nonexistent", not revealing others' tasks). */
+async function studentTask(c: Ctx, auth: Auth): Promise<{ task: Task; rooms: string[]; content: Content }> {
+  const taskId = parse(Id, pathParam(c, 'taskId'))
+  const [task, rooms] = await Promise.all([getTask(c.env.DB, auth.realm, taskId), reachingRooms(c.env.DB, auth.realm, taskId, auth.nick)])
+  if (!task || !rooms.length) throw apiError(404, 'task_not_found', 'answer.error.task_not_found', 'task_id', taskId)
+  if (task.status === 'scheduled' || task.status === 'paused')
+    throw apiError(409, 'task_not_available', 'answer.error.task_not_available', 'task_id', task.status)
+  const content = (await modelVersionContent(c.env.DB, auth.realm, task.model_id, task.model_version)) as Content | null
+  if (!content) throw apiError(404, 'task_not_found', 'answer.error.task_not_found', 'task_id', taskId)
+  return { task, rooms, content }
+}
+
+const refused = (status: 403 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
+  apiError(status, cause, `answer.error.${cause}`, field, value)
+
+/** The student's answer as they see it: the correction only once finalized and from the task's display-answer date. */
+function ownAnswer(a: AnswerRecord, task: Task) {
+  const finalized = a.status === 'finished' || a.status === 'pending_agreement'
+  const showCorrection = finalized && (!task.display_answer_at || Date.parse(task.display_answer_at) <= Date.now())
+  return {
+    id: a.id,
+    answer_id: a.client_id,
+    status: a.status,
+    answers: JSON.parse(a.answers) as Record<string, AnswerValue>,
+    opened_at: a.opened_at,
+    finished_at: a.finished_at,
+    delivered_at: a.delivered_at,
+    duration_seconds: a.duration_seconds,
+    delivery: a.delivery,
+    offline: a.offline === 1,
+    correction: showCorrection
+      ? {
+          score: a.score,
+          max_score: a.max_score,
+          scores: { ...(JSON.parse(a.auto_scores) as Record<string, number>), ...(JSON.parse(a.scores) as Record<string, number>) },
+          comments: JSON.parse(a.comments) as Record<string, string>,
+          final_considerations: a.final_considerations,
+          ai_comment: a.ai_comment,
+          opinion: a.opinion,
+          opinion_comment: a.opinion_comment,
+          opinion_at: a.opinion_at,
+        }
+      : null,
+  }
+}
+
+/**
+ * What a save or delivery carries, checked: the receipt the server signed for this student and task, and answers
+ * to the task's own questions that fit their types; at least one answered question (seed 001 §5 "Answering").
+ */
+async function checkedAnswers(
+  c: Ctx,
+  auth: Auth,
+  task: Task,
+  content: Content,
+  body: { receipt: string; answers: Record<string, AnswerValue> },
+  delivering: boolean,
+) {
+  const receipt = await verifyReceipt(receiptSecret(c), body.receipt)
+  if (!receipt || receipt.realm !== auth.realm || receipt.task !== task.id || receipt.nick !== auth.nick) throw refused(400, 'receipt_invalid', 'receipt')
+  // A receipt from before a teacher restored the student's timer (the start row went) no longer counts.
+  const start = await getStart(c.env.DB, auth.realm, task.id, auth.nick)
+  if (!start || Date.parse(start.opened_at) !== receipt.opened) throw refused(400, 'receipt_invalid', 'receipt')
+  const questions = new Map(content.questions.filter((q): q is Question & { id: string } => Boolean(q.id)).map((q) => [q.id, q]))
+  const problems = Object.entries(body.answers).flatMap(([id, value]) => {
+    const q = questions.get(id)
+    const message = q ? (answerProblem(q, value) ?? lengthMessage(lengthProblem(q, value, delivering))) : 'answer.error.unknown_question'
+    return message ? [{ field: `answers.${id}`, cause: message.split('.').pop()!, value: id, message }] : []
+  })
+  if (problems.length) throw new ApiError(422, problems)
+  const answered = content.questions.filter((q) => answerable(q) && isAnswered(q, body.answers[q.id ?? ''])).length
+  if (!answered) throw refused(422, 'no_answer', 'answers')
+  return { receipt, answered, start }
+}
+
+const lengthMessage = (cause: string | null) => (cause ? `answer.error.${cause}` : null)
+
+/** 409 with the reason an answer could not be written: delivered before with this id, or already submitted. */
+async function writeRefusal(c: Ctx, auth: Auth, clientId: string): Promise<ApiError> {
+  if (await deliveredBefore(c.env.DB, auth.realm, auth.nick, clientId)) return refused(409, 'answer_already_registered', 'answer_id', clientId)
+  return refused(409, 'already_submitted')
+}
+
+/**
+ * /tms/answer-student: the signed-in student's tasks (issue 17, seed 001 §2 `mobile/tms`): their list, opening a task
+ * (the signed start receipt), saving a draft, delivering (online or offline), their answer with its correction, and
+ * their opinion on the AI comment. Any signed-in user may call it; only the tasks reaching them answer.
+ */
+export const answerStudent = new Hono<AppEnv>()
+  /** GET /tms/answer-student: my tasks under a menu filter (all, class, group, tasks, delivered, expired, pending). */
+  .get(
+    '/',
+    guarded({}, async (c, auth) => {
+      const q = parse(StudentListQuery, c.req.query())
+      const { rows, total } = await studentTasks(c.env.DB, auth.realm, auth.nick, q.filter, q.limit, q.offset)
+      return c.json({
+        items: rows.map((r) => ({ ...r, show_timer: r.show_timer === 1, token: r.token === 1 })),
+        total,
+        limit: q.limit,
+        offset: q.offset,
+        filter: q.filter,
+      })
+    }),
+  )
+  /**
+   * POST /tms/answer-student/{taskId}/open: the task to perform (questions without their keys) and a start receipt
+   * the server signs with the first open time. A token-protected task needs a live code of one of the student's rooms
+   * on the first open.
+   */
+  .post(
+    '/:taskId/open',
+    guardedJson({}, OpenInput, async (c, auth, body) => {
+      const secret = receiptSecret(c)
+      const { task, rooms, content } = await studentTask(c, auth)
+      const db = c.env.DB
+      const [existing, started] = await Promise.all([studentAnswer(db, auth.realm, task.id, auth.nick), getStart(db, auth.realm, task.id, auth.nick)])
+      if (existing && DELIVERED_STATES.includes(existing.status)) throw refused(409, 'already_submitted')
+      if (task.status === 'expired') throw refused(422, 'deadline_ended', 'task_id', task.expire_at)
+      let room = started?.room_id ?? rooms[0]
+      if (task.token && !started) {
+        const code = body.token?.trim()
+        const found = code ? await tokenRoom(db, auth.realm, task.id, code, rooms) : null
+        if (!found) throw refused(403, code ? 'token_invalid' : 'token_required', 'token', code ?? null)
+        room = found
+      }
+      const start = started ?? (await startTask(db, auth.realm, task.id, auth.nick, room, nowIso()))
+      const receipt = await signReceipt(secret, { realm: auth.realm, task: task.id, nick: auth.nick, room: start.room_id, opened: Date.parse(start.opened_at) })
+      const seed = `${task.id}/${auth.nick}`
+      return c.json({
+        task: {
+          id: task.id,
+          title: task.title,
+          kind: content.kind,
+          publish_at: task.publish_at,
+          expire_at: task.expire_at,
+          display_answer_at: task.display_answer_at,
+          show_timer: task.show_timer,
+          min_execution_time: content.min_execution_time,
+          max_execution_time: content.max_execution_time,
+          auto_draft: content.auto_draft,
+          token: task.token,
+        },
+        questions: content.questions.map((q) => studentQuestion(q, seed)),
+        receipt,
+        opened_at: start.opened_at,
+        server_time: nowIso(),
+        answer: existing ? ownAnswer(existing, task) : null,
+      })
+    }),
+  )
+  /** PUT /tms/answer-student/{taskId}/draft: saves the answer as a draft (needs at least one answered question). */
+  .put(
+    '/:taskId/draft',
+    guardedJson({}, DraftInput, async (c, auth, body) => {
+      const { task, content } = await studentTask(c, auth)
+      const db = c.env.DB
+      const { answered, start } = await checkedAnswers(c, auth, task, content, body, false)
+      const existing = await studentAnswer(db, auth.realm, task.id, auth.nick)
+      const step = transition(existing?.status ?? null, 'save_draft')
+      if (!step.ok) throw await writeRefusal(c, auth, body.answer_id)
+      const now = Date.now()
+      const window = judgeWindow({
+        now,
+        openedAt: Date.parse(start.opened_at),
+        expireAt: Date.parse(task.expire_at),
+        correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
+        minMinutes: content.min_execution_time,
+        maxMinutes: content.max_execution_time,
+        draft: true,
+      })
+      if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+      const { auto, max } = scoreAnswers(content.questions, body.answers)
+      const at = new Date(now).toISOString()
+      const [result] = await runBatch(db, [
+        studentWriteStatement(
+          db,
+          {
+            id: existing?.id ?? newId(),
+            realm: auth.realm,
+            task_id: task.id,
+            nick: auth.nick,
+            room_id: start.room_id,
+            client_id: body.answer_id,
+            status: step.to,
+            answers: JSON.stringify(body.answers),
+            answered_count: answered,
+            opened_at: start.opened_at,
+            finished_at: null,
+            delivered_at: existing?.delivered_at ?? null,
+            duration_seconds: existing?.duration_seconds ?? null,
+            delivery: existing?.delivery ?? null,
+            offline: 0,
+            auto_scores: JSON.stringify(auto),
+            score: null,
+            max_score: max,
+            created_at: at,
+            updated_at: at,
+          },
+          EDITABLE_STATES,
+        ),
+      ])
+      if (!result.meta.changes) throw await writeRefusal(c, auth, body.answer_id)
+      return c.json(ownAnswer((await studentAnswer(db, auth.realm, task.id, auth.nick))!, task))
+    }),
+  )
+  /**
+   * POST /tms/answer-student/{taskId}/deliver: delivers the answer, online or done offline (`offline.elapsed_ms`),
+   * judged by the signed open time: on time, or delayed (offline work finished in time, arriving after expiry).
+   * No resubmission; the same answer id delivered again is counted once.
+   */
+  .post(
+    '/:taskId/deliver',
+    guardedJson({}, DeliverInput, async (c, auth, body) => {
+      const { task, content } = await studentTask(c, auth)
+      const db = c.env.DB
+      const existing = await studentAnswer(db, auth.realm, task.id, auth.nick)
+      // A repeated sync first: it is answered as registered whatever else changed since.
+      if (existing && (await deliveredBefore(db, auth.realm, auth.nick, body.answer_id)))
+        throw refused(409, 'answer_already_registered', 'answer_id', body.answer_id)
+      const step = transition(existing?.status ?? null, 'deliver')
+      if (!step.ok) throw refused(409, step.cause)
+      const { answered, start } = await checkedAnswers(c, auth, task, content, body, true)
+      const now = Date.now()
+      const window = judgeWindow({
+        now,
+        openedAt: Date.parse(start.opened_at),
+        expireAt: Date.parse(task.expire_at),
+        correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
+        minMinutes: content.min_execution_time,
+        maxMinutes: content.max_execution_time,
+        offlineElapsedMs: body.offline?.elapsed_ms,
+      })
+      if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+      const { auto, max } = scoreAnswers(content.questions, body.answers)
+      const at = new Date(now).toISOString()
+      const autoTotal = thousandths(Object.values(auto).reduce((s, x) => s + x, 0))
+      const statements = [
+        studentWriteStatement(
+          db,
+          {
+            id: existing?.id ?? newId(),
+            realm: auth.realm,
+            task_id: task.id,
+            nick: auth.nick,
+            room_id: start.room_id,
+            client_id: body.answer_id,
+            status: step.to,
+            answers: JSON.stringify(body.answers),
+            answered_count: answered,
+            opened_at: start.opened_at,
+            finished_at: new Date(window.finishedAt).toISOString(),
+            delivered_at: at,
+            duration_seconds: Math.round(window.elapsedMs / 1000),
+            delivery: window.delivery,
+            offline: body.offline ? 1 : 0,
+            auto_scores: JSON.stringify(auto),
+            score: autoTotal,
+            max_score: max,
+            created_at: at,
+            updated_at: at,
+          },
+          EDITABLE_STATES,
+        ),
+        deliveryStatement(db, { realm: auth.realm, nick: auth.nick, task_id: task.id, client_id: body.answer_id, at }),
+      ]
+      let changed: number
+      try {
+        changed = (await runBatch(db, statements))[0].meta.changes
+      } catch (err) {
+        // The same answer id recorded by a delivery racing this one (UNIQUE): nothing of this one was written.
+        if (String(err).includes('UNIQUE')) throw refused(409, 'answer_already_registered', 'answer_id', body.answer_id)
+        throw err
+      }
+      if (!changed) throw await writeRefusal(c, auth, body.answer_id)
+      return c.json(ownAnswer((await studentAnswer(db, auth.realm, task.id, auth.nick))!, task), 201)
+    }),
+  )
+  /** GET /tms/answer-student/{taskId}/answer: my answer to the task, with its correction when it may be shown. */
+  .get(
+    '/:taskId/answer',
+    guarded({}, async (c, auth) => {
+      const taskId = parse(Id, pathParam(c, 'taskId'))
+      const [task, answer] = await Promise.all([getTask(c.env.DB, auth.realm, taskId), studentAnswer(c.env.DB, auth.realm, taskId, auth.nick)])
+      if (!task || !answer) throw apiError(404, 'not_found', 'answer.error.answer_not_found', 'task_id', taskId)
+      const content = (await modelVersionContent(c.env.DB, auth.realm, task.model_id, task.model_version)) as Content | null
+      return c.json({
+        task: { id: task.id, title: task.title, status: task.status, expire_at: task.expire_at, display_answer_at: task.display_answer_at },
+        questions: (content?.questions ?? []).map((q) => studentQuestion(q, `${task.id}/${auth.nick}`)),
+        answer: ownAnswer(answer, task),
+      })
+    }),
+  )
+  /** POST /tms/answer-student/{taskId}/opinion: my opinion on the AI comment of my corrected answer; once sent, final. */
+  .post(
+    '/:taskId/opinion',
+    guardedJson({}, OpinionInput, async (c, auth, body) => {
+      const taskId = parse(Id, pathParam(c, 'taskId'))
+      const db = c.env.DB
+      const [task, answer] = await Promise.all([getTask(db, auth.realm, taskId), studentAnswer(db, auth.realm, taskId, auth.nick)])
+      if (!task || !answer) throw apiError(404, 'not_found', 'answer.error.answer_not_found', 'task_id', taskId)
+      if (answer.opinion !== null) throw refused(409, 'opinion_already_sent', 'opinion', answer.opinion)
+      const step = transition(answer.status as AnswerState, 'send_opinion', { aiComment: answer.ai_comment.trim() !== '' })
+      if (!step.ok) throw refused(409, step.cause, 'opinion')
+      const [result] = await runBatch(db, [
+        opinionStatement(db, auth.realm, answer.id, { opinion: body.opinion, comment: body.comment, at: nowIso(), status: step.to }),
+      ])
+      if (!result.meta.changes) throw refused(409, 'opinion_already_sent', 'opinion')
+      return c.json(ownAnswer((await studentAnswer(db, auth.realm, taskId, auth.nick))!, task))
+    }),
+  )
