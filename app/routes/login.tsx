@@ -9,6 +9,7 @@ import { SessionKey } from '#shared/schemas/captcha'
 import { RealmCode } from '#shared/schemas/common'
 import type { RealmConfig } from '#shared/schemas/realm'
 import type { HydrationHandle, RootData } from '~/root'
+import { loadAsDocument } from '~/lib/document-navigation'
 import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { getToken, safeRedirect } from '~/server/auth.server'
 import { googleNonceCookie } from '~/server/cookies.server'
@@ -26,6 +27,9 @@ export const handle = {
   hydrate: (_data: unknown, root: RootData | undefined) => !root?.realm,
   module: signinModuleUrl,
 } satisfies HydrationHandle & { title: string; catalogue: 'signin' }
+
+/** Arriving from another page loads this one as a document (app/lib/document-navigation.ts). */
+export const clientLoader = loadAsDocument()
 
 /** Why a console page sent the browser here (`reason`, set by the console layout's guard), shown above the form. */
 const Reason = v.picklist(['session_timeout', 'dashboard_access', 'realm'] satisfies LoginNotice[])

@@ -8,6 +8,7 @@ import { RealmCode } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
 import type { AuthorizeRequestInfo } from '#shared/schemas/oauth2'
 import { signinModuleUrl } from '~/components/signin/signin-page-url'
+import { loadAsDocument } from '~/lib/document-navigation'
 import type { HydrationHandle, RootData } from '~/root'
 import { apiData, realmApi, RealmApiError } from '~/server/api.server'
 import { requireUser, safeRedirect, type SigninRequired } from '~/server/auth.server'
@@ -16,11 +17,15 @@ import { sessionCookie } from '~/server/cookies.server'
 import { getRealmContext } from '~/server/realm.server'
 
 /** The sign-in screen of an OAuth2 request is served without React, as /login is; the chooser and consent hydrate. */
+const hydrates = (data: unknown) => (data as LoaderData | undefined)?.mode !== 'signin'
 export const handle = {
   title: 'realm.select.title',
-  hydrate: (data: unknown) => (data as LoaderData | undefined)?.mode !== 'signin',
+  hydrate: hydrates,
   module: signinModuleUrl,
 } satisfies HydrationHandle & { title: string }
+
+/** Its sign-in screen is loaded as a document, never rendered by a client navigation (app/lib/document-navigation.ts). */
+export const clientLoader = loadAsDocument(hydrates)
 
 const OAUTH_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const
 

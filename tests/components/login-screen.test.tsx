@@ -19,7 +19,7 @@ const config = {
 /** The screen as /login serves it (server HTML, no React in the browser) with the page's module on it. */
 function renderLogin(props: Partial<Parameters<typeof LoginScreen>[0]> = {}) {
   document.body.innerHTML = renderToString(<LoginScreen config={config} multirealm={false} locale="pt-BR" pathname="/realm" search="" {...props} />)
-  enhanceSignin(document.querySelector<HTMLElement>('[data-signin]')!, { standalone: true })
+  enhanceSignin(document.querySelector<HTMLElement>('[data-signin]')!)
 }
 
 afterEach(() => {

@@ -36,7 +36,7 @@ function renderLogin(config: RealmConfig, url = '/login', result?: LoginResult) 
   }
   document.addEventListener('submit', onSubmit, { capture: true })
   cleanups.push(() => document.removeEventListener('submit', onSubmit, { capture: true }))
-  enhanceSignin(document.querySelector<HTMLElement>('[data-signin]')!, { standalone: true })
+  enhanceSignin(document.querySelector<HTMLElement>('[data-signin]')!)
   return sent
 }
 

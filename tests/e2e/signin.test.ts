@@ -202,7 +202,14 @@ describe('password recovery through the local outbox', () => {
     await page.getByLabel('Confirme a nova senha').fill('nova-senha-123')
     await page.getByRole('button', { name: 'Salvar a nova senha' }).click()
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Senha alterada')
+    // The recovery page is hydrated and /login is not: its link loads the sign-in page as a document, with the
+    // page's own module and none of React's (a client render of the sign-in screen broke React: error 345).
+    await page.evaluate(() => Object.assign(window, { beforeSignin: true }))
     await page.getByRole('link', { name: 'Voltar para a entrada' }).first().click()
+    await expect.poll(() => page.evaluate(() => 'beforeSignin' in window)).toBe(false)
+    await hydrated(page)
+    expect(await page.locator('script[type="module"][src*="signin-page"]').count()).toBe(1)
+    expect(await page.evaluate(() => '__remixContext' in window)).toBe(false)
     await signInOnScreen(page, 'tutor', 'nova-senha-123')
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toMatch(/Rita Tutora/)
     expect(errors).toEqual([])

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from 'react'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RealmConfig, SigninMethod } from '#shared/schemas/realm'
 import { LegalLinks, RealmLogo } from './brand'
@@ -69,17 +69,12 @@ export interface LoginScreenProps {
  *
  * It is server-rendered markup that works without script: /login is served without React (root.tsx, `handle.hydrate`),
  * and its behaviour is one small module (signin-page.ts) that reads the markup — inactive tabs' panels are
- * `<template>`s, texts come in `data-texts`. Where a hydrated page renders it (the outbox, the OAuth2 realm chooser, a
- * client-side navigation to /login), the same module is loaded after mount; React never re-renders the screen's
- * markup (memo, props from loader data), so the module's changes stay.
+ * `<template>`s, texts come in `data-texts`. React never renders it in a live document: every page that shows it (/login,
+ * the outbox, an OAuth2 request) is loaded as a document when reached from a hydrated page
+ * (app/lib/document-navigation.ts), so the module and React never share its markup.
  */
 export const LoginScreen = memo(function LoginScreen({ config, multirealm, locale, notice, result, redirectTo, pathname, search }: LoginScreenProps) {
   const { t } = useTranslation()
-  const root = useRef<HTMLElement>(null)
-  useEffect(() => {
-    const node = root.current
-    if (node) void import('./signin-page').then((m) => m.enhanceSignin(node))
-  }, [])
 
   const unlocked = signinTabs(config.allowed_signin, true)
   const shown = signinTabs(config.allowed_signin, false)
@@ -141,7 +136,6 @@ export const LoginScreen = memo(function LoginScreen({ config, multirealm, local
     <main
       className="entry"
       id="main"
-      ref={root}
       data-signin=""
       data-texts={texts}
       data-realm={config.realm}

@@ -7,7 +7,7 @@
 import { setupServiceWorker } from '~/lib/service-worker'
 import { enhanceSignin } from './signin-page'
 
-for (const root of document.querySelectorAll<HTMLElement>('[data-signin]')) enhanceSignin(root, { standalone: true })
+for (const root of document.querySelectorAll<HTMLElement>('[data-signin]')) enhanceSignin(root)
 document.documentElement.dataset.hydrated = 'true'
 
 if (import.meta.env.PROD) {

@@ -6,9 +6,9 @@
  * form's state rule, the captcha widget (proof of work solved in a Web Worker, text and image challenges), Google's
  * popup, the token link's automatic sign-in, the language menu and the pending state of a submitted form.
  *
- * `/login` loads it as one standalone module under the page's nonce (signin-page.entry.ts); a hydrated page that
- * renders the same screen (the outbox, the OAuth2 realm chooser, a client-side navigation to /login) imports it after
- * mount and calls `enhanceSignin` on the screen's root. Texts come translated from the server (`data-texts`).
+ * Every page that shows the screen (/login, the outbox, an OAuth2 request) loads it as one standalone module under the
+ * page's nonce (signin-page.entry.ts) and is always a document, never a React render (app/lib/document-navigation.ts).
+ * Texts come translated from the server (`data-texts`).
  */
 import { solvePow } from '#shared/pow'
 import { sessionKey } from '~/lib/session-key'
@@ -378,7 +378,7 @@ function wirePanel(s: Screen, scope: HTMLElement, showError: (key: string | null
 // The screen
 
 /** Adds the screen's behaviour to a server-rendered sign-in screen (`[data-signin]`); once per element. */
-export function enhanceSignin(root: HTMLElement, { standalone = false }: { standalone?: boolean } = {}): void {
+export function enhanceSignin(root: HTMLElement): void {
   if (root.dataset.enhanced) return
   root.dataset.enhanced = 'true'
   const s: Screen = {
@@ -414,8 +414,7 @@ export function enhanceSignin(root: HTMLElement, { standalone = false }: { stand
       tab.tabIndex = on ? 0 : -1
       if (on && focus) tab.focus()
     }
-    // (A screen React rendered in the browser holds the panel as the template's child, not in its content.)
-    const panel = (template.content.firstElementChild ?? template.firstElementChild)!.cloneNode(true) as HTMLElement
+    const panel = template.content.firstElementChild!.cloneNode(true) as HTMLElement
     panelHost.replaceChildren(panel)
     wirePanel(s, panel, showError)
   }
@@ -448,9 +447,8 @@ export function enhanceSignin(root: HTMLElement, { standalone = false }: { stand
     activate('iptv')
   })
 
-  // The language menu reloads the page in the chosen language as soon as one is picked (React's own handler does
-  // that on a hydrated page).
-  const language = standalone ? (root.querySelector('.language-menu select') as HTMLSelectElement | null) : null
+  // The language menu reloads the page in the chosen language as soon as one is picked.
+  const language = root.querySelector('.language-menu select') as HTMLSelectElement | null
   language?.addEventListener('change', () => language.form?.requestSubmit())
 
   // A form answered with errors: its first invalid field gets the focus.

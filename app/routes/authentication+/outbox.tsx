@@ -7,15 +7,20 @@ import { NotFound } from '~/components/shell/not-found'
 import { RouteError } from '~/components/shell/route-error'
 import { signinModuleUrl } from '~/components/signin/signin-page-url'
 import type { HydrationHandle, RootData } from '~/root'
+import { loadAsDocument } from '~/lib/document-navigation'
 import { requireUser, type SigninRequired } from '~/server/auth.server'
 import { devMode } from '../../../worker/lib/dev-mode'
 
 /** Without a staff session the page is the sign-in screen (no loader data), served without React as /login is. */
+const hydrates = (data: unknown) => data !== undefined
 export const handle = {
   title: 'outbox.title',
-  hydrate: (data: unknown) => data !== undefined,
+  hydrate: hydrates,
   module: signinModuleUrl,
 } satisfies HydrationHandle & { title: string }
+
+/** Arriving from another page loads this one as a document (app/lib/document-navigation.ts). */
+export const clientLoader = loadAsDocument(hydrates)
 
 /**
  * The local e-mail outbox: what the local EmailSender "sent", so recovery links can be followed without an e-mail
