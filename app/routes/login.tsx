@@ -21,15 +21,16 @@ import { completeSignin, signinFailure, type SigninMethod } from '~/server/signi
  * module (signin-page.ts) adds the rest. Without a realm the page is the realm chooser, which React hydrates; it needs
  * only the sign-in group of the catalogue (app/i18n/config.ts).
  */
+const hydrates = (data: unknown) => (data as { chooser?: boolean } | undefined)?.chooser === true
 export const handle = {
   title: 'login.title',
   catalogue: 'signin',
-  hydrate: (_data: unknown, root: RootData | undefined) => !root?.realm,
+  hydrate: hydrates,
   module: signinModuleUrl,
 } satisfies HydrationHandle & { title: string; catalogue: 'signin' }
 
-/** Arriving from another page loads this one as a document (app/lib/document-navigation.ts). */
-export const clientLoader = loadAsDocument()
+/** Arriving from another page loads the sign-in screen as a document (app/lib/document-navigation.ts). */
+export const clientLoader = loadAsDocument(hydrates)
 
 /** Why a console page sent the browser here (`reason`, set by the console layout's guard), shown above the form. */
 const Reason = v.picklist(['session_timeout', 'dashboard_access', 'realm'] satisfies LoginNotice[])
@@ -40,7 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const reason = v.safeParse(Reason, params.get('reason'))
   const realm = await getRealmContext(request, context)
   if (realm.config && (await getToken(request))) throw redirect(redirectTo)
-  return { redirectTo, notice: reason.success ? reason.output : undefined }
+  // Without a realm the page is the realm chooser, the one screen of this route React renders.
+  return { redirectTo, notice: reason.success ? reason.output : undefined, chooser: !realm.config }
 }
 
 const Intent = v.optional(v.picklist(['device', 'employee', 'employee_token', 'google', 'token']), 'device')
