@@ -1,5 +1,5 @@
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SESSION_JUSTIFICATION_MAX, sessionMoveAllowed } from '#shared/schemas/session'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -27,6 +27,11 @@ export function SessionLifecycle({
   const busy = navigation.state !== 'idle'
   const [asking, setAsking] = useState(false)
   const [shown, setShown] = useState<Result | null>(null)
+  const field = useRef<HTMLTextAreaElement>(null)
+  // The dialog opens on the justification (after Dialog's own effect opened it: showModal focuses its first button).
+  useEffect(() => {
+    if (asking) field.current?.focus()
+  }, [asking])
   useEffect(() => {
     if (!result) return
     setShown(result)
@@ -93,14 +98,13 @@ export function SessionLifecycle({
               aria-required
               aria-invalid={errors.length ? true : undefined}
               aria-describedby={errors.length ? 'rerecord-error' : 'rerecord-hint'}
-              // eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog opens on this field: focus moves into the modal (WAI-ARIA dialog pattern)
-              autoFocus
+              ref={field}
             />
             <p className="hint" id="rerecord-hint">
               {t('session.life.justification_hint', { max: String(SESSION_JUSTIFICATION_MAX) })}
             </p>
             {errors.length ? (
-              <p className="field-error" id="rerecord-error" role="alert">
+              <p className="error" id="rerecord-error" role="alert">
                 {errors.join(' ')}
               </p>
             ) : null}
