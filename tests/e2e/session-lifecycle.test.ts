@@ -66,7 +66,10 @@ describe('session lifecycle', () => {
       `mas/audit_log?entity=csm_session&entity_id=${s.id}&limit=10`,
     )
     expect(log.items.map((a) => a.action).sort()).toEqual(['publish', 'rerecord', 'unpublish'])
-    expect(log.items.find((a) => a.action === 'rerecord')).toMatchObject({ actor: expect.stringMatching(/^root/), changes: { justification: [null, 'O áudio falhou na segunda metade.'] } })
+    expect(log.items.find((a) => a.action === 'rerecord')).toMatchObject({
+      actor: expect.stringMatching(/^root/),
+      changes: { justification: [null, 'O áudio falhou na segunda metade.'] },
+    })
 
     // Edit: a one-letter title is refused, a right one is saved.
     await page.getByRole('link', { name: pt['session.life.edit'] }).click()

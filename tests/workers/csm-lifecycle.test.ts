@@ -98,7 +98,13 @@ describe('rerecord', () => {
   it('needs a justification: refused empty or too long, changing nothing', async () => {
     const { realm, rerecorder } = await setup()
     const s = await withVideo(realm.code)
-    for (const json of [{}, { justification: '' }, { justification: '   ' }, { justification: 'x'.repeat(SESSION_JUSTIFICATION_MAX + 1) }, { justification: 7 }]) {
+    for (const json of [
+      {},
+      { justification: '' },
+      { justification: '   ' },
+      { justification: 'x'.repeat(SESSION_JUSTIFICATION_MAX + 1) },
+      { justification: 7 },
+    ]) {
       await expectEnvelope(await move(realm, rerecorder.token, s.id, 'rerecord', json), 400)
     }
     expect(await row(s.id)).toMatchObject({ status: 'pending', video_status: 'processed' })
@@ -186,8 +192,11 @@ describe('storage quota (seed 002 §8 "No space to store the videos")', () => {
     const place = await room(realm.code)
     await env.DB.prepare('UPDATE room SET recording = 1 WHERE id = ?').bind(place.id).run()
     const full = await withVideo(realm.code)
-    await env.DB.prepare('UPDATE csm_recording SET size = ? WHERE session_id = ?').bind(4 * 1024 * 1024, full.id).run()
-    const start = () => api(realm.host, 'csm/recording', { method: 'POST', token: moderator.token, json: { target: 'room', id: place.id, mime: 'video/webm;codecs=h264,opus' } })
+    await env.DB.prepare('UPDATE csm_recording SET size = ? WHERE session_id = ?')
+      .bind(4 * 1024 * 1024, full.id)
+      .run()
+    const start = () =>
+      api(realm.host, 'csm/recording', { method: 'POST', token: moderator.token, json: { target: 'room', id: place.id, mime: 'video/webm;codecs=h264,opus' } })
     await expectEnvelope(await start(), 422, 'storage_full')
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM csm_session WHERE realm = ? AND status = 'started'").bind(realm.code).first('n')).toBe(0)
     expect((await move(realm, moderator.token, full.id, 'rerecord', { justification: 'Free the space' })).status).toBe(200)
@@ -216,14 +225,23 @@ describe('editing a session (PUT /api/csm/session/{id})', () => {
     const cat = await category(realm.code)
     await extraField(realm.code, 'teacher', true)
     const s = await withVideo(realm.code)
-    const res = await put(realm, editor.token, s.id, { title: '  Aula 3 revisada ', category_ids: [cat], reference_date: '2026-02-28', extra: { teacher: 'Ana' } })
+    const res = await put(realm, editor.token, s.id, {
+      title: '  Aula 3 revisada ',
+      category_ids: [cat],
+      reference_date: '2026-02-28',
+      extra: { teacher: 'Ana' },
+    })
     expect(res.status, await res.clone().text()).toBe(200)
     expect(await res.json()).toMatchObject({ title: 'Aula 3 revisada', category_ids: [cat], reference_date: '2026-02-28', extras: { teacher: 'Ana' } })
     expect(await row(s.id)).toMatchObject({ title: 'Aula 3 revisada', status: 'pending', video_status: 'processed' })
     expect((await put(realm, editor.token, s.id, { title: 'Only the title' })).status).toBe(200)
     expect(await row(s.id)).toMatchObject({ title: 'Only the title', reference_date: '2026-02-28', extras: JSON.stringify({ teacher: 'Ana' }) })
     const [first] = await audits(realm.code, s.id)
-    expect(first).toMatchObject({ actor: editor.nick, action: 'update', changes: { title: [s.title, 'Aula 3 revisada'], reference_date: [expect.any(String), '2026-02-28'] } })
+    expect(first).toMatchObject({
+      actor: editor.nick,
+      action: 'update',
+      changes: { title: [s.title, 'Aula 3 revisada'], reference_date: [expect.any(String), '2026-02-28'] },
+    })
   })
 
   it('refuses a bad title, date, an unknown category, an unknown or missing required extra; changes nothing', async () => {
@@ -232,7 +250,14 @@ describe('editing a session (PUT /api/csm/session/{id})', () => {
     await extraField(realm.code, 'teacher', true)
     const s = await withVideo(realm.code)
     const before = await row(s.id)
-    for (const bad of [{ title: 'A' }, { title: 'x'.repeat(201) }, { title: 5 }, { reference_date: '2026-02-30' }, { category_ids: ['a b'] }, { extra: { 'Bad Key': 'x' } }]) {
+    for (const bad of [
+      { title: 'A' },
+      { title: 'x'.repeat(201) },
+      { title: 5 },
+      { reference_date: '2026-02-30' },
+      { category_ids: ['a b'] },
+      { extra: { 'Bad Key': 'x' } },
+    ]) {
       await expectEnvelope(await put(realm, editor.token, s.id, bad), 400)
     }
     await expectEnvelope(await put(realm, editor.token, s.id, { category_ids: [await category(other.realm.code)] }), 422, 'category_not_found')

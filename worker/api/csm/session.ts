@@ -16,13 +16,7 @@ import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { knownSessionCategories } from '../../db/csm-recording'
-import {
-  SESSION_LIST_COMPUTED,
-  deleteSessionRecords,
-  sessionDetailExtras,
-  sessionListScope,
-  sessionMoveStatement,
-} from '../../db/csm-session'
+import { SESSION_LIST_COMPUTED, deleteSessionRecords, sessionDetailExtras, sessionListScope, sessionMoveStatement } from '../../db/csm-session'
 import type { Auth } from '../../db/sessions'
 import { crud, decodeRow, getRawRow, realmScope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
@@ -91,7 +85,16 @@ function statusMove(move: 'publish' | 'unpublish') {
       sessionMoveStatement(db, auth.realm, s.id, to, SESSION_MOVES[move], move === 'publish' ? PUBLISHABLE_VIDEO : null),
       auditStatement(
         db,
-        { realm: auth.realm, actor: auth.nick, action: move, entity: 'csm_session', entityId: s.id, before: { status: s.status }, after: { status: to }, requestId: c.get('requestId') },
+        {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: move,
+          entity: 'csm_session',
+          entityId: s.id,
+          before: { status: s.status },
+          after: { status: to },
+          requestId: c.get('requestId'),
+        },
         { afterChange: true },
       ),
     ])

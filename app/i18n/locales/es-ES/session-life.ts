@@ -8,8 +8,7 @@ export default {
   'session.life.unpublish': 'Despublicar',
   'session.life.rerecord': 'Volver a grabar',
   'session.life.rerecord_title': 'Volver a grabar esta sesión',
-  'session.life.rerecord_warning':
-    'El vídeo actual y todo lo que deriva de él se eliminan, y la sesión espera una nueva grabación. Esto no se puede deshacer.',
+  'session.life.rerecord_warning': 'El vídeo actual y todo lo que deriva de él se eliminan, y la sesión espera una nueva grabación. Esto no se puede deshacer.',
   'session.life.justification': 'Justificación',
   'session.life.justification_hint': 'Obligatoria; queda en el registro de auditoría. Como máximo {{max}} caracteres.',
   'session.life.rerecord_confirm': 'Eliminar el vídeo y volver a grabar',

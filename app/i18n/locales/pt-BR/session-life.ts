@@ -8,8 +8,7 @@ export default {
   'session.life.unpublish': 'Despublicar',
   'session.life.rerecord': 'Regravar',
   'session.life.rerecord_title': 'Regravar esta sessão',
-  'session.life.rerecord_warning':
-    'O vídeo atual e tudo o que deriva dele são excluídos, e a sessão aguarda uma nova gravação. Isso não pode ser desfeito.',
+  'session.life.rerecord_warning': 'O vídeo atual e tudo o que deriva dele são excluídos, e a sessão aguarda uma nova gravação. Isso não pode ser desfeito.',
   'session.life.justification': 'Justificativa',
   'session.life.justification_hint': 'Obrigatória; fica no registro de auditoria. No máximo {{max}} caracteres.',
   'session.life.rerecord_confirm': 'Excluir o vídeo e regravar',

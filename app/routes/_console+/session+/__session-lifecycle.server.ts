@@ -18,7 +18,11 @@ export async function sessionLifecycleAction(request: Request, context: AppLoadC
       if (intent === 'publish') await apiData(session.publish.$post({ param: { id } }))
       else if (intent === 'unpublish') await apiData(session.unpublish.$post({ param: { id } }))
       else if (intent === 'rerecord') await apiData(session.rerecord.$post({ param: { id }, json: { justification: String(form.get('justification') ?? '') } }))
-      else return data({ ok: false, intent, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+      else
+        return data(
+          { ok: false, intent, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] },
+          { status: 400 },
+        )
       return { ok: true as const, intent, errors: [] as ErrorItem[] }
     },
     { intent },

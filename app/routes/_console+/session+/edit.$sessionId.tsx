@@ -20,7 +20,12 @@ import { sessionFields } from './__session-upload'
 
 export const handle = { title: 'pages.session.edit' }
 
-async function formFields(api: RealmApi, user: SessionUser, t: (key: string, o?: Record<string, string>) => string, current: { id: string; name: string | null }[]) {
+async function formFields(
+  api: RealmApi,
+  user: SessionUser,
+  t: (key: string, o?: Record<string, string>) => string,
+  current: { id: string; name: string | null }[],
+) {
   const [options, extra] = await Promise.all([
     sessionFilterOptions(api, user, t),
     apiData(api.mas.extra_field.form[':entity'].$get({ param: { entity: 'session' } })),
