@@ -2,7 +2,7 @@
 export default {
   'pages.session.edit': 'Edit session',
   'session.edit.saved': 'Session “{{name}}” saved.',
-  'session.life.actions': 'Publication',
+  'session.life.actions': 'Actions',
   'session.life.edit': 'Edit',
   'session.life.publish': 'Publish',
   'session.life.unpublish': 'Unpublish',

@@ -2,7 +2,7 @@
 export default {
   'pages.session.edit': 'Editar sesión',
   'session.edit.saved': 'Sesión «{{name}}» guardada.',
-  'session.life.actions': 'Publicación',
+  'session.life.actions': 'Acciones',
   'session.life.edit': 'Editar',
   'session.life.publish': 'Publicar',
   'session.life.unpublish': 'Despublicar',

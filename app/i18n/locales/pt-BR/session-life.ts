@@ -2,7 +2,7 @@
 export default {
   'pages.session.edit': 'Editar sessão',
   'session.edit.saved': 'Sessão “{{name}}” salva.',
-  'session.life.actions': 'Publicação',
+  'session.life.actions': 'Ações',
   'session.life.edit': 'Editar',
   'session.life.publish': 'Publicar',
   'session.life.unpublish': 'Despublicar',
