@@ -194,7 +194,7 @@ export async function realmApi(realm: string, nick: string, password = 'demo1234
     const res = await fetch(url('localhost', `/api/${path}`), {
       method,
       headers: { ...headers, ...(raw ? { 'content-type': 'application/octet-stream' } : {}), 'x-api-key': auth_token },
-      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? new Uint8Array(body) : JSON.stringify(body),
     })
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
     return (await res.json()) as T
