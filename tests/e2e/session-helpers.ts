@@ -5,7 +5,7 @@ import { realmApi, url } from './browser'
 type Realm = Record<string, unknown>
 
 /** PUT on the realm API as the platform operator (storage credentials are infrastructure settings). */
-async function putRealm(body: Realm) {
+export async function putRealm(body: Realm) {
   const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
   const signin = await fetch(url('localhost', '/api/device'), {
     method: 'POST',

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { mp4Fixture } from '../support/mp4'
+import { RECORDING_PART_BYTES } from '#shared/schemas/csm-recording'
 import { hydrated, open, openPage, realmApi, signInOnScreen, url } from './browser'
-import { sessionWithVideo } from './session-helpers'
+import { putRealm, sessionWithVideo } from './session-helpers'
 
 /**
  * A session's lifecycle on its detail (issue 15): a session with its video published, unpublished, recorded again
@@ -89,5 +90,28 @@ describe('session lifecycle', () => {
     await hydrated(page)
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${title} revisada`)
     await page.screenshot({ path: '/tmp/session-lifecycle-edited.png' })
+  })
+
+  it('refuses an upload past the realm storage quota with "No space to store the videos", keeping nothing', async () => {
+    const root = await realmApi('demo', 'root')
+    const room = await root<{ id: string; name: string }>('POST', 'room/room', { name: `Sala cota ${tag}`, type: 'meeting' })
+    // A 1 MB quota and a file of more than 1 MB: refused whatever the realm already stores.
+    await putRealm({ csm_storage_quota_mb: 1 })
+    try {
+      const { page } = await openPage({ viewport: { width: 1280, height: 900 } })
+      await open(page, url('demo.localhost', '/session/create'))
+      await signInOnScreen(page, 'root')
+      await page.getByLabel(pt['resources.csm_session.fields.title']).fill(`Aula sem espaço ${tag}`)
+      await page.getByLabel(pt['session.create.place']).selectOption({ label: pt['session.create.place_room'].replace('{{name}}', room.name) })
+      const file = mp4Fixture({ tracks: ['avc', 'aac'], seconds: 60, mdatBytes: RECORDING_PART_BYTES / 4 })
+      await page.getByLabel(pt['session.create.file']).setInputFiles({ name: 'grande.mp4', mimeType: 'video/mp4', buffer: Buffer.from(file) })
+      await page.getByRole('button', { name: pt['session.create.submit'] }).click()
+      await expect.poll(() => page.locator('main').textContent()).toContain(pt['errors.storage_full'])
+      await page.screenshot({ path: '/tmp/session-lifecycle-storage-full.png' })
+      const list = await root<{ items: unknown[] }>('GET', `csm/session?like=${encodeURIComponent(`Aula sem espaço ${tag}`)}`)
+      expect(list.items).toEqual([])
+    } finally {
+      await putRealm({ csm_storage_quota_mb: 0 })
+    }
   })
 })
