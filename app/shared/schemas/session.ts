@@ -93,11 +93,7 @@ export type SessionDetail = SessionItem & {
   video: { status: string; duration_seconds: number; size: number; video_codec: string; audio_codec: string; reason: string } | null
 }
 
-/**
- * `POST /api/csm/recording/upload` (session/create, issue 15): a session made by hand around a recording uploaded to
- * it — its metadata, where it belongs (a channel or a room of the realm), and the file's declared type and size (the
- * upload then goes through the recording's parts; the file is validated on its own container once complete).
- */
+/** A session's own fields, as session/create and session/edit take them. */
 const Title = v.pipe(v.string('validation.required'), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(200, 'validation.max_length'))
 const CategoryIds = v.pipe(
   v.array(v.pipe(v.string(), v.trim(), v.regex(/^[\w-]{1,64}$/, 'validation.id'))),
@@ -111,6 +107,11 @@ const ReferenceDate = v.pipe(
   v.check((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'validation.date'),
 )
 
+/**
+ * `POST /api/csm/recording/upload` (session/create, issue 15): a session made by hand around a recording uploaded to
+ * it — its metadata, where it belongs (a channel or a room of the realm), and the file's declared type and size (the
+ * upload then goes through the recording's parts; the file is validated on its own container once complete).
+ */
 export const SessionUpload = v.object({
   title: Title,
   target: v.picklist(['channel', 'room'] as const, 'validation.picklist'),
