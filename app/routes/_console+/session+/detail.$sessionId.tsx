@@ -31,7 +31,7 @@ function duration(seconds: number): string {
   return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`
 }
 
-/** A session, read only (issue 15 `session/detail/{sessionId}`): its metadata, its metrics (seed 002 §3) and its video. */
+/** A session (issue 15 `session/detail/{sessionId}`): its lifecycle actions, its metadata, its metrics (seed 002 §3) and its video. */
 export default function SessionDetailRoute() {
   const { session: s, can } = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation()
