@@ -198,6 +198,7 @@ export const ROUTES: RouteEntry[] = [
   route('session.list', '/session', all('csm_session_list'), 'pages.session.list'),
   route('session.detail', '/session/detail/:sessionId', all('csm_session_get'), 'pages.session.detail'),
   route('session.create', '/session/create', all('csm_session_create'), 'pages.session.create'),
+  route('session.edit', '/session/edit/:sessionId', all('csm_session_edit'), 'pages.session.edit', { unsaved: true }),
   ...resource('asset', '/asset', 'asset_asset', 'asset_id'),
   route('technical.logs', '/technical/logs', TECHNICAL, 'pages.technical.logs'),
   route('technical.audit_logs', '/technical/audit_logs', TECHNICAL, 'pages.technical.audit_logs'),

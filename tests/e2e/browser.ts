@@ -188,11 +188,13 @@ export async function realmApi(realm: string, nick: string, password = 'demo1234
   const signin = await fetch(url('localhost', '/api/device'), { method: 'POST', headers, body: JSON.stringify({ realm, nick, password }) })
   if (signin.status !== 200) throw new Error(`sign-in of ${nick}@${realm}: ${signin.status} ${await signin.text()}`)
   const { auth_token } = (await signin.json()) as { auth_token: string }
-  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+  // A Uint8Array body is sent as bytes (a recording's part), anything else as JSON.
+  return async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> => {
+    const raw = body instanceof Uint8Array
     const res = await fetch(url('localhost', `/api/${path}`), {
       method,
-      headers: { ...headers, 'x-api-key': auth_token },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { ...headers, ...(raw ? { 'content-type': 'application/octet-stream' } : {}), 'x-api-key': auth_token },
+      body: body === undefined ? undefined : raw ? new Uint8Array(body) : JSON.stringify(body),
     })
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
     return (await res.json()) as T

@@ -5,7 +5,7 @@ import { realmApi, url } from './browser'
 type Realm = Record<string, unknown>
 
 /** PUT on the realm API as the platform operator (storage credentials are infrastructure settings). */
-async function putRealm(body: Realm) {
+export async function putRealm(body: Realm) {
   const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
   const signin = await fetch(url('localhost', '/api/device'), {
     method: 'POST',
@@ -54,4 +54,24 @@ export async function recordedSessions(names: string[]) {
     })
   }
   return rooms
+}
+
+/**
+ * A session made by hand (session/create's API, issue 15) in a room of its own, with a small valid MP4 (H.264 + AAC,
+ * 10 s) uploaded in one part: status pending, video processed.
+ */
+export async function sessionWithVideo(title: string, mp4: Uint8Array) {
+  const root = await realmApi('demo', 'root')
+  const room = await root<{ id: string; name: string }>('POST', 'room/room', { name: `${title} (sala)`, type: 'meeting' })
+  const up = await root<{ id: string; session_id: string }>('POST', 'csm/recording/upload', {
+    title,
+    target: 'room',
+    target_id: room.id,
+    reference_date: new Date().toISOString().slice(0, 10),
+    mime: 'video/mp4',
+    size: mp4.byteLength,
+  })
+  await root('PUT', `csm/recording/${up.id}/part/1`, mp4)
+  await root('POST', `csm/recording/${up.id}/complete`)
+  return { id: up.session_id, room }
 }

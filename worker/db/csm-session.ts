@@ -96,3 +96,82 @@ export async function sessionDetailExtras(
       : null,
   }
 }
+
+/**
+ * A lifecycle move of a session (publish, unpublish, rerecord; issue 15): the status changes only when it still is
+ * one of `from` (and, to publish, the video is there), so a move decided on a stale read changes nothing. The
+ * batch's next statement can be the audit record written only after it (`auditStatement(…, { afterChange: true })`).
+ */
+export function sessionMoveStatement(
+  db: D1Database,
+  realm: string,
+  id: string,
+  to: string,
+  from: readonly string[],
+  videoStatuses: readonly string[] | null,
+  setNoVideo = false,
+): D1PreparedStatement {
+  const marks = (xs: readonly string[]) => xs.map(() => '?').join(', ')
+  return db
+    .prepare(
+      `UPDATE csm_session SET status = ?${setNoVideo ? ", video_status = 'no_video'" : ''}
+       WHERE realm = ? AND id = ? AND status IN (${marks(from)})${videoStatuses ? ` AND video_status IN (${marks(videoStatuses)})` : ''}`,
+    )
+    .bind(to, realm, id, ...from, ...(videoStatuses ?? []))
+}
+
+/**
+ * The rows of a session's records: its recordings (`csm_recording`) and their parts. Derived data of the video
+ * belongs here too — the watch data of issue 15's watching (its table is added by migration 0056) is deleted here.
+ */
+export function deleteSessionRecordsStatements(db: D1Database, realm: string, sessionId: string): D1PreparedStatement[] {
+  return [
+    db.prepare('DELETE FROM csm_recording_part WHERE recording_id IN (SELECT id FROM csm_recording WHERE realm = ? AND session_id = ?)').bind(realm, sessionId),
+    db.prepare('DELETE FROM csm_recording WHERE realm = ? AND session_id = ?').bind(realm, sessionId),
+  ]
+}
+
+/**
+ * Deletes a session's current records (rerecord, seed 002 §4): in one batch after `first` (the status change and its
+ * audit record), the rows of `deleteSessionRecordsStatements`; then the recordings' files in R2 (an upload still open
+ * is aborted). Answers the results of `first`'s statements (whether the status change took place).
+ */
+export async function deleteSessionRecords(
+  env: Pick<Env, 'DB' | 'FILES'>,
+  realm: string,
+  sessionId: string,
+  first: D1PreparedStatement[] = [],
+): Promise<D1Result[]> {
+  const { results: recordings } = await env.DB.prepare('SELECT r2_key, upload_id, status FROM csm_recording WHERE realm = ? AND session_id = ?')
+    .bind(realm, sessionId)
+    .all<{ r2_key: string; upload_id: string; status: string }>()
+  const done = await env.DB.batch([...first, ...deleteSessionRecordsStatements(env.DB, realm, sessionId)])
+  for (const r of recordings.filter((x) => x.status === 'recording' || x.status === 'assembling')) {
+    await env.FILES.resumeMultipartUpload(r.r2_key, r.upload_id)
+      .abort()
+      .catch(() => undefined)
+  }
+  if (recordings.length) await env.FILES.delete(recordings.map((r) => r.r2_key))
+  return done.slice(0, first.length)
+}
+
+/**
+ * The realm's recording storage (issue 15, seed 002 §8): its quota (`csm_storage_quota_mb`, 0 = none) and the bytes
+ * its recordings hold — complete files, and uploads still open at their declared size or the parts received so far.
+ * Summed only when there is a quota (the realm+status index).
+ */
+export async function recordingStorage(db: D1Database, realm: string): Promise<{ quota_mb: number; used_bytes: number }> {
+  const row = await db
+    .prepare(
+      `SELECT r.csm_storage_quota_mb AS quota_mb,
+         CASE WHEN r.csm_storage_quota_mb > 0 THEN (
+           SELECT COALESCE(SUM(CASE WHEN c.status = 'complete' THEN c.size
+             ELSE MAX(c.expected_size, (SELECT COALESCE(SUM(p.size), 0) FROM csm_recording_part p WHERE p.recording_id = c.id)) END), 0)
+           FROM csm_recording c WHERE c.realm = r.code AND c.status IN ('complete', 'recording', 'assembling')
+         ) ELSE 0 END AS used_bytes
+       FROM realm r WHERE r.code = ?`,
+    )
+    .bind(realm)
+    .first<{ quota_mb: number; used_bytes: number }>()
+  return { quota_mb: Number(row?.quota_mb ?? 0), used_bytes: Number(row?.used_bytes ?? 0) }
+}

@@ -120,6 +120,7 @@ const declared: RealmTab[] = [
       'csm_vod_slot_bucket',
       'csm_spa_url',
       'csm_player_controls_list',
+      'csm_storage_quota_mb',
     ],
   },
   { id: 'feed', fields: ['feed_enabled', 'feed_moderated', 'feed_max_pinned'] },

@@ -57,6 +57,8 @@ const realmFields = {
   csm_must_record: { def: { type: 'bool' }, schema: bool },
   csm_spa_url: { def: { type: 'text' }, schema: url },
   csm_vod_slot_bucket: { def: { type: 'int' }, schema: int(1, 3600) },
+  /** Storage quota of the realm's recordings in MB (issue 15, seed 002 §8); 0 = no quota. */
+  csm_storage_quota_mb: { def: { type: 'int' }, schema: int(0, 100_000_000) },
   tms_enable: { def: { type: 'bool' }, schema: bool },
   tms_spa_url: { def: { type: 'text' }, schema: url },
   tms_task_expire_offset_days: { def: { type: 'int' }, schema: int(0, 3650) },

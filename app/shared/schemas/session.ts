@@ -93,29 +93,31 @@ export type SessionDetail = SessionItem & {
   video: { status: string; duration_seconds: number; size: number; video_codec: string; audio_codec: string; reason: string } | null
 }
 
+/** A session's own fields, as session/create and session/edit take them. */
+const Title = v.pipe(v.string('validation.required'), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(200, 'validation.max_length'))
+const CategoryIds = v.pipe(
+  v.array(v.pipe(v.string(), v.trim(), v.regex(/^[\w-]{1,64}$/, 'validation.id'))),
+  v.maxLength(20, 'validation.max_items'),
+  v.check((ids) => new Set(ids).size === ids.length, 'validation.duplicate'),
+)
+const ReferenceDate = v.pipe(
+  v.string('validation.required'),
+  v.isoDate('validation.date'),
+  // A day of the calendar (isoDate takes 2026-02-30).
+  v.check((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'validation.date'),
+)
+
 /**
  * `POST /api/csm/recording/upload` (session/create, issue 15): a session made by hand around a recording uploaded to
  * it — its metadata, where it belongs (a channel or a room of the realm), and the file's declared type and size (the
  * upload then goes through the recording's parts; the file is validated on its own container once complete).
  */
 export const SessionUpload = v.object({
-  title: v.pipe(v.string('validation.required'), v.trim(), v.minLength(2, 'validation.min_length'), v.maxLength(200, 'validation.max_length')),
+  title: Title,
   target: v.picklist(['channel', 'room'] as const, 'validation.picklist'),
   target_id: v.pipe(v.string('validation.required'), v.trim(), v.regex(/^[\w-]{1,64}$/, 'validation.required')),
-  category_ids: v.optional(
-    v.pipe(
-      v.array(v.pipe(v.string(), v.trim(), v.regex(/^[\w-]{1,64}$/, 'validation.id'))),
-      v.maxLength(20, 'validation.max_items'),
-      v.check((ids) => new Set(ids).size === ids.length, 'validation.duplicate'),
-    ),
-    [],
-  ),
-  reference_date: v.pipe(
-    v.string('validation.required'),
-    v.isoDate('validation.date'),
-    // A day of the calendar (isoDate takes 2026-02-30).
-    v.check((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'validation.date'),
-  ),
+  category_ids: v.optional(CategoryIds, []),
+  reference_date: ReferenceDate,
   extra: v.optional(ExtraValues, {}),
   mime: v.picklist(UPLOAD_MIME_TYPES, 'validation.csm.upload_type'),
   size: v.pipe(
@@ -126,3 +128,50 @@ export const SessionUpload = v.object({
   ),
 })
 export type SessionUpload = v.InferOutput<typeof SessionUpload>
+
+/**
+ * `PUT /api/csm/session/{id}` (session/edit, issue 15): the session's title, categories, reference date and extra
+ * fields (the realm's extra fields of sessions, checked as session/create checks them). Each is optional: only the
+ * fields sent change; `extra`, when sent, is the whole set of values.
+ */
+export const SessionEdit = v.object({
+  title: v.optional(Title),
+  category_ids: v.optional(CategoryIds),
+  reference_date: v.optional(ReferenceDate),
+  extra: v.optional(ExtraValues),
+})
+export type SessionEdit = v.InferOutput<typeof SessionEdit>
+
+/** A rerecord's justification (seed 002 §4: required), kept in the audit record. */
+export const SESSION_JUSTIFICATION_MAX = 1000
+export const SessionRerecord = v.object({
+  justification: v.pipe(
+    v.string('validation.required'),
+    v.trim(),
+    v.minLength(1, 'validation.required'),
+    v.maxLength(SESSION_JUSTIFICATION_MAX, 'validation.max_length'),
+  ),
+})
+export type SessionRerecord = v.InferOutput<typeof SessionRerecord>
+
+/**
+ * The lifecycle moves of a session (issue 15, seed 002 §3–§4), from which statuses each is allowed:
+ * - publish: a session whose video is there (`video_status` processed, complete or partial) waiting for publication
+ *   (pending), unpublished, or finished;
+ * - unpublish: a published one;
+ * - rerecord: any session whose live part is over (pending, published, unpublished, finished) — not one still being
+ *   created or recorded (created, started), nor one already waiting for its re-recording (rerecord).
+ */
+export const SESSION_MOVES = {
+  publish: ['pending', 'unpublished', 'finished'],
+  unpublish: ['published'],
+  rerecord: ['pending', 'published', 'unpublished', 'finished'],
+} as const satisfies Record<string, readonly (typeof SESSION_STATUSES)[number][]>
+export type SessionMove = keyof typeof SESSION_MOVES
+/** The video statuses a session can be published with (there is a file to watch). */
+export const PUBLISHABLE_VIDEO: readonly string[] = ['processed', 'complete', 'partial']
+
+/** Whether `move` is allowed for a session in this status with this video status. */
+export function sessionMoveAllowed(move: SessionMove, s: { status: string; video_status: string }): boolean {
+  return (SESSION_MOVES[move] as readonly string[]).includes(s.status) && (move !== 'publish' || PUBLISHABLE_VIDEO.includes(s.video_status))
+}

@@ -29,6 +29,7 @@ import {
   type RecordingRow,
   type RecordingTarget,
 } from '../../db/csm-recording'
+import { recordingStorage } from '../../db/csm-session'
 import { liveRoomState } from '../../db/room-live'
 import type { Auth } from '../../db/sessions'
 import { ApiError, apiError } from '../../lib/errors'
@@ -111,6 +112,18 @@ async function recordingAccess(db: D1Database, auth: Auth, target: RecordingTarg
   }
 }
 
+/**
+ * Seed 002 §8 "No space to store the videos": a new recording is refused (422 `storage_full`, value the quota in MB)
+ * when the realm has a storage quota (`csm_storage_quota_mb`) and what its recordings hold plus `declared` bytes (an
+ * upload's size; a live recording's is unknown, so it needs the realm not to be full) would pass it.
+ */
+async function assertStorageRoom(db: D1Database, realm: string, declared: number, field: string): Promise<void> {
+  const { quota_mb, used_bytes } = await recordingStorage(db, realm)
+  const quota = quota_mb * 1024 * 1024
+  if (quota > 0 && (declared > 0 ? used_bytes + declared > quota : used_bytes >= quota))
+    throw apiError(422, 'storage_full', 'No space to store the videos.', field, quota_mb)
+}
+
 /** The caller's own recording, or 404 (another realm's, unknown) / 403 (someone else's). */
 async function ownRecording(c: Ctx, auth: Auth): Promise<RecordingRow> {
   const id = pathParam(c, 'id')
@@ -162,6 +175,7 @@ export const recording = new Hono<AppEnv>()
       if (access.cause === 'not_recorder') throw apiError(403, 'not_recorder', 'Only a recorder or a moderator records here.', 'id', body.id)
       if (access.cause === 'not_recorded') throw apiError(409, 'not_recorded', 'This channel or room does not record its sessions.', 'id', body.id)
       if (access.cause === 'recording_disabled') throw apiError(409, 'recording_disabled', 'The realm does not record these sessions.', 'target', body.target)
+      await assertStorageRoom(db, auth.realm, 0, 'target')
       const id = crypto.randomUUID()
       const key = `recordings/${auth.realm}/${id}.${body.mime.includes('matroska') ? 'mkv' : 'webm'}`
       const upload = await c.env.FILES.createMultipartUpload(key, { httpMetadata: { contentType: body.mime.split(';')[0] } })
@@ -203,6 +217,7 @@ export const recording = new Hono<AppEnv>()
       if (unknown.length) throw apiError(422, 'category_not_found', 'No such session category.', 'category_ids', unknown)
       const extraErrors = await checkExtraFields(db, auth.realm, 'session', body.extra)
       if (extraErrors.length) throw new ApiError(422, extraErrors)
+      await assertStorageRoom(db, auth.realm, body.size, 'size')
       const id = crypto.randomUUID()
       const ext = { 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm', 'video/x-matroska': 'mkv' }[body.mime]
       const key = `recordings/${auth.realm}/${id}.${ext}`

@@ -10,14 +10,23 @@ import type { FieldSpec } from '~/lib/form-fields'
 export type Option = { value: string; label: string }
 
 export function uploadFields(places: Option[], categories: Option[], extra: FieldSpec[]): FieldSpec[] {
+  const [title, ...rest] = sessionFields(categories, extra)
+  return [
+    title,
+    { name: 'target_id', label: 'session.create.place', kind: 'select', required: true, options: places },
+    ...rest,
+    { name: 'mime', label: 'session.create.file', kind: 'text', required: true },
+    { name: 'size', label: 'session.create.file', kind: 'number' },
+  ]
+}
+
+/** A session's own fields (session/create and session/edit): title, categories, reference date, the realm's extra fields. */
+export function sessionFields(categories: Option[], extra: FieldSpec[]): FieldSpec[] {
   return [
     { name: 'title', label: 'resources.csm_session.fields.title', kind: 'text', required: true },
-    { name: 'target_id', label: 'session.create.place', kind: 'select', required: true, options: places },
     ...(categories.length ? [{ name: 'category_ids', label: 'session.create.categories', kind: 'checkboxes' as const, options: categories }] : []),
     { name: 'reference_date', label: 'resources.csm_session.fields.reference_date', kind: 'date', required: true },
     ...extra,
-    { name: 'mime', label: 'session.create.file', kind: 'text', required: true },
-    { name: 'size', label: 'session.create.file', kind: 'number' },
   ]
 }
 

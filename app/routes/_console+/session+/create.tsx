@@ -336,7 +336,7 @@ function FileField({ chosen, onChoose }: { chosen: { mime: string; size: number 
           <input type="hidden" name="mime" value={chosen?.mime ?? ''} />
           <input type="hidden" name="size" value={chosen ? String(chosen.size) : ''} />
           {sizeError ? (
-            <p className="field-error" id={size.errorId}>
+            <p className="error" id={size.errorId}>
               {errorText(t, decodeError(sizeError))}
             </p>
           ) : null}

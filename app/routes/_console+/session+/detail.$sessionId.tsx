@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,14 +8,19 @@ import { formatTime } from '~/lib/format'
 import { calendarDay } from '~/lib/list-format'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
+import { SessionLifecycle } from './__session-lifecycle'
+import { sessionLifecycleAction } from './__session-lifecycle.server'
 
 export const handle = { title: 'pages.session.detail' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { api } = await requireRoute(request, context, 'session.detail')
+  const { api, user } = await requireRoute(request, context, 'session.detail')
   const session = await orErrorResponse(apiData(api.csm.session[':id'].$get({ param: { id: params.sessionId ?? '' }, query: {} })))
-  return { session }
+  return { session, can: { edit: Boolean(user.permissions.csm_session_edit), rerecord: Boolean(user.permissions.csm_session_rerecord) } }
 }
+
+/** Publish, unpublish, rerecord (issue 15, __session-lifecycle.server.ts). */
+export const action = ({ request, context, params }: ActionFunctionArgs) => sessionLifecycleAction(request, context, params.sessionId ?? '')
 
 /** Seconds as h:mm:ss (m:ss under an hour). */
 function duration(seconds: number): string {
@@ -26,9 +31,9 @@ function duration(seconds: number): string {
   return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`
 }
 
-/** A session, read only (issue 15 `session/detail/{sessionId}`): its metadata, its metrics (seed 002 §3) and its video. */
+/** A session (issue 15 `session/detail/{sessionId}`): its lifecycle actions, its metadata, its metrics (seed 002 §3) and its video. */
 export default function SessionDetailRoute() {
-  const { session: s } = useLoaderData<typeof loader>()
+  const { session: s, can } = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation()
   const clock = useClock()
   const n = (v: number) => new Intl.NumberFormat(i18n.language).format(v)
@@ -53,6 +58,8 @@ export default function SessionDetailRoute() {
           {t('tms.form.back')}
         </Link>
       </div>
+
+      <SessionLifecycle session={s} can={can} />
 
       <section className="card" aria-labelledby="session-facts">
         <h2 id="session-facts">{t('session.detail.metadata')}</h2>
