@@ -106,6 +106,25 @@ describe('accessibility (axe-core)', () => {
     const chosen = required.map((root) => categories.find((c) => c.parent_id === root && c.selectable)!.id)
     const task = await api<{ id: string }>('POST', 'tms/task', { model_id: model.id, rooms: [room.id], categories: chosen })
     concrete.set('tms.token.edit', samplePath(routeOf('tms.token.edit'), { roomName: room.name, taskId: task.id }))
+    // A delivered answer, so the correction screen is audited whatever ran before: a student of the room delivers a
+    // task of its own (without a token).
+    const nick = `aluno-axe-${crypto.randomUUID().slice(0, 6)}`
+    await api('POST', 'mas/user', { nick, name: 'Aluno Axe', password: 'senha-axe-1234', roles: [] })
+    await api('POST', `room/room/${room.id}/member`, { nick })
+    const open = await api<{ id: string; questions: { id: string; options: { id: string; answer: boolean }[] }[] }>('POST', 'tms/model', {
+      title: 'Modelo axe entregue',
+      questions: [validQuestion('single')],
+    })
+    const delivered = await api<{ id: string }>('POST', 'tms/task', { model_id: open.id, rooms: [room.id], categories: chosen })
+    const student = await realmApi('demo', nick, 'senha-axe-1234')
+    const { receipt } = await student<{ receipt: string }>('POST', `tms/answer-student/${delivered.id}/open`, {})
+    const [question] = open.questions
+    const answer = await student<{ id: string }>('POST', `tms/answer-student/${delivered.id}/deliver`, {
+      answer_id: crypto.randomUUID(),
+      receipt,
+      answers: { [question.id]: { option: question.options.find((o) => o.answer)!.id } },
+    })
+    concrete.set('tms.task.correct', samplePath(routeOf('tms.task.correct'), { taskId: delivered.id, answerId: answer.id }))
     // A persona with a dialog, and an assistant on it: their lists then link their edit screens.
     const persona = await api<{ id: string }>('POST', 'personai/persona', { name: `Persona axe ${crypto.randomUUID().slice(0, 6)}` })
     await api('POST', `personai/persona/${persona.id}/dialog`, { type: 'conversation', name: 'Axe', questions: ['Pergunta axe'], answers: [] })
