@@ -128,9 +128,22 @@ describe('who may watch', () => {
     const channel = `ch${crypto.randomUUID().slice(0, 8)}`
     const at = new Date().toISOString()
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO channel (id, realm, name, owner, created_at, updated_at) VALUES (?, 'demo', ?, '', ?, ?)").bind(channel, `Canal ${channel}`, at, at),
-      env.DB.prepare("INSERT INTO channel_member (realm, channel_id, nick, permission, added_at) VALUES ('demo', ?, ?, 'mobile', ?)").bind(channel, member.nick, at),
-      env.DB.prepare("INSERT INTO channel_member (realm, channel_id, nick, permission, added_at) VALUES ('demo', ?, ?, 'banned', ?)").bind(channel, banned.nick, at),
+      env.DB.prepare("INSERT INTO channel (id, realm, name, owner, created_at, updated_at) VALUES (?, 'demo', ?, '', ?, ?)").bind(
+        channel,
+        `Canal ${channel}`,
+        at,
+        at,
+      ),
+      env.DB.prepare("INSERT INTO channel_member (realm, channel_id, nick, permission, added_at) VALUES ('demo', ?, ?, 'mobile', ?)").bind(
+        channel,
+        member.nick,
+        at,
+      ),
+      env.DB.prepare("INSERT INTO channel_member (realm, channel_id, nick, permission, added_at) VALUES ('demo', ?, ?, 'banned', ?)").bind(
+        channel,
+        banned.nick,
+        at,
+      ),
     ])
     const s = await watchable()
     await env.DB.batch([
@@ -225,7 +238,14 @@ describe('watch slots', () => {
     await expectEnvelope(await report(s.id, ana.token, [1.5]), 400)
     await expectEnvelope(await report(s.id, ana.token, ['1']), 400)
     await expectEnvelope(await report(s.id, ana.token, []), 400)
-    await expectEnvelope(await report(s.id, ana.token, Array.from({ length: 201 }, () => 0)), 400)
+    await expectEnvelope(
+      await report(
+        s.id,
+        ana.token,
+        Array.from({ length: 201 }, () => 0),
+      ),
+      400,
+    )
     await expectEnvelope(await api(DEMO, `/csm/session/${s.id}/watch`, { method: 'POST', token: ana.token, json: { other: 1 } }), 400)
     await expectEnvelope(await report('bad id!', ana.token, [0]), 400)
     const staff = await userWith('demo', ['csm_session_get'])

@@ -1,4 +1,6 @@
-import type { WatchAggregate, WatchProgress, Watcher, WatchableSession } from '#shared/schemas/csm-watch'
+import { percentOf, type WatchAggregate, type Watcher, type WatchableSession } from '#shared/schemas/csm-watch'
+
+export { progressOf } from '#shared/schemas/csm-watch'
 
 /**
  * Watching recorded sessions (issue 15, migration 0056): which slots of a session's video each user watched. A slot is
@@ -68,16 +70,15 @@ export async function watchTarget(db: D1Database, realm: string, sessionId: stri
 /** How many slots a video of `duration` seconds has. */
 export const slotCount = (duration: number, bucket: number) => Math.max(1, Math.ceil(duration / bucket))
 
-/** Watched seconds as a percentage of the duration, two decimals. */
-export const percentOf = (seconds: number, duration: number) => (duration > 0 ? Math.round((seconds / duration) * 10_000) / 100 : 0)
-
 /**
  * Stores the slots `nick` watched (a slot already stored is ignored) and fixes the session's slot length at its first
  * report. One batch: the bucket, then the rows (one statement over a JSON array, whatever the number of slots).
  */
 export function recordWatchStatements(db: D1Database, realm: string, t: WatchTarget, nick: string, slots: number[], at: string): D1PreparedStatement[] {
   return [
-    ...(t.bucket_open ? [db.prepare('UPDATE csm_session SET watch_bucket = ? WHERE realm = ? AND id = ? AND watch_bucket = 0').bind(t.bucket, realm, t.id)] : []),
+    ...(t.bucket_open
+      ? [db.prepare('UPDATE csm_session SET watch_bucket = ? WHERE realm = ? AND id = ? AND watch_bucket = 0').bind(t.bucket, realm, t.id)]
+      : []),
     db
       .prepare('INSERT OR IGNORE INTO csm_watch (session_id, nick, slot, realm, watched_at) SELECT ?, ?, value, ?, ? FROM json_each(?)')
       .bind(t.id, nick, realm, at, JSON.stringify(slots)),
@@ -91,12 +92,6 @@ export async function watchedSlots(db: D1Database, realm: string, sessionId: str
     .bind(sessionId, nick, realm)
     .all<{ slot: number }>()
   return results.map((r) => r.slot)
-}
-
-/** Progress from watched slot indexes (the last slot capped at the duration). */
-export function progressOf(slots: number[], bucket: number, duration: number): WatchProgress {
-  const seconds = slots.reduce((n, s) => n + Math.max(0, Math.min(bucket, duration - s * bucket)), 0)
-  return { slots: slots.length, watched_seconds: seconds, percent: percentOf(seconds, duration) }
 }
 
 /** The published sessions with a video that `nick` may watch (newest reference date first, at most 200), with their progress. */
@@ -172,7 +167,9 @@ export async function sessionWatchers(
          ORDER BY p.watched_seconds DESC, p.nick LIMIT ?5 OFFSET ?6`,
       )
       .bind(realm, t.id, t.bucket, t.duration_seconds, limit, (page - 1) * limit),
-    db.prepare(`SELECT COUNT(*) AS viewers, COALESCE(SUM(watched_seconds), 0) AS watched_seconds FROM (${perUser})`).bind(realm, t.id, t.bucket, t.duration_seconds),
+    db
+      .prepare(`SELECT COUNT(*) AS viewers, COALESCE(SUM(watched_seconds), 0) AS watched_seconds FROM (${perUser})`)
+      .bind(realm, t.id, t.bucket, t.duration_seconds),
   ])
   const viewers = Number(total.results[0]?.viewers ?? 0)
   const sum = Number(total.results[0]?.watched_seconds ?? 0)

@@ -17,9 +17,9 @@ export function byteRange(header: string | null | undefined, size: number): Byte
     return { offset: size - length, length }
   }
   const start = Number(m[1])
+  if (start >= size) return 'unsatisfiable'
   const end = m[2] === '' ? size - 1 : Number(m[2])
   if (end < start) return null
-  if (start >= size) return 'unsatisfiable'
   return { offset: start, length: Math.min(end, size - 1) - start + 1 }
 }
 

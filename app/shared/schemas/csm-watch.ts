@@ -11,7 +11,14 @@ export const WATCH_MAX_SLOTS = 200
 /** The slot indexes watched since the last report (0-based; each below the video's slot count, checked on the server). */
 export const WatchReport = v.object({
   slots: v.pipe(
-    v.array(v.pipe(v.number('validation.integer'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(100_000, 'validation.max_value'))),
+    v.array(
+      v.pipe(
+        v.number('validation.integer'),
+        v.integer('validation.integer'),
+        v.minValue(0, 'validation.min_value'),
+        v.maxValue(100_000, 'validation.max_value'),
+      ),
+    ),
     v.minLength(1, 'validation.min_items'),
     v.maxLength(WATCH_MAX_SLOTS, 'validation.max_items'),
   ),
@@ -30,6 +37,20 @@ export const WatchersQuery = v.object({
 
 /** One person's progress on one video. */
 export type WatchProgress = { slots: number; watched_seconds: number; percent: number }
+
+/** Watched seconds as a percentage of the duration, two decimals. */
+export const percentOf = (seconds: number, duration: number) => (duration > 0 ? Math.round((seconds / duration) * 10_000) / 100 : 0)
+
+/** Progress from watched slot indexes: `bucket` seconds each, the last capped at the duration (as the server counts). */
+export function progressOf(slots: Iterable<number>, bucket: number, duration: number): WatchProgress {
+  let count = 0
+  let seconds = 0
+  for (const s of slots) {
+    count++
+    seconds += Math.max(0, Math.min(bucket, duration - s * bucket))
+  }
+  return { slots: count, watched_seconds: seconds, percent: percentOf(seconds, duration) }
+}
 
 /** A published session a student may watch (`GET /api/csm/session/watchable`). */
 export type WatchableSession = WatchProgress & {

@@ -2,11 +2,12 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
+import { SessionWatchers } from '~/components/session/session-watchers'
 import { RouteError } from '~/components/shell/route-error'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
-import { formatTime } from '~/lib/format'
+import { clockDuration as duration, formatTime } from '~/lib/format'
 import { calendarDay } from '~/lib/list-format'
-import { apiData, orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse, orNull } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 
 export const handle = { title: 'pages.session.detail' }
@@ -14,21 +15,17 @@ export const handle = { title: 'pages.session.detail' }
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api } = await requireRoute(request, context, 'session.detail')
   const session = await orErrorResponse(apiData(api.csm.session[':id'].$get({ param: { id: params.sessionId ?? '' }, query: {} })))
-  return { session }
-}
-
-/** Seconds as h:mm:ss (m:ss under an hour). */
-function duration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds))
-  const h = Math.floor(s / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`
+  // Who watched (issue 15): null when the session has no video to watch.
+  const wp = new URL(request.url).searchParams.get('watchers_page') ?? ''
+  const watchers = await orNull(
+    apiData(api.csm.session[':id'].watchers.$get({ param: { id: session.id }, query: { page: /^[1-9]\d{0,4}$/.test(wp) ? wp : undefined } })),
+  )
+  return { session, watchers }
 }
 
 /** A session, read only (issue 15 `session/detail/{sessionId}`): its metadata, its metrics (seed 002 §3) and its video. */
 export default function SessionDetailRoute() {
-  const { session: s } = useLoaderData<typeof loader>()
+  const { session: s, watchers } = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation()
   const clock = useClock()
   const n = (v: number) => new Intl.NumberFormat(i18n.language).format(v)
@@ -151,6 +148,8 @@ export default function SessionDetailRoute() {
           <p className="hint">{t(`live.session.video_status.${s.video_status}`)}</p>
         )}
       </section>
+
+      <SessionWatchers page={watchers} />
     </>
   )
 }
