@@ -84,10 +84,13 @@ export default function MobileSessionPlayerRoute() {
     }
   }, [flush, player.bucket])
 
-  /** The slot under the playback position counts as watched (not while seeking through). */
+  /**
+   * The slot under the playback position counts as watched. The element fires `timeupdate` while playing and once
+   * where a seek lands (not for the positions a seek passes over).
+   */
   const onTime = () => {
     const el = video.current
-    if (!el || el.seeking) return
+    if (!el) return
     const slot = Math.floor(el.currentTime / player.bucket)
     if (slot < 0 || slot >= player.slot_count || watched.has(slot)) return
     pending.current.add(slot)

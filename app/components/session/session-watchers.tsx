@@ -34,34 +34,32 @@ export function SessionWatchers({ page }: { page: WatchersPage | null }) {
           </dl>
           <p className="hint">{t('session.watchers.bucket', { bucket: page.aggregate.bucket })}</p>
           {page.items.length ? (
-            <div className="table-wrap">
-              <table className="table" aria-labelledby="session-watchers">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('session.watchers.student')}</th>
-                    <th scope="col" className="align-right">
-                      {t('session.watchers.time')}
-                    </th>
-                    <th scope="col" className="align-right">
-                      {t('session.watchers.percent')}
-                    </th>
+            <table className="table" aria-labelledby="session-watchers">
+              <thead>
+                <tr>
+                  <th scope="col">{t('session.watchers.student')}</th>
+                  <th scope="col" className="align-right">
+                    {t('session.watchers.time')}
+                  </th>
+                  <th scope="col" className="align-right">
+                    {t('session.watchers.percent')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((w) => (
+                  <tr key={w.nick} data-watcher={w.nick}>
+                    <td>
+                      {w.name || w.nick} <span className="hint">({w.nick})</span>
+                    </td>
+                    <td className="align-right">{clockDuration(w.watched_seconds)}</td>
+                    <td className="align-right" data-percent={w.percent}>
+                      {n.format(w.percent)}%
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((w) => (
-                    <tr key={w.nick} data-watcher={w.nick}>
-                      <td>
-                        {w.name || w.nick} <span className="hint">({w.nick})</span>
-                      </td>
-                      <td className="align-right">{clockDuration(w.watched_seconds)}</td>
-                      <td className="align-right" data-percent={w.percent}>
-                        {n.format(w.percent)}%
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </table>
           ) : (
             <p className="hint">{t('session.watchers.empty')}</p>
           )}
