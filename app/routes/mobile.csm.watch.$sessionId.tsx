@@ -1,15 +1,16 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { WATCH_MAX_SLOTS, progressOf } from '#shared/schemas/csm-watch'
+import { WATCH_MAX_SLOTS, progressOf, type WatchPlayer } from '#shared/schemas/csm-watch'
 import { Id } from '#shared/schemas/tms/common'
 import { MobileCsmError, realmQuery, withQuery } from '~/components/session/mobile-csm'
+import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
 import { clockDuration } from '~/lib/format'
 import { apiData, orErrorResponse } from '~/server/api.server'
-import { mobileUser } from '~/server/mobile-session.server'
+import { mobileSignin, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
@@ -26,7 +27,7 @@ export const handle = { title: 'mobile.csm.title' }
  * watch. The `<video>` streams `/mobile/csm/video/{id}` (range requests, so seeking works) with the realm's
  * `csm.player.attributes.controlsList`; the slots (of the session's slot length) the student plays are reported to
  * `/mobile/csm/report/{id}` every slot period and when the page is hidden or closed (`fetch` keepalive), so a
- * closed tab keeps its progress. Without a mobile session it goes to the list's sign-in.
+ * closed tab keeps its progress. Without a mobile session it shows the mobile sign-in, which comes back here.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requirePublicRoute(request, context)
@@ -35,14 +36,43 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = v.safeParse(Id, params.sessionId ?? '')
   if (!id.success) throw new Response(null, { status: 404 })
   const query = realmQuery(request)
+  const brand = { name: realm.config.name, logo_url: realm.config.logo_url }
   const session = await mobileUser(request, context, realm)
-  if (session.state !== 'user') throw redirect(withQuery('/mobile/csm', query))
+  // Signed out (or the session ended): the mobile sign-in, back to this player after it.
+  if (session.state !== 'user') return data({ brand, query, id: id.output, player: null }, { headers: { 'Cache-Control': 'no-store' } })
   const player = await orErrorResponse(apiData(session.api.csm.session[':id'].player.$get({ param: { id: id.output } })))
-  return data({ brand: { name: realm.config.name, logo_url: realm.config.logo_url }, query, player }, { headers: { 'Cache-Control': 'no-store' } })
+  return data({ brand, query, id: id.output, player }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+/** `?intent=signin`: the mobile sign-in (the same session as the list's and the feed's), answered back here. */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  await requirePublicRoute(request, context)
+  const realm = await getRealmContext(request, context)
+  const id = v.safeParse(Id, params.sessionId ?? '')
+  if (!realm.config || !realm.code || !id.success) throw new Response(null, { status: 404 })
+  if (new URL(request.url).searchParams.get('intent') !== 'signin') throw new Response(null, { status: 400 })
+  return mobileSignin(request, context, { ...realm, code: realm.code }, withQuery(`/mobile/csm/watch/${id.output}`, realmQuery(request)))
 }
 
 export default function MobileSessionPlayerRoute() {
-  const { brand, query, player } = useLoaderData<typeof loader>()
+  const d = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  if (d.player) return <Player brand={d.brand} query={d.query} player={d.player} />
+  return (
+    <div className="mobile">
+      <header className="mobile-bar">
+        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+        <h1>{t('mobile.csm.title')}</h1>
+        <span />
+      </header>
+      <main className="mobile-content" id="main">
+        <MobileSigninForm action={withQuery(`/mobile/csm/watch/${d.id}`, d.query, 'intent=signin')} title={t('mobile.csm.signin_title')} />
+      </main>
+    </div>
+  )
+}
+
+function Player({ brand, query, player }: { brand: { name: string; logo_url: string }; query: string; player: WatchPlayer }) {
   const { t, i18n } = useTranslation()
   const video = useRef<HTMLVideoElement>(null)
   const [watched, setWatched] = useState(() => new Set(player.watched))

@@ -22,7 +22,6 @@ const PERIOD_MS = Number(process.env.BENCH_WATCH_PERIOD_MS ?? 10_000)
 const ROUNDS = Number(process.env.BENCH_WATCH_ROUNDS ?? 3)
 const VIDEO_SECONDS = 3600
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** `sql` run on the server's local D1 (`wrangler d1 execute --local`: safe beside the running server). */
