@@ -89,3 +89,12 @@ export function zoneName(clock: Clock = DEFAULT_CLOCK, at = new Date()): string 
     .find((p) => p.type === 'timeZoneName')?.value
   return long && long !== clock.timeZone ? `${long} (${clock.timeZone})` : clock.timeZone
 }
+
+/** Seconds as h:mm:ss (m:ss under an hour): a video's length or time watched. */
+export function clockDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`
+}

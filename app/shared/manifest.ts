@@ -208,6 +208,7 @@ export const ROUTES: RouteEntry[] = [
   route('public.deeplink', '/deeplink', {}, 'pages.public.deeplink', { public: true }),
   route('public.deeplink.app', '/deeplink/app', {}, 'pages.public.deeplink', { public: true }),
   route('public.mobile.csm', '/mobile/csm', {}, 'pages.public.mobile.csm', { public: true }),
+  route('public.mobile.csm.watch', '/mobile/csm/watch/:sessionId', {}, 'pages.public.mobile.csm', { public: true }),
   route('public.mobile.tms', '/mobile/tms', {}, 'pages.public.mobile.tms', { public: true }),
   route('public.mobile.tms.apply', '/mobile/tms/task/:taskId/apply', {}, 'pages.public.mobile.tms.apply', { public: true }),
   route('public.mobile.tms.visualize', '/mobile/tms/task/:taskId/:answerId/visualize', {}, 'pages.public.mobile.tms.visualize', { public: true }),

@@ -5,6 +5,8 @@ export interface BenchContext {
   serverPid: number
   /** Port of the PartyKit dev server (the live parties). */
   partyPort: number
+  /** The server's state directory (local D1/R2), for a bench that seeds rows no API makes in bulk. */
+  state: string
 }
 
 export interface Scenario {

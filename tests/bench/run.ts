@@ -33,7 +33,7 @@ try {
       .join(', ')}): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
   const server = await startServer({ state })
-  const ctx: BenchContext = { base: (host: string) => `http://${host}:${server.port}`, serverPid: server.pid, partyPort: server.partyPort }
+  const ctx: BenchContext = { base: (host: string) => `http://${host}:${server.port}`, serverPid: server.pid, partyPort: server.partyPort, state }
   const all: Result[] = []
   try {
     const only = process.env.BENCH_ONLY

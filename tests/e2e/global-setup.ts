@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startCallsApi } from '../support/calls-api'
 import { startIssuer } from '../support/oidc-issuer'
@@ -8,6 +11,8 @@ declare module 'vitest' {
     port: number
     partyPort: number
     oidcIssuer: string
+    /** The server's state directory (D1, R2), for a test that must set what no API sets yet (tests/e2e/d1.ts). */
+    stateDir: string
   }
 }
 
@@ -24,14 +29,18 @@ export default async function setup(project: TestProject) {
   const calls = await startCallsApi('e2e-calls-app', 'e2e-calls-secret')
   // A live session ends this long after its last participant left (15 s in a real run): the party tests watch a
   // session end and its metrics reach the realm API without waiting 15 s each time.
+  const stateDir = mkdtempSync(join(tmpdir(), 'console-e2e-'))
   const server = await startServer({
+    state: stateDir,
     env: { LIVE_END_GRACE_MS: '3000', CALLS_APP_ID: 'e2e-calls-app', CALLS_APP_SECRET: 'e2e-calls-secret', CALLS_API_URL: calls.url },
   })
   project.provide('port', server.port)
   project.provide('partyPort', server.partyPort)
   project.provide('oidcIssuer', issuer.url)
+  project.provide('stateDir', stateDir)
   return async () => {
     await server.stop()
+    rmSync(stateDir, { recursive: true, force: true })
     await issuer.stop()
     await calls.stop()
   }

@@ -24,6 +24,14 @@ describe('session lifecycle', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title)
     const badge = page.locator('[data-status]').first()
     expect(await badge.getAttribute('data-status')).toBe('pending')
+    // The player streams the video with ranges (seeking works).
+    const player = page.getByLabel(pt['session.detail.player'])
+    expect(await player.getAttribute('src')).toBe(`/mobile/csm/video/${s.id}`)
+    const ranged = await page.evaluate(async (src) => {
+      const r = await fetch(src, { headers: { range: 'bytes=0-99' } })
+      return [r.status, r.headers.get('content-range')?.split('/')[0], (await r.arrayBuffer()).byteLength]
+    }, `/mobile/csm/video/${s.id}`)
+    expect(ranged).toEqual([206, 'bytes 0-99', 100])
     // Only what the status allows: publish, not unpublish.
     expect(await page.getByRole('button', { name: pt['session.life.unpublish'] }).count()).toBe(0)
 
@@ -56,6 +64,7 @@ describe('session lifecycle', () => {
     expect(await dialog.isVisible()).toBe(false)
     await expect.poll(() => badge.getAttribute('data-status')).toBe('rerecord')
     expect(await page.locator('[data-video-status]').getAttribute('data-video-status')).toBe('no_video')
+    expect(await player.count()).toBe(0)
     // Waiting for its re-recording: neither publish nor rerecord is offered.
     expect(await page.getByRole('button', { name: pt['session.life.publish'] }).count()).toBe(0)
     expect(await page.getByRole('button', { name: pt['session.life.rerecord'] }).count()).toBe(0)

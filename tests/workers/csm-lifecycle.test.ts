@@ -116,6 +116,17 @@ describe('rerecord', () => {
   it('schedules the re-recording: deletes the R2 file, the recording and its parts, keeps the metrics, audits the justification', async () => {
     const { realm, rerecorder } = await setup()
     const s = await withVideo(realm.code, 'published')
+    // A student had watched two slots of the video: that watch data goes with the video.
+    await env.DB.batch([
+      env.DB.prepare('UPDATE csm_session SET watch_bucket = 30 WHERE id = ?').bind(s.id),
+      ...[0, 1].map((slot) =>
+        env.DB.prepare("INSERT INTO csm_watch (session_id, nick, slot, realm, watched_at) VALUES (?, 'aluno', ?, ?, '2026-01-01T00:00:00Z')").bind(
+          s.id,
+          slot,
+          realm.code,
+        ),
+      ),
+    ])
     const res = await move(realm, rerecorder.token, s.id, 'rerecord', { justification: '  Audio was missing in the second half.  ' })
     expect(res.status, await res.clone().text()).toBe(200)
     expect(await res.json()).toEqual({ id: s.id, status: 'rerecord', video_status: 'no_video' })
@@ -123,6 +134,8 @@ describe('rerecord', () => {
     expect(await env.FILES.head(s.recording.r2_key)).toBeNull()
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM csm_recording WHERE session_id = ?').bind(s.id).first('n')).toBe(0)
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM csm_recording_part WHERE recording_id = ?').bind(s.recording.id).first('n')).toBe(0)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM csm_watch WHERE session_id = ?').bind(s.id).first('n')).toBe(0)
+    expect(await env.DB.prepare('SELECT watch_bucket FROM csm_session WHERE id = ?').bind(s.id).first('watch_bucket')).toBe(0)
     expect(await audits(realm.code, s.id)).toEqual([
       {
         actor: rerecorder.nick,

@@ -9,6 +9,7 @@ import { channel } from './channel/channel'
 import { live as channelLive } from './channel/live'
 import { recording as csmRecording } from './csm/recording'
 import { session as csmSession } from './csm/session'
+import { watch as csmWatch } from './csm/watch'
 import type { AppEnv } from './context'
 import { outbox } from './dev/outbox'
 import { chat as personaChat } from './personai/chat'
@@ -119,6 +120,8 @@ export function createApi() {
     // After the entities: `/channel/category` is the channel categories' declared API.
     .route('/channel/live', channelLive)
     .route('/csm/recording', csmRecording)
+    // Watching (issue 15): /watchable and /{id}/player|video|watch|watchers, before the sessions' crud.
+    .route('/csm/session', csmWatch)
     .route('/csm/session', csmSession)
     .route('/channel', channel)
     .route('/tms/token', token)

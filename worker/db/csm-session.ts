@@ -5,6 +5,7 @@
  * realm+reference_date index).
  */
 import type { SessionListFilter } from '#shared/schemas/session'
+import { deleteSessionWatchStatements } from './csm-watch'
 import type { Scope } from './entity-rows'
 
 export function sessionListScope(realm: string, f: SessionListFilter): Scope {
@@ -122,12 +123,14 @@ export function sessionMoveStatement(
 
 /**
  * The rows of a session's records: its recordings (`csm_recording`) and their parts. Derived data of the video
- * belongs here too — the watch data of issue 15's watching (its table is added by migration 0056) is deleted here.
+ * belongs here too: the watch data of issue 15 (`csm_watch`, migration 0056) is deleted with it.
  */
 export function deleteSessionRecordsStatements(db: D1Database, realm: string, sessionId: string): D1PreparedStatement[] {
   return [
     db.prepare('DELETE FROM csm_recording_part WHERE recording_id IN (SELECT id FROM csm_recording WHERE realm = ? AND session_id = ?)').bind(realm, sessionId),
     db.prepare('DELETE FROM csm_recording WHERE realm = ? AND session_id = ?').bind(realm, sessionId),
+    // What students watched of that video (csm_watch) and its slot length.
+    ...deleteSessionWatchStatements(db, realm, sessionId),
   ]
 }
 

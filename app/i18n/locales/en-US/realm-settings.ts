@@ -19,7 +19,7 @@ export default {
   'resources.realm.fields.csm_max_idle_time': 'Maximum idle time (s)',
   'resources.realm.fields.csm_must_record': 'Recording required',
   'resources.realm.fields.csm_spa_url': 'Sessions app address',
-  'resources.realm.fields.csm_vod_slot_bucket': 'VOD slot (minutes)',
+  'resources.realm.fields.csm_vod_slot_bucket': 'VOD slot (seconds)',
   'resources.realm.fields.csm_player_controls_list': 'Player controls',
   'resources.realm.fields.tms_enable': 'Task system on',
   'resources.realm.fields.tms_spa_url': 'Tasks app address',

@@ -44,6 +44,7 @@ export default {
   'session.detail.time_live': 'Time live',
   'session.detail.no_participants': 'No participant time was recorded for this session.',
   'session.detail.video': 'Video',
+  'session.detail.player': 'Recording player',
   'session.detail.recording': 'Recording',
   'session.detail.video_duration': 'Video duration',
   'session.detail.video_size': 'Size',

@@ -19,7 +19,7 @@ export default {
   'resources.realm.fields.csm_max_idle_time': 'Tiempo máximo inactivo (s)',
   'resources.realm.fields.csm_must_record': 'Grabación obligatoria',
   'resources.realm.fields.csm_spa_url': 'Dirección de la app de sesiones',
-  'resources.realm.fields.csm_vod_slot_bucket': 'Intervalo de VOD (minutos)',
+  'resources.realm.fields.csm_vod_slot_bucket': 'Intervalo de VOD (segundos)',
   'resources.realm.fields.csm_player_controls_list': 'Controles del reproductor',
   'resources.realm.fields.tms_enable': 'Sistema de tareas activo',
   'resources.realm.fields.tms_spa_url': 'Dirección de la app de tareas',

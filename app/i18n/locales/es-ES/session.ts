@@ -44,6 +44,7 @@ export default {
   'session.detail.time_live': 'Tiempo en directo',
   'session.detail.no_participants': 'No se registró tiempo de participantes en esta sesión.',
   'session.detail.video': 'Vídeo',
+  'session.detail.player': 'Reproductor de la grabación',
   'session.detail.recording': 'Grabación',
   'session.detail.video_duration': 'Duración del vídeo',
   'session.detail.video_size': 'Tamaño',

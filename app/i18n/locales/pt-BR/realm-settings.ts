@@ -19,7 +19,7 @@ export default {
   'resources.realm.fields.csm_max_idle_time': 'Tempo máximo ocioso (s)',
   'resources.realm.fields.csm_must_record': 'Gravação obrigatória',
   'resources.realm.fields.csm_spa_url': 'Endereço do aplicativo de sessões',
-  'resources.realm.fields.csm_vod_slot_bucket': 'Intervalo de VOD (minutos)',
+  'resources.realm.fields.csm_vod_slot_bucket': 'Intervalo de VOD (segundos)',
   'resources.realm.fields.csm_player_controls_list': 'Controles do player',
   'resources.realm.fields.tms_enable': 'Sistema de tarefas ativo',
   'resources.realm.fields.tms_spa_url': 'Endereço do aplicativo de tarefas',

@@ -44,6 +44,7 @@ export default {
   'session.detail.time_live': 'Tempo ao vivo',
   'session.detail.no_participants': 'Nenhum tempo de participante foi registrado nesta sessão.',
   'session.detail.video': 'Vídeo',
+  'session.detail.player': 'Reprodutor da gravação',
   'session.detail.recording': 'Gravação',
   'session.detail.video_duration': 'Duração do vídeo',
   'session.detail.video_size': 'Tamanho',

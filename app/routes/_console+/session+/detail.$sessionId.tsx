@@ -2,11 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Link, useLoaderData } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
+import { SessionWatchers } from '~/components/session/session-watchers'
 import { RouteError } from '~/components/shell/route-error'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
-import { formatTime } from '~/lib/format'
+import { clockDuration as duration, formatTime } from '~/lib/format'
 import { calendarDay } from '~/lib/list-format'
-import { apiData, orErrorResponse } from '~/server/api.server'
+import { apiData, orErrorResponse, orNull } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { SessionLifecycle } from './__session-lifecycle'
 import { sessionLifecycleAction } from './__session-lifecycle.server'
@@ -16,24 +17,20 @@ export const handle = { title: 'pages.session.detail' }
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'session.detail')
   const session = await orErrorResponse(apiData(api.csm.session[':id'].$get({ param: { id: params.sessionId ?? '' }, query: {} })))
-  return { session, can: { edit: Boolean(user.permissions.csm_session_edit), rerecord: Boolean(user.permissions.csm_session_rerecord) } }
+  // Who watched (issue 15): null when the session has no video to watch.
+  const wp = new URL(request.url).searchParams.get('watchers_page') ?? ''
+  const watchers = await orNull(
+    apiData(api.csm.session[':id'].watchers.$get({ param: { id: session.id }, query: { page: /^[1-9]\d{0,4}$/.test(wp) ? wp : undefined } })),
+  )
+  return { session, watchers, can: { edit: Boolean(user.permissions.csm_session_edit), rerecord: Boolean(user.permissions.csm_session_rerecord) } }
 }
 
 /** Publish, unpublish, rerecord (issue 15, __session-lifecycle.server.ts). */
 export const action = ({ request, context, params }: ActionFunctionArgs) => sessionLifecycleAction(request, context, params.sessionId ?? '')
 
-/** Seconds as h:mm:ss (m:ss under an hour). */
-function duration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds))
-  const h = Math.floor(s / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`
-}
-
 /** A session (issue 15 `session/detail/{sessionId}`): its lifecycle actions, its metadata, its metrics (seed 002 §3) and its video. */
 export default function SessionDetailRoute() {
-  const { session: s, can } = useLoaderData<typeof loader>()
+  const { session: s, can, watchers } = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation()
   const clock = useClock()
   const n = (v: number) => new Intl.NumberFormat(i18n.language).format(v)
@@ -135,6 +132,14 @@ export default function SessionDetailRoute() {
 
       <section className="card" aria-labelledby="session-video">
         <h2 id="session-video">{t('session.detail.video')}</h2>
+        {s.video?.status === 'complete' ? (
+          // Staff watch here without counting as viewers: the stream is the students' (range requests, so seeking
+          // works), the watch slots are reported by the mobile player only.
+          <div className="csm-player">
+            {/* eslint-disable-next-line jsx-a11y/media-has-caption -- a session's recording has no caption file (neither the recorder nor the upload makes one) */}
+            <video src={`/mobile/csm/video/${s.id}`} controls playsInline preload="metadata" aria-label={t('session.detail.player')} />
+          </div>
+        ) : null}
         {s.video ? (
           <dl className="facts">
             <dt>{t('resources.csm_session.fields.video_status')}</dt>
@@ -158,6 +163,8 @@ export default function SessionDetailRoute() {
           <p className="hint">{t(`live.session.video_status.${s.video_status}`)}</p>
         )}
       </section>
+
+      <SessionWatchers page={watchers} />
     </>
   )
 }
