@@ -1,4 +1,5 @@
 import { localFetch as fetch } from '../support/local-fetch'
+import { validQuestion } from '../support/tms-fixtures'
 import { BENCH_CLASS, BENCH_ROWS, benchStudentToken } from './seed'
 import type { BenchContext, Scenario } from './harness'
 
@@ -29,33 +30,8 @@ async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T
 }
 
-/** The exam: objective questions (scored on delivery) and a written answer. */
-const EXAM = [
-  {
-    type: 'single',
-    statement: '<p>Qual é a capital do Brasil?</p>',
-    score: 1,
-    shuffle: true,
-    options: [
-      { statement: '<p>Brasília</p>', answer: true },
-      { statement: '<p>Rio de Janeiro</p>', answer: false },
-      { statement: '<p>Salvador</p>', answer: false },
-    ],
-  },
-  {
-    type: 'multi',
-    statement: '<p>Quais são pares?</p>',
-    score: 2,
-    partial_score: true,
-    options: [
-      { statement: '<p>2</p>', answer: true },
-      { statement: '<p>4</p>', answer: true },
-      { statement: '<p>5</p>', answer: false },
-    ],
-  },
-  { type: 'order_sentences', statement: '<p>Ordene.</p>', score: 1, options: { sentences: ['Acordar', 'Escovar os dentes', 'Ir à escola'], incorrect: [] } },
-  { type: 'text', statement: '<p>Explique a fotossíntese.</p>', score: 2, options: { min_text_count: 1, max_text_count: 500 } },
-]
+/** The exam: objective questions (scored on delivery) and a written answer (at least 10 words). */
+const EXAM = (['single', 'multi', 'order_sentences', 'text'] as const).map(validQuestion)
 
 interface Question {
   id: string
@@ -89,8 +65,8 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
           .options.filter((o) => o.answer)
           .map((o) => o.id),
       },
-      [byType('order_sentences').id]: { words: ['Acordar', 'Escovar os dentes', 'Ir à escola'] },
-      [byType('text').id]: { text: 'As plantas transformam luz em açúcar.' },
+      [byType('order_sentences').id]: { words: ['Wake up', 'Brush teeth', 'Go to school'] },
+      [byType('text').id]: { text: 'Plants turn light, water and carbon dioxide into sugar and oxygen.' },
     }
     const receipts: string[] = []
     let accepted = 0

@@ -5,42 +5,14 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { UploadedFile } from '#shared/schemas/file'
+import { pngBytes } from '../support/images'
 import { validQuestion } from '../support/tms-fixtures'
 import { TEACHER, answerId, deliver, draft, opened, publishedTask } from './answer-helpers'
 import { essayRefs, questionOf, room } from './factories'
 import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
 
-const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
-/** The start of a real PNG (signature and IHDR chunk): what the upload API sniffs. */
-const png = new Uint8Array([
-  0x89,
-  0x50,
-  0x4e,
-  0x47,
-  0x0d,
-  0x0a,
-  0x1a,
-  0x0a,
-  0,
-  0,
-  0,
-  13,
-  0x49,
-  0x48,
-  0x44,
-  0x52,
-  ...be32(64),
-  ...be32(48),
-  8,
-  6,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-])
+/** A 64 × 48 PNG: what the upload API sniffs. */
+const png = pngBytes(64, 48)
 
 async function upload(host: string, token: string, name = 'page.png', bytes: Uint8Array<ArrayBuffer> | string = png): Promise<UploadedFile> {
   const form = new FormData()
