@@ -124,5 +124,13 @@ describe('answer files are the student’s own uploads of the realm', () => {
     expect((JSON.parse(row.answers) as Record<string, { files: string[] }>)[media].files).toEqual([own.cdn_full_url])
     expect(await count()).toBe(1)
     expect((await fileRow(own.id))?.persist).toBe(1)
+    // Delivered, a later save is refused (already submitted) and keeps nothing of it: its new upload stays temporary.
+    const late = await upload(DEMO, classmate.token)
+    await expectEnvelope(
+      await draft(classmate.token, task.task.id, { answer_id: answerId(), receipt: o.receipt, answers: { [media]: { files: [late.id] } } }),
+      409,
+      'already_submitted',
+    )
+    expect((await fileRow(late.id))?.persist).toBe(0)
   })
 })

@@ -8,6 +8,7 @@ import {
   deliveryStatement,
   getStart,
   opinionStatement,
+  persistAnswerFilesStatement,
   reachingRooms,
   startTask,
   studentAnswer,
@@ -18,7 +19,7 @@ import {
 } from '../../db/answer'
 import { runBatch } from '../../db/batch'
 import type { Auth } from '../../db/sessions'
-import { liveFilesByIds, persistFileStatement, uploadedFile } from '../../db/files'
+import { liveFilesByIds, uploadedFile } from '../../db/files'
 import { getRealmRow, realmConfig } from '../../db/realms'
 import { getTask } from '../../db/tms-task'
 import { modelVersionContent } from '../../db/tms'
@@ -133,7 +134,8 @@ async function checkedAnswers(
  * The files of media answers and essays from photos (issue 17): each must be the student's own upload of the realm,
  * of a kind the question takes (`answerFileProblem`); otherwise 422 on the question's field and nothing is written.
  * The answer keeps each file's address (its `cdn_full_url`, whether the device sent the id or the address), and the
- * files are persisted with the answer's write (a temporary upload would otherwise be removed after its hours).
+ * files still temporary are persisted with the answer's write (`persistAnswerFilesStatement`; a temporary upload
+ * would otherwise be removed after its hours).
  */
 async function ownFiles(c: Ctx, auth: Auth, questions: Map<string, Question>, given: Record<string, AnswerValue>) {
   const refs = Object.values(given).flatMap((a) => a.files ?? [])
@@ -281,7 +283,7 @@ export const answerStudent = new Hono<AppEnv>()
           },
           EDITABLE_STATES,
         ),
-        ...files.map((id) => persistFileStatement(db, auth.realm, id)),
+        ...(files.length ? [persistAnswerFilesStatement(db, { realm: auth.realm, task_id: task.id, nick: auth.nick, at, files })] : []),
       ])
       if (!result.meta.changes) throw await writeRefusal(c, auth, body.answer_id)
       return c.json(ownAnswer((await studentAnswer(db, auth.realm, task.id, auth.nick))!, task))
@@ -346,7 +348,7 @@ export const answerStudent = new Hono<AppEnv>()
           EDITABLE_STATES,
         ),
         deliveryStatement(db, { realm: auth.realm, nick: auth.nick, task_id: task.id, client_id: body.answer_id, at }),
-        ...files.map((id) => persistFileStatement(db, auth.realm, id)),
+        ...(files.length ? [persistAnswerFilesStatement(db, { realm: auth.realm, task_id: task.id, nick: auth.nick, at, files })] : []),
       ]
       let changed: number
       try {
