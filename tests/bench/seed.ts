@@ -1,13 +1,20 @@
 /**
  * Seeds the bench realm (`bench`, served at bench.localhost) into a local D1 state directory before the server
- * starts: 100,000 users, 100,000 ledger movements, 100,000 question-bank items and 10,000 task models. Each table
- * is filled by one INSERT … SELECT over a recursive counter inside SQLite, so seeding takes seconds, not API calls.
+ * starts: 100,000 users, 100,000 ledger movements, 100,000 question-bank items and 10,000 task models, and a class of
+ * 500 of those users (room `bench-class`) each with a session of the web client (token `benchStudentToken(i)`), for
+ * the delivery bench. Each table is filled by one INSERT … SELECT over a recursive counter inside SQLite, so seeding
+ * takes seconds, not API calls.
  * The realm, its roles and its root account are copies of the demo realm's (root signs in with demo1234).
  * Idempotent: a state that already holds the bench realm is left alone.
  */
 import { getPlatformProxy } from 'wrangler'
+import { sha256Hex } from '../../worker/lib/crypto'
 
-export const BENCH_ROWS = { users: 100_000, movements: 100_000, bank: 100_000, models: 10_000 }
+export const BENCH_ROWS = { users: 100_000, movements: 100_000, bank: 100_000, models: 10_000, 'students in bench-class': 500 }
+/** The class of the delivery bench: its room and its students u000001 … u000500. */
+export const BENCH_CLASS = 'bench-class'
+/** The session token of student `i` (1-based) of the bench class: known to the bench, stored hashed as every token. */
+export const benchStudentToken = (i: number) => `bench-student-session-${String(i).padStart(6, '0')}`
 /** A word only a handful of rows carry (the "rare text search" row of the bench). */
 export const RARE_WORD = 'zanzibarite'
 
@@ -142,7 +149,28 @@ export async function seedBench(db: D1Database): Promise<boolean> {
        SELECT printf('bench-m-%05d', i), 'bench', ${rare(`'Model ' || i || ' ' || ${pick(LAST, 'i')}`)}, '', ${STAMP}, 'root', ${STAMP}, 'root' FROM n`,
     ),
   ])
+  await seedBenchClass(db)
   return true
+}
+
+/** The delivery bench's class: a room of the first 500 users with a web session each (valid 30 days from seeding). */
+async function seedBenchClass(db: D1Database) {
+  const students = BENCH_ROWS['students in bench-class']
+  const now = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
+  const sessions = await Promise.all(
+    Array.from({ length: students }, async (_, k) => `('${await sha256Hex(benchStudentToken(k + 1))}', 'u${String(k + 1).padStart(6, '0')}')`),
+  )
+  await db.batch([
+    db.prepare(`INSERT INTO room (id, realm, name, created_at, updated_at) VALUES ('${BENCH_CLASS}', 'bench', 'Bench class', ${now}, ${now})`),
+    db.prepare(
+      `${counter(students)} INSERT INTO room_member (realm, room_id, nick, added_at) SELECT 'bench', '${BENCH_CLASS}', printf('u%06d', i), ${now} FROM n`,
+    ),
+    db.prepare(
+      `INSERT INTO session (token_hash, realm, nick, device_id, platform, created_at, last_seen_at, expires_at)
+       SELECT column1, 'bench', column2, 'bench-device-' || column2, 'web', ${now}, ${now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+30 days')
+       FROM (VALUES ${sessions.join(', ')})`,
+    ),
+  ])
 }
 
 /** Seeds the bench realm into a local state directory (the server must not be running on it). */

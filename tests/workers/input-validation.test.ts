@@ -6,6 +6,7 @@ import { isMediaUrl } from '#shared/schemas/tms/question-rules'
 import { type AppEnv, readJsonBody } from '../../worker/api/context'
 import { handleApiError } from '../../worker/api/mas/error_log'
 import { creditPackage } from './factories'
+import { pngBytes } from '../support/images'
 import { DEMO, api, expectEnvelope, userWith } from './helpers'
 
 /**
@@ -246,37 +247,7 @@ describe('JSON bodies are bounded before they are parsed', () => {
 })
 
 describe('POST /mas/file', () => {
-  const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
-  const png = (width: number, height: number) =>
-    new Uint8Array([
-      0x89,
-      0x50,
-      0x4e,
-      0x47,
-      0x0d,
-      0x0a,
-      0x1a,
-      0x0a,
-      0,
-      0,
-      0,
-      13,
-      0x49,
-      0x48,
-      0x44,
-      0x52,
-      ...be32(width),
-      ...be32(height),
-      8,
-      6,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-    ])
+  const png = pngBytes
   const gif = (width: number, height: number) =>
     new Uint8Array([...new TextEncoder().encode('GIF89a'), width & 255, width >> 8, height & 255, height >> 8, 0, 0, 0, 0x3b])
 

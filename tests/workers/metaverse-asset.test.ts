@@ -6,6 +6,7 @@ import type { MetaverseRoom, MetaverseToken } from '#shared/schemas/metaverse'
 import type { RealmDetail } from '#shared/schemas/realm-settings'
 import type { UploadedFile } from '#shared/schemas/file'
 import { verifyMetaverseToken } from '../../worker/lib/metaverse-token'
+import { pngBytes } from '../support/images'
 import { DEMO, api, call, expectEnvelope, signIn, userWith } from './helpers'
 
 const DASH = 'dashboard_dashboard_access'
@@ -68,42 +69,7 @@ describe('PUT /room/metaverse/token/generate', () => {
   })
 })
 
-const png = (w: number, h: number) =>
-  new Uint8Array([
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    0,
-    0,
-    0,
-    13,
-    0x49,
-    0x48,
-    0x44,
-    0x52,
-    0,
-    0,
-    w >> 8,
-    w & 255,
-    0,
-    0,
-    h >> 8,
-    h & 255,
-    8,
-    6,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-  ])
+const png = pngBytes
 
 async function upload(token: string, name: string, bytes: Uint8Array<ArrayBuffer>) {
   const form = new FormData()

@@ -2,37 +2,10 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { UploadedFile } from '#shared/schemas/file'
 import { cleanupExpiredFiles } from '../../worker/db/files'
+import { pngBytes } from '../support/images'
 import { DEMO, ESCOLA, api, call, cookieValue, expectEnvelope, userWith } from './helpers'
 
-const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
-/** The start of a real PNG: signature and IHDR chunk with the given size. */
-const png = (width: number, height: number, extra = 0) =>
-  new Uint8Array([
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    0,
-    0,
-    0,
-    13,
-    0x49,
-    0x48,
-    0x44,
-    0x52,
-    ...be32(width),
-    ...be32(height),
-    8,
-    6,
-    0,
-    0,
-    0,
-    ...new Array(4 + extra).fill(0),
-  ])
+const png = pngBytes
 /** A JPEG with an APP0 segment, then a baseline SOF0 frame header. */
 const jpeg = (width: number, height: number) =>
   new Uint8Array([

@@ -311,6 +311,19 @@ export function deliveryStatement(db: D1Database, w: { realm: string; nick: stri
     .bind(w.realm, w.nick, w.client_id, w.task_id, w.at)
 }
 
+/**
+ * Keeps the answer's files for good (persisted uploads never expire), only when the student's answer row holds the
+ * write stamped `at` of the same batch: a refused write (already submitted) persists nothing.
+ */
+export function persistAnswerFilesStatement(db: D1Database, w: { realm: string; task_id: string; nick: string; at: string; files: string[] }) {
+  return db
+    .prepare(
+      `UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ?1 AND id IN (SELECT value FROM json_each(?2))
+       AND EXISTS (SELECT 1 FROM tms_answer WHERE realm = ?1 AND task_id = ?3 AND nick = ?4 AND updated_at = ?5)`,
+    )
+    .bind(w.realm, JSON.stringify(w.files), w.task_id, w.nick, w.at)
+}
+
 /** Whether the student's device already delivered an answer with this id. */
 export async function deliveredBefore(db: D1Database, realm: string, nick: string, clientId: string): Promise<boolean> {
   return (await db.prepare('SELECT 1 FROM tms_answer_delivery WHERE realm = ? AND nick = ? AND client_id = ?').bind(realm, nick, clientId).first()) !== null

@@ -104,3 +104,13 @@ export async function assetUsingFile(db: D1Database, realm: string, fileId: stri
   const row = await db.prepare('SELECT name FROM asset WHERE realm = ? AND file_id = ? AND id <> ?').bind(realm, fileId, self).first<{ name: string }>()
   return row?.name ?? null
 }
+
+/** The realm's files among these ids that have not expired (an expired upload awaits its removal: it counts as gone). */
+export async function liveFilesByIds(db: D1Database, realm: string, ids: readonly string[], now = new Date()): Promise<FileRow[]> {
+  if (!ids.length) return []
+  const { results } = await db
+    .prepare('SELECT * FROM file WHERE realm = ? AND id IN (SELECT value FROM json_each(?)) AND (expires_at IS NULL OR expires_at > ?)')
+    .bind(realm, JSON.stringify(ids), now.toISOString())
+    .all<FileRow>()
+  return results
+}

@@ -336,3 +336,38 @@ const cell = (x: unknown) => {
 export function csvText(rows: unknown[][]): string {
   return `\uFEFF${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answer files: the student's own uploads of the realm
+
+/**
+ * The file a reference in an answer's `files` names: its id, or its address (`…/{realm}/{yyyy}/{mm}/{id}.{ext}`,
+ * the upload's `cdn_full_url`), whose last segment without the extension is the id. Null when it names none.
+ */
+export function fileIdOf(ref: string): string | null {
+  const last = ref.split(/[?#]/)[0].split('/').pop() ?? ''
+  const id = last.replace(/\.[A-Za-z0-9]{1,5}$/, '')
+  return /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : null
+}
+
+/** What an answer file is checked against: the stored upload's row, as `worker/db/files.ts` reads it. */
+export interface AnswerFileRow {
+  id: string
+  key: string
+  kind: string
+  uploaded_by: string
+}
+
+export type AnswerFileCause = 'file_not_found' | 'file_not_own' | 'file_kind'
+
+/**
+ * Why a file reference cannot be part of the student's answer to the question, or null: it must be an upload of
+ * the realm (unknown, expired and other realms' files are "not found"), uploaded by the student themselves, and of
+ * a kind the question takes (a media question's `accept`; an essay's pages are photos).
+ */
+export function answerFileProblem(q: Question, ref: string, row: AnswerFileRow | undefined, nick: string): AnswerFileCause | null {
+  if (!row || (ref !== row.id && !ref.split(/[?#]/)[0].endsWith(`/${row.key}`))) return 'file_not_found'
+  if (row.uploaded_by !== nick) return 'file_not_own'
+  const kinds: readonly string[] = q.type === 'media' ? q.options.accept : q.type === 'essay' ? ['image'] : []
+  return kinds.includes(row.kind) ? null : 'file_kind'
+}

@@ -8,6 +8,7 @@ import {
   deliveryStatement,
   getStart,
   opinionStatement,
+  persistAnswerFilesStatement,
   reachingRooms,
   startTask,
   studentAnswer,
@@ -18,11 +19,15 @@ import {
 } from '../../db/answer'
 import { runBatch } from '../../db/batch'
 import type { Auth } from '../../db/sessions'
+import { liveFilesByIds, uploadedFile } from '../../db/files'
+import { getRealmRow, realmConfig } from '../../db/realms'
 import { getTask } from '../../db/tms-task'
 import { modelVersionContent } from '../../db/tms'
 import {
+  answerFileProblem,
   answerProblem,
   answerable,
+  fileIdOf,
   lengthProblem,
   isAnswered,
   judgeWindow,
@@ -37,7 +42,7 @@ import { DELIVERED_STATES, EDITABLE_STATES, transition, type AnswerState } from 
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
-import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+import { type AppEnv, type Ctx, origin, parse, pathParam } from '../context'
 
 /** The task content a student performs: the model version the task was published with. */
 type Content = Pick<Model, 'questions' | 'min_execution_time' | 'max_execution_time' | 'auto_draft' | 'token' | 'kind'>
@@ -121,7 +126,36 @@ async function checkedAnswers(
   if (problems.length) throw new ApiError(422, problems)
   const answered = content.questions.filter((q) => answerable(q) && isAnswered(q, body.answers[q.id ?? ''])).length
   if (!answered) throw refused(422, 'no_answer', 'answers')
-  return { receipt, answered, start }
+  const { answers, files } = await ownFiles(c, auth, questions, body.answers)
+  return { receipt, answered, start, answers, files }
+}
+
+/**
+ * The files of media answers and essays from photos (issue 17): each must be the student's own upload of the realm,
+ * of a kind the question takes (`answerFileProblem`); otherwise 422 on the question's field and nothing is written.
+ * The answer keeps each file's address (its `cdn_full_url`, whether the device sent the id or the address), and the
+ * files still temporary are persisted with the answer's write (`persistAnswerFilesStatement`; a temporary upload
+ * would otherwise be removed after its hours).
+ */
+async function ownFiles(c: Ctx, auth: Auth, questions: Map<string, Question>, given: Record<string, AnswerValue>) {
+  const refs = Object.values(given).flatMap((a) => a.files ?? [])
+  if (!refs.length) return { answers: given, files: [] as string[] }
+  const ids = [...new Set(refs.map(fileIdOf).filter((id): id is string => id !== null))]
+  const [rows, realm] = await Promise.all([liveFilesByIds(c.env.DB, auth.realm, ids), getRealmRow(c.env.DB, auth.realm)])
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  const rowOf = (ref: string) => byId.get(fileIdOf(ref) ?? '')
+  const problems = Object.entries(given).flatMap(([id, a]) =>
+    (a.files ?? []).flatMap((ref) => {
+      const cause = answerFileProblem(questions.get(id)!, ref, rowOf(ref), auth.nick)
+      return cause ? [{ field: `answers.${id}`, cause, value: ref, message: `answer.error.${cause}` }] : []
+    }),
+  )
+  if (problems.length) throw new ApiError(422, problems)
+  const base = realmConfig(realm!, origin(c), c.get('hostRealm') === null).files_base_url
+  const answers = Object.fromEntries(
+    Object.entries(given).map(([id, a]) => [id, a.files ? { ...a, files: a.files.map((ref) => uploadedFile(rowOf(ref)!, base).cdn_full_url) } : a]),
+  )
+  return { answers, files: rows.filter((r) => r.persist === 0).map((r) => r.id) }
 }
 
 const lengthMessage = (cause: string | null) => (cause ? `answer.error.${cause}` : null)
@@ -205,7 +239,7 @@ export const answerStudent = new Hono<AppEnv>()
     guardedJson({}, DraftInput, async (c, auth, body) => {
       const { task, content } = await studentTask(c, auth)
       const db = c.env.DB
-      const { answered, start } = await checkedAnswers(c, auth, task, content, body, false)
+      const { answered, start, answers, files } = await checkedAnswers(c, auth, task, content, body, false)
       const existing = await studentAnswer(db, auth.realm, task.id, auth.nick)
       const step = transition(existing?.status ?? null, 'save_draft')
       if (!step.ok) throw await writeRefusal(c, auth, body.answer_id)
@@ -220,7 +254,7 @@ export const answerStudent = new Hono<AppEnv>()
         draft: true,
       })
       if (!window.ok) throw refused(422, window.cause, window.field, window.value)
-      const { auto, max } = scoreAnswers(content.questions, body.answers)
+      const { auto, max } = scoreAnswers(content.questions, answers)
       const at = new Date(now).toISOString()
       const [result] = await runBatch(db, [
         studentWriteStatement(
@@ -233,7 +267,7 @@ export const answerStudent = new Hono<AppEnv>()
             room_id: start.room_id,
             client_id: body.answer_id,
             status: step.to,
-            answers: JSON.stringify(body.answers),
+            answers: JSON.stringify(answers),
             answered_count: answered,
             opened_at: start.opened_at,
             finished_at: null,
@@ -249,6 +283,7 @@ export const answerStudent = new Hono<AppEnv>()
           },
           EDITABLE_STATES,
         ),
+        ...(files.length ? [persistAnswerFilesStatement(db, { realm: auth.realm, task_id: task.id, nick: auth.nick, at, files })] : []),
       ])
       if (!result.meta.changes) throw await writeRefusal(c, auth, body.answer_id)
       return c.json(ownAnswer((await studentAnswer(db, auth.realm, task.id, auth.nick))!, task))
@@ -270,7 +305,7 @@ export const answerStudent = new Hono<AppEnv>()
         throw refused(409, 'answer_already_registered', 'answer_id', body.answer_id)
       const step = transition(existing?.status ?? null, 'deliver')
       if (!step.ok) throw refused(409, step.cause)
-      const { answered, start } = await checkedAnswers(c, auth, task, content, body, true)
+      const { answered, start, answers, files } = await checkedAnswers(c, auth, task, content, body, true)
       const now = Date.now()
       const window = judgeWindow({
         now,
@@ -282,7 +317,7 @@ export const answerStudent = new Hono<AppEnv>()
         offlineElapsedMs: body.offline?.elapsed_ms,
       })
       if (!window.ok) throw refused(422, window.cause, window.field, window.value)
-      const { auto, max } = scoreAnswers(content.questions, body.answers)
+      const { auto, max } = scoreAnswers(content.questions, answers)
       const at = new Date(now).toISOString()
       const autoTotal = thousandths(Object.values(auto).reduce((s, x) => s + x, 0))
       const statements = [
@@ -296,7 +331,7 @@ export const answerStudent = new Hono<AppEnv>()
             room_id: start.room_id,
             client_id: body.answer_id,
             status: step.to,
-            answers: JSON.stringify(body.answers),
+            answers: JSON.stringify(answers),
             answered_count: answered,
             opened_at: start.opened_at,
             finished_at: new Date(window.finishedAt).toISOString(),
@@ -313,6 +348,7 @@ export const answerStudent = new Hono<AppEnv>()
           EDITABLE_STATES,
         ),
         deliveryStatement(db, { realm: auth.realm, nick: auth.nick, task_id: task.id, client_id: body.answer_id, at }),
+        ...(files.length ? [persistAnswerFilesStatement(db, { realm: auth.realm, task_id: task.id, nick: auth.nick, at, files })] : []),
       ]
       let changed: number
       try {

@@ -57,4 +57,10 @@ export default {
   'errors.score_missing': 'Score missing',
   'errors.answer_changed': 'Answer changed',
   'errors.answer_not_found': 'Answer not found',
+  'answer.error.file_not_found': 'This file is not among your uploads here (unknown, expired or from elsewhere); upload it again.',
+  'answer.error.file_not_own': 'Only files you uploaded yourself can be part of your answer.',
+  'answer.error.file_kind': 'This question does not take files of this kind.',
+  'errors.file_not_found': 'File not found',
+  'errors.file_not_own': 'Not your file',
+  'errors.file_kind': 'File kind not accepted',
 }

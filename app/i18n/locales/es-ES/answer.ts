@@ -57,4 +57,10 @@ export default {
   'errors.score_missing': 'Nota ausente',
   'errors.answer_changed': 'Respuesta modificada',
   'errors.answer_not_found': 'Respuesta no encontrada',
+  'answer.error.file_not_found': 'Este archivo no está entre sus subidas en este entorno (desconocido, caducado o de otro lugar); súbalo de nuevo.',
+  'answer.error.file_not_own': 'Solo los archivos que usted mismo subió pueden formar parte de su respuesta.',
+  'answer.error.file_kind': 'Esta pregunta no acepta archivos de este tipo.',
+  'errors.file_not_found': 'Archivo no encontrado',
+  'errors.file_not_own': 'Archivo de otra persona',
+  'errors.file_kind': 'Tipo de archivo no aceptado',
 }

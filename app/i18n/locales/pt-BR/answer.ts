@@ -57,4 +57,10 @@ export default {
   'errors.score_missing': 'Nota ausente',
   'errors.answer_changed': 'Resposta alterada',
   'errors.answer_not_found': 'Resposta não encontrada',
+  'answer.error.file_not_found': 'Este arquivo não está entre os seus envios neste ambiente (desconhecido, expirado ou de outro lugar); envie-o de novo.',
+  'answer.error.file_not_own': 'Só arquivos que você mesmo enviou podem fazer parte da sua resposta.',
+  'answer.error.file_kind': 'Esta questão não aceita arquivos deste tipo.',
+  'errors.file_not_found': 'Arquivo não encontrado',
+  'errors.file_not_own': 'Arquivo de outra pessoa',
+  'errors.file_kind': 'Tipo de arquivo não aceito',
 }
