@@ -72,7 +72,9 @@ function correctionShown(status: string | null, task: Pick<Task, 'display_answer
 
 /** The AI revision's error marks per question (category, excerpt, explanation), as the correction stored them. */
 function revisionMarks(aiResult: string): Record<string, { category: string; excerpt: string; explanation: string }[]> {
-  const parsed = JSON.parse(aiResult || '{}') as { questions?: { question_id: string; errors?: { category: string; excerpt: string; explanation: string }[] }[] }
+  const parsed = JSON.parse(aiResult || '{}') as {
+    questions?: { question_id: string; errors?: { category: string; excerpt: string; explanation: string }[] }[]
+  }
   return Object.fromEntries((parsed.questions ?? []).filter((q) => q.errors?.length).map((q) => [q.question_id, q.errors!]))
 }
 
