@@ -9,3 +9,8 @@ export const withQuery = (path: string, ...parts: string[]) => {
   const q = parts.filter(Boolean).join('&')
   return q ? `${path}?${q}` : path
 }
+
+/** The screen's own path: `…/task/{taskId}/{answerId}/visualize`, or the expired variant `…/task/expired/{taskId}/…`. */
+export function visualizePath(taskId: string, answerId: string, expired: boolean) {
+  return `/mobile/tms/task/${expired ? 'expired/' : ''}${encodeURIComponent(taskId)}/${encodeURIComponent(answerId)}/visualize`
+}

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { realmQuery, withQuery } from '~/lib/mobile-query'
+import { realmQuery, visualizePath, withQuery } from '~/lib/mobile-query'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
 import { RealmApiError, apiData } from '~/server/api.server'
 import { clearMobileCookie, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
@@ -8,10 +8,6 @@ import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import { OpinionInput } from '../../worker/lib/answer-schemas'
 
-/** The screen's own path: `…/task/{taskId}/{answerId}/visualize`, or the expired variant `…/task/expired/{taskId}/…`. */
-export function visualizePath(taskId: string, answerId: string, expired: boolean) {
-  return `/mobile/tms/task/${expired ? 'expired/' : ''}${encodeURIComponent(taskId)}/${encodeURIComponent(answerId)}/visualize`
-}
 const isExpiredPath = (request: Request) => new URL(request.url).pathname.includes('/mobile/tms/task/expired/')
 
 /**

@@ -8,11 +8,11 @@ import { MobileRouteError } from '~/components/tms/mobile-error'
 import { RichText } from '~/components/tms/rich-text'
 import { Icon } from '~/components/ui/icon'
 import { dateTimeFormat } from '~/lib/format'
-import { withQuery } from '~/lib/mobile-query'
+import { visualizePath, withQuery } from '~/lib/mobile-query'
 import feedStyles from '~/styles/feed.css?url'
 import tmsStyles from '~/styles/mobile-tms.css?url'
 import { OpinionInput } from '../../worker/lib/answer-schemas'
-import { visualizePath, type visualizeLoader } from './__mobile-visualize.server'
+import type { visualizeLoader } from './__mobile-visualize.server'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: feedStyles },

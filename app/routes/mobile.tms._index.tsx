@@ -6,7 +6,7 @@ import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError } from '~/components/tms/mobile-error'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
 import { Icon } from '~/components/ui/icon'
-import { realmQuery, withQuery } from '~/lib/mobile-query'
+import { realmQuery, visualizePath, withQuery } from '~/lib/mobile-query'
 import { dateTimeFormat } from '~/lib/format'
 import { apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
@@ -235,10 +235,7 @@ function TaskCard({ task }: { task: Row }) {
   const apply = withQuery(`/mobile/tms/task/${encodeURIComponent(task.id)}/apply`, d.query)
   // A delivered answer opens its visualize screen (the expired variant once the task expired, seed 001 §2).
   const delivered = task.answer_id && task.answer_status && DELIVERED.has(task.answer_status)
-  const result = withQuery(
-    `/mobile/tms/task/${task.status === 'expired' ? 'expired/' : ''}${encodeURIComponent(task.id)}/${encodeURIComponent(task.answer_id ?? '')}/visualize`,
-    d.query,
-  )
+  const result = withQuery(visualizePath(task.id, task.answer_id ?? '', task.status === 'expired'), d.query)
   return (
     <li className="card mtms-task" aria-labelledby={titleId} data-task={task.id}>
       <div className="mtms-task-head">

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import * as v from 'valibot'
 import { Id } from '#shared/schemas/tms/common'
 import type { Model } from '#shared/schemas/tms/model'
 import type { Question } from '#shared/schemas/tms/question'
@@ -38,6 +39,9 @@ import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+
+/** The visualize screens' answer id, named as the field the envelope reports. */
+const AnswerPath = v.object({ answer_id: Id })
 
 /** The task content a student performs: the model version the task was published with. */
 type Content = Pick<Model, 'questions' | 'min_execution_time' | 'max_execution_time' | 'auto_draft' | 'token' | 'kind'>
@@ -378,7 +382,7 @@ export const answerStudent = new Hono<AppEnv>()
   /** GET /tms/answer-student/{taskId}/answer/{answerId}: the same, for the visualize screens (404 unless it is my answer). */
   .get(
     '/:taskId/answer/:answerId',
-    guarded({}, (c, auth) => answerView(c, auth, parse(Id, pathParam(c, 'answerId')))),
+    guarded({}, (c, auth) => answerView(c, auth, parse(AnswerPath, { answer_id: pathParam(c, 'answerId') }).answer_id)),
   )
   /** POST /tms/answer-student/{taskId}/opinion: my opinion on the AI comment of my corrected answer; once sent, final. */
   .post(
