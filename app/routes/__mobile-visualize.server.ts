@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { realmQuery, visualizePath, withQuery } from '~/lib/mobile-query'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
 import { RealmApiError, apiData } from '~/server/api.server'
-import { clearMobileCookie, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
+import { mobileSigninState, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import { OpinionInput } from '../../worker/lib/answer-schemas'
@@ -32,11 +32,7 @@ export async function visualizeLoader({ request, context, params }: LoaderFuncti
   }
   const noStore = { 'Cache-Control': 'no-store' }
   const session = await mobileUser(request, context, realm)
-  if (session.state !== 'user')
-    return data(
-      { ...base, state: 'signin' as const },
-      { headers: session.state === 'expired' ? { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } : noStore },
-    )
+  if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
   try {
     const view = await apiData(session.api.tms['answer-student'][':taskId'].answer[':answerId'].$get({ param: { taskId, answerId } }))
     return data({ ...base, state: 'answer' as const, view }, { headers: noStore })

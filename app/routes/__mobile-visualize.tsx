@@ -1,10 +1,10 @@
 import type { LinksFunction } from '@remix-run/cloudflare'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, RadioGroup, TextArea } from '~/components/form/kit'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { MarkedText, usePoints } from '~/components/tms/marked-text'
-import { MobileRouteError } from '~/components/tms/mobile-error'
+import { AnswerFiles, MarkedText, usePoints } from '~/components/tms/marked-text'
+import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { RichText } from '~/components/tms/rich-text'
 import { Icon } from '~/components/ui/icon'
 import { dateTimeFormat } from '~/lib/format'
@@ -38,44 +38,29 @@ const outOfTen = (score: number, max: number) => (max > 0 ? (score / max) * 10 :
 export default function MobileVisualizeRoute() {
   const d = useLoaderData<typeof visualizeLoader>()
   const { t } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   const back = withQuery('/mobile/tms', d.query, `tab=${d.expired ? 'expired' : 'delivered'}`)
   const here = withQuery(visualizePath(d.taskId, d.answerId, d.expired), d.query)
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
+    <MobileShell
+      start={
         <Link to={back} className="btn" aria-label={t('mobile.tms.apply.back')}>
           {t('mobile.tms.title')}
         </Link>
-        <h1>{d.state === 'answer' ? d.view.task.title : t('pages.public.mobile.tms.visualize')}</h1>
-        {d.state !== 'signin' ? (
-          <Form method="post" action={withQuery(here, 'intent=signout')}>
-            <button type="submit" className="btn" aria-label={t('mobile.feed.signout')}>
-              <Icon name="logout" />
-            </button>
-          </Form>
-        ) : (
-          <span />
-        )}
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('mobile.tms.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
-        {d.state === 'missing' ? (
-          <div className="card" role="alert">
-            <p>{t('answer.error.answer_not_found')}</p>
-            <Link className="btn btn-primary" to={back}>
-              {t('mobile.tms.apply.back')}
-            </Link>
-          </div>
-        ) : null}
-        {d.state === 'answer' ? <AnswerView view={d.view} here={here} /> : null}
-      </main>
-    </div>
+      }
+      title={d.state === 'answer' ? d.view.task.title : t('pages.public.mobile.tms.visualize')}
+      signout={d.state !== 'signin' ? withQuery(here, 'intent=signout') : undefined}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
+      {d.state === 'missing' ? (
+        <div className="card" role="alert">
+          <p>{t('answer.error.answer_not_found')}</p>
+          <Link className="btn btn-primary" to={back}>
+            {t('mobile.tms.apply.back')}
+          </Link>
+        </div>
+      ) : null}
+      {d.state === 'answer' ? <AnswerView view={d.view} here={here} /> : null}
+    </MobileShell>
   )
 }
 
@@ -187,17 +172,7 @@ function GivenAnswer({ q, a, marks }: { q: Q; a: Given | undefined; marks: { cat
       ) : null}
       {a.text ? <MarkedText text={a.text} errors={marks} /> : null}
       {a.words?.length ? <p className="answer-text">{a.words.map((w) => w || '—').join(' · ')}</p> : null}
-      {a.files?.length ? (
-        <ul>
-          {a.files.map((f) => (
-            <li key={f}>
-              <a href={f} target="_blank" rel="noreferrer">
-                {f.split('/').pop()}
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <AnswerFiles files={a.files} />
     </div>
   )
 }

@@ -1,9 +1,9 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
+import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { MobileRouteError } from '~/components/tms/mobile-error'
+import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
 import { Icon } from '~/components/ui/icon'
 import { realmQuery, visualizePath, withQuery } from '~/lib/mobile-query'
@@ -95,44 +95,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function MobileTmsRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
-        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
-        <h1>{t('mobile.tms.title')}</h1>
-        {d.state !== 'signin' ? (
-          <Form method="post" action={withQuery('/mobile/tms', d.query, 'intent=signout')}>
-            <button type="submit" className="btn">
-              <Icon name="logout" /> {t('mobile.feed.signout')}
-            </button>
-          </Form>
-        ) : (
-          <span />
-        )}
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('mobile.tms.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/tms', d.query, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
-        {d.state !== 'signin' ? (
-          <>
-            <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
-            <Tabs />
-            {d.state === 'lessons' ? (
-              <p className="card hint" role="status">
-                {t('mobile.tms.lessons_unavailable')}
-              </p>
-            ) : (
-              <TaskList />
-            )}
-          </>
-        ) : null}
-      </main>
-    </div>
+    <MobileShell
+      start={d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+      title={t('mobile.tms.title')}
+      signout={d.state !== 'signin' ? withQuery('/mobile/tms', d.query, 'intent=signout') : undefined}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/tms', d.query, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
+      {d.state !== 'signin' ? (
+        <>
+          <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
+          <Tabs />
+          {d.state === 'lessons' ? (
+            <p className="card hint" role="status">
+              {t('mobile.tms.lessons_unavailable')}
+            </p>
+          ) : (
+            <TaskList />
+          )}
+        </>
+      ) : null}
+    </MobileShell>
   )
 }
 

@@ -1,10 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit, type ShouldRevalidateFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useSubmit, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { MobileRouteError } from '~/components/tms/mobile-error'
+import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry } from '~/components/tms/token-entry'
 import { EssayField, FillLetters, FillWords, WordSequence } from '~/components/tms/answer-fields'
 import { TaskTimer, taskDeadline } from '~/components/tms/answer-timer'
@@ -18,7 +18,7 @@ import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { errorText } from '~/lib/error-text'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, apiData } from '~/server/api.server'
-import { clearMobileCookie, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
+import { mobileSigninState, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
 import { setFlash } from '~/server/flash.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requirePublicRoute } from '~/server/public-route.server'
@@ -55,11 +55,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const base = { brand, query: realmQuery(request), taskId: params.taskId ?? '', timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE }
   const noStore = { 'Cache-Control': 'no-store' }
   const session = await mobileUser(request, context, realm)
-  if (session.state !== 'user')
-    return data(
-      { ...base, state: 'signin' as const },
-      { headers: session.state === 'expired' ? { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } : noStore },
-    )
+  if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
   try {
     const opened = await apiData(session.api.tms['answer-student'][':taskId'].open.$post({ param: { taskId: base.taskId }, json: {} }))
     // A new device answer id per screen: a delivery posted twice from it counts once (answer_already_registered).
@@ -118,47 +114,39 @@ type Opt = { id: string; statement: string }
 export default function MobileTmsApplyRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   const here = withQuery(`/mobile/tms/task/${encodeURIComponent(d.taskId)}/apply`, d.query)
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
+    <MobileShell
+      start={
         <Link to={withQuery('/mobile/tms', d.query)} className="btn" aria-label={t('mobile.tms.apply.back')}>
           {t('mobile.tms.title')}
         </Link>
-        <h1>{d.state === 'task' ? d.opened.task.title : t('pages.public.mobile.tms.apply')}</h1>
-        <span />
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('mobile.tms.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
-        {d.state === 'refused' ? (
-          <div className="card" role="alert">
-            {d.errors.map((e, i) => (
-              <p key={i}>{errorText(t, e)}</p>
-            ))}
-            <Link className="btn btn-primary" to={withQuery('/mobile/tms', d.query)}>
-              {t('mobile.tms.apply.back')}
-            </Link>
-          </div>
-        ) : null}
-        {d.state === 'token' ? (
-          <div className="card">
-            <p>{t('answer.error.token_required')}</p>
-            <TokenEntry
-              taskId={d.taskId}
-              action={withQuery('/mobile/tms', d.query, 'intent=open', `task=${encodeURIComponent(d.taskId)}`)}
-              timeZone={d.timeZone}
-            />
-          </div>
-        ) : null}
-        {d.state === 'task' ? <TaskForm here={here} /> : null}
-      </main>
-    </div>
+      }
+      title={d.state === 'task' ? d.opened.task.title : t('pages.public.mobile.tms.apply')}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
+      {d.state === 'refused' ? (
+        <div className="card" role="alert">
+          {d.errors.map((e, i) => (
+            <p key={i}>{errorText(t, e)}</p>
+          ))}
+          <Link className="btn btn-primary" to={withQuery('/mobile/tms', d.query)}>
+            {t('mobile.tms.apply.back')}
+          </Link>
+        </div>
+      ) : null}
+      {d.state === 'token' ? (
+        <div className="card">
+          <p>{t('answer.error.token_required')}</p>
+          <TokenEntry
+            taskId={d.taskId}
+            action={withQuery('/mobile/tms', d.query, 'intent=open', `task=${encodeURIComponent(d.taskId)}`)}
+            timeZone={d.timeZone}
+          />
+        </div>
+      ) : null}
+      {d.state === 'task' ? <TaskForm here={here} /> : null}
+    </MobileShell>
   )
 }
 

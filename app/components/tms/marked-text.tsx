@@ -63,3 +63,19 @@ export function MarkedText({ text, errors }: { text: string; errors: RevisionErr
     </>
   )
 }
+
+/** The files of a media or essay-photo answer, as links opening in a new tab (nothing without files). */
+export function AnswerFiles({ files }: { files?: string[] }) {
+  if (!files?.length) return null
+  return (
+    <ul>
+      {files.map((f) => (
+        <li key={f}>
+          <a href={f} target="_blank" rel="noreferrer">
+            {f.split('/').pop()}
+          </a>
+        </li>
+      ))}
+    </ul>
+  )
+}

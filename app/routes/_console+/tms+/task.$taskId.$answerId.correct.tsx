@@ -8,7 +8,7 @@ import { KitForm, NumberInput, TextArea } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { AnswerStatus, CORRECTABLE, DeliveryBadge } from '~/components/tms/answer-badges'
 import { formulaLinks } from '~/components/tms/formula-styles'
-import { MarkedText, usePoints, type RevisionError } from '~/components/tms/marked-text'
+import { AnswerFiles, MarkedText, usePoints, type RevisionError } from '~/components/tms/marked-text'
 import { RichText } from '~/components/tms/rich-text'
 import { ZoneCaption, useClock } from '~/components/ui/clock'
 import { ConfirmDialog } from '~/components/ui/dialog'
@@ -224,17 +224,7 @@ function GivenAnswer({ q, a, revision }: { q: Q; a: Given | undefined; revision?
       ) : null}
       {a.text ? <MarkedText text={a.text} errors={revision?.errors ?? []} /> : null}
       {a.words?.length ? <p className="answer-text">{a.words.join(' · ')}</p> : null}
-      {a.files?.length ? (
-        <ul>
-          {a.files.map((f) => (
-            <li key={f}>
-              <a href={f} target="_blank" rel="noreferrer">
-                {f.split('/').pop()}
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <AnswerFiles files={a.files} />
     </>
   )
 }
