@@ -140,6 +140,11 @@ describe('the student’s result on the mobile web', () => {
     const again = await me('POST', `tms/answer-student/${task.id}/opinion`, { opinion: 'agree' })
     expect(again.status).toBe(409)
 
+    // The expired variant's address (seed 001 §2) shows the same answer; its back link goes to the expired tab.
+    await open(page, url('demo.localhost', `/mobile/tms/task/expired/${task.id}/${answerId}/visualize`))
+    expect(await page.getByTestId('total-score').textContent()).toContain('8,5')
+    expect(await page.getByRole('link', { name: pt['mobile.tms.apply.back'] }).getAttribute('href')).toBe('/mobile/tms?tab=expired')
+
     // Another answer id under the same task shows nothing of anyone's answer.
     const response = await page.goto(url('demo.localhost', `/mobile/tms/task/${task.id}/${answerId.slice(0, -1)}x/visualize`))
     expect(response?.status()).toBe(404)
