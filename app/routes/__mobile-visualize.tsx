@@ -100,9 +100,16 @@ function AnswerView({ view, here }: { view: View; here: string }) {
           </p>
         ) : (
           <p className="hint" role="status">
-            {finalized && task.display_answer_at
-              ? t('mobile.tms.visualize.shown_from', { date: when(task.display_answer_at) })
-              : t('mobile.tms.visualize.in_review')}
+            {answer.status === 'draft' || answer.status === 'pending' ? (
+              <>
+                {t('mobile.tms.visualize.not_delivered')}{' '}
+                <Link to={withQuery(`/mobile/tms/task/${encodeURIComponent(task.id)}/apply`, d.query)}>{t('mobile.tms.continue')}</Link>
+              </>
+            ) : finalized && task.display_answer_at ? (
+              t('mobile.tms.visualize.shown_from', { date: when(task.display_answer_at) })
+            ) : (
+              t('mobile.tms.visualize.in_review')
+            )}
           </p>
         )}
       </section>

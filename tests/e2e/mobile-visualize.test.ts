@@ -83,6 +83,14 @@ describe('the student’s result on the mobile web', () => {
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(201)
     const answerId = delivered.body.id
 
+    // Before the correction: the result's address says the answer is being corrected, and shows no score.
+    const { page } = await openPage(PHONE)
+    await open(page, url('demo.localhost', `/mobile/tms/task/${task.id}/${answerId}/visualize`))
+    await signIn(page, k.studentNick, k.password)
+    await page.waitForSelector('.mtms-summary')
+    expect(await page.locator('.mtms-summary').textContent()).toContain(pt['mobile.tms.visualize.in_review'])
+    expect(await page.getByTestId('total-score').count()).toBe(0)
+
     // The teacher: the assistant's revision (local engine, its marks stored), then the finalized correction.
     await k.teacher('POST', `tms/answer/${answerId}/ai-revision`, { confirm_points: 10, idempotency_key: `revisao-${tag}` })
     await k.teacher('PUT', `tms/answer/${answerId}/correction`, {
@@ -93,11 +101,8 @@ describe('the student’s result on the mobile web', () => {
       ai_comment: 'Texto claro, com uma repetição a corrigir.',
     })
 
-    const { page } = await openPage(PHONE)
     await open(page, url('demo.localhost', '/mobile/tms?tab=delivered'))
-    await signIn(page, k.studentNick, k.password)
     await page.waitForSelector('.mtms-list')
-    await hydrated(page)
     const card = page.locator(`.mtms-task[data-task="${task.id}"]`)
     expect(await card.textContent()).toContain(pt['mobile.tms.state.pending_agreement'])
     const link = card.getByRole('link', { name: pt['mobile.tms.see_result'] })

@@ -133,4 +133,5 @@ export default {
   'mobile.tms.visualize.opinion_sent': 'Opinion sent.',
   'mobile.tms.visualize.opinion_locked': 'Opinion sent: it cannot be changed.',
   'mobile.tms.see_result': 'See result',
+  'mobile.tms.visualize.not_delivered': 'This answer has not been delivered yet.',
 }

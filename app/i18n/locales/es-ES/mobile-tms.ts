@@ -134,4 +134,5 @@ export default {
   'mobile.tms.visualize.opinion_sent': 'Opinión enviada.',
   'mobile.tms.visualize.opinion_locked': 'Opinión enviada: no se puede cambiar.',
   'mobile.tms.see_result': 'Ver resultado',
+  'mobile.tms.visualize.not_delivered': 'Esta respuesta aún no se ha entregado.',
 }

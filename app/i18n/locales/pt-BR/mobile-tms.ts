@@ -134,4 +134,5 @@ export default {
   'mobile.tms.visualize.opinion_sent': 'Opinião enviada.',
   'mobile.tms.visualize.opinion_locked': 'Opinião enviada: não pode ser alterada.',
   'mobile.tms.see_result': 'Ver resultado',
+  'mobile.tms.visualize.not_delivered': 'Esta resposta ainda não foi entregue.',
 }
