@@ -1,10 +1,12 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, isRouteErrorResponse, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError, useSubmit } from '@remix-run/react'
+import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
-import { TextInput, KitForm } from '~/components/form/kit'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
+import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
 import { Icon } from '~/components/ui/icon'
+import { realmQuery, visualizePath, withQuery } from '~/lib/mobile-query'
 import { dateTimeFormat } from '~/lib/format'
 import { apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
@@ -14,6 +16,7 @@ import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
 import tmsStyles from '~/styles/mobile-tms.css?url'
 import { STUDENT_FILTERS } from '../../worker/lib/answer-schemas'
+import { DELIVERED_STATES } from '../../worker/lib/answer-state'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: feedStyles },
@@ -32,22 +35,6 @@ const ListQuery = v.object({
   filter: v.optional(v.fallback(v.picklist(STUDENT_FILTERS), 'all'), 'all'),
   offset: v.optional(v.fallback(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(100_000)), 0), '0'),
 })
-
-/** The token a student types to open a token-protected task (seed 001 §3 "Task token"). */
-export const TokenForm = v.object({
-  // Empty when the student opened the task before (the API asks the code on the first open only: token_required).
-  token: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(40, 'validation.max_length'))),
-})
-
-/** `?realm=` of a multi-realm host's link, kept on every link and form of the page. */
-function realmQuery(request: Request): string {
-  const realm = new URL(request.url).searchParams.get('realm')
-  return realm ? `realm=${encodeURIComponent(realm)}` : ''
-}
-const withQuery = (path: string, ...parts: string[]) => {
-  const q = parts.filter(Boolean).join('&')
-  return q ? `${path}?${q}` : path
-}
 
 /**
  * GET /mobile/tms (public mobile-web, seed 000 §2.3, seed 001 §2; issue 17): the signed-in student's tasks — content
@@ -108,44 +95,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function MobileTmsRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
-        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
-        <h1>{t('mobile.tms.title')}</h1>
-        {d.state !== 'signin' ? (
-          <Form method="post" action={withQuery('/mobile/tms', d.query, 'intent=signout')}>
-            <button type="submit" className="btn">
-              <Icon name="logout" /> {t('mobile.feed.signout')}
-            </button>
-          </Form>
-        ) : (
-          <span />
-        )}
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('mobile.tms.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/tms', d.query, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
-        {d.state !== 'signin' ? (
-          <>
-            <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
-            <Tabs />
-            {d.state === 'lessons' ? (
-              <p className="card hint" role="status">
-                {t('mobile.tms.lessons_unavailable')}
-              </p>
-            ) : (
-              <TaskList />
-            )}
-          </>
-        ) : null}
-      </main>
-    </div>
+    <MobileShell
+      start={d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+      title={t('mobile.tms.title')}
+      signout={d.state !== 'signin' ? withQuery('/mobile/tms', d.query, 'intent=signout') : undefined}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/tms', d.query, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
+      {d.state !== 'signin' ? (
+        <>
+          <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
+          <Tabs />
+          {d.state === 'lessons' ? (
+            <p className="card hint" role="status">
+              {t('mobile.tms.lessons_unavailable')}
+            </p>
+          ) : (
+            <TaskList />
+          )}
+        </>
+      ) : null}
+    </MobileShell>
   )
 }
 
@@ -233,6 +203,7 @@ function TaskList() {
 type Row = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { state: 'list' }>['page']['items'][number]
 
 const EDITABLE = new Set(['draft', 'pending'])
+const DELIVERED = new Set<string>(DELIVERED_STATES)
 
 function TaskCard({ task }: { task: Row }) {
   const d = useLoaderData<typeof loader>()
@@ -245,6 +216,9 @@ function TaskCard({ task }: { task: Row }) {
   const canApply = open && (!task.answer_status || EDITABLE.has(task.answer_status))
   const needsToken = canApply && task.token && !task.answer_status
   const apply = withQuery(`/mobile/tms/task/${encodeURIComponent(task.id)}/apply`, d.query)
+  // A delivered answer opens its visualize screen (the expired variant once the task expired, seed 001 §2).
+  const delivered = task.answer_id && task.answer_status && DELIVERED.has(task.answer_status)
+  const result = withQuery(visualizePath(task.id, task.answer_id ?? '', task.status === 'expired'), d.query)
   return (
     <li className="card mtms-task" aria-labelledby={titleId} data-task={task.id}>
       <div className="mtms-task-head">
@@ -270,55 +244,18 @@ function TaskCard({ task }: { task: Row }) {
         ) : null}
       </p>
       {needsToken ? (
-        <TokenEntry taskId={task.id} />
+        <TokenEntry taskId={task.id} action={withQuery('/mobile/tms', d.query, 'intent=open', `task=${encodeURIComponent(task.id)}`)} timeZone={d.timeZone} />
       ) : canApply ? (
         <Link className="btn btn-primary" to={apply}>
           {t(task.answer_status ? 'mobile.tms.continue' : 'mobile.tms.open')}
+        </Link>
+      ) : delivered ? (
+        <Link className="btn" to={result}>
+          <Icon name="eye" /> {t('mobile.tms.see_result')}
         </Link>
       ) : null}
     </li>
   )
 }
 
-/** A token-protected task's code: the API's refusal (wrong code, no code) shows on the field, in words. */
-function TokenEntry({ taskId }: { taskId: string }) {
-  const d = useLoaderData<typeof loader>()
-  const { t } = useTranslation()
-  const fetcher = useFetcher()
-  return (
-    <KitForm
-      id={`mtms-token-${taskId}`}
-      schema={TokenForm}
-      fetcher={fetcher}
-      lastResult={fetcher.data}
-      action={withQuery('/mobile/tms', d.query, 'intent=open', `task=${encodeURIComponent(taskId)}`)}
-      timeZone={d.timeZone}
-      className="mtms-token"
-      submitLabel={t('mobile.tms.open')}
-      submitIcon="key"
-      labels={{ token: t('mobile.tms.token') }}
-    >
-      <TextInput name="token" label={t('mobile.tms.token')} hint={t('mobile.tms.token_hint')} autoComplete="off" />
-    </KitForm>
-  )
-}
-
-/** Any failure of the page: the mobile page's own error state, with a retry. */
-export function ErrorBoundary() {
-  const error = useRouteError()
-  const { t } = useTranslation()
-  const { pathname, search } = useLocation()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
-  return (
-    <div className="mobile">
-      <main className="mobile-content" id="main">
-        <div className="card" role="alert">
-          <h1>{t(notFound ? 'deeplink.error.realm' : 'mobile.tms.load_error')}</h1>
-          <a href={`${pathname}${search}`} className="btn btn-primary">
-            <Icon name="refresh" /> {t('mobile.tms.retry')}
-          </a>
-        </div>
-      </main>
-    </div>
-  )
-}
+export const ErrorBoundary = () => <MobileRouteError message="mobile.tms.load_error" />

@@ -1,21 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import {
-  Form,
-  Link,
-  isRouteErrorResponse,
-  useActionData,
-  useFetcher,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useRouteError,
-  useSubmit,
-  type ShouldRevalidateFunction,
-} from '@remix-run/react'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useSubmit, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
+import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { TokenEntry } from '~/components/tms/token-entry'
 import { EssayField, FillLetters, FillWords, WordSequence } from '~/components/tms/answer-fields'
 import { TaskTimer, taskDeadline } from '~/components/tms/answer-timer'
 import { MediaView } from '~/components/tms/media-view'
@@ -24,11 +14,13 @@ import { ConfirmDialog } from '~/components/ui/dialog'
 import { formAnswers } from '~/lib/answer-form'
 import { essayIssues } from '~/lib/essay-check'
 import { Icon } from '~/components/ui/icon'
+import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { errorText } from '~/lib/error-text'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, apiData } from '~/server/api.server'
-import { clearMobileCookie, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
+import { mobileSigninState, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
 import { setFlash } from '~/server/flash.server'
+import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
@@ -47,15 +39,6 @@ const INFORMATIVE = new Set(['info', 'section'])
 /** Auto draft (a model's `auto_draft` flag): the answers are saved this long after the student's last change. */
 const AUTO_DRAFT_DELAY_MS = 15_000
 
-function realmQuery(request: Request): string {
-  const realm = new URL(request.url).searchParams.get('realm')
-  return realm ? `realm=${encodeURIComponent(realm)}` : ''
-}
-const withQuery = (path: string, ...parts: string[]) => {
-  const q = parts.filter(Boolean).join('&')
-  return q ? `${path}?${q}` : path
-}
-
 /**
  * GET /mobile/tms/task/{taskId}/apply (public mobile-web; issue 17): opens the task (`POST …/open`: the first open
  * starts its time and signs the receipt) and shows its questions — choices, written answers, fill letters, fill words,
@@ -69,14 +52,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const realm = await getRealmContext(request, context)
   if (!realm.config) throw new Response(null, { status: 404 })
   const brand = { name: realm.config.name, logo_url: realm.config.logo_url }
-  const base = { brand, query: realmQuery(request), taskId: params.taskId ?? '' }
+  const base = { brand, query: realmQuery(request), taskId: params.taskId ?? '', timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE }
   const noStore = { 'Cache-Control': 'no-store' }
   const session = await mobileUser(request, context, realm)
-  if (session.state !== 'user')
-    return data(
-      { ...base, state: 'signin' as const },
-      { headers: session.state === 'expired' ? { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } : noStore },
-    )
+  if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
   try {
     const opened = await apiData(session.api.tms['answer-student'][':taskId'].open.$post({ param: { taskId: base.taskId }, json: {} }))
     // A new device answer id per screen: a delivery posted twice from it counts once (answer_already_registered).
@@ -84,6 +63,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     if (err.status >= 500) throw err
+    // A token-protected task opened by its address for the first time: the screen asks its code.
+    if (err.errors.some((e) => e.cause === 'token_required')) return data({ ...base, state: 'token' as const }, { headers: noStore })
     return data({ ...base, state: 'refused' as const, errors: err.errors }, { headers: noStore })
   }
 }
@@ -133,37 +114,39 @@ type Opt = { id: string; statement: string }
 export default function MobileTmsApplyRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   const here = withQuery(`/mobile/tms/task/${encodeURIComponent(d.taskId)}/apply`, d.query)
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
+    <MobileShell
+      start={
         <Link to={withQuery('/mobile/tms', d.query)} className="btn" aria-label={t('mobile.tms.apply.back')}>
           {t('mobile.tms.title')}
         </Link>
-        <h1>{d.state === 'task' ? d.opened.task.title : t('pages.public.mobile.tms.apply')}</h1>
-        <span />
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('mobile.tms.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
-        {d.state === 'refused' ? (
-          <div className="card" role="alert">
-            {d.errors.map((e, i) => (
-              <p key={i}>{errorText(t, e)}</p>
-            ))}
-            <Link className="btn btn-primary" to={withQuery('/mobile/tms', d.query)}>
-              {t('mobile.tms.apply.back')}
-            </Link>
-          </div>
-        ) : null}
-        {d.state === 'task' ? <TaskForm here={here} /> : null}
-      </main>
-    </div>
+      }
+      title={d.state === 'task' ? d.opened.task.title : t('pages.public.mobile.tms.apply')}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
+      {d.state === 'refused' ? (
+        <div className="card" role="alert">
+          {d.errors.map((e, i) => (
+            <p key={i}>{errorText(t, e)}</p>
+          ))}
+          <Link className="btn btn-primary" to={withQuery('/mobile/tms', d.query)}>
+            {t('mobile.tms.apply.back')}
+          </Link>
+        </div>
+      ) : null}
+      {d.state === 'token' ? (
+        <div className="card">
+          <p>{t('answer.error.token_required')}</p>
+          <TokenEntry
+            taskId={d.taskId}
+            action={withQuery('/mobile/tms', d.query, 'intent=open', `task=${encodeURIComponent(d.taskId)}`)}
+            timeZone={d.timeZone}
+          />
+        </div>
+      ) : null}
+      {d.state === 'task' ? <TaskForm here={here} /> : null}
+    </MobileShell>
   )
 }
 
@@ -461,21 +444,4 @@ function QuestionField({
   )
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  const { t } = useTranslation()
-  const { pathname, search } = useLocation()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
-  return (
-    <div className="mobile">
-      <main className="mobile-content" id="main">
-        <div className="card" role="alert">
-          <h1>{t(notFound ? 'deeplink.error.realm' : 'mobile.tms.apply.load_error')}</h1>
-          <a href={`${pathname}${search}`} className="btn btn-primary">
-            <Icon name="refresh" /> {t('mobile.tms.retry')}
-          </a>
-        </div>
-      </main>
-    </div>
-  )
-}
+export const ErrorBoundary = () => <MobileRouteError message="mobile.tms.apply.load_error" />

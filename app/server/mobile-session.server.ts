@@ -55,6 +55,15 @@ export async function mobileUser(
 }
 
 /**
+ * A mobile page's loader answer without a session: the page's `base` data in its sign-in state, not stored by caches,
+ * clearing the cookie of an expired session.
+ */
+export async function mobileSigninState<B extends object>(request: Request, base: B, expired: boolean) {
+  const noStore = { 'Cache-Control': 'no-store' }
+  return data({ ...base, state: 'signin' as const }, { headers: expired ? { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } : noStore })
+}
+
+/**
  * The mobile-web sign-in action (the realm's username sign-in, as the mobile app does it: platform `mobile`): a
  * refusal is answered to the form with its message (400 invalid fields, the API's status otherwise); a session sets
  * the mobile cookie (living as long as the session; the realm on multi-realm hosts) and redirects to `home`.

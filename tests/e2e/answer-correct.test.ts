@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, hydrated, realmApi, signedInPage, url } from './browser'
+import { publishModel, studentApi } from './answer-helpers'
+import { expectConsoleErrors, hydrated, realmApi, signedInPage } from './browser'
 
 /**
  * The teacher's correction with the AI assistant (issue 17), in the console: a student of their own (made through the
@@ -13,20 +14,6 @@ import { expectConsoleErrors, hydrated, realmApi, signedInPage, url } from './br
 
 const pt = catalogues['pt-BR']
 const tag = Date.now().toString(36)
-
-async function student(nick: string, password: string) {
-  const headers = { 'content-type': 'application/json', 'x-api-realm': 'demo' }
-  const res = await fetch(url('localhost', '/api/device'), { method: 'POST', headers, body: JSON.stringify({ realm: 'demo', nick, password }) })
-  const { auth_token } = (await res.json()) as { auth_token: string }
-  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const r = await fetch(url('localhost', `/api/${path}`), {
-      method,
-      headers: { ...headers, 'x-api-key': auth_token },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    return { status: r.status, body: (await r.json()) as T }
-  }
-}
 
 const ESSAY =
   'a tecnologia mudou a escola. Os alunos usam usam computadores e tablets todos os dias para pesquisar, escrever e conversar com os colegas. A internet ajuda muito, mas é preciso cuidado com as fontes e com o tempo diante das telas.'
@@ -75,20 +62,11 @@ describe('correction with the AI assistant', () => {
       title: `Redação corrigida ${tag}`,
       questions,
     })
-    const { categories } = await teacher<{ categories: { id: string; parent_id: string | null; required: boolean; selectable: boolean }[] }>(
-      'GET',
-      `tms/task/options/${model.id}`,
-    )
-    const under = (id: string): string | undefined => {
-      const children = categories.filter((c) => c.parent_id === id)
-      return children.find((c) => c.selectable)?.id ?? children.map((c) => under(c.id)).find(Boolean)
-    }
-    const chosen = categories.filter((c) => c.required && !c.parent_id).map((r) => (r.selectable ? r.id : under(r.id)!))
-    const task = await teacher<{ id: string }>('POST', 'tms/task', { model_id: model.id, rooms: [room.id], categories: chosen })
+    const task = await publishModel(teacher, model.id, room.id)
     const single = model.questions.find((q) => q.type === 'single')!
     const essay = model.questions.find((q) => q.type === 'essay')!
 
-    const me = await student(studentNick, password)
+    const me = await studentApi(studentNick, password)
     const opened = await me<{ receipt: string }>('POST', `tms/answer-student/${task.id}/open`, {})
     expect(opened.status).toBe(200)
     const delivered = await me<{ id: string }>('POST', `tms/answer-student/${task.id}/deliver`, {

@@ -205,7 +205,10 @@ describe('mobile-web tasks', () => {
     await page.waitForURL((u) => u.pathname === '/mobile/tms' && u.searchParams.get('tab') === 'delivered')
     const card = page.locator(`.mtms-task[data-task="${task.id}"]`)
     await expect.poll(() => card.textContent()).toContain(pt['mobile.tms.state.submitted'])
-    expect(await card.getByRole('link').count()).toBe(0)
+    // Delivered: no way back to the apply screen, only to the result (its visualize screen).
+    const links = card.getByRole('link')
+    expect(await links.count()).toBe(1)
+    expect(await links.getAttribute('href')).toMatch(new RegExp(`^/mobile/tms/task/${task.id}/[^/]+/visualize$`))
     // The server has it: two right objective answers scored, the text waits for the teacher.
     const answers = await root<{ items: { status: string; score: number }[] }>('GET', `tms/answer?task_id=${task.id}`)
     expect(answers.items).toHaveLength(1)

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import * as v from 'valibot'
 import { Id } from '#shared/schemas/tms/common'
 import type { Model } from '#shared/schemas/tms/model'
 import type { Question } from '#shared/schemas/tms/question'
@@ -44,6 +45,9 @@ import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, origin, parse, pathParam } from '../context'
 
+/** The visualize screens' answer id, named as the field the envelope reports. */
+const AnswerPath = v.object({ answer_id: Id })
+
 /** The task content a student performs: the model version the task was published with. */
 type Content = Pick<Model, 'questions' | 'min_execution_time' | 'max_execution_time' | 'auto_draft' | 'token' | 'kind'>
 
@@ -69,10 +73,23 @@ async function studentTask(c: Ctx, auth: Auth): Promise<{ task: Task; rooms: str
 const refused = (status: 403 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
   apiError(status, cause, `answer.error.${cause}`, field, value)
 
+/** Whether the student may see the correction: finalized, and the task's display-answer date reached. */
+function correctionShown(status: string | null, task: Pick<Task, 'display_answer_at'>): boolean {
+  const finalized = status === 'finished' || status === 'pending_agreement'
+  return finalized && (!task.display_answer_at || Date.parse(task.display_answer_at) <= Date.now())
+}
+
+/** The AI revision's error marks per question (category, excerpt, explanation), as the correction stored them. */
+function revisionMarks(aiResult: string): Record<string, { category: string; excerpt: string; explanation: string }[]> {
+  const parsed = JSON.parse(aiResult || '{}') as {
+    questions?: { question_id: string; errors?: { category: string; excerpt: string; explanation: string }[] }[]
+  }
+  return Object.fromEntries((parsed.questions ?? []).filter((q) => q.errors?.length).map((q) => [q.question_id, q.errors!]))
+}
+
 /** The student's answer as they see it: the correction only once finalized and from the task's display-answer date. */
 function ownAnswer(a: AnswerRecord, task: Task) {
-  const finalized = a.status === 'finished' || a.status === 'pending_agreement'
-  const showCorrection = finalized && (!task.display_answer_at || Date.parse(task.display_answer_at) <= Date.now())
+  const showCorrection = correctionShown(a.status, task)
   return {
     id: a.id,
     answer_id: a.client_id,
@@ -95,9 +112,34 @@ function ownAnswer(a: AnswerRecord, task: Task) {
           opinion: a.opinion,
           opinion_comment: a.opinion_comment,
           opinion_at: a.opinion_at,
+          marks: revisionMarks(a.ai_result),
         }
       : null,
   }
+}
+
+/**
+ * My answer to the task (404 when I have none, or, given `answerId`, when it is not that answer: another student's
+ * answer id shows nothing), with the task's questions without their keys and the correction when it may be shown.
+ */
+async function answerView(c: Ctx, auth: Auth, answerId?: string) {
+  const taskId = parse(Id, pathParam(c, 'taskId'))
+  const [task, answer] = await Promise.all([getTask(c.env.DB, auth.realm, taskId), studentAnswer(c.env.DB, auth.realm, taskId, auth.nick)])
+  if (!task || !answer || (answerId !== undefined && answer.id !== answerId))
+    throw apiError(404, 'not_found', 'answer.error.answer_not_found', answerId === undefined ? 'task_id' : 'answer_id', answerId ?? taskId)
+  const content = (await modelVersionContent(c.env.DB, auth.realm, task.model_id, task.model_version)) as Content | null
+  return c.json({
+    task: {
+      id: task.id,
+      title: task.title,
+      status: task.status,
+      kind: content?.kind ?? null,
+      expire_at: task.expire_at,
+      display_answer_at: task.display_answer_at,
+    },
+    questions: (content?.questions ?? []).map((q) => studentQuestion(q, `${task.id}/${auth.nick}`)),
+    answer: ownAnswer(answer, task),
+  })
 }
 
 /**
@@ -179,7 +221,13 @@ export const answerStudent = new Hono<AppEnv>()
       const q = parse(StudentListQuery, c.req.query())
       const { rows, total } = await studentTasks(c.env.DB, auth.realm, auth.nick, q.filter, q.limit, q.offset)
       return c.json({
-        items: rows.map((r) => ({ ...r, show_timer: r.show_timer === 1, token: r.token === 1 })),
+        // Scores only where the correction may be shown (finalized, from the display-answer date): none leak before.
+        items: rows.map((r) => ({
+          ...r,
+          ...(correctionShown(r.answer_status, r) ? {} : { score: null }),
+          show_timer: r.show_timer === 1,
+          token: r.token === 1,
+        })),
         total,
         limit: q.limit,
         offset: q.offset,
@@ -365,17 +413,12 @@ export const answerStudent = new Hono<AppEnv>()
   /** GET /tms/answer-student/{taskId}/answer: my answer to the task, with its correction when it may be shown. */
   .get(
     '/:taskId/answer',
-    guarded({}, async (c, auth) => {
-      const taskId = parse(Id, pathParam(c, 'taskId'))
-      const [task, answer] = await Promise.all([getTask(c.env.DB, auth.realm, taskId), studentAnswer(c.env.DB, auth.realm, taskId, auth.nick)])
-      if (!task || !answer) throw apiError(404, 'not_found', 'answer.error.answer_not_found', 'task_id', taskId)
-      const content = (await modelVersionContent(c.env.DB, auth.realm, task.model_id, task.model_version)) as Content | null
-      return c.json({
-        task: { id: task.id, title: task.title, status: task.status, expire_at: task.expire_at, display_answer_at: task.display_answer_at },
-        questions: (content?.questions ?? []).map((q) => studentQuestion(q, `${task.id}/${auth.nick}`)),
-        answer: ownAnswer(answer, task),
-      })
-    }),
+    guarded({}, (c, auth) => answerView(c, auth)),
+  )
+  /** GET /tms/answer-student/{taskId}/answer/{answerId}: the same, for the visualize screens (404 unless it is my answer). */
+  .get(
+    '/:taskId/answer/:answerId',
+    guarded({}, (c, auth) => answerView(c, auth, parse(AnswerPath, { answer_id: pathParam(c, 'answerId') }).answer_id)),
   )
   /** POST /tms/answer-student/{taskId}/opinion: my opinion on the AI comment of my corrected answer; once sent, final. */
   .post(
@@ -386,6 +429,8 @@ export const answerStudent = new Hono<AppEnv>()
       const [task, answer] = await Promise.all([getTask(db, auth.realm, taskId), studentAnswer(db, auth.realm, taskId, auth.nick)])
       if (!task || !answer) throw apiError(404, 'not_found', 'answer.error.answer_not_found', 'task_id', taskId)
       if (answer.opinion !== null) throw refused(409, 'opinion_already_sent', 'opinion', answer.opinion)
+      // Before the display-answer date the student cannot see the AI comment, so there is nothing to give an opinion on.
+      if (!correctionShown(answer.status, task)) throw refused(409, 'opinion_not_open', 'opinion')
       const step = transition(answer.status as AnswerState, 'send_opinion', { aiComment: answer.ai_comment.trim() !== '' })
       if (!step.ok) throw refused(409, step.cause, 'opinion')
       const [result] = await runBatch(db, [

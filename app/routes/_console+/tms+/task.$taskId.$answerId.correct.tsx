@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
-import { useMemo, useRef, useState, type ReactNode } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AdjustmentsInput, RevisionRequest, correctionSchema, correctionValues } from '#shared/schemas/tms/correction'
-import { ESSAY_ERROR_CATEGORIES } from '#shared/schemas/tms/constants'
 import { questionType, type QuestionType } from '#shared/schemas/tms/question-types'
 import { KitForm, NumberInput, TextArea } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
 import { AnswerStatus, CORRECTABLE, DeliveryBadge } from '~/components/tms/answer-badges'
 import { formulaLinks } from '~/components/tms/formula-styles'
+import { AnswerFiles, MarkedText, usePoints, type RevisionError } from '~/components/tms/marked-text'
 import { RichText } from '~/components/tms/rich-text'
 import { ZoneCaption, useClock } from '~/components/ui/clock'
 import { ConfirmDialog } from '~/components/ui/dialog'
@@ -35,12 +35,6 @@ export const action = ({ request, context, params }: ActionFunctionArgs) => corr
 type Detail = ReturnType<typeof useLoaderData<typeof loader>>['answer']
 type Q = Detail['questions'][number]
 type Given = { option?: string; options?: string[]; text?: string; words?: string[]; files?: string[] }
-
-/** Scores in the page's language (8,5 in pt-BR and es-ES; 8.5 in en-US), at most two decimals. */
-function usePoints() {
-  const { i18n } = useTranslation()
-  return (v: number | null | undefined) => (typeof v === 'number' ? new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(v) : '—')
-}
 
 /**
  * `tms/task/{taskId}/{answerId}/correct` (seed 001 §2, §4 "Correction"): the student's answer question by question
@@ -230,17 +224,7 @@ function GivenAnswer({ q, a, revision }: { q: Q; a: Given | undefined; revision?
       ) : null}
       {a.text ? <MarkedText text={a.text} errors={revision?.errors ?? []} /> : null}
       {a.words?.length ? <p className="answer-text">{a.words.join(' · ')}</p> : null}
-      {a.files?.length ? (
-        <ul>
-          {a.files.map((f) => (
-            <li key={f}>
-              <a href={f} target="_blank" rel="noreferrer">
-                {f.split('/').pop()}
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <AnswerFiles files={a.files} />
     </>
   )
 }
@@ -319,62 +303,8 @@ function History({ answer }: { answer: Detail }) {
 }
 
 type Revised = { question_id: string; score: number; skills?: { skill_id: string; score: number }[]; errors?: RevisionError[] }
-type RevisionError = { category: string; excerpt: string; explanation: string }
 
 const revisionOf = (answer: Detail, id: string): Revised | undefined => answer.ai_result.questions?.find((q) => q.question_id === id)
-
-/** Colours of the essay error categories (seed 001 §3). */
-const CATEGORY_COLOURS: Record<string, string> = Object.fromEntries(Object.entries(ESSAY_ERROR_CATEGORIES).map(([k, c]) => [k.toLowerCase(), c]))
-
-/**
- * The student's text with the AI revision's marks: each error's excerpt (its first occurrence) underlined in its
- * category's colour, numbered, the category and explanation in its title and in the list under the text.
- */
-function MarkedText({ text, errors }: { text: string; errors: RevisionError[] }) {
-  const { t } = useTranslation()
-  const marks: { start: number; end: number; n: number; e: RevisionError }[] = []
-  errors.forEach((e, n) => {
-    const start = text.indexOf(e.excerpt)
-    if (start < 0 || !e.excerpt) return
-    const end = start + e.excerpt.length
-    if (marks.some((m) => start < m.end && end > m.start)) return
-    marks.push({ start, end, n: n + 1, e })
-  })
-  marks.sort((a, b) => a.start - b.start)
-  const parts: ReactNode[] = []
-  let at = 0
-  for (const m of marks) {
-    parts.push(text.slice(at, m.start))
-    parts.push(
-      <mark
-        key={m.n}
-        className="error-mark"
-        style={{ textDecorationColor: CATEGORY_COLOURS[m.e.category], borderBottomColor: CATEGORY_COLOURS[m.e.category] }}
-        title={`${t(`correct.category.${m.e.category}`)}: ${m.e.explanation}`}
-      >
-        {text.slice(m.start, m.end)}
-        <sup>{m.n}</sup>
-      </mark>,
-    )
-    at = m.end
-  }
-  parts.push(text.slice(at))
-  return (
-    <>
-      <p className="answer-text">{parts}</p>
-      {errors.length ? (
-        <ol className="error-list" aria-label={t('correct.ai.errors')}>
-          {errors.map((e, i) => (
-            <li key={i}>
-              <span className="error-swatch" style={{ background: CATEGORY_COLOURS[e.category] }} aria-hidden="true" />
-              <strong>{t(`correct.category.${e.category}`)}</strong> “{e.excerpt}” — {e.explanation}
-            </li>
-          ))}
-        </ol>
-      ) : null}
-    </>
-  )
-}
 
 /** The AI revision's proposed score of a question and its assessed skills (out of 10). */
 function Proposal({ answer, questionId, max }: { answer: Detail; questionId: string; max: number }) {

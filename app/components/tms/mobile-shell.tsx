@@ -1,0 +1,58 @@
+import { Form, isRouteErrorResponse, useLocation, useNavigation, useRouteError } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/ui/icon'
+
+/** A mobile-web page's error state: its message (or "not found" for a 404) and a retry of the same address. */
+export function MobileRouteError({ message }: { message: string }) {
+  const error = useRouteError()
+  const { t } = useTranslation()
+  const { pathname, search } = useLocation()
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <div className="mobile">
+      <main className="mobile-content" id="main">
+        <div className="card" role="alert">
+          <h1>{t(notFound ? 'deeplink.error.realm' : message)}</h1>
+          <a href={`${pathname}${search}`} className="btn btn-primary">
+            <Icon name="refresh" /> {t('mobile.tms.retry')}
+          </a>
+        </div>
+      </main>
+    </div>
+  )
+}
+
+/**
+ * A mobile-web page of the student's tasks: the bar (`start`: the logo or a back link, the title, sign-out when
+ * signed in) and the content, which says it is loading while a navigation runs.
+ */
+export function MobileShell({ start, title, signout, children }: { start: ReactNode; title: ReactNode; signout?: string; children: ReactNode }) {
+  const { t } = useTranslation()
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <div className="mobile">
+      <header className="mobile-bar">
+        {start}
+        <h1>{title}</h1>
+        {signout ? (
+          <Form method="post" action={signout}>
+            <button type="submit" className="btn">
+              <Icon name="logout" /> {t('mobile.feed.signout')}
+            </button>
+          </Form>
+        ) : (
+          <span />
+        )}
+      </header>
+      <main className="mobile-content" id="main" aria-busy={busy}>
+        {busy ? (
+          <p className="hint" role="status">
+            <span className="spinner" aria-hidden="true" /> {t('mobile.tms.loading')}
+          </p>
+        ) : null}
+        {children}
+      </main>
+    </div>
+  )
+}
