@@ -8,6 +8,18 @@ import { GROUPS, catalogueUrl, fetchCatalogues } from './i18n/load'
 import { reloadOnce } from './lib/chunk-reload'
 import { setupServiceWorker } from './lib/service-worker'
 
+/**
+ * Resolves once the whole document is parsed, so the loader data Remix streams into it (single fetch) is complete.
+ * RemixBrowser suspends hydration on decoding that stream with no Suspense boundary above it; on a busy machine a
+ * slow stream kept the hydration suspended past React's expiry of its lane, React then rendered it synchronously and
+ * threw error 345 ("Root did not complete"), caught by the browser tests in CI. This module loads async, so it can
+ * run while the document is still streaming.
+ */
+function documentParsed(): Promise<void> {
+  if (document.readyState !== 'loading') return Promise.resolve()
+  return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
+}
+
 async function hydrate() {
   const lang = document.documentElement.lang
   const locale = isLocale(lang) ? lang : DEFAULT_LOCALE
@@ -32,6 +44,7 @@ async function hydrate() {
     if ('requestIdleCallback' in window) window.requestIdleCallback(later, { timeout: 2000 })
     else setTimeout(later, 200)
   }
+  await documentParsed()
   startTransition(() => {
     hydrateRoot(
       document,

@@ -37,13 +37,13 @@ describe('session lifecycle', () => {
 
     await page.getByRole('button', { name: pt['session.life.publish'] }).click()
     await expect.poll(() => page.getByRole('status').filter({ hasText: pt['session.life.done_publish'] }).count()).toBe(1)
-    expect(await badge.getAttribute('data-status')).toBe('published')
+    await expect.poll(() => badge.getAttribute('data-status')).toBe('published')
     expect(await badge.textContent()).toBe(pt['session.status.published'])
     await page.screenshot({ path: '/tmp/session-lifecycle-published.png' })
 
     await page.getByRole('button', { name: pt['session.life.unpublish'] }).click()
     await expect.poll(() => page.getByRole('status').filter({ hasText: pt['session.life.done_unpublish'] }).count()).toBe(1)
-    expect(await badge.getAttribute('data-status')).toBe('unpublished')
+    await expect.poll(() => badge.getAttribute('data-status')).toBe('unpublished')
     expect(await page.getByRole('button', { name: pt['session.life.publish'] }).count()).toBe(1)
 
     // Rerecord: the dialog asks the justification; empty is refused there.
@@ -55,7 +55,7 @@ describe('session lifecycle', () => {
     await dialog.getByRole('button', { name: pt['session.life.rerecord_confirm'] }).click()
     await expect.poll(() => dialog.getByRole('alert').textContent()).toContain(pt['validation.required'])
     expect(await justification.getAttribute('aria-invalid')).toBe('true')
-    expect(await badge.getAttribute('data-status')).toBe('unpublished')
+    await expect.poll(() => badge.getAttribute('data-status')).toBe('unpublished')
     await page.screenshot({ path: '/tmp/session-lifecycle-justification.png' })
     await justification.fill('O áudio falhou na segunda metade.')
     await dialog.getByRole('button', { name: pt['session.life.rerecord_confirm'] }).click()
