@@ -136,8 +136,11 @@ export class Mesh {
     }
   }
 
-  /** A signalling message from the party (offer, answer or ICE from a peer); anything else is ignored. */
-  async handle(msg: ChannelServerMessage) {
+  /**
+   * A signalling message from the party (offer, answer or ICE from a peer); anything else is ignored. `fresh`: the
+   * offer is being tried again on a new connection.
+   */
+  async handle(msg: ChannelServerMessage, fresh = false): Promise<void> {
     if (this.closed) return
     if (msg.type === 'ice') {
       const peer = this.peers.get(msg.from)
@@ -180,6 +183,12 @@ export class Mesh {
       }
       this.watch(msg.from, peer)
     } catch (err) {
+      // A peer that started over keeping its certificate (the same page joining again) offers its m-lines in another
+      // order, which the old connection refuses: that connection is gone, and the offer starts a fresh one.
+      if (msg.type === 'offer' && !fresh && err instanceof DOMException && err.name === 'InvalidAccessError') {
+        this.drop(msg.from)
+        return this.handle(msg, true)
+      }
       console.warn('session description refused', err)
     }
   }
