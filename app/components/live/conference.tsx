@@ -403,6 +403,6 @@ function MediaView({ stream, muted = false, sinkId = '', label }: { stream: Medi
     if (el?.setSinkId && !muted) void el.setSinkId(sinkId).catch(() => undefined)
   }, [sinkId, muted])
   // A live call's stream carries no caption track (the chat is the room's text channel).
-  // eslint-disable-next-line jsx-a11y/media-has-caption
+  // eslint-disable-next-line jsx-a11y/media-has-caption -- a live WebRTC stream has no caption track; the label names the participant
   return <video ref={ref} autoPlay playsInline muted={muted} aria-label={label} />
 }
