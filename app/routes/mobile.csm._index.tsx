@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import type { WatchableSession } from '#shared/schemas/csm-watch'
@@ -8,6 +9,7 @@ import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
 import { clockDuration } from '~/lib/format'
 import { calendarDay } from '~/lib/list-format'
+import { sendUnsent } from '~/lib/watch-outbox'
 import { apiData } from '~/server/api.server'
 import { clearMobileCookie, mobileSignin, mobileSignout, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
@@ -84,6 +86,13 @@ export default function MobileSessionsRoute() {
   const d = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation()
   const busy = useNavigation().state !== 'idle'
+  const { revalidate } = useRevalidator()
+  const nick = d.state === 'list' ? d.me.nick : null
+  // A player closed before its last report was acknowledged left it in storage: send it now, then read the progress again.
+  useEffect(() => {
+    if (!nick) return
+    void sendUnsent(nick, (id) => withQuery(`/mobile/csm/report/${id}`, d.query)).then((taken) => taken && revalidate())
+  }, [nick, d.query, revalidate])
   return (
     <div className="mobile">
       <header className="mobile-bar">

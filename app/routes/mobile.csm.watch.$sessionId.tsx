@@ -9,6 +9,7 @@ import { MobileCsmError, realmQuery, withQuery } from '~/components/session/mobi
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
 import { clockDuration } from '~/lib/format'
+import { keepUnsent, unsentSlots } from '~/lib/watch-outbox'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { mobileSignin, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
@@ -26,8 +27,8 @@ export const handle = { title: 'mobile.csm.title' }
  * GET /mobile/csm/watch/{sessionId} (public mobile-web; issue 15): the player of a published session the student may
  * watch. The `<video>` streams `/mobile/csm/video/{id}` (range requests, so seeking works) with the realm's
  * `csm.player.attributes.controlsList`; the slots (of the session's slot length) the student plays are reported to
- * `/mobile/csm/report/{id}` every slot period and when the page is hidden or closed (`fetch` keepalive), so a
- * closed tab keeps its progress. Without a mobile session it shows the mobile sign-in, which comes back here.
+ * `/mobile/csm/report/{id}` every slot period and when the page is hidden or closed (a beacon); what is not
+ * acknowledged stays in the browser's storage and the next csm page sends it again, so a closed tab keeps its progress. Without a mobile session it shows the mobile sign-in, which comes back here.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requirePublicRoute(request, context)
@@ -41,7 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Signed out (or the session ended): the mobile sign-in, back to this player after it.
   if (session.state !== 'user') return data({ brand, query, id: id.output, player: null }, { headers: { 'Cache-Control': 'no-store' } })
   const player = await orErrorResponse(apiData(session.api.csm.session[':id'].player.$get({ param: { id: id.output } })))
-  return data({ brand, query, id: id.output, player }, { headers: { 'Cache-Control': 'no-store' } })
+  return data({ brand, query, id: id.output, player: { ...player, nick: session.me.nick } }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
 /** `?intent=signin`: the mobile sign-in (the same session as the list's and the feed's), answered back here. */
@@ -72,47 +73,68 @@ export default function MobileSessionPlayerRoute() {
   )
 }
 
-function Player({ brand, query, player }: { brand: { name: string; logo_url: string }; query: string; player: WatchPlayer }) {
+function Player({ brand, query, player }: { brand: { name: string; logo_url: string }; query: string; player: WatchPlayer & { nick: string } }) {
   const { t, i18n } = useTranslation()
   const video = useRef<HTMLVideoElement>(null)
   const [watched, setWatched] = useState(() => new Set(player.watched))
+  /** Watched and not yet sent; `unacked` also holds what is on its way, mirrored in the browser's storage. */
   const pending = useRef(new Set<number>())
+  const unacked = useRef(new Set<number>())
   const [saveError, setSaveError] = useState(false)
   const [videoError, setVideoError] = useState(false)
   const reportUrl = withQuery(`/mobile/csm/report/${player.id}`, query)
+  const remember = useCallback(() => keepUnsent(player.nick, player.id, unacked.current), [player.nick, player.id])
 
-  /** Sends the slots not yet reported; a failed report puts them back for the next one. */
-  const flush = useCallback(() => {
-    if (!pending.current.size) return
-    const slots = [...pending.current].slice(0, WATCH_MAX_SLOTS)
-    for (const s of slots) pending.current.delete(s)
-    fetch(reportUrl, { method: 'POST', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slots }) })
-      .then((res) => {
-        if (res.ok) return setSaveError(false)
-        // A refusal (4xx) is final; a server or network failure is sent again.
-        if (res.status >= 500) for (const s of slots) pending.current.add(s)
-        setSaveError(true)
-      })
-      .catch(() => {
-        for (const s of slots) pending.current.add(s)
-        setSaveError(true)
-      })
-  }, [reportUrl])
+  /**
+   * Sends the slots not yet reported; a failed report puts them back for the next one. Leaving the page sends them
+   * as a beacon, whose fate the page cannot learn: they stay in storage until a later report is acknowledged, and
+   * the next csm page sends them again (`watch-outbox.ts`).
+   */
+  const flush = useCallback(
+    (leaving = false) => {
+      if (!pending.current.size) return
+      const slots = [...pending.current].slice(0, WATCH_MAX_SLOTS)
+      for (const s of slots) pending.current.delete(s)
+      const body = JSON.stringify({ slots })
+      if (leaving && navigator.sendBeacon?.(reportUrl, body)) return
+      fetch(reportUrl, { method: 'POST', keepalive: true, headers: { 'content-type': 'application/json' }, body })
+        .then((res) => {
+          // A refusal (4xx) is final; a server failure is sent again.
+          if (res.ok || res.status < 500) {
+            for (const s of slots) unacked.current.delete(s)
+            remember()
+          } else for (const s of slots) pending.current.add(s)
+          setSaveError(!res.ok)
+        })
+        .catch(() => {
+          for (const s of slots) pending.current.add(s)
+          setSaveError(true)
+        })
+    },
+    [reportUrl, remember],
+  )
 
   useEffect(() => {
-    const timer = setInterval(flush, player.bucket * 1000)
-    const hidden = () => {
-      if (document.visibilityState === 'hidden') flush()
+    // What an earlier visit could not confirm goes first.
+    for (const s of unsentSlots(player.nick, player.id)) {
+      unacked.current.add(s)
+      pending.current.add(s)
     }
-    window.addEventListener('pagehide', flush)
+    flush()
+    const timer = setInterval(() => flush(), player.bucket * 1000)
+    const leave = () => flush(true)
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') flush(true)
+    }
+    window.addEventListener('pagehide', leave)
     document.addEventListener('visibilitychange', hidden)
     return () => {
       clearInterval(timer)
-      window.removeEventListener('pagehide', flush)
+      window.removeEventListener('pagehide', leave)
       document.removeEventListener('visibilitychange', hidden)
-      flush()
+      flush(true)
     }
-  }, [flush, player.bucket])
+  }, [flush, player.bucket, player.nick, player.id])
 
   /**
    * The slot under the playback position counts as watched. The element fires `timeupdate` while playing and once
@@ -124,6 +146,8 @@ function Player({ brand, query, player }: { brand: { name: string; logo_url: str
     const slot = Math.floor(el.currentTime / player.bucket)
     if (slot < 0 || slot >= player.slot_count || watched.has(slot)) return
     pending.current.add(slot)
+    unacked.current.add(slot)
+    remember()
     setWatched((prev) => new Set(prev).add(slot))
   }
 

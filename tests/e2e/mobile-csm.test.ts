@@ -113,16 +113,23 @@ describe('mobile-web sessions', () => {
     )
     await page.screenshot({ path: '/tmp/mobile-csm-player.png', fullPage: true })
 
-    // Leaving the page (as closing the tab) sends what was not reported yet.
+    // Not reported yet (the player reports every slot period), so kept in the browser's storage for her.
+    const unsent = () => page.evaluate(() => localStorage.getItem('csm-watch-unsent'))
+    expect(JSON.parse((await unsent()) ?? '{}')).toEqual({ [`student@demo\n${session.id}`]: [0, 2, 3] })
+    // The tab closes with the network gone: the beacon sent on leaving cannot arrive.
+    await page.context().setOffline(true)
     await page.goto('about:blank')
-    const root = await realmApi('demo', 'root')
-    await expect
-      .poll(async () => (await root<{ items: { nick: string; percent: number }[] }>('GET', `csm/session/${session.id}/watchers`)).items)
-      .toEqual([expect.objectContaining({ nick: 'student@demo', percent: 68.42, watched_seconds: 65 })])
+    await page.context().setOffline(false)
 
-    // Back on the list, her progress; the staff's detail shows who watched.
+    // Back on the list, the csm page sends what was never acknowledged and shows her progress; storage is emptied.
     await open(page, url('demo.localhost', '/mobile/csm'))
-    expect(await page.locator(`[data-session="${session.id}"] [data-percent]`).getAttribute('data-percent')).toBe('68.42')
+    await expect.poll(() => page.locator(`[data-session="${session.id}"] [data-percent]`).getAttribute('data-percent')).toBe('68.42')
+    await expect.poll(unsent).toBeNull()
+    const root = await realmApi('demo', 'root')
+    expect((await root<{ items: { nick: string; percent: number }[] }>('GET', `csm/session/${session.id}/watchers`)).items).toEqual([
+      expect.objectContaining({ nick: 'student@demo', percent: 68.42, watched_seconds: 65 }),
+    ])
+    // The staff's detail shows who watched.
     const staff = await signedInPage('root', `/session/detail/${session.id}`)
     const watchers = staff.page.getByRole('region', { name: pt['session.watchers.title'] })
     await expect.poll(() => watchers.locator('[data-watcher="student@demo"] [data-percent]').textContent()).toBe('68,42%')
