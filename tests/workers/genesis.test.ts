@@ -21,7 +21,7 @@ const PROVIDERS = () => env.TEST_AI_PROVIDERS
 const script = (model: string, replies: unknown[]) => fetch(`${PROVIDERS()}/__script`, { method: 'POST', body: JSON.stringify({ model, replies }) }).then((r) => r.json())
 
 const PRICES = { 'lesson.summary': 5, 'lesson.class_plan': 10, 'lesson.handout': 15, 'lesson.slides': 20, 'lesson.narration': 25, 'lesson.tasks': 10, 'lesson.qa_pairs': 5, 'tms.model_generation': 15 }
-const PERMS = ['genesis_lesson_model_generate', 'genesis_model_generate', 'cgs_content_config_list', 'cgs_content_config_get', 'cgs_content_config_create', 'cgs_content_config_edit', 'cgs_content_config_delete', 'cgs_agent_list', 'cgs_agent_create', 'cgs_agent_edit']
+const PERMS = ['mas_file_upload', 'genesis_lesson_model_generate', 'genesis_model_generate', 'cgs_content_config_list', 'cgs_content_config_get', 'cgs_content_config_create', 'cgs_content_config_edit', 'cgs_content_config_delete', 'cgs_agent_list', 'cgs_agent_create', 'cgs_agent_edit']
 
 async function setup(provider: 'local' | 'openai' = 'local', funds = 500) {
   const realm = await aiRealm({ provider, prices: PRICES })
@@ -297,8 +297,11 @@ describe('POST /genesis/model', () => {
     expect((await call(ctx, 'genesis/model', { method: 'POST', json: body })).status).toBe(200)
     expect(await wallet(ctx)).toBe(485)
     await expectEnvelope(await call(ctx, 'genesis/model', { method: 'POST', json: { ...body, counts: {}, idempotency_key: crypto.randomUUID() } }), 400)
-    await expectEnvelope(await call(ctx, 'genesis/model', { method: 'POST', json: { ...body, counts: { single: 20 }, idempotency_key: crypto.randomUUID() } }), 502)
-    // The refused generation was refunded.
+    // A source of a dozen sentences cannot give 20 questions (seed 001 §8 "not enough assessments"): refunded.
+    const short = SOURCE.split('\n\n').slice(0, 2).join('\n\n')
+    const few = await call(ctx, 'genesis/model', { method: 'POST', json: { ...body, sources: [{ kind: 'text', text: short }], counts: { single: 20 }, idempotency_key: crypto.randomUUID() } })
+    const refused = await expectEnvelope(few, 502, 'ai_provider_failed')
+    expect(refused.errors[0].value).toMatchObject({ refunded: true })
     expect(await wallet(ctx)).toBe(485)
   })
 })

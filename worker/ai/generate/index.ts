@@ -266,7 +266,8 @@ export async function generateQuestions(engine: TextEngine, ctx: GenerationConte
   const byType = (t: DraftQuestion['type'], qs: DraftQuestion[]) => qs.filter((q) => q.type === t)
   const converted = (qs: DraftQuestion[]) => qs.map((q) => toQuestion(q, ctx.language)).filter((q): q is Question => q !== null)
   let questions: Question[] = []
-  const local = out.engine === 'local' ? out.data : localQuestions(ctx, counts, difficulty)
+  // The local engine's own answer is complete as it is; a model's is completed by the local questions.
+  const local = out.engine === 'local' ? { questions: [] } : localQuestions(ctx, counts, difficulty)
   for (const t of ['fill_words', 'true_false', 'single'] as const) {
     const mine = converted(byType(t, out.data.questions)).slice(0, counts[t])
     const fill = mine.length < counts[t] ? converted(byType(t, local.questions)).slice(0, counts[t] - mine.length) : []
