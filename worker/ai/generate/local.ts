@@ -1,7 +1,7 @@
 import { CLASS_PLAN_MINUTES, NARRATION_WORDS, SUMMARY_SHAPE, wordCount, type ConfigLength } from '#shared/schemas/lesson/content'
 import type { AnyOptions, Difficulty } from '#shared/schemas/lesson/genesis'
 import type { ClassPlanDraft, DraftQuestion, HandoutDraft, NarrationDraft, PairsDraft, SlidesDraft, SummaryDraft, TaskDraft } from './drafts'
-import { bySalience, fitSentences, intoParagraphs, keywords, rankedSentences, titleFrom, type Sentence, type SourceSection } from './text'
+import { bySalience, fitSentences, intoParagraphs, keywords, rankedSentences, type Sentence, type SourceSection } from './text'
 import { wordsOf } from './words'
 
 /**

@@ -114,7 +114,7 @@ export function firstWords(text: string, n: number): string {
   if (n <= 0) return ''
   const re = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu
   let count = 0
-  for (let m = re.exec(text); m; m = re.exec(text)) {
+  for (const m of text.matchAll(re)) {
     count++
     if (count === n) {
       const end = m.index + m[0].length
