@@ -67,7 +67,7 @@ export const settings = new Hono<AppEnv>()
       const after = mergeSettings(before, body)
       await runBatch(c.env.DB, [
         saveSettingsStatement(c.env.DB, auth.realm, after, nowIso(), auth.nick),
-        auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'realm_genesis', entityId: auth.realm, before, after, requestId: c.get('requestId') }),
+        auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'realm_genesis', entityId: auth.realm, before: { ...before }, after: { ...after }, requestId: c.get('requestId') }),
       ])
       return c.json(after)
     }),
