@@ -44,7 +44,7 @@ export default function LessonGenerateRoute() {
 
   const kinds = activated.filter((k) => chosen[k] && (k !== 'narrative' || chosen.slide))
   const total = kinds.reduce((n, k) => n + options.prices[k], 0)
-  const sources = useMemo(() => [...(text.trim() ? [{ kind: 'text' as const, text }] : []), ...(file ? [{ kind: 'file' as const, file_id: file.id }] : [])], [text, file])
+  const sources = useMemo((): Record<string, string>[] => [...(text.trim() ? [{ kind: 'text', text }] : []), ...(file ? [{ kind: 'file', file_id: file.id }] : [])], [text, file])
 
   useEffect(() => {
     const d = fetcher.data
