@@ -176,7 +176,7 @@ export const ROUTES: RouteEntry[] = [
   route('realm.extra_field', '/realm/extra_field', all('mas_extra_field_list'), 'pages.realm.extra_field'),
 
   // Content generation settings
-  ...resource('cgs.agent', '/cgs/agent', 'cgs_agent', 'agentId', { unsaved: true }),
+  // cgs.agent.list|create|edit come from its plain-entity declaration (app/shared/entities/cgs-agent.ts).
   route('cgs.content_config', '/cgs/content_config', all('cgs_content_config_list'), 'pages.cgs.content_config'),
   route('cgs.content_config.type', '/cgs/content_config/:type', all('cgs_content_config_list'), 'pages.cgs.content_config.type'),
   route('cgs.content_config.create', '/cgs/content_config/:type/create', all('cgs_content_config_create'), 'pages.cgs.content_config.create', {

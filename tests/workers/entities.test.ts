@@ -48,6 +48,14 @@ const EXAMPLES: Record<string, { valid: () => Record<string, unknown>; change: R
       [{ name: 'Esportes', priority: -1 }, 'priority'],
     ],
   },
+  cgs_agent: {
+    valid: () => ({ name: `Agente ${crypto.randomUUID().slice(0, 6)}`, tags: ['ciências'], is_public: true, target_audience: '6º ano' }),
+    change: { target_audience: 'Ensino médio', is_public: false },
+    invalid: [
+      [{ name: 'A' }, 'name'],
+      [{ name: 'Agente', tags: ['a', 'A'] }, 'tags'],
+    ],
+  },
   room_card: {
     valid: () => ({
       type: 'link',

@@ -23,7 +23,8 @@ const MAX_REDIRECTS = 5
 /** Why an item failed (stored as its `reason`). */
 export type KnowledgeFailure = 'unreadable' | 'empty' | 'too_large' | 'fetch_failed' | 'unsupported_content' | 'restricted_video_site' | 'missing_file'
 
-class ProcessError extends Error {
+/** Why a knowledge source could not be read. */
+export class ProcessError extends Error {
   constructor(readonly reason: KnowledgeFailure) {
     super(reason)
   }
@@ -78,9 +79,14 @@ async function sectionsOf(env: Pick<Env, 'FILES'>, item: { type: string; source:
   throw new ProcessError('unsupported_content')
 }
 
-/** A web page's text (HTML without its scripts, styles and navigation), a plain text, or a PDF the URL serves. */
-async function urlSections(url: string): Promise<Section[]> {
+/**
+ * A web page's text (HTML without its scripts, styles and navigation), a plain text, or a PDF the URL serves. `refuse`
+ * is asked about the address and every redirect's (content generation refuses private addresses); it fails
+ * `fetch_failed`.
+ */
+export async function urlSections(url: string, refuse: (url: string) => boolean = () => false): Promise<Section[]> {
   if (isRestrictedVideoUrl(url)) throw new ProcessError('restricted_video_site')
+  if (refuse(url)) throw new ProcessError('fetch_failed')
   let res: Response
   let at = url
   // Redirects followed here, each checked: a link that leads to a video site is the video site.
@@ -100,6 +106,7 @@ async function urlSections(url: string): Promise<Section[]> {
     at = new URL(location, at).toString()
     if (!/^https?:/i.test(at)) throw new ProcessError('fetch_failed')
     if (isRestrictedVideoUrl(at)) throw new ProcessError('restricted_video_site')
+    if (refuse(at)) throw new ProcessError('fetch_failed')
   }
   if (!res.ok) throw new ProcessError('fetch_failed')
   const bytes = await readPage(res, MAX_PAGE_BYTES)

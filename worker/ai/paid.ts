@@ -78,7 +78,8 @@ const refundedError = (op: PaidOperation) =>
     },
   ])
 
-const INSUFFICIENT: Record<PaidOperationKind, string> = {
+/** The seed's message of a short wallet per operation; content generation says "insufficient credits for generating a lesson". */
+const INSUFFICIENT: Partial<Record<PaidOperationKind, string>> = {
   animation: 'persona.error.insufficient_credits_animation',
   voice_clone: 'ai.error.insufficient_credits_voice_clone',
   answer_revision: 'correct.ai.insufficient_credits',
@@ -168,7 +169,7 @@ export async function paidOperation(
           requestId: req.requestId,
         }),
       ],
-      () => insufficientCredits(db, wallet, points, INSUFFICIENT[req.kind]),
+      () => insufficientCredits(db, wallet, points, INSUFFICIENT[req.kind] ?? 'genesis.error.insufficient_credits'),
     )
   } catch (err) {
     await giveBack()

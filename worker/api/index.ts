@@ -62,6 +62,8 @@ import { live as pollLive } from './poll/live'
 import { poll } from './poll/poll'
 import { live as quizLive } from './quiz/live'
 import { quiz } from './quiz/quiz'
+import { contentConfig, settings as cgsSettings } from './cgs/content-config'
+import { genesis } from './genesis/job'
 
 /** Every API answer carries the built version (seed 000 §7). */
 export const versionHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -133,6 +135,9 @@ export function createApi() {
     .route('/ai/status', aiStatus)
     .route('/ai/settings', aiSettings)
     .route('/ai/speech', aiSpeech)
+    .route('/cgs/content_config', contentConfig)
+    .route('/cgs/settings', cgsSettings)
+    .route('/genesis', genesis)
     .route('/personai/persona/:personaId/dialog', personaDialog)
     .route('/personai/persona/:personaId/knowledge', personaKnowledge)
     .route('/personai/persona/:personaId/transcript', personaTranscript)

@@ -24,7 +24,8 @@ export interface ColumnDecl {
 
 /** How a field shows in the create and edit form (the form kit's FieldSpec, without name and label). */
 export interface FormDecl {
-  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'color' | 'icon'
+  /** `list`: comma-separated words (tags) stored as an array. */
+  kind: 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'color' | 'icon' | 'list'
   required?: boolean
   nullable?: boolean
   numeric?: boolean

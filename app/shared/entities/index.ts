@@ -1,4 +1,5 @@
 import type { PlainEntity } from './define'
+import agent from './cgs-agent'
 import channelCategory from './channel-category'
 import csmCategory from './csm-category'
 import metaverseRoom from './metaverse-room'
@@ -12,7 +13,7 @@ import genre from './tms-genre'
  * import.meta.glob), so this is the one list a new entity is added to; tests/workers/entities.test.ts fails when a
  * file of this folder is missing here.
  */
-export const PLAIN_ENTITIES: PlainEntity[] = [category, skill, genre, metaverseRoom, channelCategory, roomCard, csmCategory] as PlainEntity[]
+export const PLAIN_ENTITIES: PlainEntity[] = [category, skill, genre, metaverseRoom, channelCategory, roomCard, csmCategory, agent] as PlainEntity[]
 
 /** The plain entity named `name`, or undefined. */
 export const plainEntity = (name: string) => PLAIN_ENTITIES.find((e) => e.name === name)

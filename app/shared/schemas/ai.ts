@@ -36,7 +36,20 @@ export type AnimationKind = (typeof ANIMATION_KINDS)[number]
 export const VOICE_CLONE_PROVIDERS = ['elevenlabs'] as const
 
 /** Price-list keys (ledger/content) of the paid AI operations; seeded as system prices. */
-export const PAID_OPERATIONS = { animation: 'persona.animation', voice_clone: 'persona.voice_clone', answer_revision: 'tms.answer_revision' } as const
+export const PAID_OPERATIONS = {
+  animation: 'persona.animation',
+  voice_clone: 'persona.voice_clone',
+  answer_revision: 'tms.answer_revision',
+  // Content generation (issue 18): one operation per generated content of a job, and a task model's generation.
+  genesis_summary: 'lesson.summary',
+  genesis_class_plan: 'lesson.class_plan',
+  genesis_handout: 'lesson.handout',
+  genesis_slide: 'lesson.slides',
+  genesis_narrative: 'lesson.narration',
+  genesis_task: 'lesson.tasks',
+  genesis_question_pairs: 'lesson.qa_pairs',
+  model_generation: 'tms.model_generation',
+} as const
 export type PaidOperationKind = keyof typeof PAID_OPERATIONS
 
 /** A number within [min, max] that is a multiple of `step` from `min` (seed 000 §5 "numeric value … multiple of the step"). */
@@ -176,7 +189,7 @@ export interface AiStatus {
   used: number
   month: string
   /** Prices of the paid operations in this realm's price list (points; null when not priced). */
-  prices: Record<PaidOperationKind, number | null>
+  prices: Record<'animation' | 'voice_clone' | 'answer_revision', number | null>
 }
 
 /** Body of a paid AI operation: the price the user confirmed and the idempotency key of this attempt. */

@@ -1,0 +1,48 @@
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import * as v from 'valibot'
+import { LessonJobCreate, ModelGenerate } from '#shared/schemas/lesson/genesis'
+import { issuesToErrors } from '#shared/schemas/error'
+import { apiData, RealmApiError } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+
+/**
+ * The generation screens' server half: their options (settings, prices, configurations and agents the user may
+ * pick) and the job calls. The browser posts JSON intents; every answer is `{ ok, job | draft }` or `{ ok: false, errors }`.
+ */
+export async function generationOptions(request: Request, context: AppLoadContext, route: 'genesis.lesson_model' | 'genesis.model') {
+  const { api } = await requireRoute(request, context, route)
+  return apiData(api.genesis.options.$get())
+}
+
+const Intent = v.variant('intent', [
+  v.object({ intent: v.literal('start'), body: v.unknown() }),
+  v.object({ intent: v.literal('run'), job: v.string() }),
+  v.object({ intent: v.literal('cancel'), job: v.string() }),
+  v.object({ intent: v.literal('model'), body: v.unknown() }),
+])
+
+const failed = (errors: { field: string; cause: string; value: unknown; message: string }[]) => ({ ok: false as const, errors })
+
+export async function generationAction(request: Request, context: AppLoadContext, route: 'genesis.lesson_model' | 'genesis.model') {
+  const { api } = await requireRoute(request, context, route)
+  const parsed = v.safeParse(Intent, await request.json().catch(() => null))
+  if (!parsed.success) return failed(issuesToErrors(parsed.issues))
+  const i = parsed.output
+  try {
+    if (i.intent === 'start') {
+      const body = v.safeParse(LessonJobCreate, i.body)
+      if (!body.success) return failed(issuesToErrors(body.issues))
+      return { ok: true as const, job: await apiData(api.genesis.lesson_model.job.$post({ json: body.output })) }
+    }
+    if (i.intent === 'model') {
+      const body = v.safeParse(ModelGenerate, i.body)
+      if (!body.success) return failed(issuesToErrors(body.issues))
+      return { ok: true as const, model: await apiData(api.genesis.model.$post({ json: body.output })) }
+    }
+    if (i.intent === 'run') return { ok: true as const, job: await apiData(api.genesis.job[':id'].run.$post({ param: { id: i.job } })) }
+    return { ok: true as const, job: await apiData(api.genesis.job[':id'].cancel.$post({ param: { id: i.job } })) }
+  } catch (err) {
+    if (err instanceof RealmApiError) return failed(err.errors)
+    throw err
+  }
+}

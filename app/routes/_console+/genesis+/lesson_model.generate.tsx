@@ -1,0 +1,282 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { useFetcher, useLoaderData } from '@remix-run/react'
+import { useEffect, useId, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { RouteError } from '~/components/shell/route-error'
+import { ConfirmDialog } from '~/components/ui/dialog'
+import { FileUpload } from '~/components/ui/file-upload'
+import { errorText } from '~/lib/error-text'
+import { GENERATED_KINDS, SETTING_OF, type GenesisJob } from '#shared/schemas/lesson/genesis'
+import { LESSON_LANGUAGES } from '#shared/schemas/lesson/content'
+import type { ErrorItem } from '#shared/schemas/error'
+import { generationAction, generationOptions } from './__genesis.server'
+
+export const handle = { title: 'pages.genesis.lesson_model' }
+
+export const loader = ({ request, context }: LoaderFunctionArgs) => generationOptions(request, context, 'genesis.lesson_model')
+export const action = ({ request, context }: ActionFunctionArgs) => generationAction(request, context, 'genesis.lesson_model')
+
+type Answer = { ok: true; job: GenesisJob } | { ok: false; errors: ErrorItem[] }
+
+/**
+ * genesis/lesson_model/generate (issue 18): sources, the contents with their configurations and prices, the total
+ * confirmed in a dialog, then the job's progress per content (the page asks the job to run its next content until it
+ * ends), cancellable; the result shows the generated lesson.
+ */
+export default function LessonGenerateRoute() {
+  const options = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  const fetcher = useFetcher<Answer>()
+  const id = useId()
+  const activated = GENERATED_KINDS.filter((k) => options.settings.activate[SETTING_OF[k]])
+  const [title, setTitle] = useState('')
+  const [language, setLanguage] = useState('pt-BR')
+  const [text, setText] = useState('')
+  const [file, setFile] = useState<{ id: string; name: string } | null>(null)
+  const [chosen, setChosen] = useState<Record<string, boolean>>(() => Object.fromEntries(activated.map((k) => [k, true])))
+  const [configs, setConfigs] = useState<Record<string, string>>(() =>
+    Object.fromEntries(activated.map((k) => [k, options.settings.default_config[k] ?? options.configs.find((c) => c.type === k && c.default_selected)?.id ?? ''])),
+  )
+  const [confirming, setConfirming] = useState(false)
+  const [key] = useState(() => crypto.randomUUID())
+  const [job, setJob] = useState<GenesisJob | null>(null)
+  const [errors, setErrors] = useState<ErrorItem[]>([])
+
+  const kinds = activated.filter((k) => chosen[k] && (k !== 'narrative' || chosen.slide))
+  const total = kinds.reduce((n, k) => n + options.prices[k], 0)
+  const sources = useMemo((): Record<string, string>[] => [...(text.trim() ? [{ kind: 'text', text }] : []), ...(file ? [{ kind: 'file', file_id: file.id }] : [])], [text, file])
+
+  useEffect(() => {
+    const d = fetcher.data
+    if (!d || fetcher.state !== 'idle') return
+    if (d.ok) {
+      setJob(d.job)
+      setErrors([])
+    } else setErrors(d.errors)
+  }, [fetcher.data, fetcher.state])
+
+  // While the job runs, ask it to run its next content (one request per content: the progress is live).
+  useEffect(() => {
+    if (!job || job.status !== 'running' || fetcher.state !== 'idle') return
+    const timer = setTimeout(() => fetcher.submit({ intent: 'run', job: job.id }, { method: 'post', encType: 'application/json' }), 300)
+    return () => clearTimeout(timer)
+  }, [job, fetcher])
+
+  const start = () => {
+    setConfirming(false)
+    fetcher.submit(
+      {
+        intent: 'start',
+        body: { title, language, sources, idempotency_key: key, contents: kinds.map((k) => ({ kind: k, config_id: configs[k] || null, confirm_points: options.prices[k] })) },
+      },
+      { method: 'post', encType: 'application/json' },
+    )
+  }
+  const busy = fetcher.state !== 'idle'
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>{t('pages.genesis.lesson_model')}</h1>
+      </div>
+      <p className="muted">{t(options.engine === 'local' ? 'genesis.engine_local' : 'genesis.engine_model', { engine: options.engine })}</p>
+      {errors.length > 0 && (
+        <div role="alert" className="form-errors">
+          <ul>
+            {errors.map((e, i) => (
+              <li key={i}>{errorText(t, e)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {!job && (
+        <form
+          className="form-grid"
+          onSubmit={(e) => {
+            e.preventDefault()
+            setConfirming(true)
+          }}
+        >
+          <fieldset>
+            <legend>{t('genesis.sources')}</legend>
+            <label htmlFor={`${id}-title`}>{t('genesis.title')}</label>
+            <input id={`${id}-title`} value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
+            <label htmlFor={`${id}-language`}>{t('genesis.language')}</label>
+            <select id={`${id}-language`} value={language} onChange={(e) => setLanguage(e.target.value)}>
+              {LESSON_LANGUAGES.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+            </select>
+            <label htmlFor={`${id}-text`}>{t('genesis.text')}</label>
+            <textarea id={`${id}-text`} rows={8} value={text} onChange={(e) => setText(e.target.value)} />
+            <FileUpload label={t('genesis.file')} hint={t('genesis.file_hint')} options={{ accept: ['pdf', 'txt'] }} onUploaded={(f) => setFile({ id: f.id, name: f.name })} />
+            {file && <p>{t('genesis.file_ready', { name: file.name })}</p>}
+          </fieldset>
+          <fieldset>
+            <legend>{t('genesis.contents')}</legend>
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('genesis.content')}</th>
+                  <th scope="col">{t('genesis.config')}</th>
+                  <th scope="col">{t('genesis.price')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {activated.map((k) => (
+                  <tr key={k}>
+                    <td>
+                      <label>
+                        <input type="checkbox" checked={!!chosen[k]} disabled={k === 'narrative' && !chosen.slide} onChange={(e) => setChosen({ ...chosen, [k]: e.target.checked })} />{' '}
+                        {t(`genesis.kind.${k}`)}
+                      </label>
+                    </td>
+                    <td>
+                      <select
+                        aria-label={t('genesis.config_of', { kind: t(`genesis.kind.${k}`) })}
+                        value={configs[k] ?? ''}
+                        disabled={!options.settings.allow_custom[SETTING_OF[k]]}
+                        onChange={(e) => setConfigs({ ...configs, [k]: e.target.value })}
+                      >
+                        <option value="">{t('genesis.config_default')}</option>
+                        {options.configs
+                          .filter((c) => c.type === k)
+                          .map((c) => (
+                            <option key={c.id} value={c.id}>
+                              {c.title}
+                            </option>
+                          ))}
+                      </select>
+                    </td>
+                    <td>{t('genesis.points', { count: options.prices[k] })}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={2}>
+                    {t('genesis.total')}
+                  </th>
+                  <td data-testid="genesis-total">{t('genesis.points', { count: total })}</td>
+                </tr>
+              </tfoot>
+            </table>
+          </fieldset>
+          <div className="form-actions">
+            <button type="submit" className="btn primary" disabled={busy || !kinds.length || !sources.length}>
+              {t('genesis.generate')}
+            </button>
+          </div>
+        </form>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={t('genesis.confirm_title')}
+        message={t('genesis.confirm_message', { count: total })}
+        confirmLabel={t('genesis.confirm')}
+        cancelLabel={t('genesis.cancel')}
+        onConfirm={start}
+        onCancel={() => setConfirming(false)}
+      />
+      {job && <JobProgress job={job} onCancel={() => fetcher.submit({ intent: 'cancel', job: job.id }, { method: 'post', encType: 'application/json' })} />}
+    </>
+  )
+}
+
+function JobProgress({ job, onCancel }: { job: GenesisJob; onCancel: () => void }) {
+  const { t } = useTranslation()
+  const done = job.contents.filter((c) => c.status !== 'pending' && c.status !== 'running').length
+  return (
+    <section aria-labelledby="genesis-progress">
+      <h2 id="genesis-progress">{t(`genesis.job.${job.status}`)}</h2>
+      <progress max={job.contents.length} value={done} aria-label={t('genesis.progress')} />
+      <ul role="status" aria-live="polite" className="genesis-progress">
+        {job.contents.map((c) => (
+          <li key={c.kind} data-status={c.status}>
+            {t(`genesis.progress_of.${c.kind}`)} — {t(`genesis.state.${c.status}`)}
+            {c.error ? ` (${t(`genesis.failure.${c.error}`, { defaultValue: t('genesis.failure.ai_failed') })}${c.refunded ? `; ${t('genesis.refunded')}` : ''})` : ''}
+          </li>
+        ))}
+      </ul>
+      {job.status === 'running' && (
+        <button type="button" className="btn" onClick={onCancel}>
+          {t('genesis.cancel_job')}
+        </button>
+      )}
+      {job.result && <LessonResult lesson={job.result} />}
+    </section>
+  )
+}
+
+function LessonResult({ lesson }: { lesson: NonNullable<GenesisJob['result']> }) {
+  const { t } = useTranslation()
+  const plain = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
+  return (
+    <article aria-labelledby="genesis-result" className="genesis-result">
+      <h2 id="genesis-result">{lesson.title}</h2>
+      <p className="muted">{t('genesis.open_in_editor_note')}</p>
+      {lesson.summary && (
+        <section>
+          <h3>{t('genesis.kind.summary')}</h3>
+          {lesson.summary.split('</p>').filter(Boolean).map((p, i) => (
+            <p key={i}>{plain(p)}</p>
+          ))}
+        </section>
+      )}
+      {lesson.class_plan?.html && (
+        <section>
+          <h3>{t('genesis.kind.class_plan')} ({lesson.class_plan.minutes} min)</h3>
+          <p>{plain(lesson.class_plan.html)}</p>
+        </section>
+      )}
+      {lesson.slides && (
+        <section>
+          <h3>{t('genesis.kind.slide')}</h3>
+          <ol>
+            {lesson.slides.map((s) => (
+              <li key={s.id}>
+                <strong>{plain((s.objects[0] as { html?: string } | undefined)?.html ?? '')}</strong>
+                {s.narration && <p>{s.narration}</p>}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {lesson.question_pairs && (
+        <section>
+          <h3>{t('genesis.kind.question_pairs')}</h3>
+          <dl>
+            {lesson.question_pairs.map((p, i) => (
+              <div key={i}>
+                <dt>{p.question}</dt>
+                <dd>{p.answer}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+      {lesson.questions && (
+        <section>
+          <h3>{t('genesis.kind.task')}</h3>
+          <ol>
+            {lesson.questions.map((q, i) => (
+              <li key={i}>
+                {t(`tms.type.${q.type}`)}: {plain(q.statement)}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {lesson.handout && (
+        <details>
+          <summary>{t('genesis.kind.handout')}</summary>
+          <p>{plain(lesson.handout)}</p>
+        </details>
+      )}
+    </article>
+  )
+}
+
+export const ErrorBoundary = RouteError
