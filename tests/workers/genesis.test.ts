@@ -18,10 +18,32 @@ import SOURCE from '../fixtures/genesis/ciclo-da-agua.txt?raw'
  * cancel, insufficient credits, the error envelope and realm scoping.
  */
 const PROVIDERS = () => env.TEST_AI_PROVIDERS
-const script = (model: string, replies: unknown[]) => fetch(`${PROVIDERS()}/__script`, { method: 'POST', body: JSON.stringify({ model, replies }) }).then((r) => r.json())
+const script = (model: string, replies: unknown[]) =>
+  fetch(`${PROVIDERS()}/__script`, { method: 'POST', body: JSON.stringify({ model, replies }) }).then((r) => r.json())
 
-const PRICES = { 'lesson.summary': 5, 'lesson.class_plan': 10, 'lesson.handout': 15, 'lesson.slides': 20, 'lesson.narration': 25, 'lesson.tasks': 10, 'lesson.qa_pairs': 5, 'tms.model_generation': 15 }
-const PERMS = ['mas_file_upload', 'genesis_lesson_model_generate', 'genesis_model_generate', 'cgs_content_config_list', 'cgs_content_config_get', 'cgs_content_config_create', 'cgs_content_config_edit', 'cgs_content_config_delete', 'cgs_agent_list', 'cgs_agent_create', 'cgs_agent_edit']
+const PRICES = {
+  'lesson.summary': 5,
+  'lesson.class_plan': 10,
+  'lesson.handout': 15,
+  'lesson.slides': 20,
+  'lesson.narration': 25,
+  'lesson.tasks': 10,
+  'lesson.qa_pairs': 5,
+  'tms.model_generation': 15,
+}
+const PERMS = [
+  'mas_file_upload',
+  'genesis_lesson_model_generate',
+  'genesis_model_generate',
+  'cgs_content_config_list',
+  'cgs_content_config_get',
+  'cgs_content_config_create',
+  'cgs_content_config_edit',
+  'cgs_content_config_delete',
+  'cgs_agent_list',
+  'cgs_agent_create',
+  'cgs_agent_edit',
+]
 
 async function setup(provider: 'local' | 'openai' = 'local', funds = 500) {
   const realm = await aiRealm({ provider, prices: PRICES })
@@ -30,10 +52,14 @@ async function setup(provider: 'local' | 'openai' = 'local', funds = 500) {
   return { realm, teacher }
 }
 type Ctx = Awaited<ReturnType<typeof setup>>
-const call = (ctx: Ctx, path: string, init: { method?: string; json?: unknown; token?: string } = {}) => api(ctx.realm.host, path, { token: ctx.teacher.token, ...init })
-const wallet = (ctx: Ctx) => env.DB.prepare('SELECT balance FROM ledger_account WHERE id = ?').bind(`user:${ctx.realm.code}:${ctx.teacher.nick}`).first<number>('balance')
-const debits = (ctx: Ctx) => env.DB.prepare(`SELECT COUNT(*) AS n FROM ledger_transaction WHERE realm = ? AND type = 'debit'`).bind(ctx.realm.code).first<number>('n')
-const reversals = (ctx: Ctx) => env.DB.prepare(`SELECT COUNT(*) AS n FROM ledger_transaction WHERE realm = ? AND type = 'reversal'`).bind(ctx.realm.code).first<number>('n')
+const call = (ctx: Ctx, path: string, init: { method?: string; json?: unknown; token?: string } = {}) =>
+  api(ctx.realm.host, path, { token: ctx.teacher.token, ...init })
+const wallet = (ctx: Ctx) =>
+  env.DB.prepare('SELECT balance FROM ledger_account WHERE id = ?').bind(`user:${ctx.realm.code}:${ctx.teacher.nick}`).first<number>('balance')
+const debits = (ctx: Ctx) =>
+  env.DB.prepare(`SELECT COUNT(*) AS n FROM ledger_transaction WHERE realm = ? AND type = 'debit'`).bind(ctx.realm.code).first<number>('n')
+const reversals = (ctx: Ctx) =>
+  env.DB.prepare(`SELECT COUNT(*) AS n FROM ledger_transaction WHERE realm = ? AND type = 'reversal'`).bind(ctx.realm.code).first<number>('n')
 
 async function runToEnd(ctx: Ctx, id: string): Promise<GenesisJob> {
   for (let i = 0; i < 12; i++) {
@@ -45,11 +71,21 @@ async function runToEnd(ctx: Ctx, id: string): Promise<GenesisJob> {
   throw new Error('job did not end')
 }
 const start = (ctx: Ctx, contents: { kind: string; confirm_points: number; config_id?: string }[], extra: Record<string, unknown> = {}) =>
-  call(ctx, 'genesis/lesson_model/job', { method: 'POST', json: { sources: [{ kind: 'text', text: SOURCE }], contents, idempotency_key: crypto.randomUUID(), ...extra } })
+  call(ctx, 'genesis/lesson_model/job', {
+    method: 'POST',
+    json: { sources: [{ kind: 'text', text: SOURCE }], contents, idempotency_key: crypto.randomUUID(), ...extra },
+  })
 
 // ---------- the local engine and the §9 lengths ----------
 
-const ctxOf = (options: AnyOptions, language = 'pt-BR'): GenerationContext => ({ title: 'O ciclo da água', language, sections: sectionsOfText(SOURCE, 'Parte'), options, guideline: '', agent: null })
+const ctxOf = (options: AnyOptions, language = 'pt-BR'): GenerationContext => ({
+  title: 'O ciclo da água',
+  language,
+  sections: sectionsOfText(SOURCE, 'Parte'),
+  options,
+  guideline: '',
+  agent: null,
+})
 const engine = new LocalEngine()
 const opts = (type: keyof typeof OPTIONS_BY_TYPE, o: Record<string, unknown>) => v.parse(OPTIONS_BY_TYPE[type], o) as AnyOptions
 
@@ -91,7 +127,11 @@ describe('the local engine respects seed 001 §9', () => {
 
   it.each([CLASS_PLAN_MINUTES.min, 45, 50, 90, CLASS_PLAN_MINUTES.max])('class plan of %i minutes: phases add up exactly', async (duration) => {
     for (const class_type of ['lecture', 'workshop', 'lab_session', 'group_work']) {
-      const out = await generateContent(engine, 'class_plan', ctxOf(opts('class_plan', { duration, class_type, homework: true, materials: 'Copo, água, gelo' })))
+      const out = await generateContent(
+        engine,
+        'class_plan',
+        ctxOf(opts('class_plan', { duration, class_type, homework: true, materials: 'Copo, água, gelo' })),
+      )
       if (out.output.kind !== 'class_plan') throw new Error('kind')
       expect(out.output.class_plan.minutes).toBe(duration)
       const minutes = [...out.output.class_plan.html.matchAll(/\((\d+) min\)/g)].map((m) => Number(m[1]))
@@ -105,13 +145,27 @@ describe('the local engine respects seed 001 §9', () => {
   it('slides from sections, question pairs and questions in the task model’s format', async () => {
     const slides = await generateContent(engine, 'slide', ctxOf(opts('slide', { length: 'short' })))
     if (slides.output.kind !== 'slide') throw new Error('kind')
-    expect(slides.output.slides.map((s) => plainOf((s.objects[0] as { html: string }).html))).toEqual(['O ciclo da água', 'O ciclo da água', 'Evaporação', 'Condensação', 'Precipitação', 'Infiltração', 'Escoamento superficial', 'Transpiração das plantas', 'Ciclo da água e clima'])
+    expect(slides.output.slides.map((s) => plainOf((s.objects[0] as { html: string }).html))).toEqual([
+      'O ciclo da água',
+      'O ciclo da água',
+      'Evaporação',
+      'Condensação',
+      'Precipitação',
+      'Infiltração',
+      'Escoamento superficial',
+      'Transpiração das plantas',
+      'Ciclo da água e clima',
+    ])
     const pairs = await generateContent(engine, 'question_pairs', ctxOf(opts('question_pairs', { length: 'long' })))
     if (pairs.output.kind !== 'question_pairs') throw new Error('kind')
     expect(pairs.output.question_pairs.length).toBe(8)
     const task = await generateContent(engine, 'task', ctxOf(opts('task', { length: 'very_long' }), 'en-US'))
     if (task.output.kind !== 'task') throw new Error('kind')
-    expect(task.output.questions.map((q) => q.type).sort()).toEqual([...Array(4).fill('fill_words'), ...Array(4).fill('single'), ...Array(4).fill('true_false')])
+    expect(task.output.questions.map((q) => q.type).sort()).toEqual([
+      ...Array(4).fill('fill_words'),
+      ...Array(4).fill('single'),
+      ...Array(4).fill('true_false'),
+    ])
     for (const q of task.output.questions) expect(v.safeParse(Question, q).success).toBe(true)
   })
 })
@@ -127,19 +181,37 @@ describe('cgs/content_config', () => {
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM cgs_content_config WHERE realm = ?').bind(ctx.realm.code).first('n')).toBe(0)
     await expectEnvelope(await call(ctx, 'cgs/content_config', { method: 'POST', json: { type: 'summary', title: 'Resumo', options: { depth: 'huge' } } }), 400)
     await expectEnvelope(await call(ctx, 'cgs/content_config', { method: 'POST', json: { type: 'video', title: 'Vídeo' } }), 400)
-    await expectEnvelope(await call(ctx, 'cgs/content_config', { method: 'POST', json: { type: 'summary', title: 'Resumo', agent_id: 'nope' } }), 422, 'agent_not_found')
+    await expectEnvelope(
+      await call(ctx, 'cgs/content_config', { method: 'POST', json: { type: 'summary', title: 'Resumo', agent_id: 'nope' } }),
+      422,
+      'agent_not_found',
+    )
 
-    const agent = await call(ctx, 'cgs/agent', { method: 'POST', json: { name: 'Professor de ciências', tags: ['ciências'], is_public: true, target_audience: '6º ano' } })
+    const agent = await call(ctx, 'cgs/agent', {
+      method: 'POST',
+      json: { name: 'Professor de ciências', tags: ['ciências'], is_public: true, target_audience: '6º ano' },
+    })
     expect(agent.status, await agent.clone().text()).toBe(201)
     const agentId = ((await agent.json()) as { id: string }).id
-    const first = await call(ctx, 'cgs/content_config', { method: 'POST', json: { type: 'summary', title: 'Resumo A', default_selected: true, agent_id: agentId, options: { depth: 'concise', focus: ['definitions', 'formulas'] } } })
+    const first = await call(ctx, 'cgs/content_config', {
+      method: 'POST',
+      json: {
+        type: 'summary',
+        title: 'Resumo A',
+        default_selected: true,
+        agent_id: agentId,
+        options: { depth: 'concise', focus: ['definitions', 'formulas'] },
+      },
+    })
     expect(first.status, await first.clone().text()).toBe(201)
     const a = (await first.json()) as { id: string; agent_name: string; options: AnyOptions }
     expect(a.agent_name).toBe('Professor de ciências')
     expect(a.options).toMatchObject({ depth: 'concise', style: 'engaging', length: 'medium', examples: 'none' })
     const second = await call(ctx, 'cgs/content_config', { method: 'POST', json: { type: 'summary', title: 'Resumo B', default_selected: true } })
     const b = (await second.json()) as { id: string }
-    const defaults = await env.DB.prepare('SELECT id FROM cgs_content_config WHERE realm = ? AND type = ? AND default_selected = 1').bind(ctx.realm.code, 'summary').all()
+    const defaults = await env.DB.prepare('SELECT id FROM cgs_content_config WHERE realm = ? AND type = ? AND default_selected = 1')
+      .bind(ctx.realm.code, 'summary')
+      .all()
     expect(defaults.results).toEqual([{ id: b.id }])
     await expectEnvelope(await call(ctx, `cgs/content_config/${a.id}`, { method: 'PUT', json: { type: 'handout', title: 'Outro' } }), 422, 'type_changed')
 
@@ -253,13 +325,28 @@ describe('genesis lesson jobs', () => {
 
   it('refuses before spending: short wallet, price changed, short source, narration without slides, bad input', async () => {
     const ctx = await setup('local', 20)
-    await expectEnvelope(await start(ctx, [{ kind: 'slide', confirm_points: 20 }, { kind: 'summary', confirm_points: 5 }]), 422, 'insufficient_credits')
+    await expectEnvelope(
+      await start(ctx, [
+        { kind: 'slide', confirm_points: 20 },
+        { kind: 'summary', confirm_points: 5 },
+      ]),
+      422,
+      'insufficient_credits',
+    )
     await expectEnvelope(await start(ctx, [{ kind: 'summary', confirm_points: 4 }]), 409, 'price_changed')
-    await expectEnvelope(await start(ctx, [{ kind: 'summary', confirm_points: 5 }], { sources: [{ kind: 'text', text: 'A água evapora. Depois chove.' }] }), 422, 'content_too_short')
+    await expectEnvelope(
+      await start(ctx, [{ kind: 'summary', confirm_points: 5 }], { sources: [{ kind: 'text', text: 'A água evapora. Depois chove.' }] }),
+      422,
+      'content_too_short',
+    )
     await expectEnvelope(await start(ctx, [{ kind: 'narrative', confirm_points: 25 }]), 400)
     await expectEnvelope(await start(ctx, [{ kind: 'summary', confirm_points: 5 }], { sources: [] }), 400)
     await expectEnvelope(await start(ctx, [{ kind: 'video', confirm_points: 0 }]), 400)
-    await expectEnvelope(await start(ctx, [{ kind: 'summary', confirm_points: 5 }], { sources: [{ kind: 'url', url: 'http://127.0.0.1:8080/page' }] }), 422, 'source_private_address')
+    await expectEnvelope(
+      await start(ctx, [{ kind: 'summary', confirm_points: 5 }], { sources: [{ kind: 'url', url: 'http://127.0.0.1:8080/page' }] }),
+      422,
+      'source_private_address',
+    )
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM genesis_job WHERE realm = ?').bind(ctx.realm.code).first('n')).toBe(0)
     expect(await wallet(ctx)).toBe(20)
   })
@@ -288,7 +375,13 @@ describe('POST /genesis/model', () => {
   it('answers a task-model draft of the asked types and counts, debited once per key', async () => {
     const ctx = await setup()
     const key = crypto.randomUUID()
-    const body = { sources: [{ kind: 'text', text: SOURCE }], counts: { fill_words: 2, true_false: 2, single: 3 }, difficulty: 'hard', confirm_points: 15, idempotency_key: key }
+    const body = {
+      sources: [{ kind: 'text', text: SOURCE }],
+      counts: { fill_words: 2, true_false: 2, single: 3 },
+      difficulty: 'hard',
+      confirm_points: 15,
+      idempotency_key: key,
+    }
     const res = await call(ctx, 'genesis/model', { method: 'POST', json: body })
     expect(res.status, await res.clone().text()).toBe(201)
     const out = (await res.json()) as { engine: string; draft: { title: string; questions: { type: string }[] } }
@@ -299,7 +392,10 @@ describe('POST /genesis/model', () => {
     await expectEnvelope(await call(ctx, 'genesis/model', { method: 'POST', json: { ...body, counts: {}, idempotency_key: crypto.randomUUID() } }), 400)
     // A source of a dozen sentences cannot give 20 questions (seed 001 §8 "not enough assessments"): refunded.
     const short = SOURCE.split('\n\n').slice(0, 2).join('\n\n')
-    const few = await call(ctx, 'genesis/model', { method: 'POST', json: { ...body, sources: [{ kind: 'text', text: short }], counts: { single: 20 }, idempotency_key: crypto.randomUUID() } })
+    const few = await call(ctx, 'genesis/model', {
+      method: 'POST',
+      json: { ...body, sources: [{ kind: 'text', text: short }], counts: { single: 20 }, idempotency_key: crypto.randomUUID() },
+    })
     const refused = await expectEnvelope(few, 502, 'ai_provider_failed')
     expect(refused.errors[0].value).toMatchObject({ refunded: true })
     expect(await wallet(ctx)).toBe(485)

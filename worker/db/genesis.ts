@@ -42,7 +42,9 @@ export const visibleConfigs = (realm: string, nick: string) => ({ where: 'realm 
 
 /** The statement clearing the other default-selected configuration of a type (the save's batch runs it after its write). */
 export function clearOtherDefaults(db: D1Database, realm: string, type: string, keep: string): D1PreparedStatement {
-  return db.prepare('UPDATE cgs_content_config SET default_selected = 0 WHERE realm = ? AND type = ? AND id <> ? AND default_selected = 1').bind(realm, type, keep)
+  return db
+    .prepare('UPDATE cgs_content_config SET default_selected = 0 WHERE realm = ? AND type = ? AND id <> ? AND default_selected = 1')
+    .bind(realm, type, keep)
 }
 
 export function agentExists(db: D1Database, realm: string, id: string): Promise<{ name: string; target_audience: string } | null> {
@@ -81,7 +83,9 @@ export function configById(db: D1Database, realm: string, id: string): Promise<C
 export async function pickable(db: D1Database, realm: string, nick: string) {
   const [configs, agents] = await db.batch([
     db
-      .prepare('SELECT id, type, title, default_selected, agent_id FROM cgs_content_config WHERE realm = ? AND (is_public = 1 OR created_by = ?) ORDER BY type, title')
+      .prepare(
+        'SELECT id, type, title, default_selected, agent_id FROM cgs_content_config WHERE realm = ? AND (is_public = 1 OR created_by = ?) ORDER BY type, title',
+      )
       .bind(realm, nick),
     db.prepare('SELECT id, name, target_audience FROM cgs_agent WHERE realm = ? ORDER BY name').bind(realm),
   ])
@@ -178,18 +182,38 @@ export function jobOf(db: D1Database, realm: string, nick: string, id: string): 
 }
 
 export async function jobContents(db: D1Database, realm: string, jobId: string): Promise<JobContentRow[]> {
-  const { results } = await db.prepare('SELECT * FROM genesis_job_content WHERE realm = ? AND job_id = ? ORDER BY position').bind(realm, jobId).all<JobContentRow>()
+  const { results } = await db
+    .prepare('SELECT * FROM genesis_job_content WHERE realm = ? AND job_id = ? ORDER BY position')
+    .bind(realm, jobId)
+    .all<JobContentRow>()
   return results
 }
 
-export function insertJobStatements(db: D1Database, job: Omit<JobRow, 'status' | 'result' | 'updated_at'>, contents: Omit<JobContentRow, 'job_id' | 'status' | 'operation' | 'error' | 'refunded' | 'engine' | 'output' | 'started_at' | 'finished_at'>[]) {
+export function insertJobStatements(
+  db: D1Database,
+  job: Omit<JobRow, 'status' | 'result' | 'updated_at'>,
+  contents: Omit<JobContentRow, 'job_id' | 'status' | 'operation' | 'error' | 'refunded' | 'engine' | 'output' | 'started_at' | 'finished_at'>[],
+) {
   return [
     db
       .prepare(
         `INSERT INTO genesis_job (id, realm, title, language, agent_id, engine, idempotency_key, request_hash, sources, created_by, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(job.id, job.realm, job.title, job.language, job.agent_id, job.engine, job.idempotency_key, job.request_hash, job.sources, job.created_by, job.created_at, job.created_at),
+      .bind(
+        job.id,
+        job.realm,
+        job.title,
+        job.language,
+        job.agent_id,
+        job.engine,
+        job.idempotency_key,
+        job.request_hash,
+        job.sources,
+        job.created_by,
+        job.created_at,
+        job.created_at,
+      ),
     ...contents.map((c) =>
       db
         .prepare('INSERT INTO genesis_job_content (job_id, realm, position, kind, config_id, options, guideline, points) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
@@ -225,7 +249,18 @@ export function finishContentStatement(
       `UPDATE genesis_job_content SET status = ?, output = ?, engine = ?, operation = ?, error = ?, refunded = ?, finished_at = ?
        WHERE realm = ? AND job_id = ? AND kind = ?`,
     )
-    .bind(end.status, JSON.stringify(end.output ?? null), end.engine ?? null, end.operation ?? null, end.error ?? null, end.refunded ? 1 : 0, at, realm, jobId, kind)
+    .bind(
+      end.status,
+      JSON.stringify(end.output ?? null),
+      end.engine ?? null,
+      end.operation ?? null,
+      end.error ?? null,
+      end.refunded ? 1 : 0,
+      at,
+      realm,
+      jobId,
+      kind,
+    )
 }
 
 /** Ends a running job whose contents have all run: done when one content succeeded, failed otherwise; its lesson stored. */
@@ -242,7 +277,9 @@ export function finishJobStatement(db: D1Database, realm: string, jobId: string,
 export function cancelJobStatements(db: D1Database, realm: string, jobId: string, at: string) {
   return [
     db.prepare(`UPDATE genesis_job SET status = 'canceled', updated_at = ? WHERE realm = ? AND id = ? AND status = 'running'`).bind(at, realm, jobId),
-    db.prepare(`UPDATE genesis_job_content SET status = 'canceled', finished_at = ? WHERE realm = ? AND job_id = ? AND status = 'pending'`).bind(at, realm, jobId),
+    db
+      .prepare(`UPDATE genesis_job_content SET status = 'canceled', finished_at = ? WHERE realm = ? AND job_id = ? AND status = 'pending'`)
+      .bind(at, realm, jobId),
   ]
 }
 

@@ -21,7 +21,11 @@ export const ClassPlanDraft = v.object({
 export type ClassPlanDraft = v.InferOutput<typeof ClassPlanDraft>
 
 export const HandoutDraft = v.object({
-  sections: v.pipe(v.array(v.object({ title: Text(200), paragraphs: v.pipe(v.array(Text(6000)), v.minLength(1), v.maxLength(30)) })), v.minLength(1), v.maxLength(40)),
+  sections: v.pipe(
+    v.array(v.object({ title: Text(200), paragraphs: v.pipe(v.array(Text(6000)), v.minLength(1), v.maxLength(30)) })),
+    v.minLength(1),
+    v.maxLength(40),
+  ),
   key_terms: v.optional(v.pipe(v.array(Text(80)), v.maxLength(40)), []),
 })
 export type HandoutDraft = v.InferOutput<typeof HandoutDraft>
@@ -43,7 +47,12 @@ export const DraftQuestion = v.variant('type', [
   /** A sentence with its gaps as [[word]] (a gap at most 5 words, at least 2 gaps) and wrong words to choose from. */
   v.object({ type: v.literal('fill_words'), sentence: Text(2000), incorrect: v.pipe(v.array(Text(100)), v.maxLength(10)) }),
   v.object({ type: v.literal('true_false'), claim: Text(1000), answer: v.boolean() }),
-  v.object({ type: v.literal('single'), statement: Text(1000), options: v.pipe(v.array(Text(300)), v.minLength(2), v.maxLength(6)), correct: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
+  v.object({
+    type: v.literal('single'),
+    statement: Text(1000),
+    options: v.pipe(v.array(Text(300)), v.minLength(2), v.maxLength(6)),
+    correct: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  }),
 ])
 export type DraftQuestion = v.InferOutput<typeof DraftQuestion>
 export const TaskDraft = v.object({ questions: v.pipe(v.array(DraftQuestion), v.minLength(1), v.maxLength(60)) })

@@ -4,17 +4,19 @@ import type { AnyOptions, Difficulty, GeneratedKind, QuestionPair } from '#share
 import { PAGE_HEIGHT, PAGE_WIDTH, type Slide, type SlideDeck } from '#shared/schemas/lesson/slide'
 import { Question } from '#shared/schemas/tms/question'
 import { AiError, type GenerateRequest, type TextEngine } from '../types'
+import { ClassPlanDraft, HandoutDraft, NarrationDraft, PairsDraft, SlidesDraft, SummaryDraft, TaskDraft, type DraftQuestion } from './drafts'
 import {
-  ClassPlanDraft,
-  HandoutDraft,
-  NarrationDraft,
-  PairsDraft,
-  SlidesDraft,
-  SummaryDraft,
-  TaskDraft,
-  type DraftQuestion,
-} from './drafts'
-import { localClassPlan, localHandout, localNarration, localPairs, localQuestions, localSlides, localSummary, narrationRange, summaryBoost, type LocalContext } from './local'
+  localClassPlan,
+  localHandout,
+  localNarration,
+  localPairs,
+  localQuestions,
+  localSlides,
+  localSummary,
+  narrationRange,
+  summaryBoost,
+  type LocalContext,
+} from './local'
 import { bySalience, escapeHtml, fitSentences, intoParagraphs, rankedSentences, trimWords, type SourceSection } from './text'
 import { wordsOf } from './words'
 
@@ -74,8 +76,23 @@ function sourceText(sections: SourceSection[]): string {
 }
 
 /** One structured call with the kind's schema, the local template as the offline answer. */
-function ask<S extends v.GenericSchema>(engine: TextEngine, ctx: GenerationContext, schema: S, shape: string, task: string, local: () => v.InferOutput<S>, maxTokens = 3000) {
-  const req: GenerateRequest<S> = { schema, shape, system: system(ctx), prompt: `Lesson title: ${ctx.title}\n\nSource:\n${sourceText(ctx.sections)}\n\nTask: ${task}`, maxTokens, local }
+function ask<S extends v.GenericSchema>(
+  engine: TextEngine,
+  ctx: GenerationContext,
+  schema: S,
+  shape: string,
+  task: string,
+  local: () => v.InferOutput<S>,
+  maxTokens = 3000,
+) {
+  const req: GenerateRequest<S> = {
+    schema,
+    shape,
+    system: system(ctx),
+    prompt: `Lesson title: ${ctx.title}\n\nSource:\n${sourceText(ctx.sections)}\n\nTask: ${task}`,
+    maxTokens,
+    local,
+  }
   return engine.generate(req)
 }
 
@@ -169,15 +186,15 @@ export function renderSlides(d: SlidesDraft): SlideDeck {
   return d.slides.map((s, i): Slide => {
     const id = `s${i + 1}`
     const cover = i === 0
-    const body = cover
-      ? s.bullets.map((b) => `<p>${escapeHtml(b)}</p>`).join('')
-      : `<ul>${s.bullets.map((b) => `<li>${escapeHtml(b)}</li>`).join('')}</ul>`
+    const body = cover ? s.bullets.map((b) => `<p>${escapeHtml(b)}</p>`).join('') : `<ul>${s.bullets.map((b) => `<li>${escapeHtml(b)}</li>`).join('')}</ul>`
     return {
       id,
       background: '#ffffff',
       objects: [
         box(`${id}_title`, 'Title', cover ? 700 : 160, cover ? 500 : 360, `<p>${escapeHtml(s.title)}</p>`, cover ? 160 : 120, cover ? 'center' : 'left'),
-        ...(s.bullets.length ? [box(`${id}_body`, 'Text', cover ? 1300 : 620, cover ? 600 : PAGE_HEIGHT - 820, body, cover ? 80 : 72, cover ? 'center' : 'left')] : []),
+        ...(s.bullets.length
+          ? [box(`${id}_body`, 'Text', cover ? 1300 : 620, cover ? 600 : PAGE_HEIGHT - 820, body, cover ? 80 : 72, cover ? 'center' : 'left')]
+          : []),
       ],
       narration: '',
       overlay: 'none',
@@ -234,7 +251,12 @@ export function toQuestion(q: DraftQuestion, language: string): Question | null 
   const base = { score: 1, required: true, categories: [], comment: '' }
   const draft =
     q.type === 'fill_words'
-      ? { ...base, type: 'fill_words', statement: `<p>${escapeHtml(w.complete)}</p>`, options: { sentence: q.sentence, incorrect: q.incorrect, mode: 'select' } }
+      ? {
+          ...base,
+          type: 'fill_words',
+          statement: `<p>${escapeHtml(w.complete)}</p>`,
+          options: { sentence: q.sentence, incorrect: q.incorrect, mode: 'select' },
+        }
       : q.type === 'true_false'
         ? {
             ...base,
@@ -245,7 +267,13 @@ export function toQuestion(q: DraftQuestion, language: string): Question | null 
               { statement: `<p>${w.false}</p>`, answer: !q.answer },
             ],
           }
-        : { ...base, type: 'single', shuffle: false, statement: `<p>${escapeHtml(q.statement)}</p>`, options: q.options.map((o, i) => ({ statement: `<p>${escapeHtml(o)}</p>`, answer: i === q.correct })) }
+        : {
+            ...base,
+            type: 'single',
+            shuffle: false,
+            statement: `<p>${escapeHtml(q.statement)}</p>`,
+            options: q.options.map((o, i) => ({ statement: `<p>${escapeHtml(o)}</p>`, answer: i === q.correct })),
+          }
   const parsed = v.safeParse(Question, draft)
   return parsed.success ? parsed.output : null
 }
@@ -253,7 +281,12 @@ export function toQuestion(q: DraftQuestion, language: string): Question | null 
 export type QuestionCounts = Record<'fill_words' | 'true_false' | 'single', number>
 
 /** Questions of the asked types and counts: the engine's, converted and checked, completed by the local ones when some failed. */
-export async function generateQuestions(engine: TextEngine, ctx: GenerationContext, counts: QuestionCounts, difficulty: Difficulty): Promise<{ questions: Question[]; engine: string }> {
+export async function generateQuestions(
+  engine: TextEngine,
+  ctx: GenerationContext,
+  counts: QuestionCounts,
+  difficulty: Difficulty,
+): Promise<{ questions: Question[]; engine: string }> {
   const want = counts.fill_words + counts.true_false + counts.single
   const out = await ask(
     engine,
@@ -284,7 +317,12 @@ export async function generateQuestions(engine: TextEngine, ctx: GenerationConte
  * Generates one content of a lesson. `slides` is the slide draft of this job (narration narrates it; without one
  * the local slides of the sources are narrated).
  */
-export async function generateContent(engine: TextEngine, kind: GeneratedKind, ctx: GenerationContext, slides?: SlidesDraft): Promise<Produced & { slidesDraft?: SlidesDraft }> {
+export async function generateContent(
+  engine: TextEngine,
+  kind: GeneratedKind,
+  ctx: GenerationContext,
+  slides?: SlidesDraft,
+): Promise<Produced & { slidesDraft?: SlidesDraft }> {
   switch (kind) {
     case 'summary': {
       const shape = SUMMARY_SHAPE[ctx.options.depth ?? 'standard']
@@ -312,14 +350,33 @@ export async function generateContent(engine: TextEngine, kind: GeneratedKind, c
         `Write a class plan of exactly ${ctx.options.duration ?? 50} minutes in total for a ${ctx.options.class_type ?? 'lecture'}, students working ${ctx.options.group_size ?? 'whole_class'}; ${ctx.options.homework ? 'with' : 'without'} homework. Materials: ${ctx.options.materials || 'none given'}.`,
         () => localClassPlan(ctx),
       )
-      return { output: { kind, class_plan: renderClassPlan(out.data, ctx) }, engine: out.engine, fitted: out.data.phases.reduce((n, p) => n + p.minutes, 0) !== (ctx.options.duration ?? 50) }
+      return {
+        output: { kind, class_plan: renderClassPlan(out.data, ctx) },
+        engine: out.engine,
+        fitted: out.data.phases.reduce((n, p) => n + p.minutes, 0) !== (ctx.options.duration ?? 50),
+      }
     }
     case 'handout': {
-      const out = await ask(engine, ctx, HandoutDraft, '{"sections":[{"title":"","paragraphs":[""]}],"key_terms":[""]}', 'Write a student handout of the source, section by section, and list its key terms.', () => localHandout(ctx), 6000)
+      const out = await ask(
+        engine,
+        ctx,
+        HandoutDraft,
+        '{"sections":[{"title":"","paragraphs":[""]}],"key_terms":[""]}',
+        'Write a student handout of the source, section by section, and list its key terms.',
+        () => localHandout(ctx),
+        6000,
+      )
       return { output: { kind, handout: renderHandout(out.data, ctx) }, engine: out.engine, fitted: false }
     }
     case 'slide': {
-      const out = await ask(engine, ctx, SlidesDraft, '{"slides":[{"title":"","bullets":[""]}]}', 'Write presentation slides: a cover (the lesson title, one subtitle bullet) then one slide per section of the source, each with its title and 3 to 6 short bullets.', () => localSlides(ctx))
+      const out = await ask(
+        engine,
+        ctx,
+        SlidesDraft,
+        '{"slides":[{"title":"","bullets":[""]}]}',
+        'Write presentation slides: a cover (the lesson title, one subtitle bullet) then one slide per section of the source, each with its title and 3 to 6 short bullets.',
+        () => localSlides(ctx),
+      )
       return { output: { kind, slides: renderSlides(out.data) }, engine: out.engine, fitted: false, slidesDraft: out.data }
     }
     case 'narrative': {
@@ -344,7 +401,14 @@ export async function generateContent(engine: TextEngine, kind: GeneratedKind, c
       return { output: { kind, slides: rendered }, engine: out.engine, fitted: out.missed }
     }
     case 'question_pairs': {
-      const out = await ask(engine, ctx, PairsDraft, '{"pairs":[{"question":"","answer":""}]}', 'Write question-answer pairs a student can review the source with; each answer from the source.', () => localPairs(ctx))
+      const out = await ask(
+        engine,
+        ctx,
+        PairsDraft,
+        '{"pairs":[{"question":"","answer":""}]}',
+        'Write question-answer pairs a student can review the source with; each answer from the source.',
+        () => localPairs(ctx),
+      )
       return { output: { kind, question_pairs: out.data.pairs }, engine: out.engine, fitted: false }
     }
     case 'task': {

@@ -118,11 +118,7 @@ export function localNarration(ctx: LocalContext, slides: SlidesDraft): Narratio
     // The slide's section, then the next ones (wrapping), each in source order.
     const ordered: Sentence[] = [...ranked.filter((s) => s.section >= start), ...ranked.filter((s) => s.section < start)]
     const fw = wordCount(frame)
-    const body = fitSentences(
-      ordered,
-      [Math.max(0, range[0] - fw), range[1] - fw],
-      () => 0,
-    )
+    const body = fitSentences(ordered, [Math.max(0, range[0] - fw), range[1] - fw], () => 0)
     return [frame, ...body].join(' ')
   })
   return { narrations }

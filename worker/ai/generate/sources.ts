@@ -19,11 +19,27 @@ export function isPrivateAddress(url: string): boolean {
   } catch {
     return true
   }
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || !host.includes('.') && !host.includes(':')) return true
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host.endsWith('.internal') ||
+    (!host.includes('.') && !host.includes(':'))
+  )
+    return true
   const v4 = host.match(/^(\d+)\.(\d+)\.(\d+)\.(\d+)$/)
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])]
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224
+    )
   }
   if (host.includes(':')) return host === '::' || host === '::1' || /^f[cd]/.test(host) || host.startsWith('fe80') || host.startsWith('::ffff:')
   return false
@@ -69,8 +85,10 @@ export async function readSources(
     try {
       out.push(...titled(await urlSections(src.url, (u) => !urlAllowed(u)), labels.page))
     } catch (err) {
-      if (err instanceof ProcessError && err.reason === 'restricted_video_site') throw apiError(422, 'video_source', 'genesis.error.video_source', `${field}.url`, src.url)
-      if (err instanceof ProcessError || err instanceof ExtractError) throw apiError(422, 'source_unreadable', 'genesis.error.source_unreadable', `${field}.url`, src.url)
+      if (err instanceof ProcessError && err.reason === 'restricted_video_site')
+        throw apiError(422, 'video_source', 'genesis.error.video_source', `${field}.url`, src.url)
+      if (err instanceof ProcessError || err instanceof ExtractError)
+        throw apiError(422, 'source_unreadable', 'genesis.error.source_unreadable', `${field}.url`, src.url)
       throw err
     }
   }

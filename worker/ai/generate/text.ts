@@ -129,7 +129,11 @@ export function firstWords(text: string, n: number): string {
  * when no whole sentence closes the gap, the next one is cut to the words still needed (marked "…"). Answers the
  * texts in the order given to `order` (source order by default). Short of words, it answers what there is.
  */
-export function fitSentences(candidates: Sentence[], [min, max]: readonly [number, number], order: (a: Sentence, b: Sentence) => number = (a, b) => a.index - b.index): string[] {
+export function fitSentences(
+  candidates: Sentence[],
+  [min, max]: readonly [number, number],
+  order: (a: Sentence, b: Sentence) => number = (a, b) => a.index - b.index,
+): string[] {
   const chosen: { s: Sentence; text: string }[] = []
   let total = 0
   for (const s of candidates) {

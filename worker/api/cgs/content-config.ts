@@ -2,7 +2,16 @@ import { Hono } from 'hono'
 import { ContentConfigInput, GenesisSettingsInput, type ContentConfigInput as Input } from '#shared/schemas/lesson/genesis'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
-import { agentExists, clearOtherDefaults, contentConfigEntity, genesisSettings, linkedLessons, mergeSettings, saveSettingsStatement, visibleConfigs } from '../../db/genesis'
+import {
+  agentExists,
+  clearOtherDefaults,
+  contentConfigEntity,
+  genesisSettings,
+  linkedLessons,
+  mergeSettings,
+  saveSettingsStatement,
+  visibleConfigs,
+} from '../../db/genesis'
 import { crud } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
@@ -17,7 +26,8 @@ import type { AppEnv, Ctx } from '../context'
  * same batch), the type fixed once created; answers carry the agent's name and the lessons generated with it.
  */
 async function checkAgent(c: Ctx, auth: Auth, body: Input) {
-  if (body.agent_id && !(await agentExists(c.env.DB, auth.realm, body.agent_id))) throw apiError(422, 'agent_not_found', 'cgs.error.agent_not_found', 'agent_id', body.agent_id)
+  if (body.agent_id && !(await agentExists(c.env.DB, auth.realm, body.agent_id)))
+    throw apiError(422, 'agent_not_found', 'cgs.error.agent_not_found', 'agent_id', body.agent_id)
 }
 
 export const contentConfig = crud(contentConfigEntity, {
@@ -67,7 +77,16 @@ export const settings = new Hono<AppEnv>()
       const after = mergeSettings(before, body)
       await runBatch(c.env.DB, [
         saveSettingsStatement(c.env.DB, auth.realm, after, nowIso(), auth.nick),
-        auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'realm_genesis', entityId: auth.realm, before: { ...before }, after: { ...after }, requestId: c.get('requestId') }),
+        auditStatement(c.env.DB, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'update',
+          entity: 'realm_genesis',
+          entityId: auth.realm,
+          before: { ...before },
+          after: { ...after },
+          requestId: c.get('requestId'),
+        }),
       ])
       return c.json(after)
     }),

@@ -77,7 +77,11 @@ const labelsOf = (language: string) => LABELS[language.slice(0, 2)] ?? LABELS.en
 function wordsNeeded(kind: GeneratedKind, options: AnyOptions): number {
   if (kind === 'summary') return SUMMARY_SHAPE[options.depth ?? 'standard'].words[0]
   if (kind === 'narrative')
-    return Math.max(NARRATION_WORDS.cover[options.cover_length ?? 'medium'][1], NARRATION_WORDS.slide[options.slide_length ?? 'medium'][1], NARRATION_WORDS.slide[options.last_slide_length ?? 'medium'][1])
+    return Math.max(
+      NARRATION_WORDS.cover[options.cover_length ?? 'medium'][1],
+      NARRATION_WORDS.slide[options.slide_length ?? 'medium'][1],
+      NARRATION_WORDS.slide[options.last_slide_length ?? 'medium'][1],
+    )
   return MIN_SOURCE_WORDS
 }
 
@@ -95,11 +99,13 @@ async function sourcesChecked(c: Ctx, auth: Auth, sources: v.InferOutput<typeof 
 /** A content's configuration: the one named (public or the user's own), else the realm's default; refused when the realm forbids choosing. */
 async function configFor(c: Ctx, auth: Auth, settings: GenesisSettings, kind: GeneratedKind, id: string | null, field: string) {
   const fallback = settings.default_config[kind]
-  if (id && id !== fallback && !settings.allow_custom[SETTING_OF[kind]]) throw apiError(422, 'custom_not_allowed', 'genesis.error.custom_not_allowed', field, id)
+  if (id && id !== fallback && !settings.allow_custom[SETTING_OF[kind]])
+    throw apiError(422, 'custom_not_allowed', 'genesis.error.custom_not_allowed', field, id)
   const chosen = id ?? fallback
   if (!chosen) return { id: null, options: v.parse(OPTIONS_BY_TYPE[kind], {}) as AnyOptions, guideline: '', agent_id: null }
   const row = await configById(c.env.DB, auth.realm, chosen)
-  if (!row || row.type !== kind || (!row.is_public && row.created_by !== auth.nick)) throw apiError(422, 'config_not_found', 'genesis.error.config_not_found', field, chosen)
+  if (!row || row.type !== kind || (!row.is_public && row.created_by !== auth.nick))
+    throw apiError(422, 'config_not_found', 'genesis.error.config_not_found', field, chosen)
   return { id: row.id, options: v.parse(OPTIONS_BY_TYPE[kind], JSON.parse(row.options)) as AnyOptions, guideline: row.guideline, agent_id: row.agent_id }
 }
 
@@ -143,7 +149,14 @@ async function runNext(c: Ctx, auth: Auth, job: JobRow) {
   if (content) {
     const sections = JSON.parse(job.sources) as SourceSection[]
     const agent = job.agent_id ? await agentExists(db, auth.realm, job.agent_id) : null
-    const ctx: GenerationContext = { title: job.title, language: job.language, sections, options: JSON.parse(content.options) as AnyOptions, guideline: content.guideline, agent }
+    const ctx: GenerationContext = {
+      title: job.title,
+      language: job.language,
+      sections,
+      options: JSON.parse(content.options) as AnyOptions,
+      guideline: content.guideline,
+      agent,
+    }
     const slides = (await jobContents(db, auth.realm, job.id)).find((x) => x.kind === 'slide' && x.status === 'done')
     const slidesDraft = slides ? (JSON.parse(slides.output) as { draft?: SlidesDraft }).draft : undefined
     let produced: Awaited<ReturnType<typeof generateContent>> | null = null
@@ -167,19 +180,39 @@ async function runNext(c: Ctx, auth: Auth, job: JobRow) {
       )
       const p = produced as Awaited<ReturnType<typeof generateContent>> | null
       const output = p ? { ...p.output, ...(p.slidesDraft ? { draft: p.slidesDraft } : {}) } : null
-      await runBatch(db, [finishContentStatement(db, auth.realm, job.id, content.kind, { status: p ? 'done' : 'failed', output, engine: p?.engine ?? engine.kind, operation: operation.id, error: p ? null : 'replayed' }, nowIso())])
+      await runBatch(db, [
+        finishContentStatement(
+          db,
+          auth.realm,
+          job.id,
+          content.kind,
+          { status: p ? 'done' : 'failed', output, engine: p?.engine ?? engine.kind, operation: operation.id, error: p ? null : 'replayed' },
+          nowIso(),
+        ),
+      ])
     } catch (err) {
       const e = aiApiError(err)
       const item = e instanceof ApiError ? e.errors[0] : null
       const refunded = Boolean(item && typeof item.value === 'object' && item.value && (item.value as { refunded?: boolean }).refunded)
       if (!(e instanceof ApiError)) console.warn('genesis content failed', job.id, content.kind, err)
-      await runBatch(db, [finishContentStatement(db, auth.realm, job.id, content.kind, { status: 'failed', error: item?.cause ?? 'ai_failed', refunded }, nowIso())])
+      await runBatch(db, [
+        finishContentStatement(db, auth.realm, job.id, content.kind, { status: 'failed', error: item?.cause ?? 'ai_failed', refunded }, nowIso()),
+      ])
     }
   }
   const rows = await jobContents(db, auth.realm, job.id)
   if (!rows.some((r) => r.status === 'pending' || r.status === 'running')) {
     const outputs = rows.filter((r) => r.status === 'done').map((r) => JSON.parse(r.output) as ContentOutput)
-    await runBatch(db, [finishJobStatement(db, auth.realm, job.id, outputs.length ? 'done' : 'failed', lessonOf(job, outputs, JSON.parse(job.sources) as SourceSection[]), nowIso())])
+    await runBatch(db, [
+      finishJobStatement(
+        db,
+        auth.realm,
+        job.id,
+        outputs.length ? 'done' : 'failed',
+        lessonOf(job, outputs, JSON.parse(job.sources) as SourceSection[]),
+        nowIso(),
+      ),
+    ])
   }
 }
 
@@ -189,7 +222,12 @@ export const genesis = new Hono<AppEnv>()
     '/options',
     guarded(EITHER, async (c, auth) => {
       const keys = [...Object.values(CONTENT_PRICE_KEYS), MODEL_PRICE_KEY]
-      const [settings, prices, picks, text] = await Promise.all([genesisSettings(c.env.DB, auth.realm), contentPrices(c.env.DB, auth.realm, keys), pickable(c.env.DB, auth.realm, auth.nick), textFor(c.env, auth.realm)])
+      const [settings, prices, picks, text] = await Promise.all([
+        genesisSettings(c.env.DB, auth.realm),
+        contentPrices(c.env.DB, auth.realm, keys),
+        pickable(c.env.DB, auth.realm, auth.nick),
+        textFor(c.env, auth.realm),
+      ])
       const ai = await settingsOf(c.env, auth.realm)
       const price = (key: string) => (ai.ledgerEnabled ? (prices.get(key) ?? 0) : 0)
       return c.json({
@@ -211,7 +249,8 @@ export const genesis = new Hono<AppEnv>()
       const hash = await sha256Hex(JSON.stringify({ actor: auth.nick, body: { ...body, idempotency_key: '' } }))
       const existing = await jobByKey(db, auth.realm, body.idempotency_key)
       if (existing) {
-        if (existing.request_hash !== hash || existing.created_by !== auth.nick) throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', body.idempotency_key)
+        if (existing.request_hash !== hash || existing.created_by !== auth.nick)
+          throw apiError(422, 'idempotency_mismatch', 'ledger.error.idempotency_mismatch', 'idempotency_key', body.idempotency_key)
         return answerJob(c, auth, existing.id)
       }
       const settings = await genesisSettings(db, auth.realm)
@@ -222,16 +261,30 @@ export const genesis = new Hono<AppEnv>()
       let need = MIN_SOURCE_WORDS
       for (const item of ordered) {
         const i = body.contents.indexOf(item)
-        if (!settings.activate[SETTING_OF[item.kind]]) throw apiError(409, 'content_disabled', 'genesis.error.content_disabled', `contents.${i}.kind`, item.kind)
+        if (!settings.activate[SETTING_OF[item.kind]])
+          throw apiError(409, 'content_disabled', 'genesis.error.content_disabled', `contents.${i}.kind`, item.kind)
         const config = await configFor(c, auth, settings, item.kind, item.config_id, `contents.${i}.config_id`)
         const price = ai.ledgerEnabled ? (prices.get(CONTENT_PRICE_KEYS[item.kind]) ?? 0) : 0
         if (price !== item.confirm_points) throw apiError(409, 'price_changed', 'ai.error.price_changed', `contents.${i}.confirm_points`, { points: price })
         need = Math.max(need, wordsNeeded(item.kind, config.options))
-        contents.push({ position: GENERATED_KINDS.indexOf(item.kind), kind: item.kind, config_id: config.id, options: JSON.stringify(config.options), guideline: config.guideline, points: price, agent_id: config.agent_id })
+        contents.push({
+          position: GENERATED_KINDS.indexOf(item.kind),
+          kind: item.kind,
+          config_id: config.id,
+          options: JSON.stringify(config.options),
+          guideline: config.guideline,
+          points: price,
+          agent_id: config.agent_id,
+        })
       }
       const agentId = body.agent_id ?? contents.find((x) => x.agent_id)?.agent_id ?? null
-      if (body.agent_id && !(await agentExists(db, auth.realm, body.agent_id))) throw apiError(422, 'agent_not_found', 'cgs.error.agent_not_found', 'agent_id', body.agent_id)
-      await requireCredits(c, auth, contents.reduce((n, x) => n + x.points, 0))
+      if (body.agent_id && !(await agentExists(db, auth.realm, body.agent_id)))
+        throw apiError(422, 'agent_not_found', 'cgs.error.agent_not_found', 'agent_id', body.agent_id)
+      await requireCredits(
+        c,
+        auth,
+        contents.reduce((n, x) => n + x.points, 0),
+      )
       const sections = await sourcesChecked(c, auth, body.sources, body.language, need)
       const { engine } = await textFor(c.env, auth.realm)
       const id = newId()
@@ -241,7 +294,19 @@ export const genesis = new Hono<AppEnv>()
           db,
           insertJobStatements(
             db,
-            { id, realm: auth.realm, title, language: body.language, agent_id: agentId, engine: engine.kind, idempotency_key: body.idempotency_key, request_hash: hash, sources: JSON.stringify(sections), created_by: auth.nick, created_at: nowIso() },
+            {
+              id,
+              realm: auth.realm,
+              title,
+              language: body.language,
+              agent_id: agentId,
+              engine: engine.kind,
+              idempotency_key: body.idempotency_key,
+              request_hash: hash,
+              sources: JSON.stringify(sections),
+              created_by: auth.nick,
+              created_at: nowIso(),
+            },
             contents,
           ),
         )
@@ -254,7 +319,10 @@ export const genesis = new Hono<AppEnv>()
       return answerJob(c, auth, id, 201)
     }),
   )
-  .get('/job/:id', guarded(LESSON, async (c, auth) => answerJob(c, auth, pathParam(c, 'id'))))
+  .get(
+    '/job/:id',
+    guarded(LESSON, async (c, auth) => answerJob(c, auth, pathParam(c, 'id'))),
+  )
   /** POST /genesis/job/{id}/run: runs the next content (if any) and answers the job. */
   .post(
     '/job/:id/run',
@@ -294,14 +362,24 @@ export const genesis = new Hono<AppEnv>()
         const { operation, replayed } = await paidOperation(
           c.env,
           { realm: auth.realm, nick: auth.nick },
-          { kind: 'model_generation', provider: engine.kind, idempotencyKey: body.idempotency_key, confirmPoints: body.confirm_points, request: { ...body, idempotency_key: '' }, requestId: c.get('requestId') },
+          {
+            kind: 'model_generation',
+            provider: engine.kind,
+            idempotencyKey: body.idempotency_key,
+            confirmPoints: body.confirm_points,
+            request: { ...body, idempotency_key: '' },
+            requestId: c.get('requestId'),
+          },
           async () => {
             const ctx: GenerationContext = { title, language: body.language, sections, options: config.options, guideline: config.guideline, agent }
             const out = await generateQuestions(engine, ctx, body.counts, body.difficulty)
             return { engine: out.engine, draft: { title, kind: 'activity', description: '', tags: [], categories: [], questions: out.questions } }
           },
         )
-        return c.json({ operation: operation.id, replayed, ...(operation.result as { engine: string; draft: unknown }), sources: [] as SourceRef[] }, replayed ? 200 : 201)
+        return c.json(
+          { operation: operation.id, replayed, ...(operation.result as { engine: string; draft: unknown }), sources: [] as SourceRef[] },
+          replayed ? 200 : 201,
+        )
       } catch (err) {
         throw aiApiError(err)
       }

@@ -35,7 +35,9 @@ export default function LessonGenerateRoute() {
   const [file, setFile] = useState<{ id: string; name: string } | null>(null)
   const [chosen, setChosen] = useState<Record<string, boolean>>(() => Object.fromEntries(activated.map((k) => [k, true])))
   const [configs, setConfigs] = useState<Record<string, string>>(() =>
-    Object.fromEntries(activated.map((k) => [k, options.settings.default_config[k] ?? options.configs.find((c) => c.type === k && c.default_selected)?.id ?? ''])),
+    Object.fromEntries(
+      activated.map((k) => [k, options.settings.default_config[k] ?? options.configs.find((c) => c.type === k && c.default_selected)?.id ?? '']),
+    ),
   )
   const [confirming, setConfirming] = useState(false)
   const [key] = useState(() => crypto.randomUUID())
@@ -44,7 +46,10 @@ export default function LessonGenerateRoute() {
 
   const kinds = activated.filter((k) => chosen[k] && (k !== 'narrative' || chosen.slide))
   const total = kinds.reduce((n, k) => n + options.prices[k], 0)
-  const sources = useMemo((): Record<string, string>[] => [...(text.trim() ? [{ kind: 'text', text }] : []), ...(file ? [{ kind: 'file', file_id: file.id }] : [])], [text, file])
+  const sources = useMemo(
+    (): Record<string, string>[] => [...(text.trim() ? [{ kind: 'text', text }] : []), ...(file ? [{ kind: 'file', file_id: file.id }] : [])],
+    [text, file],
+  )
 
   useEffect(() => {
     const d = fetcher.data
@@ -67,7 +72,13 @@ export default function LessonGenerateRoute() {
     fetcher.submit(
       {
         intent: 'start',
-        body: { title, language, sources, idempotency_key: key, contents: kinds.map((k) => ({ kind: k, config_id: configs[k] || null, confirm_points: options.prices[k] })) },
+        body: {
+          title,
+          language,
+          sources,
+          idempotency_key: key,
+          contents: kinds.map((k) => ({ kind: k, config_id: configs[k] || null, confirm_points: options.prices[k] })),
+        },
       },
       { method: 'post', encType: 'application/json' },
     )
@@ -111,7 +122,12 @@ export default function LessonGenerateRoute() {
             </select>
             <label htmlFor={`${id}-text`}>{t('genesis.text')}</label>
             <textarea id={`${id}-text`} rows={8} value={text} onChange={(e) => setText(e.target.value)} />
-            <FileUpload label={t('genesis.file')} hint={t('genesis.file_hint')} options={{ accept: ['pdf', 'txt'] }} onUploaded={(f) => setFile({ id: f.id, name: f.name })} />
+            <FileUpload
+              label={t('genesis.file')}
+              hint={t('genesis.file_hint')}
+              options={{ accept: ['pdf', 'txt'] }}
+              onUploaded={(f) => setFile({ id: f.id, name: f.name })}
+            />
             {file && <p>{t('genesis.file_ready', { name: file.name })}</p>}
           </fieldset>
           <fieldset>
@@ -129,7 +145,12 @@ export default function LessonGenerateRoute() {
                   <tr key={k}>
                     <td>
                       <label>
-                        <input type="checkbox" checked={!!chosen[k]} disabled={k === 'narrative' && !chosen.slide} onChange={(e) => setChosen({ ...chosen, [k]: e.target.checked })} />{' '}
+                        <input
+                          type="checkbox"
+                          checked={!!chosen[k]}
+                          disabled={k === 'narrative' && !chosen.slide}
+                          onChange={(e) => setChosen({ ...chosen, [k]: e.target.checked })}
+                        />{' '}
                         {t(`genesis.kind.${k}`)}
                       </label>
                     </td>
@@ -196,7 +217,9 @@ function JobProgress({ job, onCancel }: { job: GenesisJob; onCancel: () => void 
         {job.contents.map((c) => (
           <li key={c.kind} data-status={c.status}>
             {t(`genesis.progress_of.${c.kind}`)} — {t(`genesis.state.${c.status}`)}
-            {c.error ? ` (${t(`genesis.failure.${c.error}`, { defaultValue: t('genesis.failure.ai_failed') })}${c.refunded ? `; ${t('genesis.refunded')}` : ''})` : ''}
+            {c.error
+              ? ` (${t(`genesis.failure.${c.error}`, { defaultValue: t('genesis.failure.ai_failed') })}${c.refunded ? `; ${t('genesis.refunded')}` : ''})`
+              : ''}
           </li>
         ))}
       </ul>
@@ -212,7 +235,11 @@ function JobProgress({ job, onCancel }: { job: GenesisJob; onCancel: () => void 
 
 function LessonResult({ lesson }: { lesson: NonNullable<GenesisJob['result']> }) {
   const { t } = useTranslation()
-  const plain = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
+  const plain = (html: string) =>
+    html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
   return (
     <article aria-labelledby="genesis-result" className="genesis-result">
       <h2 id="genesis-result">{lesson.title}</h2>
@@ -220,14 +247,19 @@ function LessonResult({ lesson }: { lesson: NonNullable<GenesisJob['result']> })
       {lesson.summary && (
         <section>
           <h3>{t('genesis.kind.summary')}</h3>
-          {lesson.summary.split('</p>').filter(Boolean).map((p, i) => (
-            <p key={i}>{plain(p)}</p>
-          ))}
+          {lesson.summary
+            .split('</p>')
+            .filter(Boolean)
+            .map((p, i) => (
+              <p key={i}>{plain(p)}</p>
+            ))}
         </section>
       )}
       {lesson.class_plan?.html && (
         <section>
-          <h3>{t('genesis.kind.class_plan')} ({lesson.class_plan.minutes} min)</h3>
+          <h3>
+            {t('genesis.kind.class_plan')} ({lesson.class_plan.minutes} min)
+          </h3>
           <p>{plain(lesson.class_plan.html)}</p>
         </section>
       )}

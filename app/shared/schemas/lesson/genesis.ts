@@ -155,12 +155,22 @@ export const SETTING_OF: Record<GeneratedKind, GenesisSettingKind> = {
   question_pairs: 'task',
 }
 const Flag = v.optional(v.boolean('validation.boolean'))
-const Limit = (max: number) => v.optional(v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(max, 'validation.max_value')))
+const Limit = (max: number) =>
+  v.optional(
+    v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(max, 'validation.max_value')),
+  )
 
 export const GenesisSettingsInput = v.object({
   activate: v.optional(v.object(Object.fromEntries(GENESIS_SETTING_KINDS.map((k) => [k, Flag])) as Record<GenesisSettingKind, typeof Flag>)),
   allow_custom: v.optional(v.object(Object.fromEntries(GENESIS_SETTING_KINDS.map((k) => [k, Flag])) as Record<GenesisSettingKind, typeof Flag>)),
-  default_config: v.optional(v.object(Object.fromEntries(CONFIG_TYPES.map((k) => [k, v.optional(v.nullable(Id))])) as Record<ConfigType, v.OptionalSchema<v.NullableSchema<typeof Id, undefined>, undefined>>)),
+  default_config: v.optional(
+    v.object(
+      Object.fromEntries(CONFIG_TYPES.map((k) => [k, v.optional(v.nullable(Id))])) as Record<
+        ConfigType,
+        v.OptionalSchema<v.NullableSchema<typeof Id, undefined>, undefined>
+      >,
+    ),
+  ),
   /** Intro video limits (seed 001 §3; values not shown): bytes, kbit/s, seconds. */
   max_intro_size: Limit(2_000_000_000),
   max_intro_kbps: Limit(100_000),
@@ -188,9 +198,15 @@ export const AgentInput = v.object({
 export const GenesisSource = v.variant(
   'kind',
   [
-    v.object({ kind: v.literal('text'), text: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(200_000, 'validation.max_length')) }),
+    v.object({
+      kind: v.literal('text'),
+      text: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(200_000, 'validation.max_length')),
+    }),
     v.object({ kind: v.literal('file'), file_id: Id }),
-    v.object({ kind: v.literal('url'), url: v.pipe(v.string('validation.required'), v.trim(), v.url('validation.url'), v.maxLength(2000, 'validation.max_length')) }),
+    v.object({
+      kind: v.literal('url'),
+      url: v.pipe(v.string('validation.required'), v.trim(), v.url('validation.url'), v.maxLength(2000, 'validation.max_length')),
+    }),
   ],
   'validation.picklist',
 )
@@ -243,8 +259,27 @@ export const ModelGenerate = v.object({
   counts: v.pipe(
     v.object(
       Object.fromEntries(
-        GENERATED_QUESTION_TYPES.map((t) => [t, v.optional(v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(20, 'validation.max_value')), 0)]),
-      ) as Record<(typeof GENERATED_QUESTION_TYPES)[number], v.OptionalSchema<v.SchemaWithPipe<[v.NumberSchema<string>, v.IntegerAction<number, string>, v.MinValueAction<number, 0, string>, v.MaxValueAction<number, 20, string>]>, 0>>,
+        GENERATED_QUESTION_TYPES.map((t) => [
+          t,
+          v.optional(
+            v.pipe(
+              v.number('validation.number'),
+              v.integer('validation.integer'),
+              v.minValue(0, 'validation.min_value'),
+              v.maxValue(20, 'validation.max_value'),
+            ),
+            0,
+          ),
+        ]),
+      ) as Record<
+        (typeof GENERATED_QUESTION_TYPES)[number],
+        v.OptionalSchema<
+          v.SchemaWithPipe<
+            [v.NumberSchema<string>, v.IntegerAction<number, string>, v.MinValueAction<number, 0, string>, v.MaxValueAction<number, 20, string>]
+          >,
+          0
+        >
+      >,
     ),
     v.check((c) => Object.values(c).reduce((a, b) => a + b, 0) >= 1, 'genesis.error.not_enough_assessments'),
   ),
