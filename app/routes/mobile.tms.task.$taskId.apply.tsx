@@ -231,7 +231,7 @@ function TaskForm({ here }: { here: string }) {
             .join(' · ')}
         </p>
       ) : null}
-      <OfflineApplyPanel offline={offline} page={here} list={withQuery('/mobile/tms', d.query)} opened={opened} />
+      <OfflineApplyPanel offline={offline} page={here} list={withQuery('/mobile/tms', d.query)} opened={opened} timeZone={d.timeZone} />
       <Form ref={formRef} method="post" action={withQuery(here, 'intent=draft')} className="mtms-apply" noValidate onChange={changed}>
         <input type="hidden" name="answer_id" value={d.answerId} />
         <input type="hidden" name="receipt" value={opened.receipt} />

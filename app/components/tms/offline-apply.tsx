@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
 import { formAnswers } from '~/lib/answer-form'
 import { errorText } from '~/lib/error-text'
+import { dateTimeFormat } from '~/lib/format'
 import { downloadTask, removeDownload } from '~/lib/offline/download'
 import { OFFLINE_EVENT, OfflineStorageError, getTask, offlineScope, recordKey, updateTask, type OfflineTask, type OpenedTask } from '~/lib/offline/store'
 import { queueDelivery, useOfflineSync, useOnline } from '~/lib/offline/sync'
@@ -32,6 +33,7 @@ export function useOfflineApply({ query, nick, taskId, opened, measuredOffsetMs,
   // Read once: the answers the form starts from (the device's, when it has some, are the latest).
   const [restored, setRestored] = useState<OfflineTask['answers'] | null>(null)
   const [copy] = useState(isOfflineCopy)
+  const [saveError, setSaveError] = useState<string | null>(null)
   const online = useOnline()
   useOfflineSync(scope, query)
 
@@ -59,18 +61,26 @@ export function useOfflineApply({ query, nick, taskId, opened, measuredOffsetMs,
   useEffect(() => {
     if (!changes || !record || record.pending || !form.current) return
     const answers = formAnswers(new FormData(form.current))
-    void updateTask(key, (r) => ({ ...r, answers, answers_at: new Date().toISOString() })).catch((err) => console.warn('offline answers', err))
+    updateTask(key, (r) => ({ ...r, answers, answers_at: new Date().toISOString() }))
+      .then(() => setSaveError(null))
+      .catch((err) => {
+        console.warn('offline answers', err)
+        setSaveError(storageErrorKey(err))
+      })
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per change of the form
   }, [changes])
 
   return {
     scope,
+    query,
     key,
     record,
     online,
     /** The downloaded copy counts the time with the offset measured at the download (its server_time is old). */
     offsetMs: copy && record ? record.offset_ms : measuredOffsetMs,
     restored,
+    /** Why the last change could not be kept on the device (a catalogue key), or null. */
+    saveError,
     /** A delivery waits on this device (or was synchronised): the form is locked. */
     queued: Boolean(record?.pending),
     /**
@@ -96,13 +106,25 @@ type Offline = ReturnType<typeof useOfflineApply>
  * device), the stored state, "Remove download", the queued delivery's state (waiting, synchronised, or the server's
  * refusal in words) and the storage errors.
  */
-export function OfflineApplyPanel({ offline, page, list, opened }: { offline: Offline; page: string; list: string; opened: OpenedTask }) {
+export function OfflineApplyPanel({
+  offline,
+  page,
+  list,
+  opened,
+  timeZone,
+}: {
+  offline: Offline
+  page: string
+  list: string
+  opened: OpenedTask
+  timeZone: string
+}) {
   const { t, i18n } = useTranslation()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const { record, online, scope } = offline
   if (!scope || record === undefined) return null
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' })
+  const when = (iso: string) => dateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(iso))
   const download = async () => {
     setBusy(true)
     setError(null)
@@ -124,8 +146,15 @@ export function OfflineApplyPanel({ offline, page, list, opened }: { offline: Of
     }
   }
   const pending = record?.pending
+  const canDownload = !record && online
+  // A delivery waiting for the network is not removed (it would be lost); once sent or refused it may be.
+  const canRemove = Boolean(record && (!pending || record.synced_at || pending.errors))
   return (
-    <section className="card mtms-offline" aria-labelledby="mtms-offline-title" data-offline={record ? (record.synced_at ? 'synced' : pending ? 'queued' : 'downloaded') : 'none'}>
+    <section
+      className="card mtms-offline"
+      aria-labelledby="mtms-offline-title"
+      data-offline={record ? (record.synced_at ? 'synced' : pending ? 'queued' : 'downloaded') : 'none'}
+    >
       <h2 id="mtms-offline-title" className="mtms-offline-title">
         <Icon name={online ? 'download' : 'signal'} /> {t(online ? 'mobile.tms.offline.title' : 'mobile.tms.offline.you_are_offline')}
       </h2>
@@ -145,28 +174,30 @@ export function OfflineApplyPanel({ offline, page, list, opened }: { offline: Of
           ))}
         </ul>
       ) : null}
-      {error ? (
+      {error || offline.saveError ? (
         <p className="error" role="alert">
-          {error}
+          {error ?? t(offline.saveError!)}
         </p>
       ) : null}
-      <div className="form-actions">
-        {!record && online ? (
-          <button type="button" className="btn" onClick={download} disabled={busy} aria-busy={busy}>
-            <Icon name="download" /> {t(busy ? 'mobile.tms.offline.downloading' : 'mobile.tms.offline.download')}
-          </button>
-        ) : null}
-        {record && (!pending || record.synced_at || pending.errors) ? (
-          <button type="button" className="btn" onClick={remove} disabled={busy}>
-            <Icon name="trash" /> {t('mobile.tms.offline.remove')}
-          </button>
-        ) : null}
-        {record?.synced_at ? (
-          <a className="btn" href={withQuery('/mobile/tms', list.split('?')[1] ?? '', 'tab=delivered')}>
-            {t('mobile.tms.offline.see_delivered')}
-          </a>
-        ) : null}
-      </div>
+      {canDownload || canRemove || record?.synced_at ? (
+        <div className="form-actions">
+          {canDownload ? (
+            <button type="button" className="btn" onClick={download} disabled={busy} aria-busy={busy}>
+              <Icon name="download" /> {t(busy ? 'mobile.tms.offline.downloading' : 'mobile.tms.offline.download')}
+            </button>
+          ) : null}
+          {canRemove ? (
+            <button type="button" className="btn" onClick={remove} disabled={busy}>
+              <Icon name="trash" /> {t('mobile.tms.offline.remove')}
+            </button>
+          ) : null}
+          {record?.synced_at ? (
+            <a className="btn" href={withQuery('/mobile/tms', offline.query, 'tab=delivered')}>
+              {t('mobile.tms.offline.see_delivered')}
+            </a>
+          ) : null}
+        </div>
+      ) : null}
     </section>
   )
 }

@@ -128,19 +128,19 @@ function OfflineList({ tasks, timeZone }: { tasks: OfflineTask[] | null; timeZon
                     ))}
                   </ul>
                 ) : null}
-                <div className="form-actions">
-                  {state === 'downloaded' ? (
-                    // A document load: offline, the service worker answers it with the downloaded page.
-                    <a className="btn btn-primary" href={r.page}>
-                      {t('mobile.tms.continue')}
-                    </a>
-                  ) : null}
-                  {state !== 'queued' ? (
+                {state !== 'queued' ? (
+                  <div className="form-actions">
+                    {state === 'downloaded' ? (
+                      // A document load: offline, the service worker answers it with the downloaded page.
+                      <a className="btn btn-primary" href={r.page}>
+                        {t('mobile.tms.continue')}
+                      </a>
+                    ) : null}
                     <button type="button" className="btn" onClick={() => void removeDownload(r.key)}>
                       <Icon name="trash" /> {t('mobile.tms.offline.remove')}
                     </button>
-                  ) : null}
-                </div>
+                  </div>
+                ) : null}
               </li>
             )
           })}

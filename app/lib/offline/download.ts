@@ -5,7 +5,19 @@
  * (public/sw.js) answers those addresses from the cache, and the apply screen takes the task, the clock and the
  * answers from IndexedDB.
  */
-import { OFFLINE_CACHE, OfflineStorageError, allTasks, deleteTask, getTask, isQuotaError, putTask, recordKey, announce, type OfflineTask, type OpenedTask } from './store'
+import {
+  OFFLINE_CACHE,
+  OfflineStorageError,
+  allTasks,
+  deleteTask,
+  getTask,
+  isQuotaError,
+  putTask,
+  recordKey,
+  announce,
+  type OfflineTask,
+  type OpenedTask,
+} from './store'
 
 /** The same-origin files a page needs offline: the hashed assets it links (scripts, styles, catalogues, icons). */
 export function pageAssets(html: string, origin: string): string[] {
@@ -15,6 +27,20 @@ export function pageAssets(html: string, origin: string): string[] {
     if (!raw) continue
     const u = new URL(raw, origin)
     if (u.origin === origin && u.pathname.startsWith('/assets/')) found.add(u.href)
+  }
+  return [...found]
+}
+
+/** The images a page shows (the realm's logo, question images) at web addresses of any origin. */
+export function pageImages(html: string, origin: string): string[] {
+  const found = new Set<string>()
+  for (const m of html.matchAll(/<img\b[^>]*?\ssrc=["']([^"']+)["']/g)) {
+    try {
+      const u = new URL(m[1].replace(/&amp;/g, '&'), origin)
+      if (u.protocol === 'http:' || u.protocol === 'https:') found.add(u.href)
+    } catch {
+      // not an address
+    }
   }
   return [...found]
 }
@@ -48,6 +74,16 @@ async function store(cache: Cache, url: string, response: Response) {
   }
 }
 
+/** Whether the service worker controls the page (waiting a little for one registered on this load to take over). */
+async function serviceWorkerInControl(waitMs = 10_000): Promise<boolean> {
+  if (!('serviceWorker' in navigator)) return false
+  const sw = navigator.serviceWorker
+  if (sw.controller) return true
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), waitMs))
+  const controlled = new Promise<true>((resolve) => sw.addEventListener('controllerchange', () => resolve(true), { once: true }))
+  return Promise.race([sw.ready.then(() => Boolean(sw.controller) || controlled), timeout])
+}
+
 export type DownloadInput = { scope: string; page: string; list: string; opened: OpenedTask; offsetMs: number; answers?: OfflineTask['answers'] }
 
 /**
@@ -55,10 +91,11 @@ export type DownloadInput = { scope: string; page: string; list: string; opened:
  * API's quota), `storage_full` (IndexedDB's); a network failure rejects as it is.
  */
 export async function downloadTask({ scope, page, list, opened, offsetMs, answers }: DownloadInput): Promise<OfflineTask> {
-  if (!('caches' in window) || !('serviceWorker' in navigator) || !navigator.serviceWorker.controller) throw new OfflineStorageError('unsupported')
+  if (!('caches' in window) || !(await serviceWorkerInControl())) throw new OfflineStorageError('unsupported')
   const origin = location.origin
   const cache = await caches.open(OFFLINE_CACHE)
   const files: string[] = []
+  const media = new Set(questionMedia(opened.questions, origin))
   // The two pages as they are now (the apply screen opens the task again: the same open time and receipt).
   for (const address of [page, list]) {
     const response = await fetch(address, { credentials: 'same-origin', headers: { accept: 'text/html' } })
@@ -71,13 +108,14 @@ export async function downloadTask({ scope, page, list, opened, offsetMs, answer
       const got = await fetch(asset)
       if (got.ok) await store(cache, asset, got)
     }
+    for (const image of pageImages(html, origin)) media.add(image)
   }
-  for (const media of questionMedia(opened.questions, origin)) {
-    const sameOrigin = new URL(media).origin === origin
-    const got = await fetch(media, sameOrigin ? { credentials: 'same-origin' } : { mode: 'no-cors' })
+  for (const address of media) {
+    const sameOrigin = new URL(address).origin === origin
+    const got = await fetch(address, sameOrigin ? { credentials: 'same-origin' } : { mode: 'no-cors' })
     if (got.ok || got.type === 'opaque') {
-      await store(cache, media, got)
-      files.push(media)
+      await store(cache, address, got)
+      files.push(address)
     }
   }
   const key = recordKey(scope, opened.task.id)

@@ -53,7 +53,13 @@ export function syncPending(scope: string, query: string): Promise<void> {
             method: 'POST',
             credentials: 'same-origin',
             headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: JSON.stringify({ task_id: record.task_id, answer_id: pending.answer_id, receipt: pending.receipt, answers: pending.answers, elapsed_ms: pending.elapsed_ms }),
+            body: JSON.stringify({
+              task_id: record.task_id,
+              answer_id: pending.answer_id,
+              receipt: pending.receipt,
+              answers: pending.answers,
+              elapsed_ms: pending.elapsed_ms,
+            }),
           })
           // A server that cannot answer now (5xx, a proxy's page): tried again later.
           if (res.status >= 500 || !(res.headers.get('content-type') ?? '').includes('json')) continue
