@@ -47,11 +47,11 @@ const questions = [
   { type: 'info', statement: '<p>Observe a imagem.</p>', media_type: 'img', media_url: url('demo.localhost', '/favicon.svg') },
   {
     type: 'single',
-    statement: '<p>Qual é a capital do Brasil?</p>',
+    statement: '<p>Quantos lados tem um triângulo?</p>',
     score: 1,
     options: [
-      { statement: '<p>Brasília</p>', answer: true },
-      { statement: '<p>Salvador</p>', answer: false },
+      { statement: '<p>Três</p>', answer: true },
+      { statement: '<p>Quatro</p>', answer: false },
     ],
   },
   { type: 'text', statement: '<p>Explique em uma frase.</p>', score: 1, options: { min_text_count: 1, max_text_count: 50 } },
@@ -79,7 +79,7 @@ describe('the offline client on a phone', () => {
     // The network goes away; the student answers (kept on the device at every change).
     await context.setOffline(true)
     await expect.poll(() => panel.textContent()).toContain(pt['mobile.tms.offline.you_are_offline'])
-    await page.getByRole('radio', { name: 'Brasília' }).check()
+    await page.getByRole('radio', { name: 'Três' }).check()
     await page.getByLabel(pt['mobile.tms.apply.your_answer'].replace('{{n}}', '3')).fill('É a sede do governo.')
     await expect.poll(() => storedAnswers(page, task.id).then((a) => Object.keys(a ?? {}).length)).toBe(2)
 
@@ -89,7 +89,7 @@ describe('the offline client on a phone', () => {
     await hydrated(page)
     expect(await page.evaluate(() => document.documentElement.hasAttribute('data-offline-copy'))).toBe(true)
     await page.waitForSelector('.mtms-offline[data-offline="downloaded"]')
-    await expect.poll(() => page.getByRole('radio', { name: 'Brasília' }).isChecked()).toBe(true)
+    await expect.poll(() => page.getByRole('radio', { name: 'Três' }).isChecked()).toBe(true)
     expect(await page.getByLabel(pt['mobile.tms.apply.your_answer'].replace('{{n}}', '3')).inputValue()).toBe('É a sede do governo.')
     await expect.poll(() => page.locator('img.media-img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
     // The clock runs offline from the signed open time (30 minutes at most).
@@ -103,7 +103,7 @@ describe('the offline client on a phone', () => {
     await confirm.getByRole('button', { name: pt['mobile.tms.apply.deliver'] }).click()
     await page.waitForSelector('.mtms-offline[data-offline="queued"]')
     expect(await page.locator('.mtms-offline').textContent()).toContain(head('mobile.tms.offline.queued'))
-    expect(await page.getByRole('radio', { name: 'Brasília' }).isDisabled()).toBe(true)
+    expect(await page.getByRole('radio', { name: 'Três' }).isDisabled()).toBe(true)
     // Nothing reached the server yet.
     expect((await root<{ items: unknown[] }>('GET', `tms/answer?task_id=${task.id}`)).items).toHaveLength(0)
 
@@ -179,7 +179,7 @@ describe('the offline client on a phone', () => {
     expect(await page.locator('.mtms-offline').getAttribute('data-offline')).toBe('none')
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(url('demo.localhost')).origin })
     await context.setOffline(true)
-    await page.getByRole('radio', { name: 'Brasília' }).check()
+    await page.getByRole('radio', { name: 'Três' }).check()
     await page.getByRole('button', { name: pt['mobile.tms.apply.deliver'] }).click()
     await page.getByRole('dialog', { name: pt['mobile.tms.apply.confirm_title'] }).getByRole('button', { name: pt['mobile.tms.apply.deliver'] }).click()
     await expect.poll(() => page.locator('.mtms-footer [role=alert]').textContent()).toBe(pt['mobile.tms.offline.need_online'])
