@@ -61,8 +61,9 @@ export function syncPending(scope: string, query: string): Promise<void> {
               elapsed_ms: pending.elapsed_ms,
             }),
           })
-          // A server that cannot answer now (5xx, a proxy's page): tried again later.
-          if (res.status >= 500 || !(res.headers.get('content-type') ?? '').includes('json')) continue
+          // A server that cannot answer now (5xx, a proxy's page, too many requests) or a session that ended (the
+          // student signs in again): tried again later, not recorded as a refusal.
+          if (res.status >= 500 || res.status === 401 || res.status === 429 || !(res.headers.get('content-type') ?? '').includes('json')) continue
           answer = (await res.json()) as SyncAnswer
         } catch {
           return // still offline: the next `online` event or retry
