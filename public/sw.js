@@ -50,10 +50,11 @@ self.addEventListener('fetch', (event) => {
   const request = event.request
   const url = new URL(request.url)
   if (request.method !== 'GET') return
-  // A downloaded question's media (an image, audio; of any origin): the network first, the download when it fails.
+  // A downloaded page's images and question media (of any origin): the network first, the download when it fails.
   const own = url.origin === self.location.origin
   if (['image', 'audio', 'video'].includes(request.destination) && !(own && /^\/(api|assets)\//.test(url.pathname))) {
-    event.respondWith(fetch(request).catch(async () => (await caches.open(OFFLINE_CACHE).then((c) => c.match(request.url))) || Response.error()))
+    // Any cache: the shell's icons answer too (the offline page's favicon).
+    event.respondWith(fetch(request).catch(async (err) => (await caches.match(request.url)) || Promise.reject(err)))
     return
   }
   if (!own || url.pathname.startsWith('/api/')) return

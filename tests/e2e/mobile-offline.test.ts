@@ -75,6 +75,7 @@ describe('the offline client on a phone', () => {
     await panel.getByRole('button', { name: pt['mobile.tms.offline.download'] }).click()
     await expect.poll(() => panel.getAttribute('data-offline'), { timeout: 20_000 }).toBe('downloaded')
     expect(await panel.textContent()).toContain(head('mobile.tms.offline.downloaded'))
+    await page.screenshot({ path: '/tmp/mtms-offline-downloaded.png' })
 
     // The network goes away; the student answers (kept on the device at every change).
     await context.setOffline(true)
