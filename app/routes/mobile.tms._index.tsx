@@ -107,7 +107,12 @@ export default function MobileTmsRoute() {
         <>
           <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
           {/* Online: the server's list with its content tabs; offline: what this device holds (issue 17). */}
-          <OfflineTabs query={d.query} nick={d.me.nick} timeZone={d.timeZone}>
+          <OfflineTabs
+            query={d.query}
+            nick={d.me.nick}
+            timeZone={d.timeZone}
+            delivered={d.state === 'list' ? d.page.items.filter((x) => x.answer_status && DELIVERED.has(x.answer_status)).map((x) => x.id) : []}
+          >
             <Tabs />
             {d.state === 'lessons' ? (
               <p className="card hint" role="status">

@@ -4,7 +4,7 @@ import { Icon } from '~/components/ui/icon'
 import { errorText } from '~/lib/error-text'
 import { dateTimeFormat } from '~/lib/format'
 import { removeDownload } from '~/lib/offline/download'
-import { offlineScope, type OfflineTask } from '~/lib/offline/store'
+import { announce, offlineScope, updateTask, type OfflineTask } from '~/lib/offline/store'
 import { useOfflineSync, useOfflineTasks, useOnline } from '~/lib/offline/sync'
 
 const MODES = ['online', 'offline'] as const
@@ -27,7 +27,20 @@ export function offlineState(r: OfflineTask): 'downloaded' | 'queued' | 'refused
  * chosen at first when the browser has no network. Waiting deliveries are synchronised here too (on load, when the
  * network returns, every 30 s).
  */
-export function OfflineTabs({ query, nick, timeZone, children }: { query: string; nick: string; timeZone: string; children: ReactNode }) {
+export function OfflineTabs({
+  query,
+  nick,
+  timeZone,
+  delivered,
+  children,
+}: {
+  query: string
+  nick: string
+  timeZone: string
+  /** The tasks the server's list shows delivered: a download of one of them (delivered online) is marked done. */
+  delivered: string[]
+  children: ReactNode
+}) {
   const { t } = useTranslation()
   const online = useOnline()
   const [mode, setMode] = useState<Mode>('online')
@@ -39,6 +52,13 @@ export function OfflineTabs({ query, nick, timeZone, children }: { query: string
   useOfflineSync(scope, query)
   const tasks = useOfflineTasks(scope)
   const waiting = tasks?.filter((r) => offlineState(r) === 'queued').length ?? 0
+  useEffect(() => {
+    const done = (tasks ?? []).filter((r) => offlineState(r) === 'downloaded' && delivered.includes(r.task_id))
+    if (!done.length) return
+    void Promise.all(done.map((r) => updateTask(r.key, (x) => ({ ...x, synced_at: x.synced_at ?? new Date().toISOString() }))))
+      .then(announce)
+      .catch((err) => console.warn('offline list', err))
+  }, [tasks, delivered])
   const pick = (next: Mode) => setMode(next)
   return (
     <>

@@ -160,6 +160,6 @@ export default {
   'mobile.tms.offline.state.downloaded': 'Downloaded',
   'mobile.tms.offline.state.queued': 'Waiting to be sent',
   'mobile.tms.offline.state.refused': 'Delivery refused',
-  'mobile.tms.offline.state.synced': 'Synchronised',
+  'mobile.tms.offline.state.synced': 'Delivered',
   'mobile.tms.offline.empty': 'No task kept on this device.',
 }

@@ -161,6 +161,6 @@ export default {
   'mobile.tms.offline.state.downloaded': 'Descargada',
   'mobile.tms.offline.state.queued': 'Esperando envío',
   'mobile.tms.offline.state.refused': 'Entrega rechazada',
-  'mobile.tms.offline.state.synced': 'Sincronizada',
+  'mobile.tms.offline.state.synced': 'Entregada',
   'mobile.tms.offline.empty': 'Ninguna tarea guardada en este dispositivo.',
 }

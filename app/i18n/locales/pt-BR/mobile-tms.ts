@@ -161,6 +161,6 @@ export default {
   'mobile.tms.offline.state.downloaded': 'Baixada',
   'mobile.tms.offline.state.queued': 'Aguardando envio',
   'mobile.tms.offline.state.refused': 'Entrega recusada',
-  'mobile.tms.offline.state.synced': 'Sincronizada',
+  'mobile.tms.offline.state.synced': 'Entregue',
   'mobile.tms.offline.empty': 'Nenhuma tarefa guardada neste aparelho.',
 }
