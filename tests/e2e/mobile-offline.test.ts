@@ -166,6 +166,14 @@ describe('the offline client on a phone', () => {
     const bad = await sync({ ...delivery, answer_id: 'x', elapsed_ms: -1 })
     expect(bad.status).toBe(400)
     expect(bad.body.errors?.map((e) => e.field).sort()).toEqual(['answer_id', 'elapsed_ms'])
+    // Without the mobile session: 401, which the device keeps waiting on (the student signs in again).
+    const anonymous = await fetch(url('localhost', '/mobile/tms/sync?realm=demo'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...delivery, answer_id: crypto.randomUUID() }),
+    })
+    expect(anonymous.status).toBe(401)
+    expect(((await anonymous.json()) as { errors: { cause: string }[] }).errors[0].cause).toBe('unauthorized')
     expect((await root<{ items: unknown[] }>('GET', `tms/answer?task_id=${task.id}`)).items).toHaveLength(1)
 
     // A task not downloaded, offline: delivering says the network is needed, and nothing is queued.
