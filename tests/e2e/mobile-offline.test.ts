@@ -97,6 +97,12 @@ describe('the offline client on a phone', () => {
     await expect.poll(() => page.locator('.mtms-footer').textContent()).toMatch(/(29|30):\d\d/)
     expect(await axeViolations(page)).toEqual([])
     await page.screenshot({ path: '/tmp/mtms-offline-apply.png', fullPage: true })
+    // A tab closed and opened again, still offline: the same answers.
+    const other = await context.newPage()
+    await other.goto(url('demo.localhost', `/mobile/tms/task/${task.id}/apply`))
+    await hydrated(other)
+    await expect.poll(() => other.getByRole('radio', { name: 'Três' }).isChecked()).toBe(true)
+    await other.close()
 
     // Deliver offline: the confirmation, then the delivery waits on the device; the form locks.
     await page.getByRole('button', { name: pt['mobile.tms.apply.deliver'] }).click()
