@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
+import { OfflineTabs } from '~/components/tms/offline-tasks'
 import { Icon } from '~/components/ui/icon'
 import { realmQuery, visualizePath, withQuery } from '~/lib/mobile-query'
 import { dateTimeFormat } from '~/lib/format'
@@ -105,14 +106,22 @@ export default function MobileTmsRoute() {
       {d.state !== 'signin' ? (
         <>
           <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
-          <Tabs />
-          {d.state === 'lessons' ? (
-            <p className="card hint" role="status">
-              {t('mobile.tms.lessons_unavailable')}
-            </p>
-          ) : (
-            <TaskList />
-          )}
+          {/* Online: the server's list with its content tabs; offline: what this device holds (issue 17). */}
+          <OfflineTabs
+            query={d.query}
+            nick={d.me.nick}
+            timeZone={d.timeZone}
+            delivered={d.state === 'list' ? d.page.items.filter((x) => x.answer_status && DELIVERED.has(x.answer_status)).map((x) => x.id) : []}
+          >
+            <Tabs />
+            {d.state === 'lessons' ? (
+              <p className="card hint" role="status">
+                {t('mobile.tms.lessons_unavailable')}
+              </p>
+            ) : (
+              <TaskList />
+            )}
+          </OfflineTabs>
         </>
       ) : null}
     </MobileShell>

@@ -6,6 +6,7 @@ import * as v from 'valibot'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry } from '~/components/tms/token-entry'
+import { OfflineApplyPanel, useOfflineApply } from '~/components/tms/offline-apply'
 import { EssayField, FillLetters, FillWords, WordSequence } from '~/components/tms/answer-fields'
 import { TaskTimer, taskDeadline } from '~/components/tms/answer-timer'
 import { MediaView } from '~/components/tms/media-view'
@@ -59,7 +60,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     const opened = await apiData(session.api.tms['answer-student'][':taskId'].open.$post({ param: { taskId: base.taskId }, json: {} }))
     // A new device answer id per screen: a delivery posted twice from it counts once (answer_already_registered).
-    return data({ ...base, state: 'task' as const, opened, answerId: crypto.randomUUID() }, { headers: noStore })
+    return data({ ...base, state: 'task' as const, opened, answerId: crypto.randomUUID(), nick: session.me.nick }, { headers: noStore })
   } catch (err) {
     if (!(err instanceof RealmApiError)) throw err
     if (err.status >= 500) throw err
@@ -164,8 +165,16 @@ function TaskForm({ here }: { here: string }) {
   const [timedOut, setTimedOut] = useState(false)
   const [changes, setChanges] = useState(0)
   // The server's clock minus the device's, measured once when the screen is shown (the open's server_time).
-  const [offsetMs] = useState(() => (d.state === 'task' ? Date.parse(d.opened.server_time) - Date.now() : 0))
+  const [measuredOffsetMs] = useState(() => (d.state === 'task' ? Date.parse(d.opened.server_time) - Date.now() : 0))
   const opened = d.state === 'task' ? d.opened : null
+  // Offline use (app/components/tms/offline-apply.tsx): answers kept on the device, the delivery queued offline.
+  const offline = useOfflineApply(
+    { query: d.query, nick: d.state === 'task' ? d.nick : '', taskId: d.taskId, opened, measuredOffsetMs, form: formRef },
+    changes,
+  )
+  const offsetMs = offline.offsetMs
+  const locked = timedOut || offline.queued
+  const needOnline = () => setLocal(t('mobile.tms.offline.need_online'))
   const questions = (opened?.questions ?? []) as Question[]
   const deliverUrl = withQuery(here, 'intent=deliver')
   const answered = () => (formRef.current ? Object.keys(formAnswers(new FormData(formRef.current))).length > 0 : false)
@@ -176,7 +185,7 @@ function TaskForm({ here }: { here: string }) {
 
   // Auto draft: a while after the last change, when something is answered and the time is not over.
   useEffect(() => {
-    if (!opened?.task.auto_draft || !changes || timedOut) return
+    if (!opened?.task.auto_draft || !changes || timedOut || !offline.online) return
     const timer = setTimeout(() => {
       if (!formRef.current || !answered()) return
       autoDraft.submit(new FormData(formRef.current), { method: 'post', action: withQuery(here, 'intent=draft', 'auto=1') })
@@ -186,7 +195,7 @@ function TaskForm({ here }: { here: string }) {
   }, [changes, timedOut])
 
   if (d.state !== 'task' || !opened) return null
-  const saved = (opened.answer?.answers ?? {}) as Record<string, AnswerValue>
+  const saved = (offline.restored ?? opened.answer?.answers ?? {}) as Record<string, AnswerValue>
   const missing = [...new Set(questions.filter((q) => !ANSWERED.has(q.type) && !INFORMATIVE.has(q.type)).map((q) => q.type))]
   const errorsOf = (id: string) => (answer?.errors ?? []).filter((e) => e.field === `answers.${id}`)
   const general = (answer?.errors ?? []).filter((e) => !e.field.startsWith('answers.'))
@@ -194,9 +203,10 @@ function TaskForm({ here }: { here: string }) {
   const timed = opened.task.show_timer || opened.task.max_execution_time > 0
   const deadline = taskDeadline({ openedAt: opened.opened_at, expireAt: opened.task.expire_at, maxMinutes: opened.task.max_execution_time })
 
-  const deliverNow = () => {
+  const deliverNow = async () => {
     setPhase('idle')
-    if (formRef.current) submit(formRef.current, { method: 'post', action: deliverUrl })
+    if (!formRef.current || (await offline.deliverOffline(new FormData(formRef.current), needOnline))) return
+    submit(formRef.current, { method: 'post', action: deliverUrl })
   }
   /** The essays still holding slips the device finds: the delivery asks again while there are any. */
   const essayProblems = () => {
@@ -221,6 +231,7 @@ function TaskForm({ here }: { here: string }) {
             .join(' · ')}
         </p>
       ) : null}
+      <OfflineApplyPanel offline={offline} page={here} list={withQuery('/mobile/tms', d.query)} opened={opened} timeZone={d.timeZone} />
       <Form ref={formRef} method="post" action={withQuery(here, 'intent=draft')} className="mtms-apply" noValidate onChange={changed}>
         <input type="hidden" name="answer_id" value={d.answerId} />
         <input type="hidden" name="receipt" value={opened.receipt} />
@@ -237,11 +248,11 @@ function TaskForm({ here }: { here: string }) {
             {t('mobile.tms.apply.types_missing', { types: missing.map((type) => t(`tms.type.${type}`)).join(', ') })}
           </p>
         ) : null}
-        <fieldset className="mtms-all" disabled={timedOut}>
+        <fieldset className="mtms-all" disabled={locked} key={offline.restored ? 'device' : 'server'}>
           <legend className="visually-hidden">{opened.task.title}</legend>
           <ol className="mtms-questions">
             {questions.map((q, i) => (
-              <QuestionField key={q.id} q={q} n={i + 1} saved={saved[q.id]} errors={errorsOf(q.id)} disabled={timedOut} onChange={changed} />
+              <QuestionField key={q.id} q={q} n={i + 1} saved={saved[q.id]} errors={errorsOf(q.id)} disabled={locked} onChange={changed} />
             ))}
           </ol>
         </fieldset>
@@ -259,7 +270,8 @@ function TaskForm({ here }: { here: string }) {
                 const form = formRef.current ? new FormData(formRef.current) : null
                 setPhase('idle')
                 setTimedOut(true)
-                if (!already && form && Object.keys(formAnswers(form)).length) submit(form, { method: 'post', action: deliverUrl })
+                if (!already && form && Object.keys(formAnswers(form)).length)
+                  void offline.deliverOffline(form, needOnline).then((queued) => queued || submit(form, { method: 'post', action: deliverUrl }))
               }}
             />
           ) : null}
@@ -283,11 +295,12 @@ function TaskForm({ here }: { here: string }) {
             <button
               type="submit"
               className="btn"
-              disabled={timedOut}
+              disabled={locked}
               onClick={(e) => {
-                if (answered()) return
+                if (answered() && navigator.onLine) return
                 e.preventDefault()
-                setLocal(t('answer.error.no_answer'))
+                // Without network a downloaded task's answers are already kept on the device at every change.
+                setLocal(t(!answered() ? 'answer.error.no_answer' : offline.record ? 'mobile.tms.offline.kept' : 'error.http.offline'))
               }}
             >
               <Icon name="check" /> {t('mobile.tms.apply.save_draft')}
@@ -296,7 +309,7 @@ function TaskForm({ here }: { here: string }) {
               type="submit"
               className="btn btn-primary"
               formAction={deliverUrl}
-              disabled={timedOut}
+              disabled={locked}
               onClick={(e) => {
                 // With script, the in-page confirmation first (without it, the button delivers at once).
                 e.preventDefault()
@@ -330,7 +343,7 @@ function TaskForm({ here }: { here: string }) {
         confirmLabel={t(phase === 'essay' ? 'mobile.tms.apply.deliver_anyway' : 'mobile.tms.apply.deliver')}
         cancelLabel={t(phase === 'essay' ? 'mobile.tms.apply.review_essay' : 'mobile.tms.apply.keep_answering')}
         onCancel={() => setPhase('idle')}
-        onConfirm={() => (phase === 'confirm' && essayProblems().length ? setPhase('essay') : deliverNow())}
+        onConfirm={() => (phase === 'confirm' && essayProblems().length ? setPhase('essay') : void deliverNow())}
       />
     </>
   )
