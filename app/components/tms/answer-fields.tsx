@@ -2,7 +2,10 @@ import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'rea
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
 import { essayIssues } from '~/lib/essay-check'
+import { EssayPhotos } from './answer-media'
 import { RichText } from './rich-text'
+
+type EssayPhotosProps = Parameters<typeof EssayPhotos>[0]
 
 /**
  * The student's answer widgets of the apply screen (issue 17) for the question types that are more than a choice or
@@ -351,7 +354,7 @@ export function WordSequence({ id, n, bank, initial, kind, disabled, onChange }:
 }
 
 /**
- * essay (typed): the support text, the text with its count in the question's unit against its limits, and the
+ * essay (typed, or transcribed from its photographed pages when `photos` is given): the support text, the text with its count in the question's unit against its limits, and the
  * likely slips the device finds (essay-check.ts), listed so the student can correct them before delivering.
  */
 export function EssayField({
@@ -364,7 +367,8 @@ export function EssayField({
   initial,
   disabled,
   onChange,
-}: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string }) {
+  photos,
+}: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string; photos?: Omit<EssayPhotosProps, 'onText'> }) {
   const { t } = useTranslation()
   const [text, setText] = useState(initial)
   const count = unit === 'line' ? text.split(/\r?\n/).filter((l) => l.trim()).length : text.split(/\s+/).filter(Boolean).length
@@ -377,6 +381,15 @@ export function EssayField({
           <summary>{t('mobile.tms.apply.support_text')}</summary>
           <RichText html={supportText} />
         </details>
+      ) : null}
+      {photos ? (
+        <EssayPhotos
+          {...photos}
+          onText={(x) => {
+            setText(x)
+            onChange?.()
+          }}
+        />
       ) : null}
       <label className="mtms-text">
         <span className="visually-hidden">{t('mobile.tms.apply.your_essay', { n })}</span>

@@ -326,7 +326,10 @@ export const answerStudent = new Hono<AppEnv>()
           token: task.token,
           essay_transcription: Boolean(content.essay_transcription),
           // Who transcribes essay photos: the realm's vision provider, or the student's device (on-device OCR).
-          transcription: content.essay_transcription ? (canTranscribe(c.env, await settingsOf(c.env, auth.realm)) ? 'vision' : 'device') : null,
+          transcription: (content.essay_transcription ? (canTranscribe(c.env, await settingsOf(c.env, auth.realm)) ? 'vision' : 'device') : null) as
+            | 'vision'
+            | 'device'
+            | null,
         },
         questions: content.questions.map((q) => studentQuestion(q, seed)),
         receipt,
