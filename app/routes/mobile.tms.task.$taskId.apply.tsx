@@ -36,7 +36,20 @@ export const links: LinksFunction = () => [
 export const handle = { title: 'pages.public.mobile.tms.apply' }
 
 /** The question types this screen answers; the others are shown with a note (not answerable on the web yet). */
-const ANSWERED = new Set(['single', 'true_false', 'multi', 'text', 'text_ai', 'fill_letters', 'fill_words', 'cloud', 'order_sentences', 'essay', 'media', 'game'])
+const ANSWERED = new Set([
+  'single',
+  'true_false',
+  'multi',
+  'text',
+  'text_ai',
+  'fill_letters',
+  'fill_words',
+  'cloud',
+  'order_sentences',
+  'essay',
+  'media',
+  'game',
+])
 const INFORMATIVE = new Set(['info', 'section'])
 /** Auto draft (a model's `auto_draft` flag): the answers are saved this long after the student's last change. */
 const AUTO_DRAFT_DELAY_MS = 15_000

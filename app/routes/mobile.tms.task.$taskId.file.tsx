@@ -28,6 +28,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return new Response('Method not allowed', { status: 405 })
   const type = request.headers.get('content-type') ?? ''
   if (!request.body || !type.startsWith('multipart/form-data')) return invalid('data', 'The upload must be multipart/form-data.')
-  const file = await orErrorResponse(apiData(call.$post({ param: { taskId: taskId.output } }, { init: { body: request.body, headers: { 'content-type': type } } })))
+  const file = await orErrorResponse(
+    apiData(call.$post({ param: { taskId: taskId.output } }, { init: { body: request.body, headers: { 'content-type': type } } })),
+  )
   return Response.json(file, { status: 201, headers: { 'Cache-Control': 'no-store' } })
 }

@@ -117,6 +117,7 @@ export async function participantApi(request: Request, context: AppLoadContext):
  */
 export async function studentApi(request: Request, context: AppLoadContext): Promise<RealmApi> {
   const token = await mobileToken(request)
-  if (!token) throw Response.json({ errors: [{ field: 'x-api-key', cause: 'session_timeout', value: null, message: 'errors.session_timeout' }] }, { status: 401 })
+  if (!token)
+    throw Response.json({ errors: [{ field: 'x-api-key', cause: 'session_timeout', value: null, message: 'errors.session_timeout' }] }, { status: 401 })
   return mobileApi(request, context, await getRealmContext(request, context), token)
 }

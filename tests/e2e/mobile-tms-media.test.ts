@@ -98,7 +98,9 @@ describe('media answers and essays from photos', () => {
     await essayBox.getByRole('button', { name: pt['mobile.tms.essay.transcribe'] }).click()
     const textarea = essayBox.getByLabel(tr('mobile.tms.apply.your_essay', { n: 3 }))
     await expect.poll(() => textarea.inputValue(), { timeout: 180_000, interval: 500 }).toMatch(/biblioteca/i)
-    console.log(`[figure] on-device transcription of one 1200×300 page (tesseract.js, por, headless Chromium): ${Date.now() - started} ms (first run: worker, core and data loaded)`)
+    console.log(
+      `[figure] on-device transcription of one 1200×300 page (tesseract.js, por, headless Chromium): ${Date.now() - started} ms (first run: worker, core and data loaded)`,
+    )
     const text = await textarea.inputValue()
     expect(text).toMatch(/escola/i)
     expect(text).toMatch(/livros/i)

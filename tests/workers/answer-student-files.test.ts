@@ -210,12 +210,14 @@ describe('essays from photos', () => {
     const model = `vision-${crypto.randomUUID().slice(0, 8)}`
     const script = (replies: unknown[]) => fetch(`${env.TEST_AI_PROVIDERS}/__script`, { method: 'POST', body: JSON.stringify({ model, replies }) })
     const requests = async () =>
-      ((await (await fetch(`${env.TEST_AI_PROVIDERS}/__requests`)).json()) as { path: string; body?: { model?: string; messages?: { content: unknown }[] } }[]).filter(
-        (r) => r.path === '/v1/chat/completions' && r.body?.model === model,
-      )
+      (
+        (await (await fetch(`${env.TEST_AI_PROVIDERS}/__requests`)).json()) as { path: string; body?: { model?: string; messages?: { content: unknown }[] } }[]
+      ).filter((r) => r.path === '/v1/chat/completions' && r.body?.model === model)
     beforeAll(async () => {
       await env.DB.batch([
-        env.DB.prepare("UPDATE realm SET agent_endpoint_url = ?, agent_model = 'agent', agent_api_key = 'test-ai-key' WHERE code = 'demo'").bind(`${env.TEST_AI_PROVIDERS}/v1`),
+        env.DB.prepare("UPDATE realm SET agent_endpoint_url = ?, agent_model = 'agent', agent_api_key = 'test-ai-key' WHERE code = 'demo'").bind(
+          `${env.TEST_AI_PROVIDERS}/v1`,
+        ),
         env.DB.prepare(
           "INSERT INTO realm_ai (realm, text_provider, vision_provider, vision_model) VALUES ('demo', 'local', 'openai', ?) ON CONFLICT (realm) DO UPDATE SET vision_provider = 'openai', vision_model = excluded.vision_model",
         ).bind(model),

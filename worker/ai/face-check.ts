@@ -65,7 +65,11 @@ export async function checkFace(env: Env, settings: AiSettings, image: ImageInpu
     return { outcome: 'checked', ...by, faces }
   } catch (err) {
     if (!(err instanceof AiError)) throw err
-    const reasons: Partial<Record<AiError['code'], ImageCheckReason>> = { ai_failed: 'ai_failed', ai_not_configured: 'not_configured', ai_cap_reached: 'cap_reached' }
+    const reasons: Partial<Record<AiError['code'], ImageCheckReason>> = {
+      ai_failed: 'ai_failed',
+      ai_not_configured: 'not_configured',
+      ai_cap_reached: 'cap_reached',
+    }
     return { outcome: 'not_run', provider: vision.kind, reason: reasons[err.code] ?? 'provider_failed' }
   }
 }

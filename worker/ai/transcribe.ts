@@ -42,7 +42,13 @@ export async function transcribePages(env: Env, settings: AiSettings, pages: Ima
   if (engine.kind === 'none') throw new AiError('ai_not_configured', 'ai.error.not_configured', problem)
   const texts: string[] = []
   for (const image of pages) {
-    const seen = await askMetered(env, settings, engine, RESERVED, { schema: PageText, shape: SHAPE, question: question(language), image, maxTokens: MAX_TOKENS })
+    const seen = await askMetered(env, settings, engine, RESERVED, {
+      schema: PageText,
+      shape: SHAPE,
+      question: question(language),
+      image,
+      maxTokens: MAX_TOKENS,
+    })
     const text = seen.data.text.trim()
     if (text) texts.push(text)
   }

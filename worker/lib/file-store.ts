@@ -5,7 +5,16 @@
  * name; the R2 object and the row (with its audit entry) are written together, the object removed when the row fails.
  */
 import * as v from 'valibot'
-import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension, isSafeFileName, type FileKind } from '#shared/schemas/file'
+import {
+  FILE_TYPES,
+  MAX_IMAGE_PIXELS,
+  MAX_SIZE,
+  TEMPORARY_UPLOAD_HOURS,
+  extensionOf,
+  isFileExtension,
+  isSafeFileName,
+  type FileKind,
+} from '#shared/schemas/file'
 import { auditStatement } from '../db/audit'
 import { runBatch } from '../db/batch'
 import { fileHeaders, insertFileStatement, type FileRow } from '../db/files'

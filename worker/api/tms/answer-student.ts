@@ -249,7 +249,10 @@ const uploadKinds = (q: Question, content: Content) => (q.type === 'essay' && !c
 /** POST …/transcribe: the essay question and its pages (ids or addresses of the student's uploads, in page order). */
 const TranscribeInput = v.object({
   question_id: Id,
-  files: v.pipe(v.array(v.pipe(v.string('validation.required'), v.minLength(1, 'validation.required'), v.maxLength(2000, 'validation.max_length'))), v.maxLength(20, 'validation.max_items')),
+  files: v.pipe(
+    v.array(v.pipe(v.string('validation.required'), v.minLength(1, 'validation.required'), v.maxLength(2000, 'validation.max_length'))),
+    v.maxLength(20, 'validation.max_items'),
+  ),
 })
 
 const lengthMessage = (cause: string | null) => (cause ? `answer.error.${cause}` : null)
@@ -327,9 +330,7 @@ export const answerStudent = new Hono<AppEnv>()
           essay_transcription: Boolean(content.essay_transcription),
           // Who transcribes essay photos: the realm's vision provider, or the student's device (on-device OCR).
           transcription: (content.essay_transcription ? (canTranscribe(c.env, await settingsOf(c.env, auth.realm)) ? 'vision' : 'device') : null) as
-            | 'vision'
-            | 'device'
-            | null,
+            'vision' | 'device' | null,
         },
         questions: content.questions.map((q) => studentQuestion(q, seed)),
         receipt,
@@ -505,7 +506,15 @@ export const answerStudent = new Hono<AppEnv>()
         deleteTemporaryFileStatement(c.env.DB, auth.realm, id, auth.nick),
         auditStatement(
           c.env.DB,
-          { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'file', entityId: id, before: { name: row.name, size: row.size, kind: row.kind }, requestId: c.get('requestId') },
+          {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'delete',
+            entity: 'file',
+            entityId: id,
+            before: { name: row.name, size: row.size, kind: row.kind },
+            requestId: c.get('requestId'),
+          },
           { afterChange: true },
         ),
       ])
