@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { validQuestion } from '../support/tms-fixtures'
-import { hydrated, open, openPage, signedInPage, url } from './browser'
-import { PHONE, axeViolations, studentWithRoom } from './tms-student-helpers'
+import { openPage, signedInPage, url } from './browser'
+import { PHONE, applyScreen, axeViolations, studentWithRoom } from './tms-student-helpers'
 
 /**
  * Answers made of files on the apply screen (issue 17), on a phone: a student uploads a photo for a media question
@@ -54,12 +54,7 @@ describe('media answers and essays from photos', () => {
     // Every request of the page (and its workers): scripts, the OCR worker, its core and data.
     const scripts: string[] = []
     page.on('request', (r) => scripts.push(r.url()))
-    await open(page, url('demo.localhost', `/mobile/tms/task/${task.id}/apply`))
-    await page.getByLabel(pt['mobile.feed.nick']).fill(nick)
-    await page.getByLabel(pt['mobile.feed.password']).fill(password)
-    await page.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
-    await page.waitForSelector('.mtms-questions')
-    await hydrated(page)
+    await applyScreen(page, task.id, nick, password)
     // Every question type of this task is answerable: no "not on the web yet" note.
     expect(await page.getByText(pt['mobile.tms.apply.type_unavailable']).count()).toBe(0)
     // On-device OCR is not part of the page's initial scripts.

@@ -35,6 +35,7 @@ import {
   lengthProblem,
   isAnswered,
   judgeWindow,
+  type WindowInput,
   scoreAnswers,
   signReceipt,
   studentQuestion,
@@ -78,6 +79,24 @@ async function studentTask(c: Ctx, auth: Auth): Promise<{ task: Task; rooms: str
 
 const refused = (status: 403 | 404 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
   apiError(status, cause, `answer.error.${cause}`, field, value)
+
+/**
+ * The window judgment of a write at `now` from the signed open (issue 17 "The window"): a draft's rule (`draft`), or
+ * a delivery's with the time an offline device measured. Refused: 422 with the judgment's cause.
+ */
+function inWindow(task: Task, content: Content, start: { opened_at: string }, now: number, how: Pick<WindowInput, 'draft' | 'offlineElapsedMs'>) {
+  const window = judgeWindow({
+    now,
+    openedAt: Date.parse(start.opened_at),
+    expireAt: Date.parse(task.expire_at),
+    correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
+    minMinutes: content.min_execution_time,
+    maxMinutes: content.max_execution_time,
+    ...how,
+  })
+  if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+  return window
+}
 
 /** Whether the student may see the correction: finalized, and the task's display-answer date reached. */
 function correctionShown(status: string | null, task: Pick<Task, 'display_answer_at'>): boolean {
@@ -230,16 +249,7 @@ async function answering(c: Ctx, auth: Auth, questionId: string) {
   const [existing, start] = await Promise.all([studentAnswer(db, auth.realm, task.id, auth.nick), getStart(db, auth.realm, task.id, auth.nick)])
   if (existing && !EDITABLE_STATES.includes(existing.status as AnswerState)) throw refused(409, 'already_submitted')
   if (!start) throw refused(409, 'task_not_opened')
-  const window = judgeWindow({
-    now: Date.now(),
-    openedAt: Date.parse(start.opened_at),
-    expireAt: Date.parse(task.expire_at),
-    correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
-    minMinutes: content.min_execution_time,
-    maxMinutes: content.max_execution_time,
-    draft: true,
-  })
-  if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+  inWindow(task, content, start, Date.now(), { draft: true })
   return { task, content, q }
 }
 
@@ -351,16 +361,7 @@ export const answerStudent = new Hono<AppEnv>()
       const step = transition(existing?.status ?? null, 'save_draft')
       if (!step.ok) throw await writeRefusal(c, auth, body.answer_id)
       const now = Date.now()
-      const window = judgeWindow({
-        now,
-        openedAt: Date.parse(start.opened_at),
-        expireAt: Date.parse(task.expire_at),
-        correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
-        minMinutes: content.min_execution_time,
-        maxMinutes: content.max_execution_time,
-        draft: true,
-      })
-      if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+      inWindow(task, content, start, now, { draft: true })
       const { auto, max } = scoreAnswers(content.questions, answers)
       const at = new Date(now).toISOString()
       const [result] = await runBatch(db, [
@@ -414,16 +415,7 @@ export const answerStudent = new Hono<AppEnv>()
       if (!step.ok) throw refused(409, step.cause)
       const { answered, start, answers, files } = await checkedAnswers(c, auth, task, content, body, true)
       const now = Date.now()
-      const window = judgeWindow({
-        now,
-        openedAt: Date.parse(start.opened_at),
-        expireAt: Date.parse(task.expire_at),
-        correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
-        minMinutes: content.min_execution_time,
-        maxMinutes: content.max_execution_time,
-        offlineElapsedMs: body.offline?.elapsed_ms,
-      })
-      if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+      const window = inWindow(task, content, start, now, { offlineElapsedMs: body.offline?.elapsed_ms })
       const { auto, max } = scoreAnswers(content.questions, answers)
       const at = new Date(now).toISOString()
       const autoTotal = thousandths(Object.values(auto).reduce((s, x) => s + x, 0))
