@@ -89,14 +89,21 @@ describe('media answers and essays from photos', () => {
     expect(await axeViolations(page)).toEqual([])
     await page.screenshot({ path: '/tmp/mtms-media-before.png', fullPage: true })
 
+    // Something typed first: the transcription replaces it, and the student may take it back.
+    const textarea = essayBox.getByLabel(tr('mobile.tms.apply.your_essay', { n: 3 }))
+    await textarea.fill('Rascunho digitado.')
     const started = Date.now()
     await essayBox.getByRole('button', { name: pt['mobile.tms.essay.transcribe'] }).click()
-    const textarea = essayBox.getByLabel(tr('mobile.tms.apply.your_essay', { n: 3 }))
     await expect.poll(() => textarea.inputValue(), { timeout: 180_000, interval: 500 }).toMatch(/biblioteca/i)
     console.log(
       `[figure] on-device transcription of one 1200×300 page (tesseract.js, por, headless Chromium): ${Date.now() - started} ms (first run: worker, core and data loaded)`,
     )
     const text = await textarea.inputValue()
+    await essayBox.getByRole('button', { name: pt['mobile.tms.essay.restore_text'] }).click()
+    expect(await textarea.inputValue()).toBe('Rascunho digitado.')
+    // Transcribed again (the language data is cached on the device now).
+    await essayBox.getByRole('button', { name: pt['mobile.tms.essay.transcribe'] }).click()
+    await expect.poll(() => textarea.inputValue(), { timeout: 180_000, interval: 500 }).toBe(text)
     expect(text).toMatch(/escola/i)
     expect(text).toMatch(/livros/i)
     // Served from our own origin only: the worker, its core and the Portuguese data.
@@ -105,6 +112,8 @@ describe('media answers and essays from photos', () => {
     expect(ocr.every((s) => s.startsWith(url('demo.localhost', '/')))).toBe(true)
     // The student edits the transcription.
     await textarea.fill(`${text.replace(/\s+/g, ' ').trim()} Eu gosto de ler.`)
+    // Nothing widens the phone's page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await page.screenshot({ path: '/tmp/mtms-media-transcribed.png', fullPage: true })
 
     // Deliver (the slips' second question, if the OCR left any, is answered too).

@@ -371,6 +371,8 @@ export function EssayField({
 }: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string; photos?: Omit<EssayPhotosProps, 'onText'> }) {
   const { t } = useTranslation()
   const [text, setText] = useState(initial)
+  // The text a transcription replaced, while the student may still take it back.
+  const [replaced, setReplaced] = useState<string | null>(null)
   const count = unit === 'line' ? text.split(/\r?\n/).filter((l) => l.trim()).length : text.split(/\s+/).filter(Boolean).length
   const issues = essayIssues(text)
   const countId = `mtms-essay-${id}-count`
@@ -386,10 +388,25 @@ export function EssayField({
         <EssayPhotos
           {...photos}
           onText={(x) => {
+            setReplaced(text.trim() ? text : null)
             setText(x)
             onChange?.()
           }}
         />
+      ) : null}
+      {replaced !== null ? (
+        <button
+          type="button"
+          className="btn mtms-wrap"
+          disabled={disabled}
+          onClick={() => {
+            setText(replaced)
+            setReplaced(null)
+            onChange?.()
+          }}
+        >
+          <Icon name="restore" /> {t('mobile.tms.essay.restore_text')}
+        </button>
       ) : null}
       <label className="mtms-text">
         <span className="visually-hidden">{t('mobile.tms.apply.your_essay', { n })}</span>

@@ -41,6 +41,7 @@ export default {
   'mobile.tms.essay.transcribed_one': 'Text transcribed from {{count}} page. Review it below.',
   'mobile.tms.essay.transcribed_other': 'Text transcribed from {{count}} pages. Review it below.',
   'mobile.tms.essay.transcribed': 'Text transcribed from {{count}} pages. Review it below.',
+  'mobile.tms.essay.restore_text': 'Bring back the text the transcription replaced',
   'mobile.tms.game.open': 'Open the game',
   'mobile.tms.game.result': 'Game result (question {{n}})',
   'mobile.tms.game.hint': 'Play in the new tab and write here the result or code the game shows at the end.',

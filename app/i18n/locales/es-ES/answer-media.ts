@@ -41,6 +41,7 @@ export default {
   'mobile.tms.essay.transcribed_one': 'Texto transcrito de {{count}} página. Revíselo abajo.',
   'mobile.tms.essay.transcribed_other': 'Texto transcrito de {{count}} páginas. Revíselo abajo.',
   'mobile.tms.essay.transcribed': 'Texto transcrito de {{count}} páginas. Revíselo abajo.',
+  'mobile.tms.essay.restore_text': 'Volver al texto que la transcripción sustituyó',
   'mobile.tms.game.open': 'Abrir el juego',
   'mobile.tms.game.result': 'Resultado del juego (pregunta {{n}})',
   'mobile.tms.game.hint': 'Juegue en la nueva pestaña y escriba aquí el resultado o código que el juego muestre al final.',

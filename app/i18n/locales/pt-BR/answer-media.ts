@@ -41,6 +41,7 @@ export default {
   'mobile.tms.essay.transcribed_one': 'Texto transcrito de {{count}} página. Revise-o abaixo.',
   'mobile.tms.essay.transcribed_other': 'Texto transcrito de {{count}} páginas. Revise-o abaixo.',
   'mobile.tms.essay.transcribed': 'Texto transcrito de {{count}} páginas. Revise-o abaixo.',
+  'mobile.tms.essay.restore_text': 'Voltar ao texto que a transcrição substituiu',
   'mobile.tms.game.open': 'Abrir o jogo',
   'mobile.tms.game.result': 'Resultado do jogo (questão {{n}})',
   'mobile.tms.game.hint': 'Jogue na nova aba e escreva aqui o resultado ou código que o jogo mostrar ao final.',
