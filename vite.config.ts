@@ -4,6 +4,7 @@ import { flatRoutes } from 'remix-flat-routes'
 import { defineConfig } from 'vite'
 import { PLAIN_ENTITIES } from './app/shared/entities/index'
 import { catalogueFiles } from './app/i18n/vite-catalogues'
+import { ocrAssets } from './app/lib/vite-ocr-assets'
 
 declare module '@remix-run/cloudflare' {
   interface Future {
@@ -34,6 +35,8 @@ function entityRouteManifest() {
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     catalogueFiles(fileURLToPath(new URL('./app/i18n/locales', import.meta.url))),
+    // On-device OCR's worker, cores and language data, served from our own origin (app/shared/ocr.ts).
+    ocrAssets(),
     {
       // Rich text is tokenized by htmlparser2 on the server and by the browser's own DOMParser in the browser
       // (app/shared/html-tokens.browser.ts): htmlparser2 stays out of the browser's scripts.

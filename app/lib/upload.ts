@@ -10,6 +10,10 @@ export interface UploadOptions {
   maxHeight?: number
   /** Extensions this field accepts (a subset of the specification's list). */
   accept?: string[]
+  /** Where the form goes (default the console's `/upload`; the apply screen posts to its own upload route). */
+  url?: string
+  /** More fields of the form (e.g. the question an answer's upload is for). */
+  fields?: Record<string, string>
 }
 
 /** Checks done in the browser before sending (the server checks everything again): name, extension and size. */
@@ -23,7 +27,7 @@ export function precheck(file: File, accept?: string[]): ErrorItem | null {
 }
 
 /**
- * Uploads a file through the console's /upload endpoint, reporting progress (0..1). Resolves with the stored
+ * Uploads a file through the console's /upload endpoint (or `opts.url`), reporting progress (0..1). Resolves with the stored
  * file, rejects with the error envelope's items.
  */
 export function uploadFile(file: File, opts: UploadOptions = {}, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<UploadedFile> {
@@ -37,9 +41,10 @@ export function uploadFile(file: File, opts: UploadOptions = {}, onProgress?: (f
   if (opts.maxWidth) form.set('max_width', String(opts.maxWidth))
   if (opts.minHeight) form.set('min_height', String(opts.minHeight))
   if (opts.maxHeight) form.set('max_height', String(opts.maxHeight))
+  for (const [name, value] of Object.entries(opts.fields ?? {})) form.set(name, value)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/upload')
+    xhr.open('POST', opts.url ?? '/upload')
     xhr.responseType = 'json'
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total)
     xhr.onload = () => {

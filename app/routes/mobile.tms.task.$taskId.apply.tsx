@@ -8,6 +8,7 @@ import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry } from '~/components/tms/token-entry'
 import { OfflineApplyPanel, useOfflineApply } from '~/components/tms/offline-apply'
 import { EssayField, FillLetters, FillWords, WordSequence } from '~/components/tms/answer-fields'
+import { GameAnswer, MediaAnswer, type AnswerRoutes } from '~/components/tms/answer-media'
 import { TaskTimer, taskDeadline } from '~/components/tms/answer-timer'
 import { MediaView } from '~/components/tms/media-view'
 import { RichText } from '~/components/tms/rich-text'
@@ -18,6 +19,7 @@ import { Icon } from '~/components/ui/icon'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { errorText } from '~/lib/error-text'
 import type { ErrorItem } from '#shared/schemas/error'
+import type { FileKind } from '#shared/schemas/file'
 import { RealmApiError, apiData } from '~/server/api.server'
 import { mobileSigninState, mobileApi, mobileSignin, mobileSignout, mobileToken, mobileUser } from '~/server/mobile-session.server'
 import { setFlash } from '~/server/flash.server'
@@ -35,7 +37,20 @@ export const links: LinksFunction = () => [
 export const handle = { title: 'pages.public.mobile.tms.apply' }
 
 /** The question types this screen answers; the others are shown with a note (not answerable on the web yet). */
-const ANSWERED = new Set(['single', 'true_false', 'multi', 'text', 'text_ai', 'fill_letters', 'fill_words', 'cloud', 'order_sentences', 'essay'])
+const ANSWERED = new Set([
+  'single',
+  'true_false',
+  'multi',
+  'text',
+  'text_ai',
+  'fill_letters',
+  'fill_words',
+  'cloud',
+  'order_sentences',
+  'essay',
+  'media',
+  'game',
+])
 const INFORMATIVE = new Set(['info', 'section'])
 /** Auto draft (a model's `auto_draft` flag): the answers are saved this long after the student's last change. */
 const AUTO_DRAFT_DELAY_MS = 15_000
@@ -177,6 +192,9 @@ function TaskForm({ here }: { here: string }) {
   const needOnline = () => setLocal(t('mobile.tms.offline.need_online'))
   const questions = (opened?.questions ?? []) as Question[]
   const deliverUrl = withQuery(here, 'intent=deliver')
+  // The task's upload and transcription routes (answer-media.tsx: media answers, an essay's photos).
+  const taskPath = `/mobile/tms/task/${encodeURIComponent(d.taskId)}`
+  const routes: AnswerRoutes = { file: withQuery(`${taskPath}/file`, d.query), transcribe: withQuery(`${taskPath}/transcribe`, d.query) }
   const answered = () => (formRef.current ? Object.keys(formAnswers(new FormData(formRef.current))).length > 0 : false)
   const changed = () => {
     setLocal(null)
@@ -252,7 +270,17 @@ function TaskForm({ here }: { here: string }) {
           <legend className="visually-hidden">{opened.task.title}</legend>
           <ol className="mtms-questions">
             {questions.map((q, i) => (
-              <QuestionField key={q.id} q={q} n={i + 1} saved={saved[q.id]} errors={errorsOf(q.id)} disabled={locked} onChange={changed} />
+              <QuestionField
+                key={q.id}
+                q={q}
+                n={i + 1}
+                saved={saved[q.id]}
+                errors={errorsOf(q.id)}
+                disabled={locked}
+                onChange={changed}
+                routes={routes}
+                transcription={opened.task.transcription}
+              />
             ))}
           </ol>
         </fieldset>
@@ -358,6 +386,8 @@ function QuestionField({
   errors,
   disabled,
   onChange,
+  routes,
+  transcription,
 }: {
   q: Question
   n: number
@@ -365,6 +395,9 @@ function QuestionField({
   errors: ErrorItem[]
   disabled: boolean
   onChange: () => void
+  routes: AnswerRoutes
+  /** Who transcribes essay photos when the model takes them (`essay_transcription`); null: essays are typed only. */
+  transcription: 'vision' | 'device' | null
 }) {
   const { t } = useTranslation()
   const statementId = `mtms-q-${q.id}`
@@ -433,8 +466,17 @@ function QuestionField({
             max={Number(o.max_word_count ?? 0)}
             unit={o.text_count_unit === 'line' ? 'line' : 'word'}
             initial={saved?.text ?? ''}
+            photos={
+              transcription
+                ? { id: q.id, n, routes, mode: transcription, language: String(o.language ?? ''), initial: saved?.files ?? [], disabled, onChange }
+                : undefined
+            }
           />
         )
+      case 'media':
+        return <MediaAnswer {...common} routes={routes} accept={(o.accept as FileKind[] | undefined) ?? []} initial={saved?.files ?? []} />
+      case 'game':
+        return <GameAnswer {...common} url={String(o.url ?? '')} initial={saved?.text ?? ''} />
       default:
         return <p className="hint">{t('mobile.tms.apply.type_unavailable')}</p>
     }

@@ -110,3 +110,14 @@ export async function participantApi(request: Request, context: AppLoadContext):
   if (!token) return (await requireUser(request, context)).api
   return mobileApi(request, context, await getRealmContext(request, context), token)
 }
+
+/**
+ * The realm API as the mobile-web student (the apply screen's uploads and transcription): their session, or the
+ * envelope's 401 for a resource route to answer when the mobile session is missing.
+ */
+export async function studentApi(request: Request, context: AppLoadContext): Promise<RealmApi> {
+  const token = await mobileToken(request)
+  if (!token)
+    throw Response.json({ errors: [{ field: 'x-api-key', cause: 'session_timeout', value: null, message: 'errors.session_timeout' }] }, { status: 401 })
+  return mobileApi(request, context, await getRealmContext(request, context), token)
+}

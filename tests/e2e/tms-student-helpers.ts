@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
-import { realmApi } from './browser'
+import { catalogues } from '~/i18n/catalogues'
+import { hydrated, open, realmApi, url } from './browser'
 
 /** A phone's viewport (the student screens of the mobile web are phone first). */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
@@ -47,4 +48,15 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const result = await axe.run(document, { resultTypes: ['violations'] })
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)
   })
+}
+
+/** Opens a task's apply screen on `page` and signs in there with the mobile-web form, until the questions show. */
+export async function applyScreen(page: Page, taskId: string, nick: string, password: string): Promise<void> {
+  const pt = catalogues['pt-BR']
+  await open(page, url('demo.localhost', `/mobile/tms/task/${taskId}/apply`))
+  await page.getByLabel(pt['mobile.feed.nick']).fill(nick)
+  await page.getByLabel(pt['mobile.feed.password']).fill(password)
+  await page.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
+  await page.waitForSelector('.mtms-questions')
+  await hydrated(page)
 }

@@ -1,10 +1,11 @@
 import * as v from 'valibot'
 import type { ImageCheckReason, VisionProvider } from '#shared/schemas/ai'
-import { adjustCreditsStatement, reserveCredits, type AiSettings } from '../db/ai'
-import { creditsFor, monthOf, TOKENS_PER_CREDIT } from './index'
+import type { AiSettings } from '../db/ai'
+import { TOKENS_PER_CREDIT } from './index'
 import { IMAGE_TOKENS } from './prompt'
 import { AiError, type ImageInput, type VisionEngine } from './types'
 import { chooseVisionEngine } from './vision'
+import { askMetered } from './vision-metered'
 
 /** What a vision provider answers about a persona image: how many faces, and a celebrity it recognises (or null). */
 export const FaceAnswer = v.object({
@@ -47,21 +48,15 @@ const RESERVED = Math.max(1, Math.ceil((2 * (IMAGE_TOKENS + Math.ceil((QUESTION.
 
 /**
  * Checks a persona image with the realm's vision provider (issue 16): a face must be found and no celebrity
- * recognised. A provider call is metered against the realm's monthly AI cap as text calls are (reserved first,
- * settled with what the provider reported, given back when the provider fails). Never throws for the provider's
+ * recognised. A provider call is metered against the realm's monthly AI cap as text calls are (`askMetered`). Never throws for the provider's
  * sake: a failure is a check that did not run, with why.
  */
 export async function checkFace(env: Env, settings: AiSettings, image: ImageInput, engine?: VisionEngine): Promise<FaceCheck> {
   const chosen = engine ? { engine, problem: null } : chooseVisionEngine(env, settings)
   const vision = chosen.engine
   if (vision.kind === 'none') return { outcome: 'not_run', provider: settings.visionProvider, reason: chosen.problem ?? 'not_configured' }
-  const month = monthOf(settings.timeZone)
-  if (!(await reserveCredits(env.DB, settings.realm, month, RESERVED, new Date().toISOString())))
-    return { outcome: 'not_run', provider: vision.kind, reason: 'cap_reached' }
-  let settle = -RESERVED
   try {
-    const seen = await vision.ask({ schema: FaceAnswer, shape: SHAPE, question: QUESTION, image, maxTokens: MAX_TOKENS })
-    settle = creditsFor(seen.usage) - RESERVED
+    const seen = await askMetered(env, settings, vision, RESERVED, { schema: FaceAnswer, shape: SHAPE, question: QUESTION, image, maxTokens: MAX_TOKENS })
     const { faces, celebrity } = seen.data
     const by = { provider: seen.engine, model: seen.model }
     if (faces === 0) return { outcome: 'no_face', ...by, faces: 0 }
@@ -70,11 +65,11 @@ export async function checkFace(env: Env, settings: AiSettings, image: ImageInpu
     return { outcome: 'checked', ...by, faces }
   } catch (err) {
     if (!(err instanceof AiError)) throw err
-    // An answer that failed validation twice used the provider: its reservation stands, as for text.
-    if (err.code === 'ai_failed') settle = 0
-    const reason: ImageCheckReason = err.code === 'ai_failed' ? 'ai_failed' : err.code === 'ai_not_configured' ? 'not_configured' : 'provider_failed'
-    return { outcome: 'not_run', provider: vision.kind, reason }
-  } finally {
-    if (settle !== 0) await adjustCreditsStatement(env.DB, settings.realm, month, settle, new Date().toISOString()).run()
+    const reasons: Partial<Record<AiError['code'], ImageCheckReason>> = {
+      ai_failed: 'ai_failed',
+      ai_not_configured: 'not_configured',
+      ai_cap_reached: 'cap_reached',
+    }
+    return { outcome: 'not_run', provider: vision.kind, reason: reasons[err.code] ?? 'provider_failed' }
   }
 }

@@ -83,6 +83,11 @@ export function persistFileStatement(db: D1Database, realm: string, id: string):
   return db.prepare('UPDATE file SET persist = 1, expires_at = NULL WHERE realm = ? AND id = ?').bind(realm, id)
 }
 
+/** Removes a temporary (not persisted) upload of `nick`'s: changes nothing once an answer or a form kept it. */
+export function deleteTemporaryFileStatement(db: D1Database, realm: string, id: string, nick: string): D1PreparedStatement {
+  return db.prepare('DELETE FROM file WHERE realm = ? AND id = ? AND uploaded_by = ? AND persist = 0').bind(realm, id, nick)
+}
+
 /** Lets a persisted (not permanent) file expire at `expiresAt` again. */
 export function unpersistFileStatement(db: D1Database, realm: string, id: string, expiresAt: string): D1PreparedStatement {
   return db.prepare('UPDATE file SET persist = 0, expires_at = ? WHERE realm = ? AND id = ? AND permanent = 0').bind(expiresAt, realm, id)

@@ -7,6 +7,7 @@ import { validScore } from '#shared/schemas/tms/correction'
 import { sameAnswer, wordsOf } from '#shared/schemas/tms/phrase'
 import type { Question } from '#shared/schemas/tms/question'
 import { INFORMATIVE_TYPES, questionType } from '#shared/schemas/tms/question-types'
+import type { FileKind } from '#shared/schemas/file'
 import type { AnswerValue } from './answer-schemas'
 import { base64UrlToBytes, bytesToBase64Url, hmacSign, hmacVerify } from './crypto'
 
@@ -350,6 +351,17 @@ export function fileIdOf(ref: string): string | null {
   return /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : null
 }
 
+/** The kinds of file a question's answer takes: a media question's `accept`, images for an essay's pages, none otherwise. */
+export function fileKindsOf(q: Question): readonly FileKind[] {
+  return q.type === 'media' ? q.options.accept : q.type === 'essay' ? ['image'] : []
+}
+
+/**
+ * The smallest photo of an essay page the student may upload (pixels, each side): smaller, the handwriting cannot be
+ * read by the teacher nor transcribed (seed 001 §8 "file type and dimension errors").
+ */
+export const ESSAY_PAGE_MIN_PX = 200
+
 /** What an answer file is checked against: the stored upload's row, as `worker/db/files.ts` reads it. */
 export interface AnswerFileRow {
   id: string
@@ -368,6 +380,5 @@ export type AnswerFileCause = 'file_not_found' | 'file_not_own' | 'file_kind'
 export function answerFileProblem(q: Question, ref: string, row: AnswerFileRow | undefined, nick: string): AnswerFileCause | null {
   if (!row || (ref !== row.id && !ref.split(/[?#]/)[0].endsWith(`/${row.key}`))) return 'file_not_found'
   if (row.uploaded_by !== nick) return 'file_not_own'
-  const kinds: readonly string[] = q.type === 'media' ? q.options.accept : q.type === 'essay' ? ['image'] : []
-  return kinds.includes(row.kind) ? null : 'file_kind'
+  return fileKindsOf(q).includes(row.kind as FileKind) ? null : 'file_kind'
 }

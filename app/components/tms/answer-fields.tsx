@@ -2,7 +2,10 @@ import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'rea
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
 import { essayIssues } from '~/lib/essay-check'
+import { EssayPhotos } from './answer-media'
 import { RichText } from './rich-text'
+
+type EssayPhotosProps = Parameters<typeof EssayPhotos>[0]
 
 /**
  * The student's answer widgets of the apply screen (issue 17) for the question types that are more than a choice or
@@ -351,7 +354,7 @@ export function WordSequence({ id, n, bank, initial, kind, disabled, onChange }:
 }
 
 /**
- * essay (typed): the support text, the text with its count in the question's unit against its limits, and the
+ * essay (typed, or transcribed from its photographed pages when `photos` is given): the support text, the text with its count in the question's unit against its limits, and the
  * likely slips the device finds (essay-check.ts), listed so the student can correct them before delivering.
  */
 export function EssayField({
@@ -364,9 +367,12 @@ export function EssayField({
   initial,
   disabled,
   onChange,
-}: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string }) {
+  photos,
+}: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string; photos?: Omit<EssayPhotosProps, 'onText'> }) {
   const { t } = useTranslation()
   const [text, setText] = useState(initial)
+  // The text a transcription replaced, while the student may still take it back.
+  const [replaced, setReplaced] = useState<string | null>(null)
   const count = unit === 'line' ? text.split(/\r?\n/).filter((l) => l.trim()).length : text.split(/\s+/).filter(Boolean).length
   const issues = essayIssues(text)
   const countId = `mtms-essay-${id}-count`
@@ -377,6 +383,30 @@ export function EssayField({
           <summary>{t('mobile.tms.apply.support_text')}</summary>
           <RichText html={supportText} />
         </details>
+      ) : null}
+      {photos ? (
+        <EssayPhotos
+          {...photos}
+          onText={(x) => {
+            setReplaced(text.trim() ? text : null)
+            setText(x)
+            onChange?.()
+          }}
+        />
+      ) : null}
+      {replaced !== null ? (
+        <button
+          type="button"
+          className="btn mtms-wrap"
+          disabled={disabled}
+          onClick={() => {
+            setText(replaced)
+            setReplaced(null)
+            onChange?.()
+          }}
+        >
+          <Icon name="restore" /> {t('mobile.tms.essay.restore_text')}
+        </button>
       ) : null}
       <label className="mtms-text">
         <span className="visually-hidden">{t('mobile.tms.apply.your_essay', { n })}</span>

@@ -1,13 +1,11 @@
 import { Hono } from 'hono'
 import { runBatch } from '../../db/batch'
 import * as v from 'valibot'
-import { FILE_TYPES, MAX_IMAGE_PIXELS, MAX_SIZE, TEMPORARY_UPLOAD_HOURS, extensionOf, isFileExtension, isSafeFileName } from '#shared/schemas/file'
 import { getRealmRow, realmConfig } from '../../db/realms'
-import { fileHeaders, getFile, insertFileStatement, persistFileStatement, uploadedFile, type FileRow } from '../../db/files'
+import { getFile, persistFileStatement, uploadedFile } from '../../db/files'
 import { auditStatement } from '../../db/audit'
-import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
-import { contentMatches, imageSize } from '../../lib/file-sniff'
+import { UploadData, multipartBody, storeUpload } from '../../lib/file-store'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, origin, parse, pathParam } from '../context'
 
@@ -24,7 +22,7 @@ const dim = v.optional(
 
 /** Multipart fields of POST /mas/file (seed 000 §7): data, persist, permanent, and optional image bounds. */
 const UploadForm = v.object({
-  data: v.custom<File>((x) => x instanceof File, 'validation.file.required'),
+  data: UploadData,
   persist: flag,
   permanent: flag,
   min_width: dim,
@@ -41,84 +39,10 @@ export const file = new Hono<AppEnv>()
   .post(
     '/',
     guarded({ all: ['mas_file_upload'] }, async (c, auth) => {
-      let body: Record<string, unknown>
-      try {
-        body = (await c.req.parseBody()) as Record<string, unknown>
-      } catch {
-        throw apiError(400, 'invalid', 'The upload must be multipart/form-data.', 'data')
-      }
-      const form = parse(UploadForm, body)
-      const data = form.data
-      if (!isSafeFileName(data.name)) throw apiError(400, 'file_name', 'validation.file.name', 'data', null)
-      const ext = extensionOf(data.name)
-      if (!isFileExtension(ext)) throw apiError(400, 'type', 'file.upload.type.error', 'data', ext || data.name)
-      const { kind, type } = FILE_TYPES[ext]
-      if (data.size > MAX_SIZE[kind]) throw apiError(400, 'max_size', 'validation.file.max_size', 'data', MAX_SIZE[kind])
-      if (data.size === 0) throw apiError(400, 'empty', 'validation.file.empty', 'data', 0)
-
-      const head = new Uint8Array(await data.slice(0, 256 * 1024).arrayBuffer())
-      if (!contentMatches(ext, head)) throw apiError(400, 'content_mismatch', 'file.upload.type.error', 'data', ext)
-
-      let size: { width: number; height: number } | null = null
-      if (kind === 'image') {
-        size = imageSize(ext, head)
-        const { min_width, max_width, min_height, max_height } = form
-        const out =
-          !size ||
-          size.width < 1 ||
-          size.height < 1 ||
-          size.width * size.height > MAX_IMAGE_PIXELS ||
-          (min_width && size.width < min_width) ||
-          (max_width && size.width > max_width) ||
-          (min_height && size.height < min_height) ||
-          (max_height && size.height > max_height)
-        if (out) throw apiError(400, 'dimensions', 'file.upload.dimensions.error', 'data', size ?? null)
-      }
-
+      const form = parse(UploadForm, await multipartBody(c))
       const realm = await getRealmRow(c.env.DB, auth.realm)
       if (!realm) throw apiError(404, 'not_found', `Realm ${auth.realm} was not found.`, 'realm', auth.realm)
-      const now = new Date()
-      const id = randomToken(16)
-      const key = `${auth.realm}/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${id}.${ext}`
-      const row: FileRow = {
-        id,
-        realm: auth.realm,
-        key,
-        name: data.name.slice(0, 200),
-        ext,
-        kind,
-        content_type: type,
-        size: data.size,
-        width: size?.width ?? null,
-        height: size?.height ?? null,
-        persist: form.persist || form.permanent ? 1 : 0,
-        permanent: form.permanent ? 1 : 0,
-        uploaded_by: auth.nick,
-        created_at: now.toISOString(),
-        expires_at: form.persist || form.permanent ? null : new Date(now.getTime() + TEMPORARY_UPLOAD_HOURS * 3_600_000).toISOString(),
-      }
-      const headers = fileHeaders(row)
-      await c.env.FILES.put(key, data.stream(), {
-        httpMetadata: { contentType: type, contentDisposition: headers.get('Content-Disposition') ?? undefined },
-        customMetadata: { realm: auth.realm, id, uploaded_by: auth.nick },
-      })
-      try {
-        await runBatch(c.env.DB, [
-          insertFileStatement(c.env.DB, row),
-          auditStatement(c.env.DB, {
-            realm: auth.realm,
-            actor: auth.nick,
-            action: 'create',
-            entity: 'file',
-            entityId: id,
-            after: { name: row.name, size: row.size, kind },
-            requestId: c.get('requestId'),
-          }),
-        ])
-      } catch (err) {
-        await c.env.FILES.delete(key)
-        throw err
-      }
+      const row = await storeUpload(c, auth, form.data, form)
       return c.json(uploadedFile(row, realmConfig(realm, origin(c), c.get('hostRealm') === null).files_base_url), 201)
     }),
   )

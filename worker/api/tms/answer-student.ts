@@ -20,18 +20,22 @@ import {
 } from '../../db/answer'
 import { runBatch } from '../../db/batch'
 import type { Auth } from '../../db/sessions'
-import { liveFilesByIds, uploadedFile } from '../../db/files'
+import { deleteTemporaryFileStatement, liveFilesByIds, uploadedFile } from '../../db/files'
+import { auditStatement } from '../../db/audit'
 import { getRealmRow, realmConfig } from '../../db/realms'
 import { getTask } from '../../db/tms-task'
 import { modelVersionContent } from '../../db/tms'
 import {
   answerFileProblem,
   answerProblem,
+  ESSAY_PAGE_MIN_PX,
   answerable,
   fileIdOf,
+  fileKindsOf,
   lengthProblem,
   isAnswered,
   judgeWindow,
+  type WindowInput,
   scoreAnswers,
   signReceipt,
   studentQuestion,
@@ -40,6 +44,9 @@ import {
 } from '../../lib/answer'
 import { DeliverInput, DraftInput, OpenInput, OpinionInput, StudentListQuery, type AnswerValue } from '../../lib/answer-schemas'
 import { DELIVERED_STATES, EDITABLE_STATES, transition, type AnswerState } from '../../lib/answer-state'
+import { UploadData, multipartBody, storeUpload } from '../../lib/file-store'
+import { AiError, aiApiError, settingsOf } from '../../ai/index'
+import { canTranscribe, transcribePages } from '../../ai/transcribe'
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
@@ -49,7 +56,7 @@ import { type AppEnv, type Ctx, origin, parse, pathParam } from '../context'
 const AnswerPath = v.object({ answer_id: Id })
 
 /** The task content a student performs: the model version the task was published with. */
-type Content = Pick<Model, 'questions' | 'min_execution_time' | 'max_execution_time' | 'auto_draft' | 'token' | 'kind'>
+type Content = Pick<Model, 'questions' | 'min_execution_time' | 'max_execution_time' | 'auto_draft' | 'token' | 'kind' | 'essay_transcription'>
 
 /** The Worker secret that signs start receipts; without it nobody can open a task (503, the operator's setting). */
 function receiptSecret(c: Ctx): string {
@@ -70,8 +77,26 @@ async function studentTask(c: Ctx, auth: Auth): Promise<{ task: Task; rooms: str
   return { task, rooms, content }
 }
 
-const refused = (status: 403 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
+const refused = (status: 403 | 404 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
   apiError(status, cause, `answer.error.${cause}`, field, value)
+
+/**
+ * The window judgment of a write at `now` from the signed open (issue 17 "The window"): a draft's rule (`draft`), or
+ * a delivery's with the time an offline device measured. Refused: 422 with the judgment's cause.
+ */
+function inWindow(task: Task, content: Content, start: { opened_at: string }, now: number, how: Pick<WindowInput, 'draft' | 'offlineElapsedMs'>) {
+  const window = judgeWindow({
+    now,
+    openedAt: Date.parse(start.opened_at),
+    expireAt: Date.parse(task.expire_at),
+    correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
+    minMinutes: content.min_execution_time,
+    maxMinutes: content.max_execution_time,
+    ...how,
+  })
+  if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+  return window
+}
 
 /** Whether the student may see the correction: finalized, and the task's display-answer date reached. */
 function correctionShown(status: string | null, task: Pick<Task, 'display_answer_at'>): boolean {
@@ -165,6 +190,11 @@ async function checkedAnswers(
     const message = q ? (answerProblem(q, value) ?? lengthMessage(lengthProblem(q, value, delivering))) : 'answer.error.unknown_question'
     return message ? [{ field: `answers.${id}`, cause: message.split('.').pop()!, value: id, message }] : []
   })
+  // An essay of a model whose essays are transcribed from photos is delivered with at least one photo (seed 001 §5).
+  if (delivering && content.essay_transcription)
+    for (const q of content.questions)
+      if (q.type === 'essay' && q.id && isAnswered(q, body.answers[q.id]) && !body.answers[q.id]?.files?.length)
+        problems.push({ field: `answers.${q.id}`, cause: 'essay_image_required', value: q.id, message: 'answer.error.essay_image_required' })
   if (problems.length) throw new ApiError(422, problems)
   const answered = content.questions.filter((q) => answerable(q) && isAnswered(q, body.answers[q.id ?? ''])).length
   if (!answered) throw refused(422, 'no_answer', 'answers')
@@ -199,6 +229,41 @@ async function ownFiles(c: Ctx, auth: Auth, questions: Map<string, Question>, gi
   )
   return { answers, files: rows.filter((r) => r.persist === 0).map((r) => r.id) }
 }
+
+/** The multipart body of the student's upload: the file and the question it answers. */
+const FileForm = v.object({ data: UploadData, question_id: Id })
+/** The upload an endpoint names by its id in the path. */
+const FilePath = v.object({ file_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/, 'validation.id')) })
+
+/**
+ * The task and question a student's upload or transcription is for, while the student may still answer it: the task
+ * reaches them and they opened it (`task_not_opened`), their answer is not delivered (`already_submitted`), and the
+ * draft rule of the window holds (before the deadline and within the maximum execution time). An answerable question
+ * of the task, else `unknown_question` at `question_id`.
+ */
+async function answering(c: Ctx, auth: Auth, questionId: string) {
+  const { task, content } = await studentTask(c, auth)
+  const q = content.questions.find((x) => x.id === questionId)
+  if (!q || !answerable(q)) throw refused(422, 'unknown_question', 'question_id', questionId)
+  const db = c.env.DB
+  const [existing, start] = await Promise.all([studentAnswer(db, auth.realm, task.id, auth.nick), getStart(db, auth.realm, task.id, auth.nick)])
+  if (existing && !EDITABLE_STATES.includes(existing.status as AnswerState)) throw refused(409, 'already_submitted')
+  if (!start) throw refused(409, 'task_not_opened')
+  inWindow(task, content, start, Date.now(), { draft: true })
+  return { task, content, q }
+}
+
+/** The kinds of file a question takes from the student: an essay's photos only when the model transcribes essays. */
+const uploadKinds = (q: Question, content: Content) => (q.type === 'essay' && !content.essay_transcription ? [] : fileKindsOf(q))
+
+/** POST …/transcribe: the essay question and its pages (ids or addresses of the student's uploads, in page order). */
+const TranscribeInput = v.object({
+  question_id: Id,
+  files: v.pipe(
+    v.array(v.pipe(v.string('validation.required'), v.minLength(1, 'validation.required'), v.maxLength(2000, 'validation.max_length'))),
+    v.maxLength(20, 'validation.max_items'),
+  ),
+})
 
 const lengthMessage = (cause: string | null) => (cause ? `answer.error.${cause}` : null)
 
@@ -272,6 +337,10 @@ export const answerStudent = new Hono<AppEnv>()
           max_execution_time: content.max_execution_time,
           auto_draft: content.auto_draft,
           token: task.token,
+          essay_transcription: Boolean(content.essay_transcription),
+          // Who transcribes essay photos: the realm's vision provider, or the student's device (on-device OCR).
+          transcription: (content.essay_transcription ? (canTranscribe(c.env, await settingsOf(c.env, auth.realm)) ? 'vision' : 'device') : null) as
+            'vision' | 'device' | null,
         },
         questions: content.questions.map((q) => studentQuestion(q, seed)),
         receipt,
@@ -292,16 +361,7 @@ export const answerStudent = new Hono<AppEnv>()
       const step = transition(existing?.status ?? null, 'save_draft')
       if (!step.ok) throw await writeRefusal(c, auth, body.answer_id)
       const now = Date.now()
-      const window = judgeWindow({
-        now,
-        openedAt: Date.parse(start.opened_at),
-        expireAt: Date.parse(task.expire_at),
-        correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
-        minMinutes: content.min_execution_time,
-        maxMinutes: content.max_execution_time,
-        draft: true,
-      })
-      if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+      inWindow(task, content, start, now, { draft: true })
       const { auto, max } = scoreAnswers(content.questions, answers)
       const at = new Date(now).toISOString()
       const [result] = await runBatch(db, [
@@ -355,16 +415,7 @@ export const answerStudent = new Hono<AppEnv>()
       if (!step.ok) throw refused(409, step.cause)
       const { answered, start, answers, files } = await checkedAnswers(c, auth, task, content, body, true)
       const now = Date.now()
-      const window = judgeWindow({
-        now,
-        openedAt: Date.parse(start.opened_at),
-        expireAt: Date.parse(task.expire_at),
-        correctAt: task.correct_at ? Date.parse(task.correct_at) : null,
-        minMinutes: content.min_execution_time,
-        maxMinutes: content.max_execution_time,
-        offlineElapsedMs: body.offline?.elapsed_ms,
-      })
-      if (!window.ok) throw refused(422, window.cause, window.field, window.value)
+      const window = inWindow(task, content, start, now, { offlineElapsedMs: body.offline?.elapsed_ms })
       const { auto, max } = scoreAnswers(content.questions, answers)
       const at = new Date(now).toISOString()
       const autoTotal = thousandths(Object.values(auto).reduce((s, x) => s + x, 0))
@@ -408,6 +459,101 @@ export const answerStudent = new Hono<AppEnv>()
       }
       if (!changed) throw await writeRefusal(c, auth, body.answer_id)
       return c.json(ownAnswer((await studentAnswer(db, auth.realm, task.id, auth.nick))!, task), 201)
+    }),
+  )
+  /**
+   * POST /tms/answer-student/{taskId}/file (multipart: `data`, `question_id`): the student's own upload for an answer
+   * (issue 17) — students hold no `mas_file_upload`; this is their path. Only while they may answer the task, only a
+   * kind the question takes (a media question's `accept`, photos of an essay's pages when the model transcribes
+   * essays; another is `file_kind`), with the upload rules of `POST /mas/file` (type, size per kind, content,
+   * dimensions: an essay page at least ESSAY_PAGE_MIN_PX each side). Temporary until an answer holding it is saved.
+   */
+  .post(
+    '/:taskId/file',
+    guarded({}, async (c, auth) => {
+      const form = parse(FileForm, await multipartBody(c))
+      const { content, q } = await answering(c, auth, form.question_id)
+      const kinds = uploadKinds(q, content)
+      if (!kinds.length) throw refused(422, 'file_kind', 'question_id', q.type)
+      const page = q.type === 'essay' ? ESSAY_PAGE_MIN_PX : undefined
+      const realm = await getRealmRow(c.env.DB, auth.realm)
+      const row = await storeUpload(c, auth, form.data, { kinds, min_width: page, min_height: page })
+      return c.json(uploadedFile(row, realmConfig(realm!, origin(c), c.get('hostRealm') === null).files_base_url), 201)
+    }),
+  )
+  /**
+   * DELETE /tms/answer-student/{taskId}/file/{fileId}: removes the student's own temporary upload (the R2 object and
+   * its row). Another user's, another realm's, an unknown or expired file is `file_not_found`; a file kept with a
+   * saved answer is `file_in_answer` (409: it leaves the answer when the student saves it without the file).
+   */
+  .delete(
+    '/:taskId/file/:fileId',
+    guarded({}, async (c, auth) => {
+      const { file_id: id } = parse(FilePath, { file_id: pathParam(c, 'fileId') })
+      await studentTask(c, auth)
+      const [row] = await liveFilesByIds(c.env.DB, auth.realm, [id])
+      if (!row || row.uploaded_by !== auth.nick) throw refused(404, 'file_not_found', 'file_id', id)
+      if (row.persist) throw refused(409, 'file_in_answer', 'file_id', id)
+      const [result] = await runBatch(c.env.DB, [
+        deleteTemporaryFileStatement(c.env.DB, auth.realm, id, auth.nick),
+        auditStatement(
+          c.env.DB,
+          {
+            realm: auth.realm,
+            actor: auth.nick,
+            action: 'delete',
+            entity: 'file',
+            entityId: id,
+            before: { name: row.name, size: row.size, kind: row.kind },
+            requestId: c.get('requestId'),
+          },
+          { afterChange: true },
+        ),
+      ])
+      // Saved with an answer between the read and the delete: kept.
+      if (!result.meta.changes) throw refused(409, 'file_in_answer', 'file_id', id)
+      await c.env.FILES.delete(row.key)
+      return c.body(null, 204)
+    }),
+  )
+  /**
+   * POST /tms/answer-student/{taskId}/transcribe: the text of an essay's photographed pages (the student's own image
+   * uploads, in page order) through the realm's vision provider, metered against its monthly AI cap (issue 17). Only
+   * for an essay of a model that transcribes essays (`transcription_not_allowed`); at least one page
+   * (`essay_image_required`); no provider answers 409 `ai_not_configured` (the device transcribes then); nothing read
+   * is `no_text_detected`, a provider failure `transcription_failed`. The text is the student's to edit: nothing is saved.
+   */
+  .post(
+    '/:taskId/transcribe',
+    guardedJson({}, TranscribeInput, async (c, auth, body) => {
+      const { content, q } = await answering(c, auth, body.question_id)
+      if (q.type !== 'essay' || !content.essay_transcription) throw refused(422, 'transcription_not_allowed', 'question_id', q.type)
+      if (!body.files.length) throw refused(422, 'essay_image_required', 'files')
+      const ids = [...new Set(body.files.map(fileIdOf).filter((id): id is string => id !== null))]
+      const byId = new Map((await liveFilesByIds(c.env.DB, auth.realm, ids)).map((r) => [r.id, r]))
+      const rows = body.files.map((ref) => byId.get(fileIdOf(ref) ?? ''))
+      const problems = body.files.flatMap((ref, i) => {
+        const cause = answerFileProblem(q, ref, rows[i], auth.nick)
+        return cause ? [{ field: 'files', cause, value: ref, message: `answer.error.${cause}` }] : []
+      })
+      if (problems.length) throw new ApiError(422, problems)
+      const pages = await Promise.all(
+        rows.map(async (row) => {
+          const object = await c.env.FILES.get(row!.key)
+          if (!object) throw refused(422, 'file_not_found', 'files', row!.id)
+          return { bytes: new Uint8Array(await object.arrayBuffer()), type: row!.content_type }
+        }),
+      )
+      let text: string
+      try {
+        text = await transcribePages(c.env, await settingsOf(c.env, auth.realm), pages, q.options.language)
+      } catch (err) {
+        if (err instanceof AiError && (err.code === 'ai_cap_reached' || err.code === 'ai_not_configured')) throw aiApiError(err)
+        if (err instanceof AiError) throw apiError(502, 'transcription_failed', 'answer.error.transcription_failed', 'files', err.code)
+        throw err
+      }
+      if (!text.trim()) throw refused(422, 'no_text_detected', 'files')
+      return c.json({ text, engine: 'vision' as const })
     }),
   )
   /** GET /tms/answer-student/{taskId}/answer: my answer to the task, with its correction when it may be shown. */
