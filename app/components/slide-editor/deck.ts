@@ -232,10 +232,27 @@ export function snapBox(box: Box, others: readonly Box[], distance = SNAP_DISTAN
 // ---------------------------------------------------------------------------------------------------------------
 // Loading and saving
 
-/** A stored deck as the editor's document, or null when it is not a valid `SlideDeck` (the editor then starts empty). */
-export function loadDeck(value: unknown): SlideDeck | null {
+/** JSON with object keys sorted: equal for two values that differ only in key order. */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  )
+}
+
+/**
+ * A value checked against the contract, kept as it came (valibot's output lists an object's keys in the schema's
+ * order, so a deck stored in another order would not round-trip): the input itself when the check dropped nothing,
+ * the checked output when it did (unknown fields), null when it is not valid.
+ */
+function checked(value: unknown): SlideDeck | null {
   const parsed = v.safeParse(SlideDeck, value)
-  return parsed.success ? parsed.output : null
+  if (!parsed.success) return null
+  return sortedJson(parsed.output) === sortedJson(value) ? (value as SlideDeck) : parsed.output
+}
+
+/** A stored deck as the editor's document, or null when it is not a valid `SlideDeck`. Loaded and saved unedited, it is the same JSON. */
+export function loadDeck(value: unknown): SlideDeck | null {
+  return checked(value)
 }
 
 export type SaveResult = { ok: true; deck: SlideDeck; removed: number } | { ok: false; cause: 'slides_missing_content' | 'validation'; removed: number }
@@ -248,6 +265,6 @@ export function deckForSave(deck: SlideDeck): SaveResult {
   const kept = deck.filter(slideHasContent)
   const removed = deck.length - kept.length
   if (!kept.length) return { ok: false, cause: 'slides_missing_content', removed }
-  const parsed = v.safeParse(SlideDeck, kept)
-  return parsed.success ? { ok: true, deck: parsed.output, removed } : { ok: false, cause: 'validation', removed }
+  const valid = checked(kept)
+  return valid ? { ok: true, deck: valid, removed } : { ok: false, cause: 'validation', removed }
 }
