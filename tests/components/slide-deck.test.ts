@@ -31,10 +31,70 @@ const stored = [
     narration: 'Bem-vindos.',
     background: '#fafafa',
     objects: [
-      { kind: 'text', id: 't1', name: 'Título', x: 100, y: 80.5, width: 3000, height: 400, rotation: 0, opacity: 1, hidden: false, locked: false, html: '<p><strong>Frações</strong></p>', font_size: 160, color: '#111111', align: 'center' },
-      { id: 'f1', kind: 'formula', name: '', x: 1000, y: 900, width: 1200, height: 400, rotation: -12.5, opacity: 0.8, hidden: false, locked: true, latex: '\\frac{1}{2}', color: '#1f2937' },
-      { id: 'i1', kind: 'image', name: 'Foto', x: -50, y: 2000, width: 600, height: 400, rotation: 0, opacity: 1, hidden: true, locked: false, src: '/files/a.png', alt: 'Uma pizza' },
-      { id: 's1', kind: 'shape', name: 'Seta', x: 10, y: 10, width: 500, height: 1, rotation: 45, opacity: 1, hidden: false, locked: false, shape: 'arrow', fill: '', stroke: '#ff0000', stroke_width: 8 },
+      {
+        kind: 'text',
+        id: 't1',
+        name: 'Título',
+        x: 100,
+        y: 80.5,
+        width: 3000,
+        height: 400,
+        rotation: 0,
+        opacity: 1,
+        hidden: false,
+        locked: false,
+        html: '<p><strong>Frações</strong></p>',
+        font_size: 160,
+        color: '#111111',
+        align: 'center',
+      },
+      {
+        id: 'f1',
+        kind: 'formula',
+        name: '',
+        x: 1000,
+        y: 900,
+        width: 1200,
+        height: 400,
+        rotation: -12.5,
+        opacity: 0.8,
+        hidden: false,
+        locked: true,
+        latex: '\\frac{1}{2}',
+        color: '#1f2937',
+      },
+      {
+        id: 'i1',
+        kind: 'image',
+        name: 'Foto',
+        x: -50,
+        y: 2000,
+        width: 600,
+        height: 400,
+        rotation: 0,
+        opacity: 1,
+        hidden: true,
+        locked: false,
+        src: '/files/a.png',
+        alt: 'Uma pizza',
+      },
+      {
+        id: 's1',
+        kind: 'shape',
+        name: 'Seta',
+        x: 10,
+        y: 10,
+        width: 500,
+        height: 1,
+        rotation: 45,
+        opacity: 1,
+        hidden: false,
+        locked: false,
+        shape: 'arrow',
+        fill: '',
+        stroke: '#ff0000',
+        stroke_width: 8,
+      },
       { id: 'p1', kind: 'persona', name: 'Persona', x: 2700, y: 1500, width: 700, height: 900, rotation: 0, opacity: 1, hidden: false, locked: false },
     ],
   },
@@ -50,8 +110,14 @@ describe('round trip', () => {
     expect(json(deck)).toBe(json(stored))
     // Edits that are undone give back the same JSON too.
     let h = startHistory(deck!)
-    h = commit(h, updateSlide(h.present, 0, (s) => nudge(s, ['t1'], 10, 0)))
-    h = commit(h, updateSlide(h.present, 0, (s) => moveLayer(s, 't1', 'front')))
+    h = commit(
+      h,
+      updateSlide(h.present, 0, (s) => nudge(s, ['t1'], 10, 0)),
+    )
+    h = commit(
+      h,
+      updateSlide(h.present, 0, (s) => moveLayer(s, 't1', 'front')),
+    )
     h = undo(undo(h))
     expect(json(h.present)).toBe(json(stored))
   })
@@ -138,7 +204,14 @@ describe('snapping', () => {
   const box = { x: 0, y: 0, width: 400, height: 200 }
   it('snaps the centre to the page centre lines, with the guides', () => {
     const r = snapBox({ ...box, x: PAGE_WIDTH / 2 - 200 + 12, y: PAGE_HEIGHT / 2 - 100 - 9 }, [])
-    expect(r).toEqual({ x: PAGE_WIDTH / 2 - 200, y: PAGE_HEIGHT / 2 - 100, guides: [{ orientation: 'vertical', position: PAGE_WIDTH / 2 }, { orientation: 'horizontal', position: PAGE_HEIGHT / 2 }] })
+    expect(r).toEqual({
+      x: PAGE_WIDTH / 2 - 200,
+      y: PAGE_HEIGHT / 2 - 100,
+      guides: [
+        { orientation: 'vertical', position: PAGE_WIDTH / 2 },
+        { orientation: 'horizontal', position: PAGE_HEIGHT / 2 },
+      ],
+    })
   })
   it("snaps an edge to another object's edge, the nearest line winning", () => {
     const other = { x: 1000, y: 700, width: 300, height: 300 }

@@ -29,7 +29,15 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => rmSync(out, { recursive: true, force: true }))
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' }
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+}
 
 async function editorPage() {
   const session = await openPage({ viewport: { width: 1400, height: 1000 } })

@@ -1,10 +1,11 @@
 import type Konva from 'konva'
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import { Arrow, Ellipse, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva'
 import { useTranslation } from 'react-i18next'
 import { FormulaEditor } from '~/components/formula-editor/formula-editor'
 import { RichTextEditor } from '~/components/tms/rich-text-editor'
 import { Dialog } from '~/components/ui/dialog'
+import { UploadError, UploadProgress, uploadErrorOf } from '~/components/ui/file-upload'
 import { Icon, type IconName } from '~/components/ui/icon'
 import { uploadFile } from '~/lib/upload'
 import { formulaProblem } from '#shared/rich-text'
@@ -166,6 +167,7 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
   const selectedObjects = slide?.objects.filter((o) => selected.includes(o.id)) ?? []
   const single = selectedObjects.length === 1 ? selectedObjects[0] : null
 
+  const hasSlide = slide !== undefined
   // The page fits the frame's width; zoom multiplies that.
   useEffect(() => {
     const el = frame.current
@@ -175,7 +177,7 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
     const observer = new ResizeObserver(measure)
     observer.observe(el)
     return () => observer.disconnect()
-  }, [slide !== undefined])
+  }, [hasSlide])
   const scale = fit * zoom
 
   // Transform handles on the selected, unlocked, visible objects.
@@ -221,7 +223,7 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
   const doUndo = () => setHist(undo(historyRef.current))
   const doRedo = () => setHist(redo(historyRef.current))
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (e: KeyboardEvent) => {
     const target = e.target as HTMLElement
     // Fields, the rich-text box and dialogs keep their own keys (their own undo, arrows and Delete).
     if (target.closest('input, textarea, select, dialog, [contenteditable="true"], [role="tablist"]')) return
@@ -253,6 +255,19 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
       editSlide((s) => nudge(s, selected, delta.dx, delta.dy))
     }
   }
+
+  // The editor's shortcuts, for any focus inside it (canvas, layers, buttons): a listener on the section, which is a
+  // region and not a control of its own; the latest handler is called.
+  const keys = useRef(onKeyDown)
+  keys.current = onKeyDown
+  const root = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const el = root.current
+    if (!el) return
+    const listener = (e: KeyboardEvent) => keys.current(e)
+    el.addEventListener('keydown', listener)
+    return () => el.removeEventListener('keydown', listener)
+  }, [])
 
   const select = (objectId: string, additive: boolean) => {
     setSelected((sel) => (additive ? (sel.includes(objectId) ? sel.filter((x) => x !== objectId) : [...sel, objectId]) : [objectId]))
@@ -288,7 +303,7 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
       if (replace) editSlide((s) => updateObject(s, replace, { src: stored.cdn_full_url }))
       else add({ kind: 'image', src: stored.cdn_full_url, alt: file.name.slice(0, 300) })
     } catch (err) {
-      setUploadError(Array.isArray(err) ? (err[0] as ErrorItem) : { field: 'data', cause: 'internal', value: null, message: 'errors.internal' })
+      setUploadError(uploadErrorOf(err))
     } finally {
       setUpload(null)
       if (fileInput.current) fileInput.current.value = ''
@@ -323,7 +338,7 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
   )
 
   return (
-    <section className="slide-editor" aria-label={label ?? t('slides.editor')} onKeyDown={onKeyDown}>
+    <section ref={root} className="slide-editor" aria-label={label ?? t('slides.editor')}>
       <div className="slide-editor-toolbar" role="toolbar" aria-label={t('slides.toolbar')}>
         <div className="slide-editor-tools" role="group" aria-label={t('slides.insert')}>
           {textTool(t('slides.add.text'), () => add({ kind: 'text' }), !slide)}
@@ -357,17 +372,8 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
         </div>
       </div>
       <input ref={fileInput} type="file" hidden accept={IMAGE_TYPES.map((e) => `.${e}`).join(',')} onChange={(e) => void onFile(e.currentTarget.files)} />
-      {upload ? (
-        <div className="upload-progress">
-          <progress max={1} value={upload.progress} aria-label={t('upload.progress')} />
-          <span role="status">{t('upload.progress_value', { value: Math.round(upload.progress * 100) })}</span>
-        </div>
-      ) : null}
-      {uploadError ? (
-        <p className="error" role="alert">
-          {t(uploadError.message, { defaultValue: t(`errors.${uploadError.cause}`), limit: String(uploadError.value) })}
-        </p>
-      ) : null}
+      {upload ? <UploadProgress progress={upload.progress} /> : null}
+      {uploadError ? <UploadError error={uploadError} /> : null}
       <p className="visually-hidden" role="status" aria-live="polite">
         {announce}
       </p>
