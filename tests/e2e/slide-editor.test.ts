@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { audit } from './axe-audit'
 import { openPage } from './browser'
 
 /**
@@ -24,7 +25,7 @@ beforeAll(async () => {
     root: here('./slide-editor-harness'),
     logLevel: 'warn',
     resolve: { alias: { '~': here('../../app') } },
-    build: { outDir: out, emptyOutDir: true },
+    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
   })
 }, 120_000)
 afterAll(() => rmSync(out, { recursive: true, force: true }))
@@ -133,5 +134,53 @@ describe('the slide editor', () => {
     await page.getByRole('button', { name: 'Salvar' }).click()
     expect(await page.evaluate(() => localStorage.getItem('slide-editor-test-deck'))).toBe(saved)
     expect(await page.locator('.slide-canvas canvas').first().isVisible()).toBe(true)
+  })
+
+  it('is usable by keyboard alone outside the canvas, with no serious axe-core finding (editor, formula dialog, phone width)', async () => {
+    const { page } = await editorPage()
+    // Insert a shape and a formula with the keyboard only; the formula dialog's palette tabs move with the arrows.
+    await page.getByRole('button', { name: 'Retângulo' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('button', { name: 'Nova fórmula' }).focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog', { name: 'Nova fórmula' })
+    await dialog.getByLabel('Código LaTeX').fill('\\fraq{1}{2}')
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('\\fraq')
+    expect(await audit(page, 'formula dialog')).toEqual([])
+    await dialog.getByLabel('Código LaTeX').fill('')
+    await dialog.getByRole('tab', { name: 'Letras gregas' }).focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await dialog.getByRole('tab', { name: 'Operadores' }).getAttribute('aria-selected')).toBe('true')
+    await dialog.getByRole('tab', { name: 'Letras gregas' }).click()
+    await dialog.getByRole('button', { name: 'Inserir \\pi', exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await dialog.getByRole('button', { name: 'Inserir no slide' }).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => (await formulaOf(page)).latex).toBe('\\pi')
+
+    // Layers: the formula is in front; send it back, hide and lock the rectangle, delete the formula with Delete.
+    const layers = page.getByRole('list', { name: 'Camadas' })
+    await layers.getByRole('button', { name: 'Enviar Fórmula 1 para trás' }).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => (await deckOf(page))[0].objects.map((o) => o.kind)).toEqual(['formula', 'shape'])
+    await layers.getByRole('button', { name: 'Ocultar Retângulo 1' }).click()
+    await layers.getByRole('button', { name: 'Bloquear Retângulo 1' }).click()
+    await expect.poll(async () => (await deckOf(page))[0].objects[1]).toMatchObject({ hidden: true, locked: true })
+    // Copy and paste the formula (Ctrl+C, Ctrl+V): a copy with its own id, shifted by 60 units.
+    await layers.getByRole('button', { name: 'Fórmula 1', exact: true }).focus()
+    await page.keyboard.press('Control+c')
+    await page.keyboard.press('Control+v')
+    await expect.poll(async () => (await deckOf(page))[0].objects.length).toBe(3)
+    const [original, , copy] = (await deckOf(page))[0].objects
+    expect(copy).toMatchObject({ kind: 'formula', latex: '\\pi', x: Number(original.x) + 60, y: Number(original.y) + 60 })
+    expect(copy.id).not.toBe(original.id)
+    await page.keyboard.press('Delete')
+    await expect.poll(async () => (await deckOf(page))[0].objects.length).toBe(2)
+    expect(await audit(page, 'slide editor')).toEqual([])
+
+    // A phone-width window: the panels stack under the canvas, still without findings.
+    await page.setViewportSize({ width: 390, height: 844 })
+    expect(await audit(page, 'slide editor, phone width')).toEqual([])
+    await page.screenshot({ path: join(tmpdir(), 'slide-editor-phone.png'), fullPage: true })
   })
 })
