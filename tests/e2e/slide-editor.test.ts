@@ -97,9 +97,10 @@ describe('the slide editor', () => {
     // The vertical centre snapped back to the page's centre line (1240): 3 px off is within reach.
     expect(dragged.y).toBe(1040)
 
-    // By keyboard, from its row in the layers panel: → 10 units, Shift+↓ 100.
-    await page.getByRole('list', { name: 'Camadas' }).getByRole('button', { name: 'Fórmula 1', exact: true }).focus()
+    // By keyboard: the click on the canvas put the focus on the formula's row in the layers panel; → 10 units, Shift+↓ 100.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Fórmula 1')
     await page.keyboard.press('ArrowRight')
+    await page.getByRole('list', { name: 'Camadas' }).getByRole('button', { name: 'Fórmula 1', exact: true }).focus()
     await page.keyboard.press('Shift+ArrowDown')
     await expect.poll(async () => formulaOf(page)).toMatchObject({ x: Number(dragged.x) + 10, y: 1140 })
     expect(await page.getByLabel('Y', { exact: true }).inputValue()).toBe('1140')
@@ -176,6 +177,12 @@ describe('the slide editor', () => {
     expect(copy.id).not.toBe(original.id)
     await page.keyboard.press('Delete')
     await expect.poll(async () => (await deckOf(page))[0].objects.length).toBe(2)
+
+    // An image from the host's assets; "voice and image" adds the persona box.
+    await page.getByLabel('Imagem dos recursos…').selectOption({ label: 'Quadrado vermelho' })
+    await page.getByLabel('Persona ou assistente').selectOption({ label: 'Voz e imagem' })
+    await expect.poll(async () => (await deckOf(page))[0].objects.map((o) => o.kind)).toEqual(['formula', 'shape', 'image', 'persona'])
+    expect((await deckOf(page))[0].objects[2]).toMatchObject({ alt: 'Quadrado vermelho', width: 1200, height: 900 })
     expect(await audit(page, 'slide editor')).toEqual([])
 
     // A phone-width window: the panels stack under the canvas, still without findings.

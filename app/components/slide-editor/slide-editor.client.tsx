@@ -41,6 +41,11 @@ export interface SlideEditorProps {
   onChange: (deck: SlideDeck) => void
   /** The editor's accessible name (e.g. the lesson's title). */
   label?: string
+  /**
+   * Images the host screen offers from its assets (e.g. the lesson's image assets, loaded with its permissions): an
+   * "image from the assets" list in the toolbar. The editor fetches nothing itself.
+   */
+  assets?: { name: string; url: string }[]
 }
 
 const IMAGE_TYPES = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg']
@@ -115,7 +120,7 @@ const Thumbnail = memo(function Thumbnail({ slide }: { slide: Slide }) {
  * undo/redo, nudging, deletion, copy/paste, zoom; a slide list with thumbnails; and, outside the canvas, a layers panel
  * and property fields that do all of it by keyboard. A `.client` module loaded on demand by ./slide-editor.tsx.
  */
-export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
+export function SlideEditor({ value, onChange, label, assets = [] }: SlideEditorProps) {
   const { t } = useTranslation()
   const id = useId()
   const [history, setHistory] = useState<History<SlideDeck>>(() => startHistory(value))
@@ -269,6 +274,28 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
     return () => el.removeEventListener('keydown', listener)
   }, [])
 
+  /**
+   * A click on the canvas selects, and moves the focus to the object's row in the layers panel (not scrolled to): the
+   * keyboard then acts on it (arrows, Delete, copy), and a screen reader says which object it is.
+   */
+  const canvasSelect = (objectId: string, additive: boolean) => {
+    select(objectId, additive)
+    root.current?.querySelector<HTMLElement>(`[data-layer="${objectId}"]`)?.focus({ preventScroll: true })
+  }
+  /** A double click edits the content: the formula in its dialog, a text box's text in the side panel's editor. */
+  const openEditor = (o: SlideObject) => {
+    if (o.locked) return
+    if (o.kind === 'formula') setFormula({ id: o.id, latex: o.latex })
+    if (o.kind === 'text') requestAnimationFrame(() => root.current?.querySelector<HTMLElement>('.slide-panel [role="textbox"]')?.focus())
+  }
+  /** "Voice and image" shows the persona box: the slide gets one if it has none. */
+  const setOverlay = (overlay: Slide['overlay']) => {
+    if (!slide) return
+    const box =
+      overlay === 'voice_image' && !slide.objects.some((o) => o.kind === 'persona') ? createObject({ kind: 'persona' }, t('slides.kind.persona')) : null
+    editSlide((s) => ({ ...s, overlay, objects: box ? [...s.objects, box] : s.objects }))
+  }
+
   const select = (objectId: string, additive: boolean) => {
     setSelected((sel) => (additive ? (sel.includes(objectId) ? sel.filter((x) => x !== objectId) : [...sel, objectId]) : [objectId]))
   }
@@ -344,6 +371,30 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
           {textTool(t('slides.add.text'), () => add({ kind: 'text' }), !slide)}
           {textTool(t('slides.add.formula'), () => setFormula({ id: null, latex: '' }), !slide)}
           {textTool(t('slides.add.image'), () => pickImage(null), !slide || upload !== null)}
+          {assets.length ? (
+            <>
+              <label className="visually-hidden" htmlFor={`${id}-asset`}>
+                {t('slides.add.asset')}
+              </label>
+              <select
+                id={`${id}-asset`}
+                className="input input-small"
+                value=""
+                disabled={!slide}
+                onChange={(e) => {
+                  const asset = assets[Number(e.currentTarget.value)]
+                  if (asset) add({ kind: 'image', src: asset.url, alt: asset.name.slice(0, 300) })
+                }}
+              >
+                <option value="">{t('slides.add.asset')}</option>
+                {assets.map((a, i) => (
+                  <option key={`${i}-${a.url}`} value={i}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
           {SHAPES.map((shape) => (
             <span key={shape}>{textTool(t(`slides.kind.${shape}`), () => add({ kind: 'shape', shape }), !slide)}</span>
           ))}
@@ -448,8 +499,14 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
                       opacity={o.opacity}
                       visible={!o.hidden}
                       draggable={!o.locked}
-                      onMouseDown={(e) => select(o.id, e.evt.shiftKey)}
-                      onTap={() => select(o.id, false)}
+                      onMouseDown={(e) => {
+                        // No focus change by the browser: canvasSelect puts the focus on the layer's row.
+                        e.evt.preventDefault()
+                        canvasSelect(o.id, e.evt.shiftKey)
+                      }}
+                      onTap={() => canvasSelect(o.id, false)}
+                      onDblClick={() => openEditor(o)}
+                      onDblTap={() => openEditor(o)}
                       onDragStart={() => !selected.includes(o.id) && setSelected([o.id])}
                       onDragMove={(e) => onDragMove(o, e.target)}
                       onDragEnd={(e) => onDragEnd(o, e.target)}
@@ -493,7 +550,13 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
                       const i = slide.objects.length - 1 - k
                       return (
                         <li key={o.id} className={selected.includes(o.id) ? 'selected' : undefined}>
-                          <button type="button" className="layer-pick" aria-pressed={selected.includes(o.id)} onClick={(e) => select(o.id, e.shiftKey)}>
+                          <button
+                            type="button"
+                            className="layer-pick"
+                            data-layer={o.id}
+                            aria-pressed={selected.includes(o.id)}
+                            onClick={(e) => select(o.id, e.shiftKey)}
+                          >
                             {objectName(o)}
                           </button>
                           {tool(
@@ -549,12 +612,7 @@ export function SlideEditor({ value, onChange, label }: SlideEditorProps) {
                 />
                 <div className="field">
                   <label htmlFor={`${id}-overlay`}>{t('slides.field.overlay')}</label>
-                  <select
-                    id={`${id}-overlay`}
-                    className="input"
-                    value={slide.overlay}
-                    onChange={(e) => editSlide((s) => ({ ...s, overlay: e.currentTarget.value as Slide['overlay'] }))}
-                  >
+                  <select id={`${id}-overlay`} className="input" value={slide.overlay} onChange={(e) => setOverlay(e.currentTarget.value as Slide['overlay'])}>
                     {OVERLAY_MODES.map((m) => (
                       <option key={m} value={m}>
                         {t(`slides.overlay.${m}`)}

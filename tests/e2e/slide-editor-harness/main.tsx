@@ -16,6 +16,13 @@ import type { SlideDeck } from '#shared/schemas/lesson/slide'
  * answers in localStorage, the page reading it back on load — the lesson's store, until the lesson screens mount it.
  */
 const STORE = 'slide-editor-test-deck'
+/** The host screen's image assets (a lesson passes its own): one picture, inline so the page needs no server. */
+const ASSETS = [
+  {
+    name: 'Quadrado vermelho',
+    url: `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="#dc2626"/></svg>')}`,
+  },
+]
 
 function Page() {
   const { t } = useTranslation()
@@ -25,7 +32,7 @@ function Page() {
   const [status, setStatus] = useState('')
   return (
     <main id="main" style={{ padding: '1rem' }}>
-      <SlideEditor value={deck} onChange={setDeck} label="Aula de frações" />
+      <SlideEditor value={deck} onChange={setDeck} label="Aula de frações" assets={ASSETS} />
       <button
         type="button"
         className="btn btn-primary"

@@ -22,6 +22,7 @@ export default {
   'slides.add.text': 'New text box',
   'slides.add.formula': 'New formula',
   'slides.add.image': 'New image',
+  'slides.add.asset': 'Image from the assets…',
   'slides.add.persona': 'Persona box',
   'slides.kind.text': 'Text',
   'slides.kind.formula': 'Formula',

@@ -22,6 +22,7 @@ export default {
   'slides.add.text': 'Nuevo cuadro de texto',
   'slides.add.formula': 'Nueva fórmula',
   'slides.add.image': 'Nueva imagen',
+  'slides.add.asset': 'Imagen de los recursos…',
   'slides.add.persona': 'Cuadro de la persona',
   'slides.kind.text': 'Texto',
   'slides.kind.formula': 'Fórmula',

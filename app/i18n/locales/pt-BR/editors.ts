@@ -22,6 +22,7 @@ export default {
   'slides.add.text': 'Nova caixa de texto',
   'slides.add.formula': 'Nova fórmula',
   'slides.add.image': 'Nova imagem',
+  'slides.add.asset': 'Imagem dos recursos…',
   'slides.add.persona': 'Caixa da persona',
   'slides.kind.text': 'Texto',
   'slides.kind.formula': 'Fórmula',
