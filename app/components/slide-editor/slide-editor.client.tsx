@@ -68,6 +68,15 @@ function useLoadedImage(src: string): HTMLImageElement | null {
   return image
 }
 
+/** Where a picture is drawn in its box: an image scaled to fit, centred (as the SVG's `xMidYMid meet`); the rest fill it. */
+function fitted(o: SlideObject, image: HTMLImageElement) {
+  if (o.kind !== 'image' || !image.naturalWidth || !image.naturalHeight) return { x: 0, y: 0, width: o.width, height: o.height }
+  const scale = Math.min(o.width / image.naturalWidth, o.height / image.naturalHeight)
+  const width = image.naturalWidth * scale
+  const height = image.naturalHeight * scale
+  return { x: (o.width - width) / 2, y: (o.height - height) / 2, width, height }
+}
+
 function PictureOf({ o }: { o: SlideObject }) {
   const src = useMemo(() => (o.kind === 'image' ? o.src : svgDataUrl(objectSvg(o))), [o])
   const image = useLoadedImage(src)
@@ -75,7 +84,7 @@ function PictureOf({ o }: { o: SlideObject }) {
     <>
       {/* The box is hit and drawn while (and if) the picture loads: an empty text box stays selectable. */}
       <Rect width={o.width} height={o.height} fill={o.kind === 'image' && !image ? '#e5e7eb' : 'rgba(0,0,0,0)'} />
-      {image ? <KonvaImage image={image} width={o.width} height={o.height} listening={false} /> : null}
+      {image ? <KonvaImage image={image} {...fitted(o, image)} listening={false} /> : null}
     </>
   )
 }
