@@ -318,7 +318,14 @@ export function SlideEditor({ value, onChange, label, assets = [] }: SlideEditor
   }
   const onDragEnd = (o: SlideObject, node: Konva.Node) => {
     setGuides([])
-    editSlide((s) => updateObject(s, o.id, { x: Math.round(node.x()), y: Math.round(node.y()) }))
+    // With several selected the transformer drags them all: every one's new place is one step.
+    const moved = selected.includes(o.id) ? selected : [o.id]
+    editSlide((s) =>
+      moved.reduce((acc, objectId) => {
+        const at = objectId === o.id ? node : stage.current?.findOne(`#${objectId}`)
+        return at ? updateObject(acc, objectId, { x: Math.round(at.x()), y: Math.round(at.y()) }) : acc
+      }, s),
+    )
   }
   const onTransformEnd = (o: SlideObject, node: Konva.Node) => {
     const width = Math.max(1, Math.round(o.width * node.scaleX()))
