@@ -34,6 +34,8 @@ import {
   type NewObject,
 } from './deck'
 import { objectSvg, slideSvg, svgDataUrl } from './render'
+// The island brings its styles: its own and KaTeX's (palette buttons, previews), whatever route mounts it.
+import 'katex/dist/katex.min.css'
 import './slide-editor.css'
 
 export interface SlideEditorProps {

@@ -7,7 +7,6 @@ import { loadDeck } from '~/components/slide-editor/deck'
 import { catalogues } from '~/i18n/catalogues'
 import { i18nOptions } from '~/i18n/config'
 import '~/styles/app.css'
-import 'katex/dist/katex.min.css'
 import type { SlideDeck } from '#shared/schemas/lesson/slide'
 
 /**
