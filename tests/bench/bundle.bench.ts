@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -12,6 +12,16 @@ export const title = 'Weight: JS per page (first visit, gzip) and the Worker bun
 
 const KB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
+/**
+ * The editor islands of issue 18, told apart by a text only their library's code carries: KaTeX (the formula
+ * typesetter, with the rich text) and Konva (the slide editor's canvas). Each page's note says which of them it loaded.
+ */
+const ISLANDS = { KaTeX: 'KaTeX parse error', Konva: 'Konva warning' } as const
+type Island = keyof typeof ISLANDS
+const islandsOf = (body: Buffer) => (Object.keys(ISLANDS) as Island[]).filter((name) => body.includes(ISLANDS[name]))
+const islandNote = (loaded: Partial<Record<Island, number>>) =>
+  (Object.keys(ISLANDS) as Island[]).map((name) => `${name} ${loaded[name] === undefined ? 'absent' : KB(loaded[name])}`).join(', ')
+
 /** What a first visit of `url` downloads: every script (and the JSON it fetches), gzip sizes, until it is hydrated. */
 async function firstVisit(url: string, cookie?: { name: string; value: string }) {
   const browser = await chromium.launch({
@@ -22,13 +32,15 @@ async function firstVisit(url: string, cookie?: { name: string; value: string })
     const context = await browser.newContext({ locale: 'pt-BR' })
     if (cookie) await context.addCookies([{ ...cookie, url }])
     const page = await context.newPage()
-    const bodies: Promise<{ url: string; type: string; gzip: number }>[] = []
+    const bodies: Promise<{ url: string; type: string; gzip: number; islands: Island[] }>[] = []
     page.on('response', (res) => {
       const type = res.request().resourceType()
       // The language's texts are JSON files, preloaded (type "other" or "fetch") or fetched after hydration.
       const texts = /\/assets\/i18n-[^/]+\.json$/.test(new URL(res.url()).pathname)
       if (type !== 'script' && type !== 'stylesheet' && !texts) return
-      bodies.push(res.body().then((b) => ({ url: res.url(), type: texts ? 'texts' : type, gzip: gzipSync(b).length })))
+      bodies.push(
+        res.body().then((b) => ({ url: res.url(), type: texts ? 'texts' : type, gzip: gzipSync(b).length, islands: type === 'script' ? islandsOf(b) : [] })),
+      )
     })
     await page.goto(url)
     await page.waitForSelector('html[data-hydrated="true"]')
@@ -37,6 +49,8 @@ async function firstVisit(url: string, cookie?: { name: string; value: string })
     const scripts = all.filter((b) => b.type === 'script')
     const css = all.filter((b) => b.type === 'stylesheet')
     const json = all.filter((b) => b.type === 'texts')
+    const islands: Partial<Record<Island, number>> = {}
+    for (const script of scripts) for (const name of script.islands) islands[name] = (islands[name] ?? 0) + script.gzip
     return {
       js: scripts.reduce((n, b) => n + b.gzip, 0),
       files: scripts.length,
@@ -44,6 +58,7 @@ async function firstVisit(url: string, cookie?: { name: string; value: string })
       // The language's texts, fetched as JSON (app/i18n/vite-catalogues.ts): not script, but part of the first visit.
       texts: json.reduce((n, b) => n + b.gzip, 0),
       names: scripts.map((s) => new URL(s.url).pathname.replace(/^\/assets\//, '')),
+      islands,
     }
   } finally {
     await browser.close()
@@ -67,7 +82,7 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
       requests: 1,
       async run() {
         const r = await firstVisit(`${demo}${path}`, signedIn ? session : undefined)
-        note = `${KB(r.js)} in ${r.files} scripts${goal ? ` (goal ≤ ${goal} KB)` : ''}; texts (JSON) ${KB(r.texts)}; CSS ${KB(r.css)}`
+        note = `${KB(r.js)} in ${r.files} scripts${goal ? ` (goal ≤ ${goal} KB)` : ''}; texts (JSON) ${KB(r.texts)}; CSS ${KB(r.css)}; ${islandNote(r.islands)}`
         if (process.env.BENCH_VERBOSE) console.log(label, r.names.join(' '))
       },
       after: async () => note,
@@ -97,7 +112,27 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
     after: async () => bundleNote,
   }
 
+  let chunksNote = ''
+  const chunks: Scenario = {
+    name: 'Editor islands in the client build (KaTeX, Konva: chunks holding them, gzip)',
+    concurrency: 1,
+    requests: 1,
+    async run() {
+      const dir = join(process.cwd(), 'build/client/assets')
+      const found: Record<Island, string[]> = { KaTeX: [], Konva: [] }
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+        const body = readFileSync(join(dir, file))
+        for (const name of islandsOf(body)) found[name].push(`${file} ${KB(gzipSync(body).length)}`)
+      }
+      chunksNote = (Object.keys(found) as Island[])
+        .map((name) => `${name}: ${found[name].length ? found[name].join(', ') : 'in no chunk (no screen mounts it)'}`)
+        .join('; ')
+    },
+    after: async () => chunksNote,
+  }
+
   return [
+    chunks,
     page('sign-in page, no session', '/', 100, false),
     page('sign-in page', '/login', 100, false),
     page('overview', '/', null, true),

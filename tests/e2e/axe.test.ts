@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUTES, samplePath, type RouteEntry } from '#shared/manifest'
 import { catalogues } from '~/i18n/catalogues'
 import { validQuestion } from '../support/tms-fixtures'
+import { audit, type Finding } from './axe-audit'
 import { hydrated, open, openPage, realmApi, signInOnScreen, url } from './browser'
 import { recordedSessions } from './session-helpers'
 
@@ -15,8 +15,6 @@ import { recordedSessions } from './session-helpers'
  * see every route of the demo realm. One page walks the routes in sequence, once in the default theme and once in the
  * dark one; serious and critical violations must be none.
  */
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 interface BuiltRoute {
   id: string
@@ -57,34 +55,6 @@ const built = builtConsolePaths()
 const SCREENS = ROUTES.filter((r) => !r.public && !r.redirectTo && built.has(normalise(r.path)))
 const WITHOUT_PARAMS = SCREENS.filter((r) => !r.path.includes(':'))
 const WITH_PARAMS = SCREENS.filter((r) => r.path.includes(':'))
-
-interface Finding {
-  route: string
-  rule: string
-  impact: string
-  help: string
-  targets: string[]
-}
-
-async function audit(page: Page, route: string): Promise<Finding[]> {
-  // Evaluated through the DevTools protocol, which the page's Content Security Policy does not govern (a <script> tag
-  // would be refused, rightly).
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe
-    interface AxeViolation {
-      id: string
-      impact: string | null
-      help: string
-      nodes: { target: string[] }[]
-    }
-    const result = await axe.run(document, { resultTypes: ['violations'] })
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }))
-  })
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ route, rule: v.id, impact: v.impact, help: v.help, targets: v.targets }))
-}
 
 describe('accessibility (axe-core)', () => {
   let page: Page

@@ -1,11 +1,12 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/ui/dialog'
-import { formulaProblem, renderFormula } from '#shared/rich-text'
+import { FormulaEditor } from '~/components/formula-editor/formula-editor'
+import { formulaProblem } from '#shared/rich-text'
 
 /**
- * LaTeX formula editor: the formula typeset live by KaTeX, and "invalid formula" / "undefined control sequence" with
- * KaTeX's detail while it cannot be typeset (insertion waits until it can).
+ * The rich-text editor's formula dialog: the formula editor (palettes, live KaTeX preview, the seed's errors) and the
+ * display mode; insertion waits until the formula can be typeset.
  */
 export function FormulaDialog({
   open,
@@ -29,22 +30,9 @@ export function FormulaDialog({
     }
   }, [open, initial.latex, initial.display])
   const problem = useMemo(() => (latex.trim() ? formulaProblem(latex) : null), [latex])
-  const preview = useMemo(() => (latex.trim() && !problem ? renderFormula(latex, display === 'block') : ''), [latex, display, problem])
   return (
     <Dialog open={open} onClose={onClose} title={t('richtext.formula.title')} labelledBy={`${id}-title`}>
-      <div className="field">
-        <label htmlFor={`${id}-latex`}>{t('richtext.formula.latex')}</label>
-        <textarea
-          id={`${id}-latex`}
-          className="input code"
-          rows={3}
-          value={latex}
-          onChange={(e) => setLatex(e.currentTarget.value)}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={`${id}-status`}
-          spellCheck={false}
-        />
-      </div>
+      <FormulaEditor label={t('richtext.formula.latex')} value={latex} onChange={setLatex} display={display === 'block'} />
       <fieldset className="option-list inline">
         <legend>{t('richtext.formula.mode')}</legend>
         {(['inline', 'block'] as const).map((m) => (
@@ -53,15 +41,6 @@ export function FormulaDialog({
           </label>
         ))}
       </fieldset>
-      <div id={`${id}-status`} aria-live="polite">
-        {problem ? (
-          <p className="error">
-            {t(`validation.question.${problem.problem}`)} <span className="hint">{problem.detail}</span>
-          </p>
-        ) : preview ? (
-          <div className="formula-preview" dangerouslySetInnerHTML={{ __html: preview }} />
-        ) : null}
-      </div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose}>
           {t('settings.cancel')}

@@ -5,6 +5,7 @@ import StarterKit from '@tiptap/starter-kit'
 import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Dialog } from '~/components/ui/dialog'
+import { UploadError, UploadProgress, uploadErrorOf } from '~/components/ui/file-upload'
 import { Icon, type IconName } from '~/components/ui/icon'
 import { safeLinkUrl } from '#shared/rich-text'
 import { uploadFile } from '~/lib/upload'
@@ -72,7 +73,7 @@ export function RichTextEditor({ label, value, onChange, error, minimal = false 
       const stored = await uploadFile(file, { accept: IMAGE_TYPES, persist: true }, (progress) => setUpload({ progress }))
       editor.chain().focus().setImage({ src: stored.cdn_full_url, alt: file.name }).run()
     } catch (err) {
-      setUploadError(Array.isArray(err) ? (err[0] as ErrorItem) : { field: 'data', cause: 'internal', value: null, message: 'errors.internal' })
+      setUploadError(uploadErrorOf(err))
     } finally {
       setUpload(null)
       if (fileInput.current) fileInput.current.value = ''
@@ -134,17 +135,8 @@ export function RichTextEditor({ label, value, onChange, error, minimal = false 
       </div>
       {editor ? <EditorContent editor={editor} /> : <div className="rich-input input" aria-busy="true" aria-labelledby={`${id}-label`} />}
       <input ref={fileInput} type="file" accept={IMAGE_TYPES.map((e) => `.${e}`).join(',')} hidden onChange={(e) => void onFile(e.currentTarget.files)} />
-      {upload ? (
-        <div className="upload-progress">
-          <progress max={1} value={upload.progress} aria-label={t('upload.progress')} />
-          <span role="status">{t('upload.progress_value', { value: Math.round(upload.progress * 100) })}</span>
-        </div>
-      ) : null}
-      {uploadError ? (
-        <p className="error" role="alert">
-          {t(uploadError.message, { defaultValue: t(`errors.${uploadError.cause}`), limit: String(uploadError.value) })}
-        </p>
-      ) : null}
+      {upload ? <UploadProgress progress={upload.progress} /> : null}
+      {uploadError ? <UploadError error={uploadError} /> : null}
       {error ? (
         <p className="error" id={`${id}-error`}>
           {error}

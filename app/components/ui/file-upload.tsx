@@ -61,12 +61,7 @@ export function FileUpload({
         onChange={(e) => void onChange(e.currentTarget.files)}
       />
       <div id={`${id}-status`}>
-        {progress !== null ? (
-          <div className="upload-progress">
-            <progress max={1} value={progress} aria-label={t('upload.progress')} />
-            <span role="status">{t('upload.progress_value', { value: Math.round(progress * 100) })}</span>
-          </div>
-        ) : null}
+        {progress !== null ? <UploadProgress progress={progress} /> : null}
         {errors.map((e, i) => (
           <p key={i} className="error" role="alert">
             <Icon name="warning" size={16} /> {message(e)}
@@ -75,5 +70,31 @@ export function FileUpload({
         {hint && !errors.length && progress === null ? <p className="hint">{hint}</p> : null}
       </div>
     </div>
+  )
+}
+
+/** An upload's progress: the bar and the percentage as a status. */
+export function UploadProgress({ progress }: { progress: number }) {
+  const { t } = useTranslation()
+  return (
+    <div className="upload-progress">
+      <progress max={1} value={progress} aria-label={t('upload.progress')} />
+      <span role="status">{t('upload.progress_value', { value: Math.round(progress * 100) })}</span>
+    </div>
+  )
+}
+
+/** What a failed `uploadFile` rejected with, as one error item (its precheck's or the server's first, else `internal`). */
+export function uploadErrorOf(err: unknown): ErrorItem {
+  return Array.isArray(err) ? (err[0] as ErrorItem) : { field: 'data', cause: 'internal', value: null, message: 'errors.internal' }
+}
+
+/** A failed upload's message, translated (the limit it broke named). */
+export function UploadError({ error }: { error: ErrorItem }) {
+  const { t } = useTranslation()
+  return (
+    <p className="error" role="alert">
+      {t(error.message, { defaultValue: t(`errors.${error.cause}`), limit: String(error.value) })}
+    </p>
   )
 }
