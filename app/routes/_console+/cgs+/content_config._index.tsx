@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { RouteError } from '~/components/shell/route-error'
-import { configDelete, configList, ContentConfigList } from './__content-config-list'
+import { ContentConfigList } from './__content-config-list'
+import { configDelete, configList } from './__content-config-list.server'
 
 export const handle = { title: 'pages.cgs.content_config' }
 
