@@ -72,6 +72,8 @@ describe('genesis/model/generate', () => {
     await page.getByRole('button', { name: pt['tms.editor.save'] }).click()
     await page.waitForURL(/\/tms\/model\/edit\//, { timeout: 30_000 })
     await hydrated(page)
-    expect(await page.locator('input').first().inputValue()).toBe('Ciclo da água')
+    expect(await page.getByLabel(pt['resources.tms_model.fields.title']).inputValue()).toBe('Ciclo da água')
+    // 2 cloze + 3 true/false + 2 single choice, as asked.
+    expect(await page.locator('#questions-title').textContent()).toContain('7')
   })
 })
