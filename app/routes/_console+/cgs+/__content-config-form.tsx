@@ -2,7 +2,8 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, SpecFields } from '~/components/form/kit'
 import { GuidedTour } from '~/components/ui/guided-tour'
-import { configForm } from '#shared/schemas/lesson/genesis'
+import * as v from 'valibot'
+import { configForm, OPTIONS_BY_TYPE } from '#shared/schemas/lesson/genesis'
 import { configFields, TOUR_STEPS } from './__content-config'
 import type { configScreen } from './__content-config.server'
 
@@ -32,7 +33,7 @@ export function ContentConfigForm() {
         schema={schema}
         fields={fields}
         lastResult={lastResult}
-        defaultValue={(row ?? { options: {} }) as never}
+        defaultValue={(row ?? { ...v.getDefaults(schema), options: v.getDefaults(OPTIONS_BY_TYPE[type]) }) as never}
         timeZone={timeZone}
         protect
       >
