@@ -57,14 +57,7 @@ export function GuidedTour({ tour, prefix, steps, nick }: { tour: string; prefix
       </p>
     )
   return (
-    <section
-      className="card guided-tour"
-      role="region"
-      aria-labelledby={`${id}-title`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') close(true)
-      }}
-    >
+    <section className="card guided-tour" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t(`${prefix}.title`)}</h2>
       <div ref={body} tabIndex={-1} aria-live="polite">
         <p className="hint">{t('tour.step', { step, count: steps })}</p>

@@ -9,7 +9,14 @@ export async function configList(request: Request, context: AppLoadContext, rawT
   const type = rawType === undefined ? undefined : configType(rawType)
   const { page, query, user } = await loadList(request, context, contentConfigList(type))
   const p = user.permissions
-  return data({ type: type ?? null, page, query, canCreate: !!p.cgs_content_config_create, canEdit: !!p.cgs_content_config_edit, canDelete: !!p.cgs_content_config_delete })
+  return data({
+    type: type ?? null,
+    page,
+    query,
+    canCreate: !!p.cgs_content_config_create,
+    canEdit: !!p.cgs_content_config_edit,
+    canDelete: !!p.cgs_content_config_delete,
+  })
 }
 
 export const configDelete = (request: Request, context: AppLoadContext, route: string) =>

@@ -142,7 +142,8 @@ function panelAction(request: Request, context: AppLoadContext, intent: 'word_fi
 /** Saves the editor (create or update: a kit form, only what changed is sent), or a panel of the edit screen. */
 export async function realmAction(request: Request, context: AppLoadContext, mode: 'create' | 'edit', code = '') {
   const intent = (await request.clone().formData()).get('intent')
-  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption' || intent === 'rtc' || intent === 'genesis')) return panelAction(request, context, intent, code)
+  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption' || intent === 'rtc' || intent === 'genesis'))
+    return panelAction(request, context, intent, code)
   const { api, user, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.create' : 'realm.edit')
   // What the form started from: the defaults of a new realm, or the stored realm.
   const base =
