@@ -30,7 +30,7 @@ const iconCell =
   (row: Record<string, unknown>, t: TFunction): ReactNode =>
     createElement('span', { className: 'icon-cell' }, createElement(Icon, { name: String(row[name]) as IconName }), ' ', label(row[name] as never, row, t))
 
-const YES_NO = [
+export const YES_NO = [
   { value: 'true', label: 'form.yes' },
   { value: 'false', label: 'form.no' },
 ]

@@ -16,6 +16,25 @@ import { QuestionCard } from './question-card'
 import { changeType, draftId, hasOwnOptions, newQuestion, toDraft, type QuestionDraft } from './question-draft'
 import type { EditorRefs } from './question-options'
 
+/** A new model's fields (the create screen starts from it; a generated draft fills it). */
+export const EMPTY_MODEL: ModelEditorProps['initial'] = {
+  title: '',
+  kind: 'activity',
+  description: '',
+  tags: [],
+  categories: [],
+  style: { background_color: '' },
+  min_execution_time: 0,
+  max_execution_time: 0,
+  token: false,
+  audio_question: false,
+  essay_transcription: false,
+  verify_answers: false,
+  disable_answer_review: false,
+  auto_draft: false,
+  questions: [],
+}
+
 export interface ModelEditorProps {
   initial: ModelMeta & { questions: Record<string, unknown>[] }
   categories: CategoryOption[]

@@ -47,7 +47,7 @@ export interface RealmTab {
   /** The tab's features store files in the realm's bucket: it says so when the credentials are missing. */
   needsStorage?: boolean
   /** A part of the tab edited through its own API (word filter, exemption domains, metaverse rooms, reports). */
-  panel?: 'word_filter' | 'exemption' | 'metaverse' | 'reports' | 'rtc'
+  panel?: 'word_filter' | 'exemption' | 'metaverse' | 'reports' | 'rtc' | 'genesis'
 }
 
 const writable = Object.keys(RealmUpdate.entries) as RealmField[]
@@ -152,6 +152,8 @@ const declared: RealmTab[] = [
   { id: 'agents', fields: ['agent_endpoint_url', 'agent_model', 'agent_api_key'] },
   { id: 'exemption', panel: 'exemption', fields: [] },
   { id: 'reports', panel: 'reports', fields: ['report_enabled', 'report_reasons'] },
+  // Content generation (issue 18): its own document (`/api/cgs/settings`), edited in the realm the console is in.
+  { id: 'genesis', panel: 'genesis', fields: [] },
 ]
 
 const claimed = new Set(declared.flatMap((t) => t.fields))

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { ConfirmDialog } from '~/components/ui/dialog'
-import { FileUpload } from '~/components/ui/file-upload'
+import { GenesisSources, useGenesisSources } from '~/components/genesis/sources'
 import { errorText } from '~/lib/error-text'
 import { GENERATED_KINDS, SETTING_OF, type GenesisJob } from '#shared/schemas/lesson/genesis'
-import { LESSON_LANGUAGES } from '#shared/schemas/lesson/content'
 import type { ErrorItem } from '#shared/schemas/error'
 import { generationAction, generationOptions } from './__genesis.server'
 
@@ -27,12 +26,8 @@ export default function LessonGenerateRoute() {
   const options = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   const fetcher = useFetcher<Answer>()
-  const id = useId()
   const activated = GENERATED_KINDS.filter((k) => options.settings.activate[SETTING_OF[k]])
-  const [title, setTitle] = useState('')
-  const [language, setLanguage] = useState('pt-BR')
-  const [text, setText] = useState('')
-  const [file, setFile] = useState<{ id: string; name: string } | null>(null)
+  const src = useGenesisSources()
   const [chosen, setChosen] = useState<Record<string, boolean>>(() => Object.fromEntries(activated.map((k) => [k, true])))
   const [configs, setConfigs] = useState<Record<string, string>>(() =>
     Object.fromEntries(
@@ -46,10 +41,7 @@ export default function LessonGenerateRoute() {
 
   const kinds = activated.filter((k) => chosen[k] && (k !== 'narrative' || chosen.slide))
   const total = kinds.reduce((n, k) => n + options.prices[k], 0)
-  const sources = useMemo(
-    (): Record<string, string>[] => [...(text.trim() ? [{ kind: 'text', text }] : []), ...(file ? [{ kind: 'file', file_id: file.id }] : [])],
-    [text, file],
-  )
+  const { sources, title, language } = src
 
   useEffect(() => {
     const d = fetcher.data
@@ -108,28 +100,7 @@ export default function LessonGenerateRoute() {
             setConfirming(true)
           }}
         >
-          <fieldset>
-            <legend>{t('genesis.sources')}</legend>
-            <label htmlFor={`${id}-title`}>{t('genesis.title')}</label>
-            <input id={`${id}-title`} value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
-            <label htmlFor={`${id}-language`}>{t('genesis.language')}</label>
-            <select id={`${id}-language`} value={language} onChange={(e) => setLanguage(e.target.value)}>
-              {LESSON_LANGUAGES.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-            <label htmlFor={`${id}-text`}>{t('genesis.text')}</label>
-            <textarea id={`${id}-text`} rows={8} value={text} onChange={(e) => setText(e.target.value)} />
-            <FileUpload
-              label={t('genesis.file')}
-              hint={t('genesis.file_hint')}
-              options={{ accept: ['pdf', 'txt'] }}
-              onUploaded={(f) => setFile({ id: f.id, name: f.name })}
-            />
-            {file && <p>{t('genesis.file_ready', { name: file.name })}</p>}
-          </fieldset>
+          <GenesisSources s={src} />
           <fieldset>
             <legend>{t('genesis.contents')}</legend>
             <table className="table">

@@ -4,6 +4,8 @@ import { KitForm, TextArea, TextInput } from '~/components/form/kit'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { WordFilterEditor } from '~/components/realm/word-filter-editor'
+import { GenesisSettingsEditor, type ConfigChoice } from '~/components/realm/genesis-settings'
+import type { GenesisSettings } from '#shared/schemas/lesson/genesis'
 import type { FieldSpec } from '~/lib/form-fields'
 import { DEFAULT_TIME_ZONE } from '~/lib/form-kit'
 import { ExemptionBody, RtcServersBody, type RealmRtc, type RealmTab } from '#shared/schemas/realm-settings'
@@ -21,6 +23,8 @@ export interface PanelData {
   rtc: RealmRtc | null
   /** mas_realm_edit with mas_realm_edit_infra: servers are infrastructure. */
   canEditRtc: boolean
+  /** Content-generation settings of the console's realm (null for another realm: the API edits the realm in use). */
+  genesis: { settings: GenesisSettings; configs: ConfigChoice[] } | null
 }
 
 export function RealmPanel({ panel, data, mode }: { panel: NonNullable<RealmTab['panel']>; data?: PanelData; mode: 'create' | 'edit' }) {
@@ -65,6 +69,12 @@ export function RealmPanel({ panel, data, mode }: { panel: NonNullable<RealmTab[
         <RtcEditor realm={data.code} rtc={data.rtc} canEdit={data.canEditRtc} />
       ) : (
         <p className="hint">{t('resources.realm.panel_forbidden')}</p>
+      )
+    case 'genesis':
+      return data.genesis ? (
+        <GenesisSettingsEditor settings={data.genesis.settings} configs={data.genesis.configs} />
+      ) : (
+        <p className="hint">{t('cgs.settings.other_realm')}</p>
       )
     case 'reports':
       return (

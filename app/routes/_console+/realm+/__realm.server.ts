@@ -1,6 +1,8 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { ExemptionBody, RealmCreateBody, RealmUpdateBody, RtcServersBody, WordFilterBody } from '#shared/schemas/realm-settings'
 import { wordFilterFields } from '~/components/realm/word-filter-editor'
+import { genesisSettingsFields, type ConfigChoice } from '~/components/realm/genesis-settings'
+import { GenesisSettingsInput } from '#shared/schemas/lesson/genesis'
 import { apiAction } from '~/server/api-action.server'
 import { orErrorResponse, type RealmApi, apiData, orNull } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -21,6 +23,15 @@ function editorValues(realm: Record<string, unknown>): Pick<RealmEditorProps, 'i
 
 /** A read the screen can do without: null when the user may not (403), so the rest of the page still works. */
 const forbiddenAsNull = <T>(call: Promise<T>) => orNull(call, [403])
+
+/** The realm's content-generation settings and the configurations its defaults may pick (none when not listable). */
+async function genesisPanel(api: RealmApi) {
+  const [settings, configs] = await Promise.all([
+    apiData(api.cgs.settings.$get()),
+    forbiddenAsNull(apiData(api.entity<ConfigChoice>('cgs/content_config').index.$get({ query: { limit: 1000 } }))),
+  ])
+  return { settings, configs: (configs?.items ?? []).map(({ id, type, title }) => ({ id, type, title })) }
+}
 
 export async function createData(request: Request, context: AppLoadContext): Promise<RealmEditorProps> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.create')
@@ -49,7 +60,8 @@ export async function editData(
 ): Promise<RealmEditorProps & { code: string; name: string; updated_at: string }> {
   const { api, user, realm } = await requireRoute(request, context, 'realm.edit')
   const detail = await orErrorResponse(apiData(api.mas.realm[':id'].$get({ param: { id: code } })))
-  const [parents, words, exemption, rooms, rtc] = await Promise.all([
+  const current = detail.code === realm.code
+  const [parents, words, exemption, rooms, rtc, genesis] = await Promise.all([
     parentChoices(api, { code: realm.code ?? '', name: realm.config?.name ?? '' }),
     forbiddenAsNull(apiData(api.mas.realm[':realm'].word_filter.$get({ param: { realm: code } }))),
     orErrorResponse(apiData(api.mas.realm[':realm'].exemption.$get({ param: { realm: code } }))),
@@ -61,6 +73,7 @@ export async function editData(
       ),
     ),
     forbiddenAsNull(apiData(api.mas.realm[':realm'].rtc.$get({ param: { realm: code } }))),
+    current ? genesisPanel(api) : null,
   ])
   return {
     mode: 'edit',
@@ -74,13 +87,14 @@ export async function editData(
     roles: null,
     panels: {
       code: detail.code,
-      current: detail.code === realm.code,
+      current,
       wordFilter: words?.sentences ?? null,
       canEditWordFilter: user.permissions.mas_word_filter_edit === true,
       exemption: exemption.domains,
       rooms: rooms?.items ?? null,
       rtc,
       canEditRtc: user.permissions.mas_realm_edit === true && user.permissions.mas_realm_edit_infra === true,
+      genesis,
     },
   }
 }
@@ -89,8 +103,19 @@ export async function editData(
  * The edit screen's panels (kit forms posting `intent`): the realm's word filter or exemption domains, answered on
  * the panel's form.
  */
-function panelAction(request: Request, context: AppLoadContext, intent: 'word_filter' | 'exemption' | 'rtc', code: string) {
+function panelAction(request: Request, context: AppLoadContext, intent: 'word_filter' | 'exemption' | 'rtc' | 'genesis', code: string) {
   const opts = { route: 'realm.edit', onSuccess: (_: unknown, submission: { reply: () => unknown }) => submission.reply() }
+  if (intent === 'genesis')
+    return apiAction(request, context, {
+      ...opts,
+      schema: GenesisSettingsInput,
+      fields: genesisSettingsFields([]).all,
+      call: (api, json, { realm }) => {
+        // The settings API edits the realm in use: the panel is offered only there.
+        if (realm.code !== code) throw new Response(null, { status: 404 })
+        return apiData(api.cgs.settings.$put({ json }))
+      },
+    })
   if (intent === 'rtc')
     return apiAction(request, context, {
       ...opts,
@@ -117,7 +142,8 @@ function panelAction(request: Request, context: AppLoadContext, intent: 'word_fi
 /** Saves the editor (create or update: a kit form, only what changed is sent), or a panel of the edit screen. */
 export async function realmAction(request: Request, context: AppLoadContext, mode: 'create' | 'edit', code = '') {
   const intent = (await request.clone().formData()).get('intent')
-  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption' || intent === 'rtc')) return panelAction(request, context, intent, code)
+  if (mode === 'edit' && (intent === 'word_filter' || intent === 'exemption' || intent === 'rtc' || intent === 'genesis'))
+    return panelAction(request, context, intent, code)
   const { api, user, realm } = await requireRoute(request, context, mode === 'create' ? 'realm.create' : 'realm.edit')
   // What the form started from: the defaults of a new realm, or the stored realm.
   const base =

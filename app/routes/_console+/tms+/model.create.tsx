@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
-import { ModelEditor } from '~/components/tms/model-editor'
+import { EMPTY_MODEL, ModelEditor } from '~/components/tms/model-editor'
 import { requireRoute } from '~/server/auth.server'
 import { editorRefs, modelEditorAction } from './__model.server'
 import { formulaLinks } from '~/components/tms/formula-styles'
@@ -19,24 +19,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const action = ({ request, context }: ActionFunctionArgs) => modelEditorAction(request, context, 'tms.model.create')
 
-const EMPTY = {
-  title: '',
-  kind: 'activity',
-  description: '',
-  tags: [],
-  categories: [],
-  style: { background_color: '' },
-  min_execution_time: 0,
-  max_execution_time: 0,
-  token: false,
-  audio_question: false,
-  essay_transcription: false,
-  verify_answers: false,
-  disable_answer_review: false,
-  auto_draft: false,
-  questions: [],
-}
-
 export default function ModelCreateRoute() {
   const { categories, genres, skills, canUseBank } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
@@ -48,7 +30,7 @@ export default function ModelCreateRoute() {
           {t('tms.form.back')}
         </Link>
       </div>
-      <ModelEditor initial={EMPTY} categories={categories} refs={{ genres, skills }} canUseBank={canUseBank} />
+      <ModelEditor initial={EMPTY_MODEL} categories={categories} refs={{ genres, skills }} canUseBank={canUseBank} />
     </>
   )
 }
