@@ -19,11 +19,11 @@ export async function requireLessonModel(c: Ctx, auth: Auth, id: string): Promis
 }
 
 /**
- * The persona is fixed once the lesson has a video (seed 001 §4: switching persona loses generated videos); the
- * video must be removed first.
+ * The persona is fixed while the lesson has a video (seed 001 §4: switching persona loses generated videos): a save
+ * changing it must also drop the video (the editor asks first).
  */
-export function refusePersonaChange(existing: { video: string | null; persona_id: string | null }, next: { persona_id: string | null }) {
-  if (existing.video && existing.persona_id !== next.persona_id)
+export function refusePersonaChange(existing: { video: string | null; persona_id: string | null }, next: { persona_id: string | null; video: string | null }) {
+  if (existing.video && next.video && existing.persona_id !== next.persona_id)
     throw apiError(409, 'persona_fixed', 'validation.lesson.persona_fixed', 'persona_id', next.persona_id)
 }
 
