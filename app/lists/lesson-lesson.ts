@@ -18,7 +18,12 @@ export const lessonList: ListSpec<Lesson> = {
   ],
   search: [
     { field: 'title', type: 'text', label: 'resources.lesson.fields.title' },
-    { field: 'status', type: 'select', label: 'resources.lesson.fields.status', options: LESSON_STATUSES.map((s) => ({ label: `lesson.status.${s}`, value: s })) },
+    {
+      field: 'status',
+      type: 'select',
+      label: 'resources.lesson.fields.status',
+      options: LESSON_STATUSES.map((s) => ({ label: `lesson.status.${s}`, value: s })),
+    },
     { field: 'room', type: 'select', label: 'resources.tms_task.fields.rooms', options: [] },
     { field: 'publish_at', type: 'date', label: 'resources.tms_task.fields.publish_at' },
   ],

@@ -21,7 +21,12 @@ export const lessonModelList: ListSpec<LessonModel> = {
   ],
   search: [
     { field: 'title', type: 'text', label: 'resources.lesson.fields.title' },
-    { field: 'language', type: 'select', label: 'resources.lesson.fields.language', options: LESSON_LANGUAGES.map((l) => ({ label: `lesson.language.${l}`, value: l })) },
+    {
+      field: 'language',
+      type: 'select',
+      label: 'resources.lesson.fields.language',
+      options: LESSON_LANGUAGES.map((l) => ({ label: `lesson.language.${l}`, value: l })),
+    },
     { field: 'tag', type: 'text', label: 'resources.lesson.fields.tags' },
     { field: 'created_at', type: 'date', label: 'resources.tms_model.fields.new' },
     { field: 'updated_at', type: 'date', label: 'resources.tms_model.fields.updated' },

@@ -35,7 +35,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requirePublicRoute(request, context)
   const realm = await getRealmContext(request, context)
   if (!realm.config) throw new Response(null, { status: 404 })
-  const base = { brand: { name: realm.config.name, logo_url: realm.config.logo_url }, query: realmQuery(request), lessonId: params.lessonId ?? '', timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE }
+  const base = {
+    brand: { name: realm.config.name, logo_url: realm.config.logo_url },
+    query: realmQuery(request),
+    lessonId: params.lessonId ?? '',
+    timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE,
+  }
   const session = await mobileUser(request, context, realm)
   if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
   try {
@@ -63,7 +68,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function MobileLessonApplyRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const here = withQuery(`/mobile/lesson/${encodeURIComponent(d.lessonId)}/apply`, d.query)
+  const path = `/mobile/lesson/${encodeURIComponent(d.lessonId)}/apply`
   return (
     <MobileShell
       start={
@@ -72,9 +77,9 @@ export default function MobileLessonApplyRoute() {
         </Link>
       }
       title={d.state === 'lesson' ? d.lesson.title : t('mobile.lesson.title')}
-      signout={d.state !== 'signin' ? withQuery(here, '', 'intent=signout') : undefined}
+      signout={d.state !== 'signin' ? withQuery(path, d.query, 'intent=signout') : undefined}
     >
-      {d.state === 'signin' ? <MobileSigninForm action={withQuery(here, '', 'intent=signin')} title={t('mobile.lesson.signin_title')} /> : null}
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery(path, d.query, 'intent=signin')} title={t('mobile.lesson.signin_title')} /> : null}
       {d.state === 'missing' ? (
         <p className="card hint" role="alert">
           {t('errors.lesson_not_found')}

@@ -25,7 +25,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requirePublicRoute(request, context)
   const realm = await getRealmContext(request, context)
   if (!realm.config) throw new Response(null, { status: 404 })
-  const base = { brand: { name: realm.config.name, logo_url: realm.config.logo_url }, query: realmQuery(request), timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE }
+  const base = {
+    brand: { name: realm.config.name, logo_url: realm.config.logo_url },
+    query: realmQuery(request),
+    timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE,
+  }
   const session = await mobileUser(request, context, realm)
   if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
   const page = await apiData(session.api.lesson.student.$get({ query: { limit: '100' } }))

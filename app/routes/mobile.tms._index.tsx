@@ -110,11 +110,7 @@ export default function MobileTmsRoute() {
         <>
           <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
           <Tabs />
-          {d.state === 'lessons' ? (
-            <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} />
-          ) : (
-            <TaskList />
-          )}
+          {d.state === 'lessons' ? <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} /> : <TaskList />}
         </>
       ) : null}
     </MobileShell>

@@ -27,11 +27,24 @@ const text = (id: string, html: string) => ({
   color: '#111111',
   align: 'left' as const,
 })
-const slide = (id: string, objects: Slide['objects'], overlay: Slide['overlay'] = 'none'): Slide => ({ id, background: '#ffffff', objects, narration: '', overlay })
+const slide = (id: string, objects: Slide['objects'], overlay: Slide['overlay'] = 'none'): Slide => ({
+  id,
+  background: '#ffffff',
+  objects,
+  narration: '',
+  overlay,
+})
 const full = slide('s1', [text('t1', '<p>Fractions</p>')])
 const empty = slide('s2', [text('t2', '<p>  </p>')])
 
-const made = {} as { student: { token: string; nick: string }; roomA: { id: string }; roomB: { id: string }; group: { id: string }; persona: string; video: string }
+const made = {} as {
+  student: { token: string; nick: string }
+  roomA: { id: string }
+  roomB: { id: string }
+  group: { id: string }
+  persona: string
+  video: string
+}
 
 beforeAll(async () => {
   made.student = await userWith('demo', [])
@@ -97,7 +110,10 @@ describe('lesson models (/lesson/model)', () => {
     await expectEnvelope(await createModel(token, { persona_id: 'nope' }), 422, 'unknown_persona')
     await expectEnvelope(await createModel(token, { video: 'nope' }), 422, 'unknown_asset')
     await expectEnvelope(await createModel(token, { tasks: ['nope'] }), 422, 'unknown_model')
-    await expectEnvelope(await createModel(token, { slides: [slide('s4', [{ ...full.objects[0], kind: 'formula', latex: '\\frac{1}{2', color: '#000000' } as never])] }), 422)
+    await expectEnvelope(
+      await createModel(token, { slides: [slide('s4', [{ ...full.objects[0], kind: 'formula', latex: '\\frac{1}{2', color: '#000000' } as never])] }),
+      422,
+    )
   })
 
   it('fixes the persona once the lesson has a video (seed 001 §4)', async () => {
@@ -171,14 +187,20 @@ describe('published lessons (/lesson/lesson) and the student (/lesson/student)',
     const elsewhere = (await (await api(DEMO, 'lesson/lesson', { method: 'POST', token, json: { model_id: m.id, rooms: [made.roomB.id] } })).json()) as Lesson
     await expectEnvelope(await api(DEMO, `lesson/student/${elsewhere.id}`, { token: made.student.token }), 404, 'lesson_not_found')
     const later = new Date(Date.now() + 86_400_000).toISOString()
-    const scheduled = (await (await api(DEMO, 'lesson/lesson', { method: 'POST', token, json: { model_id: m.id, rooms: [made.roomA.id], publish_at: later } })).json()) as Lesson
+    const scheduled = (await (
+      await api(DEMO, 'lesson/lesson', { method: 'POST', token, json: { model_id: m.id, rooms: [made.roomA.id], publish_at: later } })
+    ).json()) as Lesson
     expect(scheduled.status).toBe('scheduled')
     await expectEnvelope(await api(DEMO, `lesson/student/${scheduled.id}`, { token: made.student.token }), 404, 'lesson_not_found')
     const none = await expectEnvelope(await api(DEMO, 'lesson/lesson', { method: 'POST', token, json: { model_id: m.id, rooms: [] } }), 400)
     expect(none.errors[0]).toMatchObject({ field: 'rooms', message: 'validation.tms.target_required' })
     await expectEnvelope(await api(DEMO, 'lesson/lesson', { method: 'POST', token, json: { model_id: m.id, rooms: ['nope'] } }), 422, 'unknown_room')
     await expectEnvelope(
-      await api(DEMO, 'lesson/lesson', { method: 'POST', token, json: { model_id: m.id, rooms: [made.roomA.id], publish_at: later, expire_at: new Date().toISOString() } }),
+      await api(DEMO, 'lesson/lesson', {
+        method: 'POST',
+        token,
+        json: { model_id: m.id, rooms: [made.roomA.id], publish_at: later, expire_at: new Date().toISOString() },
+      }),
       422,
       'expire_before_publish',
     )
@@ -205,11 +227,17 @@ describe('published lessons (/lesson/lesson) and the student (/lesson/student)',
     expect(tm.status, await tm.clone().text()).toBe(201)
     const taskModel = (await tm.json()) as { id: string }
     const category = await taskCategory('demo')
-    const task = await api(DEMO, 'tms/task', { method: 'POST', token: teacher.token, json: { model_id: taskModel.id, rooms: [made.roomA.id], categories: [category.id] } })
+    const task = await api(DEMO, 'tms/task', {
+      method: 'POST',
+      token: teacher.token,
+      json: { model_id: taskModel.id, rooms: [made.roomA.id], categories: [category.id] },
+    })
     expect(task.status, await task.clone().text()).toBe(201)
     const taskId = ((await task.json()) as { id: string }).id
     const m = await model(teacher.token, { tasks: [taskModel.id] })
-    const l = (await (await api(DEMO, 'lesson/lesson', { method: 'POST', token: teacher.token, json: { model_id: m.id, rooms: [made.roomA.id] } })).json()) as Lesson
+    const l = (await (
+      await api(DEMO, 'lesson/lesson', { method: 'POST', token: teacher.token, json: { model_id: m.id, rooms: [made.roomA.id] } })
+    ).json()) as Lesson
     const seen = (await (await api(DEMO, `lesson/student/${l.id}`, { token: made.student.token })).json()) as { task_list: { id: string; status: string }[] }
     expect(seen.task_list).toEqual([expect.objectContaining({ id: taskId, status: 'published' })])
   })

@@ -5,15 +5,7 @@
 import * as v from 'valibot'
 import { formulaProblem, sanitizeRichText, type RichTextPolicy } from '#shared/rich-text'
 import type { ErrorItem } from '#shared/schemas/error'
-import {
-  LessonInput,
-  lessonEntity,
-  lessonModelEntity,
-  lessonProblems,
-  storedDeck,
-  type Lesson,
-  type LessonModel,
-} from '#shared/schemas/lesson/lesson'
+import { LessonInput, lessonEntity, lessonModelEntity, lessonProblems, storedDeck, type Lesson, type LessonModel } from '#shared/schemas/lesson/lesson'
 import type { Slide } from '#shared/schemas/lesson/slide'
 import { ApiError } from '../lib/errors'
 import { newId, nowIso } from '../lib/tms'
@@ -23,6 +15,7 @@ import { runBatch } from './batch'
 import { reachSql } from './answer'
 import { existingIds } from './ids'
 import { publishedCounts } from './tms'
+import type { TaskTarget } from './tms-task'
 
 /** The published lessons' base table (the entity reads its view). */
 export const lessonTable = { ...lessonEntity, table: 'lesson_lesson' }
@@ -151,7 +144,9 @@ export async function studentLessons(db: D1Database, realm: string, nick: string
   const from = `FROM lesson_lesson_view t WHERE t.realm = ?1 AND t.status = 'published' AND EXISTS (${REACH})`
   const [page, count] = await db.batch([
     db
-      .prepare(`SELECT t.id, t.title, t.description, t.language, t.publish_at, t.expire_at, t.slide_count ${from} ORDER BY t.publish_at DESC, t.id LIMIT ?3 OFFSET ?4`)
+      .prepare(
+        `SELECT t.id, t.title, t.description, t.language, t.publish_at, t.expire_at, t.slide_count ${from} ORDER BY t.publish_at DESC, t.id LIMIT ?3 OFFSET ?4`,
+      )
       .bind(realm, nick, limit, offset),
     db.prepare(`SELECT COUNT(*) AS total ${from}`).bind(realm, nick),
   ])
@@ -160,7 +155,10 @@ export async function studentLessons(db: D1Database, realm: string, nick: string
 
 /** True when the published lesson reaches the student. */
 export async function lessonReaches(db: D1Database, realm: string, lessonId: string, nick: string): Promise<boolean> {
-  const row = await db.prepare(`SELECT 1 FROM (${REACH.replaceAll('t.id', '?3')}) LIMIT 1`).bind(realm, nick, lessonId).first()
+  const row = await db
+    .prepare(`SELECT 1 FROM (${REACH.replaceAll('t.id', '?3')}) LIMIT 1`)
+    .bind(realm, nick, lessonId)
+    .first()
   return row !== null
 }
 
@@ -175,5 +173,18 @@ export async function lessonStudentTasks(db: D1Database, realm: string, nick: st
     )
     .bind(realm, nick, JSON.stringify(modelIds))
     .all<{ id: string; title: string; kind: string; status: string; expire_at: string }>()
+  return results
+}
+
+/** A lesson's targets with room and group names (as a task's). */
+export async function lessonTargets(db: D1Database, realm: string, id: string): Promise<TaskTarget[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT x.room_id, x.nick, x.group_id, r.name AS room_name, g.name AS group_name FROM lesson_lesson_target x
+       LEFT JOIN room r ON r.id = x.room_id LEFT JOIN room_group g ON g.id = x.group_id
+       WHERE x.realm = ? AND x.lesson_id = ? ORDER BY room_name, x.nick, group_name`,
+    )
+    .bind(realm, id)
+    .all<TaskTarget>()
   return results
 }

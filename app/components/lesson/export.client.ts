@@ -113,8 +113,23 @@ export async function deckPptx(deck: SlideDeck, title: string): Promise<Blob> {
     if (s.narration) slide.addNotes(s.narration)
     for (const o of s.objects) {
       if (o.hidden || o.kind === 'persona') continue
-      const box = { x: inches(o.x), y: inches(o.y), w: inches(o.width), h: inches(o.height), rotate: o.rotation || undefined, transparency: Math.round((1 - o.opacity) * 100) || undefined }
-      if (o.kind === 'text') slide.addText(plain(o.html), { ...box, fontSize: Math.round((o.font_size * 72) / DPI), color: hex(o.color), align: o.align, valign: 'top', fontFace: 'Arial' })
+      const box = {
+        x: inches(o.x),
+        y: inches(o.y),
+        w: inches(o.width),
+        h: inches(o.height),
+        rotate: o.rotation || undefined,
+        transparency: Math.round((1 - o.opacity) * 100) || undefined,
+      }
+      if (o.kind === 'text')
+        slide.addText(plain(o.html), {
+          ...box,
+          fontSize: Math.round((o.font_size * 72) / DPI),
+          color: hex(o.color),
+          align: o.align,
+          valign: 'top',
+          fontFace: 'Arial',
+        })
       else if (o.kind === 'shape') {
         const shape = o.shape === 'ellipse' ? pptx.ShapeType.ellipse : o.shape === 'rect' ? pptx.ShapeType.rect : pptx.ShapeType.line
         slide.addShape(shape, {

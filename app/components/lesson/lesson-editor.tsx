@@ -34,7 +34,19 @@ export interface PublishedDates {
 
 const content = (x: Record<string, unknown>) => Object.fromEntries(LESSON_CONTENT_FIELDS.map((f) => [f, x[f]])) as LessonContent
 
-function CheckList({ legend, items, chosen, onChange, empty }: { legend: string; items: { id: string; label: string }[]; chosen: string[]; onChange: (ids: string[]) => void; empty: string }) {
+function CheckList({
+  legend,
+  items,
+  chosen,
+  onChange,
+  empty,
+}: {
+  legend: string
+  items: { id: string; label: string }[]
+  chosen: string[]
+  onChange: (ids: string[]) => void
+  empty: string
+}) {
   return (
     <fieldset className="option-list">
       <legend>{legend}</legend>
@@ -89,7 +101,8 @@ export function LessonEditor({
   const live = useMemo(() => liveErrors(LessonInput, deferred), [deferred])
   const server = fetcher.data?.errors ?? []
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'lesson.editor.save_failed' })
+    if (fetcher.state === 'idle' && fetcher.data?.errors?.length)
+      toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'lesson.editor.save_failed' })
   }, [fetcher.state, fetcher.data, toast, t])
 
   const set = (patch: Partial<LessonContent>) => {
@@ -108,7 +121,13 @@ export function LessonEditor({
       toast.push({ kind: 'error', message: 'tms.editor.fix_errors' })
       return
     }
-    const at = when && dates ? { publish_at: zonedToIso(when.publish_at, dates.timeZone) ?? undefined, expire_at: when.expire_at ? zonedToIso(when.expire_at, dates.timeZone) : null } : {}
+    const at =
+      when && dates
+        ? {
+            publish_at: zonedToIso(when.publish_at, dates.timeZone) ?? undefined,
+            expire_at: when.expire_at ? zonedToIso(when.expire_at, dates.timeZone) : null,
+          }
+        : {}
     fetcher.submit({ intent: 'save', lesson: JSON.stringify({ ...draft, ...at }) }, { method: 'post' })
   }
   const choosePersona = (next: string) => {
@@ -138,7 +157,12 @@ export function LessonEditor({
           onChange={(duration) => set({ class_plan: { ...draft.class_plan, duration } })}
           error={err('class_plan.duration')}
         />
-        <RichTextEditor label={t('lesson.kind.class_plan')} value={draft.class_plan.html} onChange={(html) => set({ class_plan: { ...draft.class_plan, html } })} error={err('class_plan.html')} />
+        <RichTextEditor
+          label={t('lesson.kind.class_plan')}
+          value={draft.class_plan.html}
+          onChange={(html) => set({ class_plan: { ...draft.class_plan, html } })}
+          error={err('class_plan.html')}
+        />
       </>
     ),
     handout: <RichTextEditor label={t('lesson.kind.handout')} value={draft.handout ?? ''} onChange={(handout) => set({ handout })} error={err('handout')} />,
@@ -244,12 +268,25 @@ export function LessonEditor({
             onChange={(v) => set({ language: v as LessonContent['language'] })}
           />
         </div>
-        <TextField label={t('resources.lesson.fields.description')} value={draft.description} multiline onChange={(description) => set({ description })} error={err('description')} />
+        <TextField
+          label={t('resources.lesson.fields.description')}
+          value={draft.description}
+          multiline
+          onChange={(description) => set({ description })}
+          error={err('description')}
+        />
         <TextField
           label={t('resources.lesson.fields.tags')}
           value={(draft.tags ?? []).join(', ')}
           hint={t('tms.editor.tags_hint')}
-          onChange={(v) => set({ tags: v.split(',').map((s) => s.trim()).filter(Boolean) })}
+          onChange={(v) =>
+            set({
+              tags: v
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            })
+          }
           error={err('tags')}
         />
         {refs.categories.length ? (

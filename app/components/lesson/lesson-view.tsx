@@ -13,7 +13,11 @@ type Printable = 'handout' | 'class_plan'
  * question pairs, with the exports — the handout and the class plan printed as A4 pages (the print stylesheet keeps
  * only the chosen section), each slide as a 3508 × 2480 PNG, the deck as PPTX.
  */
-export function LessonView({ lesson }: { lesson: Pick<LessonInput, 'title' | 'language' | 'summary' | 'class_plan' | 'handout' | 'slides' | 'question_pairs'> }) {
+export function LessonView({
+  lesson,
+}: {
+  lesson: Pick<LessonInput, 'title' | 'language' | 'summary' | 'class_plan' | 'handout' | 'slides' | 'question_pairs'>
+}) {
   const { t } = useTranslation()
   const toast = useToast()
   const slides = useRef<(SVGSVGElement | null)[]>([])

@@ -19,7 +19,7 @@ export function MobileLessonList({ items, total, query, timeZone }: { items: Stu
   return (
     <section aria-labelledby="mlesson-title">
       <h2 id="mlesson-title" className="mtms-count">
-        {t('mobile.lesson.title')} · {t('mobile.tms.count', { count: total })}
+        {t('mobile.lesson.title')} · {t('mobile.lesson.count', { count: total })}
       </h2>
       {items.length === 0 ? (
         <p className="card hint" role="status">

@@ -77,7 +77,8 @@ export function LessonPublishForm({ modelId, options, timeZone }: { modelId: str
         <legend>{t('resources.tms_task.fields.publication_type')}</legend>
         {PUBLICATION_TYPES.map((p) => (
           <label key={p} className="switch">
-            <input type="radio" name="publication_type" checked={state.publication_type === p} onChange={() => set({ publication_type: p })} /> {t(`tms.publication.${p}`)}
+            <input type="radio" name="publication_type" checked={state.publication_type === p} onChange={() => set({ publication_type: p })} />{' '}
+            {t(`tms.publication.${p}`)}
           </label>
         ))}
       </fieldset>
@@ -86,13 +87,23 @@ export function LessonPublishForm({ modelId, options, timeZone }: { modelId: str
         {state.publication_type === 'group'
           ? options.groups.map((g) => (
               <label key={g.id} className="switch">
-                <input type="checkbox" checked={state.groups.includes(g.id)} onChange={(e) => set({ groups: toggle(state.groups, g.id, e.currentTarget.checked) })} /> {g.name}
+                <input
+                  type="checkbox"
+                  checked={state.groups.includes(g.id)}
+                  onChange={(e) => set({ groups: toggle(state.groups, g.id, e.currentTarget.checked) })}
+                />{' '}
+                {g.name}
               </label>
             ))
           : options.rooms.map((r) =>
               state.publication_type === 'all' ? (
                 <label key={r.id} className="switch">
-                  <input type="checkbox" checked={state.rooms.includes(r.id)} onChange={(e) => set({ rooms: toggle(state.rooms, r.id, e.currentTarget.checked) })} /> {r.name}
+                  <input
+                    type="checkbox"
+                    checked={state.rooms.includes(r.id)}
+                    onChange={(e) => set({ rooms: toggle(state.rooms, r.id, e.currentTarget.checked) })}
+                  />{' '}
+                  {r.name}
                 </label>
               ) : (
                 <fieldset key={r.id} className="option-list">
@@ -103,7 +114,14 @@ export function LessonPublishForm({ modelId, options, timeZone }: { modelId: str
                         type="checkbox"
                         checked={state.members.some((x) => x.room === r.id && x.nick === m.nick)}
                         onChange={(e) =>
-                          set({ members: toggle(state.members, { room: r.id, nick: m.nick }, e.currentTarget.checked, (a, b) => a.room === b.room && a.nick === b.nick) })
+                          set({
+                            members: toggle(
+                              state.members,
+                              { room: r.id, nick: m.nick },
+                              e.currentTarget.checked,
+                              (a, b) => a.room === b.room && a.nick === b.nick,
+                            ),
+                          })
                         }
                       />{' '}
                       {m.name || m.nick}

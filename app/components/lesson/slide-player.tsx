@@ -5,7 +5,7 @@ import type { Slide } from '#shared/schemas/lesson/slide'
 import { SlideView } from './slide-view'
 
 /**
- * The student's slides (issue 18): one slide at a time, scaled to the screen, stepped with buttons or the arrow keys,
+ * The student's slides (issue 18): one slide at a time, scaled to the screen, stepped with its buttons,
  * its narration shown and spoken by the browser (`speechSynthesis`, in the lesson's language) with play and pause.
  * Without speech synthesis the narration is still read on the screen.
  */
@@ -46,15 +46,7 @@ export function SlidePlayer({ slides, language }: { slides: Slide[]; language: s
   }
   if (!slide) return <p className="card hint">{t('mobile.lesson.no_slides')}</p>
   return (
-    <section
-      className="lesson-player"
-      aria-roledescription={t('mobile.lesson.carousel')}
-      aria-label={t('lesson.kind.slide')}
-      onKeyDown={(e) => {
-        if (e.key === 'ArrowRight') go(index + 1)
-        if (e.key === 'ArrowLeft') go(index - 1)
-      }}
-    >
+    <section className="lesson-player" aria-roledescription={t('mobile.lesson.carousel')} aria-label={t('lesson.kind.slide')}>
       <SlideView slide={slide} label={t('lesson.slides.slide_n', { n: String(index + 1) })} />
       <div className="lesson-player-controls">
         <button type="button" className="btn" onClick={() => go(index - 1)} disabled={index === 0}>

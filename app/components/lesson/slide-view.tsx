@@ -33,12 +33,7 @@ export const SlideView = forwardRef<SVGSVGElement, { slide: Slide; label: string
   const policy = useRichTextPolicy()
   const html = useMemo(
     () =>
-      new Map(
-        slide.objects.map((o) => [
-          o.id,
-          o.kind === 'text' ? renderRichText(o.html, policy) : o.kind === 'formula' ? renderFormula(o.latex, true) : '',
-        ]),
-      ),
+      new Map(slide.objects.map((o) => [o.id, o.kind === 'text' ? renderRichText(o.html, policy) : o.kind === 'formula' ? renderFormula(o.latex, true) : ''])),
     [slide, policy],
   )
   return (
@@ -59,8 +54,18 @@ export const SlideView = forwardRef<SVGSVGElement, { slide: Slide; label: string
       {slide.objects.map((o) => {
         if (o.hidden || o.kind === 'persona') return null
         const common = { key: o.id, opacity: o.opacity, transform: transform(o) }
-        if (o.kind === 'shape') return <g {...common}><SlideShapeView o={o} /></g>
-        if (o.kind === 'image') return <image {...common} href={o.src} x={o.x} y={o.y} width={o.width} height={o.height} preserveAspectRatio="xMidYMid meet"><title>{o.alt}</title></image>
+        if (o.kind === 'shape')
+          return (
+            <g {...common}>
+              <SlideShapeView o={o} />
+            </g>
+          )
+        if (o.kind === 'image')
+          return (
+            <image {...common} href={o.src} x={o.x} y={o.y} width={o.width} height={o.height} preserveAspectRatio="xMidYMid meet">
+              <title>{o.alt}</title>
+            </image>
+          )
         const style = o.kind === 'text' ? { fontSize: `${o.font_size}px`, color: o.color, textAlign: o.align } : { fontSize: '120px', color: o.color }
         return (
           <foreignObject {...common} x={o.x} y={o.y} width={o.width} height={o.height}>

@@ -1,7 +1,16 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
-import { OVERLAY_MODES, PAGE_HEIGHT, PAGE_WIDTH, slideHasContent, type Slide, type SlideDeck, type SlideObject, type SlideObjectKind } from '#shared/schemas/lesson/slide'
+import {
+  OVERLAY_MODES,
+  PAGE_HEIGHT,
+  PAGE_WIDTH,
+  slideHasContent,
+  type Slide,
+  type SlideDeck,
+  type SlideObject,
+  type SlideObjectKind,
+} from '#shared/schemas/lesson/slide'
 import { SlideView } from './slide-view'
 
 const newId = () => Math.random().toString(36).slice(2, 12)
@@ -82,11 +91,22 @@ function ObjectForm({ o, set }: { o: SlideObject; set: (patch: Partial<SlideObje
             <Num label={f('font_size')} value={o.font_size} min={8} max={600} onChange={(font_size) => set({ font_size } as Partial<SlideObject>)} />
             <div className="field">
               <label htmlFor={`${id}-color`}>{f('color')}</label>
-              <input id={`${id}-color`} className="input" type="color" value={o.color} onChange={(e) => set({ color: e.currentTarget.value } as Partial<SlideObject>)} />
+              <input
+                id={`${id}-color`}
+                className="input"
+                type="color"
+                value={o.color}
+                onChange={(e) => set({ color: e.currentTarget.value } as Partial<SlideObject>)}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-align`}>{f('align')}</label>
-              <select id={`${id}-align`} className="input" value={o.align} onChange={(e) => set({ align: e.currentTarget.value as 'left' } as Partial<SlideObject>)}>
+              <select
+                id={`${id}-align`}
+                className="input"
+                value={o.align}
+                onChange={(e) => set({ align: e.currentTarget.value as 'left' } as Partial<SlideObject>)}
+              >
                 {(['left', 'center', 'right'] as const).map((a) => (
                   <option key={a} value={a}>
                     {t(`lesson.slides.align.${a}`)}
@@ -100,7 +120,13 @@ function ObjectForm({ o, set }: { o: SlideObject; set: (patch: Partial<SlideObje
       {o.kind === 'formula' ? (
         <div className="field">
           <label htmlFor={`${id}-latex`}>{f('latex')}</label>
-          <input id={`${id}-latex`} className="input" value={o.latex} onChange={(e) => set({ latex: e.currentTarget.value } as Partial<SlideObject>)} spellCheck={false} />
+          <input
+            id={`${id}-latex`}
+            className="input"
+            value={o.latex}
+            onChange={(e) => set({ latex: e.currentTarget.value } as Partial<SlideObject>)}
+            spellCheck={false}
+          />
         </div>
       ) : null}
       {o.kind === 'image' ? (
@@ -119,7 +145,12 @@ function ObjectForm({ o, set }: { o: SlideObject; set: (patch: Partial<SlideObje
         <div className="field-row">
           <div className="field">
             <label htmlFor={`${id}-shape`}>{f('shape')}</label>
-            <select id={`${id}-shape`} className="input" value={o.shape} onChange={(e) => set({ shape: e.currentTarget.value as 'rect' } as Partial<SlideObject>)}>
+            <select
+              id={`${id}-shape`}
+              className="input"
+              value={o.shape}
+              onChange={(e) => set({ shape: e.currentTarget.value as 'rect' } as Partial<SlideObject>)}
+            >
               {(['rect', 'ellipse', 'line', 'arrow'] as const).map((s) => (
                 <option key={s} value={s}>
                   {t(`lesson.slides.shape.${s}`)}
@@ -129,11 +160,23 @@ function ObjectForm({ o, set }: { o: SlideObject; set: (patch: Partial<SlideObje
           </div>
           <div className="field">
             <label htmlFor={`${id}-fill`}>{f('fill')}</label>
-            <input id={`${id}-fill`} className="input" type="color" value={o.fill || '#ffffff'} onChange={(e) => set({ fill: e.currentTarget.value } as Partial<SlideObject>)} />
+            <input
+              id={`${id}-fill`}
+              className="input"
+              type="color"
+              value={o.fill || '#ffffff'}
+              onChange={(e) => set({ fill: e.currentTarget.value } as Partial<SlideObject>)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-stroke`}>{f('stroke')}</label>
-            <input id={`${id}-stroke`} className="input" type="color" value={o.stroke || '#000000'} onChange={(e) => set({ stroke: e.currentTarget.value } as Partial<SlideObject>)} />
+            <input
+              id={`${id}-stroke`}
+              className="input"
+              type="color"
+              value={o.stroke || '#000000'}
+              onChange={(e) => set({ stroke: e.currentTarget.value } as Partial<SlideObject>)}
+            />
           </div>
         </div>
       ) : null}
@@ -191,7 +234,12 @@ export function SlidesPanel({ value, onChange }: { value: SlideDeck; onChange: (
               </span>
             </button>
             <div className="slide-thumb-actions">
-              <button type="button" className="btn btn-icon" disabled={i === 0} onClick={() => (onChange(move(value, i, i - 1)), setCurrent(i - 1), say('lesson.slides.moved', i))}>
+              <button
+                type="button"
+                className="btn btn-icon"
+                disabled={i === 0}
+                onClick={() => (onChange(move(value, i, i - 1)), setCurrent(i - 1), say('lesson.slides.moved', i))}
+              >
                 <Icon name="arrowUp" label={t('lesson.slides.up', { n: String(i + 1) })} />
               </button>
               <button
@@ -230,11 +278,22 @@ export function SlidesPanel({ value, onChange }: { value: SlideDeck; onChange: (
               <div className="field-row">
                 <div className="field">
                   <label htmlFor={`${id}-bg`}>{t('lesson.slides.field.background')}</label>
-                  <input id={`${id}-bg`} className="input" type="color" value={slide.background} onChange={(e) => setSlide({ background: e.currentTarget.value })} />
+                  <input
+                    id={`${id}-bg`}
+                    className="input"
+                    type="color"
+                    value={slide.background}
+                    onChange={(e) => setSlide({ background: e.currentTarget.value })}
+                  />
                 </div>
                 <div className="field">
                   <label htmlFor={`${id}-overlay`}>{t('lesson.slides.field.overlay')}</label>
-                  <select id={`${id}-overlay`} className="input" value={slide.overlay} onChange={(e) => setSlide({ overlay: e.currentTarget.value as Slide['overlay'] })}>
+                  <select
+                    id={`${id}-overlay`}
+                    className="input"
+                    value={slide.overlay}
+                    onChange={(e) => setSlide({ overlay: e.currentTarget.value as Slide['overlay'] })}
+                  >
                     {OVERLAY_MODES.map((m) => (
                       <option key={m} value={m}>
                         {t(`lesson.overlay.${m}`)}
@@ -245,7 +304,13 @@ export function SlidesPanel({ value, onChange }: { value: SlideDeck; onChange: (
               </div>
               <div className="field">
                 <label htmlFor={`${id}-narration`}>{t('lesson.slides.field.narration')}</label>
-                <textarea id={`${id}-narration`} className="input" rows={4} value={slide.narration} onChange={(e) => setSlide({ narration: e.currentTarget.value })} />
+                <textarea
+                  id={`${id}-narration`}
+                  className="input"
+                  rows={4}
+                  value={slide.narration}
+                  onChange={(e) => setSlide({ narration: e.currentTarget.value })}
+                />
               </div>
             </div>
           </div>
@@ -260,7 +325,12 @@ export function SlidesPanel({ value, onChange }: { value: SlideDeck; onChange: (
                   <button type="button" className="btn btn-icon" disabled={j === 0} onClick={() => setObjects(move(slide.objects, j, j - 1))}>
                     <Icon name="arrowUp" label={t('lesson.slides.object_back', { n: String(j + 1) })} />
                   </button>
-                  <button type="button" className="btn btn-icon" disabled={j === slide.objects.length - 1} onClick={() => setObjects(move(slide.objects, j, j + 1))}>
+                  <button
+                    type="button"
+                    className="btn btn-icon"
+                    disabled={j === slide.objects.length - 1}
+                    onClick={() => setObjects(move(slide.objects, j, j + 1))}
+                  >
                     <Icon name="arrowDown" label={t('lesson.slides.object_front', { n: String(j + 1) })} />
                   </button>
                   <button type="button" className="btn btn-icon" onClick={() => setObjects(slide.objects.filter((_, k) => k !== j))}>

@@ -2,9 +2,9 @@ import { Hono } from 'hono'
 import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
 import { LESSON_CONTENT_FIELDS, LessonPublishInput, LessonUpdate, lessonDateProblems, lessonEntity, type Lesson } from '#shared/schemas/lesson/lesson'
-import { getLesson, lessonAuditView, lessonTable, preparedLesson } from '../../db/lesson'
+import { getLesson, lessonAuditView, lessonTable, lessonTargets, preparedLesson } from '../../db/lesson'
 import { groupChoices, memberChoices, roomChoices } from '../../db/rooms'
-import { publicationTargets, roomFilter, targetStatements, taskTargets } from '../../db/tms-task'
+import { publicationTargets, roomFilter, targetStatements } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
@@ -22,19 +22,6 @@ async function requireLesson(c: Ctx, auth: Auth, id: string): Promise<Lesson> {
 }
 
 const content = (l: Record<string, unknown>) => Object.fromEntries(LESSON_CONTENT_FIELDS.map((f) => [f, l[f]]))
-
-/** A lesson's targets (the task publication's query over the lesson's target table). */
-async function lessonTargets(db: D1Database, realm: string, id: string) {
-  const { results } = await db
-    .prepare(
-      `SELECT x.room_id, x.nick, x.group_id, r.name AS room_name, g.name AS group_name FROM lesson_lesson_target x
-       LEFT JOIN room r ON r.id = x.room_id LEFT JOIN room_group g ON g.id = x.group_id
-       WHERE x.realm = ? AND x.lesson_id = ? ORDER BY room_name, x.nick, group_name`,
-    )
-    .bind(realm, id)
-    .all<Awaited<ReturnType<typeof taskTargets>>[number]>()
-  return results
-}
 
 /** Lessons reaching a room (the room filter of the list), as tasks do. */
 const lessonRoomFilter = (room: string | undefined) => {
@@ -126,7 +113,12 @@ export const lessonLesson = new Hono<AppEnv>()
       const dates = { publish_at: publish_at ?? existing.publish_at, expire_at: expire_at === undefined ? existing.expire_at : expire_at }
       refuse(lessonDateProblems(dates).map((p) => ruleError(p.field, p.message, dates.expire_at)))
       refusePersonaChange(existing, input)
-      const values = { ...(await preparedLesson(db, auth.realm, input, await richTextPolicy(c, auth.realm))), ...dates, updated_at: nowIso(), updated_by: auth.nick }
+      const values = {
+        ...(await preparedLesson(db, auth.realm, input, await richTextPolicy(c, auth.realm))),
+        ...dates,
+        updated_at: nowIso(),
+        updated_by: auth.nick,
+      }
       await runBatch(db, [
         updateStatement(db, lessonTable, realmScope(lessonTable, auth), existing.id, values),
         auditStatement(db, {

@@ -41,7 +41,11 @@ export const lessonModel = new Hono<AppEnv>()
         parse(ListQuery, q),
         andScopes(filterScope(lessonModelEntity, q), jsonListHas('tags', q.tag), jsonListHas('categories', q.category)),
       )
-      const counts = await lessonCounts(c.env.DB, auth.realm, page.items.map((m) => m.id))
+      const counts = await lessonCounts(
+        c.env.DB,
+        auth.realm,
+        page.items.map((m) => m.id),
+      )
       return c.json({ ...page, items: page.items.map((m) => ({ ...m, published_count: counts.get(m.id) ?? 0 })) })
     }),
   )

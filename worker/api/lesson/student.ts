@@ -8,8 +8,20 @@ import { guarded } from '../../lib/guard'
 import { type AppEnv, parse, pathParam } from '../context'
 
 const Paging = v.object({
-  limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(100, 'validation.max_value')), '25'),
-  offset: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(100_000, 'validation.max_value')), '0'),
+  limit: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(100, 'validation.max_value')),
+    '25',
+  ),
+  offset: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.integer('validation.integer'),
+      v.minValue(0, 'validation.min_value'),
+      v.maxValue(100_000, 'validation.max_value'),
+    ),
+    '0',
+  ),
 })
 
 /**
@@ -35,6 +47,12 @@ export const lessonStudent = new Hono<AppEnv>()
       if (!lesson || lesson.status !== 'published' || !(await lessonReaches(db, auth.realm, id, auth.nick)))
         throw apiError(404, 'lesson_not_found', `Lesson ${id} was not found.`, 'id', id)
       const body = Object.fromEntries(LESSON_CONTENT_FIELDS.map((f) => [f, lesson[f]])) as Pick<typeof lesson, (typeof LESSON_CONTENT_FIELDS)[number]>
-      return c.json({ id: lesson.id, ...body, publish_at: lesson.publish_at, expire_at: lesson.expire_at, task_list: await lessonStudentTasks(db, auth.realm, auth.nick, lesson.tasks) })
+      return c.json({
+        id: lesson.id,
+        ...body,
+        publish_at: lesson.publish_at,
+        expire_at: lesson.expire_at,
+        task_list: await lessonStudentTasks(db, auth.realm, auth.nick, lesson.tasks),
+      })
     }),
   )

@@ -12,7 +12,7 @@ import { setFlash } from '~/server/flash.server'
 export async function lessonRefs(api: RealmApi, user: SessionUser) {
   const p = user.permissions
   const all = { query: { limit: 1000 } }
-  const list = <T,>(allowed: boolean | undefined, path: string) =>
+  const list = <T>(allowed: boolean | undefined, path: string) =>
     allowed ? apiData(api.entity<T>(path).index.$get(all)).then((r) => r.items) : Promise.resolve([] as T[])
   const [categories, taskModels, assets, personas] = await Promise.all([
     list<Category>(p.tms_category_list, 'tms/category'),
@@ -71,7 +71,8 @@ const ID = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))
 export async function lessonDeleteAction(request: Request, context: AppLoadContext, kind: 'model' | 'lesson') {
   const { api } = await requireRoute(request, context, kind === 'model' ? 'lesson.model.list' : 'lesson.lesson.list')
   const id = v.safeParse(ID, (await request.formData()).get('id'))
-  if (!id.success) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
+  if (!id.success)
+    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
   return apiResult(async () => {
     if (kind === 'model') await api.lesson.model[':id'].$delete({ param: { id: id.output } })
     else await api.lesson.lesson[':id'].$delete({ param: { id: id.output } })

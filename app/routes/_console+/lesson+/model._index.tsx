@@ -14,7 +14,11 @@ export const handle = { title: 'pages.lesson.model.list' }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { page, query, user } = await loadList(request, context, lessonModelList)
   const p = user.permissions
-  return { page, query, can: { create: p.lesson_model_create, edit: p.lesson_model_edit, get: p.lesson_model_get, remove: p.lesson_model_delete, publish: p.lesson_lesson_create } }
+  return {
+    page,
+    query,
+    can: { create: p.lesson_model_create, edit: p.lesson_model_edit, get: p.lesson_model_get, remove: p.lesson_model_delete, publish: p.lesson_lesson_create },
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => lessonDeleteAction(request, context, 'model')
