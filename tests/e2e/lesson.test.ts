@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import type { Download } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { hydrated, open, openPage, signedInPage, url } from './browser'
@@ -52,7 +54,10 @@ describe('lessons', () => {
     await phone.waitForSelector('.mtms-list')
     await hydrated(phone)
     await phone.getByRole('heading', { name: title }).waitFor()
-    await phone.locator('li', { has: phone.getByRole('heading', { name: title }) }).getByRole('link', { name: pt['mobile.lesson.open'] }).click()
+    await phone
+      .locator('li', { has: phone.getByRole('heading', { name: title }) })
+      .getByRole('link', { name: pt['mobile.lesson.open'] })
+      .click()
     await phone.waitForURL((u) => u.pathname.endsWith('/apply'))
     await hydrated(phone)
     expect(await phone.locator('.lesson-apply').textContent()).toContain('Uma fração representa partes de um todo.')
@@ -68,10 +73,30 @@ describe('lessons', () => {
     await expect.poll(() => count.textContent()).toBe(pt['mobile.lesson.slide_of'].replace('{{n}}', '2').replace('{{total}}', '2'))
     expect(await phone.locator('.lesson-player .slide-view').textContent()).toContain('Numerador e denominador')
     expect(await phone.getByRole('button', { name: pt['mobile.lesson.next'] }).isDisabled()).toBe(true)
+    if (process.env.LESSON_SHOTS) await phone.screenshot({ path: `${process.env.LESSON_SHOTS}/phone.png`, fullPage: true })
+
+    // Exports from the preview: each slide as a 3508 × 2480 PNG, and the deck as a PPTX (a zip with two slides).
+    await open(page, url('demo.localhost', `/lesson/model/preview/${modelId}`))
+    await hydrated(page)
+    const downloads: Download[] = []
+    page.on('download', (d) => downloads.push(d))
+    await page.getByRole('button', { name: pt['lesson.export.png'] }).click()
+    await expect.poll(() => downloads.length).toBe(2)
+    expect(downloads.map((d) => d.suggestedFilename())).toEqual([`Frações-${tag}-1.png`, `Frações-${tag}-2.png`])
+    const png = await readFile((await downloads[0].path())!)
+    expect([...png.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG')
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([3508, 2480])
+    await page.getByRole('button', { name: pt['lesson.export.pptx'] }).click()
+    await expect.poll(() => downloads.length).toBe(3)
+    const pptx = downloads[2]
+    expect(pptx.suggestedFilename()).toBe(`Frações-${tag}.pptx`)
+    const zip = await readFile((await pptx.path())!)
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK')
+    expect(zip.includes(Buffer.from('ppt/slides/slide2.xml'))).toBe(true)
+    expect(zip.includes(Buffer.from('ppt/slides/slide3.xml'))).toBe(false)
     if (process.env.LESSON_SHOTS) {
-      await phone.screenshot({ path: `${process.env.LESSON_SHOTS}/phone.png`, fullPage: true })
-      await page.goto(url('demo.localhost', `/lesson/model/preview/${modelId}`))
       await page.screenshot({ path: `${process.env.LESSON_SHOTS}/preview.png`, fullPage: true })
+      await writeFile(`${process.env.LESSON_SHOTS}/slide1.png`, png)
     }
   })
 })

@@ -25,7 +25,7 @@ export function newObject(kind: SlideObjectKind): SlideObject {
   const base = { id: newId(), name: kind, x: 300, y: 300, width: 2900, height: 500, rotation: 0, opacity: 1, hidden: false, locked: false }
   switch (kind) {
     case 'text':
-      return { ...base, kind, html: '', font_size: 96, color: '#111111', align: 'left' }
+      return { ...base, kind, html: '', font_size: 160, color: '#111111', align: 'left' }
     case 'image':
       return { ...base, kind, src: '', alt: '', width: 1200, height: 900 }
     case 'shape':
