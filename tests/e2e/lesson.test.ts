@@ -37,6 +37,7 @@ describe('lessons', () => {
     const modelId = new URL(page.url()).pathname.split('/').pop()!
     await page.getByRole('tab', { name: pt['lesson.kind.slide'] }).click()
     await expect.poll(() => page.locator('.slide-thumb').count()).toBe(2)
+    if (process.env.LESSON_SHOTS) await page.screenshot({ path: `${process.env.LESSON_SHOTS}/editor.png`, fullPage: true })
 
     await page.getByRole('link', { name: pt['tms.model.publish'] }).click()
     await page.waitForURL((u) => u.pathname === '/lesson/lesson/edit/new' && u.searchParams.get('model') === modelId)
