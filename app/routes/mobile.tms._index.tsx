@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
+import { MobileLessonList } from '~/components/lesson/mobile-lessons'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
@@ -25,7 +26,7 @@ export const links: LinksFunction = () => [
 ]
 export const handle = { title: 'mobile.tms.title' }
 
-/** The content tabs of seed 001 §2 (tasks, expired, lessons, delivered); lessons are not built yet. */
+/** The content tabs of seed 001 §2 (tasks, expired, lessons, delivered); lessons are the student's lessons (issue 18). */
 const TABS = ['tasks', 'expired', 'lessons', 'delivered'] as const
 /** The menu filters in the seed's order. */
 const MENU = ['class', 'all', 'group', 'tasks', 'delivered', 'expired', 'pending'] as const satisfies readonly (typeof STUDENT_FILTERS)[number][]
@@ -56,7 +57,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (session.state === 'expired')
     return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } })
   const { api, me } = session
-  if (q.tab === 'lessons') return data({ ...base, state: 'lessons' as const, me }, { headers: noStore })
+  if (q.tab === 'lessons') {
+    const lessons = await apiData(api.lesson.student.$get({ query: { limit: '100' } }))
+    return data({ ...base, state: 'lessons' as const, me, lessons }, { headers: noStore })
+  }
   // The tasks tab lists under the menu's filter; the expired and delivered tabs are those filters.
   const filter = q.tab === 'tasks' ? q.filter : q.tab
   const page = await apiData(api.tms['answer-student'].$get({ query: { filter, limit: String(PAGE), offset: String(q.offset) } }))
@@ -114,13 +118,7 @@ export default function MobileTmsRoute() {
             delivered={d.state === 'list' ? d.page.items.filter((x) => x.answer_status && DELIVERED.has(x.answer_status)).map((x) => x.id) : []}
           >
             <Tabs />
-            {d.state === 'lessons' ? (
-              <p className="card hint" role="status">
-                {t('mobile.tms.lessons_unavailable')}
-              </p>
-            ) : (
-              <TaskList />
-            )}
+            {d.state === 'lessons' ? <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} /> : <TaskList />}
           </OfflineTabs>
         </>
       ) : null}

@@ -84,13 +84,13 @@ describe('mobile-web tasks', () => {
     await page.waitForURL((u) => u.searchParams.get('filter') === 'class')
     await expect.poll(() => page.locator('.mtms-task').count()).toBe(2)
 
-    // Tabs: expired is empty, lessons say plainly they are not available, tasks again.
+    // Tabs: expired is empty, lessons (none published to this student), tasks again.
     await page.getByRole('link', { name: pt['mobile.tms.tab.expired'] }).click()
     await page.waitForURL((u) => u.searchParams.get('tab') === 'expired')
     await expect.poll(() => page.getByText(pt['mobile.tms.empty']).count()).toBe(1)
     expect(await page.getByRole('link', { name: pt['mobile.tms.tab.expired'] }).getAttribute('aria-current')).toBe('page')
     await page.getByRole('link', { name: pt['mobile.tms.tab.lessons'] }).click()
-    await expect.poll(() => page.getByText(pt['mobile.tms.lessons_unavailable']).count()).toBe(1)
+    await expect.poll(() => page.getByText(pt['mobile.lesson.empty']).count()).toBe(1)
     await page.getByRole('link', { name: pt['mobile.tms.tab.tasks'] }).click()
     await page.waitForURL((u) => u.searchParams.get('tab') === 'tasks')
 

@@ -1,3 +1,6 @@
+import { lessonLesson } from './lesson/lesson'
+import { lessonModel } from './lesson/model'
+import { lessonStudent } from './lesson/student'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
 import { settings as aiSettings } from './ai/settings'
@@ -118,6 +121,9 @@ export function createApi() {
     .route('/tms/model', model)
     .route('/tms/task', task)
     .route('/tms/question_bank', bank)
+    .route('/lesson/model', lessonModel)
+    .route('/lesson/lesson', lessonLesson)
+    .route('/lesson/student', lessonStudent)
     .route('/', entityRoutes())
     // After the entities: `/channel/category` is the channel categories' declared API.
     .route('/channel/live', channelLive)

@@ -1,12 +1,16 @@
 /** SQL of the answer API (issue 17): students' tasks, start receipts, answers, corrections and their history. */
 import { DELIVERED_STATES, EDITABLE_STATES, type AnswerState } from '../lib/answer-state'
 
-/** Rooms through which a task reaches a student: a room target, a member target naming them, a group holding a room of theirs. */
-const REACH = `SELECT x.room_id AS room_id FROM tms_task_target x
-    WHERE x.realm = ?1 AND x.task_id = t.id AND x.room_id IN (SELECT rm.room_id FROM room_member rm WHERE rm.realm = ?1 AND rm.nick = ?2)
+/**
+ * Rooms through which a publication (`t.id`) reaches a student (?2): a room target, a member target naming them, a
+ * group holding a room of theirs. `targets` is the target table and `key` its publication column (tasks, lessons).
+ */
+export const reachSql = (targets: string, key: string) => `SELECT x.room_id AS room_id FROM ${targets} x
+    WHERE x.realm = ?1 AND x.${key} = t.id AND x.room_id IN (SELECT rm.room_id FROM room_member rm WHERE rm.realm = ?1 AND rm.nick = ?2)
       AND (x.nick IS NULL OR x.nick = ?2)
-  UNION SELECT j.value FROM tms_task_target x JOIN room_group g ON g.id = x.group_id, json_each(g.rooms) j
-    WHERE x.realm = ?1 AND x.task_id = t.id AND j.value IN (SELECT rm.room_id FROM room_member rm WHERE rm.realm = ?1 AND rm.nick = ?2)`
+  UNION SELECT j.value FROM ${targets} x JOIN room_group g ON g.id = x.group_id, json_each(g.rooms) j
+    WHERE x.realm = ?1 AND x.${key} = t.id AND j.value IN (SELECT rm.room_id FROM room_member rm WHERE rm.realm = ?1 AND rm.nick = ?2)`
+const REACH = reachSql('tms_task_target', 'task_id')
 
 const inList = (xs: readonly string[]) => xs.map((s) => `'${s}'`).join(', ')
 

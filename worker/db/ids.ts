@@ -1,7 +1,7 @@
 /** Rows of `table` in the realm with these ids, as a set. */
 export async function existingIds(
   db: D1Database,
-  table: 'tms_category' | 'tms_genre' | 'tms_assessed_skill' | 'room' | 'room_group',
+  table: 'tms_category' | 'tms_genre' | 'tms_assessed_skill' | 'room' | 'room_group' | 'tms_model' | 'asset' | 'persona',
   realm: string,
   ids: string[],
 ): Promise<Set<string>> {

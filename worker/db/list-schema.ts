@@ -11,6 +11,7 @@ import { assetEntity } from '#shared/schemas/asset'
 import { categoryEntity as roomCategoryEntity } from '#shared/schemas/category'
 import type { EntityDescriptor, FieldDef } from '#shared/schemas/entity'
 import { extraFieldEntity } from '#shared/schemas/extra-field'
+import { lessonEntity, lessonModelEntity } from '#shared/schemas/lesson/lesson'
 import { accountEntity, contentEntity, movementEntity, packageEntity, statementEntity } from '#shared/schemas/ledger-entity'
 import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
@@ -54,6 +55,8 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   quizEntity,
   pollEntity,
   sessionEntity,
+  lessonModelEntity,
+  lessonEntity,
   ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 

@@ -98,12 +98,22 @@ export function insertTaskStatements(
   const cols = Object.keys(row)
   return [
     db.prepare(`INSERT INTO tms_task (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row)),
-    ...targets.map((t) =>
-      db
-        .prepare('INSERT INTO tms_task_target (task_id, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)')
-        .bind(row.id, realm, t.room_id, t.nick, t.group_id),
-    ),
+    ...targetStatements(db, 'tms_task_target', 'task_id', realm, row.id, targets),
   ]
+}
+
+/** The target rows of a publication (a task's or a lesson's: the target table and its publication column). */
+export function targetStatements(
+  db: D1Database,
+  table: 'tms_task_target' | 'lesson_lesson_target',
+  key: 'task_id' | 'lesson_id',
+  realm: string,
+  id: string,
+  targets: TargetRow[],
+): D1PreparedStatement[] {
+  return targets.map((t) =>
+    db.prepare(`INSERT INTO ${table} (${key}, realm, room_id, nick, group_id) VALUES (?, ?, ?, ?, ?)`).bind(id, realm, t.room_id, t.nick, t.group_id),
+  )
 }
 
 /** Changed columns of a task (values already in their stored form). */

@@ -142,10 +142,15 @@ export async function versionPublished(db: D1Database, realm: string, modelId: s
 }
 
 /** How many tasks were published from each of these models (all versions); models without tasks are absent. */
-export async function publishedCounts(db: D1Database, realm: string, modelIds: string[]): Promise<Map<string, number>> {
+export async function publishedCounts(
+  db: D1Database,
+  realm: string,
+  modelIds: string[],
+  table: 'tms_task' | 'lesson_lesson' = 'tms_task',
+): Promise<Map<string, number>> {
   if (!modelIds.length) return new Map()
   const { results } = await db
-    .prepare(`SELECT model_id, COUNT(*) AS n FROM tms_task WHERE realm = ? AND model_id IN (${modelIds.map(() => '?').join(', ')}) GROUP BY model_id`)
+    .prepare(`SELECT model_id, COUNT(*) AS n FROM ${table} WHERE realm = ? AND model_id IN (${modelIds.map(() => '?').join(', ')}) GROUP BY model_id`)
     .bind(realm, ...modelIds)
     .all<{ model_id: string; n: number }>()
   return new Map(results.map((r) => [r.model_id, r.n]))

@@ -16,7 +16,6 @@ export default {
   'mobile.tms.filter.delivered': 'Delivered',
   'mobile.tms.filter.expired': 'Expired',
   'mobile.tms.filter.pending': 'Pending',
-  'mobile.tms.lessons_unavailable': 'Lessons are not available in this web version yet. Use the app to follow them.',
   'mobile.tms.empty': 'No tasks here.',
   'mobile.tms.count': '{{count}} task(s)',
   'mobile.tms.deadline': 'Deadline: {{date}}',

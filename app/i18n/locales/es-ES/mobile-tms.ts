@@ -16,7 +16,6 @@ export default {
   'mobile.tms.filter.delivered': 'Entregadas',
   'mobile.tms.filter.expired': 'Vencidas',
   'mobile.tms.filter.pending': 'Pendientes',
-  'mobile.tms.lessons_unavailable': 'Las clases aún no están disponibles en esta versión web. Use la aplicación para seguirlas.',
   'mobile.tms.empty': 'No hay tareas aquí.',
   'mobile.tms.count': '{{count}} tarea(s)',
   'mobile.tms.deadline': 'Plazo: {{date}}',

@@ -16,7 +16,6 @@ export default {
   'mobile.tms.filter.delivered': 'Entregues',
   'mobile.tms.filter.expired': 'Expiradas',
   'mobile.tms.filter.pending': 'Pendentes',
-  'mobile.tms.lessons_unavailable': 'As aulas ainda não estão disponíveis nesta versão web. Use o aplicativo para assisti-las.',
   'mobile.tms.empty': 'Nenhuma tarefa aqui.',
   'mobile.tms.count': '{{count}} tarefa(s)',
   'mobile.tms.deadline': 'Prazo: {{date}}',

@@ -14,6 +14,16 @@ const unique =
   (xs: T[]) =>
     new Set(xs.map(key)).size === xs.length
 
+/** The targets of the chosen publication type must not be empty (tasks and lessons, issue 18). */
+export const publicationTargetCheck = <T extends { publication_type: PublicationType; rooms: string[]; members: unknown[]; groups: string[] }>() =>
+  v.rawCheck<T>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const p = dataset.value
+    const field = { all: 'rooms', members: 'members', group: 'groups' }[p.publication_type]
+    const targets = { all: p.rooms, members: p.members, group: p.groups }[p.publication_type]
+    if (!targets.length) addIssue({ message: 'validation.tms.target_required', path: fieldPath(p, field) })
+  })
+
 /** Publication of a model as a task (seed 001 §3 "Publication", §5 "Task and model"): what the publish form sends. */
 export const PublishInput = v.pipe(
   v.object({
@@ -66,13 +76,7 @@ export const PublishInput = v.pipe(
     /** Values of the realm's extra fields of tasks, by key (required ones are checked by the API). */
     extra: v.optional(ExtraValues, {}),
   }),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return
-    const p = dataset.value
-    const field = { all: 'rooms', members: 'members', group: 'groups' }[p.publication_type]
-    const targets = { all: p.rooms, members: p.members, group: p.groups }[p.publication_type]
-    if (!targets.length) addIssue({ message: 'validation.tms.target_required', path: fieldPath(p, field) })
-  }),
+  publicationTargetCheck(),
 )
 export type PublishInput = v.InferOutput<typeof PublishInput>
 

@@ -1,0 +1,158 @@
+import { useFetcher } from '@remix-run/react'
+import { useEffect, useId, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/ui/icon'
+import { useToast } from '~/components/ui/toast'
+import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
+import { liveErrors } from '~/lib/form-fields'
+import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { isoToZoned, zonedToIso } from '~/lib/zoned-time'
+import type { ErrorItem } from '#shared/schemas/error'
+import { LessonPublishInput } from '#shared/schemas/lesson/lesson'
+import { PUBLICATION_TYPES, type PublicationType } from '#shared/schemas/tms/constants'
+
+export interface LessonPublishOptions {
+  rooms: { id: string; name: string; members: { nick: string; name: string }[] }[]
+  groups: { id: string; name: string; rooms: string[] }[]
+}
+
+/**
+ * Publication of a lesson model (issue 18, like a task's): to rooms, room members or room groups, from a date (now
+ * by default) and until an optional end, in the realm's time zone. Runs the API's schema live.
+ */
+export function LessonPublishForm({ modelId, options, timeZone }: { modelId: string; options: LessonPublishOptions; timeZone: string }) {
+  const { t } = useTranslation()
+  const toast = useToast()
+  const id = useId()
+  const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'lesson-publish' })
+  const [state, setState] = useState(() => ({
+    publication_type: 'all' as PublicationType,
+    rooms: [] as string[],
+    members: [] as { room: string; nick: string }[],
+    groups: [] as string[],
+    publish_at: isoToZoned(new Date().toISOString(), timeZone),
+    expire_at: '',
+  }))
+  const [dirty, setDirty] = useState(false)
+  const [tried, setTried] = useState(false)
+  const saving = fetcher.state !== 'idle'
+  const guard = useUnsavedChanges(dirty && !saving)
+  const set = (patch: Partial<typeof state>) => {
+    setDirty(true)
+    setState((s) => ({ ...s, ...patch }))
+  }
+  const body = useMemo(
+    () => ({
+      ...state,
+      model_id: modelId,
+      publish_at: zonedToIso(state.publish_at, timeZone) ?? undefined,
+      expire_at: state.expire_at ? zonedToIso(state.expire_at, timeZone) : null,
+    }),
+    [state, modelId, timeZone],
+  )
+  const live = useMemo(() => liveErrors(LessonPublishInput, body), [body])
+  const server = fetcher.data?.errors ?? []
+  useEffect(() => {
+    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'lesson.publish.failed' })
+  }, [fetcher.state, fetcher.data, toast, t])
+  const err = (field: string) => {
+    if (tried && live[field]) return ruleText(t, live[field])
+    const item = server.find((e) => e.field === field)
+    return item ? errorText(t, item) : null
+  }
+  const toggle = <T,>(xs: T[], x: T, on: boolean, same: (a: T, b: T) => boolean = (a, b) => a === b) => (on ? [...xs, x] : xs.filter((y) => !same(x, y)))
+  const targetField = { all: 'rooms', members: 'members', group: 'groups' }[state.publication_type]
+
+  return (
+    <form
+      className="card publish-form"
+      onSubmit={(e) => {
+        e.preventDefault()
+        setTried(true)
+        if (Object.keys(live).length) return
+        fetcher.submit({ publication: JSON.stringify(body) }, { method: 'post' })
+      }}
+    >
+      <fieldset className="option-list inline">
+        <legend>{t('resources.tms_task.fields.publication_type')}</legend>
+        {PUBLICATION_TYPES.map((p) => (
+          <label key={p} className="switch">
+            <input type="radio" name="publication_type" checked={state.publication_type === p} onChange={() => set({ publication_type: p })} />{' '}
+            {t(`tms.publication.${p}`)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="option-list">
+        <legend>{t(`lesson.publish.targets_${state.publication_type}`)}</legend>
+        {state.publication_type === 'group'
+          ? options.groups.map((g) => (
+              <label key={g.id} className="switch">
+                <input
+                  type="checkbox"
+                  checked={state.groups.includes(g.id)}
+                  onChange={(e) => set({ groups: toggle(state.groups, g.id, e.currentTarget.checked) })}
+                />{' '}
+                {g.name}
+              </label>
+            ))
+          : options.rooms.map((r) =>
+              state.publication_type === 'all' ? (
+                <label key={r.id} className="switch">
+                  <input
+                    type="checkbox"
+                    checked={state.rooms.includes(r.id)}
+                    onChange={(e) => set({ rooms: toggle(state.rooms, r.id, e.currentTarget.checked) })}
+                  />{' '}
+                  {r.name}
+                </label>
+              ) : (
+                <fieldset key={r.id} className="option-list">
+                  <legend>{r.name}</legend>
+                  {r.members.map((m) => (
+                    <label key={m.nick} className="switch">
+                      <input
+                        type="checkbox"
+                        checked={state.members.some((x) => x.room === r.id && x.nick === m.nick)}
+                        onChange={(e) =>
+                          set({
+                            members: toggle(
+                              state.members,
+                              { room: r.id, nick: m.nick },
+                              e.currentTarget.checked,
+                              (a, b) => a.room === b.room && a.nick === b.nick,
+                            ),
+                          })
+                        }
+                      />{' '}
+                      {m.name || m.nick}
+                    </label>
+                  ))}
+                </fieldset>
+              ),
+            )}
+        {(state.publication_type === 'group' ? options.groups : options.rooms).length === 0 ? <p className="hint">{t('lesson.publish.no_targets')}</p> : null}
+        {err(targetField) ? (
+          <p className="error" role="alert">
+            {err(targetField)}
+          </p>
+        ) : null}
+      </fieldset>
+      <div className="field-row">
+        {(['publish_at', 'expire_at'] as const).map((k) => (
+          <div key={k} className="field">
+            <label htmlFor={`${id}-${k}`}>{t(`resources.tms_task.fields.${k}`)}</label>
+            <input id={`${id}-${k}`} className="input" type="datetime-local" value={state[k]} onChange={(e) => set({ [k]: e.currentTarget.value })} />
+            {err(k) ? <p className="error">{err(k)}</p> : null}
+          </div>
+        ))}
+      </div>
+      <p className="hint">{t('lesson.editor.expire_hint')}</p>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="send" />} {t('lesson.publish.submit')}
+        </button>
+      </div>
+      {guard}
+    </form>
+  )
+}

@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '~/components/ui/icon'
+import type { Slide } from '#shared/schemas/lesson/slide'
+import { SlideView } from './slide-view'
+
+/**
+ * The student's slides (issue 18): one slide at a time, scaled to the screen, stepped with its buttons,
+ * its narration shown and spoken by the browser (`speechSynthesis`, in the lesson's language) with play and pause.
+ * Without speech synthesis the narration is still read on the screen.
+ */
+export function SlidePlayer({ slides, language }: { slides: Slide[]; language: string }) {
+  const { t } = useTranslation()
+  const [index, setIndex] = useState(0)
+  const [speaking, setSpeaking] = useState<'idle' | 'playing' | 'paused'>('idle')
+  const [canSpeak, setCanSpeak] = useState(false)
+  const slide = slides[index]
+  useEffect(() => setCanSpeak(typeof window !== 'undefined' && 'speechSynthesis' in window), [])
+  // A new slide stops the previous narration.
+  useEffect(() => {
+    if (canSpeak) window.speechSynthesis.cancel()
+    setSpeaking('idle')
+  }, [index, canSpeak])
+  useEffect(() => () => (typeof window !== 'undefined' && 'speechSynthesis' in window ? window.speechSynthesis.cancel() : undefined), [])
+
+  const go = (to: number) => setIndex(Math.max(0, Math.min(slides.length - 1, to)))
+  const speak = () => {
+    const synth = window.speechSynthesis
+    if (speaking === 'playing') {
+      synth.pause()
+      setSpeaking('paused')
+      return
+    }
+    if (speaking === 'paused') {
+      synth.resume()
+      setSpeaking('playing')
+      return
+    }
+    const u = new SpeechSynthesisUtterance(slide.narration)
+    u.lang = language
+    u.onend = () => setSpeaking('idle')
+    u.onerror = () => setSpeaking('idle')
+    synth.cancel()
+    synth.speak(u)
+    setSpeaking('playing')
+  }
+  if (!slide) return <p className="card hint">{t('mobile.lesson.no_slides')}</p>
+  return (
+    <section className="lesson-player" aria-roledescription={t('mobile.lesson.carousel')} aria-label={t('lesson.kind.slide')}>
+      <SlideView slide={slide} label={t('lesson.slides.slide_n', { n: String(index + 1) })} />
+      <div className="lesson-player-controls">
+        <button type="button" className="btn" onClick={() => go(index - 1)} disabled={index === 0}>
+          <Icon name="chevronLeft" /> {t('mobile.lesson.previous')}
+        </button>
+        <span aria-live="polite" className="lesson-player-count">
+          {t('mobile.lesson.slide_of', { n: String(index + 1), total: String(slides.length) })}
+        </span>
+        <button type="button" className="btn btn-primary" onClick={() => go(index + 1)} disabled={index === slides.length - 1}>
+          {t('mobile.lesson.next')} <Icon name="chevronRight" />
+        </button>
+      </div>
+      {slide.narration ? (
+        <div className="card">
+          {canSpeak ? (
+            <button type="button" className="btn" onClick={speak} aria-pressed={speaking === 'playing'}>
+              <Icon name={speaking === 'playing' ? 'pause' : 'play'} /> {t(speaking === 'playing' ? 'mobile.lesson.pause' : 'mobile.lesson.play')}
+            </button>
+          ) : null}
+          <p className="lesson-narration">{slide.narration}</p>
+        </div>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,60 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { LessonList } from '~/components/lesson/lesson-list'
+import { RouteError } from '~/components/shell/route-error'
+import { Icon } from '~/components/ui/icon'
+import { withFilterOptions } from '~/lib/list-format'
+import lessonList from '~/lists/lesson-lesson'
+import type { Lesson } from '#shared/schemas/lesson/lesson'
+import { apiData } from '~/server/api.server'
+import { requireRoute } from '~/server/auth.server'
+import { loadList } from '~/server/list.server'
+import { lessonDeleteAction } from './__lesson.server'
+
+export const handle = { title: 'pages.lesson.lesson.list' }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { page, query, user } = await loadList(request, context, lessonList)
+  const { api } = await requireRoute(request, context, 'lesson.lesson.list')
+  const p = user.permissions
+  const rooms = p.room_room_list ? (await apiData(api.entity<{ id: string; name: string }>('room/room').index.$get({ query: { limit: 1000 } }))).items : []
+  return {
+    page,
+    query,
+    rooms: rooms.map((r) => ({ label: r.name, value: r.id })),
+    can: { edit: p.lesson_lesson_edit, get: p.lesson_lesson_get, remove: p.lesson_lesson_delete },
+  }
+}
+
+export const action = ({ request, context }: ActionFunctionArgs) => lessonDeleteAction(request, context, 'lesson')
+
+export default function LessonListRoute() {
+  const { page, query, rooms, can } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return (
+    <LessonList<Lesson>
+      spec={withFilterOptions(lessonList, { room: rooms })}
+      page={page}
+      query={query}
+      title={t('pages.lesson.lesson.list')}
+      canDelete={Boolean(can.remove)}
+      actions={(l) => (
+        <>
+          {can.edit ? (
+            <Link className="btn btn-icon" to={`/lesson/lesson/edit/${l.id}`}>
+              <Icon name="edit" label={t('tms.list.edit', { name: l.title })} />
+            </Link>
+          ) : null}
+          {can.get ? (
+            <Link className="btn btn-icon" to={`/lesson/lesson/preview/${l.id}`}>
+              <Icon name="eye" label={t('tms.model.preview_of', { name: l.title })} />
+            </Link>
+          ) : null}
+        </>
+      )}
+    />
+  )
+}
+
+export const ErrorBoundary = RouteError
