@@ -25,18 +25,26 @@ describe('lessons', () => {
     await summary.click()
     await summary.pressSequentially('Uma fração representa partes de um todo.')
     await page.getByRole('tab', { name: pt['lesson.kind.slide'] }).click()
-    await page.getByRole('button', { name: pt['lesson.slides.add'] }).click()
-    await page.getByLabel(pt['lesson.slides.field.text']).fill('O que é uma fração?')
-    await page.getByLabel(pt['lesson.slides.field.narration']).fill('Vamos aprender frações.')
-    await page.getByRole('button', { name: pt['lesson.slides.add'] }).click()
-    await page.getByLabel(pt['lesson.slides.field.text']).fill('Numerador e denominador')
+    // The slide editor (konva island): a slide with a text box and its narration, a second one, and an empty third.
+    const toolbar = page.getByRole('toolbar', { name: pt['slides.toolbar'] })
+    await toolbar.waitFor()
+    const slideWith = async (text: string, narration?: string) => {
+      await page.getByRole('button', { name: pt['slides.add_slide'] }).click()
+      await page.getByRole('button', { name: pt['slides.add.text'] }).click()
+      const box = page.getByRole('textbox', { name: pt['slides.field.text'], exact: true })
+      await box.click()
+      await page.keyboard.type(text)
+      if (narration) await page.getByLabel(pt['slides.field.narration'], { exact: true }).fill(narration)
+    }
+    await slideWith('O que é uma fração?', 'Vamos aprender frações.')
+    await slideWith('Numerador e denominador')
     // An empty third slide is dropped on save (seed 001 §5).
-    await page.getByRole('button', { name: pt['lesson.slides.add'] }).click()
+    await page.getByRole('button', { name: pt['slides.add_slide'] }).click()
     await page.getByRole('button', { name: pt['tms.editor.save'] }).click()
     await page.waitForURL((u) => /\/lesson\/model\/edit\/[A-Za-z0-9_-]+$/.test(u.pathname) && !u.pathname.endsWith('/new'))
     const modelId = new URL(page.url()).pathname.split('/').pop()!
     await page.getByRole('tab', { name: pt['lesson.kind.slide'] }).click()
-    await expect.poll(() => page.locator('.slide-thumb').count()).toBe(2)
+    await expect.poll(() => page.locator('.slide-list .slide-thumb').count()).toBe(2)
     if (process.env.LESSON_SHOTS) await page.screenshot({ path: `${process.env.LESSON_SHOTS}/editor.png`, fullPage: true })
 
     await page.getByRole('link', { name: pt['tms.model.publish'] }).click()

@@ -150,6 +150,8 @@ export interface JobRow {
   request_hash: string
   sources: string
   result: string
+  /** The lesson model the result was opened as (migration 0062). */
+  lesson_id: string | null
   created_by: string
   created_at: string
   updated_at: string
@@ -176,6 +178,12 @@ export function jobByKey(db: D1Database, realm: string, key: string): Promise<Jo
   return db.prepare('SELECT * FROM genesis_job WHERE realm = ? AND idempotency_key = ?').bind(realm, key).first<JobRow>()
 }
 
+/** Records the lesson model a job was opened as, unless one was recorded already (answers whether this one was). */
+export async function setJobLesson(db: D1Database, realm: string, id: string, lessonId: string): Promise<boolean> {
+  const r = await db.prepare('UPDATE genesis_job SET lesson_id = ? WHERE realm = ? AND id = ? AND lesson_id IS NULL').bind(lessonId, realm, id).run()
+  return r.meta.changes > 0
+}
+
 /** A job of the realm started by `nick` (another user's job is as absent). */
 export function jobOf(db: D1Database, realm: string, nick: string, id: string): Promise<JobRow | null> {
   return db.prepare('SELECT * FROM genesis_job WHERE realm = ? AND id = ? AND created_by = ?').bind(realm, id, nick).first<JobRow>()
@@ -191,7 +199,7 @@ export async function jobContents(db: D1Database, realm: string, jobId: string):
 
 export function insertJobStatements(
   db: D1Database,
-  job: Omit<JobRow, 'status' | 'result' | 'updated_at'>,
+  job: Omit<JobRow, 'status' | 'result' | 'updated_at' | 'lesson_id'>,
   contents: Omit<JobContentRow, 'job_id' | 'status' | 'operation' | 'error' | 'refunded' | 'engine' | 'output' | 'started_at' | 'finished_at'>[],
 ) {
   return [

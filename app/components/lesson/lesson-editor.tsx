@@ -15,7 +15,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { LESSON_LANGUAGES, LESSON_CONTENT_KINDS, CLASS_PLAN_MINUTES, wordCount, type LessonContentKind } from '#shared/schemas/lesson/content'
 import { LessonInput, LESSON_CONTENT_FIELDS, type LessonDraft } from '#shared/schemas/lesson/lesson'
 import type { SlideDeck } from '#shared/schemas/lesson/slide'
-import { SlidesPanel } from './slides-panel'
+import { SlideEditor } from '~/components/slide-editor/slide-editor'
 
 export type LessonContent = Required<Pick<LessonDraft, (typeof LESSON_CONTENT_FIELDS)[number]>> & { class_plan: { html: string; duration: number } }
 
@@ -26,6 +26,8 @@ export interface LessonRefs {
   personas: { id: string; name: string }[]
 }
 
+/** One empty deck for a lesson without slides, so the slide editor is not handed a new document on every render. */
+const NO_SLIDES: SlideDeck = []
 /** Lesson fields outside the content panels, with their dates when the lesson is a published one. */
 export interface PublishedDates {
   publish_at: string
@@ -144,7 +146,7 @@ export function LessonEditor({
     setTab(LESSON_CONTENT_KINDS[to])
     tabs.current[to]?.focus()
   }
-  const slides = (draft.slides ?? []) as SlideDeck
+  const slides = (draft.slides ?? NO_SLIDES) as SlideDeck
   const panelTitle = (k: LessonContentKind) => t(`lesson.kind.${k}`)
 
   const panels: Record<LessonContentKind, ReactNode> = {
@@ -173,7 +175,7 @@ export function LessonEditor({
             {err('slides')}
           </p>
         ) : null}
-        <SlidesPanel value={slides} onChange={(deck) => set({ slides: deck })} />
+        <SlideEditor value={slides} onChange={(deck) => set({ slides: deck })} label={draft.title || t('lesson.kind.slide')} />
       </>
     ),
     narrative: slides.length ? (

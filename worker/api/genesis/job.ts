@@ -36,8 +36,14 @@ import {
   jobOf,
   jobView,
   pickable,
+  setJobLesson,
   type JobRow,
 } from '../../db/genesis'
+import { createLessonModel, getLessonModel } from '../../db/lesson'
+import { insertModel, preparedModel } from '../tms/model-store'
+import { ModelInput } from '#shared/schemas/tms/model'
+import { CLASS_PLAN_MINUTES } from '#shared/schemas/lesson/content'
+import { richTextPolicy } from '../../lib/tms'
 import { contentPrices } from '../../db/ledger-catalog'
 import { balanceOf, userWallet } from '../../db/ledger'
 import { checkWordFilter } from '../../db/word-filter'
@@ -344,6 +350,47 @@ export const genesis = new Hono<AppEnv>()
       if (job.status !== 'running') throw apiError(409, 'job_ended', 'genesis.error.job_ended', 'status', job.status)
       await runBatch(c.env.DB, cancelJobStatements(c.env.DB, auth.realm, id, nowIso()))
       return answerJob(c, auth, id)
+    }),
+  )
+  /**
+   * POST /genesis/job/{id}/lesson: opens an ended job's result as a lesson model (the lesson editor's), through the
+   * lessons' own create and rules; the generated questions become a task model linked as the lesson's task when the
+   * user may create task models. Once opened, the same lesson is answered again (`lesson_id`, migration 0062).
+   */
+  .post(
+    '/job/:id/lesson',
+    guarded({ all: ['genesis_lesson_model_generate', 'lesson_model_create'] }, async (c, auth) => {
+      const db = c.env.DB
+      const id = pathParam(c, 'id')
+      const job = await jobOf(db, auth.realm, auth.nick, id)
+      if (!job) throw apiError(404, 'not_found', 'genesis.error.job_not_found', 'id', id)
+      if (job.lesson_id && (await getLessonModel(db, auth.realm, job.lesson_id))) return c.json({ lesson_id: job.lesson_id }, 200)
+      const result = JSON.parse(job.result || 'null') as Partial<GeneratedLesson> | null
+      if (job.status === 'running' || !result) throw apiError(409, 'job_not_ended', 'genesis.error.job_not_ended', 'status', job.status)
+      let tasks: string[] = []
+      if (result.questions?.length && auth.permissions.has('tms_model_create')) {
+        const input = v.safeParse(ModelInput, { title: job.title, kind: 'activity', questions: result.questions })
+        if (input.success) tasks = [(await insertModel(c, auth, await preparedModel(c, auth, input.output), 'create')).id]
+      }
+      const plan = result.class_plan
+      const lesson = await createLessonModel(
+        { db, realm: auth.realm, nick: auth.nick, policy: await richTextPolicy(c, auth.realm), requestId: c.get('requestId') },
+        {
+          title: job.title,
+          description: result.description ?? '',
+          language: job.language,
+          summary: result.summary ?? '',
+          handout: result.handout ?? '',
+          class_plan: plan
+            ? { html: plan.html, duration: Math.min(CLASS_PLAN_MINUTES.max, Math.max(CLASS_PLAN_MINUTES.min, Math.round(plan.minutes))) }
+            : undefined,
+          slides: result.slides ?? [],
+          question_pairs: result.question_pairs ?? [],
+          tasks,
+        },
+      )
+      await setJobLesson(db, auth.realm, id, lesson.id)
+      return c.json({ lesson_id: lesson.id }, 201)
     }),
   )
   /** POST /genesis/model: a task model's questions generated from sources (one paid operation), answered as an editor draft. */

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/cloudflare'
+import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { LessonJobCreate, ModelGenerate } from '#shared/schemas/lesson/genesis'
 import { issuesToErrors } from '#shared/schemas/error'
@@ -18,6 +18,7 @@ const Intent = v.variant('intent', [
   v.object({ intent: v.literal('start'), body: v.unknown() }),
   v.object({ intent: v.literal('run'), job: v.string() }),
   v.object({ intent: v.literal('cancel'), job: v.string() }),
+  v.object({ intent: v.literal('lesson'), job: v.string() }),
   v.object({ intent: v.literal('model'), body: v.unknown() }),
 ])
 
@@ -38,6 +39,10 @@ export async function generationAction(request: Request, context: AppLoadContext
       const body = v.safeParse(ModelGenerate, i.body)
       if (!body.success) return failed(issuesToErrors(body.issues))
       return { ok: true as const, model: await apiData(api.genesis.model.$post({ json: body.output })) }
+    }
+    if (i.intent === 'lesson') {
+      const opened = await apiData(api.genesis.job[':id'].lesson.$post({ param: { id: i.job } }))
+      return redirect(`/lesson/model/edit/${opened.lesson_id}`)
     }
     if (i.intent === 'run') return { ok: true as const, job: await apiData(api.genesis.job[':id'].run.$post({ param: { id: i.job } })) }
     return { ok: true as const, job: await apiData(api.genesis.job[':id'].cancel.$post({ param: { id: i.job } })) }

@@ -172,12 +172,19 @@ export default function LessonGenerateRoute() {
         onConfirm={start}
         onCancel={() => setConfirming(false)}
       />
-      {job && <JobProgress job={job} onCancel={() => fetcher.submit({ intent: 'cancel', job: job.id }, { method: 'post', encType: 'application/json' })} />}
+      {job && (
+        <JobProgress
+          job={job}
+          busy={busy}
+          onCancel={() => fetcher.submit({ intent: 'cancel', job: job.id }, { method: 'post', encType: 'application/json' })}
+          onOpen={() => fetcher.submit({ intent: 'lesson', job: job.id }, { method: 'post', encType: 'application/json' })}
+        />
+      )}
     </>
   )
 }
 
-function JobProgress({ job, onCancel }: { job: GenesisJob; onCancel: () => void }) {
+function JobProgress({ job, busy, onCancel, onOpen }: { job: GenesisJob; busy: boolean; onCancel: () => void; onOpen: () => void }) {
   const { t } = useTranslation()
   const done = job.contents.filter((c) => c.status !== 'pending' && c.status !== 'running').length
   return (
@@ -199,6 +206,13 @@ function JobProgress({ job, onCancel }: { job: GenesisJob; onCancel: () => void 
           {t('genesis.cancel_job')}
         </button>
       )}
+      {job.status !== 'running' && job.result ? (
+        <p>
+          <button type="button" className="btn primary" onClick={onOpen} disabled={busy} aria-busy={busy}>
+            {busy ? t('genesis.opening_lesson') : t('genesis.open_lesson')}
+          </button>
+        </p>
+      ) : null}
       {job.result && <LessonResult lesson={job.result} />}
     </section>
   )
