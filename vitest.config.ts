@@ -5,6 +5,14 @@ import { defineConfig } from 'vitest/config'
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const alias = { '~': here('./app'), 'remix-server-build': here('./build/server/index.js') }
 
+/** The essay checker's dictionaries as text modules, as wrangler.toml's `[[rules]]` loads them in the Worker. */
+const hunspellText = {
+  name: 'hunspell-text',
+  transform(code: string, id: string) {
+    return /\.(aff|dic)$/.test(id) ? { code: `export default ${JSON.stringify(code)}`, map: null } : null
+  },
+}
+
 /**
  * Three suites: `workers` runs the API and the console's loaders inside workerd against a migrated D1;
  * `components` renders React components in a DOM; `e2e` drives Debian's Chromium against the server
@@ -16,6 +24,7 @@ export default defineConfig({
       {
         resolve: { alias },
         plugins: [
+          hunspellText,
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {

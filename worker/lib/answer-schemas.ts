@@ -54,6 +54,12 @@ export const DeliverInput = v.object({
   ),
 })
 
+/** The essay's "Online Check": the essay question and the text to check (what the student has typed, not yet saved). */
+export const CheckInput = v.object({
+  question_id: Id,
+  text: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(20_000, 'validation.max_length')),
+})
+
 export const OpinionInput = v.object({
   opinion: v.picklist(['agree', 'disagree'], 'validation.picklist'),
   comment: v.optional(v.pipe(v.string('validation.required'), v.trim(), v.maxLength(2000, 'validation.max_length')), ''),

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
-import { essayIssues } from '~/lib/essay-check'
+import { essayIssues } from '#shared/essay-check'
 import { RichText } from './rich-text'
 
 /**

@@ -18,7 +18,9 @@ import {
   tokenRoom,
   type AnswerRecord,
 } from '../../db/answer'
+import { aiSettingsRow, ESSAY_CHECK_LIMIT } from '../../db/ai'
 import { runBatch } from '../../db/batch'
+import { releaseCheck, reserveCheck } from '../../db/essay-check'
 import type { Auth } from '../../db/sessions'
 import { liveFilesByIds, uploadedFile } from '../../db/files'
 import { getRealmRow, realmConfig } from '../../db/realms'
@@ -38,9 +40,10 @@ import {
   thousandths,
   verifyReceipt,
 } from '../../lib/answer'
-import { DeliverInput, DraftInput, OpenInput, OpinionInput, StudentListQuery, type AnswerValue } from '../../lib/answer-schemas'
+import { CheckInput, DeliverInput, DraftInput, OpenInput, OpinionInput, StudentListQuery, type AnswerValue } from '../../lib/answer-schemas'
 import { DELIVERED_STATES, EDITABLE_STATES, transition, type AnswerState } from '../../lib/answer-state'
 import { ApiError, apiError } from '../../lib/errors'
+import { CheckerFailed, languageToolCheck, localCheck, tooManyErrors, type CheckMark } from '../../lib/essay-checker'
 import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, origin, parse, pathParam } from '../context'
@@ -70,7 +73,7 @@ async function studentTask(c: Ctx, auth: Auth): Promise<{ task: Task; rooms: str
   return { task, rooms, content }
 }
 
-const refused = (status: 403 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
+const refused = (status: 403 | 409 | 422 | 400 | 429 | 502, cause: string, field = 'task_id', value: unknown = null) =>
   apiError(status, cause, `answer.error.${cause}`, field, value)
 
 /** Whether the student may see the correction: finalized, and the task's display-answer date reached. */
@@ -408,6 +411,42 @@ export const answerStudent = new Hono<AppEnv>()
       }
       if (!changed) throw await writeRefusal(c, auth, body.answer_id)
       return c.json(ownAnswer((await studentAnswer(db, auth.realm, task.id, auth.nick))!, task), 201)
+    }),
+  )
+  /**
+   * POST /tms/answer-student/{taskId}/check: the "Online Check" of an essay's text (seed 001 §2, §8): the realm's
+   * LanguageTool-compatible server when it has one, otherwise the local checker (dictionary spelling and the device's
+   * rules). Refused after the deadline, once the answer is delivered, and past the realm's checks per essay.
+   */
+  .post(
+    '/:taskId/check',
+    guardedJson({}, CheckInput, async (c, auth, body) => {
+      const { task, content } = await studentTask(c, auth)
+      const db = c.env.DB
+      const question = content.questions.find((q) => q.id === body.question_id)
+      if (!question) throw refused(422, 'unknown_question', 'question_id', body.question_id)
+      if (question.type !== 'essay') throw refused(422, 'not_checkable', 'question_id', body.question_id)
+      if (task.status === 'expired' || Date.parse(task.expire_at) <= Date.now()) throw refused(422, 'check_after_deadline', 'task_id', task.expire_at)
+      const [existing, settings] = await Promise.all([studentAnswer(db, auth.realm, task.id, auth.nick), aiSettingsRow(db, auth.realm)])
+      if (existing && !EDITABLE_STATES.includes(existing.status)) throw refused(409, 'already_submitted')
+      const limit = Number(settings.essay_check_limit ?? ESSAY_CHECK_LIMIT)
+      const key = { realm: auth.realm, task: task.id, nick: auth.nick, question: body.question_id }
+      const used = await reserveCheck(db, key, limit, nowIso())
+      if (used === null) throw refused(429, 'check_limit_reached', 'question_id', limit)
+      const language = String((question.options as { language?: string }).language || 'pt-BR')
+      const server = String(settings.languagetool_url ?? '')
+      let marks: CheckMark[]
+      try {
+        marks = server
+          ? await languageToolCheck({ url: server, username: String(settings.languagetool_username ?? ''), apiKey: String(settings.languagetool_api_key ?? '') }, body.text, language)
+          : await localCheck(body.text, language)
+      } catch (err) {
+        await releaseCheck(db, key)
+        if (err instanceof CheckerFailed) throw refused(502, 'check_failed', 'text')
+        throw err
+      }
+      if (tooManyErrors(body.text, marks.length)) throw refused(422, 'too_many_errors', 'text', marks.length)
+      return c.json({ engine: server ? 'languagetool' : 'local', language, marks, checks_used: used, checks_limit: limit })
     }),
   )
   /** GET /tms/answer-student/{taskId}/answer: my answer to the task, with its correction when it may be shown. */
