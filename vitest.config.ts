@@ -5,14 +5,6 @@ import { defineConfig } from 'vitest/config'
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const alias = { '~': here('./app'), 'remix-server-build': here('./build/server/index.js') }
 
-/** The essay checker's dictionaries as text modules, as wrangler.toml's `[[rules]]` loads them in the Worker. */
-const hunspellText = {
-  name: 'hunspell-text',
-  transform(code: string, id: string) {
-    return /\.(aff|dic)$/.test(id) ? { code: `export default ${JSON.stringify(code)}`, map: null } : null
-  },
-}
-
 /**
  * Three suites: `workers` runs the API and the console's loaders inside workerd against a migrated D1;
  * `components` renders React components in a DOM; `e2e` drives Debian's Chromium against the server
@@ -22,9 +14,10 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias },
+        // Symlinks kept as they are: a helper's worktree links node_modules to the main checkout's, and the pool loads
+        // the Text modules of wrangler.toml's `[[rules]]` (the essay checker's dictionaries) only from inside the root.
+        resolve: { alias, preserveSymlinks: true },
         plugins: [
-          hunspellText,
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
