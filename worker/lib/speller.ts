@@ -214,33 +214,56 @@ export function hunspell(affText: string, dicText: string): Speller {
     return false
   }
 
+  /**
+   * Up to five right words near a wrong one: the dictionary's usual confusions (REP) and letters of a kind (MAP:
+   * accents) first, then one edit (swap or deletion, then replacement, then insertion of a TRY letter), each kind
+   * ranked by the length of the start it keeps ("muinto" → "muito" before "minto"); a split into two words only when
+   * nothing else is found.
+   */
   function suggest(input: string): string[] {
     const word = normalise(input)
-    const out: string[] = []
-    const seen = new Set<string>([word])
-    const consider = (candidate: string) => {
-      if (out.length >= 5 || seen.has(candidate)) return
-      seen.add(candidate)
-      if (candidate.includes(' ') ? candidate.split(' ').every((w) => w && correct(w)) : correct(candidate)) out.push(candidate)
-    }
     const lower = word.toLocaleLowerCase()
-    // The dictionary's typical confusions (REP), then letters of a kind (MAP: accents), then one edit.
-    for (const [from, to] of rep) {
-      for (let at = lower.indexOf(from); at >= 0; at = lower.indexOf(from, at + 1)) consider(lower.slice(0, at) + to + lower.slice(at + from.length))
+    const seen = new Set<string>([lower])
+    const likely: string[] = []
+    // Swapped or doubled letters are the commonest slips, then a wrong letter, then a missing one.
+    const [swapsAndExtras, replaced, inserted]: string[][] = [[], [], []]
+    const consider = (candidate: string, into: string[]) => {
+      if (seen.has(candidate) || into.length >= 40) return
+      seen.add(candidate)
+      if (correct(candidate)) into.push(candidate)
     }
-    const chars = [...lower]
-    for (let i = 0; i < chars.length; i++) {
-      for (const group of maps) {
-        if (!group.includes(chars[i])) continue
-        for (const other of group) if (other !== chars[i] && other === other.toLocaleLowerCase()) consider([...chars.slice(0, i), other, ...chars.slice(i + 1)].join(''))
+    for (const [from, to] of rep) {
+      for (let at = lower.indexOf(from); at >= 0; at = lower.indexOf(from, at + 1)) {
+        const candidate = lower.slice(0, at) + to + lower.slice(at + from.length)
+        if (!candidate.includes(' ')) consider(candidate, likely)
       }
     }
+    const chars = [...lower]
+    const edited = (i: number, remove: number, ...add: string[]) => [...chars.slice(0, i), ...add, ...chars.slice(i + remove)].join('')
+    for (let i = 0; i < chars.length; i++)
+      for (const group of maps)
+        if (group.includes(chars[i]))
+          for (const other of group) if (other !== chars[i] && other === other.toLocaleLowerCase()) consider(edited(i, 1, other), likely)
     const alphabet = [...new Set([...(tryChars || 'abcdefghijklmnopqrstuvwxyz')].map((c) => c.toLocaleLowerCase()))]
-    for (let i = 0; i < chars.length - 1; i++) consider([...chars.slice(0, i), chars[i + 1], chars[i], ...chars.slice(i + 2)].join(''))
-    for (let i = 0; i < chars.length; i++) consider([...chars.slice(0, i), ...chars.slice(i + 1)].join(''))
-    for (let i = 0; i < chars.length; i++) for (const c of alphabet) consider([...chars.slice(0, i), c, ...chars.slice(i + 1)].join(''))
-    for (let i = 0; i <= chars.length; i++) for (const c of alphabet) consider([...chars.slice(0, i), c, ...chars.slice(i)].join(''))
-    for (let i = 1; i < chars.length; i++) consider(`${chars.slice(0, i).join('')} ${chars.slice(i).join('')}`)
+    for (let i = 0; i < chars.length - 1; i++) consider(edited(i, 2, chars[i + 1], chars[i]), swapsAndExtras)
+    for (let i = 0; i < chars.length; i++) consider(edited(i, 1), swapsAndExtras)
+    for (let i = 0; i < chars.length; i++) for (const c of alphabet) consider(edited(i, 1, c), replaced)
+    for (let i = 0; i <= chars.length; i++) for (const c of alphabet) consider(edited(i, 0, c), inserted)
+    const kept = (w: string) => {
+      let n = 0
+      while (n < w.length && w[n] === lower[n]) n++
+      return n
+    }
+    const ranked = (list: string[]) => list.sort((a, b) => kept(b) - kept(a))
+    let out = [...likely, ...ranked(swapsAndExtras), ...ranked(replaced), ...ranked(inserted)].slice(0, 5)
+    if (!out.length) {
+      const splits: string[] = []
+      for (let i = 1; i < chars.length; i++) {
+        const [a, b] = [chars.slice(0, i).join(''), chars.slice(i).join('')]
+        if (correct(a) && correct(b)) splits.push(`${a} ${b}`)
+      }
+      out = splits.slice(0, 5)
+    }
     // Keep the word's capital first letter.
     const capital = word[0] !== word[0]?.toLocaleLowerCase()
     return out.map((s) => (capital ? s[0].toLocaleUpperCase() + s.slice(1) : s))

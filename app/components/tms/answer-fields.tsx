@@ -2,6 +2,7 @@ import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'rea
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
 import { essayIssues } from '#shared/essay-check'
+import { OnlineCheck, type CheckMark } from './online-check'
 import { RichText } from './rich-text'
 
 /**
@@ -364,7 +365,16 @@ export function EssayField({
   initial,
   disabled,
   onChange,
-}: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string }) {
+  check,
+}: Common & {
+  supportText: string
+  min: number
+  max: number
+  unit: 'word' | 'line'
+  initial: string
+  /** The Online Check (online-check.tsx): where to post it, and who keeps its marks. */
+  check?: { action: string; onMarks: (marks: CheckMark[]) => void }
+}) {
   const { t } = useTranslation()
   const [text, setText] = useState(initial)
   const count = unit === 'line' ? text.split(/\r?\n/).filter((l) => l.trim()).length : text.split(/\s+/).filter(Boolean).length
@@ -409,6 +419,7 @@ export function EssayField({
           </ul>
         </details>
       ) : null}
+      {check ? <OnlineCheck questionId={id} text={text} action={check.action} disabled={disabled} onMarks={check.onMarks} /> : null}
     </div>
   )
 }

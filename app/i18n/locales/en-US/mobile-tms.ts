@@ -140,10 +140,8 @@ export default {
   'mobile.tms.apply.check_result_one': '1 mark found by the Online Check',
   'mobile.tms.apply.check_clean': 'The Online Check found nothing to correct.',
   'mobile.tms.apply.check_used': 'Checks used: {{used}} of {{limit}}',
-  'mobile.tms.apply.check_empty': 'Write the essay before checking it.',
   'mobile.tms.apply.check_stale': 'The text changed since the check: run it again to update the marks.',
   'mobile.tms.apply.suggestions': 'Suggestions: {{list}}',
   'mobile.tms.apply.check_marks': 'Online Check marks',
-  'mobile.tms.apply.issue.spelling': 'Spelling',
-  'mobile.tms.apply.essay_check_marks': 'essay {{n}}: {{count}} Online Check marks',
+  'mobile.tms.apply.issue.spelling': 'Word not in the dictionary',
 }

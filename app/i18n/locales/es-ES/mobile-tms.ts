@@ -141,10 +141,8 @@ export default {
   'mobile.tms.apply.check_result_one': '1 marca de la revisión en línea',
   'mobile.tms.apply.check_clean': 'La revisión en línea no encontró nada que corregir.',
   'mobile.tms.apply.check_used': 'Revisiones usadas: {{used}} de {{limit}}',
-  'mobile.tms.apply.check_empty': 'Escriba la redacción antes de revisarla.',
   'mobile.tms.apply.check_stale': 'El texto cambió desde la revisión: revíselo de nuevo para actualizar las marcas.',
   'mobile.tms.apply.suggestions': 'Sugerencias: {{list}}',
   'mobile.tms.apply.check_marks': 'Marcas de la revisión en línea',
-  'mobile.tms.apply.issue.spelling': 'Ortografía',
-  'mobile.tms.apply.essay_check_marks': 'redacción {{n}}: {{count}} marcas de la revisión en línea',
+  'mobile.tms.apply.issue.spelling': 'Palabra fuera del diccionario',
 }

@@ -141,10 +141,8 @@ export default {
   'mobile.tms.apply.check_result_one': '1 marca da verificação online',
   'mobile.tms.apply.check_clean': 'A verificação online não encontrou nada a corrigir.',
   'mobile.tms.apply.check_used': 'Verificações usadas: {{used}} de {{limit}}',
-  'mobile.tms.apply.check_empty': 'Escreva a redação antes de verificá-la.',
   'mobile.tms.apply.check_stale': 'O texto mudou desde a verificação: verifique de novo para atualizar as marcas.',
   'mobile.tms.apply.suggestions': 'Sugestões: {{list}}',
   'mobile.tms.apply.check_marks': 'Marcas da verificação online',
-  'mobile.tms.apply.issue.spelling': 'Ortografia',
-  'mobile.tms.apply.essay_check_marks': 'redação {{n}}: {{count}} marcas da verificação online',
+  'mobile.tms.apply.issue.spelling': 'Palavra fora do dicionário',
 }
