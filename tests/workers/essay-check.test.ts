@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createSession } from '../../worker/db/sessions'
 import { hunspell } from '../../worker/lib/speller'
 import { spellerFor } from '../../worker/lib/essay-checker'
+import { skillsScore } from '#shared/schemas/tms/correction'
 import { aiRealm, essayRefs, questionOf, room, taskCategory, user } from './factories'
 import { api, expectEnvelope, userWith } from './helpers'
 import { TEACHER } from './answer-helpers'
@@ -216,5 +217,109 @@ describe('input and scope', () => {
     expect(body.languagetool_api_key).not.toContain('secret-key')
     const row = await env.DB.prepare('SELECT languagetool_api_key, essay_check_limit FROM realm_ai WHERE realm = ?').bind(ctx.realm.code).first()
     expect(row).toEqual({ languagetool_api_key: 'secret-key-123', essay_check_limit: 3 })
+  })
+})
+
+describe("the teacher's skill grades and marks", () => {
+  /** The student delivers the Portuguese essay (and nothing else); the teacher's correction call. */
+  async function delivered() {
+    const ctx = await setup()
+    const open = await api(ctx.realm.host, `tms/answer-student/${ctx.task.id}/open`, { method: 'POST', token: ctx.student.token, json: {} })
+    const { receipt } = (await open.json()) as { receipt: string }
+    const d = await api(ctx.realm.host, `tms/answer-student/${ctx.task.id}/deliver`, {
+      method: 'POST',
+      token: ctx.student.token,
+      json: { answer_id: crypto.randomUUID(), receipt, answers: { [ctx.ids.pt]: { text: 'A escola está muinto diferente. Os alunos aprendem.' } } },
+    })
+    expect(d.status, await d.clone().text()).toBe(201)
+    const answer = ((await d.json()) as { id: string }).id
+    const correct = (json: Record<string, unknown>) => api(ctx.realm.host, `tms/answer/${answer}/correction`, { method: 'PUT', token: ctx.teacher.token, json })
+    const skill = (await env.DB.prepare("SELECT id FROM tms_assessed_skill WHERE realm = ? AND type = 'skill'").bind(ctx.realm.code).first<string>('id'))!
+    return { ...ctx, answer, correct, skill }
+  }
+  const stored = (answer: string) =>
+    env.DB.prepare('SELECT skill_grades, marks, scores, score FROM tms_answer WHERE id = ?')
+      .bind(answer)
+      .first<{ skill_grades: string; marks: string; scores: string; score: number }>()
+
+  it("grades an essay's skills (its score from their weighted mean) and keeps marks, on the answer and in the history; the student sees them", async () => {
+    const ctx = await delivered()
+    const mark = { category: 'orthography', excerpt: 'muinto', explanation: 'Escreve-se “muito”.' }
+    const res = await ctx.correct({
+      action: 'finalize',
+      scores: { [ctx.ids.pt]: 2, [ctx.ids.en]: 0, [ctx.ids.es]: 0 },
+      skill_grades: { [ctx.ids.pt]: { [ctx.skill]: 7.5 } },
+      marks: { [ctx.ids.pt]: [mark] },
+    })
+    expect(res.status, await res.clone().text()).toBe(200)
+    const body = (await res.json()) as {
+      skill_grades: Record<string, Record<string, number>>
+      marks: Record<string, unknown[]>
+      essay_skills: Record<string, { id: string; weight: number }[]>
+      scores: Record<string, number>
+      history: { skill_grades: unknown; marks: unknown }[]
+    }
+    // The essay is worth 10: 7.5 of 10 on its only skill makes 7.5, whatever score was typed.
+    expect(body.scores[ctx.ids.pt]).toBe(7.5)
+    expect(body.skill_grades).toEqual({ [ctx.ids.pt]: { [ctx.skill]: 7.5 } })
+    expect(body.marks).toEqual({ [ctx.ids.pt]: [mark] })
+    expect(body.essay_skills[ctx.ids.pt].map((k) => k.id)).toEqual([ctx.skill])
+    expect(body.history.at(-1)).toMatchObject({ skill_grades: { [ctx.ids.pt]: { [ctx.skill]: 7.5 } }, marks: { [ctx.ids.pt]: [mark] } })
+    expect(await stored(ctx.answer)).toMatchObject({ score: 7.5 })
+
+    const view = await api(ctx.realm.host, `tms/answer-student/${ctx.task.id}/answer`, { token: ctx.student.token })
+    const seen = (await view.json()) as {
+      answer: { correction: { teacher_marks: Record<string, unknown[]>; skill_grades: Record<string, Record<string, number>> } }
+      essay_skills: Record<string, { id: string; name: string }[]>
+    }
+    expect(seen.answer.correction.teacher_marks).toEqual({ [ctx.ids.pt]: [mark] })
+    expect(seen.answer.correction.skill_grades).toEqual({ [ctx.ids.pt]: { [ctx.skill]: 7.5 } })
+    expect(seen.essay_skills[ctx.ids.pt].map((k) => k.id)).toEqual([ctx.skill])
+  })
+
+  it('refuses grades and marks that do not fit the answer, changing nothing', async () => {
+    const ctx = await delivered()
+    const before = await stored(ctx.answer)
+    await expectEnvelope(await ctx.correct({ action: 'save', skill_grades: { [ctx.ids.pt]: { [ctx.skill]: 10.5 } } }), 400)
+    await expectEnvelope(await ctx.correct({ action: 'save', skill_grades: { [ctx.ids.pt]: { [ctx.skill]: 7.25 } } }), 400)
+    await expectEnvelope(await ctx.correct({ action: 'save', marks: { [ctx.ids.pt]: [{ category: 'spelling', excerpt: 'muinto' }] } }), 400)
+    await expectEnvelope(await ctx.correct({ action: 'save', marks: { [ctx.ids.pt]: [{ category: 'orthography', excerpt: '' }] } }), 400)
+    const wrong = await expectEnvelope(
+      await ctx.correct({
+        action: 'save',
+        skill_grades: { [ctx.ids.pt]: { 'sk-nope': 5 }, [ctx.ids.single]: { [ctx.skill]: 5 } },
+        marks: { [ctx.ids.pt]: [{ category: 'syntax', excerpt: 'words she never wrote' }], [ctx.ids.single]: [] },
+      }),
+      422,
+    )
+    expect(wrong.errors.map((e) => [e.field, e.cause])).toEqual([
+      [`skill_grades.${ctx.ids.pt}.sk-nope`, 'unknown_skill'],
+      [`skill_grades.${ctx.ids.single}`, 'not_essay'],
+      [`marks.${ctx.ids.pt}[0].excerpt`, 'excerpt_not_found'],
+      [`marks.${ctx.ids.single}`, 'not_markable'],
+    ])
+    expect(await stored(ctx.answer)).toEqual(before)
+  })
+
+  it('an empty list clears the marks; skills not graded leave the typed score', async () => {
+    const ctx = await delivered()
+    const mark = { category: 'note', excerpt: 'alunos', explanation: '' }
+    expect((await ctx.correct({ action: 'save', scores: { [ctx.ids.pt]: 4 }, marks: { [ctx.ids.pt]: [mark] } })).status).toBe(200)
+    expect(JSON.parse((await stored(ctx.answer))!.scores)[ctx.ids.pt]).toBe(4)
+    expect((await ctx.correct({ action: 'save', marks: { [ctx.ids.pt]: [] } })).status).toBe(200)
+    expect(JSON.parse((await stored(ctx.answer))!.marks)).toEqual({ [ctx.ids.pt]: [] })
+  })
+})
+
+describe('skillsScore', () => {
+  it("is the skills' weighted mean out of 10 times the question's score, on the score step", () => {
+    const skills = [
+      { id: 'a', weight: 2 },
+      { id: 'b', weight: 1 },
+    ]
+    expect(skillsScore(skills, { a: 9, b: 6 }, 10)).toBe(8)
+    expect(skillsScore(skills, { a: 9, b: 6 }, 3)).toBe(2.4)
+    expect(skillsScore(skills, { b: 5 }, 2)).toBe(1)
+    expect(skillsScore(skills, {}, 10)).toBeNull()
   })
 })

@@ -7,6 +7,7 @@ import type { Task } from '#shared/schemas/tms/task'
 import {
   deliveredBefore,
   deliveryStatement,
+  essaySkills,
   getStart,
   opinionStatement,
   persistAnswerFilesStatement,
@@ -116,6 +117,9 @@ function ownAnswer(a: AnswerRecord, task: Task) {
           opinion_comment: a.opinion_comment,
           opinion_at: a.opinion_at,
           marks: revisionMarks(a.ai_result),
+          /** The teacher's marks added by hand and grades of each essay's assessed skills (out of 10). */
+          teacher_marks: JSON.parse(a.marks || '{}') as Record<string, { category: string; excerpt: string; explanation: string }[]>,
+          skill_grades: JSON.parse(a.skill_grades || '{}') as Record<string, Record<string, number>>,
         }
       : null,
   }
@@ -131,6 +135,12 @@ async function answerView(c: Ctx, auth: Auth, answerId?: string) {
   if (!task || !answer || (answerId !== undefined && answer.id !== answerId))
     throw apiError(404, 'not_found', 'answer.error.answer_not_found', answerId === undefined ? 'task_id' : 'answer_id', answerId ?? taskId)
   const content = (await modelVersionContent(c.env.DB, auth.realm, task.model_id, task.model_version)) as Content | null
+  const own = ownAnswer(answer, task)
+  // The graded skills' names (only what the correction shows: nothing before it may be shown).
+  const skills: Record<string, { id: string; name: string; weight: number }[]> = {}
+  for (const q of content?.questions ?? [])
+    if (own.correction && q.type === 'essay' && q.id && own.correction.skill_grades[q.id])
+      skills[q.id] = await essaySkills(c.env.DB, auth.realm, q.options.assessed_skill_ids, q.options.assessed_skill_group_id)
   return c.json({
     task: {
       id: task.id,
@@ -141,7 +151,8 @@ async function answerView(c: Ctx, auth: Auth, answerId?: string) {
       display_answer_at: task.display_answer_at,
     },
     questions: (content?.questions ?? []).map((q) => studentQuestion(q, `${task.id}/${auth.nick}`)),
-    answer: ownAnswer(answer, task),
+    answer: own,
+    essay_skills: skills,
   })
 }
 
@@ -438,7 +449,11 @@ export const answerStudent = new Hono<AppEnv>()
       let marks: CheckMark[]
       try {
         marks = server
-          ? await languageToolCheck({ url: server, username: String(settings.languagetool_username ?? ''), apiKey: String(settings.languagetool_api_key ?? '') }, body.text, language)
+          ? await languageToolCheck(
+              { url: server, username: String(settings.languagetool_username ?? ''), apiKey: String(settings.languagetool_api_key ?? '') },
+              body.text,
+              language,
+            )
           : await localCheck(body.text, language)
       } catch (err) {
         await releaseCheck(db, key)

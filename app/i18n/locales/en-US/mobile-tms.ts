@@ -144,4 +144,6 @@ export default {
   'mobile.tms.apply.suggestions': 'Suggestions: {{list}}',
   'mobile.tms.apply.check_marks': 'Online Check marks',
   'mobile.tms.apply.issue.spelling': 'Word not in the dictionary',
+  'mobile.tms.visualize.skills': 'Assessed skills',
+  'mobile.tms.visualize.skill_grade': '{{name}}: {{grade}} of 10',
 }

@@ -145,4 +145,6 @@ export default {
   'mobile.tms.apply.suggestions': 'Sugerencias: {{list}}',
   'mobile.tms.apply.check_marks': 'Marcas de la revisión en línea',
   'mobile.tms.apply.issue.spelling': 'Palabra fuera del diccionario',
+  'mobile.tms.visualize.skills': 'Habilidades evaluadas',
+  'mobile.tms.visualize.skill_grade': '{{name}}: {{grade}} de 10',
 }

@@ -145,4 +145,6 @@ export default {
   'mobile.tms.apply.suggestions': 'Sugestões: {{list}}',
   'mobile.tms.apply.check_marks': 'Marcas da verificação online',
   'mobile.tms.apply.issue.spelling': 'Palavra fora do dicionário',
+  'mobile.tms.visualize.skills': 'Habilidades avaliadas',
+  'mobile.tms.visualize.skill_grade': '{{name}}: {{grade}} de 10',
 }
