@@ -32,13 +32,3 @@ declare module 'remix-server-build' {
   const build: ServerBuild
   export = build
 }
-
-/** Hunspell dictionaries (the essay checker's spelling): text modules (wrangler.toml `[[rules]]`, vitest.config.ts). */
-declare module '*.aff' {
-  const text: string
-  export default text
-}
-declare module '*.dic' {
-  const text: string
-  export default text
-}

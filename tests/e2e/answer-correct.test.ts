@@ -134,10 +134,7 @@ describe('correction with the AI assistant', () => {
         status: string
         correction: { score: number; final_considerations: string; ai_comment: string; skill_grades: unknown; teacher_marks: unknown } | null
       }
-    }>(
-      'GET',
-      `tms/answer-student/${task.id}/answer`,
-    )
+    }>('GET', `tms/answer-student/${task.id}/answer`)
     expect(mine.body.answer).toMatchObject({
       status: 'pending_agreement',
       correction: {

@@ -55,9 +55,18 @@ function languageToolMatches(text: string) {
       rule: { id: rule.id, description: message, issueType: rule.issueType, category: { id: rule.category, name: rule.category } },
     })
   for (const m of text.matchAll(/\p{L}+/gu))
-    if (LT_TYPOS[m[0].toLowerCase()]) match(m.index!, m[0].length, [LT_TYPOS[m[0].toLowerCase()]], { id: 'MORFOLOGIK_RULE', issueType: 'misspelling', category: 'TYPOS' }, 'Possible spelling mistake found.')
-  for (const m of text.matchAll(/\ba informação\b/giu)) match(m.index!, m[0].length, ['à informação'], { id: 'CRASE', issueType: 'grammar', category: 'GRAMMAR' }, 'Crase.')
-  for (const m of text.matchAll(/\bvery very\b/giu)) match(m.index!, m[0].length, ['very'], { id: 'EN_REPEATED', issueType: 'style', category: 'STYLE' }, 'Repetition.')
+    if (LT_TYPOS[m[0].toLowerCase()])
+      match(
+        m.index!,
+        m[0].length,
+        [LT_TYPOS[m[0].toLowerCase()]],
+        { id: 'MORFOLOGIK_RULE', issueType: 'misspelling', category: 'TYPOS' },
+        'Possible spelling mistake found.',
+      )
+  for (const m of text.matchAll(/\ba informação\b/giu))
+    match(m.index!, m[0].length, ['à informação'], { id: 'CRASE', issueType: 'grammar', category: 'GRAMMAR' }, 'Crase.')
+  for (const m of text.matchAll(/\bvery very\b/giu))
+    match(m.index!, m[0].length, ['very'], { id: 'EN_REPEATED', issueType: 'style', category: 'STYLE' }, 'Repetition.')
   return matches.sort((a, b) => (a as { offset: number }).offset - (b as { offset: number }).offset)
 }
 
@@ -237,7 +246,11 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
       if (!language) return res.writeHead(400, { 'content-type': 'text/plain' }).end("Error: Missing 'language' parameter")
       if (form.get('apiKey') !== null && form.get('apiKey') !== key) return res.writeHead(403, { 'content-type': 'text/plain' }).end('Error: AuthException')
       if (text.includes('ltfail')) return res.writeHead(500, { 'content-type': 'text/plain' }).end('Error: Internal Error')
-      return json(res, 200, { software: { name: 'LanguageTool', version: '6.4' }, language: { code: language, name: language }, matches: languageToolMatches(text) })
+      return json(res, 200, {
+        software: { name: 'LanguageTool', version: '6.4' },
+        language: { code: language, name: language },
+        matches: languageToolMatches(text),
+      })
     }
     res.writeHead(404).end()
   })

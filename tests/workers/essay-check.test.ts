@@ -28,7 +28,10 @@ async function setup() {
   const category = await taskCategory(realm.code)
   const refs = await essayRefs(realm.code)
   const essay = questionOf('essay', refs)
-  const essayIn = (language: string) => ({ ...essay, options: { ...(essay.options as Record<string, unknown>), language, min_word_count: 3, max_word_count: 400 } })
+  const essayIn = (language: string) => ({
+    ...essay,
+    options: { ...(essay.options as Record<string, unknown>), language, min_word_count: 3, max_word_count: 400 },
+  })
   const questions = [essayIn('pt-BR'), essayIn('en-US'), essayIn('es-ES'), questionOf('single', refs)]
   const m = await api(realm.host, 'tms/model', { method: 'POST', token: teacher.token, json: { title: 'Redação', questions } })
   expect(m.status, await m.clone().text()).toBe(201)
@@ -53,7 +56,11 @@ const used = (ctx: Ctx, question: string) =>
     .bind(ctx.realm.code, ctx.task.id, ctx.student.nick, question)
     .first<number>('checks')
 const setAi = (ctx: Ctx, values: Record<string, string | number>) =>
-  env.DB.prepare(`UPDATE realm_ai SET ${Object.keys(values).map((k) => `${k} = ?`).join(', ')} WHERE realm = ?`)
+  env.DB.prepare(
+    `UPDATE realm_ai SET ${Object.keys(values)
+      .map((k) => `${k} = ?`)
+      .join(', ')} WHERE realm = ?`,
+  )
     .bind(...Object.values(values), ctx.realm.code)
     .run()
 
@@ -113,7 +120,15 @@ describe('the LanguageTool server', () => {
     const body = await checked(ctx, ctx.ids.pt, text)
     expect(body.engine).toBe('languagetool')
     expect(body.marks).toEqual([
-      { category: 'orthography', offset: 7, length: 6, excerpt: 'muinto', rule: 'lt:MORFOLOGIK_RULE', message: 'Possible spelling mistake found.', suggestions: ['muito'] },
+      {
+        category: 'orthography',
+        offset: 7,
+        length: 6,
+        excerpt: 'muinto',
+        rule: 'lt:MORFOLOGIK_RULE',
+        message: 'Possible spelling mistake found.',
+        suggestions: ['muito'],
+      },
       { category: 'syntax', offset: 23, length: 12, excerpt: 'a informação', rule: 'lt:CRASE', message: 'Crase.', suggestions: ['à informação'] },
     ])
     const requests = (await (await fetch(`${PROVIDERS()}/__requests`)).json()) as { path: string; body: Record<string, string> }[]
@@ -151,7 +166,9 @@ describe('limits', () => {
 
   it('after the deadline: "online correction impossible after the deadline"; after delivery: already submitted', async () => {
     const ctx = await setup()
-    await env.DB.prepare('UPDATE tms_task SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 60_000).toISOString(), ctx.task.id).run()
+    await env.DB.prepare('UPDATE tms_task SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 60_000).toISOString(), ctx.task.id)
+      .run()
     await expectEnvelope(await check(ctx, { question_id: ctx.ids.pt, text: 'Texto.' }), 422, 'check_after_deadline')
     expect(await used(ctx, ctx.ids.pt)).toBeNull()
 
@@ -188,7 +205,10 @@ describe('input and scope', () => {
     await expectEnvelope(await check(ctx, { question_id: 'nope', text: 'Texto.' }), 422, 'unknown_question')
     await expectEnvelope(await check(ctx, { question_id: ctx.ids.single, text: 'Texto.' }), 422, 'not_checkable')
     expect(await used(ctx, ctx.ids.pt)).toBeNull()
-    const anonymous = await api(ctx.realm.host, `tms/answer-student/${ctx.task.id}/check`, { method: 'POST', json: { question_id: ctx.ids.pt, text: 'Texto.' } })
+    const anonymous = await api(ctx.realm.host, `tms/answer-student/${ctx.task.id}/check`, {
+      method: 'POST',
+      json: { question_id: ctx.ids.pt, text: 'Texto.' },
+    })
     expect(anonymous.status).toBe(401)
   })
 
