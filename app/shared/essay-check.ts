@@ -15,6 +15,20 @@ export const ISSUE_CATEGORY: Record<EssayIssueKind, 'orthography' | 'syntax' | '
   no_final_punctuation: 'others',
 }
 
+/** A mark of the server's language checker (worker/lib/essay-checker.ts), as the apply screen shows it. */
+export interface CheckMark {
+  category: 'orthography' | 'morphology' | 'syntax' | 'semantics' | 'language' | 'others' | 'note'
+  /** Where it is in the checked text (UTF-16 units, as LanguageTool counts) and the words there. */
+  offset: number
+  length: number
+  excerpt: string
+  /** The rule: `spelling`, one of the device's rules, or `lt:<LanguageTool rule id>`. */
+  rule: string
+  /** LanguageTool's message (in the essay's language); empty for local rules (the screens say it from `rule`). */
+  message: string
+  suggestions: string[]
+}
+
 export interface EssayIssue {
   kind: EssayIssueKind
   /** The piece of text the issue is about (for the student to find it). */

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { createSession } from '../../worker/db/sessions'
-import { aiRealm, essayRefs, fund, questionOf, room, taskCategory, user } from './factories'
-import { api, expectEnvelope, userWith } from './helpers'
-import { TEACHER } from './answer-helpers'
+import { aiRealm, fund, questionOf } from './factories'
+import { api, expectEnvelope } from './helpers'
+import { essayClass } from './answer-helpers'
 
 /**
  * The AI correction assistant (issue 17): POST /tms/answer/{id}/ai-revision against the local chat-completions
@@ -24,13 +23,14 @@ const ESSAY =
 /** A realm with its AI (`provider`), a teacher with credits, a student in a room, a task of a text_ai and an essay question delivered. */
 async function setup(provider: 'openai' | 'local' = 'openai', funds = 100) {
   const realm = await aiRealm({ provider, prices: { 'tms.answer_revision': 10 } })
-  const teacher = await userWith(realm.code, TEACHER)
+  const {
+    teacher,
+    student: { nick, token },
+    room: r,
+    category,
+    refs,
+  } = await essayClass(realm.code)
   if (funds) await fund(realm.code, funds, teacher.nick)
-  const { nick } = await user(realm.code)
-  const { token } = await createSession(env.DB, realm.code, nick, { platform: 'web' })
-  const r = await room(realm.code, { members: [nick, teacher.nick] })
-  const category = await taskCategory(realm.code)
-  const refs = await essayRefs(realm.code)
   const essay = questionOf('essay', refs)
   const questions = [
     questionOf('text_ai', refs),

@@ -4,9 +4,9 @@ import { createSession } from '../../worker/db/sessions'
 import { hunspell } from '../../worker/lib/speller'
 import { spellerFor } from '../../worker/lib/essay-checker'
 import { skillsScore } from '#shared/schemas/tms/correction'
-import { aiRealm, essayRefs, questionOf, room, taskCategory, user } from './factories'
+import { aiRealm, questionOf, user } from './factories'
 import { api, expectEnvelope, userWith } from './helpers'
-import { TEACHER } from './answer-helpers'
+import { essayClass } from './answer-helpers'
 
 /**
  * The essay's "Online Check" (issue 17): POST /tms/answer-student/{taskId}/check with the local checker (the real
@@ -21,12 +21,7 @@ type Checked = { engine: string; language: string; marks: Mark[]; checks_used: n
 /** A realm, a student in a room, and a task with an essay in each language (and a choice question). */
 async function setup() {
   const realm = await aiRealm({ provider: 'local' })
-  const teacher = await userWith(realm.code, TEACHER)
-  const { nick } = await user(realm.code)
-  const { token } = await createSession(env.DB, realm.code, nick, { platform: 'web' })
-  const r = await room(realm.code, { members: [nick, teacher.nick] })
-  const category = await taskCategory(realm.code)
-  const refs = await essayRefs(realm.code)
+  const { teacher, student, room: r, category, refs } = await essayClass(realm.code)
   const essay = questionOf('essay', refs)
   const essayIn = (language: string) => ({
     ...essay,
@@ -40,7 +35,7 @@ async function setup() {
   expect(t.status, await t.clone().text()).toBe(201)
   const task = (await t.json()) as { id: string }
   const [pt, en, es, single] = model.questions.map((q) => q.id)
-  return { realm, teacher, student: { nick, token }, task, ids: { pt, en, es, single } }
+  return { realm, teacher, student, task, ids: { pt, en, es, single } }
 }
 type Ctx = Awaited<ReturnType<typeof setup>>
 

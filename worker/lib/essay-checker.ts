@@ -6,20 +6,10 @@
  * error categories (seed 001 §3). Each mark has its category, where it is (offset, length, excerpt), a message (the
  * local rules' message is a key the screens translate) and suggestions.
  */
-import { essayIssues, ISSUE_CATEGORY } from '#shared/essay-check'
-import { hunspell, type Speller } from './speller'
+import { essayIssues, ISSUE_CATEGORY, type CheckMark } from '#shared/essay-check'
 
-export interface CheckMark {
-  category: 'orthography' | 'morphology' | 'syntax' | 'semantics' | 'language' | 'others' | 'note'
-  offset: number
-  length: number
-  excerpt: string
-  /** The rule: `spelling`, one of the device rules, or `lt:<LanguageTool rule id>`. */
-  rule: string
-  /** LanguageTool's message (in the essay's language); empty for local rules (the screens say it from `rule`). */
-  message: string
-  suggestions: string[]
-}
+export type { CheckMark }
+import { hunspell, type Speller } from './speller'
 
 export type SpellLanguage = 'pt' | 'en' | 'es'
 

@@ -5,18 +5,9 @@ import { Icon } from '~/components/ui/icon'
 import { MarkedText } from '~/components/tms/marked-text'
 import { errorText } from '~/lib/error-text'
 import type { ErrorItem } from '#shared/schemas/error'
-import type { EssayIssueKind } from '#shared/essay-check'
+import type { CheckMark, EssayIssueKind } from '#shared/essay-check'
 
-/** A mark of the essay checker (worker/lib/essay-checker.ts `CheckMark`). */
-export interface CheckMark {
-  category: string
-  offset: number
-  length: number
-  excerpt: string
-  rule: string
-  message: string
-  suggestions: string[]
-}
+export type { CheckMark }
 /** What the apply screen's `?intent=check` answers: the check of one essay, or the API's refusal. */
 export type CheckReply = {
   check?: { question_id: string; text: string; engine: string; marks: CheckMark[]; checks_used: number; checks_limit: number }
