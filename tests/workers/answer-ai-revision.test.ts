@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { aiRealm, fund, questionOf } from './factories'
 import { api, expectEnvelope } from './helpers'
-import { essayClass } from './answer-helpers'
+import { essayClass, publishedTo } from './answer-helpers'
 
 /**
  * The AI correction assistant (issue 17): POST /tms/answer/{id}/ai-revision against the local chat-completions
@@ -36,12 +36,7 @@ async function setup(provider: 'openai' | 'local' = 'openai', funds = 100) {
     questionOf('text_ai', refs),
     { ...essay, options: { ...(essay.options as Record<string, unknown>), min_word_count: 10, max_word_count: 400 } },
   ]
-  const m = await api(realm.host, 'tms/model', { method: 'POST', token: teacher.token, json: { title: 'Redação', questions } })
-  expect(m.status, await m.clone().text()).toBe(201)
-  const model = (await m.json()) as { id: string; questions: { id: string; type: string }[] }
-  const t = await api(realm.host, 'tms/task', { method: 'POST', token: teacher.token, json: { model_id: model.id, rooms: [r.id], categories: [category.id] } })
-  expect(t.status, await t.clone().text()).toBe(201)
-  const task = (await t.json()) as { id: string }
+  const { model, task } = await publishedTo(realm.host, teacher.token, questions, r.id, category.id)
   const open = await api(realm.host, `tms/answer-student/${task.id}/open`, { method: 'POST', token, json: {} })
   expect(open.status, await open.clone().text()).toBe(200)
   const { receipt } = (await open.json()) as { receipt: string }

@@ -97,6 +97,16 @@ export async function essayClass(realm: string) {
   return { teacher, student: { nick, token }, room: r, category, refs }
 }
 
+/** A model of `questions` (title "Redação") published by the teacher to a room under a category, in the realm of `host`. */
+export async function publishedTo(host: string, teacherToken: string, questions: unknown[], roomId: string, categoryId: string) {
+  const m = await api(host, 'tms/model', { method: 'POST', token: teacherToken, json: { title: 'Redação', questions } })
+  expect(m.status, await m.clone().text()).toBe(201)
+  const model = (await m.json()) as { id: string; questions: { id: string; type: string }[] }
+  const t = await api(host, 'tms/task', { method: 'POST', token: teacherToken, json: { model_id: model.id, rooms: [roomId], categories: [categoryId] } })
+  expect(t.status, await t.clone().text()).toBe(201)
+  return { model, task: (await t.json()) as { id: string } }
+}
+
 /** A teacher (their own role), a room with two students, and another room with a third. */
 export async function classroom() {
   const teacher = await userWith('demo', TEACHER)

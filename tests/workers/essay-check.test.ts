@@ -6,7 +6,7 @@ import { spellerFor } from '../../worker/lib/essay-checker'
 import { skillsScore } from '#shared/schemas/tms/correction'
 import { aiRealm, questionOf, user } from './factories'
 import { api, expectEnvelope, userWith } from './helpers'
-import { essayClass } from './answer-helpers'
+import { essayClass, publishedTo } from './answer-helpers'
 
 /**
  * The essay's "Online Check" (issue 17): POST /tms/answer-student/{taskId}/check with the local checker (the real
@@ -28,12 +28,7 @@ async function setup() {
     options: { ...(essay.options as Record<string, unknown>), language, min_word_count: 3, max_word_count: 400 },
   })
   const questions = [essayIn('pt-BR'), essayIn('en-US'), essayIn('es-ES'), questionOf('single', refs)]
-  const m = await api(realm.host, 'tms/model', { method: 'POST', token: teacher.token, json: { title: 'Redação', questions } })
-  expect(m.status, await m.clone().text()).toBe(201)
-  const model = (await m.json()) as { id: string; questions: { id: string; type: string }[] }
-  const t = await api(realm.host, 'tms/task', { method: 'POST', token: teacher.token, json: { model_id: model.id, rooms: [r.id], categories: [category.id] } })
-  expect(t.status, await t.clone().text()).toBe(201)
-  const task = (await t.json()) as { id: string }
+  const { model, task } = await publishedTo(realm.host, teacher.token, questions, r.id, category.id)
   const [pt, en, es, single] = model.questions.map((q) => q.id)
   return { realm, teacher, student, task, ids: { pt, en, es, single } }
 }
