@@ -79,7 +79,8 @@ export function OnlineCheck({
         {result ? (
           <section className="mtms-check-result" aria-label={t('mobile.tms.apply.check_marks')}>
             <p className="hint">
-              {result.marks.length ? t('mobile.tms.apply.check_result', { count: result.marks.length }) : t('mobile.tms.apply.check_clean')}{' '}
+              {result.marks.length ? t('mobile.tms.apply.check_result', { count: result.marks.length }) : t('mobile.tms.apply.check_clean')}
+              {' · '}
               {t('mobile.tms.apply.check_used', { used: result.checks_used, limit: result.checks_limit })}
             </p>
             {result.text !== text ? <p className="hint warn">{t('mobile.tms.apply.check_stale')}</p> : null}
