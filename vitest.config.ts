@@ -1,9 +1,20 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const alias = { '~': here('./app'), 'remix-server-build': here('./build/server/index.js') }
+
+/**
+ * The essay checker's dictionaries (wrangler.toml's `[[rules]]` Text modules) resolved without following symlinks: the
+ * pool loads such modules only from inside the project's root, and a worktree's node_modules may link elsewhere.
+ */
+const dictionariesInRoot = {
+  name: 'dictionaries-in-root',
+  enforce: 'pre' as const,
+  resolveId: (source: string, importer?: string) => (/\.(aff|dic)$/.test(source) && importer ? resolve(dirname(importer), source) : null),
+}
 
 /**
  * Three suites: `workers` runs the API and the console's loaders inside workerd against a migrated D1;
@@ -16,6 +27,7 @@ export default defineConfig({
       {
         resolve: { alias },
         plugins: [
+          dictionariesInRoot,
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {

@@ -133,7 +133,16 @@ function AnswerView({ view, here }: { view: View; here: string }) {
               </div>
               {INFORMATIVE.has(q.type) ? null : (
                 <>
-                  <GivenAnswer q={q} a={given[q.id]} marks={c?.marks[q.id] ?? []} />
+                  <GivenAnswer q={q} a={given[q.id]} marks={[...(c?.marks[q.id] ?? []), ...(c?.teacher_marks[q.id] ?? [])]} />
+                  {c?.skill_grades[q.id] ? (
+                    <ul className="mtms-skills" aria-label={t('mobile.tms.visualize.skills')}>
+                      {(view.essay_skills[q.id] ?? []).map((k) =>
+                        c.skill_grades[q.id][k.id] === undefined ? null : (
+                          <li key={k.id}>{t('mobile.tms.visualize.skill_grade', { name: k.name, grade: points(c.skill_grades[q.id][k.id]) })}</li>
+                        ),
+                      )}
+                    </ul>
+                  ) : null}
                   {c && typeof c.scores[q.id] === 'number' ? (
                     <p className="mtms-score">
                       {t('mobile.tms.visualize.question_score', { score: points(c.scores[q.id]), max: points(q.score ?? 0) })}

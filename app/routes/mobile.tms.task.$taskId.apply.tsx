@@ -7,6 +7,7 @@ import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry } from '~/components/tms/token-entry'
 import { OfflineApplyPanel, useOfflineApply } from '~/components/tms/offline-apply'
+import { openCheckMarks, type CheckMark, type CheckReply } from '~/components/tms/online-check'
 import { EssayField, FillLetters, FillWords, WordSequence } from '~/components/tms/answer-fields'
 import { GameAnswer, MediaAnswer, type AnswerRoutes } from '~/components/tms/answer-media'
 import { TaskTimer, taskDeadline } from '~/components/tms/answer-timer'
@@ -14,7 +15,7 @@ import { MediaView } from '~/components/tms/media-view'
 import { RichText } from '~/components/tms/rich-text'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { formAnswers } from '~/lib/answer-form'
-import { essayIssues } from '~/lib/essay-check'
+import { essayIssues } from '#shared/essay-check'
 import { Icon } from '~/components/ui/icon'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { errorText } from '~/lib/error-text'
@@ -87,9 +88,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 /** An automatic draft does not reload the screen's data (the open answers the same receipt; the form keeps its state). */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
-  formAction?.includes('auto=1') ? false : defaultShouldRevalidate
+  formAction?.includes('auto=1') || formAction?.includes('intent=check') ? false : defaultShouldRevalidate
 
-const Intent = v.picklist(['signin', 'signout', 'draft', 'deliver'])
+const Intent = v.picklist(['signin', 'signout', 'draft', 'deliver', 'check'])
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requirePublicRoute(request, context)
@@ -103,6 +104,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent.output === 'signin') return mobileSignin(request, context, { ...realm, code: realm.code }, here)
   if (intent.output === 'signout') return mobileSignout(request, context, realm, withQuery('/mobile/tms', query))
   const form = await request.formData()
+  if (intent.output === 'check') return onlineCheck(request, context, realm, taskId, form)
   const body = v.safeParse(DraftInput, { answer_id: form.get('answer_id'), receipt: form.get('receipt'), answers: formAnswers(form) })
   if (!body.success)
     return data({ errors: [{ field: 'answers', cause: 'invalid', value: null, message: 'mobile.tms.apply.invalid' }] as ErrorItem[] }, { status: 400 })
@@ -122,6 +124,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   throw redirect(withQuery('/mobile/tms', query, 'tab=delivered'), {
     headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'mobile.tms.apply.delivered' }) },
   })
+}
+
+/** `?intent=check`: the Online Check of one essay's text (the API validates it); answers in place, as a fetcher's data. */
+async function onlineCheck(request: Request, context: ActionFunctionArgs['context'], realm: Parameters<typeof mobileApi>[2], taskId: string, form: FormData) {
+  const question_id = String(form.get('question_id') ?? '')
+  const text = String(form.get('text') ?? '')
+  const api = mobileApi(request, context, realm, await mobileToken(request))
+  try {
+    const check = await apiData(api.tms['answer-student'][':taskId'].check.$post({ param: { taskId }, json: { question_id, text } }))
+    return data({ check: { ...check, question_id, text } } satisfies CheckReply)
+  } catch (err) {
+    if (!(err instanceof RealmApiError)) throw err
+    return data({ question_id, errors: err.errors } satisfies CheckReply, { status: err.status })
+  }
 }
 
 type Question = { id: string; type: string; statement: string; score?: number; options?: unknown; media_type?: string; media_url?: string }
@@ -179,6 +195,8 @@ function TaskForm({ here }: { here: string }) {
   const [local, setLocal] = useState<string | null>(null)
   const [timedOut, setTimedOut] = useState(false)
   const [changes, setChanges] = useState(0)
+  // The Online Check's last marks per essay: they join the device's slips in the delivery's confirmation.
+  const [checkMarks, setCheckMarks] = useState<Record<string, CheckMark[]>>({})
   // The server's clock minus the device's, measured once when the screen is shown (the open's server_time).
   const [measuredOffsetMs] = useState(() => (d.state === 'task' ? Date.parse(d.opened.server_time) - Date.now() : 0))
   const opened = d.state === 'task' ? d.opened : null
@@ -232,7 +250,8 @@ function TaskForm({ here }: { here: string }) {
     const form = new FormData(formRef.current)
     return questions.flatMap((q, i) => {
       if (q.type !== 'essay') return []
-      const count = essayIssues(String(form.get(`q.text.${q.id}`) ?? '')).length
+      const text = String(form.get(`q.text.${q.id}`) ?? '')
+      const count = essayIssues(text).length + openCheckMarks(checkMarks[q.id] ?? [], text).length
       return count ? [{ n: i + 1, count }] : []
     })
   }
@@ -280,6 +299,7 @@ function TaskForm({ here }: { here: string }) {
                 onChange={changed}
                 routes={routes}
                 transcription={opened.task.transcription}
+                check={{ action: withQuery(here, 'intent=check'), onMarks: (marks) => setCheckMarks((all) => ({ ...all, [q.id]: marks })) }}
               />
             ))}
           </ol>
@@ -388,6 +408,7 @@ function QuestionField({
   onChange,
   routes,
   transcription,
+  check,
 }: {
   q: Question
   n: number
@@ -398,6 +419,7 @@ function QuestionField({
   routes: AnswerRoutes
   /** Who transcribes essay photos when the model takes them (`essay_transcription`); null: essays are typed only. */
   transcription: 'vision' | 'device' | null
+  check: { action: string; onMarks: (marks: CheckMark[]) => void }
 }) {
   const { t } = useTranslation()
   const statementId = `mtms-q-${q.id}`
@@ -471,6 +493,7 @@ function QuestionField({
                 ? { id: q.id, n, routes, mode: transcription, language: String(o.language ?? ''), initial: saved?.files ?? [], disabled, onChange }
                 : undefined
             }
+            check={check}
           />
         )
       case 'media':

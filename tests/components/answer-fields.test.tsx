@@ -6,7 +6,7 @@ import { EssayField, FillLetters, FillWords, WordSequence } from '~/components/t
 import { TaskTimer, WARNING_MINUTES, clockText, taskDeadline } from '~/components/tms/answer-timer'
 import { catalogues } from '~/i18n/catalogues'
 import { formAnswers } from '~/lib/answer-form'
-import { essayIssues } from '~/lib/essay-check'
+import { essayIssues } from '#shared/essay-check'
 import { Question } from '#shared/schemas/tms/question'
 import { answerProblem, autoScore, isAnswered, studentQuestion } from '../../worker/lib/answer'
 import { Answers } from '../../worker/lib/answer-schemas'

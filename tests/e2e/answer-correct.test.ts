@@ -108,6 +108,18 @@ describe('correction with the AI assistant', () => {
     await expect.poll(() => essayScore.getAttribute('aria-invalid')).toBe('true')
     expect(await page.locator('.error-summary').textContent()).toContain(pt['answer.error.invalid_score'])
     await essayScore.fill('7,5')
+    // The essay's assessed skill graded by hand (its score then comes from it), and a mark added by hand.
+    await page.getByLabel(pt['correct.skills.grade'].replace('{{name}}', 'Norma culta').replace('{{weight}}', '2')).fill('8')
+    const own = page.getByRole('group', { name: pt['correct.marks.title_n'].replace('{{n}}', '2') })
+    await own.getByLabel(pt['correct.marks.category']).selectOption('semantics')
+    await own.getByLabel(pt['correct.marks.excerpt']).fill('palavras que não estão lá')
+    await own.getByRole('button', { name: pt['correct.marks.add'] }).click()
+    await expect.poll(() => own.getByRole('alert').textContent()).toContain(pt['answer.error.excerpt_not_found'])
+    await own.getByLabel(pt['correct.marks.excerpt']).fill('diante das telas')
+    await own.getByLabel(pt['correct.marks.explanation']).fill('Prefira “em frente às telas”.')
+    await own.getByLabel(pt['correct.marks.excerpt']).press('Enter')
+    await expect.poll(() => own.locator('.error-list').textContent()).toContain('diante das telas')
+    await page.locator('.correction-question').nth(1).screenshot({ path: '/tmp/correct-skills-marks.png' })
     await aiComment.fill('Bom texto. Cuide das maiúsculas e das repetições.')
     await page.getByLabel(pt['correct.final_considerations']).fill('Parabéns pelo esforço.')
     await page.getByRole('button', { name: pt['correct.finalize'] }).click()
@@ -115,14 +127,23 @@ describe('correction with the AI assistant', () => {
     await expect.poll(() => page.locator('.page-header').textContent(), { timeout: 30_000 }).toContain(pt['correct.status.pending_agreement'])
     expect(await page.getByText(pt['correct.closed_finalized']).count()).toBe(1)
 
-    // The student's view of the answer: the score (1 + 7.5), the final considerations and the edited AI comment.
-    const mine = await me<{ answer: { status: string; correction: { score: number; final_considerations: string; ai_comment: string } | null } }>(
-      'GET',
-      `tms/answer-student/${task.id}/answer`,
-    )
+    // The student's view of the answer: the score (1 + 8, the skill's grade), the final considerations, the edited AI
+    // comment, the skill's grade and the teacher's mark.
+    const mine = await me<{
+      answer: {
+        status: string
+        correction: { score: number; final_considerations: string; ai_comment: string; skill_grades: unknown; teacher_marks: unknown } | null
+      }
+    }>('GET', `tms/answer-student/${task.id}/answer`)
     expect(mine.body.answer).toMatchObject({
       status: 'pending_agreement',
-      correction: { score: 8.5, final_considerations: 'Parabéns pelo esforço.', ai_comment: 'Bom texto. Cuide das maiúsculas e das repetições.' },
+      correction: {
+        score: 9,
+        final_considerations: 'Parabéns pelo esforço.',
+        ai_comment: 'Bom texto. Cuide das maiúsculas e das repetições.',
+        skill_grades: { [essay.id]: { 'sk-demo-c1': 8 } },
+        teacher_marks: { [essay.id]: [{ category: 'semantics', excerpt: 'diante das telas', explanation: 'Prefira “em frente às telas”.' }] },
+      },
     })
   })
 })

@@ -107,8 +107,16 @@ describe('mobile-web apply screen', () => {
     for (const s of ['Tomei café.', 'Acordei cedo.', 'Fui à escola.']) await order.getByRole('group').getByRole('button', { name: s }).press('Enter')
     await order.getByRole('button', { name: tr('mobile.tms.apply.move_up', { word: 'Acordei cedo.' }) }).press('Enter')
     await expect.poll(() => order.locator('.mtms-seq-text').allTextContents()).toEqual(['Acordei cedo.', 'Tomei café.', 'Fui à escola.'])
-    await page.getByLabel(tr('mobile.tms.apply.your_essay', { n: 7 })).fill('Eu gosto muito da minha escola. ela tem uma biblioteca grande.')
+    await page.getByLabel(tr('mobile.tms.apply.your_essay', { n: 7 })).fill('Eu gosto muinto da minha escola. ela tem uma biblioteca grande.')
     await expect.poll(() => page.getByText(tr('mobile.tms.apply.essay_issues_one', {})).count()).toBe(1)
+    // The Online Check (the realm's local checker, the Portuguese dictionary): the misspelling underlined, its suggestion.
+    await page.getByRole('button', { name: pt['mobile.tms.apply.check'] }).click()
+    const checked = page.getByRole('region', { name: pt['mobile.tms.apply.check_marks'] })
+    await checked.waitFor()
+    expect(await checked.locator('mark.error-mark').allTextContents()).toEqual(['muinto1', 'ela2'])
+    expect(await checked.locator('.error-list').textContent()).toContain(tr('mobile.tms.apply.suggestions', { list: 'muito' }).split(',')[0])
+    expect(await checked.textContent()).toContain(tr('mobile.tms.apply.check_used', { used: 1, limit: 5 }))
+    await page.locator('.mtms-question[data-type="essay"]').screenshot({ path: '/tmp/mtms-apply-online-check.png' })
     expect(await axeViolations(page)).toEqual([])
     await page.screenshot({ path: '/tmp/mtms-apply-widgets.png', fullPage: true })
 
@@ -123,7 +131,8 @@ describe('mobile-web apply screen', () => {
     await confirm.getByRole('button', { name: pt['mobile.tms.apply.deliver'] }).click()
     const again = page.getByRole('dialog', { name: pt['mobile.tms.apply.essay_confirm_title'] })
     await again.waitFor()
-    expect(await again.textContent()).toContain(tr('mobile.tms.apply.essay_confirm_item_one', { n: 7 }))
+    // The device's slip and the Online Check's misspelling.
+    expect(await again.textContent()).toContain(tr('mobile.tms.apply.essay_confirm_item', { n: 7, count: 2 }))
     expect(await axeViolations(page)).toEqual([])
     await page.screenshot({ path: '/tmp/mtms-apply-essay-confirm.png' })
     await again.getByRole('button', { name: pt['mobile.tms.apply.deliver_anyway'] }).click()

@@ -96,6 +96,8 @@ describe('the student’s result on the mobile web', () => {
     await k.teacher('PUT', `tms/answer/${answerId}/correction`, {
       action: 'finalize',
       scores: { [essay.id]: 7.5 },
+      skill_grades: { [essay.id]: { 'sk-demo-c1': 7.5 } },
+      marks: { [essay.id]: [{ category: 'semantics', excerpt: TEXT.split(' ').slice(-2).join(' '), explanation: 'Marca da professora.' }] },
       comments: { [essay.id]: 'Boa argumentação; revise as maiúsculas.' },
       final_considerations: 'Parabéns pela dedicação.',
       ai_comment: 'Texto claro, com uma repetição a corrigir.',
@@ -120,6 +122,11 @@ describe('the student’s result on the mobile web', () => {
     expect(essayText).toContain('Boa argumentação; revise as maiúsculas.')
     expect(await essayCard.locator('mark.error-mark').count()).toBeGreaterThanOrEqual(1)
     expect(await essayCard.locator('.error-list').textContent()).toContain(pt['correct.category.syntax'])
+    // The teacher's own mark beside the assistant's, and the skill graded by hand.
+    expect(await essayCard.locator('.error-list').textContent()).toContain('Marca da professora.')
+    expect(await essayCard.getByRole('list', { name: pt['mobile.tms.visualize.skills'] }).textContent()).toBe(
+      pt['mobile.tms.visualize.skill_grade'].replace('{{name}}', 'Norma culta').replace('{{grade}}', '7,5'),
+    )
     const main = await page.locator('main').textContent()
     expect(main).toContain('Parabéns pela dedicação.')
     expect(main).toContain('Texto claro, com uma repetição a corrigir.')

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * - D-ID talks, `POST /talks` and `GET /talks/{id}` with `Authorization: Basic <key>`;
  * - ElevenLabs voice cloning, `POST /v1/voices/add` (multipart), and speech, `POST /v1/text-to-speech/{voice}`, with `xi-api-key`;
  * - Google Text-to-Speech, `POST /v1/text:synthesize?key=<key>` (base64 audio);
- * - MiniMax T2A v2, `POST /v1/t2a_v2?GroupId=<group>` with a bearer key (hex audio; errors in `base_resp`).
+ * - MiniMax T2A v2, `POST /v1/t2a_v2?GroupId=<group>` with a bearer key (hex audio; errors in `base_resp`);
+ * - LanguageTool, `POST /v2/check` (the essay checker, `languageToolMatches` below).
  * Speech fails for a text containing `fail`; the audio it answers is the bytes of `<provider>:<text>`.
  * A test tells it how to answer a model with `POST /__script { model, replies }` (each call of that model takes the
  * next reply: `content`, `status` for an HTTP failure, `stall` to never answer, `usage: null` to report none; then
@@ -33,6 +34,41 @@ const validPart = (p: Part) =>
 /** A message's text: the string, or its text parts joined. */
 const textOf = (content: unknown): string =>
   typeof content === 'string' ? content : Array.isArray(content) ? (content as Part[]).map((p) => (p.type === 'text' ? String(p.text) : '')).join('\n') : ''
+
+/**
+ * LanguageTool's `POST /v2/check` (form `text`, `language`, optional `username` and `apiKey`): a misspelling
+ * (category TYPOS, issue type misspelling) for each word of a short list, a GRAMMAR match for "a informação", a
+ * STYLE match for "very very"; 500 for a text containing `ltfail`; 400 without `language`, 403 for a wrong key.
+ */
+const LT_TYPOS: Record<string, string> = { recieve: 'receive', teh: 'the', muinto: 'muito', excessão: 'exceção', aqui: 'aquí' }
+function languageToolMatches(text: string) {
+  const matches: unknown[] = []
+  const match = (offset: number, length: number, replacements: string[], rule: { id: string; issueType: string; category: string }, message: string) =>
+    matches.push({
+      message,
+      shortMessage: '',
+      offset,
+      length,
+      replacements: replacements.map((value) => ({ value })),
+      context: { text: text.slice(Math.max(0, offset - 20), offset + length + 20), offset: Math.min(offset, 20), length },
+      sentence: text,
+      rule: { id: rule.id, description: message, issueType: rule.issueType, category: { id: rule.category, name: rule.category } },
+    })
+  for (const m of text.matchAll(/\p{L}+/gu))
+    if (LT_TYPOS[m[0].toLowerCase()])
+      match(
+        m.index!,
+        m[0].length,
+        [LT_TYPOS[m[0].toLowerCase()]],
+        { id: 'MORFOLOGIK_RULE', issueType: 'misspelling', category: 'TYPOS' },
+        'Possible spelling mistake found.',
+      )
+  for (const m of text.matchAll(/\ba informação\b/giu))
+    match(m.index!, m[0].length, ['à informação'], { id: 'CRASE', issueType: 'grammar', category: 'GRAMMAR' }, 'Crase.')
+  for (const m of text.matchAll(/\bvery very\b/giu))
+    match(m.index!, m[0].length, ['very'], { id: 'EN_REPEATED', issueType: 'style', category: 'STYLE' }, 'Repetition.')
+  return matches.sort((a, b) => (a as { offset: number }).offset - (b as { offset: number }).offset)
+}
 
 export async function startAiProviders(key: string): Promise<{ url: string; stop(): Promise<void> }> {
   const scripts = new Map<string, Reply[]>()
@@ -200,6 +236,21 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
       if (!name || !/filename=/.test(text)) return json(res, 422, { detail: { status: 'invalid_request' } })
       if (name.includes('fail')) return json(res, 500, { detail: { status: 'internal_error' } })
       return json(res, 200, { voice_id: `voice_${received.length}` })
+    }
+    if (req.method === 'POST' && path === '/v2/check') {
+      const form = new URLSearchParams(raw.toString())
+      const text = form.get('text')
+      const language = form.get('language')
+      received.push({ path, auth: form.get('apiKey'), body: Object.fromEntries(form) })
+      if (text === null) return res.writeHead(400, { 'content-type': 'text/plain' }).end("Error: Missing 'text' or 'data' parameter")
+      if (!language) return res.writeHead(400, { 'content-type': 'text/plain' }).end("Error: Missing 'language' parameter")
+      if (form.get('apiKey') !== null && form.get('apiKey') !== key) return res.writeHead(403, { 'content-type': 'text/plain' }).end('Error: AuthException')
+      if (text.includes('ltfail')) return res.writeHead(500, { 'content-type': 'text/plain' }).end('Error: Internal Error')
+      return json(res, 200, {
+        software: { name: 'LanguageTool', version: '6.4' },
+        language: { code: language, name: language },
+        matches: languageToolMatches(text),
+      })
     }
     res.writeHead(404).end()
   })

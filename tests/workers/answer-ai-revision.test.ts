@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { createSession } from '../../worker/db/sessions'
-import { aiRealm, essayRefs, fund, questionOf, room, taskCategory, user } from './factories'
-import { api, expectEnvelope, userWith } from './helpers'
-import { TEACHER } from './answer-helpers'
+import { aiRealm, fund, questionOf } from './factories'
+import { api, expectEnvelope } from './helpers'
+import { essayClass, publishedTo } from './answer-helpers'
 
 /**
  * The AI correction assistant (issue 17): POST /tms/answer/{id}/ai-revision against the local chat-completions
@@ -24,24 +23,20 @@ const ESSAY =
 /** A realm with its AI (`provider`), a teacher with credits, a student in a room, a task of a text_ai and an essay question delivered. */
 async function setup(provider: 'openai' | 'local' = 'openai', funds = 100) {
   const realm = await aiRealm({ provider, prices: { 'tms.answer_revision': 10 } })
-  const teacher = await userWith(realm.code, TEACHER)
+  const {
+    teacher,
+    student: { nick, token },
+    room: r,
+    category,
+    refs,
+  } = await essayClass(realm.code)
   if (funds) await fund(realm.code, funds, teacher.nick)
-  const { nick } = await user(realm.code)
-  const { token } = await createSession(env.DB, realm.code, nick, { platform: 'web' })
-  const r = await room(realm.code, { members: [nick, teacher.nick] })
-  const category = await taskCategory(realm.code)
-  const refs = await essayRefs(realm.code)
   const essay = questionOf('essay', refs)
   const questions = [
     questionOf('text_ai', refs),
     { ...essay, options: { ...(essay.options as Record<string, unknown>), min_word_count: 10, max_word_count: 400 } },
   ]
-  const m = await api(realm.host, 'tms/model', { method: 'POST', token: teacher.token, json: { title: 'Redação', questions } })
-  expect(m.status, await m.clone().text()).toBe(201)
-  const model = (await m.json()) as { id: string; questions: { id: string; type: string }[] }
-  const t = await api(realm.host, 'tms/task', { method: 'POST', token: teacher.token, json: { model_id: model.id, rooms: [r.id], categories: [category.id] } })
-  expect(t.status, await t.clone().text()).toBe(201)
-  const task = (await t.json()) as { id: string }
+  const { model, task } = await publishedTo(realm.host, teacher.token, questions, r.id, category.id)
   const open = await api(realm.host, `tms/answer-student/${task.id}/open`, { method: 'POST', token, json: {} })
   expect(open.status, await open.clone().text()).toBe(200)
   const { receipt } = (await open.json()) as { receipt: string }

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test'
 import { expect } from 'vitest'
 import { createSession } from '../../worker/db/sessions'
-import { room, taskCategory, user } from './factories'
+import { essayRefs, room, taskCategory, user } from './factories'
 import { DEMO, api, userWith } from './helpers'
 
 export const TEACHER = [
@@ -85,6 +85,26 @@ export async function publishedTask(teacherToken: string, rooms: string[], extra
   expect(t.status, await t.clone().text()).toBe(201)
   const task = (await t.json()) as { id: string; expire_at: string }
   return { task, model, byType: (type: string) => model.questions.find((q) => q.type === type)! }
+}
+
+/** In `realm`: a teacher, a student with a web session, a room of both, a task category and an essay's genre and skill. */
+export async function essayClass(realm: string) {
+  const teacher = await userWith(realm, TEACHER)
+  const { nick } = await user(realm)
+  const { token } = await createSession(env.DB, realm, nick, { platform: 'web' })
+  const r = await room(realm, { members: [nick, teacher.nick] })
+  const [category, refs] = [await taskCategory(realm), await essayRefs(realm)]
+  return { teacher, student: { nick, token }, room: r, category, refs }
+}
+
+/** A model of `questions` (title "Redação") published by the teacher to a room under a category, in the realm of `host`. */
+export async function publishedTo(host: string, teacherToken: string, questions: unknown[], roomId: string, categoryId: string) {
+  const m = await api(host, 'tms/model', { method: 'POST', token: teacherToken, json: { title: 'Redação', questions } })
+  expect(m.status, await m.clone().text()).toBe(201)
+  const model = (await m.json()) as { id: string; questions: { id: string; type: string }[] }
+  const t = await api(host, 'tms/task', { method: 'POST', token: teacherToken, json: { model_id: model.id, rooms: [roomId], categories: [categoryId] } })
+  expect(t.status, await t.clone().text()).toBe(201)
+  return { model, task: (await t.json()) as { id: string } }
 }
 
 /** A teacher (their own role), a room with two students, and another room with a third. */

@@ -8,6 +8,7 @@
 import * as v from 'valibot'
 import { plainText } from '#shared/rich-text'
 import { ESSAY_ERROR_CATEGORIES, QUESTION_LIMITS } from '#shared/schemas/tms/constants'
+import { skillsScore } from '#shared/schemas/tms/correction'
 import type { TextEngine } from './types'
 
 export const ERROR_CATEGORIES = Object.keys(ESSAY_ERROR_CATEGORIES).map((k) => k.toLowerCase()) as [string, ...string[]]
@@ -61,13 +62,7 @@ const words = (s: string) => s.match(/[\p{L}\p{N}'’-]+/gu) ?? []
 
 /** The question's proposed score from its skills' (out of 10, weighted), or the score given when it has none. */
 function questionScore(q: RevisedQuestion, given: number, skills: { skill_id: string; score: number }[]): number {
-  const weighted = q.skills.flatMap((s) => {
-    const found = skills.find((x) => x.skill_id === s.id)
-    return found ? [{ w: s.weight > 0 ? s.weight : 1, score: found.score }] : []
-  })
-  if (!weighted.length) return snap(given, q.score)
-  const total = weighted.reduce((n, x) => n + x.w, 0)
-  return snap((weighted.reduce((n, x) => n + x.w * x.score, 0) / total / 10) * q.score, q.score)
+  return skillsScore(q.skills, Object.fromEntries(skills.map((s) => [s.skill_id, s.score])), q.score) ?? snap(given, q.score)
 }
 
 /**

@@ -145,6 +145,9 @@ export function operationRefundedStatement(db: D1Database, id: string, reversal:
     .bind(reversal, error, at, id)
 }
 
+/** Online Checks a student may run per essay of an answer when the realm has not chosen (migration 0059's default). */
+export const ESSAY_CHECK_LIMIT = 5
+
 /** The stored AI settings row of a realm (secrets included: the API masks them), the defaults when it has none. */
 export async function aiSettingsRow(db: D1Database, realm: string): Promise<Record<string, string | number | null>> {
   const row = await db.prepare('SELECT * FROM realm_ai WHERE realm = ?').bind(realm).first<Record<string, string | number | null>>()
@@ -160,6 +163,10 @@ export async function aiSettingsRow(db: D1Database, realm: string): Promise<Reco
       did_api_key: '',
       vision_provider: 'none',
       vision_model: '',
+      languagetool_url: '',
+      languagetool_username: '',
+      languagetool_api_key: '',
+      essay_check_limit: ESSAY_CHECK_LIMIT,
       updated_at: null,
       updated_by: null,
     }

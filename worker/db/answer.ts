@@ -134,6 +134,9 @@ export interface AnswerRecord {
   /** The AI revision's result (migration 0054): JSON of worker/ai/answer-revision.ts `RevisionResult`, `{}` without one. */
   ai_result: string
   ai_operation: string | null
+  /** The teacher's grades of the essays' assessed skills and their marks (migration 0059): JSON per question id. */
+  skill_grades: string
+  marks: string
   opinion: string | null
   opinion_comment: string
   opinion_at: string | null
@@ -211,6 +214,8 @@ export interface CorrectionWrite {
   comments: string
   final_considerations: string
   ai_comment: string
+  skill_grades: string
+  marks: string
   score: number | null
   corrected_by: string
   corrected_at: string
@@ -228,8 +233,8 @@ export function correctionStatements(
   return [
     db
       .prepare(
-        `UPDATE tms_answer SET status = ?, scores = ?, comments = ?, final_considerations = ?, ai_comment = ?, score = ?, corrected_by = ?,
-           corrected_at = ?, updated_at = ? WHERE realm = ? AND id = ? AND status = ?`,
+        `UPDATE tms_answer SET status = ?, scores = ?, comments = ?, final_considerations = ?, ai_comment = ?, skill_grades = ?, marks = ?, score = ?,
+           corrected_by = ?, corrected_at = ?, updated_at = ? WHERE realm = ? AND id = ? AND status = ?`,
       )
       .bind(
         w.status,
@@ -237,6 +242,8 @@ export function correctionStatements(
         w.comments,
         w.final_considerations,
         w.ai_comment,
+        w.skill_grades,
+        w.marks,
         w.score,
         w.corrected_by,
         w.corrected_at,
@@ -249,7 +256,7 @@ export function correctionStatements(
     db
       .prepare(
         `INSERT INTO tms_answer_correction (id, realm, answer_id, action, status_before, status_after, scores, comments, final_considerations,
-           comment, score, created_by, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1`,
+           comment, score, skill_grades, marks, created_by, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1`,
       )
       .bind(
         history.id,
@@ -263,6 +270,8 @@ export function correctionStatements(
         w.final_considerations,
         history.comment,
         w.score,
+        w.skill_grades,
+        w.marks,
         w.corrected_by,
         w.corrected_at,
       ),
@@ -279,6 +288,8 @@ export interface CorrectionHistoryRow {
   final_considerations: string
   comment: string
   score: number | null
+  skill_grades: string
+  marks: string
   created_by: string
   created_at: string
 }
@@ -286,7 +297,7 @@ export interface CorrectionHistoryRow {
 export async function correctionHistory(db: D1Database, realm: string, answerId: string): Promise<CorrectionHistoryRow[]> {
   const { results } = await db
     .prepare(
-      'SELECT id, action, status_before, status_after, scores, comments, final_considerations, comment, score, created_by, created_at FROM tms_answer_correction WHERE realm = ? AND answer_id = ? ORDER BY created_at, rowid',
+      'SELECT id, action, status_before, status_after, scores, comments, final_considerations, comment, score, skill_grades, marks, created_by, created_at FROM tms_answer_correction WHERE realm = ? AND answer_id = ? ORDER BY created_at, rowid',
     )
     .bind(realm, answerId)
     .all<CorrectionHistoryRow>()

@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { defineEntity } from '#shared/schemas/entity'
 import { Id } from '#shared/schemas/tms/common'
+import { SkillGrade, TeacherMarks } from '#shared/schemas/tms/correction'
 
 const Text = (max: number) => v.pipe(v.string('validation.required'), v.maxLength(max, 'validation.max_length'))
 
@@ -54,6 +55,12 @@ export const DeliverInput = v.object({
   ),
 })
 
+/** The essay's "Online Check": the essay question and the text to check (what the student has typed, not yet saved). */
+export const CheckInput = v.object({
+  question_id: Id,
+  text: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(20_000, 'validation.max_length')),
+})
+
 export const OpinionInput = v.object({
   opinion: v.picklist(['agree', 'disagree'], 'validation.picklist'),
   comment: v.optional(v.pipe(v.string('validation.required'), v.trim(), v.maxLength(2000, 'validation.max_length')), ''),
@@ -92,6 +99,28 @@ export const CorrectionInput = v.object({
   final_considerations: v.optional(Text(10_000), ''),
   /** The teacher's edit of the AI comment (seed 001 §6). */
   ai_comment: v.optional(Text(10_000)),
+  /** Per essay question id: the grade of each assessed skill (out of 10); the essay's score comes from them. */
+  skill_grades: v.optional(
+    v.pipe(
+      v.record(
+        Id,
+        v.pipe(
+          v.record(Id, SkillGrade),
+          v.check((o) => Object.keys(o).length <= 50, 'validation.max_items'),
+        ),
+      ),
+      v.check((o) => Object.keys(o).length <= 200, 'validation.max_items'),
+    ),
+    {},
+  ),
+  /** Per written question id: the teacher's marks (the question's whole list: `[]` clears it). */
+  marks: v.optional(
+    v.pipe(
+      v.record(Id, TeacherMarks),
+      v.check((o) => Object.keys(o).length <= 200, 'validation.max_items'),
+    ),
+    {},
+  ),
   /** What the student should adjust (request_adjustments), kept in the history. */
   comment: v.optional(Text(5000), ''),
 })

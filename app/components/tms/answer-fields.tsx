@@ -1,8 +1,9 @@
 import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '~/components/ui/icon'
-import { essayIssues } from '~/lib/essay-check'
+import { essayIssues } from '#shared/essay-check'
 import { EssayPhotos } from './answer-media'
+import { OnlineCheck, type CheckMark } from './online-check'
 import { RichText } from './rich-text'
 
 type EssayPhotosProps = Parameters<typeof EssayPhotos>[0]
@@ -368,7 +369,17 @@ export function EssayField({
   disabled,
   onChange,
   photos,
-}: Common & { supportText: string; min: number; max: number; unit: 'word' | 'line'; initial: string; photos?: Omit<EssayPhotosProps, 'onText'> }) {
+  check,
+}: Common & {
+  supportText: string
+  min: number
+  max: number
+  unit: 'word' | 'line'
+  initial: string
+  photos?: Omit<EssayPhotosProps, 'onText'>
+  /** The Online Check (online-check.tsx): where to post it, and who keeps its marks. */
+  check?: { action: string; onMarks: (marks: CheckMark[]) => void }
+}) {
   const { t } = useTranslation()
   const [text, setText] = useState(initial)
   // The text a transcription replaced, while the student may still take it back.
@@ -439,6 +450,7 @@ export function EssayField({
           </ul>
         </details>
       ) : null}
+      {check ? <OnlineCheck questionId={id} text={text} action={check.action} disabled={disabled} onMarks={check.onMarks} /> : null}
     </div>
   )
 }

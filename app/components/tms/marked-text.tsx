@@ -2,8 +2,11 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ESSAY_ERROR_CATEGORIES } from '#shared/schemas/tms/constants'
 
-/** An error mark of an essay or written answer (the AI revision's, seed 001 §3 error categories). */
-export type RevisionError = { category: string; excerpt: string; explanation: string }
+/**
+ * An error mark of an essay or written answer (the AI revision's, the teacher's, the essay checker's; seed 001 §3
+ * error categories); `offset` places it when known (the checker's), otherwise the excerpt's first occurrence.
+ */
+export type RevisionError = { category: string; excerpt: string; explanation: string; offset?: number }
 
 /** Scores in the page's language (8,5 in pt-BR and es-ES; 8.5 in en-US), at most two decimals. */
 export function usePoints() {
@@ -22,7 +25,7 @@ export function MarkedText({ text, errors }: { text: string; errors: RevisionErr
   const { t } = useTranslation()
   const marks: { start: number; end: number; n: number; e: RevisionError }[] = []
   errors.forEach((e, n) => {
-    const start = text.indexOf(e.excerpt)
+    const start = e.offset !== undefined && text.startsWith(e.excerpt, e.offset) ? e.offset : text.indexOf(e.excerpt)
     if (start < 0 || !e.excerpt) return
     const end = start + e.excerpt.length
     if (marks.some((m) => start < m.end && end > m.start)) return

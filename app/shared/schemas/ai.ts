@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { UrlWithDefaultScheme } from './common'
 
 /**
  * The AI and speech layer's shared vocabulary (docs ai.md; seed 002 §3 "Persona", §9; seed 000 §9): providers,
@@ -199,7 +200,7 @@ export const PaidConfirmation = v.object({
 })
 
 /** The realm's AI secrets (write-only: answered masked; `''` or the mask leaves one unchanged, `null` clears it). */
-export const AI_SECRET_FIELDS = ['minimax_api_key', 'google_api_key', 'elevenlabs_api_key', 'did_api_key'] as const
+export const AI_SECRET_FIELDS = ['minimax_api_key', 'google_api_key', 'elevenlabs_api_key', 'did_api_key', 'languagetool_api_key'] as const
 const secret = v.nullable(v.pipe(v.string('validation.required'), v.trim(), v.maxLength(500, 'validation.max_length')))
 
 /** PUT /api/ai/settings: any subset of the realm's AI settings (the OpenAI-compatible endpoint, model and key are realm fields). */
@@ -221,6 +222,14 @@ export const AiSettingsUpdate = v.strictObject({
   google_api_key: v.optional(secret),
   elevenlabs_api_key: v.optional(secret),
   did_api_key: v.optional(secret),
+  /** The essay checker (issue 17): a LanguageTool-compatible server (`''`: the local checker) and its premium user and key. */
+  languagetool_url: v.optional(UrlWithDefaultScheme),
+  languagetool_username: v.optional(v.pipe(v.string('validation.required'), v.trim(), v.maxLength(200, 'validation.max_length'))),
+  languagetool_api_key: v.optional(secret),
+  /** Online Checks a student may run per essay of an answer (0: the Online Check is off). */
+  essay_check_limit: v.optional(
+    v.pipe(v.number('validation.number'), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(100, 'validation.max_value')),
+  ),
 })
 export type AiSettingsUpdate = v.InferInput<typeof AiSettingsUpdate>
 
@@ -235,6 +244,10 @@ export interface AiSettingsView {
   google_api_key: string
   elevenlabs_api_key: string
   did_api_key: string
+  languagetool_url: string
+  languagetool_username: string
+  languagetool_api_key: string
+  essay_check_limit: number
   updated_at: string | null
   updated_by: string | null
 }

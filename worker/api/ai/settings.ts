@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { AI_SECRET_FIELDS, AiSettingsUpdate, type AiSettingsView, type TextProvider, type VisionProvider } from '#shared/schemas/ai'
 import { maskSecret, SECRET_MASK } from '#shared/schemas/entity'
-import { aiSettingsRow, saveAiSettingsStatement } from '../../db/ai'
+import { aiSettingsRow, ESSAY_CHECK_LIMIT, saveAiSettingsStatement } from '../../db/ai'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { guarded, guardedJson } from '../../lib/guard'
@@ -17,6 +17,10 @@ const view = (row: Record<string, string | number | null>): AiSettingsView => ({
   google_api_key: maskSecret(String(row.google_api_key ?? '')),
   elevenlabs_api_key: maskSecret(String(row.elevenlabs_api_key ?? '')),
   did_api_key: maskSecret(String(row.did_api_key ?? '')),
+  languagetool_url: String(row.languagetool_url ?? ''),
+  languagetool_username: String(row.languagetool_username ?? ''),
+  languagetool_api_key: maskSecret(String(row.languagetool_api_key ?? '')),
+  essay_check_limit: Number(row.essay_check_limit ?? ESSAY_CHECK_LIMIT),
   updated_at: row.updated_at === null ? null : String(row.updated_at),
   updated_by: row.updated_by === null ? null : String(row.updated_by),
 })

@@ -7,6 +7,7 @@ import type { Task } from '#shared/schemas/tms/task'
 import {
   deliveredBefore,
   deliveryStatement,
+  essaySkills,
   getStart,
   opinionStatement,
   persistAnswerFilesStatement,
@@ -18,7 +19,9 @@ import {
   tokenRoom,
   type AnswerRecord,
 } from '../../db/answer'
+import { aiSettingsRow, ESSAY_CHECK_LIMIT } from '../../db/ai'
 import { runBatch } from '../../db/batch'
+import { releaseCheck, reserveCheck } from '../../db/essay-check'
 import type { Auth } from '../../db/sessions'
 import { deleteTemporaryFileStatement, liveFilesByIds, uploadedFile } from '../../db/files'
 import { auditStatement } from '../../db/audit'
@@ -42,12 +45,13 @@ import {
   thousandths,
   verifyReceipt,
 } from '../../lib/answer'
-import { DeliverInput, DraftInput, OpenInput, OpinionInput, StudentListQuery, type AnswerValue } from '../../lib/answer-schemas'
+import { CheckInput, DeliverInput, DraftInput, OpenInput, OpinionInput, StudentListQuery, type AnswerValue } from '../../lib/answer-schemas'
 import { DELIVERED_STATES, EDITABLE_STATES, transition, type AnswerState } from '../../lib/answer-state'
 import { UploadData, multipartBody, storeUpload } from '../../lib/file-store'
 import { AiError, aiApiError, settingsOf } from '../../ai/index'
 import { canTranscribe, transcribePages } from '../../ai/transcribe'
 import { ApiError, apiError } from '../../lib/errors'
+import { CheckerFailed, languageToolCheck, localCheck, tooManyErrors, type CheckMark } from '../../lib/essay-checker'
 import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, origin, parse, pathParam } from '../context'
@@ -77,7 +81,7 @@ async function studentTask(c: Ctx, auth: Auth): Promise<{ task: Task; rooms: str
   return { task, rooms, content }
 }
 
-const refused = (status: 403 | 404 | 409 | 422 | 400, cause: string, field = 'task_id', value: unknown = null) =>
+const refused = (status: 403 | 404 | 409 | 422 | 400 | 429 | 502, cause: string, field = 'task_id', value: unknown = null) =>
   apiError(status, cause, `answer.error.${cause}`, field, value)
 
 /**
@@ -138,6 +142,9 @@ function ownAnswer(a: AnswerRecord, task: Task) {
           opinion_comment: a.opinion_comment,
           opinion_at: a.opinion_at,
           marks: revisionMarks(a.ai_result),
+          /** The teacher's marks added by hand and grades of each essay's assessed skills (out of 10). */
+          teacher_marks: JSON.parse(a.marks || '{}') as Record<string, { category: string; excerpt: string; explanation: string }[]>,
+          skill_grades: JSON.parse(a.skill_grades || '{}') as Record<string, Record<string, number>>,
         }
       : null,
   }
@@ -153,6 +160,12 @@ async function answerView(c: Ctx, auth: Auth, answerId?: string) {
   if (!task || !answer || (answerId !== undefined && answer.id !== answerId))
     throw apiError(404, 'not_found', 'answer.error.answer_not_found', answerId === undefined ? 'task_id' : 'answer_id', answerId ?? taskId)
   const content = (await modelVersionContent(c.env.DB, auth.realm, task.model_id, task.model_version)) as Content | null
+  const own = ownAnswer(answer, task)
+  // The graded skills' names (only what the correction shows: nothing before it may be shown).
+  const skills: Record<string, { id: string; name: string; weight: number }[]> = {}
+  for (const q of content?.questions ?? [])
+    if (own.correction && q.type === 'essay' && q.id && own.correction.skill_grades[q.id])
+      skills[q.id] = await essaySkills(c.env.DB, auth.realm, q.options.assessed_skill_ids, q.options.assessed_skill_group_id)
   return c.json({
     task: {
       id: task.id,
@@ -163,7 +176,8 @@ async function answerView(c: Ctx, auth: Auth, answerId?: string) {
       display_answer_at: task.display_answer_at,
     },
     questions: (content?.questions ?? []).map((q) => studentQuestion(q, `${task.id}/${auth.nick}`)),
-    answer: ownAnswer(answer, task),
+    answer: own,
+    essay_skills: skills,
   })
 }
 
@@ -554,6 +568,46 @@ export const answerStudent = new Hono<AppEnv>()
       }
       if (!text.trim()) throw refused(422, 'no_text_detected', 'files')
       return c.json({ text, engine: 'vision' as const })
+    }),
+  )
+  /**
+   * POST /tms/answer-student/{taskId}/check: the "Online Check" of an essay's text (seed 001 §2, §8): the realm's
+   * LanguageTool-compatible server when it has one, otherwise the local checker (dictionary spelling and the device's
+   * rules). Refused after the deadline, once the answer is delivered, and past the realm's checks per essay.
+   */
+  .post(
+    '/:taskId/check',
+    guardedJson({}, CheckInput, async (c, auth, body) => {
+      const { task, content } = await studentTask(c, auth)
+      const db = c.env.DB
+      const question = content.questions.find((q) => q.id === body.question_id)
+      if (!question) throw refused(422, 'unknown_question', 'question_id', body.question_id)
+      if (question.type !== 'essay') throw refused(422, 'not_checkable', 'question_id', body.question_id)
+      if (task.status === 'expired' || Date.parse(task.expire_at) <= Date.now()) throw refused(422, 'check_after_deadline', 'task_id', task.expire_at)
+      const [existing, settings] = await Promise.all([studentAnswer(db, auth.realm, task.id, auth.nick), aiSettingsRow(db, auth.realm)])
+      if (existing && !EDITABLE_STATES.includes(existing.status)) throw refused(409, 'already_submitted')
+      const limit = Number(settings.essay_check_limit ?? ESSAY_CHECK_LIMIT)
+      const key = { realm: auth.realm, task: task.id, nick: auth.nick, question: body.question_id }
+      const used = await reserveCheck(db, key, limit, nowIso())
+      if (used === null) throw refused(429, 'check_limit_reached', 'question_id', limit)
+      const language = String((question.options as { language?: string }).language || 'pt-BR')
+      const server = String(settings.languagetool_url ?? '')
+      let marks: CheckMark[]
+      try {
+        marks = server
+          ? await languageToolCheck(
+              { url: server, username: String(settings.languagetool_username ?? ''), apiKey: String(settings.languagetool_api_key ?? '') },
+              body.text,
+              language,
+            )
+          : await localCheck(body.text, language)
+      } catch (err) {
+        await releaseCheck(db, key)
+        if (err instanceof CheckerFailed) throw refused(502, 'check_failed', 'text')
+        throw err
+      }
+      if (tooManyErrors(body.text, marks.length)) throw refused(422, 'too_many_errors', 'text', marks.length)
+      return c.json({ engine: server ? 'languagetool' : 'local', language, marks, checks_used: used, checks_limit: limit })
     }),
   )
   /** GET /tms/answer-student/{taskId}/answer: my answer to the task, with its correction when it may be shown. */

@@ -5,6 +5,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { Id } from '#shared/schemas/tms/common'
 import type { Question } from '#shared/schemas/tms/question'
 import { questionType } from '#shared/schemas/tms/question-types'
+import { skillsScore, type TeacherMark } from '#shared/schemas/tms/correction'
 import { aiApiError, chooseTextEngine, settingsOf, textFor } from '../../ai'
 import { reviseAnswer, type RevisedQuestion, type RevisionResult } from '../../ai/answer-revision'
 import { paidOperation } from '../../ai/paid'
@@ -68,6 +69,17 @@ async function questionsOf(c: Ctx, auth: Auth, taskId: string): Promise<Question
 
 const json = <T>(text: string) => JSON.parse(text) as T
 
+/** The written questions a teacher may mark errors in (seed 001 §3 Correction "custom errors"). */
+const MARKABLE = new Set(['text', 'text_ai', 'essay'])
+
+/** Each essay question's assessed skills (id, name, weight), for the skill grades of the correction. */
+async function essaySkillsOf(c: Ctx, auth: Auth, questions: Question[]) {
+  const out: Record<string, { id: string; name: string; weight: number }[]> = {}
+  for (const q of questions)
+    if (q.type === 'essay' && q.id) out[q.id] = await essaySkills(c.env.DB, auth.realm, q.options.assessed_skill_ids, q.options.assessed_skill_group_id)
+  return out
+}
+
 /** The answer as the correction screen reads it: the student's answers, the automatic and the teacher's scores, history. */
 async function answerDetail(c: Ctx, auth: Auth, a: AnswerRecord) {
   const [task, questions, history, assistant] = await Promise.all([
@@ -76,6 +88,7 @@ async function answerDetail(c: Ctx, auth: Auth, a: AnswerRecord) {
     correctionHistory(c.env.DB, auth.realm, a.id),
     assistantOf(c, auth),
   ])
+  const essaySkills = await essaySkillsOf(c, auth, questions)
   return {
     id: a.id,
     task: task && { id: task.id, title: task.title, expire_at: task.expire_at, correct_at: task.correct_at, display_answer_at: task.display_answer_at },
@@ -98,12 +111,22 @@ async function answerDetail(c: Ctx, auth: Auth, a: AnswerRecord) {
     ai_revision: a.ai_revision,
     ai_result: json<Partial<RevisionResult> & { engine?: string; skills_named?: Record<string, string> }>(a.ai_result || '{}'),
     ai_comment: a.ai_comment,
+    /** The teacher's grades of each essay's assessed skills (out of 10), the skills to grade, and the marks added by hand. */
+    skill_grades: json<Record<string, Record<string, number>>>(a.skill_grades),
+    essay_skills: essaySkills,
+    marks: json<Record<string, TeacherMark[]>>(a.marks),
     opinion: a.opinion,
     opinion_comment: a.opinion_comment,
     corrected_by: a.corrected_by,
     corrected_at: a.corrected_at,
     questions,
-    history: history.map((h) => ({ ...h, scores: json<Record<string, number>>(h.scores), comments: json<Record<string, string>>(h.comments) })),
+    history: history.map((h) => ({
+      ...h,
+      scores: json<Record<string, number>>(h.scores),
+      comments: json<Record<string, string>>(h.comments),
+      skill_grades: json<Record<string, Record<string, number>>>(h.skill_grades),
+      marks: json<Record<string, TeacherMark[]>>(h.marks),
+    })),
     /** The AI correction assistant: the engine the realm's settings choose (local: no model), and its price. */
     assistant: { ...assistant, revisable: questions.some((q) => q.type === 'text_ai' || q.type === 'essay') },
   }
@@ -315,6 +338,8 @@ export const answer = new Hono<AppEnv>()
       let scores = json<Record<string, number>>(a.scores)
       let comments = json<Record<string, string>>(a.comments)
       let considerations = a.final_considerations
+      let skillGrades = json<Record<string, Record<string, number>>>(a.skill_grades)
+      let marks = json<Record<string, TeacherMark[]>>(a.marks)
       if (body.action !== 'request_adjustments') {
         const problems = Object.entries(body.scores).flatMap(([id, s]): ErrorItem[] => {
           const q = byId.get(id)
@@ -324,8 +349,40 @@ export const answer = new Hono<AppEnv>()
         for (const id of Object.keys(body.comments)) {
           if (!byId.has(id)) problems.push({ field: `comments.${id}`, cause: 'unknown_question', value: id, message: 'answer.error.unknown_question' })
         }
+        const essays = new Map<string, { id: string; name: string; weight: number }[]>()
+        for (const id of Object.keys(body.skill_grades)) {
+          const q = byId.get(id)
+          if (!q || q.type !== 'essay') {
+            problems.push({ field: `skill_grades.${id}`, cause: 'not_essay', value: id, message: 'answer.error.not_essay' })
+            continue
+          }
+          const skills = await essaySkills(db, auth.realm, q.options.assessed_skill_ids, q.options.assessed_skill_group_id)
+          essays.set(id, skills)
+          for (const skill of Object.keys(body.skill_grades[id]))
+            if (!skills.some((k) => k.id === skill))
+              problems.push({ field: `skill_grades.${id}.${skill}`, cause: 'unknown_skill', value: skill, message: 'answer.error.unknown_skill' })
+        }
+        const texts = json<Record<string, { text?: string }>>(a.answers)
+        for (const [id, list] of Object.entries(body.marks)) {
+          const q = byId.get(id)
+          if (!q || !MARKABLE.has(q.type)) {
+            problems.push({ field: `marks.${id}`, cause: 'not_markable', value: id, message: 'answer.error.not_markable' })
+            continue
+          }
+          list.forEach((m, i) => {
+            if (!(texts[id]?.text ?? '').includes(m.excerpt))
+              problems.push({ field: `marks.${id}[${i}].excerpt`, cause: 'excerpt_not_found', value: m.excerpt, message: 'answer.error.excerpt_not_found' })
+          })
+        }
         if (problems.length) throw new ApiError(422, problems)
+        skillGrades = { ...skillGrades, ...body.skill_grades }
+        marks = { ...marks, ...body.marks }
         scores = { ...scores, ...body.scores }
+        // An essay graded by skills takes its score from them (their weighted mean × the question's score).
+        for (const [id, skills] of essays) {
+          const fromSkills = skillsScore(skills, skillGrades[id] ?? {}, byId.get(id)!.score)
+          if (fromSkills !== null) scores[id] = fromSkills
+        }
         comments = { ...comments, ...body.comments }
         considerations = body.final_considerations
         if (body.action === 'finalize') {
@@ -354,6 +411,8 @@ export const answer = new Hono<AppEnv>()
             comments: JSON.stringify(comments),
             final_considerations: considerations,
             ai_comment: aiComment,
+            skill_grades: JSON.stringify(skillGrades),
+            marks: JSON.stringify(marks),
             score: total,
             corrected_by: auth.nick,
             corrected_at: at,

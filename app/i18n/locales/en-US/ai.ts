@@ -73,4 +73,11 @@ export default {
   'ai.settings.vision.openai': 'OpenAI-compatible',
   'ai.settings.vision.workers_ai': 'Cloudflare Workers AI',
   'ai.settings.status.vision': 'Vision (persona image)',
+  'ai.settings.fields.languagetool_url': 'LanguageTool server (essay checker)',
+  'ai.settings.fields.languagetool_username': 'LanguageTool user name (premium)',
+  'ai.settings.fields.languagetool_api_key': 'LanguageTool API key (premium)',
+  'ai.settings.fields.essay_check_limit': 'Online Checks per essay',
+  'ai.settings.hints.languagetool_url':
+    'Address of a LanguageTool-compatible server (its /v2/check is called). Empty: the built-in checker (dictionaries and simple rules).',
+  'ai.settings.hints.essay_check_limit': 'How many times a student may run the Online Check on each essay of an answer (0 turns it off).',
 }

@@ -73,4 +73,11 @@ export default {
   'ai.settings.vision.openai': 'Compatible con OpenAI',
   'ai.settings.vision.workers_ai': 'Cloudflare Workers AI',
   'ai.settings.status.vision': 'Visión (imagen de la persona)',
+  'ai.settings.fields.languagetool_url': 'Servidor LanguageTool (revisor de redacciones)',
+  'ai.settings.fields.languagetool_username': 'Usuario de LanguageTool (premium)',
+  'ai.settings.fields.languagetool_api_key': 'Clave de API de LanguageTool (premium)',
+  'ai.settings.fields.essay_check_limit': 'Revisiones en línea por redacción',
+  'ai.settings.hints.languagetool_url':
+    'Dirección de un servidor compatible con LanguageTool (se llama a su /v2/check). Vacío: el revisor integrado (diccionarios y reglas simples).',
+  'ai.settings.hints.essay_check_limit': 'Cuántas veces el alumno puede usar la revisión en línea en cada redacción de una respuesta (0 la desactiva).',
 }

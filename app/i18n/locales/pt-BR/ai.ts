@@ -73,4 +73,11 @@ export default {
   'ai.settings.vision.openai': 'Compatível com OpenAI',
   'ai.settings.vision.workers_ai': 'Cloudflare Workers AI',
   'ai.settings.status.vision': 'Visão (imagem da persona)',
+  'ai.settings.fields.languagetool_url': 'Servidor LanguageTool (verificador de redações)',
+  'ai.settings.fields.languagetool_username': 'Usuário do LanguageTool (premium)',
+  'ai.settings.fields.languagetool_api_key': 'Chave de API do LanguageTool (premium)',
+  'ai.settings.fields.essay_check_limit': 'Verificações online por redação',
+  'ai.settings.hints.languagetool_url':
+    'Endereço de um servidor compatível com o LanguageTool (é chamado o seu /v2/check). Vazio: o verificador embutido (dicionários e regras simples).',
+  'ai.settings.hints.essay_check_limit': 'Quantas vezes o aluno pode usar a verificação online em cada redação de uma resposta (0 a desliga).',
 }

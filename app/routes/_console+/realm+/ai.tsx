@@ -38,6 +38,9 @@ const aiFields: FieldSpec[] = [
   }),
   field('vision_model', 'text', { hint: 'ai.settings.hints.vision_model' }),
   field('minimax_group_id', 'text'),
+  field('languagetool_url', 'text', { hint: 'ai.settings.hints.languagetool_url' }),
+  field('languagetool_username', 'text'),
+  field('essay_check_limit', 'number', { hint: 'ai.settings.hints.essay_check_limit', min: 0, max: 100, step: '1' }),
   ...AI_SECRET_FIELDS.map((name) => field(name, 'text', { hint: 'ai.settings.hints.secret' })),
 ]
 

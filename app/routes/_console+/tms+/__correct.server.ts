@@ -5,7 +5,7 @@ import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
 import { scoredQuestions } from './__correct'
 
-/** The scores the teacher typed (a question left empty keeps the score it had). */
+/** The scores (or skill grades) the teacher typed (a question left empty keeps the score it had; a skill left empty is ungraded). */
 function given(scores: Record<string, number | undefined>): Record<string, number> {
   const out: Record<string, number> = {}
   for (const [id, s] of Object.entries(scores)) if (s !== undefined) out[id] = s
@@ -50,13 +50,19 @@ export async function correctAction(request: Request, context: AppLoadContext, t
       flash: (a) => ({ kind: 'success', message: a.ai_result.engine === 'local' ? 'correct.ai.done_local' : 'correct.ai.done' }),
     })
   }
-  const questions = scoredQuestions(answer.questions)
+  const questions = scoredQuestions(answer.questions, answer.essay_skills)
   const withAi = answer.ai_comment.trim() !== ''
   return apiAction(request, context, {
     route: 'tms.task.correct',
     schema: correctionSchema(questions),
     prepare: correctionValues(questions, withAi),
-    call: (api, { scores, ...rest }) => apiData(api.tms.answer[':id'].correction.$put({ param, json: { ...rest, scores: given(scores) } })),
+    call: (api, { scores, skill_grades, ...rest }) =>
+      apiData(
+        api.tms.answer[':id'].correction.$put({
+          param,
+          json: { ...rest, scores: given(scores), skill_grades: Object.fromEntries(Object.entries(skill_grades).map(([id, g]) => [id, given(g)])) },
+        }),
+      ),
     redirect: back,
     flash: (a) => ({ kind: 'success', message: a.status === 'review' ? 'correct.done.save' : 'correct.done.finalize' }),
   })

@@ -18,6 +18,7 @@ import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { requireRoute } from '~/server/auth.server'
 import { scoredQuestions } from './__correct'
 import { correctAction, loadAnswer } from './__correct.server'
+import { TeacherMarksField } from './__correct-marks'
 
 export const links = formulaLinks
 
@@ -53,7 +54,7 @@ export default function CorrectRoute() {
   const points = usePoints()
   const clock = useClock()
   const navigation = useNavigation()
-  const questions = useMemo(() => scoredQuestions(answer.questions), [answer.questions])
+  const questions = useMemo(() => scoredQuestions(answer.questions, answer.essay_skills), [answer.questions, answer.essay_skills])
   const withAi = answer.ai_comment.trim() !== ''
   const schema = useMemo(() => correctionSchema(questions), [questions])
   const prepare = useMemo(() => correctionValues(questions, withAi), [questions, withAi])
@@ -63,6 +64,9 @@ export default function CorrectRoute() {
   const defaults = {
     scores: Object.fromEntries(questions.map((q) => [q.id, shown(answer.scores[q.id] ?? answer.auto_scores[q.id])])),
     comments: answer.comments,
+    skill_grades: Object.fromEntries(
+      Object.entries(answer.skill_grades).map(([id, grades]) => [id, Object.fromEntries(Object.entries(grades).map(([k, g]) => [k, shown(g)]))]),
+    ),
     final_considerations: answer.final_considerations,
     ai_comment: answer.ai_comment,
   }
@@ -138,6 +142,7 @@ export default function CorrectRoute() {
           questions.flatMap((q, i) => [
             [`scores.${q.id}`, t('correct.score_label_n', { n: String(i + 1) })],
             [`comments.${q.id}`, t('correct.comment_label_n', { n: String(i + 1) })],
+            ...(answer.essay_skills[q.id] ?? []).map((k) => [`skill_grades.${q.id}.${k.id}`, t('correct.skills.grade_n', { n: String(i + 1), name: k.name })]),
           ]),
         )}
         buttons={
@@ -173,9 +178,28 @@ export default function CorrectRoute() {
               </legend>
               <RichText html={q.statement} />
               <div className="student-answer" aria-label={t('correct.student_answer_n', { n: String(i + 1) })} role="group">
-                <GivenAnswer q={q} a={given[sq.id]} revision={revisionOf(answer, sq.id)} />
+                <GivenAnswer q={q} a={given[sq.id]} revision={revisionOf(answer, sq.id)} teacherMarks={answer.marks[sq.id]} />
               </div>
               <Proposal answer={answer} questionId={sq.id} max={sq.score} />
+              {sq.skills?.length ? (
+                <fieldset className="skill-grades">
+                  <legend>{t('correct.skills.title')}</legend>
+                  <p className="hint">{t('correct.skills.hint', { max: points(sq.score) })}</p>
+                  <div className="form-grid">
+                    {(answer.essay_skills[sq.id] ?? []).map((k) => (
+                      <NumberInput
+                        key={k.id}
+                        name={`skill_grades.${sq.id}.${k.id}`}
+                        label={t('correct.skills.grade', { name: k.name, weight: points(k.weight) })}
+                        disabled={!open}
+                      />
+                    ))}
+                  </div>
+                </fieldset>
+              ) : null}
+              {sq.markable && given[sq.id]?.text ? (
+                <TeacherMarksField questionId={sq.id} n={i + 1} text={given[sq.id]?.text ?? ''} initial={answer.marks[sq.id] ?? []} disabled={!open} />
+              ) : null}
               {kind === 'auto' ? (
                 <p className="hint">{t('correct.auto_score', { score: points(answer.auto_scores[sq.id] ?? 0), max: points(sq.score) })}</p>
               ) : null}
@@ -201,7 +225,7 @@ export default function CorrectRoute() {
 }
 
 /** The student's answer to one question, in words: the options chosen (right ones marked), the text, words, files. */
-function GivenAnswer({ q, a, revision }: { q: Q; a: Given | undefined; revision?: Revised }) {
+function GivenAnswer({ q, a, revision, teacherMarks = [] }: { q: Q; a: Given | undefined; revision?: Revised; teacherMarks?: RevisionError[] }) {
   const { t } = useTranslation()
   if (!a || (a.option === undefined && !a.options?.length && !a.text && !a.words?.length && !a.files?.length))
     return <p className="empty">{t('correct.not_answered')}</p>
@@ -222,7 +246,7 @@ function GivenAnswer({ q, a, revision }: { q: Q; a: Given | undefined; revision?
           })}
         </ul>
       ) : null}
-      {a.text ? <MarkedText text={a.text} errors={revision?.errors ?? []} /> : null}
+      {a.text ? <MarkedText text={a.text} errors={[...(revision?.errors ?? []), ...teacherMarks]} /> : null}
       {a.words?.length ? <p className="answer-text">{a.words.join(' · ')}</p> : null}
       <AnswerFiles files={a.files} />
     </>
