@@ -283,6 +283,57 @@ describe('genesis lesson jobs', () => {
     expect(lesson.handout).toContain('<h2>Evaporação</h2>')
   })
 
+  it('opens an ended job as a lesson model (its questions as a linked task model), once; refused while running, without lesson_model_create, for another user', async () => {
+    const ctx = await setup()
+    const res = await start(
+      ctx,
+      [
+        { kind: 'summary', confirm_points: 5 },
+        { kind: 'slide', confirm_points: 20 },
+        { kind: 'class_plan', confirm_points: 10 },
+        { kind: 'task', confirm_points: 10 },
+      ],
+      { title: 'Ciclo da água' },
+    )
+    const job = (await res.json()) as GenesisJob
+    // Without lesson_model_create (and tms_model_create): 403, nothing created.
+    await expectEnvelope(await call(ctx, `genesis/job/${job.id}/lesson`, { method: 'POST' }), 403)
+    // Permissions are read on every request: the teacher's role gains them.
+    await env.DB.batch(
+      ['lesson_model_create', 'lesson_model_get', 'tms_model_create', 'tms_model_get'].map((p) =>
+        env.DB.prepare('INSERT INTO role_permission (realm, role, permission) VALUES (?, ?, ?)').bind(ctx.realm.code, ctx.teacher.role, p),
+      ),
+    )
+    await expectEnvelope(await call(ctx, `genesis/job/${job.id}/lesson`, { method: 'POST' }), 409, 'job_not_ended')
+    const done = await runToEnd(ctx, job.id)
+    const opened = await call(ctx, `genesis/job/${job.id}/lesson`, { method: 'POST' })
+    expect(opened.status, await opened.clone().text()).toBe(201)
+    const { lesson_id } = (await opened.json()) as { lesson_id: string }
+    const lesson = (await (await call(ctx, `lesson/model/${lesson_id}`)).json()) as {
+      title: string
+      summary: string
+      slides: unknown[]
+      class_plan: { duration: number }
+      tasks: string[]
+    }
+    expect(lesson.title).toBe('Ciclo da água')
+    expect(lesson.summary).toBe(done.result!.summary)
+    expect(lesson.slides.length).toBe(done.result!.slides!.length)
+    expect(lesson.class_plan.duration).toBe(50)
+    expect(lesson.tasks).toHaveLength(1)
+    const model = (await (await call(ctx, `tms/model/${lesson.tasks[0]}`)).json()) as { questions: unknown[] }
+    expect(model.questions.length).toBe(done.result!.questions!.length)
+    // Again: the same lesson, no second one.
+    const again = await call(ctx, `genesis/job/${job.id}/lesson`, { method: 'POST' })
+    expect(again.status).toBe(200)
+    expect(((await again.json()) as { lesson_id: string }).lesson_id).toBe(lesson_id)
+    const count = await env.DB.prepare('SELECT COUNT(*) AS n FROM lesson_model WHERE realm = ?').bind(ctx.realm.code).first<number>('n')
+    expect(count).toBe(1)
+    // Another user of the realm, with every permission: the job is not theirs.
+    const other = await userWith(ctx.realm.code, [...PERMS, 'lesson_model_create'])
+    await expectEnvelope(await api(ctx.realm.host, `genesis/job/${job.id}/lesson`, { method: 'POST', token: other.token }), 404, 'not_found')
+  })
+
   it('against the realm’s model: a length missed twice is fitted; a provider failure is refunded by reversal', async () => {
     const ctx = await setup('openai', 100)
     const short = JSON.stringify({ paragraphs: ['A água circula na natureza.', 'O Sol aquece os oceanos.'] })
