@@ -1,3 +1,4 @@
+import { QuestionPairList } from '~/components/lesson/question-pairs'
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -103,14 +104,7 @@ export default function MobileLessonApplyRoute() {
           {d.lesson.question_pairs.length ? (
             <section className="card" aria-labelledby="lesson-pairs">
               <h2 id="lesson-pairs">{t('lesson.kind.question_pairs')}</h2>
-              <dl>
-                {d.lesson.question_pairs.map((p, i) => (
-                  <div key={i}>
-                    <dt>{p.question}</dt>
-                    <dd>{p.answer}</dd>
-                  </div>
-                ))}
-              </dl>
+              <QuestionPairList pairs={d.lesson.question_pairs} />
             </section>
           ) : null}
           {d.lesson.task_list.length ? (

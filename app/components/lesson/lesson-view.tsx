@@ -1,3 +1,4 @@
+import { QuestionPairList } from './question-pairs'
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RichText } from '~/components/tms/rich-text'
@@ -105,14 +106,7 @@ export function LessonView({
       {lesson.question_pairs.length ? (
         <section className="lesson-section card" data-print-section="pairs">
           <h2>{t('lesson.kind.question_pairs')}</h2>
-          <dl>
-            {lesson.question_pairs.map((p, i) => (
-              <div key={i}>
-                <dt>{p.question}</dt>
-                <dd>{p.answer}</dd>
-              </div>
-            ))}
-          </dl>
+          <QuestionPairList pairs={lesson.question_pairs} />
         </section>
       ) : null}
     </article>

@@ -5,7 +5,7 @@ import { translatedErrors } from '~/lib/error-text'
 import type { ListSpec } from '~/lib/lists'
 import type { ListPage, ListQuery } from '#shared/schemas/common'
 import type { ErrorItem } from '#shared/schemas/error'
-import { ConfirmDialog } from './dialog'
+import { ConfirmDialog, DeleteConfirm } from './dialog'
 import { EntityTable } from './entity-table'
 import { Icon } from './icon'
 import { useToast } from './toast'
@@ -26,6 +26,7 @@ export function CrudList<Row>({
   extraActions,
   selectable,
   actions,
+  typeToConfirm,
   children,
 }: {
   spec: ListSpec<Row>
@@ -41,6 +42,11 @@ export function CrudList<Row>({
   /** Rows can be selected; `actions` acts on the selected ids (as in EntityTable). */
   selectable?: boolean
   actions?: (selected: string[], clear: () => void) => ReactNode
+  /**
+   * Deleting asks to type a word (seed 001 §5 "deletion confirmation by typing the word 'delete'"): the dialog's texts
+   * are `<prefix>.delete_*` with `{{name}}` and `{{word}}`.
+   */
+  typeToConfirm?: { prefix: string; word: string }
   children?: ReactNode
 }) {
   const { t } = useTranslation()
@@ -88,19 +94,33 @@ export function CrudList<Row>({
           </>
         )}
       />
-      <ConfirmDialog
-        open={confirm !== null}
-        title={t('tms.list.delete', { name: confirm ? label(confirm) : '' })}
-        message={t('tms.list.delete_confirm', { name: confirm ? label(confirm) : '' })}
-        confirmLabel={t('tms.list.delete_yes')}
-        cancelLabel={t('settings.cancel')}
-        danger
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => {
-          if (confirm) fetcher.submit({ intent: 'delete', id: spec.rowId(confirm) }, { method: 'post' })
-          setConfirm(null)
-        }}
-      />
+      {typeToConfirm ? (
+        <DeleteConfirm
+          item={confirm}
+          prefix={typeToConfirm.prefix}
+          values={{ name: confirm ? label(confirm) : '', word: typeToConfirm.word }}
+          typeToConfirm={typeToConfirm.word}
+          onClose={() => setConfirm(null)}
+          onConfirm={() => {
+            if (confirm) fetcher.submit({ intent: 'delete', id: spec.rowId(confirm) }, { method: 'post' })
+            setConfirm(null)
+          }}
+        />
+      ) : (
+        <ConfirmDialog
+          open={confirm !== null}
+          title={t('tms.list.delete', { name: confirm ? label(confirm) : '' })}
+          message={t('tms.list.delete_confirm', { name: confirm ? label(confirm) : '' })}
+          confirmLabel={t('tms.list.delete_yes')}
+          cancelLabel={t('settings.cancel')}
+          danger
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            if (confirm) fetcher.submit({ intent: 'delete', id: spec.rowId(confirm) }, { method: 'post' })
+            setConfirm(null)
+          }}
+        />
+      )}
     </>
   )
 }

@@ -9,8 +9,8 @@ type Screen = 'cgs.content_config.create' | 'cgs.content_config.edit'
 
 /** The create/edit screen's data: the type, the row (edit), the realm's agents (when the user may list them). */
 export async function configScreen(request: Request, context: AppLoadContext, route: Screen, params: Record<string, string | undefined>) {
-  const type = configType(params.type)
   const { api, user, realm } = await requireRoute(request, context, route)
+  const type = configType(params.type)
   const id = params.contentConfigId
   const row = id ? await orErrorResponse(apiData(api.entity<ContentConfig>('cgs/content_config')[':id'].$get({ param: { id } }))) : null
   if (row && row.type !== type) throw new Response(null, { status: 404 })

@@ -2,10 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { QuestionPairList } from '~/components/lesson/question-pairs'
 import { RouteError } from '~/components/shell/route-error'
 import { ConfirmDialog } from '~/components/ui/dialog'
+import { GenesisHeader } from '~/components/genesis/header'
 import { GenesisSources, useGenesisSources } from '~/components/genesis/sources'
-import { errorText } from '~/lib/error-text'
 import { GENERATED_KINDS, SETTING_OF, type GenesisJob } from '#shared/schemas/lesson/genesis'
 import type { ErrorItem } from '#shared/schemas/error'
 import { generationAction, generationOptions } from './__genesis.server'
@@ -79,19 +80,7 @@ export default function LessonGenerateRoute() {
 
   return (
     <>
-      <div className="page-header">
-        <h1>{t('pages.genesis.lesson_model')}</h1>
-      </div>
-      <p className="muted">{t(options.engine === 'local' ? 'genesis.engine_local' : 'genesis.engine_model', { engine: options.engine })}</p>
-      {errors.length > 0 && (
-        <div role="alert" className="form-errors">
-          <ul>
-            {errors.map((e, i) => (
-              <li key={i}>{errorText(t, e)}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <GenesisHeader title={t('pages.genesis.lesson_model')} engine={options.engine} errors={errors} />
       {!job && (
         <form
           className="form-grid"
@@ -264,14 +253,7 @@ function LessonResult({ lesson }: { lesson: NonNullable<GenesisJob['result']> })
       {lesson.question_pairs && (
         <section>
           <h3>{t('genesis.kind.question_pairs')}</h3>
-          <dl>
-            {lesson.question_pairs.map((p, i) => (
-              <div key={i}>
-                <dt>{p.question}</dt>
-                <dd>{p.answer}</dd>
-              </div>
-            ))}
-          </dl>
+          <QuestionPairList pairs={lesson.question_pairs} />
         </section>
       )}
       {lesson.questions && (

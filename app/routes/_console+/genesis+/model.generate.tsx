@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { GenesisHeader } from '~/components/genesis/header'
 import { GenesisSources, useGenesisSources } from '~/components/genesis/sources'
 import { RouteError } from '~/components/shell/route-error'
 import { formulaLinks } from '~/components/tms/formula-styles'
 import { EMPTY_MODEL, ModelEditor, type ModelEditorProps } from '~/components/tms/model-editor'
 import { ConfirmDialog } from '~/components/ui/dialog'
-import { errorText } from '~/lib/error-text'
 import { requireRoute } from '~/server/auth.server'
 import { DIFFICULTIES, GENERATED_QUESTION_TYPES } from '#shared/schemas/lesson/genesis'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -100,19 +100,7 @@ export default function ModelGenerateRoute() {
 
   return (
     <>
-      <div className="page-header">
-        <h1>{t('pages.genesis.model')}</h1>
-      </div>
-      <p className="muted">{t(options.engine === 'local' ? 'genesis.engine_local' : 'genesis.engine_model', { engine: options.engine })}</p>
-      {errors.length > 0 && (
-        <div role="alert" className="form-errors">
-          <ul>
-            {errors.map((e, i) => (
-              <li key={i}>{errorText(t, e)}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <GenesisHeader title={t('pages.genesis.model')} engine={options.engine} errors={errors} />
       <form
         className="form-grid"
         aria-busy={busy}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { LessonList } from '~/components/lesson/lesson-list'
+import { CrudList } from '~/components/ui/crud-list'
 import { RouteError } from '~/components/shell/route-error'
 import { Icon } from '~/components/ui/icon'
 import { withFilterOptions } from '~/lib/list-format'
@@ -33,13 +33,15 @@ export default function LessonListRoute() {
   const { page, query, rooms, can } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
-    <LessonList<Lesson>
+    <CrudList<Lesson>
       spec={withFilterOptions(lessonList, { room: rooms })}
       page={page}
       query={query}
       title={t('pages.lesson.lesson.list')}
       canDelete={Boolean(can.remove)}
-      actions={(l) => (
+      label={(r) => r.title}
+      typeToConfirm={{ prefix: 'lesson', word: t('lesson.delete_word') }}
+      extraActions={(l) => (
         <>
           {can.edit ? (
             <Link className="btn btn-icon" to={`/lesson/lesson/edit/${l.id}`}>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { LessonList } from '~/components/lesson/lesson-list'
+import { CrudList } from '~/components/ui/crud-list'
 import { RouteError } from '~/components/shell/route-error'
 import { Icon } from '~/components/ui/icon'
 import lessonModelList from '~/lists/lesson-model'
@@ -27,14 +27,16 @@ export default function LessonModelListRoute() {
   const { page, query, can } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
-    <LessonList<LessonModel>
+    <CrudList<LessonModel>
       spec={lessonModelList}
       page={page}
       query={query}
       title={t('pages.lesson.model.list')}
       create={can.create && can.edit ? { to: '/lesson/model/edit/new', label: t('lesson.model.create') } : null}
       canDelete={Boolean(can.remove)}
-      actions={(m) => (
+      label={(r) => r.title}
+      typeToConfirm={{ prefix: 'lesson', word: t('lesson.delete_word') }}
+      extraActions={(m) => (
         <>
           {can.edit ? (
             <Link className="btn btn-icon" to={`/lesson/model/edit/${m.id}`}>

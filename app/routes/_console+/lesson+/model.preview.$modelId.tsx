@@ -1,14 +1,11 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
-import { LessonView } from '~/components/lesson/lesson-view'
+import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { LessonPreview, lessonPreviewLinks } from '~/components/lesson/lesson-preview'
 import { RouteError } from '~/components/shell/route-error'
-import { formulaLinks } from '~/components/tms/formula-styles'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
-import lessonStyles from '~/styles/lesson.css?url'
 
-export const links: LinksFunction = () => [...formulaLinks(), { rel: 'stylesheet', href: lessonStyles }]
+export const links = lessonPreviewLinks
 
 export const handle = { title: 'pages.lesson.model.preview' }
 
@@ -18,25 +15,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export default function LessonPreviewRoute() {
-  const { lesson } = useLoaderData<typeof loader>()
-  const { t } = useTranslation()
-  return (
-    <>
-      <div className="page-header no-print">
-        <div>
-          <h1>{lesson.title}</h1>
-          <p className="hint">
-            {t('pages.lesson.model.preview')} · {t(`lesson.language.${lesson.language}`)}
-          </p>
-        </div>
-        <Link to="/lesson/model" className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
-      {lesson.description ? <p className="no-print">{lesson.description}</p> : null}
-      <LessonView lesson={lesson} />
-    </>
-  )
+  return <LessonPreview lesson={useLoaderData<typeof loader>().lesson} kind="model" />
 }
 
 export const ErrorBoundary = RouteError
