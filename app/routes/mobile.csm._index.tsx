@@ -1,10 +1,11 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
+import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import type { WatchableSession } from '#shared/schemas/csm-watch'
 import { MobileCsmError, realmQuery, withQuery } from '~/components/session/mobile-csm'
+import { MobileShell } from '~/components/tms/mobile-shell'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
 import { clockDuration } from '~/lib/format'
@@ -85,7 +86,6 @@ function groups(items: WatchableSession[], t: (k: string, o?: Record<string, unk
 export default function MobileSessionsRoute() {
   const d = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   const { revalidate } = useRevalidator()
   const nick = d.state === 'list' ? d.me.nick : null
   // A player closed before its last report was acknowledged left it in storage: send it now, then read the progress again.
@@ -94,91 +94,75 @@ export default function MobileSessionsRoute() {
     void sendUnsent(nick, (id) => withQuery(`/mobile/csm/report/${id}`, d.query)).then((taken) => taken && revalidate())
   }, [nick, d.query, revalidate])
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
-        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
-        <h1>{t('mobile.csm.title')}</h1>
-        {d.state !== 'signin' ? (
-          <Form method="post" action={withQuery('/mobile/csm', d.query, 'intent=signout')}>
-            <button type="submit" className="btn">
-              <Icon name="logout" /> {t('mobile.csm.signout')}
-            </button>
-          </Form>
-        ) : (
-          <span />
-        )}
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('mobile.csm.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/csm', d.query, 'intent=signin')} title={t('mobile.csm.signin_title')} /> : null}
-        {d.state === 'list' ? (
-          <>
-            <p>{t('mobile.csm.hello', { name: d.me.name || d.me.nick })}</p>
-            {d.rooms.length || d.categories.length ? (
-              <Form method="get" className="card csm-filters" aria-label={t('mobile.csm.filters')}>
-                {d.query ? <input type="hidden" name="realm" value={new URLSearchParams(d.query).get('realm') ?? ''} /> : null}
-                <div className="field">
-                  <label htmlFor="csm-room">{t('mobile.csm.room')}</label>
-                  <select id="csm-room" name="room_id" className="input" defaultValue={d.filters.room_id}>
-                    <option value="">{t('mobile.csm.all_rooms')}</option>
-                    {d.rooms.map((r) => (
-                      <option key={r.id} value={r.id}>
-                        {r.name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <div className="field">
-                  <label htmlFor="csm-category">{t('mobile.csm.category')}</label>
-                  <select id="csm-category" name="category_id" className="input" defaultValue={d.filters.category_id}>
-                    <option value="">{t('mobile.csm.all_categories')}</option>
-                    {d.categories.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <button type="submit" className="btn">
-                  <Icon name="search" /> {t('mobile.csm.apply')}
-                </button>
-              </Form>
-            ) : null}
-            {d.items.length ? (
-              groups(d.items, t).map(([key, g]) => (
-                <section key={key} className="csm-group" aria-labelledby={`csm-group-${key.replace(/\W/g, '-')}`}>
-                  <h2 id={`csm-group-${key.replace(/\W/g, '-')}`}>{g.title}</h2>
-                  <ul className="csm-list">
-                    {g.items.map((s) => (
-                      <li key={s.id} className="card csm-item" data-session={s.id}>
-                        <Link to={withQuery(`/mobile/csm/watch/${s.id}`, d.query)} aria-label={t('mobile.csm.watch', { title: s.title })}>
-                          <Icon name="play" /> <strong>{s.title}</strong>
-                        </Link>
-                        <p className="hint">
-                          {calendarDay(s.reference_date, undefined, undefined, { locale: i18n.language, timeZone: 'UTC' })} ·{' '}
-                          {t('mobile.csm.duration', { duration: clockDuration(s.duration_seconds) })}
-                          {s.categories.length ? ` · ${s.categories.map((c) => c.name ?? c.id).join(', ')}` : ''}
-                        </p>
-                        <progress max={100} value={s.percent} aria-label={t('mobile.csm.progress_label')} />{' '}
-                        <span data-percent={s.percent}>{t('mobile.csm.watched', { percent: new Intl.NumberFormat(i18n.language).format(s.percent) })}</span>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              ))
-            ) : (
-              <p className="card hint" role="status">
-                {d.filters.room_id || d.filters.category_id ? t('mobile.csm.empty_filtered') : t('mobile.csm.empty')}
-              </p>
-            )}
-          </>
-        ) : null}
-      </main>
-    </div>
+    <MobileShell
+      start={d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+      title={t('mobile.csm.title')}
+      signout={d.state !== 'signin' ? withQuery('/mobile/csm', d.query, 'intent=signout') : undefined}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/csm', d.query, 'intent=signin')} title={t('mobile.csm.signin_title')} /> : null}
+      {d.state === 'list' ? (
+        <>
+          <p>{t('mobile.csm.hello', { name: d.me.name || d.me.nick })}</p>
+          {d.rooms.length || d.categories.length ? (
+            <Form method="get" className="card csm-filters" aria-label={t('mobile.csm.filters')}>
+              {d.query ? <input type="hidden" name="realm" value={new URLSearchParams(d.query).get('realm') ?? ''} /> : null}
+              <div className="field">
+                <label htmlFor="csm-room">{t('mobile.csm.room')}</label>
+                <select id="csm-room" name="room_id" className="input" defaultValue={d.filters.room_id}>
+                  <option value="">{t('mobile.csm.all_rooms')}</option>
+                  {d.rooms.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="csm-category">{t('mobile.csm.category')}</label>
+                <select id="csm-category" name="category_id" className="input" defaultValue={d.filters.category_id}>
+                  <option value="">{t('mobile.csm.all_categories')}</option>
+                  {d.categories.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" className="btn">
+                <Icon name="search" /> {t('mobile.csm.apply')}
+              </button>
+            </Form>
+          ) : null}
+          {d.items.length ? (
+            groups(d.items, t).map(([key, g]) => (
+              <section key={key} className="csm-group" aria-labelledby={`csm-group-${key.replace(/\W/g, '-')}`}>
+                <h2 id={`csm-group-${key.replace(/\W/g, '-')}`}>{g.title}</h2>
+                <ul className="csm-list">
+                  {g.items.map((s) => (
+                    <li key={s.id} className="card csm-item" data-session={s.id}>
+                      <Link to={withQuery(`/mobile/csm/watch/${s.id}`, d.query)} aria-label={t('mobile.csm.watch', { title: s.title })}>
+                        <Icon name="play" /> <strong>{s.title}</strong>
+                      </Link>
+                      <p className="hint">
+                        {calendarDay(s.reference_date, undefined, undefined, { locale: i18n.language, timeZone: 'UTC' })} ·{' '}
+                        {t('mobile.csm.duration', { duration: clockDuration(s.duration_seconds) })}
+                        {s.categories.length ? ` · ${s.categories.map((c) => c.name ?? c.id).join(', ')}` : ''}
+                      </p>
+                      <progress max={100} value={s.percent} aria-label={t('mobile.csm.progress_label')} />{' '}
+                      <span data-percent={s.percent}>{t('mobile.csm.watched', { percent: new Intl.NumberFormat(i18n.language).format(s.percent) })}</span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))
+          ) : (
+            <p className="card hint" role="status">
+              {d.filters.room_id || d.filters.category_id ? t('mobile.csm.empty_filtered') : t('mobile.csm.empty')}
+            </p>
+          )}
+        </>
+      ) : null}
+    </MobileShell>
   )
 }
 
