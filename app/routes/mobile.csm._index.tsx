@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import type { WatchableSession } from '#shared/schemas/csm-watch'
 import { MobileCsmError, realmQuery, withQuery } from '~/components/session/mobile-csm'
-import { MobileShell } from '~/components/tms/mobile-shell'
+import { BrandMark, MobileShell } from '~/components/tms/mobile-shell'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
 import { clockDuration } from '~/lib/format'
@@ -95,7 +95,7 @@ export default function MobileSessionsRoute() {
   }, [nick, d.query, revalidate])
   return (
     <MobileShell
-      start={d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+      start={<BrandMark brand={d.brand} />}
       title={t('mobile.csm.title')}
       signout={d.state !== 'signin' ? withQuery('/mobile/csm', d.query, 'intent=signout') : undefined}
     >

@@ -1,11 +1,11 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { FeedPostView } from '~/components/feed/feed-post'
 import { KitForm, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { Icon } from '~/components/ui/icon'
+import { BrandMark, MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { FEED_MEDIA_TYPES, FeedPostInput, FeedQuery } from '#shared/schemas/feed'
 import { apiData, orNull } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
@@ -85,37 +85,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function MobileFeedRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
-  const busy = useNavigation().state !== 'idle'
   return (
-    <div className="mobile">
-      <header className="mobile-bar">
-        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
-        <h1>{t('mobile.feed.title')}</h1>
-        {d.state !== 'signin' ? (
-          <Form method="post" action={withQuery('/mobile/feed', d.query, 'intent=signout')}>
-            <button type="submit" className="btn">
-              <Icon name="logout" /> {t('mobile.feed.signout')}
-            </button>
-          </Form>
-        ) : (
-          <span />
-        )}
-      </header>
-      <main className="mobile-content" id="main" aria-busy={busy}>
-        {busy ? (
-          <p className="hint" role="status">
-            <span className="spinner" aria-hidden="true" /> {t('feed.loading')}
-          </p>
-        ) : null}
-        {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/feed', d.query, 'intent=signin')} title={t('mobile.feed.signin_title')} /> : null}
-        {d.state === 'disabled' ? (
-          <p className="card" role="status">
-            {t('feed.error.disabled')}
-          </p>
-        ) : null}
-        {d.state === 'feed' ? <Feed /> : null}
-      </main>
-    </div>
+    <MobileShell
+      start={<BrandMark brand={d.brand} />}
+      title={t('mobile.feed.title')}
+      signout={d.state !== 'signin' ? withQuery('/mobile/feed', d.query, 'intent=signout') : undefined}
+    >
+      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/feed', d.query, 'intent=signin')} title={t('mobile.feed.signin_title')} /> : null}
+      {d.state === 'disabled' ? (
+        <p className="card" role="status">
+          {t('feed.error.disabled')}
+        </p>
+      ) : null}
+      {d.state === 'feed' ? <Feed /> : null}
+    </MobileShell>
   )
 }
 
@@ -190,21 +173,4 @@ function Feed() {
 }
 
 /** Any failure of the page: the mobile page's own error state, with a retry. */
-export function ErrorBoundary() {
-  const error = useRouteError()
-  const { t } = useTranslation()
-  const { pathname, search } = useLocation()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
-  return (
-    <div className="mobile">
-      <main className="mobile-content" id="main">
-        <div className="card" role="alert">
-          <h1>{t(notFound ? 'deeplink.error.realm' : 'feed.load_error')}</h1>
-          <a href={`${pathname}${search}`} className="btn btn-primary">
-            <Icon name="refresh" /> {t('feed.retry')}
-          </a>
-        </div>
-      </main>
-    </div>
-  )
-}
+export const ErrorBoundary = () => <MobileRouteError message="feed.load_error" />

@@ -23,6 +23,11 @@ export function MobileRouteError({ message }: { message: string }) {
   )
 }
 
+/** The realm's logo, or its name when it has none: the start of a mobile-web page's bar. */
+export function BrandMark({ brand }: { brand: { name: string; logo_url?: string | null } }) {
+  return brand.logo_url ? <img src={brand.logo_url} alt={brand.name} /> : <strong>{brand.name}</strong>
+}
+
 /**
  * A mobile-web page of the student's tasks: the bar (`start`: the logo or a back link, the title, sign-out when
  * signed in) and the content, which says it is loading while a navigation runs.
