@@ -186,22 +186,36 @@ export function insertLiveSessionStatement(
   channel: { id: string; name: string; owner: string; category_id: string | null },
   s: LiveSessionEnd,
 ): D1PreparedStatement {
+  return endedSessionStatement(db, realm, { ...channel, channel_id: channel.id, topic: s.topic, recorded_in: 'live' }, s)
+}
+
+/**
+ * The `csm_session` row of an ended live (a channel's, or a recorded room's): its title, owner and category come from
+ * the channel or room; ignored when the id is stored or the metrics went to its recordings' sessions.
+ */
+export function endedSessionStatement(
+  db: D1Database,
+  realm: string,
+  from: { name: string; owner: string; category_id: string | null; channel_id: string; topic: string; recorded_in: 'live' | 'room' },
+  s: LiveSessionEnd,
+): D1PreparedStatement {
   const started = new Date(s.started_at).toISOString()
   return db
     .prepare(
       `INSERT OR IGNORE INTO csm_session (id, realm, title, owner, channel_id, channel_topic, category_ids, reference_date, recorded_in, status,
          video_status, started_at, ended_at, ended_by, live_seconds, live_durations, peak_participants, chat_count, attachment_count, hand_raise_count, created_at)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'live', 'finished', 'no_video', ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${UNRECORDED}`,
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'finished', 'no_video', ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${UNRECORDED}`,
     )
     .bind(
       s.id,
       realm,
-      channel.name,
-      channel.owner,
-      channel.id,
-      s.topic,
-      JSON.stringify(channel.category_id ? [channel.category_id] : []),
+      from.name,
+      from.owner,
+      from.channel_id,
+      from.topic,
+      JSON.stringify(from.category_id ? [from.category_id] : []),
       started.slice(0, 10),
+      from.recorded_in,
       started,
       new Date(s.ended_at).toISOString(),
       s.ended_by,

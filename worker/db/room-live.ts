@@ -1,5 +1,5 @@
 import type { LiveChannelState, LiveSessionEnd } from '#shared/schemas/channel-live'
-import { liveWordFilter } from './channel-live'
+import { endedSessionStatement, liveWordFilter } from './channel-live'
 import { UNRECORDED } from './csm-recording'
 import type { LiveSessionRow } from './channel-live'
 import { wordFilterReads } from './word-filter'
@@ -126,33 +126,7 @@ export function insertRoomSessionStatements(
 ): D1PreparedStatement[] {
   const started = new Date(s.started_at).toISOString()
   return [
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO csm_session (id, realm, title, owner, channel_id, channel_topic, category_ids, reference_date, recorded_in, status,
-           video_status, started_at, ended_at, ended_by, live_seconds, live_durations, peak_participants, chat_count, attachment_count, hand_raise_count, created_at)
-         SELECT ?, ?, ?, ?, '', ?, ?, ?, 'room', 'finished', 'no_video', ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${UNRECORDED}`,
-      )
-      .bind(
-        s.id,
-        realm,
-        room.name,
-        room.owner,
-        s.topic,
-        JSON.stringify(room.category_id ? [room.category_id] : []),
-        started.slice(0, 10),
-        started,
-        new Date(s.ended_at).toISOString(),
-        s.ended_by,
-        Math.max(0, Math.round((s.ended_at - s.started_at) / 1000)),
-        JSON.stringify(s.live_durations),
-        s.peak_participants,
-        s.chat_count,
-        s.attachment_count,
-        s.hand_raise_count,
-        new Date().toISOString(),
-        realm,
-        s.id,
-      ),
+    endedSessionStatement(db, realm, { ...room, channel_id: '', topic: s.topic, recorded_in: 'room' }, s),
     db
       .prepare(`INSERT OR IGNORE INTO csm_session_room (session_id, realm, room_id, started_at) SELECT ?, ?, ?, ? WHERE ${UNRECORDED}`)
       .bind(s.id, realm, room.id, started, realm, s.id),
