@@ -264,6 +264,38 @@ function maskedRtc(rtc: RealmRtc | null): RealmRtc {
 }
 
 /** The realm named in the path when the caller administers it; 404 otherwise (existence is not revealed). */
+/**
+ * Replaces one of the path realm's lists (the word filter's sentences, the exemption domains) in one batch with its
+ * audit entry (before and after, sorted), and answers the list as stored.
+ */
+async function replaceRealmList(
+  c: Ctx,
+  auth: Auth,
+  entity: string,
+  key: string,
+  list: string[],
+  read: (db: D1Database, realm: string) => Promise<string[]>,
+  write: (db: D1Database, realm: string, list: string[]) => D1PreparedStatement[],
+): Promise<string[]> {
+  const realm = await pathRealm(c, auth, 'realm')
+  const before = await read(c.env.DB, realm)
+  await runBatch(c.env.DB, [
+    ...write(c.env.DB, realm, list),
+    auditStatement(c.env.DB, {
+      realm,
+      actor: auth.nick,
+      actorRealm: auth.realm,
+      action: 'update',
+      entity,
+      entityId: realm,
+      before: { [key]: before },
+      after: { [key]: [...list].sort() },
+      requestId: c.get('requestId'),
+    }),
+  ])
+  return read(c.env.DB, realm)
+}
+
 async function pathRealm(c: Ctx, auth: Auth, param: string): Promise<string> {
   const code = parse(RealmCode, pathParam(c, param))
   if (code !== auth.realm && !(await inTree(c, auth, code))) throw apiError(404, 'not_found', `Realm ${code} was not found.`, 'realm', code)
@@ -281,25 +313,9 @@ export const realmSettings = new Hono<AppEnv>()
   /** PUT /mas/realm/{realm}/word_filter: replaces the sentences (trimmed, lowercase, without repeats). */
   .put(
     '/:realm/word_filter',
-    guardedJson({ all: ['mas_word_filter_edit'] }, WordFilterBody, async (c, auth, { sentences }) => {
-      const realm = await pathRealm(c, auth, 'realm')
-      const before = await getWordFilter(c.env.DB, realm)
-      await runBatch(c.env.DB, [
-        ...setWordFilterStatements(c.env.DB, realm, sentences),
-        auditStatement(c.env.DB, {
-          realm,
-          actor: auth.nick,
-          actorRealm: auth.realm,
-          action: 'update',
-          entity: 'word_filter',
-          entityId: realm,
-          before: { sentences: before },
-          after: { sentences: [...sentences].sort() },
-          requestId: c.get('requestId'),
-        }),
-      ])
-      return c.json({ sentences: await getWordFilter(c.env.DB, realm) })
-    }),
+    guardedJson({ all: ['mas_word_filter_edit'] }, WordFilterBody, async (c, auth, { sentences }) =>
+      c.json({ sentences: await replaceRealmList(c, auth, 'word_filter', 'sentences', sentences, getWordFilter, setWordFilterStatements) }),
+    ),
   )
   /** GET /mas/realm/{realm}/exemption: `{ domains }` (the exemption list of seed 002 §3). */
   .get(
@@ -311,25 +327,9 @@ export const realmSettings = new Hono<AppEnv>()
   /** PUT /mas/realm/{realm}/exemption: replaces the exemption domains. */
   .put(
     '/:realm/exemption',
-    guardedJson({ all: ['mas_realm_edit'] }, ExemptionBody, async (c, auth, { domains }) => {
-      const realm = await pathRealm(c, auth, 'realm')
-      const before = await getExemptionDomains(c.env.DB, realm)
-      await runBatch(c.env.DB, [
-        ...setExemptionStatements(c.env.DB, realm, domains),
-        auditStatement(c.env.DB, {
-          realm,
-          actor: auth.nick,
-          actorRealm: auth.realm,
-          action: 'update',
-          entity: 'exemption',
-          entityId: realm,
-          before: { domains: before },
-          after: { domains: [...domains].sort() },
-          requestId: c.get('requestId'),
-        }),
-      ])
-      return c.json({ domains: await getExemptionDomains(c.env.DB, realm) })
-    }),
+    guardedJson({ all: ['mas_realm_edit'] }, ExemptionBody, async (c, auth, { domains }) =>
+      c.json({ domains: await replaceRealmList(c, auth, 'exemption', 'domains', domains, getExemptionDomains, setExemptionStatements) }),
+    ),
   )
   /** GET /mas/realm/{realm}/rtc: the realm's STUN/TURN servers for conferences (issue 20), the TURN credential masked. */
   .get(
