@@ -5,7 +5,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { AnimationGenerate, VoiceCloneInput, type PersonaAnimation } from '#shared/schemas/persona-media'
 import { Id } from '#shared/schemas/tms/common'
 import { apiData } from '~/server/api.server'
-import { apiResult } from '~/server/api-action.server'
+import { apiResult, resourceResponse } from '~/server/api-action.server'
 import { requireAccess, requireUser } from '~/server/auth.server'
 
 /**
@@ -30,14 +30,6 @@ export interface PersonaMediaData {
 
 const bad = (field: string, message: string) =>
   Response.json({ ok: false, errors: [{ field, cause: 'invalid', value: null, message }] satisfies ErrorItem[] }, { status: 400 })
-
-/** A resource route sends its answer as it is: apiResult's `data()` becomes a JSON response with its status. */
-function asResponse(answer: unknown): Response {
-  if (answer instanceof Response) return answer
-  const wrapped = answer as { type?: string; data?: unknown; init?: ResponseInit | null }
-  if (wrapped && typeof wrapped === 'object' && wrapped.type === 'DataWithResponseInit') return Response.json(wrapped.data, wrapped.init ?? undefined)
-  return Response.json(answer)
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user, realm, api } = await requireUser(request, context)
@@ -82,7 +74,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === 'animation') {
     const body = v.safeParse(AnimationGenerate, raw)
     if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
-    return asResponse(
+    return resourceResponse(
       await apiResult(async () => ({
         ok: true as const,
         ...(await apiData(api.personai.persona[':personaId'].animation.$post({ param, json: body.output }))),
@@ -92,7 +84,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const body = v.safeParse(VoiceCloneInput, raw)
   if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
-  return asResponse(
+  return resourceResponse(
     await apiResult(async () => ({
       ok: true as const,
       ...(await apiData(api.personai.persona[':personaId'].voice.clone.$post({ param, json: body.output }))),

@@ -131,3 +131,14 @@ export async function apiResult<T, E extends object = Record<never, never>>(run:
     return data({ ok: false as const, ...(failed as E), errors: err.errors }, { status: err.status })
   }
 }
+
+/**
+ * A resource route's answer sent as it is: the kit's and apiResult's `data()` answers become JSON responses with their
+ * status (Remix would send a resource route's `data()` as 200).
+ */
+export function resourceResponse(answer: unknown): Response {
+  if (answer instanceof Response) return answer
+  const wrapped = answer as { type?: string; data?: unknown; init?: ResponseInit | null }
+  if (wrapped && typeof wrapped === 'object' && wrapped.type === 'DataWithResponseInit') return Response.json(wrapped.data, wrapped.init ?? undefined)
+  return Response.json(answer)
+}

@@ -6,7 +6,7 @@ import type { LessonModel } from '#shared/schemas/lesson/lesson'
 import type { LessonMediaState, StudentSlideMedia } from '#shared/schemas/lesson/media'
 import type { Slide } from '#shared/schemas/lesson/slide'
 import { aiRealm, fund, room } from './factories'
-import { api, expectEnvelope, userWith } from './helpers'
+import { api, call, expectEnvelope, userWith } from './helpers'
 import { expectInvariants } from './ledger-helpers'
 
 /**
@@ -137,7 +137,7 @@ describe('lesson narration through the persona’s voice', () => {
     expect(await objectText(a1.url!)).toBe('google:Olá, turma! Hoje: frações.')
     expect(after.slides[2].audio).toBeNull()
     // Served as any file of the realm.
-    const served = await fetch(new Request(a1.url!.replace(/^https?:\/\/[^/]+/, `http://${ctx.host}`)))
+    const served = await call(ctx.host, new URL(a1.url!).pathname)
     expect(served.status).toBe(200)
     expect(served.headers.get('content-type')).toBe('audio/mpeg')
 
