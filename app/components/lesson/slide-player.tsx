@@ -64,7 +64,17 @@ export function SlidePlayer({ slides, language, media = {} }: { slides: Slide[];
       <div className="lesson-player-stage">
         <SlideView slide={slide} label={t('lesson.slides.slide_n', { n: String(index + 1) })} />
         {video ? (
-          <video key={video} className="lesson-persona-video" src={video} controls playsInline preload="metadata" aria-label={t('lesson.player.video')} style={overlayBox(slide)} />
+          // eslint-disable-next-line jsx-a11y/media-has-caption -- the narration is spoken from the slide's text, shown in full beside the player (its transcript)
+          <video
+            key={video}
+            className="lesson-persona-video"
+            src={video}
+            controls
+            playsInline
+            preload="metadata"
+            aria-label={t('lesson.player.video')}
+            style={overlayBox(slide)}
+          />
         ) : null}
       </div>
       <div className="lesson-player-controls">
@@ -81,6 +91,7 @@ export function SlidePlayer({ slides, language, media = {} }: { slides: Slide[];
       {slide.narration ? (
         <div className="card">
           {video ? null : stored.audio ? (
+            // eslint-disable-next-line jsx-a11y/media-has-caption -- the narration is spoken from the slide's text, shown in full beside the player (its transcript)
             <audio key={stored.audio} className="lesson-narration-audio" src={stored.audio} controls preload="metadata" aria-label={t('lesson.player.audio')} />
           ) : canSpeak ? (
             <button type="button" className="btn" onClick={speak} aria-pressed={speaking === 'playing'}>
