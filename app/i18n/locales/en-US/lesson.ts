@@ -119,9 +119,11 @@ export default {
   'lesson.media.voice': 'Voice provider: {{provider}}',
   'lesson.media.reason.no_persona': 'Choose a persona (Persona tab) to narrate with its voice; meanwhile the browser speaks the narration.',
   'lesson.media.reason.browser_voice': 'The persona’s voice is the browser’s: the browser speaks the narration, nothing to generate.',
-  'lesson.media.reason.ai_not_configured': 'The persona’s voice provider has no key in this environment (Artificial intelligence settings): the browser speaks the narration.',
+  'lesson.media.reason.ai_not_configured':
+    'The persona’s voice provider has no key in this environment (Artificial intelligence settings): the browser speaks the narration.',
   'lesson.media.animation': 'Animation provider: {{provider}}',
-  'lesson.media.animation_none': 'No animation provider is configured (a D-ID key in the Artificial intelligence settings): persona videos cannot be generated.',
+  'lesson.media.animation_none':
+    'No animation provider is configured (a D-ID key in the Artificial intelligence settings): persona videos cannot be generated.',
   'lesson.media.generate_narration': 'Generate narration ({{points}} credits)',
   'lesson.media.generate_video': 'Generate persona videos ({{points}} credits)',
   'lesson.media.confirm_narration': 'Generate the narration audio?',

@@ -115,13 +115,16 @@ export default {
   'lesson.media.persona_switch_refused': 'Cambiar la persona pierde los vídeos y la narración generados: confirme para cambiar.',
   'lesson.media.voice_provider_required': 'La voz de la persona no tiene proveedor configurado: el navegador lee la narración.',
   'lesson.media.title': 'Audio de la narración y vídeos de la persona',
-  'lesson.media.intro': 'Generados a partir de la lección guardada con la voz y la imagen de la persona; los alumnos los oyen y ven en el reproductor de la lección.',
+  'lesson.media.intro':
+    'Generados a partir de la lección guardada con la voz y la imagen de la persona; los alumnos los oyen y ven en el reproductor de la lección.',
   'lesson.media.voice': 'Proveedor de voz: {{provider}}',
   'lesson.media.reason.no_persona': 'Elija una persona (pestaña Persona) para narrar con su voz; mientras tanto el navegador lee la narración.',
   'lesson.media.reason.browser_voice': 'La voz de la persona es la del navegador: el navegador lee la narración, nada que generar.',
-  'lesson.media.reason.ai_not_configured': 'El proveedor de la voz de la persona no tiene clave en este entorno (ajustes de Inteligencia artificial): el navegador lee la narración.',
+  'lesson.media.reason.ai_not_configured':
+    'El proveedor de la voz de la persona no tiene clave en este entorno (ajustes de Inteligencia artificial): el navegador lee la narración.',
   'lesson.media.animation': 'Proveedor de animación: {{provider}}',
-  'lesson.media.animation_none': 'No hay proveedor de animación configurado (una clave D-ID en los ajustes de Inteligencia artificial): no se pueden generar los vídeos de la persona.',
+  'lesson.media.animation_none':
+    'No hay proveedor de animación configurado (una clave D-ID en los ajustes de Inteligencia artificial): no se pueden generar los vídeos de la persona.',
   'lesson.media.generate_narration': 'Generar narración ({{points}} créditos)',
   'lesson.media.generate_video': 'Generar vídeos de la persona ({{points}} créditos)',
   'lesson.media.confirm_narration': '¿Generar el audio de la narración?',

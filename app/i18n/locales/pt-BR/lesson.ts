@@ -119,9 +119,11 @@ export default {
   'lesson.media.voice': 'Provedor de voz: {{provider}}',
   'lesson.media.reason.no_persona': 'Escolha uma persona (aba Persona) para narrar com a voz dela; enquanto isso o navegador fala a narração.',
   'lesson.media.reason.browser_voice': 'A voz da persona é a do navegador: o navegador fala a narração, nada a gerar.',
-  'lesson.media.reason.ai_not_configured': 'O provedor da voz da persona não tem chave neste ambiente (configurações de Inteligência artificial): o navegador fala a narração.',
+  'lesson.media.reason.ai_not_configured':
+    'O provedor da voz da persona não tem chave neste ambiente (configurações de Inteligência artificial): o navegador fala a narração.',
   'lesson.media.animation': 'Provedor de animação: {{provider}}',
-  'lesson.media.animation_none': 'Nenhum provedor de animação configurado (uma chave D-ID nas configurações de Inteligência artificial): os vídeos da persona não podem ser gerados.',
+  'lesson.media.animation_none':
+    'Nenhum provedor de animação configurado (uma chave D-ID nas configurações de Inteligência artificial): os vídeos da persona não podem ser gerados.',
   'lesson.media.generate_narration': 'Gerar narração ({{points}} créditos)',
   'lesson.media.generate_video': 'Gerar vídeos da persona ({{points}} créditos)',
   'lesson.media.confirm_narration': 'Gerar o áudio da narração?',
