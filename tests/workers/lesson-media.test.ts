@@ -116,6 +116,7 @@ describe('lesson narration through the persona’s voice', () => {
     expect(before.slides.map((s) => s.audio_points)).toEqual([2, 2 * Math.ceil(long.length / 1000), 0])
     const total = before.narration_points
     expect(total).toBe(2 + 4)
+    expect(before.narration_slides).toBe(2)
 
     // A price the user did not see is refused before anything is paid or called.
     await expectEnvelope(await generate(ctx, m.id, 'narration', { confirm_points: total + 1, idempotency_key: unique('narr') }), 409, 'price_changed')
@@ -130,7 +131,7 @@ describe('lesson narration through the persona’s voice', () => {
       { slide_id: 'a2', outcome: 'generated' },
     ])
     expect(await wallet(ctx)).toBe(1000 - total)
-    expect(after.narration_points).toBe(0)
+    expect(after).toMatchObject({ narration_points: 0, narration_slides: 0 })
     const a1 = after.slides[0].audio!
     expect(a1).toMatchObject({ status: 'done', provider: 'google', stale: false })
     expect(a1.url).toMatch(new RegExp(`/files/${ctx.code}/lesson-media/[0-9a-f]{64}\\.mp3$`))

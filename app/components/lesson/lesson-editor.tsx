@@ -390,7 +390,7 @@ export function LessonEditor({
         open={personaSwitch !== null}
         title={t('lesson.editor.persona_switch_title')}
         message={t(hasMedia ? 'lesson.media.persona_switch_message' : 'lesson.editor.persona_switch_message')}
-        confirmLabel={t('lesson.editor.persona_switch_yes')}
+        confirmLabel={t(hasMedia ? 'lesson.media.persona_switch_yes' : 'lesson.editor.persona_switch_yes')}
         cancelLabel={t('settings.cancel')}
         danger
         onCancel={() => setPersonaSwitch(null)}

@@ -76,7 +76,7 @@ export function LessonMedia({ lessonId, dirty }: { lessonId: string; dirty: bool
               label={t('lesson.media.generate_narration', { points: data.narration_points })}
               message={t('lesson.media.confirm_message', { points: data.narration_points })}
               price={data.narration_points}
-              disabled={busy || dirty || data.narration_points === 0}
+              disabled={busy || dirty || data.narration_slides === 0}
               onConfirm={(body) => submit('narration', body)}
             />
           ) : null}
@@ -85,7 +85,7 @@ export function LessonMedia({ lessonId, dirty }: { lessonId: string; dirty: bool
               label={t('lesson.media.generate_video', { points: data.video_points })}
               message={t('lesson.media.confirm_message', { points: data.video_points })}
               price={data.video_points}
-              disabled={busy || dirty || data.video_points === 0}
+              disabled={busy || dirty || data.video_slides === 0}
               onConfirm={(body) => submit('video', body)}
             />
           ) : null}

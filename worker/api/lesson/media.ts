@@ -172,6 +172,8 @@ async function stateOf(c: Ctx, realm: string, lesson: LessonLike, ctx: Context, 
     slides: slides as LessonMediaState['slides'],
     narration_points: sum('audio_points'),
     video_points: sum('video_points'),
+    narration_slides: slides.filter((s) => s._needsAudio).length,
+    video_slides: slides.filter((s) => s._needsVideo).length,
   }
 }
 

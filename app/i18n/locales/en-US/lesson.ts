@@ -150,4 +150,5 @@ export default {
   'lesson.media.persona_switch_message': 'The persona is fixed once narration or videos exist. Switching loses the generated videos and narration.',
   'lesson.player.audio': 'Narration audio',
   'lesson.player.video': 'Persona video',
+  'lesson.media.persona_switch_yes': 'Switch and remove them',
 }

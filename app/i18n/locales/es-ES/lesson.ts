@@ -151,4 +151,5 @@ export default {
   'lesson.media.persona_switch_message': 'La persona queda fija cuando hay narración o vídeos. Cambiarla pierde los vídeos y la narración generados.',
   'lesson.player.audio': 'Audio de la narración',
   'lesson.player.video': 'Vídeo de la persona',
+  'lesson.media.persona_switch_yes': 'Cambiar y quitarlos',
 }

@@ -150,4 +150,5 @@ export default {
   'lesson.media.persona_switch_message': 'A persona fica fixa depois que há narração ou vídeos. Trocar perde os vídeos e a narração gerados.',
   'lesson.player.audio': 'Áudio da narração',
   'lesson.player.video': 'Vídeo da persona',
+  'lesson.media.persona_switch_yes': 'Trocar e remover',
 }

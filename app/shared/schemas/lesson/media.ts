@@ -41,9 +41,11 @@ export interface LessonMediaState {
   /** Price list: narration per started 1,000 characters, one persona video. */
   prices: { narration_audio: number; persona_video: number }
   slides: SlideMediaState[]
-  /** Totals of what generating would cost now. */
+  /** Totals of what generating would cost now, and how many slides it would make (a free price list costs 0). */
   narration_points: number
   video_points: number
+  narration_slides: number
+  video_slides: number
 }
 
 /** The media a student's player uses, per slide id (only media that are current: the browser speaks the rest). */
