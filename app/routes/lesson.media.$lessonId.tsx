@@ -5,7 +5,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { LessonMediaGenerate, type LessonMediaState } from '#shared/schemas/lesson/media'
 import { Id } from '#shared/schemas/tms/common'
 import { apiData } from '~/server/api.server'
-import { apiResult, resourceResponse } from '~/server/api-action.server'
+import { apiResult, resourceInvalid, resourceJson, resourceResponse } from '~/server/api-action.server'
 import { requireAccess, requireUser } from '~/server/auth.server'
 
 /**
@@ -18,9 +18,6 @@ const EDIT = { all: ['lesson_model_edit'] }
 const headers = { 'Cache-Control': 'no-store' }
 
 export type LessonMediaData = ({ state: 'ok' } & LessonMediaState & { canEdit: boolean }) | { state: 'forbidden' }
-
-const bad = (field: string, message: string) =>
-  Response.json({ ok: false, errors: [{ field, cause: 'invalid', value: null, message }] satisfies ErrorItem[] }, { status: 400 })
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user, realm, api } = await requireUser(request, context)
@@ -36,16 +33,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = v.safeParse(Id, params.lessonId ?? '')
   if (!id.success) throw new Response(null, { status: 404 })
   const intent = new URL(request.url).searchParams.get('intent')
-  if (intent !== 'narration' && intent !== 'video') return bad('intent', 'validation.picklist')
+  if (intent !== 'narration' && intent !== 'video') return resourceInvalid('intent', 'validation.picklist')
   const { api } = await requireAccess(request, context, EDIT)
-  let raw: unknown
-  try {
-    raw = await request.json()
-  } catch {
-    return bad('data', 'validation.json')
-  }
-  const body = v.safeParse(LessonMediaGenerate, raw)
-  if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
+  const body = await resourceJson(request, LessonMediaGenerate)
+  if ('refused' in body) return body.refused
   const param = { id: id.output }
   return resourceResponse(
     await apiResult(async () => ({

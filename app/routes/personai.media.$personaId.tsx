@@ -5,7 +5,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { AnimationGenerate, VoiceCloneInput, type PersonaAnimation } from '#shared/schemas/persona-media'
 import { Id } from '#shared/schemas/tms/common'
 import { apiData } from '~/server/api.server'
-import { apiResult, resourceResponse } from '~/server/api-action.server'
+import { apiResult, resourceInvalid, resourceJson, resourceResponse } from '~/server/api-action.server'
 import { requireAccess, requireUser } from '~/server/auth.server'
 
 /**
@@ -27,9 +27,6 @@ export interface PersonaMediaData {
   prices: { animation: number | null; voice_clone: number | null }
   canEdit: boolean
 }
-
-const bad = (field: string, message: string) =>
-  Response.json({ ok: false, errors: [{ field, cause: 'invalid', value: null, message }] satisfies ErrorItem[] }, { status: 400 })
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { user, realm, api } = await requireUser(request, context)
@@ -63,17 +60,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!id.success) throw new Response(null, { status: 404 })
   const param = { personaId: id.output }
   const intent = new URL(request.url).searchParams.get('intent')
-  if (intent !== 'animation' && intent !== 'clone') return bad('intent', 'validation.picklist')
+  if (intent !== 'animation' && intent !== 'clone') return resourceInvalid('intent', 'validation.picklist')
   const { api } = await requireAccess(request, context, EDIT)
-  let raw: unknown
-  try {
-    raw = await request.json()
-  } catch {
-    return bad('data', 'validation.json')
-  }
   if (intent === 'animation') {
-    const body = v.safeParse(AnimationGenerate, raw)
-    if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
+    const body = await resourceJson(request, AnimationGenerate)
+    if ('refused' in body) return body.refused
     return resourceResponse(
       await apiResult(async () => ({
         ok: true as const,
@@ -82,8 +73,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       })),
     )
   }
-  const body = v.safeParse(VoiceCloneInput, raw)
-  if (!body.success) return bad(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid')
+  const body = await resourceJson(request, VoiceCloneInput)
+  if ('refused' in body) return body.refused
   return resourceResponse(
     await apiResult(async () => ({
       ok: true as const,

@@ -4,6 +4,7 @@ import type { LessonMediaState } from '#shared/schemas/lesson/media'
 import { hydrated, open, openPage, realmApi, signInOnScreen, url } from './browser'
 import { PHONE } from './tms-student-helpers'
 import { pngBytes } from '../support/images'
+import { lessonSlide, textObject } from '../support/lesson-fixtures'
 
 /**
  * Lesson narration through the configured voice provider (issue 18) end to end, in a realm of this file's own whose
@@ -16,24 +17,19 @@ import { pngBytes } from '../support/images'
  */
 const pt = catalogues['pt-BR']
 const tag = Date.now().toString(36)
-const text = (id: string, html: string) => ({
-  id,
-  name: 'Texto',
-  kind: 'text',
-  x: 100,
-  y: 100,
-  width: 2000,
-  height: 400,
+const box = {
+  id: 'p2',
+  name: 'Persona',
+  kind: 'persona' as const,
+  x: 2400,
+  y: 1400,
+  width: 1000,
+  height: 1000,
   rotation: 0,
   opacity: 1,
   hidden: false,
   locked: false,
-  html,
-  font_size: 96,
-  color: '#111111',
-  align: 'left',
-})
-const box = { id: 'p2', name: 'Persona', kind: 'persona', x: 2400, y: 1400, width: 1000, height: 1000, rotation: 0, opacity: 1, hidden: false, locked: false }
+}
 const GOOGLE = { provider: 'google', code: 'pt-BR-Neural2-A', language: 'pt-BR', settings: { pitch: 0, speaking_rate: 1, volume_gain: 0 } }
 
 describe('lesson narration', () => {
@@ -71,8 +67,8 @@ describe('lesson narration', () => {
       title: `Frações ${tag}`,
       persona_id: ana.id,
       slides: [
-        { id: 'n1', background: '#ffffff', narration, overlay: 'voice', objects: [text('t1', '<p>O que é uma fração?</p>')] },
-        { id: 'n2', background: '#ffffff', narration: 'Eu sou a Ana.', overlay: 'voice_image', objects: [text('t2', '<p>Numerador</p>'), box] },
+        lessonSlide('n1', [textObject('t1', '<p>O que é uma fração?</p>')], narration, 'voice'),
+        lessonSlide('n2', [textObject('t2', '<p>Numerador</p>'), box], 'Eu sou a Ana.', 'voice_image'),
       ],
     })
     const student = `aluno-${tag}`

@@ -5,6 +5,7 @@ import { Voice } from '#shared/schemas/ai'
 import type { LessonModel } from '#shared/schemas/lesson/lesson'
 import type { LessonMediaState, StudentSlideMedia } from '#shared/schemas/lesson/media'
 import type { Slide } from '#shared/schemas/lesson/slide'
+import { lessonSlide, textObject } from '../support/lesson-fixtures'
 import { aiRealm, fund, room } from './factories'
 import { api, call, expectEnvelope, userWith } from './helpers'
 import { expectInvariants } from './ledger-helpers'
@@ -50,31 +51,8 @@ async function persona(ctx: Ctx, voice: unknown = GOOGLE, image = 'https://img.t
   return id
 }
 
-const slide = (id: string, narration: string, overlay: Slide['overlay'] = 'voice'): Slide => ({
-  id,
-  background: '#ffffff',
-  objects: [
-    {
-      id: `t${id}`,
-      name: 'Text',
-      kind: 'text',
-      x: 100,
-      y: 100,
-      width: 1200,
-      height: 300,
-      rotation: 0,
-      opacity: 1,
-      hidden: false,
-      locked: false,
-      html: `<p>Slide ${id}</p>`,
-      font_size: 72,
-      color: '#111111',
-      align: 'left',
-    },
-  ],
-  narration,
-  overlay,
-})
+const slide = (id: string, narration: string, overlay: Slide['overlay'] = 'voice'): Slide =>
+  lessonSlide(id, [textObject(`t${id}`, `<p>Slide ${id}</p>`)], narration, overlay)
 
 async function lessonModel(ctx: Ctx, personaId: string | null, slides: Slide[]): Promise<LessonModel> {
   const res = await api(ctx.host, 'lesson/model', { method: 'POST', token: ctx.token, json: { title: unique('Aula'), persona_id: personaId, slides } })
@@ -110,7 +88,7 @@ describe('lesson narration through the persona’s voice', () => {
     const ctx = await setup()
     const p = await persona(ctx)
     const long = `${'Frações equivalentes representam a mesma parte do todo. '.repeat(20)}`.trim()
-    const m = await lessonModel(ctx, p, [slide('a1', 'Olá, turma! Hoje: frações.'), slide('a2', long), slide('a3', '')])
+    const m = await lessonModel(ctx, p, [slide('a1', 'Bom dia, classe! Hoje: frações.'), slide('a2', long), slide('a3', '')])
     const before = await media(ctx, m.id)
     expect(before).toMatchObject({ voice_provider: 'google', voice_reason: null, prices: { narration_audio: 2, persona_video: 80 } })
     expect(before.slides.map((s) => s.audio_points)).toEqual([2, 2 * Math.ceil(long.length / 1000), 0])
@@ -135,7 +113,7 @@ describe('lesson narration through the persona’s voice', () => {
     const a1 = after.slides[0].audio!
     expect(a1).toMatchObject({ status: 'done', provider: 'google', stale: false })
     expect(a1.url).toMatch(new RegExp(`/files/${ctx.code}/lesson-media/[0-9a-f]{64}\\.mp3$`))
-    expect(await objectText(a1.url!)).toBe('google:Olá, turma! Hoje: frações.')
+    expect(await objectText(a1.url!)).toBe('google:Bom dia, classe! Hoje: frações.')
     expect(after.slides[2].audio).toBeNull()
     // Served as any file of the realm.
     const served = await call(ctx.host, new URL(a1.url!).pathname)
@@ -151,7 +129,7 @@ describe('lesson narration through the persona’s voice', () => {
     expect(await wallet(ctx)).toBe(1000 - total)
 
     // Changing a slide's narration makes its audio stale: only that slide costs again.
-    const changed = await update(ctx, m, { slides: [slide('a1', 'Olá de novo, turma.'), slide('a2', long), slide('a3', '')] })
+    const changed = await update(ctx, m, { slides: [slide('a1', 'Bom dia de novo, classe.'), slide('a2', long), slide('a3', '')] })
     expect(changed.status, await changed.clone().text()).toBe(200)
     const stale = await media(ctx, m.id)
     expect(stale.slides.map((s) => s.audio?.stale)).toEqual([true, false, undefined])
@@ -162,7 +140,7 @@ describe('lesson narration through the persona’s voice', () => {
     expect(await wallet(ctx)).toBe(1000 - total - 2)
 
     // Back to the first text: its audio is in R2 already (content-addressed), so it is linked without paying.
-    const back = await update(ctx, m, { slides: [slide('a1', 'Olá, turma! Hoje: frações.'), slide('a2', long), slide('a3', '')] })
+    const back = await update(ctx, m, { slides: [slide('a1', 'Bom dia, classe! Hoje: frações.'), slide('a2', long), slide('a3', '')] })
     expect(back.status).toBe(200)
     const again2 = await media(ctx, m.id)
     expect(again2.narration_points).toBe(2)
@@ -262,7 +240,7 @@ describe('persona videos', () => {
     expect(await wallet(ctx)).toBe(1000 - 2 - 2 - 80)
 
     // Its narration changed: the audio and the video are stale.
-    const changed = await update(ctx, m, { slides: [slide('e1', 'Olá, turma.', 'voice_image'), slide('e2', 'Só a voz aqui.', 'voice')] })
+    const changed = await update(ctx, m, { slides: [slide('e1', 'Bom dia, classe.', 'voice_image'), slide('e2', 'Só a voz aqui.', 'voice')] })
     expect(changed.status).toBe(200)
     expect((await media(ctx, m.id)).slides[0]).toMatchObject({ audio: { stale: true }, video: { stale: true }, video_points: 0 })
     await expectInvariants()
@@ -294,7 +272,7 @@ describe('the persona is fixed once media exist', () => {
     const ctx = await setup()
     const p = await persona(ctx)
     const q = await persona(ctx)
-    const m = await lessonModel(ctx, p, [slide('g1', 'Olá, turma.')])
+    const m = await lessonModel(ctx, p, [slide('g1', 'Bom dia, classe.')])
     // No media yet: the persona changes freely.
     expect((await update(ctx, m, { persona_id: q })).status).toBe(200)
     expect((await update(ctx, m, { persona_id: p })).status).toBe(200)
@@ -321,7 +299,7 @@ describe('the persona is fixed once media exist', () => {
     expect(await rows(ctx, m.id)).toEqual([])
     expect((await media(ctx, m.id)).slides[0].audio).toBeNull()
     // The published lesson still uses the file: it stays.
-    expect(await objectText(url)).toBe('google:Olá, turma.')
+    expect(await objectText(url)).toBe('google:Bom dia, classe.')
 
     // The published lesson's own persona switch follows the same rule; confirmed, the last user of the file removes it.
     const lessonBody = (await (await api(ctx.host, `lesson/lesson/${lessonId}`, { token: ctx.token })).json()) as LessonModel

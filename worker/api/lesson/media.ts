@@ -29,6 +29,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto'
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { nowIso } from '../../lib/tms'
+import type { Auth } from '../../db/sessions'
 import { type AppEnv, type Ctx, origin, pathParam } from '../context'
 import { requireLessonModel } from './model'
 
@@ -216,23 +217,16 @@ async function storeMedia(env: Env, realm: string, nick: string, key: string, ex
   }
 }
 
-/** Links a slide's medium to the file stored under `key` (inserted when new; the row already there is kept). */
-async function linkMedia(
-  db: D1Database,
-  m: { realm: string; lessonId: string; slideId: string; kind: 'audio' | 'video'; hash: string; provider: string; operationId: string | null; by: string },
-  file: FileRow | null,
-  key: string,
-) {
+/** A slide's medium as stored: its key columns, what made it and by which provider. */
+type MediaKeyRow = Pick<LessonMediaRow, 'realm' | 'lesson_id' | 'slide_id' | 'kind' | 'hash' | 'provider'>
+
+/** Links a slide's medium to the file stored under `key` (its row inserted when new; the row already there is kept). */
+async function linkMedia(db: D1Database, m: MediaKeyRow, file: FileRow | null, key: string, operationId: string | null, by: string) {
   if (file) await runBatch(db, [insertFileStatement(db, file, true)])
   const stored = await mediaFileByKey(db, m.realm, key)
   if (!stored) throw new Error(`lesson media file ${key} missing`)
-  const row = { realm: m.realm, lesson_id: m.lessonId, slide_id: m.slideId, kind: m.kind, hash: m.hash, provider: m.provider, ref: '', error: null }
-  await runBatch(db, [putLessonMediaStatement(db, { ...row, status: 'done', file_id: stored.id, operation_id: m.operationId }, m.by, nowIso())])
+  await runBatch(db, [putLessonMediaStatement(db, { ...m, status: 'done', ref: '', error: null, file_id: stored.id, operation_id: operationId }, by, nowIso())])
 }
-
-/** A failed slide as stored (its operation refunded). */
-const failedStatement = (db: D1Database, m: Omit<LessonMediaRow, 'created_at' | 'updated_at' | 'updated_by' | 'file_key' | 'status' | 'file_id'>, by: string) =>
-  putLessonMediaStatement(db, { ...m, status: 'failed', file_id: null }, by, nowIso())
 
 /** The refunded operation's id of a provider failure (paidOperation's 502), or null for any other error. */
 function refundedOperation(err: unknown): string | null {
@@ -301,6 +295,93 @@ async function confirmed(c: Ctx, realm: string, body: LessonMediaGenerate, total
 
 type Outcome = { slide_id: string; outcome: 'generated' | 'reused' | 'failed' }
 
+/** One kind of generation over a lesson's slides. */
+interface SlideGeneration {
+  kind: 'audio' | 'video'
+  paid: 'lesson_narration_audio' | 'lesson_persona_video'
+  provider: string
+  /** The total price shown for this generation. */
+  total: number
+  /** The hash the slide's medium should have when this generation makes it, else null (nothing to do). */
+  wanted: (s: InternalSlide) => string | null
+  points: (s: InternalSlide) => number
+  units?: (s: InternalSlide) => number
+  /** Calls the provider for a slide: a stored file (done), or the provider job's id (pending, finished on read). */
+  make: (s: InternalSlide, key: string) => Promise<{ file: FileRow } | { ref: string }>
+}
+
+/**
+ * Makes one medium a slide, in slide order: a file already stored under the slide's content-addressed key is linked
+ * (not paid); otherwise one paid operation under `<key>:<slide id>`; a provider failure (refunded) marks the slide
+ * failed and goes on; any other refusal (a short wallet, the cap) stops, answered as the error when nothing was made.
+ */
+async function generateEach(c: Ctx, auth: Auth, lesson: LessonLike, ctx: Context, state: LessonMediaState, body: LessonMediaGenerate, job: SlideGeneration) {
+  const db = c.env.DB
+  if (await confirmed(c, auth.realm, body, job.total)) return { ...publicState(state), results: [] as Outcome[], replayed: true, stopped: null }
+  const results: Outcome[] = []
+  let stop: unknown = null
+  for (const s of state.slides as InternalSlide[]) {
+    const hash = job.wanted(s)
+    if (!hash || stop) continue
+    const key = mediaKey(auth.realm, hash, job.kind === 'audio' ? 'mp3' : 'mp4')
+    const m: MediaKeyRow = { realm: auth.realm, lesson_id: lesson.id, slide_id: s.slide_id, kind: job.kind, hash, provider: job.provider }
+    if (await mediaFileByKey(db, auth.realm, key)) {
+      await linkMedia(db, m, null, key, null, auth.nick)
+      results.push({ slide_id: s.slide_id, outcome: 'reused' })
+      continue
+    }
+    const out: { made?: { file: FileRow } | { ref: string } } = {}
+    try {
+      const { operation } = await paidOperation(
+        c.env,
+        { realm: auth.realm, nick: auth.nick },
+        {
+          kind: job.paid,
+          provider: job.provider,
+          idempotencyKey: `${body.idempotency_key}:${s.slide_id}`,
+          confirmPoints: job.points(s),
+          units: job.units?.(s),
+          request: { lesson: lesson.id, slide: s.slide_id, hash },
+          requestId: c.get('requestId'),
+        },
+        async () => {
+          out.made = await job.make(s, key)
+          return 'ref' in out.made ? { ref: out.made.ref } : { key, size: out.made.file.size }
+        },
+      )
+      if (out.made && 'file' in out.made) await linkMedia(db, m, out.made.file, key, operation.id, auth.nick)
+      else if (out.made)
+        await runBatch(db, [
+          putLessonMediaStatement(
+            db,
+            { ...m, status: 'pending', ref: out.made.ref, file_id: null, error: null, operation_id: operation.id },
+            auth.nick,
+            nowIso(),
+          ),
+        ])
+      results.push({ slide_id: s.slide_id, outcome: 'generated' })
+    } catch (err) {
+      const op = refundedOperation(err)
+      if (op === null) {
+        stop = err
+        continue
+      }
+      await runBatch(db, [
+        putLessonMediaStatement(
+          db,
+          { ...m, status: 'failed', ref: '', file_id: null, error: 'ai_provider_failed', operation_id: op || null },
+          auth.nick,
+          nowIso(),
+        ),
+      ])
+      results.push({ slide_id: s.slide_id, outcome: 'failed' })
+    }
+  }
+  if (stop && !results.length) throw stop
+  const after = await stateOf(c, auth.realm, lesson, ctx, await listLessonMedia(db, auth.realm, lesson.id))
+  return { ...publicState(after), results, replayed: false, stopped: stop instanceof ApiError ? (stop.errors[0]?.cause ?? null) : null }
+}
+
 export const lessonMedia = new Hono<AppEnv>()
   /** GET /lesson/model/{id}/media: providers, prices and each slide's audio and video (pending videos asked about first). */
   .get(
@@ -317,77 +398,24 @@ export const lessonMedia = new Hono<AppEnv>()
   .post(
     '/:id/media/narration',
     guardedJson(EDIT, LessonMediaGenerate, async (c, auth, body) => {
-      const db = c.env.DB
       const lesson = await requireLessonModel(c, auth, pathParam(c, 'id'))
       const { ctx, state } = await loaded(c, auth.realm, lesson)
       if (ctx.voiceReason === 'no_persona') throw apiError(422, 'persona_required', 'validation.lesson.persona_required', 'persona_id', null)
-      if (!ctx.synth) throw apiError(409, 'provider_required', 'lesson.media.voice_provider_required', 'voice', ctx.voiceReason)
       const synth = ctx.synth
-      if (await confirmed(c, auth.realm, body, state.narration_points)) return c.json({ ...publicState(state), results: [] as Outcome[], replayed: true })
-      const results: Outcome[] = []
-      let stop: unknown = null
-      for (const s of state.slides as InternalSlide[]) {
-        if (!s._needsAudio || stop) continue
-        const hash = s._w.audio!
-        const key = mediaKey(auth.realm, hash, 'mp3')
-        const m = { realm: auth.realm, lessonId: lesson.id, slideId: s.slide_id, kind: 'audio' as const, hash, provider: synth.provider, by: auth.nick }
-        if (await mediaFileByKey(db, auth.realm, key)) {
-          // Made before (this text with this voice): linked, not paid again.
-          await linkMedia(db, { ...m, operationId: null }, null, key)
-          results.push({ slide_id: s.slide_id, outcome: 'reused' })
-          continue
-        }
-        try {
-          let file: FileRow | null = null
-          const { operation } = await paidOperation(
-            c.env,
-            { realm: auth.realm, nick: auth.nick },
-            {
-              kind: 'lesson_narration_audio',
-              provider: synth.provider,
-              idempotencyKey: `${body.idempotency_key}:${s.slide_id}`,
-              confirmPoints: s.audio_points,
-              units: units(s._w.text),
-              request: { lesson: lesson.id, slide: s.slide_id, hash },
-              requestId: c.get('requestId'),
-            },
-            async () => {
-              const { audio } = await synth.synthesize(s._w.text, ctx.sources.voice!)
-              file = await storeMedia(c.env, auth.realm, auth.nick, key, 'mp3', audio)
-              return { key, size: audio.length }
-            },
-          )
-          await linkMedia(db, { ...m, operationId: operation.id }, file, key)
-          results.push({ slide_id: s.slide_id, outcome: 'generated' })
-        } catch (err) {
-          const op = refundedOperation(err)
-          if (op === null) {
-            stop = err
-            continue
-          }
-          await runBatch(db, [
-            failedStatement(
-              db,
-              {
-                realm: auth.realm,
-                lesson_id: lesson.id,
-                slide_id: s.slide_id,
-                kind: 'audio',
-                hash,
-                provider: synth.provider,
-                ref: '',
-                error: 'ai_provider_failed',
-                operation_id: op || null,
-              },
-              auth.nick,
-            ),
-          ])
-          results.push({ slide_id: s.slide_id, outcome: 'failed' })
-        }
-      }
-      if (stop && !results.length) throw stop
-      const after = await stateOf(c, auth.realm, lesson, ctx, await listLessonMedia(db, auth.realm, lesson.id))
-      return c.json({ ...publicState(after), results, replayed: false, stopped: stop instanceof ApiError ? (stop.errors[0]?.cause ?? null) : null })
+      const voice = ctx.sources.voice
+      if (!synth || !voice) throw apiError(409, 'provider_required', 'lesson.media.voice_provider_required', 'voice', ctx.voiceReason)
+      return c.json(
+        await generateEach(c, auth, lesson, ctx, state, body, {
+          kind: 'audio',
+          paid: 'lesson_narration_audio',
+          provider: synth.provider,
+          total: state.narration_points,
+          wanted: (s) => (s._needsAudio ? s._w.audio : null),
+          points: (s) => s.audio_points,
+          units: (s) => units(s._w.text),
+          make: async (s, key) => ({ file: await storeMedia(c.env, auth.realm, auth.nick, key, 'mp3', (await synth.synthesize(s._w.text, voice)).audio) }),
+        }),
+      )
     }),
   )
   /**
@@ -398,72 +426,26 @@ export const lessonMedia = new Hono<AppEnv>()
   .post(
     '/:id/media/video',
     guardedJson(EDIT, LessonMediaGenerate, async (c, auth, body) => {
-      const db = c.env.DB
       const lesson = await requireLessonModel(c, auth, pathParam(c, 'id'))
       const { ctx, state } = await loaded(c, auth.realm, lesson)
       if (ctx.voiceReason === 'no_persona') throw apiError(422, 'persona_required', 'validation.lesson.persona_required', 'persona_id', null)
-      if (!ctx.adapter) throw apiError(409, 'provider_required', 'ai.error.provider_required', 'provider', 'did')
-      if (!ctx.sources.image) throw apiError(422, 'image_required', 'persona.media.image_required', 'persona_id', lesson.persona_id)
       const adapter = ctx.adapter
-      if (await confirmed(c, auth.realm, body, state.video_points)) return c.json({ ...publicState(state), results: [] as Outcome[], replayed: true })
+      if (!adapter) throw apiError(409, 'provider_required', 'ai.error.provider_required', 'provider', 'did')
+      if (!ctx.sources.image) throw apiError(422, 'image_required', 'persona.media.image_required', 'persona_id', lesson.persona_id)
       const base = await filesBase(c, auth.realm)
-      const results: Outcome[] = []
-      let stop: unknown = null
-      for (const s of state.slides as InternalSlide[]) {
-        if (!s._needsVideo || stop) continue
-        const hash = s._w.video!
-        const key = mediaKey(auth.realm, hash, 'mp4')
-        const m = { realm: auth.realm, lesson_id: lesson.id, slide_id: s.slide_id, kind: 'video' as const, hash, provider: adapter.provider }
-        if (await mediaFileByKey(db, auth.realm, key)) {
-          await linkMedia(
-            db,
-            { realm: auth.realm, lessonId: lesson.id, slideId: s.slide_id, kind: 'video', hash, provider: adapter.provider, operationId: null, by: auth.nick },
-            null,
-            key,
-          )
-          results.push({ slide_id: s.slide_id, outcome: 'reused' })
-          continue
-        }
-        const audioUrl = base + (s._audioRow?.file_key ?? '')
-        try {
-          const { operation } = await paidOperation(
-            c.env,
-            { realm: auth.realm, nick: auth.nick },
-            {
-              kind: 'lesson_persona_video',
-              provider: adapter.provider,
-              idempotencyKey: `${body.idempotency_key}:${s.slide_id}`,
-              confirmPoints: s.video_points,
-              request: { lesson: lesson.id, slide: s.slide_id, hash },
-              requestId: c.get('requestId'),
-            },
-            async () => {
-              const job = await adapter.start({ kind: 'talk', imageUrl: ctx.sources.image, audioUrl })
-              return { ref: job.ref }
-            },
-          )
-          await runBatch(db, [
-            putLessonMediaStatement(
-              db,
-              { ...m, status: 'pending', ref: String(operation.result.ref ?? ''), file_id: null, error: null, operation_id: operation.id },
-              auth.nick,
-              nowIso(),
-            ),
-          ])
-          results.push({ slide_id: s.slide_id, outcome: 'generated' })
-        } catch (err) {
-          const op = refundedOperation(err)
-          if (op === null) {
-            stop = err
-            continue
-          }
-          await runBatch(db, [failedStatement(db, { ...m, ref: '', error: 'ai_provider_failed', operation_id: op || null }, auth.nick)])
-          results.push({ slide_id: s.slide_id, outcome: 'failed' })
-        }
-      }
-      if (stop && !results.length) throw stop
-      const after = await stateOf(c, auth.realm, lesson, ctx, await listLessonMedia(db, auth.realm, lesson.id))
-      return c.json({ ...publicState(after), results, replayed: false, stopped: stop instanceof ApiError ? (stop.errors[0]?.cause ?? null) : null })
+      return c.json(
+        await generateEach(c, auth, lesson, ctx, state, body, {
+          kind: 'video',
+          paid: 'lesson_persona_video',
+          provider: adapter.provider,
+          total: state.video_points,
+          wanted: (s) => (s._needsVideo ? s._w.video : null),
+          points: (s) => s.video_points,
+          make: async (s) => ({
+            ref: (await adapter.start({ kind: 'talk', imageUrl: ctx.sources.image, audioUrl: base + (s._audioRow?.file_key ?? '') })).ref,
+          }),
+        }),
+      )
     }),
   )
 
