@@ -1,14 +1,13 @@
-import { useFetcher } from '@remix-run/react'
-import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SlideMediaItem } from '#shared/schemas/lesson/media'
 import { PaidButton, errorText } from '~/components/persona-media/paid-button'
+import { usePaidMedia, type PaidMediaAnswer } from '~/components/persona-media/use-paid-media'
 import type { LessonMediaData } from '~/routes/lesson.media.$lessonId'
 
 /** How often the editor reads pending persona videos again (each read asks the provider about them). */
 export const VIDEO_POLL_MS = 5000
 
-type Answer = { ok: boolean; errors: { field: string; cause: string; message: string; value: unknown }[]; results?: { outcome: string }[] }
+type Answer = PaidMediaAnswer & { results?: { outcome: string }[] }
 
 function stateText(t: (k: string) => string, item: SlideMediaItem | null) {
   if (!item) return t('lesson.media.state.none')
@@ -26,23 +25,13 @@ function stateText(t: (k: string) => string, item: SlideMediaItem | null) {
 export function LessonMedia({ lessonId, dirty }: { lessonId: string; dirty: boolean }) {
   const { t } = useTranslation()
   const base = `/lesson/media/${encodeURIComponent(lessonId)}`
-  const list = useFetcher<LessonMediaData>({ key: `lesson-media-${lessonId}` })
-  const run = useFetcher<Answer>()
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- loads once per lesson
-  useEffect(() => list.load(base), [base])
-  useEffect(() => {
-    if (run.state === 'idle' && run.data) list.load(base)
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
-  }, [run.state, run.data])
+  const { list, run } = usePaidMedia<LessonMediaData, Answer>(
+    `lesson-media-${lessonId}`,
+    base,
+    (d) => d.state === 'ok' && d.slides.some((s) => s.video?.status === 'pending'),
+    VIDEO_POLL_MS,
+  )
   const data = list.data
-  const pending = data?.state === 'ok' && data.slides.some((s) => s.video?.status === 'pending')
-  useEffect(() => {
-    if (!pending) return
-    const timer = setInterval(() => {
-      if (list.state === 'idle') list.load(base)
-    }, VIDEO_POLL_MS)
-    return () => clearInterval(timer)
-  }, [pending, list, base])
 
   if (!data)
     return list.state === 'idle' ? (

@@ -293,6 +293,14 @@ async function confirmed(c: Ctx, realm: string, body: LessonMediaGenerate, total
   return false
 }
 
+/** The lesson model of the path, its providers and state, refused without a persona (nothing to narrate with). */
+async function forGeneration(c: Ctx, auth: Auth) {
+  const lesson = await requireLessonModel(c, auth, pathParam(c, 'id'))
+  const { ctx, state } = await loaded(c, auth.realm, lesson)
+  if (ctx.voiceReason === 'no_persona') throw apiError(422, 'persona_required', 'validation.lesson.persona_required', 'persona_id', null)
+  return { lesson, ctx, state }
+}
+
 type Outcome = { slide_id: string; outcome: 'generated' | 'reused' | 'failed' }
 
 /** One kind of generation over a lesson's slides. */
@@ -398,9 +406,7 @@ export const lessonMedia = new Hono<AppEnv>()
   .post(
     '/:id/media/narration',
     guardedJson(EDIT, LessonMediaGenerate, async (c, auth, body) => {
-      const lesson = await requireLessonModel(c, auth, pathParam(c, 'id'))
-      const { ctx, state } = await loaded(c, auth.realm, lesson)
-      if (ctx.voiceReason === 'no_persona') throw apiError(422, 'persona_required', 'validation.lesson.persona_required', 'persona_id', null)
+      const { lesson, ctx, state } = await forGeneration(c, auth)
       const synth = ctx.synth
       const voice = ctx.sources.voice
       if (!synth || !voice) throw apiError(409, 'provider_required', 'lesson.media.voice_provider_required', 'voice', ctx.voiceReason)
@@ -426,9 +432,7 @@ export const lessonMedia = new Hono<AppEnv>()
   .post(
     '/:id/media/video',
     guardedJson(EDIT, LessonMediaGenerate, async (c, auth, body) => {
-      const lesson = await requireLessonModel(c, auth, pathParam(c, 'id'))
-      const { ctx, state } = await loaded(c, auth.realm, lesson)
-      if (ctx.voiceReason === 'no_persona') throw apiError(422, 'persona_required', 'validation.lesson.persona_required', 'persona_id', null)
+      const { lesson, ctx, state } = await forGeneration(c, auth)
       const adapter = ctx.adapter
       if (!adapter) throw apiError(409, 'provider_required', 'ai.error.provider_required', 'provider', 'did')
       if (!ctx.sources.image) throw apiError(422, 'image_required', 'persona.media.image_required', 'persona_id', lesson.persona_id)
