@@ -5,7 +5,7 @@ import { FeedComposeInput, FeedQuery } from '#shared/schemas/feed'
 import type { ErrorItem } from '#shared/schemas/error'
 import { Id } from '#shared/schemas/tms/common'
 import { RealmApiError, apiData } from '~/server/api.server'
-import { apiAction, apiResult } from '~/server/api-action.server'
+import { apiAction, apiResult, resourceResponse } from '~/server/api-action.server'
 import { requireAccess, requireUser } from '~/server/auth.server'
 
 /**
@@ -35,17 +35,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
-/**
- * A resource route's answer is sent as it is: the kit's and apiResult's `data()` answers become JSON responses with
- * their status (Remix would send a resource route's `data()` as 200).
- */
-function asResponse(answer: unknown): Response {
-  if (answer instanceof Response) return answer
-  const wrapped = answer as { type?: string; data?: unknown; init?: ResponseInit | null }
-  if (wrapped && typeof wrapped === 'object' && wrapped.type === 'DataWithResponseInit') return Response.json(wrapped.data, wrapped.init ?? undefined)
-  return Response.json(answer)
-}
-
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const roomId = v.safeParse(Id, params.roomId ?? '')
   if (!roomId.success) throw new Response(null, { status: 404 })
@@ -54,7 +43,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!intent.success)
     return Response.json({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: null, message: 'validation.picklist' }] }, { status: 400 })
   if (intent.output === 'post')
-    return asResponse(
+    return resourceResponse(
       await apiAction(request, context, {
         access: WRITE,
         schema: FeedComposeInput,
@@ -74,5 +63,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     else await api.feed.post[':id'].$delete({ param: { id } })
     return done
   })
-  return asResponse(answer)
+  return resourceResponse(answer)
 }

@@ -29,7 +29,7 @@ export const handle = { title: 'pages.public.mobile.lesson.apply' }
 
 /**
  * GET /mobile/lesson/{lessonId}/apply (public mobile-web, seed 001 §2; issue 18): the student reads the lesson's
- * summary and handout, steps through its slides with their narration (spoken by the browser), and opens the lesson's
+ * summary and handout, steps through its slides with their narration (the stored narration audio, else spoken by the browser), and opens the lesson's
  * tasks in the task screen. A lesson not published to them answers "not found" in words.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -94,7 +94,7 @@ export default function MobileLessonApplyRoute() {
               <RichText html={d.lesson.summary} />
             </section>
           ) : null}
-          {d.lesson.slides.length ? <SlidePlayer slides={d.lesson.slides} language={d.lesson.language} /> : null}
+          {d.lesson.slides.length ? <SlidePlayer slides={d.lesson.slides} language={d.lesson.language} media={d.lesson.media} /> : null}
           {d.lesson.handout ? (
             <section className="card" aria-labelledby="lesson-handout">
               <h2 id="lesson-handout">{t('lesson.kind.handout')}</h2>

@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { Submission } from '@conform-to/react'
-import type * as v from 'valibot'
+import * as v from 'valibot'
 import { DEFAULT_TIME_ZONE, encodeError, fieldName, onLine, parseForm, type ParseOptions } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
 import { RealmApiError, type RealmApi } from './api.server'
@@ -130,4 +130,32 @@ export async function apiResult<T, E extends object = Record<never, never>>(run:
     if (!(err instanceof RealmApiError)) throw err
     return data({ ok: false as const, ...(failed as E), errors: err.errors }, { status: err.status })
   }
+}
+
+/**
+ * A resource route's answer sent as it is: the kit's and apiResult's `data()` answers become JSON responses with their
+ * status (Remix would send a resource route's `data()` as 200).
+ */
+export function resourceResponse(answer: unknown): Response {
+  if (answer instanceof Response) return answer
+  const wrapped = answer as { type?: string; data?: unknown; init?: ResponseInit | null }
+  if (wrapped && typeof wrapped === 'object' && wrapped.type === 'DataWithResponseInit') return Response.json(wrapped.data, wrapped.init ?? undefined)
+  return Response.json(answer)
+}
+
+/** A resource route's refusal of its input: 400 with one error item (`cause: invalid`). */
+export const resourceInvalid = (field: string, message: string) =>
+  Response.json({ ok: false, errors: [{ field, cause: 'invalid', value: null, message }] satisfies ErrorItem[] }, { status: 400 })
+
+/** A resource route's JSON body checked with `schema`: its output, or the 400 answer to send (not JSON, or invalid). */
+export async function resourceJson<S extends v.GenericSchema>(request: Request, schema: S): Promise<{ output: v.InferOutput<S> } | { refused: Response }> {
+  let raw: unknown
+  try {
+    raw = await request.json()
+  } catch {
+    return { refused: resourceInvalid('data', 'validation.json') }
+  }
+  const body = v.safeParse(schema, raw)
+  if (!body.success) return { refused: resourceInvalid(String(body.issues[0]?.path?.[0]?.key ?? 'data'), body.issues[0]?.message ?? 'validation.invalid') }
+  return { output: body.output }
 }

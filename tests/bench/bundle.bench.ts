@@ -138,6 +138,8 @@ export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
     page('overview', '/', null, true),
     page('list page', '/user', 150, true),
     page('model editor', '/tms/model/create', null, true),
+    // The lesson editor (issue 18): the Konva and KaTeX islands it mounts, and the narration and persona video panel.
+    page('lesson editor', '/lesson/model/edit/new', null, true),
     bundle,
   ]
 }

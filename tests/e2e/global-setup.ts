@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { startAiProviders } from '../support/ai-providers'
 import { startCallsApi } from '../support/calls-api'
 import { startIssuer } from '../support/oidc-issuer'
 import { startServer } from '../support/server'
@@ -13,6 +14,8 @@ declare module 'vitest' {
     oidcIssuer: string
     /** The server's state directory (D1, R2), for a test that must set what no API sets yet (tests/e2e/d1.ts). */
     stateDir: string
+    /** The local speech and animation providers the server's DID/ElevenLabs/Google/MiniMax addresses point at (key `e2e-ai-key`). */
+    aiProviders: string
   }
 }
 
@@ -30,18 +33,31 @@ export default async function setup(project: TestProject) {
   // A live session ends this long after its last participant left (15 s in a real run): the party tests watch a
   // session end and its metrics reach the realm API without waiting 15 s each time.
   const stateDir = mkdtempSync(join(tmpdir(), 'console-e2e-'))
+  // Speech and animation providers (lesson narration, issue 18): only a realm with their keys calls them.
+  const ai = await startAiProviders('e2e-ai-key')
   const server = await startServer({
     state: stateDir,
-    env: { LIVE_END_GRACE_MS: '3000', CALLS_APP_ID: 'e2e-calls-app', CALLS_APP_SECRET: 'e2e-calls-secret', CALLS_API_URL: calls.url },
+    env: {
+      LIVE_END_GRACE_MS: '3000',
+      CALLS_APP_ID: 'e2e-calls-app',
+      CALLS_APP_SECRET: 'e2e-calls-secret',
+      CALLS_API_URL: calls.url,
+      DID_API_URL: ai.url,
+      ELEVENLABS_API_URL: ai.url,
+      GOOGLE_TTS_API_URL: ai.url,
+      MINIMAX_API_URL: ai.url,
+    },
   })
   project.provide('port', server.port)
   project.provide('partyPort', server.partyPort)
   project.provide('oidcIssuer', issuer.url)
   project.provide('stateDir', stateDir)
+  project.provide('aiProviders', ai.url)
   return async () => {
     await server.stop()
     rmSync(stateDir, { recursive: true, force: true })
     await issuer.stop()
     await calls.stop()
+    await ai.stop()
   }
 }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { mp4Fixture } from './mp4'
 
 /**
  * A local stand-in for the AI layer's third parties, speaking their real protocols (docs ai.md "tested against the
@@ -6,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * - OpenAI chat completions, `POST /v1/chat/completions` with `Authorization: Bearer <key>`: JSON mode
  *   (`response_format`), content parts (`text` and `image_url`; an image must be a base64 `data:image/…` URL or an
  *   http(s) URL, else 400 as OpenAI answers an invalid image), streaming (server-sent `chat.completion.chunk` events, usage with `stream_options`);
- * - D-ID talks, `POST /talks` and `GET /talks/{id}` with `Authorization: Basic <key>`;
+ * - D-ID talks, `POST /talks` (a text or an audio script) and `GET /talks/{id}` with `Authorization: Basic <key>`, and
+ *   each finished talk's `result_url` (`GET /results/{id}.mp4`, a small MP4);
  * - ElevenLabs voice cloning, `POST /v1/voices/add` (multipart), and speech, `POST /v1/text-to-speech/{voice}`, with `xi-api-key`;
  * - Google Text-to-Speech, `POST /v1/text:synthesize?key=<key>` (base64 audio);
  * - MiniMax T2A v2, `POST /v1/t2a_v2?GroupId=<group>` with a bearer key (hex audio; errors in `base_resp`);
@@ -166,10 +168,13 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
     }
 
     if (req.method === 'POST' && path === '/talks') {
-      const body = JSON.parse(raw.toString() || '{}') as { source_url?: string }
+      const body = JSON.parse(raw.toString() || '{}') as { source_url?: string; script?: { type?: string; audio_url?: string } }
       received.push({ path, auth, body })
       if (auth !== `Basic ${key}`) return json(res, 401, { kind: 'AuthorizationError', description: 'Unauthorized' })
       if (!body.source_url) return json(res, 400, { kind: 'ValidationError', description: 'source_url is required' })
+      // An audio script (a lesson slide's narration) names the audio by an http(s) URL, as D-ID requires.
+      if (body.script?.type === 'audio' && !/^https?:\/\/\S+$/.test(body.script.audio_url ?? ''))
+        return json(res, 400, { kind: 'ValidationError', description: 'script.audio_url must be a URL' })
       if (body.source_url.includes('fail')) return json(res, 500, { kind: 'InternalServerError', description: 'Internal error' })
       talks += 1
       talkSources.set(`tlk_${talks}`, { source: body.source_url, reads: 0 })
@@ -185,6 +190,13 @@ export async function startAiProviders(key: string): Promise<{ url: string; stop
         return json(res, 200, { id: talk[1], status: 'error', error: { kind: 'FaceError', description: 'No face detected' } })
       if (known?.source.includes('slow') && known.reads === 1) return json(res, 200, { id: talk[1], status: 'started' })
       return json(res, 200, { id: talk[1], status: 'done', result_url: `http://${req.headers.host}/results/${talk[1]}.mp4` })
+    }
+
+    // A finished talk's video (its result_url): a small MP4 naming the talk.
+    const result = /^\/results\/(tlk_\d+)\.mp4$/.exec(path)
+    if (req.method === 'GET' && result) {
+      if (!talkSources.has(result[1])) return res.writeHead(404).end()
+      return res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from(mp4Fixture({ tracks: ['avc', 'aac'], seconds: 2, mdatBytes: 64 })))
     }
 
     const query = new URL(req.url ?? '/', 'http://x').searchParams

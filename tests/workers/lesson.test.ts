@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Lesson, LessonModel } from '#shared/schemas/lesson/lesson'
 import type { Slide } from '#shared/schemas/lesson/slide'
 import { createLessonModel } from '../../worker/db/lesson'
+import { lessonSlide, textObject } from '../support/lesson-fixtures'
 import { validQuestion } from '../support/tms-fixtures'
 import { room, roomGroup, taskCategory } from './factories'
 import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
@@ -10,30 +11,8 @@ import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
 const AUTHOR = ['lesson_model_list', 'lesson_model_get', 'lesson_model_create', 'lesson_model_edit', 'lesson_model_delete']
 const PUBLISHER = [...AUTHOR, 'lesson_lesson_list', 'lesson_lesson_get', 'lesson_lesson_create', 'lesson_lesson_edit', 'lesson_lesson_delete']
 
-const text = (id: string, html: string) => ({
-  id,
-  name: 'Text',
-  kind: 'text' as const,
-  x: 100,
-  y: 100,
-  width: 1200,
-  height: 300,
-  rotation: 0,
-  opacity: 1,
-  hidden: false,
-  locked: false,
-  html,
-  font_size: 72,
-  color: '#111111',
-  align: 'left' as const,
-})
-const slide = (id: string, objects: Slide['objects'], overlay: Slide['overlay'] = 'none'): Slide => ({
-  id,
-  background: '#ffffff',
-  objects,
-  narration: '',
-  overlay,
-})
+const text = textObject
+const slide = (id: string, objects: Slide['objects'], overlay: Slide['overlay'] = 'none'): Slide => lessonSlide(id, objects, '', overlay)
 const full = slide('s1', [text('t1', '<p>Fractions</p>')])
 const empty = slide('s2', [text('t2', '<p>  </p>')])
 

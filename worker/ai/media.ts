@@ -16,6 +16,8 @@ export interface AnimationRequest {
   imageUrl: string
   text?: string
   voiceCode?: string
+  /** Audio the image says (a lesson slide's stored narration), instead of `text`: a public URL the provider downloads. */
+  audioUrl?: string
 }
 
 /** A provider's job: `pending` until its result URL exists, `failed` with the provider's reason. */
@@ -81,9 +83,11 @@ export class DidAnimation implements AnimationAdapter {
   ) {}
 
   async start(req: AnimationRequest): Promise<MediaJob> {
-    const script = req.text
-      ? { type: 'text', input: req.text, ...(req.voiceCode ? { provider: { type: 'microsoft', voice_id: req.voiceCode } } : {}) }
-      : { type: 'text', input: '<break time="3000ms"/>', ssml: true }
+    const script = req.audioUrl
+      ? { type: 'audio', audio_url: req.audioUrl }
+      : req.text
+        ? { type: 'text', input: req.text, ...(req.voiceCode ? { provider: { type: 'microsoft', voice_id: req.voiceCode } } : {}) }
+        : { type: 'text', input: '<break time="3000ms"/>', ssml: true }
     const body = { source_url: req.imageUrl, script, config: { stitch: true }, name: req.kind }
     const answer = v.safeParse(
       Talk,

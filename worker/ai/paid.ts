@@ -37,6 +37,8 @@ export interface PaidRequest {
   idempotencyKey: string
   /** The price the user saw and confirmed; refused when the price list now says otherwise. */
   confirmPoints: number
+  /** How many of the price list's unit this call is (narration: started 1,000 characters); 1 when absent. */
+  units?: number
   /** What is asked (its hash binds the key: the same key for another request is refused). */
   request: Record<string, unknown>
   requestId?: string
@@ -108,7 +110,7 @@ export async function paidOperation(
   if (existing) return replay(existing, hash, req.idempotencyKey)
 
   const settings = await settingsOf(env, actor.realm)
-  const price = (await contentPrices(db, actor.realm, [contentKey])).get(contentKey) ?? 0
+  const price = ((await contentPrices(db, actor.realm, [contentKey])).get(contentKey) ?? 0) * (req.units ?? 1)
   if (price !== req.confirmPoints) throw apiError(409, 'price_changed', 'ai.error.price_changed', 'confirm_points', { points: price })
   const points = settings.ledgerEnabled ? price : 0
   const month = monthOf(settings.timeZone)

@@ -1,5 +1,6 @@
 import { lessonLesson } from './lesson/lesson'
 import { lessonModel } from './lesson/model'
+import { lessonMedia } from './lesson/media'
 import { lessonStudent } from './lesson/student'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
@@ -121,6 +122,7 @@ export function createApi() {
     .route('/tms/model', model)
     .route('/tms/task', task)
     .route('/tms/question_bank', bank)
+    .route('/lesson/model', lessonMedia)
     .route('/lesson/model', lessonModel)
     .route('/lesson/lesson', lessonLesson)
     .route('/lesson/student', lessonStudent)

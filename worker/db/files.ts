@@ -72,10 +72,12 @@ export async function cleanupExpiredFiles(env: Pick<Env, 'DB' | 'FILES'>, now = 
   }
 }
 
-/** A new file row (every column of FileRow). */
-export function insertFileStatement(db: D1Database, row: FileRow): D1PreparedStatement {
+/** A new file row (every column of FileRow); `orIgnore` keeps the row already stored under the same key (content-addressed files). */
+export function insertFileStatement(db: D1Database, row: FileRow, orIgnore = false): D1PreparedStatement {
   const cols = Object.keys(row)
-  return db.prepare(`INSERT INTO file (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).bind(...Object.values(row))
+  return db
+    .prepare(`INSERT${orIgnore ? ' OR IGNORE' : ''} INTO file (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+    .bind(...Object.values(row))
 }
 
 /** Keeps a file for good: persisted files never expire. */

@@ -18,6 +18,11 @@ const ANSWER_RECEIPT_SECRET = process.env.ANSWER_RECEIPT_SECRET ?? randomBytes(3
 const bin = (name) => `node_modules/.bin/${name}`
 // Google sign-in's issuer and keys default to Google's (wrangler.toml); tests point them at a local OpenID issuer.
 const googleVars = ['GOOGLE_ISSUER', 'GOOGLE_JWKS_URL'].flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : []))
+// The speech and animation providers' addresses default to the real ones (wrangler.toml); the browser tests point them
+// at the local server speaking their protocols (tests/support/ai-providers.ts). A realm still needs its keys to use them.
+const providerVars = ['DID_API_URL', 'ELEVENLABS_API_URL', 'GOOGLE_TTS_API_URL', 'MINIMAX_API_URL'].flatMap((name) =>
+  process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
+)
 
 /** Runs a command to completion. */
 function run(cmd, args, env = {}) {
@@ -146,6 +151,7 @@ async function main() {
     // A deploy of another build is simulated in tests by starting with another version.
     ...(process.env.DASH_VERSION ? ['--var', `DASH_VERSION:${process.env.DASH_VERSION}`] : []),
     ...googleVars,
+    ...providerVars,
   ])
   // The channel party reads channels and writes chat history and session metrics through the realm API (its service
   // ticket is signed with the same PARTY_SECRET; README "Live channel decisions").

@@ -24,6 +24,7 @@ const PRICES: Record<(typeof SYSTEM_CONTENT_KEYS)[number], [string, number]> = {
   'lesson.handout': ['Apostila', 15],
   'lesson.slides': ['Slides', 20],
   'lesson.narration': ['Narração', 25],
+  'lesson.narration_audio': ['Áudio da narração (por 1.000 caracteres)', 2],
   'lesson.persona_video': ['Vídeo com persona', 80],
   'lesson.dialogs': ['Diálogos', 10],
   'lesson.qa_pairs': ['Perguntas e respostas', 5],

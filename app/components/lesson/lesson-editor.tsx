@@ -16,6 +16,8 @@ import { LESSON_LANGUAGES, LESSON_CONTENT_KINDS, CLASS_PLAN_MINUTES, wordCount, 
 import { LessonInput, LESSON_CONTENT_FIELDS, type LessonDraft } from '#shared/schemas/lesson/lesson'
 import type { SlideDeck } from '#shared/schemas/lesson/slide'
 import { SlideEditor } from '~/components/slide-editor/slide-editor'
+import type { LessonMediaData } from '~/routes/lesson.media.$lessonId'
+import { LessonMedia } from './lesson-media'
 
 export type LessonContent = Required<Pick<LessonDraft, (typeof LESSON_CONTENT_FIELDS)[number]>> & { class_plan: { html: string; duration: number } }
 
@@ -77,9 +79,12 @@ export function LessonEditor({
   refs,
   children,
   dates,
+  mediaLessonId,
 }: {
   initial: Record<string, unknown>
   refs: LessonRefs
+  /** A saved lesson model's id: the narratives tab offers its narration audio and persona videos. */
+  mediaLessonId?: string
   children?: ReactNode
   /** A published lesson's dates, edited in the realm's time zone (absent for a model). */
   dates?: PublishedDates & { timeZone: string }
@@ -92,6 +97,15 @@ export function LessonEditor({
   const [dirty, setDirty] = useState(false)
   const [tried, setTried] = useState(false)
   const [personaSwitch, setPersonaSwitch] = useState<string | null>(null)
+  const [discardMedia, setDiscardMedia] = useState(false)
+  // The media panel's data (same fetcher key): whether generated narration or videos exist (seed 001 §4).
+  const mediaFetcher = useFetcher<LessonMediaData>({ key: `lesson-media-${mediaLessonId ?? ''}` })
+  const media = mediaFetcher.data
+  useEffect(() => {
+    if (mediaLessonId) mediaFetcher.load(`/lesson/media/${encodeURIComponent(mediaLessonId)}`)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per lesson
+  }, [mediaLessonId])
+  const hasMedia = media?.state === 'ok' && media.slides.some((s) => s.audio || s.video)
   const [when, setWhen] = useState(() =>
     dates ? { publish_at: isoToZoned(dates.publish_at, dates.timeZone), expire_at: dates.expire_at ? isoToZoned(dates.expire_at, dates.timeZone) : '' } : null,
   )
@@ -130,12 +144,12 @@ export function LessonEditor({
             expire_at: when.expire_at ? zonedToIso(when.expire_at, dates.timeZone) : null,
           }
         : {}
-    fetcher.submit({ intent: 'save', lesson: JSON.stringify({ ...draft, ...at }) }, { method: 'post' })
+    fetcher.submit({ intent: 'save', lesson: JSON.stringify({ ...draft, ...at, ...(discardMedia ? { discard_media: true } : {}) }) }, { method: 'post' })
   }
   const choosePersona = (next: string) => {
     const value = next || null
-    // Seed 001 §4: the persona is fixed while a video exists; switching drops the video, after a confirmation.
-    if (draft.video && value !== draft.persona_id) setPersonaSwitch(next)
+    // Seed 001 §4: the persona is fixed while a video or generated narration exists; switching drops them, after a confirmation.
+    if ((draft.video || (hasMedia && !discardMedia)) && value !== draft.persona_id) setPersonaSwitch(next)
     else set({ persona_id: value })
   }
   const onTabKey = (e: KeyboardEvent, i: number) => {
@@ -179,19 +193,22 @@ export function LessonEditor({
       </>
     ),
     narrative: slides.length ? (
-      <ol className="narratives">
-        {slides.map((s, i) => (
-          <li key={s.id}>
-            <TextField
-              label={t('lesson.editor.narration_of', { n: String(i + 1), words: String(wordCount(s.narration)) })}
-              value={s.narration}
-              multiline
-              onChange={(narration) => set({ slides: slides.map((x) => (x.id === s.id ? { ...x, narration } : x)) })}
-              error={err(`slides.${i}.narration`)}
-            />
-          </li>
-        ))}
-      </ol>
+      <>
+        <ol className="narratives">
+          {slides.map((s, i) => (
+            <li key={s.id}>
+              <TextField
+                label={t('lesson.editor.narration_of', { n: String(i + 1), words: String(wordCount(s.narration)) })}
+                value={s.narration}
+                multiline
+                onChange={(narration) => set({ slides: slides.map((x) => (x.id === s.id ? { ...x, narration } : x)) })}
+                error={err(`slides.${i}.narration`)}
+              />
+            </li>
+          ))}
+        </ol>
+        {mediaLessonId ? <LessonMedia lessonId={mediaLessonId} dirty={dirty} /> : null}
+      </>
     ) : (
       <p className="empty card">{t('lesson.editor.narratives_need_slides')}</p>
     ),
@@ -372,13 +389,14 @@ export function LessonEditor({
       <ConfirmDialog
         open={personaSwitch !== null}
         title={t('lesson.editor.persona_switch_title')}
-        message={t('lesson.editor.persona_switch_message')}
-        confirmLabel={t('lesson.editor.persona_switch_yes')}
+        message={t(hasMedia ? 'lesson.media.persona_switch_message' : 'lesson.editor.persona_switch_message')}
+        confirmLabel={t(hasMedia ? 'lesson.media.persona_switch_yes' : 'lesson.editor.persona_switch_yes')}
         cancelLabel={t('settings.cancel')}
         danger
         onCancel={() => setPersonaSwitch(null)}
         onConfirm={() => {
           set({ persona_id: personaSwitch || null, video: null })
+          if (hasMedia) setDiscardMedia(true)
           setPersonaSwitch(null)
         }}
       />

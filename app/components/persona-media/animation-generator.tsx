@@ -1,9 +1,9 @@
-import { useFetcher } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PERSONA_ANIMATION_KINDS, type PersonaAnimation, type PersonaAnimationKind } from '#shared/schemas/persona-media'
 import type { PersonaMediaData } from '~/routes/personai.media.$personaId'
 import { PaidButton, errorText } from './paid-button'
+import { usePaidMedia } from './use-paid-media'
 
 /** How often the editor reads a pending animation again (each read asks the provider about it). */
 export const ANIMATION_POLL_MS = 5000
@@ -19,24 +19,14 @@ type Answer = { ok: boolean; errors: { field: string; cause: string; message: st
 export function PersonaAnimations({ personaId }: { personaId: string }) {
   const { t } = useTranslation()
   const base = `/personai/media/${encodeURIComponent(personaId)}`
-  const list = useFetcher<PersonaMediaData>({ key: `persona-media-${personaId}` })
-  const run = useFetcher<Answer>()
+  const { list, run } = usePaidMedia<PersonaMediaData, Answer>(
+    `persona-media-${personaId}`,
+    base,
+    (d) => d.items.some((a) => a.status === 'pending'),
+    ANIMATION_POLL_MS,
+  )
   const [talkText, setTalkText] = useState('')
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- loads once per persona
-  useEffect(() => list.load(base), [base])
   const data = list.data
-  const pending = Boolean(data?.items.some((a) => a.status === 'pending'))
-  useEffect(() => {
-    if (run.state === 'idle' && run.data) list.load(base)
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
-  }, [run.state, run.data])
-  useEffect(() => {
-    if (!pending) return
-    const timer = setInterval(() => {
-      if (list.state === 'idle') list.load(base)
-    }, ANIMATION_POLL_MS)
-    return () => clearInterval(timer)
-  }, [pending, list, base])
 
   if (!data)
     return (

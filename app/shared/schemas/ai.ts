@@ -50,6 +50,9 @@ export const PAID_OPERATIONS = {
   genesis_task: 'lesson.tasks',
   genesis_question_pairs: 'lesson.qa_pairs',
   model_generation: 'tms.model_generation',
+  // Lesson narration and persona videos (issue 18): one operation per slide; narration is priced per started 1,000 characters.
+  lesson_narration_audio: 'lesson.narration_audio',
+  lesson_persona_video: 'lesson.persona_video',
 } as const
 export type PaidOperationKind = keyof typeof PAID_OPERATIONS
 

@@ -20,6 +20,7 @@ export const SYSTEM_CONTENT_KEYS = [
   'lesson.handout',
   'lesson.slides',
   'lesson.narration',
+  'lesson.narration_audio',
   'lesson.persona_video',
   'lesson.dialogs',
   'lesson.qa_pairs',

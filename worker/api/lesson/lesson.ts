@@ -14,6 +14,8 @@ import { guarded, guardedJson } from '../../lib/guard'
 import { andScopes, jsonListHas, newId, nowIso, refuse, richTextPolicy, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 import { refusePersonaChange, requireLessonModel } from './model'
+import { personaSwitch, removeUnusedFiles } from './media'
+import { copyLessonMediaStatement, deleteLessonMediaStatement, listLessonMedia } from '../../db/lesson-media'
 
 async function requireLesson(c: Ctx, auth: Auth, id: string): Promise<Lesson> {
   const found = await getLesson(c.env.DB, auth.realm, parse(Id, id))
@@ -90,6 +92,8 @@ export const lessonLesson = new Hono<AppEnv>()
       await runBatch(db, [
         insertStatement(db, lessonTable, row),
         ...targetStatements(db, 'lesson_lesson_target', 'lesson_id', auth.realm, id, targets.rows),
+        // The model's generated narration and videos go with the copy (the files are shared).
+        copyLessonMediaStatement(db, auth.realm, model.id, id, auth.nick, now),
         auditStatement(db, {
           realm: auth.realm,
           actor: auth.nick,
@@ -109,7 +113,7 @@ export const lessonLesson = new Hono<AppEnv>()
     guardedJson({ all: ['lesson_lesson_edit'] }, LessonUpdate, async (c, auth, body) => {
       const db = c.env.DB
       const existing = await requireLesson(c, auth, pathParam(c, 'id'))
-      const { publish_at, expire_at, ...input } = body
+      const { publish_at, expire_at, discard_media, ...input } = body
       const dates = { publish_at: publish_at ?? existing.publish_at, expire_at: expire_at === undefined ? existing.expire_at : expire_at }
       refuse(lessonDateProblems(dates).map((p) => ruleError(p.field, p.message, dates.expire_at)))
       refusePersonaChange(existing, input)
@@ -119,7 +123,9 @@ export const lessonLesson = new Hono<AppEnv>()
         updated_at: nowIso(),
         updated_by: auth.nick,
       }
+      const media = await personaSwitch(c.env, auth.realm, existing, { persona_id: input.persona_id, discard_media })
       await runBatch(db, [
+        ...media.statements,
         updateStatement(db, lessonTable, realmScope(lessonTable, auth), existing.id, values),
         auditStatement(db, {
           realm: auth.realm,
@@ -132,6 +138,7 @@ export const lessonLesson = new Hono<AppEnv>()
           requestId: c.get('requestId'),
         }),
       ])
+      await media.cleanup()
       return c.json({ ...(await getLesson(db, auth.realm, existing.id))!, targets: await lessonTargets(db, auth.realm, existing.id) })
     }),
   )
@@ -141,7 +148,9 @@ export const lessonLesson = new Hono<AppEnv>()
     guarded({ all: ['lesson_lesson_delete'] }, async (c, auth) => {
       const db = c.env.DB
       const existing = await requireLesson(c, auth, pathParam(c, 'id'))
+      const media = await listLessonMedia(db, auth.realm, existing.id)
       await runBatch(db, [
+        deleteLessonMediaStatement(db, auth.realm, existing.id),
         deleteStatement(db, lessonTable, realmScope(lessonTable, auth), existing.id),
         auditStatement(db, {
           realm: auth.realm,
@@ -153,6 +162,7 @@ export const lessonLesson = new Hono<AppEnv>()
           requestId: c.get('requestId'),
         }),
       ])
+      await removeUnusedFiles(c.env, auth.realm, media)
       return c.body(null, 204)
     }),
   )

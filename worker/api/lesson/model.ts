@@ -1,9 +1,11 @@
 import { Hono } from 'hono'
 import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
-import { LessonInput, lessonModelEntity, type LessonModel } from '#shared/schemas/lesson/lesson'
+import { LessonInput, LessonModelUpdate, lessonModelEntity, type LessonModel } from '#shared/schemas/lesson/lesson'
 import { createLessonModel, getLessonModel, lessonAuditView, lessonCounts, preparedLesson } from '../../db/lesson'
 import type { Auth } from '../../db/sessions'
+import { deleteLessonMediaStatement, listLessonMedia } from '../../db/lesson-media'
+import { personaSwitch, removeUnusedFiles } from './media'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { deleteStatement, filterScope, listRows, realmScope, updateStatement } from '../../lib/entity'
@@ -68,12 +70,14 @@ export const lessonModel = new Hono<AppEnv>()
   /** PUT /lesson/model/{id}: replaces the model's content (published lessons keep their own copy). */
   .put(
     '/:id',
-    guardedJson({ all: ['lesson_model_edit'] }, LessonInput, async (c, auth, input) => {
+    guardedJson({ all: ['lesson_model_edit'] }, LessonModelUpdate, async (c, auth, { discard_media, ...input }) => {
       const db = c.env.DB
       const existing = await requireLessonModel(c, auth, pathParam(c, 'id'))
       refusePersonaChange(existing, input)
       const values = { ...(await preparedLesson(db, auth.realm, input, await richTextPolicy(c, auth.realm))), updated_at: nowIso(), updated_by: auth.nick }
+      const media = await personaSwitch(c.env, auth.realm, existing, { persona_id: input.persona_id, discard_media })
       await runBatch(db, [
+        ...media.statements,
         updateStatement(db, lessonModelEntity, realmScope(lessonModelEntity, auth), existing.id, values),
         auditStatement(db, {
           realm: auth.realm,
@@ -86,6 +90,7 @@ export const lessonModel = new Hono<AppEnv>()
           requestId: c.get('requestId'),
         }),
       ])
+      await media.cleanup()
       return c.json((await getLessonModel(db, auth.realm, existing.id))!)
     }),
   )
@@ -95,7 +100,9 @@ export const lessonModel = new Hono<AppEnv>()
     guarded({ all: ['lesson_model_delete'] }, async (c, auth) => {
       const db = c.env.DB
       const existing = await requireLessonModel(c, auth, pathParam(c, 'id'))
+      const media = await listLessonMedia(db, auth.realm, existing.id)
       await runBatch(db, [
+        deleteLessonMediaStatement(db, auth.realm, existing.id),
         deleteStatement(db, lessonModelEntity, realmScope(lessonModelEntity, auth), existing.id),
         auditStatement(db, {
           realm: auth.realm,
@@ -107,6 +114,7 @@ export const lessonModel = new Hono<AppEnv>()
           requestId: c.get('requestId'),
         }),
       ])
+      await removeUnusedFiles(c.env, auth.realm, media)
       return c.body(null, 204)
     }),
   )

@@ -6,6 +6,7 @@ import { getLesson, lessonReaches, lessonStudentTasks, studentLessons } from '..
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
 import { type AppEnv, parse, pathParam } from '../context'
+import { studentMedia } from './media'
 
 const Paging = v.object({
   limit: v.optional(
@@ -53,6 +54,8 @@ export const lessonStudent = new Hono<AppEnv>()
         publish_at: lesson.publish_at,
         expire_at: lesson.expire_at,
         task_list: await lessonStudentTasks(db, auth.realm, auth.nick, lesson.tasks),
+        // Narration audio and persona videos that are current, per slide (the browser speaks the others).
+        media: await studentMedia(c, auth.realm, lesson),
       })
     }),
   )

@@ -86,6 +86,7 @@ export default {
   'ledger.content_key.lesson.handout': 'Handout',
   'ledger.content_key.lesson.slides': 'Slides',
   'ledger.content_key.lesson.narration': 'Narration',
+  'ledger.content_key.lesson.narration_audio': 'Narration audio (per 1,000 characters)',
   'ledger.content_key.lesson.persona_video': 'Persona video',
   'ledger.content_key.lesson.dialogs': 'Dialogs',
   'ledger.content_key.lesson.qa_pairs': 'Questions and answers',

@@ -86,6 +86,7 @@ export default {
   'ledger.content_key.lesson.handout': 'Apuntes',
   'ledger.content_key.lesson.slides': 'Diapositivas',
   'ledger.content_key.lesson.narration': 'Narración',
+  'ledger.content_key.lesson.narration_audio': 'Audio de la narración (por 1.000 caracteres)',
   'ledger.content_key.lesson.persona_video': 'Vídeo con persona',
   'ledger.content_key.lesson.dialogs': 'Diálogos',
   'ledger.content_key.lesson.qa_pairs': 'Preguntas y respuestas',

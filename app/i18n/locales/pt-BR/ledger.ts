@@ -86,6 +86,7 @@ export default {
   'ledger.content_key.lesson.handout': 'Apostila',
   'ledger.content_key.lesson.slides': 'Slides',
   'ledger.content_key.lesson.narration': 'Narração',
+  'ledger.content_key.lesson.narration_audio': 'Áudio da narração (por 1.000 caracteres)',
   'ledger.content_key.lesson.persona_video': 'Vídeo com persona',
   'ledger.content_key.lesson.dialogs': 'Diálogos',
   'ledger.content_key.lesson.qa_pairs': 'Perguntas e respostas',

@@ -2,7 +2,7 @@ import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { Category } from '#shared/schemas/tms/category'
 import type { ErrorItem } from '#shared/schemas/error'
-import { LessonInput, LessonPublishInput, LessonUpdate } from '#shared/schemas/lesson/lesson'
+import { LessonInput, LessonModelUpdate, LessonPublishInput, LessonUpdate } from '#shared/schemas/lesson/lesson'
 import { apiData, type RealmApi, validBody } from '~/server/api.server'
 import { apiResult } from '~/server/api-action.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
@@ -49,7 +49,7 @@ export async function lessonEditorAction(request: Request, context: AppLoadConte
         ? await apiData(api.lesson.lesson[':id'].$put({ param: { id: lessonId }, json: validBody(LessonUpdate, body) }))
         : lessonId === 'new'
           ? await apiData(api.lesson.model.$post({ json: validBody(LessonInput, body) }))
-          : await apiData(api.lesson.model[':id'].$put({ param: { id: lessonId }, json: validBody(LessonInput, body) }))
+          : await apiData(api.lesson.model[':id'].$put({ param: { id: lessonId }, json: validBody(LessonModelUpdate, body) }))
     throw redirect(`/lesson/${kind}/edit/${saved.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'lesson.editor.saved' }) } })
   })
 }

@@ -74,7 +74,7 @@ export default function LessonModelEditRoute() {
           </Link>
         </div>
       </div>
-      <LessonEditor key={model ? `${model.id}/${model.updated_at}` : 'new'} initial={model ?? EMPTY} refs={refs} />
+      <LessonEditor key={model ? `${model.id}/${model.updated_at}` : 'new'} initial={model ?? EMPTY} refs={refs} mediaLessonId={model?.id} />
     </>
   )
 }

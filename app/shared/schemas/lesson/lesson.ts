@@ -204,11 +204,22 @@ export const LessonPublishInput = v.pipe(
 )
 export type LessonPublishInput = v.InferOutput<typeof LessonPublishInput>
 
+/**
+ * A save that changes the persona of a lesson with generated narration or videos must say `discard_media: true`
+ * (seed 001 §4: switching loses them; the editor asks first). Ignored when the persona stays.
+ */
+const DiscardMedia = v.optional(v.boolean('validation.boolean'), false)
+
+/** Changes to a lesson model: its content, and the persona switch's confirmation. */
+export const LessonModelUpdate = v.object({ ...LessonInput.entries, discard_media: DiscardMedia })
+export type LessonModelUpdate = v.InferOutput<typeof LessonModelUpdate>
+
 /** Changes to a published lesson: its content and its dates (its targets stay; publish again to reach others). */
 export const LessonUpdate = v.object({
   ...LessonInput.entries,
   publish_at: v.optional(Instant),
   expire_at: v.optional(v.nullable(Instant)),
+  discard_media: DiscardMedia,
 })
 export type LessonUpdate = v.InferOutput<typeof LessonUpdate>
 
