@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { ErrorItem } from '#shared/schemas/error'
-import { GoalInput, GoalStatusInput, PublishGoalInput, SHOWN_STATUS_SQL, goalEntity, type GoalRow } from '#shared/schemas/achievement'
+import { GoalInput, GoalStatusInput, PublishGoalInput, SHOWN_STATUS_SQL, goalEntity, type Goal, type GoalRow } from '#shared/schemas/achievement'
 import { Id } from '#shared/schemas/tms/common'
 import {
   allowedAwardKinds,
@@ -64,10 +64,11 @@ async function refuseBlocked(c: Ctx, auth: Auth, existing: GoalRow) {
   if (n > 0) throw apiError(409, 'goal_blocked', 'achievement.error.goal_blocked', 'id', n)
 }
 
-const expand = async (c: Ctx, row: Record<string, unknown>) => {
+const expand = async (c: Ctx, row: Record<string, unknown>): Promise<Goal> => {
   const realm = String(row.realm)
   const status = await c.env.DB.prepare(`SELECT ${SHOWN_STATUS_SQL} AS s FROM achievement_goal WHERE id = ?`).bind(row.id).first<{ s: string }>()
-  return { ...row, shown_status: status?.s ?? row.status, awards: await awardsOf(c.env.DB, String(row.id)), published_count: await publishedCount(c.env.DB, realm, String(row.id)) }
+  const awards = await awardsOf(c.env.DB, String(row.id))
+  return { ...row, shown_status: status?.s ?? row.status, awards, published_count: await publishedCount(c.env.DB, realm, String(row.id)) } as Goal
 }
 
 /** The validated awards of the write in progress (crud's `statements` sees the stored values, which hold none). */
