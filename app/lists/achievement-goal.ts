@@ -14,7 +14,12 @@ export function goalList(type: 'model' | 'goal'): ListSpec<Goal> {
       ...(type === 'model'
         ? [{ id: 'published_count' as const, label: 'achievement.field.published_count', align: 'right' as const, width: 120 }]
         : [
-            { id: 'shown_status' as const, label: 'achievement.field.status', width: 130, format: (v: unknown, _r: Goal, t: (k: string) => string) => t(`achievement.status.${String(v)}`) },
+            {
+              id: 'shown_status' as const,
+              label: 'achievement.field.status',
+              width: 130,
+              format: (v: unknown, _r: Goal, t: (k: string) => string) => t(`achievement.status.${String(v)}`),
+            },
             { id: 'start_date' as const, label: 'achievement.field.start_date', sorting: true, width: 120 },
             { id: 'end_date' as const, label: 'achievement.field.end_date', width: 120 },
             {

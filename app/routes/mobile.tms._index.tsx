@@ -59,7 +59,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } })
   const { api, me } = session
   // The student's awards (issue 19): a failure shows the section's error, never fails the page.
-  const awards = await apiData(api.achievement.mine.$get()).then((r) => r.items, () => null)
+  const awards = await apiData(api.achievement.mine.$get()).then(
+    (r) => r.items,
+    () => null,
+  )
   if (q.tab === 'lessons') {
     const lessons = await apiData(api.lesson.student.$get({ query: { limit: '100' } }))
     return data({ ...base, state: 'lessons' as const, me, lessons, awards }, { headers: noStore })

@@ -8,7 +8,13 @@ import { room, roomGroup } from './factories'
 import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
 
 const GOALS = ['achievement_goal_list', 'achievement_goal_get', 'achievement_goal_create', 'achievement_goal_edit', 'achievement_goal_delete']
-const OBJECTIVES = ['achievement_objective_list', 'achievement_objective_get', 'achievement_objective_create', 'achievement_objective_edit', 'achievement_objective_delete']
+const OBJECTIVES = [
+  'achievement_objective_list',
+  'achievement_objective_get',
+  'achievement_objective_create',
+  'achievement_objective_edit',
+  'achievement_objective_delete',
+]
 const today = () => new Date().toISOString().slice(0, 10)
 const plusDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10)
 
@@ -64,15 +70,25 @@ describe('goal models (seed 001 §5 "Goals")', () => {
       [{ ...goalBody(o.id), awards: [] }, 'awards'],
       [{ ...goalBody(o.id), period: 'daily' }, 'period'],
       [{ ...goalBody(o.id), awards: [{ title: 'Estrela', description: 'x', progress: [] }] }, 'awards.0.progress'],
-      [{ ...goalBody(o.id), awards: [{ title: 'Estrela', description: 'x', progress: [{ objective_id: o.id, min: 0.8, max: 0.5 }] }] }, 'awards.0.progress.0.max'],
+      [
+        { ...goalBody(o.id), awards: [{ title: 'Estrela', description: 'x', progress: [{ objective_id: o.id, min: 0.8, max: 0.5 }] }] },
+        'awards.0.progress.0.max',
+      ],
       [{ ...goalBody(o.id), awards: [{ title: 'Estrela', description: '', progress: [{ objective_id: o.id, min: 0, max: 1 }] }] }, 'awards.0.description'],
     ]
     for (const [json, field] of bad) {
       const env422 = await expectEnvelope(await api(DEMO, 'achievement/goal', { method: 'POST', token: admin.token, json }), 400)
-      expect(env422.errors.map((e) => e.field), JSON.stringify(json)).toContain(field)
+      expect(
+        env422.errors.map((e) => e.field),
+        JSON.stringify(json),
+      ).toContain(field)
     }
     // Rules reading other rows: an unknown objective, an award's objective not in the goal, a kind the realm does not allow.
-    await expectEnvelope(await api(DEMO, 'achievement/goal', { method: 'POST', token: admin.token, json: goalBody('no-such-objective') }), 422, 'unknown_objective')
+    await expectEnvelope(
+      await api(DEMO, 'achievement/goal', { method: 'POST', token: admin.token, json: goalBody('no-such-objective') }),
+      422,
+      'unknown_objective',
+    )
     const other = await objective()
     await expectEnvelope(
       await api(DEMO, 'achievement/goal', {
@@ -84,7 +100,11 @@ describe('goal models (seed 001 §5 "Goals")', () => {
       'award_objective_not_in_goal',
     )
     await expectEnvelope(
-      await api(DEMO, 'achievement/goal', { method: 'POST', token: admin.token, json: { ...goalBody(o.id), awards: [{ ...goalBody(o.id).awards[0], kind: 'spaceship' }] } }),
+      await api(DEMO, 'achievement/goal', {
+        method: 'POST',
+        token: admin.token,
+        json: { ...goalBody(o.id), awards: [{ ...goalBody(o.id).awards[0], kind: 'spaceship' }] },
+      }),
       422,
       'award_kind_not_allowed',
     )
@@ -95,10 +115,18 @@ describe('goal models (seed 001 §5 "Goals")', () => {
     const o = await objective()
     const g = await model(o.id)
     const group = await roomGroup('demo', [k.roomB.id])
-    await expectEnvelope(await publish(g.id, { start_date: plusDays(-1), end_date: plusDays(5), targets: [{ kind: 'room', id: k.roomA.id }] }), 422, 'date_in_past')
+    await expectEnvelope(
+      await publish(g.id, { start_date: plusDays(-1), end_date: plusDays(5), targets: [{ kind: 'room', id: k.roomA.id }] }),
+      422,
+      'date_in_past',
+    )
     await expectEnvelope(await publish(g.id, { start_date: today(), end_date: plusDays(5), targets: [] }), 400)
     await expectEnvelope(await publish(g.id, { start_date: plusDays(3), end_date: plusDays(1), targets: [{ kind: 'room', id: k.roomA.id }] }), 400)
-    await expectEnvelope(await publish(g.id, { start_date: today(), end_date: plusDays(5), targets: [{ kind: 'room', id: 'no-such-room' }] }), 422, 'unknown_target')
+    await expectEnvelope(
+      await publish(g.id, { start_date: today(), end_date: plusDays(5), targets: [{ kind: 'room', id: 'no-such-room' }] }),
+      422,
+      'unknown_target',
+    )
     const res = await publish(g.id, {
       start_date: today(),
       end_date: plusDays(5),
@@ -114,9 +142,17 @@ describe('goal models (seed 001 §5 "Goals")', () => {
     // Blocked: the model (update, delete), the objective (update, delete), the published goal (but its status).
     await expectEnvelope(await api(DEMO, `achievement/goal/${g.id}`, { method: 'PUT', token: admin.token, json: goalBody(o.id) }), 409, 'goal_blocked')
     await expectEnvelope(await api(DEMO, `achievement/goal/${g.id}`, { method: 'DELETE', token: admin.token }), 409, 'goal_blocked')
-    await expectEnvelope(await api(DEMO, `achievement/objective/${o.id}`, { method: 'PUT', token: admin.token, json: { title: 'Mudou' } }), 409, 'objective_blocked')
+    await expectEnvelope(
+      await api(DEMO, `achievement/objective/${o.id}`, { method: 'PUT', token: admin.token, json: { title: 'Mudou' } }),
+      409,
+      'objective_blocked',
+    )
     await expectEnvelope(await api(DEMO, `achievement/objective/${o.id}`, { method: 'DELETE', token: admin.token }), 409, 'in_use')
-    await expectEnvelope(await api(DEMO, `achievement/goal/${published.id}`, { method: 'PUT', token: admin.token, json: goalBody(o.id) }), 409, 'goal_published')
+    await expectEnvelope(
+      await api(DEMO, `achievement/goal/${published.id}`, { method: 'PUT', token: admin.token, json: goalBody(o.id) }),
+      409,
+      'goal_published',
+    )
     const off = await api(DEMO, `achievement/goal/${published.id}/status`, { method: 'PUT', token: admin.token, json: { status: 'canceled' } })
     expect(off.status).toBe(200)
     expect(((await off.json()) as Goal).shown_status).toBe('canceled')
@@ -146,7 +182,14 @@ describe('goal models (seed 001 §5 "Goals")', () => {
     const stranger = await userWith('escola', GOALS)
     expect((await api(ESCOLA, `achievement/goal/${g.id}`, { token: stranger.token })).status).toBe(404)
     expect((await api(ESCOLA, `achievement/goal/${g.id}/grants`, { token: stranger.token })).status).toBe(404)
-    await expectEnvelope(await publish(g.id, { start_date: today(), end_date: plusDays(1), targets: [{ kind: 'room', id: k.roomA.id }] }, stranger.token), 404)
+    await expectEnvelope(
+      await api(ESCOLA, `achievement/goal/${g.id}/publish`, {
+        method: 'POST',
+        token: stranger.token,
+        json: { start_date: today(), end_date: plusDays(1), targets: [{ kind: 'room', id: k.roomA.id }] },
+      }),
+      404,
+    )
     // An objective of another realm is unknown here.
     await expectEnvelope(await api(ESCOLA, 'achievement/goal', { method: 'POST', token: stranger.token, json: goalBody(o.id) }), 422, 'unknown_objective')
     const reader = await userWith('demo', ['achievement_goal_list'])
@@ -155,7 +198,10 @@ describe('goal models (seed 001 §5 "Goals")', () => {
     await expectEnvelope(await publish(g.id, { start_date: today(), end_date: plusDays(1), targets: [{ kind: 'room', id: k.roomA.id }] }, reader.token), 403)
     await expectEnvelope(await api(DEMO, `achievement/goal/${g.id}/status`, { method: 'PUT', token: reader.token, json: { status: 'canceled' } }), 403)
     await expectEnvelope(await api(DEMO, 'achievement/options', { token: reader.token }), 403)
-    await expectEnvelope(await api(DEMO, 'achievement/goal', { method: 'POST', token: admin.token, body: '{not json', headers: { 'content-type': 'application/json' } }), 400)
+    await expectEnvelope(
+      await api(DEMO, 'achievement/goal', { method: 'POST', token: admin.token, body: '{not json', headers: { 'content-type': 'application/json' } }),
+      400,
+    )
   })
 })
 
@@ -175,10 +221,17 @@ describe('recurrence (seed 001 §4, seed 000 §9)', () => {
   it('publishes a recurrent goal once per period even when the job runs twice', async () => {
     const o = await objective()
     const g = await model(o.id)
-    const res = await publish(g.id, { start_date: plusDays(1), end_date: plusDays(60), recurrent: true, period: 'weekly', targets: [{ kind: 'room', id: k.roomA.id }] })
+    const res = await publish(g.id, {
+      start_date: plusDays(1),
+      end_date: plusDays(60),
+      recurrent: true,
+      period: 'weekly',
+      targets: [{ kind: 'room', id: k.roomA.id }],
+    })
     const goal = (await res.json()) as Goal
     expect(goal.shown_status).toBe('planned')
-    const periods = () => env.DB.prepare('SELECT period_key FROM achievement_goal_period WHERE goal_id = ? ORDER BY period_key').bind(goal.id).all<{ period_key: string }>()
+    const periods = () =>
+      env.DB.prepare('SELECT period_key FROM achievement_goal_period WHERE goal_id = ? ORDER BY period_key').bind(goal.id).all<{ period_key: string }>()
     expect((await periods()).results).toEqual([])
     // The scheduled job on the first day of the goal, twice; then a week later.
     await publishDuePeriods(env.DB, plusDays(1))
@@ -196,7 +249,16 @@ describe('recurrence (seed 001 §4, seed 000 §9)', () => {
 
 describe('progress and awards from corrected answers', () => {
   it('computes an objective’s progress per entity, criteria and unit, capped at 1', () => {
-    const a = (kind: string, status: string | null, score: number, max = 10) => ({ id: crypto.randomUUID(), kind, categories: '[]', question_count: 4, status, score, max_score: max, answered_count: 4 })
+    const a = (kind: string, status: string | null, score: number, max = 10) => ({
+      id: crypto.randomUUID(),
+      kind,
+      categories: '[]',
+      question_count: 4,
+      status,
+      score,
+      max_score: max,
+      answered_count: 4,
+    })
     const acts = [a('essay', 'finished', 8), a('activity', 'finished', 4), a('activity', 'submitted', 10)]
     const o = (entity: string, criteria: string, unit: string, percent: number) => ({ id: 'o', entity, criteria, unit, percent }) as never
     expect(objectiveProgress(o('essay', 'all', 'score', 0.8), acts)).toBe(1)
@@ -208,7 +270,8 @@ describe('progress and awards from corrected answers', () => {
   })
 
   it('grants the award when a teacher’s correction brings the student to it; recomputing grants it once; the student and the room see it', async () => {
-    const o = await objective({ entity: 'tasks', criteria: 'all', unit: 'score', percent: 0.5 })
+    // The delivery scores 3 of 9 (the single question right, the text question given 2): a third, the objective's 30%.
+    const o = await objective({ entity: 'tasks', criteria: 'all', unit: 'score', percent: 0.3 })
     const g = await model(o.id)
     const goal = (await (await publish(g.id, { start_date: today(), end_date: plusDays(7), targets: [{ kind: 'room', id: k.roomA.id }] })).json()) as Goal
     const p = await publishedTask(k.teacher.token, [k.roomA.id])
@@ -220,13 +283,20 @@ describe('progress and awards from corrected answers', () => {
       answers: { [p.byType('single').id]: { option: single.find((x) => x.answer)!.id }, [p.byType('text').id]: { text: 'Light into sugar.' } },
     })
     const answer = (await res.json()) as { id: string }
-    const mine = async () => ((await (await api(DEMO, 'achievement/mine', { token: k.a.token })).json()) as { items: { title: string; goal_title: string }[] }).items
+    const mine = async () =>
+      ((await (await api(DEMO, 'achievement/mine', { token: k.a.token })).json()) as { items: { title: string; goal_title: string }[] }).items
     expect(await mine()).toEqual([])
     const text = p.byType('text').id
-    const done = await api(DEMO, `tms/answer/${answer.id}/correction`, { method: 'PUT', token: k.teacher.token, json: { action: 'finalize', scores: { [text]: 2 } } })
+    const done = await api(DEMO, `tms/answer/${answer.id}/correction`, {
+      method: 'PUT',
+      token: k.teacher.token,
+      json: { action: 'finalize', scores: { [text]: 2 } },
+    })
     expect(done.status, await done.clone().text()).toBe(200)
     expect((await mine()).map((x) => [x.title, x.goal_title])).toEqual([['Estrela', goal.title]])
-    const progress = await env.DB.prepare('SELECT progress FROM achievement_progress WHERE goal_id = ? AND nick = ?').bind(goal.id, k.a.nick).first<{ progress: number }>()
+    const progress = await env.DB.prepare('SELECT progress FROM achievement_progress WHERE goal_id = ? AND nick = ?')
+      .bind(goal.id, k.a.nick)
+      .first<{ progress: number }>()
     expect(progress?.progress).toBe(1)
     // Recomputing (another correction step, the job again) keeps one grant.
     const { recomputeAfterCorrection } = await import('../../worker/db/achievement')
@@ -234,7 +304,9 @@ describe('progress and awards from corrected answers', () => {
     expect(await mine()).toHaveLength(1)
     // Another student of the room without a corrected answer has nothing; the teacher's view lists the room's grants.
     expect(((await (await api(DEMO, 'achievement/mine', { token: k.b.token })).json()) as { items: unknown[] }).items).toEqual([])
-    const grants = (await (await api(DEMO, `achievement/goal/${goal.id}/grants`, { token: admin.token })).json()) as { items: { nick: string; room_id: string; award_title: string }[] }
+    const grants = (await (await api(DEMO, `achievement/goal/${goal.id}/grants`, { token: admin.token })).json()) as {
+      items: { nick: string; room_id: string; award_title: string }[]
+    }
     expect(grants.items).toEqual([expect.objectContaining({ nick: k.a.nick, room_id: k.roomA.id, award_title: 'Estrela' })])
     // The room outside the goal's targets: its students' corrections grant nothing.
     const other = await room('demo', { members: [k.c.nick] })
@@ -247,10 +319,18 @@ describe('tracks', () => {
     const author = await userWith('demo', ['achievement_track_create', 'achievement_track_get', 'achievement_track_list', 'tms_model_create'])
     const m = await api(DEMO, 'tms/model', { method: 'POST', token: admin.token, json: { title: 'Leitura 1', questions: [] } })
     const modelId = ((await m.json()) as { id: string }).id
-    const res = await api(DEMO, 'achievement/track', { method: 'POST', token: author.token, json: { title: 'Trilha', items: [{ kind: 'task_model', id: modelId }] } })
+    const res = await api(DEMO, 'achievement/track', {
+      method: 'POST',
+      token: author.token,
+      json: { title: 'Trilha', items: [{ kind: 'task_model', id: modelId }] },
+    })
     expect(res.status, await res.clone().text()).toBe(201)
     expect(await res.json()).toMatchObject({ type: 'track', is_public: false, items: [{ kind: 'task_model', id: modelId }] })
-    const survey = await api(DEMO, 'achievement/track', { method: 'POST', token: author.token, json: { title: 'Trilha', items: [{ kind: 'survey', id: 'no-such-survey' }] } })
+    const survey = await api(DEMO, 'achievement/track', {
+      method: 'POST',
+      token: author.token,
+      json: { title: 'Trilha', items: [{ kind: 'survey', id: 'no-such-survey' }] },
+    })
     await expectEnvelope(survey, 422, 'unknown_item')
   })
 })

@@ -1,5 +1,15 @@
 import { CHOICES } from '#shared/schemas/realm-settings'
-import { periodOf, type Award, type AwardInput, type GoalInput, type GoalPeriod, type GoalRow, type GoalTarget, type PublishGoalInput } from '#shared/schemas/achievement'
+import {
+  SHOWN_STATUS_SQL,
+  periodOf,
+  type Award,
+  type AwardInput,
+  type GoalInput,
+  type GoalPeriod,
+  type GoalRow,
+  type GoalTarget,
+  type PublishGoalInput,
+} from '#shared/schemas/achievement'
 import { newId, nowIso } from '../lib/tms'
 
 /**
@@ -63,7 +73,13 @@ export async function objectivePublishedUse(db: D1Database, realm: string, objec
  * The statements writing a goal's objective links and awards (replacing those it had): an award keeps its id when
  * the body names one of the goal's own, so grants stay with it.
  */
-export function goalChildStatements(db: D1Database, realm: string, goalId: string, body: Pick<GoalInput, 'objective_ids' | 'awards'>, ownAwardIds: Set<string>) {
+export function goalChildStatements(
+  db: D1Database,
+  realm: string,
+  goalId: string,
+  body: Pick<GoalInput, 'objective_ids' | 'awards'>,
+  ownAwardIds: Set<string>,
+) {
   const awards = body.awards.map((a, position) => ({ ...a, id: a.id && ownAwardIds.has(a.id) ? a.id : newId(), position }))
   return [
     db.prepare('DELETE FROM achievement_goal_objective WHERE goal_id = ?').bind(goalId),
@@ -120,13 +136,7 @@ export function publishStatements(db: D1Database, model: GoalRow & { awards: Awa
           at,
           nick,
         ),
-      ...goalChildStatements(
-        db,
-        model.realm,
-        id,
-        { objective_ids: model.objective_ids, awards: model.awards.map((a) => ({ ...a, id: null })) },
-        new Set(),
-      ),
+      ...goalChildStatements(db, model.realm, id, { objective_ids: model.objective_ids, awards: model.awards.map((a) => ({ ...a, id: null })) }, new Set()),
     ],
   }
 }
@@ -313,7 +323,16 @@ export async function studentAwards(db: D1Database, realm: string, nick: string)
        WHERE gr.realm = ? AND gr.nick = ? ORDER BY gr.granted_at DESC, a.position LIMIT 100`,
     )
     .bind(realm, nick)
-    .all<{ id: string; title: string; description: string; media_url: string | null; kind: string; goal_title: string; period_key: string; granted_at: string }>()
+    .all<{
+      id: string
+      title: string
+      description: string
+      media_url: string | null
+      kind: string
+      goal_title: string
+      period_key: string
+      granted_at: string
+    }>()
   return results
 }
 
@@ -330,4 +349,19 @@ export async function goalGrantsByRoom(db: D1Database, realm: string, goalId: st
     .bind(realm, goalId)
     .all<{ room_id: string | null; room_name: string; nick: string; student_name: string; award_title: string; period_key: string; granted_at: string }>()
   return results
+}
+
+/** A goal's shown status (seed 001 §4: canceled, else by the clock). */
+export async function shownStatus(db: D1Database, goalId: string): Promise<string | null> {
+  return (await db.prepare(`SELECT ${SHOWN_STATUS_SQL} AS s FROM achievement_goal WHERE id = ?`).bind(goalId).first<{ s: string }>())?.s ?? null
+}
+
+/** The statement setting a published goal's stored status. */
+export function goalStatusStatement(db: D1Database, realm: string, goalId: string, status: string, at: string, nick: string) {
+  return db.prepare('UPDATE achievement_goal SET status = ?, updated_at = ?, updated_by = ? WHERE realm = ? AND id = ?').bind(status, at, nick, realm, goalId)
+}
+
+/** The id and title of a realm's rows of `table` (objectives, task models, lesson models): choices of the forms. */
+export async function titleChoices(db: D1Database, realm: string, table: 'achievement_objective' | 'tms_model' | 'lesson_model') {
+  return (await db.prepare(`SELECT id, title FROM ${table} WHERE realm = ? ORDER BY title LIMIT 1000`).bind(realm).all<{ id: string; title: string }>()).results
 }

@@ -86,12 +86,7 @@ export async function referenceProblems(
 }
 
 /** Where a category, genre or skill is used, to refuse removing it (counts of models and bank items). */
-export async function usage(
-  db: D1Database,
-  realm: string,
-  kind: UsageKind,
-  id: string,
-): Promise<number> {
+export async function usage(db: D1Database, realm: string, kind: UsageKind, id: string): Promise<number> {
   const queries: Record<typeof kind, string[]> = {
     category: [
       'SELECT COUNT(*) AS n FROM tms_model m, json_each(m.categories) c WHERE m.realm = ?1 AND c.value = ?2',

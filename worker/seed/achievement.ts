@@ -33,7 +33,16 @@ export function seedAchievements(db: D1Database): D1PreparedStatement[] {
       progress: [{ objective_id: 'ob-demo-score', min: 1, max: 1 }],
     })
   return [
-    insert(db, 'achievement_objective', { id: 'ob-demo-score', realm: 'demo', title: 'Média nas tarefas', entity: 'tasks', criteria: 'all', unit: 'score', percent: 0.7, ...stamp }),
+    insert(db, 'achievement_objective', {
+      id: 'ob-demo-score',
+      realm: 'demo',
+      title: 'Média nas tarefas',
+      entity: 'tasks',
+      criteria: 'all',
+      unit: 'score',
+      percent: 0.7,
+      ...stamp,
+    }),
     goal('go-demo-model', { type: 'model', status: 'planned' }),
     goal('go-demo-goal', {
       type: 'goal',
@@ -47,7 +56,14 @@ export function seedAchievements(db: D1Database): D1PreparedStatement[] {
     insert(db, 'achievement_goal_objective', { goal_id: 'go-demo-goal', realm: 'demo', objective_id: 'ob-demo-score' }),
     award('aw-demo-model', 'go-demo-model'),
     award('aw-demo-goal', 'go-demo-goal'),
-    insert(db, 'achievement_goal_period', { goal_id: 'go-demo-goal', realm: 'demo', period_key: 'once', starts_on: `${year}-01-01`, ends_on: `${year}-12-31`, published_at: at }),
+    insert(db, 'achievement_goal_period', {
+      goal_id: 'go-demo-goal',
+      realm: 'demo',
+      period_key: 'once',
+      starts_on: `${year}-01-01`,
+      ends_on: `${year}-12-31`,
+      published_at: at,
+    }),
     insert(db, 'achievement_track', {
       id: 'tr-demo-reading',
       realm: 'demo',

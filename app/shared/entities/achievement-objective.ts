@@ -30,7 +30,12 @@ export const objectiveEntity = definePlainEntity<Objective>({
       column: { width: 140, format: 'option' },
       form: { kind: 'select', options: options(OBJECTIVE_ENTITIES, 'entity') },
     },
-    criteria: { type: 'text', list: true, column: { width: 140, format: 'option' }, form: { kind: 'select', options: options(OBJECTIVE_CRITERIA, 'criteria') } },
+    criteria: {
+      type: 'text',
+      list: true,
+      column: { width: 140, format: 'option' },
+      form: { kind: 'select', options: options(OBJECTIVE_CRITERIA, 'criteria') },
+    },
     unit: { type: 'text', list: true, column: { width: 140, format: 'option' }, form: { kind: 'select', options: options(OBJECTIVE_UNITS, 'unit') } },
     percent: {
       type: 'real',

@@ -18,7 +18,12 @@ export type GoalStatus = (typeof GOAL_STATUSES)[number]
 export type GoalPeriod = (typeof GOAL_PERIODS)[number]
 
 /** A fraction 0..1 (percentages are stored as fractions and shown as 100 × the fraction, capped at 100). */
-const Fraction = v.pipe(v.number('validation.number'), v.finite('validation.number'), v.minValue(0, 'validation.min_value'), v.maxValue(1, 'validation.max_value'))
+const Fraction = v.pipe(
+  v.number('validation.number'),
+  v.finite('validation.number'),
+  v.minValue(0, 'validation.min_value'),
+  v.maxValue(1, 'validation.max_value'),
+)
 
 /** Shown percentage of a stored fraction: 100 × the fraction, capped at 100 (seed 001 §5). */
 export const shownPercent = (fraction: number) => Math.min(100, Math.round(fraction * 1000) / 10)
@@ -69,10 +74,21 @@ export const AwardInput = v.object({
 export type AwardInput = v.InferOutput<typeof AwardInput>
 
 const Targets = v.optional(
-  v.pipe(v.array(GoalTarget), v.maxLength(200, 'validation.max_items'), unique((t: GoalTarget) => `${t.kind}:${t.id}`, 'validation.achievement.duplicate')),
+  v.pipe(
+    v.array(GoalTarget),
+    v.maxLength(200, 'validation.max_items'),
+    unique((t: GoalTarget) => `${t.kind}:${t.id}`, 'validation.achievement.duplicate'),
+  ),
   [],
 )
-const Categories = v.optional(v.pipe(v.array(Id), v.maxLength(50, 'validation.max_items'), unique((x: string) => x, 'validation.achievement.duplicate')), [])
+const Categories = v.optional(
+  v.pipe(
+    v.array(Id),
+    v.maxLength(50, 'validation.max_items'),
+    unique((x: string) => x, 'validation.achievement.duplicate'),
+  ),
+  [],
+)
 
 /** A goal model (seed 001 §3 "Goal", §5): title, objectives, awards, categories, and the publication defaults. */
 export const GoalInput = v.pipe(
@@ -92,12 +108,17 @@ export const GoalInput = v.pipe(
       v.maxLength(20, 'validation.max_items'),
       unique((x: string) => x, 'validation.achievement.duplicate'),
     ),
-    awards: v.pipe(v.array(AwardInput, 'validation.achievement.award_required'), v.minLength(1, 'validation.achievement.award_required'), v.maxLength(20, 'validation.max_items')),
+    awards: v.pipe(
+      v.array(AwardInput, 'validation.achievement.award_required'),
+      v.minLength(1, 'validation.achievement.award_required'),
+      v.maxLength(20, 'validation.max_items'),
+    ),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return
     const g = dataset.value
-    if (g.start_date && g.end_date && g.end_date < g.start_date) addIssue({ message: 'validation.achievement.end_before_start', path: fieldPath(g, 'end_date') })
+    if (g.start_date && g.end_date && g.end_date < g.start_date)
+      addIssue({ message: 'validation.achievement.end_before_start', path: fieldPath(g, 'end_date') })
   }),
 )
 export type GoalInput = v.InferOutput<typeof GoalInput>

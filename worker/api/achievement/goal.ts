@@ -7,11 +7,14 @@ import {
   awardsOf,
   goalChildStatements,
   goalGrantsByRoom,
+  goalStatusStatement,
   missingIds,
   publishDuePeriods,
   publishStatements,
   publishedCount,
+  shownStatus,
   studentAwards,
+  titleChoices,
 } from '../../db/achievement'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
@@ -37,7 +40,8 @@ async function checkGoal(c: Ctx, auth: Auth, body: GoalInput) {
   for (const id of await missingIds(db, auth.realm, 'achievement_objective', body.objective_ids))
     items.push(ruleError(`objective_ids.${body.objective_ids.indexOf(id)}`, 'achievement.error.unknown_objective', id))
   for (const key of ['activity_categories', 'question_categories'] as const)
-    for (const id of await missingIds(db, auth.realm, 'tms_category', body[key])) items.push(ruleError(`${key}.${body[key].indexOf(id)}`, 'achievement.error.unknown_category', id))
+    for (const id of await missingIds(db, auth.realm, 'tms_category', body[key]))
+      items.push(ruleError(`${key}.${body[key].indexOf(id)}`, 'achievement.error.unknown_category', id))
   items.push(...(await targetProblems(db, auth.realm, body.targets)))
   const kinds = await allowedAwardKinds(db, auth.realm)
   body.awards.forEach((a, i) => {
@@ -53,7 +57,10 @@ async function checkGoal(c: Ctx, auth: Auth, body: GoalInput) {
 async function targetProblems(db: D1Database, realm: string, targets: GoalInput['targets']): Promise<ErrorItem[]> {
   const rooms = targets.filter((t) => t.kind === 'room').map((t) => t.id)
   const groups = targets.filter((t) => t.kind === 'group').map((t) => t.id)
-  const missing = new Set([...(await missingIds(db, realm, 'room', rooms)).map((id) => `room:${id}`), ...(await missingIds(db, realm, 'room_group', groups)).map((id) => `group:${id}`)])
+  const missing = new Set([
+    ...(await missingIds(db, realm, 'room', rooms)).map((id) => `room:${id}`),
+    ...(await missingIds(db, realm, 'room_group', groups)).map((id) => `group:${id}`),
+  ])
   return targets.flatMap((t, i) => (missing.has(`${t.kind}:${t.id}`) ? [ruleError(`targets.${i}.id`, 'achievement.error.unknown_target', t.id)] : []))
 }
 
@@ -66,9 +73,9 @@ async function refuseBlocked(c: Ctx, auth: Auth, existing: GoalRow) {
 
 const expand = async (c: Ctx, row: Record<string, unknown>): Promise<Goal> => {
   const realm = String(row.realm)
-  const status = await c.env.DB.prepare(`SELECT ${SHOWN_STATUS_SQL} AS s FROM achievement_goal WHERE id = ?`).bind(row.id).first<{ s: string }>()
+  const status = await shownStatus(c.env.DB, String(row.id))
   const awards = await awardsOf(c.env.DB, String(row.id))
-  return { ...row, shown_status: status?.s ?? row.status, awards, published_count: await publishedCount(c.env.DB, realm, String(row.id)) } as Goal
+  return { ...row, shown_status: status ?? row.status, awards, published_count: await publishedCount(c.env.DB, realm, String(row.id)) } as Goal
 }
 
 /** The validated awards of the write in progress (crud's `statements` sees the stored values, which hold none). */
@@ -137,7 +144,15 @@ export const achievementGoal = new Hono<AppEnv>()
       const { id, statements } = publishStatements(db, { ...model, awards: await awardsOf(db, model.id) }, body, auth.nick)
       await runBatch(db, [
         ...statements,
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'create', entity: 'achievement_goal', entityId: id, after: { model_id: model.id, ...body }, requestId: c.get('requestId') }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'create',
+          entity: 'achievement_goal',
+          entityId: id,
+          after: { model_id: model.id, ...body },
+          requestId: c.get('requestId'),
+        }),
       ])
       // The first period is published at once when it has begun (the scheduled job publishes the next ones).
       await publishDuePeriods(db, today, auth.realm)
@@ -152,8 +167,17 @@ export const achievementGoal = new Hono<AppEnv>()
       const goal = await loadGoal(c, auth)
       if (goal.type !== 'goal') throw apiError(422, 'not_published', 'achievement.error.not_published', 'id', goal.id)
       await runBatch(db, [
-        db.prepare('UPDATE achievement_goal SET status = ?, updated_at = ?, updated_by = ? WHERE realm = ? AND id = ?').bind(body.status, stamp(auth).updated_at, auth.nick, auth.realm, goal.id),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'achievement_goal', entityId: goal.id, before: { status: goal.status }, after: body, requestId: c.get('requestId') }),
+        goalStatusStatement(db, auth.realm, goal.id, body.status, stamp(auth).updated_at, auth.nick),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'update',
+          entity: 'achievement_goal',
+          entityId: goal.id,
+          before: { status: goal.status },
+          after: body,
+          requestId: c.get('requestId'),
+        }),
       ])
       const raw = await getRawRow(db, goalEntity, realmScope(goalEntity, auth), goal.id)
       return c.json(await expand(c, decodeRow(goalEntity, raw!)))
@@ -176,24 +200,23 @@ export const achievementOptions = new Hono<AppEnv>().get(
   '/',
   guarded({ any: ['achievement_goal_create', 'achievement_goal_edit', 'achievement_track_create', 'achievement_track_edit'] }, async (c, auth) => {
     const db = c.env.DB
-    const pick = (sql: string) => db.prepare(sql).bind(auth.realm).all<{ id: string; title: string }>()
     const [rooms, groups, categories, objectives, kinds, models, lessons] = await Promise.all([
       roomChoices(db, auth.realm),
       groupChoices(db, auth.realm),
       listCategories(db, auth.realm),
-      pick('SELECT id, title FROM achievement_objective WHERE realm = ? ORDER BY title LIMIT 1000'),
+      titleChoices(db, auth.realm, 'achievement_objective'),
       allowedAwardKinds(db, auth.realm),
-      pick('SELECT id, title FROM tms_model WHERE realm = ? ORDER BY title LIMIT 1000'),
-      pick('SELECT id, title FROM lesson_model WHERE realm = ? ORDER BY title LIMIT 1000'),
+      titleChoices(db, auth.realm, 'tms_model'),
+      titleChoices(db, auth.realm, 'lesson_model'),
     ])
     return c.json({
       rooms,
       groups: groups.map(({ id, name }) => ({ id, name })),
       categories: categories.map(({ id, name }) => ({ id, name })),
-      objectives: objectives.results,
+      objectives,
       award_kinds: kinds,
-      task_models: models.results,
-      lessons: lessons.results,
+      task_models: models,
+      lessons,
     })
   }),
 )

@@ -18,7 +18,13 @@ export async function refuseInUse(c: Ctx, auth: Auth, kind: UsageKind, id: strin
     throw apiError(
       409,
       'in_use',
-      kind === 'channel_category' ? 'channel.category_in_use' : kind === 'objective' ? 'achievement.objective_blocked' : kind === 'room_card' ? 'room.card_in_use' : `tms.${kind}.in_use`,
+      kind === 'channel_category'
+        ? 'channel.category_in_use'
+        : kind === 'objective'
+          ? 'achievement.objective_blocked'
+          : kind === 'room_card'
+            ? 'room.card_in_use'
+            : `tms.${kind}.in_use`,
       'id',
       n,
     )

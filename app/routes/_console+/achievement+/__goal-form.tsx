@@ -60,7 +60,12 @@ export function GoalScreen() {
         >
           <fieldset disabled={blocked} className="plain-fieldset">
             <TextInput name="title" label={t('achievement.field.title')} required />
-            <CheckboxGroup name="objective_ids" label={t('achievement.field.objectives')} options={objectives} hint={objectives.length ? undefined : t('achievement.no_options')} />
+            <CheckboxGroup
+              name="objective_ids"
+              label={t('achievement.field.objectives')}
+              options={objectives}
+              hint={objectives.length ? undefined : t('achievement.no_options')}
+            />
             <CheckboxGroup name="activity_categories" label={t('achievement.field.activity_categories')} options={categories} />
             <CheckboxGroup name="question_categories" label={t('achievement.field.question_categories')} options={categories} />
             <CheckboxInput name="recurrent" label={t('achievement.field.recurrent')} />
@@ -69,7 +74,12 @@ export function GoalScreen() {
               name="awards"
               label={t('achievement.field.awards')}
               addLabel={t('achievement.add_award')}
-              newItem={{ title: '', description: '', kind: options.award_kinds[0], progress: [{ objective_id: options.objectives[0]?.id ?? '', min: 1, max: 1 }] }}
+              newItem={{
+                title: '',
+                description: '',
+                kind: options.award_kinds[0],
+                progress: [{ objective_id: options.objectives[0]?.id ?? '', min: 1, max: 1 }],
+              }}
             >
               {(award, i) => (
                 <fieldset className="field-group">
@@ -82,7 +92,12 @@ export function GoalScreen() {
                     label={t('achievement.field.kind')}
                     options={options.award_kinds.map((k) => ({ value: k, label: t(`achievement.award_kind.${k}`) }))}
                   />
-                  <ListField name={`${award}.progress`} label={t('achievement.progress_of')} addLabel={t('achievement.add_progress')} newItem={{ objective_id: '', min: 0, max: 1 }}>
+                  <ListField
+                    name={`${award}.progress`}
+                    label={t('achievement.progress_of')}
+                    addLabel={t('achievement.add_progress')}
+                    newItem={{ objective_id: '', min: 0, max: 1 }}
+                  >
                     {(band) => (
                       <div className="form-row">
                         <SelectInput name={`${band}.objective_id`} label={t('achievement.field.objective')} options={objectives} />
@@ -137,7 +152,10 @@ export function GoalScreen() {
                 <li key={a.id}>
                   <strong>{a.title}</strong> —{' '}
                   {a.progress
-                    .map((p) => `${options.objectives.find((o) => o.id === p.objective_id)?.title ?? p.objective_id}: ${shownPercent(p.min)}%–${shownPercent(p.max)}%`)
+                    .map(
+                      (p) =>
+                        `${options.objectives.find((o) => o.id === p.objective_id)?.title ?? p.objective_id}: ${shownPercent(p.min)}%–${shownPercent(p.max)}%`,
+                    )
                     .join('; ')}
                 </li>
               ))}

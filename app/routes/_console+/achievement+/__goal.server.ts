@@ -30,7 +30,8 @@ const ID = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))
 export async function goalDeleteAction(request: Request, context: AppLoadContext, route: string) {
   const { api } = await requireRoute(request, context, route)
   const id = v.safeParse(ID, (await request.formData()).get('id'))
-  if (!id.success) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
+  if (!id.success)
+    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
   return apiResult(async () => {
     await apiData(api.entity('achievement/goal')[':id'].$delete({ param: { id: id.output } }))
     return { ok: true, errors: [] as ErrorItem[] }

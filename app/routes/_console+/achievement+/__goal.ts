@@ -19,4 +19,3 @@ export function preparePublish(values: Record<string, unknown>): Record<string, 
   })
   return { ...values, targets }
 }
-

@@ -35,7 +35,12 @@ export function TrackForm() {
         <TextArea name="description" label={t('resources.achievement_track.fields.description')} />
         <TextInput name="tags" label={t('resources.achievement_track.fields.tags')} hint={t('cgs.tags_hint')} />
         <CheckboxInput name="is_public" label={t('resources.achievement_track.fields.is_public')} />
-        <ListField name="items" label={t('resources.achievement_track.fields.items')} addLabel={t('achievement.add_item')} newItem={{ kind: 'task_model', id: taskModels[0]?.id ?? '' }}>
+        <ListField
+          name="items"
+          label={t('resources.achievement_track.fields.items')}
+          addLabel={t('achievement.add_item')}
+          newItem={{ kind: 'task_model', id: taskModels[0]?.id ?? '' }}
+        >
           {(item) => <TrackItemFields name={item} taskModels={taskModels} lessons={lessons} />}
         </ListField>
       </KitForm>
@@ -50,7 +55,11 @@ function TrackItemFields({ name, taskModels, lessons }: { name: string; taskMode
   const choices = current === 'lesson' ? lessons : current === 'task_model' ? taskModels : null
   return (
     <div className="form-row">
-      <SelectInput name={`${name}.kind`} label={t('achievement.field.item_kind')} options={TRACK_ITEM_KINDS.map((k) => ({ value: k, label: t(`achievement.item_kind.${k}`) }))} />
+      <SelectInput
+        name={`${name}.kind`}
+        label={t('achievement.field.item_kind')}
+        options={TRACK_ITEM_KINDS.map((k) => ({ value: k, label: t(`achievement.item_kind.${k}`) }))}
+      />
       {choices ? (
         <SelectInput key={current} name={`${name}.id`} label={t('achievement.field.item')} options={choices.map((c) => ({ value: c.id, label: c.title }))} />
       ) : (
