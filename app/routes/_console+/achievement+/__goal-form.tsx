@@ -1,9 +1,9 @@
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { CheckboxGroup, DateInput, KitForm, ListField, NumberInput, SelectInput, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
-import { GOAL_PERIODS, GoalInput, GoalStatusInput, PublishGoalInput, shownPercent } from '#shared/schemas/achievement'
+import { CheckboxGroup, KitForm, ListField, NumberInput, SelectInput, SpecFields, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
+import { GoalInput, GoalStatusInput, PublishGoalInput, shownPercent } from '#shared/schemas/achievement'
 import type { goalScreen } from './__goal.server'
-import { prepareGoal, preparePublish } from './__goal'
+import { periodOptions, prepareGoal, preparePublish, publishFields } from './__goal'
 
 /**
  * A goal's screen (issue 19): the model's form (title, objectives, categories, recurrence, awards with their progress
@@ -18,7 +18,11 @@ export function GoalScreen() {
   const blocked = published || (goal?.published_count ?? 0) > 0
   const objectives = options.objectives.map((o) => ({ value: o.id, label: o.title }))
   const categories = options.categories.map((c) => ({ value: c.id, label: c.name }))
-  const periods = GOAL_PERIODS.map((p) => ({ value: p, label: t(`achievement.period.${p}`) }))
+  const periods = periodOptions.map((p) => ({ ...p, label: t(p.label) }))
+  const publish = publishFields(
+    [...options.rooms.map((r) => ({ value: `room:${r.id}`, label: r.name })), ...options.groups.map((g) => ({ value: `group:${g.id}`, label: g.name }))],
+    periodOptions,
+  )
   return (
     <>
       <div className="page-header">
@@ -117,6 +121,7 @@ export function GoalScreen() {
           <h2 id="goal-publish">{t('achievement.publish_title')}</h2>
           <KitForm
             schema={PublishGoalInput}
+            fields={publish}
             prepare={preparePublish}
             action="?intent=publish"
             lastResult={lastResult}
@@ -126,20 +131,7 @@ export function GoalScreen() {
             submitIcon="send"
             aria-label={t('achievement.publish_title')}
           >
-            <CheckboxGroup
-              name="targets"
-              label={t('achievement.field.targets')}
-              options={[
-                ...options.rooms.map((r) => ({ value: `room:${r.id}`, label: r.name })),
-                ...options.groups.map((g) => ({ value: `group:${g.id}`, label: g.name })),
-              ]}
-            />
-            <div className="form-row">
-              <DateInput name="start_date" label={t('achievement.field.start_date')} required />
-              <DateInput name="end_date" label={t('achievement.field.end_date')} required />
-            </div>
-            <CheckboxInput name="recurrent" label={t('achievement.field.recurrent')} />
-            <SelectInput name="period" label={t('achievement.field.period')} options={periods} />
+            <SpecFields fields={publish} timeZone={timeZone} />
           </KitForm>
         </section>
       ) : null}

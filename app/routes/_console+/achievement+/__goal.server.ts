@@ -7,7 +7,7 @@ import { apiAction, apiResult, DEFAULT_TIME_ZONE } from '~/server/api-action.ser
 import { requireRoute } from '~/server/auth.server'
 import { loadList } from '~/server/list.server'
 import { goalList } from '~/lists/achievement-goal'
-import { prepareGoal, preparePublish } from './__goal'
+import { periodOptions, prepareGoal, preparePublish, publishFields } from './__goal'
 
 export interface GoalOptions {
   rooms: { id: string; name: string }[]
@@ -50,15 +50,22 @@ export async function goalScreen(request: Request, context: AppLoadContext, rout
 /** Saves a model (create, or edit of a model), publishes it (`intent=publish`), or changes a published goal's status. */
 export async function goalAction(request: Request, context: AppLoadContext, route: 'goal.create' | 'goal.edit', goalId?: string) {
   const intent = new URL(request.url).searchParams.get('intent')
-  if (goalId && intent === 'publish')
+  if (goalId && intent === 'publish') {
+    const { options } = await goalScreen(request, context, route, goalId)
+    const targets = [
+      ...options.rooms.map((r) => ({ value: `room:${r.id}`, label: r.name })),
+      ...options.groups.map((g) => ({ value: `group:${g.id}`, label: g.name })),
+    ]
     return apiAction(request, context, {
       route,
       schema: PublishGoalInput,
+      fields: publishFields(targets, periodOptions),
       prepare: preparePublish,
       call: (api, json) => apiData(api.achievement.goal[':id'].publish.$post({ param: { id: goalId }, json })),
       redirect: (saved) => `/achievement/goal/edit/${saved.id}`,
       flash: 'achievement.published',
     })
+  }
   if (goalId && intent === 'status')
     return apiAction(request, context, {
       route,
