@@ -48,8 +48,23 @@ export function GoalScreen() {
           lastResult={lastResult}
           aria-label={t('achievement.field.status')}
           submitLabel={goal.status === 'canceled' ? t('achievement.enable') : t('achievement.disable')}
+          submitIcon={goal.status === 'canceled' ? 'check' : 'close'}
         >
           <input type="hidden" name="status" value={goal.status === 'canceled' ? 'active' : 'canceled'} />
+          <dl className="facts">
+            <dt>{t('achievement.field.status')}</dt>
+            <dd>{t(`achievement.status.${goal.shown_status}`)}</dd>
+            <dt>{t('achievement.field.start_date')}</dt>
+            <dd>{goal.start_date}</dd>
+            <dt>{t('achievement.field.end_date')}</dt>
+            <dd>{goal.end_date}</dd>
+            <dt>{t('achievement.field.period')}</dt>
+            <dd>{goal.recurrent ? t(`achievement.period.${goal.period}`) : '—'}</dd>
+            <dt>{t('achievement.field.targets')}</dt>
+            <dd>{goal.targets.map((x) => (x.kind === 'room' ? options.rooms : options.groups).find((o) => o.id === x.id)?.name ?? x.id).join(', ')}</dd>
+            <dt>{t('achievement.field.objectives')}</dt>
+            <dd>{goal.objective_ids.map((id) => options.objectives.find((o) => o.id === id)?.title ?? id).join(', ')}</dd>
+          </dl>
         </KitForm>
       ) : (
         <KitForm
