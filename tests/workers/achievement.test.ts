@@ -172,6 +172,13 @@ describe('goal models (seed 001 §5 "Goals")', () => {
     const after = (await res.json()) as Goal
     expect(after).toMatchObject({ title: 'Mudou', recurrent: true, period: 'monthly' })
     expect(after.awards.map((a) => [a.id, a.title])).toEqual([[g.awards[0].id, 'Estrela dourada']])
+    // A model has no status of its own to change; a bad status is the envelope.
+    await expectEnvelope(
+      await api(DEMO, `achievement/goal/${g.id}/status`, { method: 'PUT', token: admin.token, json: { status: 'canceled' } }),
+      422,
+      'goal_not_published',
+    )
+    await expectEnvelope(await api(DEMO, `achievement/goal/${g.id}/status`, { method: 'PUT', token: admin.token, json: { status: 'finished' } }), 400)
     expect((await api(DEMO, `achievement/goal/${g.id}`, { method: 'DELETE', token: admin.token })).status).toBe(204)
     expect((await api(DEMO, `achievement/objective/${o.id}`, { method: 'DELETE', token: admin.token })).status).toBe(204)
   })

@@ -165,7 +165,7 @@ export const achievementGoal = new Hono<AppEnv>()
     guardedJson({ all: ['achievement_goal_edit'] }, GoalStatusInput, async (c, auth, body) => {
       const db = c.env.DB
       const goal = await loadGoal(c, auth)
-      if (goal.type !== 'goal') throw apiError(422, 'not_published', 'achievement.error.not_published', 'id', goal.id)
+      if (goal.type !== 'goal') throw apiError(422, 'goal_not_published', 'achievement.error.goal_not_published', 'id', goal.id)
       await runBatch(db, [
         goalStatusStatement(db, auth.realm, goal.id, body.status, stamp(auth).updated_at, auth.nick),
         auditStatement(db, {
