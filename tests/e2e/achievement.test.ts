@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { publishModel, studentApi } from './answer-helpers'
 import { expectConsoleErrors, hydrated, open, openPage, realmApi, signedInPage, url } from './browser'
+import { PHONE, axeViolations } from './tms-student-helpers'
 
 /**
  * A goal with an award reached by a student after a teacher's correction (issue 19): a teacher of their own makes an
@@ -11,7 +12,6 @@ import { expectConsoleErrors, hydrated, open, openPage, realmApi, signedInPage, 
  */
 const pt = catalogues['pt-BR']
 const tag = Date.now().toString(36)
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
 
 describe('goals and awards', () => {
   it('a student reaches a goal’s award after a correction and sees it on a phone; the teacher sees it per room', async () => {
@@ -93,6 +93,7 @@ describe('goals and awards', () => {
     const awards = phone.page.getByRole('region', { name: pt['achievement.mine.title'] })
     await expect.poll(() => awards.textContent()).toContain(`Medalha ${tag}`)
     expect(await awards.textContent()).toContain(pt['achievement.mine.of_goal'].replace('{{goal}}', `Meta da turma ${tag}`))
+    expect(await axeViolations(phone.page)).toEqual([])
     await awards.scrollIntoViewIfNeeded()
     await phone.page.screenshot({ path: '/tmp/goals-mobile-awards.png', fullPage: true })
 
