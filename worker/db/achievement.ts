@@ -47,8 +47,11 @@ export async function allowedAwardKinds(db: D1Database, realm: string): Promise<
 }
 
 /** A goal's awards, in order. */
-export async function awardsOf(db: D1Database, goalId: string): Promise<Award[]> {
-  const { results } = await db.prepare('SELECT * FROM achievement_award WHERE goal_id = ? ORDER BY position').bind(goalId).all<Record<string, unknown>>()
+export async function awardsOf(db: D1Database, realm: string, goalId: string): Promise<Award[]> {
+  const { results } = await db
+    .prepare('SELECT * FROM achievement_award WHERE realm = ? AND goal_id = ? ORDER BY position')
+    .bind(realm, goalId)
+    .all<Record<string, unknown>>()
   return results.map((r) => ({ ...r, progress: json(r.progress, []) }) as unknown as Award)
 }
 
@@ -82,13 +85,13 @@ export function goalChildStatements(
 ) {
   const awards = body.awards.map((a, position) => ({ ...a, id: a.id && ownAwardIds.has(a.id) ? a.id : newId(), position }))
   return [
-    db.prepare('DELETE FROM achievement_goal_objective WHERE goal_id = ?').bind(goalId),
+    db.prepare('DELETE FROM achievement_goal_objective WHERE realm = ? AND goal_id = ?').bind(realm, goalId),
     ...body.objective_ids.map((o) =>
       db.prepare('INSERT INTO achievement_goal_objective (goal_id, realm, objective_id) VALUES (?, ?, ?)').bind(goalId, realm, o),
     ),
     db
-      .prepare('DELETE FROM achievement_award WHERE goal_id = ?1 AND id NOT IN (SELECT value FROM json_each(?2))')
-      .bind(goalId, JSON.stringify(awards.map((a) => a.id))),
+      .prepare('DELETE FROM achievement_award WHERE realm = ?1 AND goal_id = ?2 AND id NOT IN (SELECT value FROM json_each(?3))')
+      .bind(realm, goalId, JSON.stringify(awards.map((a) => a.id))),
     ...awards.map((a) => awardStatement(db, realm, goalId, a)),
   ]
 }
@@ -288,7 +291,7 @@ export async function recomputeStudent(db: D1Database, realm: string, nick: stri
           .bind(p.id, p.period_key, objective, realm, nick, room, value, at),
       )
     }
-    for (const award of await awardsOf(db, p.id)) {
+    for (const award of await awardsOf(db, realm, p.id)) {
       const reached = award.progress.every((band) => {
         const value = progress.get(band.objective_id) ?? 0
         return value >= band.min && value <= band.max
@@ -352,8 +355,10 @@ export async function goalGrantsByRoom(db: D1Database, realm: string, goalId: st
 }
 
 /** A goal's shown status (seed 001 §4: canceled, else by the clock). */
-export async function shownStatus(db: D1Database, goalId: string): Promise<string | null> {
-  return (await db.prepare(`SELECT ${SHOWN_STATUS_SQL} AS s FROM achievement_goal WHERE id = ?`).bind(goalId).first<{ s: string }>())?.s ?? null
+export async function shownStatus(db: D1Database, realm: string, goalId: string): Promise<string | null> {
+  return (
+    (await db.prepare(`SELECT ${SHOWN_STATUS_SQL} AS s FROM achievement_goal WHERE realm = ? AND id = ?`).bind(realm, goalId).first<{ s: string }>())?.s ?? null
+  )
 }
 
 /** The statement setting a published goal's stored status. */

@@ -73,15 +73,15 @@ async function refuseBlocked(c: Ctx, auth: Auth, existing: GoalRow) {
 
 const expand = async (c: Ctx, row: Record<string, unknown>): Promise<Goal> => {
   const realm = String(row.realm)
-  const status = await shownStatus(c.env.DB, String(row.id))
-  const awards = await awardsOf(c.env.DB, String(row.id))
+  const status = await shownStatus(c.env.DB, realm, String(row.id))
+  const awards = await awardsOf(c.env.DB, realm, String(row.id))
   return { ...row, shown_status: status ?? row.status, awards, published_count: await publishedCount(c.env.DB, realm, String(row.id)) } as Goal
 }
 
 /** The validated awards of the write in progress (crud's `statements` sees the stored values, which hold none). */
 const pendingAwards = new WeakMap<object, GoalInput['awards']>()
 
-const ownAwards = async (c: Ctx, goalId: string) => new Set((await awardsOf(c.env.DB, goalId)).map((a) => a.id))
+const ownAwards = async (c: Ctx, realm: string, goalId: string) => new Set((await awardsOf(c.env.DB, realm, goalId)).map((a) => a.id))
 
 const goals = crud(goalEntity, {
   permissions: {
@@ -116,7 +116,13 @@ const goals = crud(goalEntity, {
   statements: async (c, auth, write) => {
     const awards = pendingAwards.get(c.req.raw)
     if (write.action === 'delete' || !awards) return []
-    return goalChildStatements(c.env.DB, auth.realm, write.id, { objective_ids: write.values.objective_ids as string[], awards }, await ownAwards(c, write.id))
+    return goalChildStatements(
+      c.env.DB,
+      auth.realm,
+      write.id,
+      { objective_ids: write.values.objective_ids as string[], awards },
+      await ownAwards(c, auth.realm, write.id),
+    )
   },
   expand,
 })
@@ -141,7 +147,7 @@ export const achievementGoal = new Hono<AppEnv>()
         ...(body.start_date < today ? [ruleError('start_date', 'achievement.error.date_in_past', body.start_date)] : []),
         ...(await targetProblems(db, auth.realm, body.targets)),
       ])
-      const { id, statements } = publishStatements(db, { ...model, awards: await awardsOf(db, model.id) }, body, auth.nick)
+      const { id, statements } = publishStatements(db, { ...model, awards: await awardsOf(db, auth.realm, model.id) }, body, auth.nick)
       await runBatch(db, [
         ...statements,
         auditStatement(db, {
