@@ -14,6 +14,7 @@ import { resolveHost } from './db/realms'
 import { readHostAndSession, readPageHost } from './db/sessions'
 import { sha256Hex } from './lib/crypto'
 import { RememberingRouter } from './lib/remembering-router'
+import { publishDuePeriods } from './db/achievement'
 
 const handleRemix = createRequestHandler(build)
 const api = createApi()
@@ -191,6 +192,7 @@ export default {
         await purgeDeletedRealms(env).catch((err: unknown) => console.error('[scheduled] realm purge failed:', err))
         await redactExpiredChats(env.DB).catch((err: unknown) => console.error('[scheduled] chat retention failed:', err))
         await abortAbandonedRecordings(env).catch((err: unknown) => console.error('[scheduled] recording cleanup failed:', err))
+        await publishDuePeriods(env.DB, new Date().toISOString().slice(0, 10)).catch((err: unknown) => console.error('[scheduled] goal periods failed:', err))
       })(),
     )
   },

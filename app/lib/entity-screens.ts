@@ -7,6 +7,7 @@ import { when } from '~/lib/list-format'
 import type { TableColumn } from '~/lib/table'
 import { fieldLabel, pageTitle, type PlainEntity, type PlainField } from '#shared/entities/define'
 import { PLAIN_ENTITIES } from '#shared/entities/index'
+import { shownPercent } from '#shared/schemas/achievement'
 
 /**
  * The console side of the plain-entity declarations (app/shared/entities/): each one's list (columns, search bar,
@@ -21,6 +22,7 @@ function formatOf(f: PlainField): Format | undefined {
     return (v, _row, t) => (labels.has(String(v)) ? t(labels.get(String(v))!) : String(v ?? ''))
   }
   if (f.column?.format === 'check') return (v) => (v ? '✓' : '')
+  if (f.column?.format === 'percent') return (v) => (typeof v === 'number' ? `${shownPercent(v)}%` : '')
   return undefined
 }
 

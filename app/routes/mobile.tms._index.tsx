@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
+import { MobileAwards } from '~/components/achievement/mobile-awards'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
@@ -57,14 +58,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (session.state === 'expired')
     return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } })
   const { api, me } = session
+  // The student's awards (issue 19): a failure shows the section's error, never fails the page.
+  const awards = await apiData(api.achievement.mine.$get()).then(
+    (r) => r.items,
+    () => null,
+  )
   if (q.tab === 'lessons') {
     const lessons = await apiData(api.lesson.student.$get({ query: { limit: '100' } }))
-    return data({ ...base, state: 'lessons' as const, me, lessons }, { headers: noStore })
+    return data({ ...base, state: 'lessons' as const, me, lessons, awards }, { headers: noStore })
   }
   // The tasks tab lists under the menu's filter; the expired and delivered tabs are those filters.
   const filter = q.tab === 'tasks' ? q.filter : q.tab
   const page = await apiData(api.tms['answer-student'].$get({ query: { filter, limit: String(PAGE), offset: String(q.offset) } }))
-  return data({ ...base, state: 'list' as const, me, page, offset: q.offset }, { headers: noStore })
+  return data({ ...base, state: 'list' as const, me, page, offset: q.offset, awards }, { headers: noStore })
 }
 
 const Intent = v.picklist(['signin', 'signout', 'open'])
@@ -120,6 +126,7 @@ export default function MobileTmsRoute() {
             <Tabs />
             {d.state === 'lessons' ? <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} /> : <TaskList />}
           </OfflineTabs>
+          <MobileAwards items={d.awards} />
         </>
       ) : null}
     </MobileShell>

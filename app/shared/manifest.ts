@@ -133,12 +133,10 @@ export const ROUTES: RouteEntry[] = [
   ...resource('assistant', '/personai/assistant', 'persona_assistant', 'assistantId', { flags: ['persona_enabled'] }),
 
   // Achievements and tracks
-  ...resource('objective', '/achievement/objective', 'achievement_objective', 'objectiveId'),
   route('goal.model', '/achievement/goal/model', all('achievement_goal_list'), 'pages.goal.model'),
   route('goal.list', '/achievement/goal/goal', all('achievement_goal_list'), 'pages.goal.list'),
   route('goal.create', '/achievement/goal/create', all('achievement_goal_create'), 'pages.goal.create'),
   route('goal.edit', '/achievement/goal/edit/:goalId', all('achievement_goal_edit'), 'pages.goal.edit'),
-  ...resource('track', '/track', 'achievement_track', 'trackId'),
 
   // Live quizzes and polls
   route('quiz.list', '/quiz', all('quiz_quiz_list'), 'pages.quiz.list'),

@@ -12,6 +12,24 @@ import { DEMO, ESCOLA, api, call, expectEnvelope, userWith } from './helpers'
 
 /** Per entity: a valid body, a valid change, and an invalid body with the field its error names. */
 const EXAMPLES: Record<string, { valid: () => Record<string, unknown>; change: Record<string, unknown>; invalid: [Record<string, unknown>, string][] }> = {
+  achievement_objective: {
+    valid: () => ({ title: `Média nas redações ${crypto.randomUUID().slice(0, 6)}`, entity: 'essay', criteria: 'all', unit: 'score', percent: 0.7 }),
+    change: { percent: 0.8, criteria: 'at_least_one' },
+    invalid: [
+      [{ title: 'M' }, 'title'],
+      [{ title: 'Média', percent: 1.5 }, 'percent'],
+      [{ title: 'Média', entity: 'video' }, 'entity'],
+    ],
+  },
+  achievement_track: {
+    valid: () => ({ title: `Trilha de leitura ${crypto.randomUUID().slice(0, 6)}`, description: 'Do básico ao avançado', tags: ['leitura'], items: [] }),
+    change: { is_public: true, description: 'Mudou' },
+    invalid: [
+      [{ title: 'T' }, 'title'],
+      [{ title: 'Trilha', type: 'model' }, 'type'],
+      [{ title: 'Trilha', items: [{ kind: 'lesson', id: 'no-such-lesson' }] }, 'items.0.id'],
+    ],
+  },
   tms_genre: {
     valid: () => ({ name: `Crônica ${crypto.randomUUID().slice(0, 6)}`, min_words: 100, max_words: 400, description: 'Texto curto' }),
     change: { min_words: 150, max_words: 300, description: 'Mudou' },

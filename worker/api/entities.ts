@@ -5,6 +5,7 @@ import { crud, type CrudApi } from '../lib/entity'
 import type { Auth } from '../db/sessions'
 import type { AppEnv, Ctx } from './context'
 import { checkCategory, checkSkill, created, refuseInUse, updated } from './tms/taxonomy'
+import { checkObjective, checkTrack } from './achievement/rules'
 
 /**
  * Rules a declaration cannot state because they read other rows (checked before a create, and before an update
@@ -12,6 +13,8 @@ import { checkCategory, checkSkill, created, refuseInUse, updated } from './tms/
  */
 type Rule = (c: Ctx, auth: Auth, body: never, existing?: never) => Promise<void>
 const RULES: Record<string, Rule> = {
+  achievement_objective: checkObjective as Rule,
+  achievement_track: checkTrack as Rule,
   tms_assessed_skill: checkSkill as Rule,
   tms_category: checkCategory as Rule,
 }

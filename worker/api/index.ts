@@ -1,3 +1,4 @@
+import { achievementGoal, achievementMine, achievementOptions } from './achievement/goal'
 import { lessonLesson } from './lesson/lesson'
 import { lessonModel } from './lesson/model'
 import { lessonMedia } from './lesson/media'
@@ -126,6 +127,9 @@ export function createApi() {
     .route('/lesson/model', lessonModel)
     .route('/lesson/lesson', lessonLesson)
     .route('/lesson/student', lessonStudent)
+    .route('/achievement/goal', achievementGoal)
+    .route('/achievement/options', achievementOptions)
+    .route('/achievement/mine', achievementMine)
     .route('/', entityRoutes())
     // After the entities: `/channel/category` is the channel categories' declared API.
     .route('/channel/live', channelLive)

@@ -7,6 +7,7 @@
  * that every query a list can produce uses an index.
  */
 import { PLAIN_ENTITIES } from '#shared/entities/index'
+import { goalEntity } from '#shared/schemas/achievement'
 import { assetEntity } from '#shared/schemas/asset'
 import { categoryEntity as roomCategoryEntity } from '#shared/schemas/category'
 import type { EntityDescriptor, FieldDef } from '#shared/schemas/entity'
@@ -31,6 +32,7 @@ import { userEntity } from '#shared/schemas/user'
 /** Every tenant entity a list serves (the realm list itself is not a tenant table). */
 export const LIST_ENTITIES: EntityDescriptor[] = [
   userEntity,
+  goalEntity as unknown as EntityDescriptor,
   roleEntity,
   bankEntity,
   modelEntity,

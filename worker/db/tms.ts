@@ -1,4 +1,5 @@
 import type { ErrorItem } from '#shared/schemas/error'
+import type { UsageKind } from '#shared/entities/define'
 import categoryEntity from '#shared/entities/tms-category'
 import { categoryChoiceProblems, type Category } from '#shared/schemas/tms/category'
 import { MODEL_CONTENT_FIELDS, modelEntity, type Model } from '#shared/schemas/tms/model'
@@ -85,12 +86,7 @@ export async function referenceProblems(
 }
 
 /** Where a category, genre or skill is used, to refuse removing it (counts of models and bank items). */
-export async function usage(
-  db: D1Database,
-  realm: string,
-  kind: 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card',
-  id: string,
-): Promise<number> {
+export async function usage(db: D1Database, realm: string, kind: UsageKind, id: string): Promise<number> {
   const queries: Record<typeof kind, string[]> = {
     category: [
       'SELECT COUNT(*) AS n FROM tms_model m, json_each(m.categories) c WHERE m.realm = ?1 AND c.value = ?2',
@@ -110,6 +106,7 @@ export async function usage(
     ],
     channel_category: ['SELECT COUNT(*) AS n FROM channel WHERE realm = ?1 AND category_id = ?2'],
     room_card: ['SELECT COUNT(*) AS n FROM room r, json_each(r.cards) j WHERE r.realm = ?1 AND j.value = ?2'],
+    objective: ['SELECT COUNT(*) AS n FROM achievement_goal_objective WHERE realm = ?1 AND objective_id = ?2'],
   }
   const results = await db.batch(queries[kind].map((sql) => db.prepare(sql).bind(realm, id)))
   return results.reduce((n, r) => n + Number((r.results[0] as { n: number }).n), 0)

@@ -3,6 +3,7 @@ import { seedLedger } from './ledger'
 import { seedChannels } from './channels'
 import { seedFeed } from './feed'
 import { seedRealmAdmin } from './realm-admin'
+import { seedAchievements } from './achievement'
 import { seedLessons } from './lesson'
 import { seedTms } from './tms'
 
@@ -272,6 +273,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
   statements.push(...(await seedRealmAdmin(db, hash)))
   statements.push(...seedTms(db))
   statements.push(...seedLessons(db))
+  statements.push(...seedAchievements(db))
   statements.push(...seedChannels(db))
   statements.push(...seedFeed(db))
   const results = await db.batch(statements)

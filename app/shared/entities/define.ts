@@ -9,6 +9,9 @@
 import type * as v from 'valibot'
 import { STAMP_FIELDS, type EntityDescriptor, type FieldDef } from '../schemas/entity'
 
+/** What worker/db/tms usage() counts the references of. */
+export type UsageKind = 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card' | 'objective'
+
 /** How a field shows in the console's list (its presence makes it a column). */
 export interface ColumnDecl {
   align?: 'left' | 'center' | 'right'
@@ -17,9 +20,9 @@ export interface ColumnDecl {
   /**
    * Named cell formats (the console maps them to functions): `when` a stored time in the list's zone, `option` the
    * translated label of the field's form option, `icon` that option's icon beside its label, `check` a ✓ for a true
-   * flag (nothing for false).
+   * flag (nothing for false), `percent` a stored fraction as 100 × it, capped at 100.
    */
-  format?: 'when' | 'option' | 'icon' | 'check'
+  format?: 'when' | 'option' | 'icon' | 'check' | 'percent'
 }
 
 /** How a field shows in the create and edit form (the form kit's FieldSpec, without name and label). */
@@ -74,7 +77,7 @@ export interface PlainEntity<Row extends Record<string, unknown> = Record<string
   /** Flash message key after a save (given the saved row's label as `name`). */
   saved: string
   /** Refuses deleting a row still referenced (kind given to worker/db/tms usage()). */
-  inUse?: 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card'
+  inUse?: UsageKind
 }
 
 /** Field label key: `resources.<name>.fields.<field>` (the stamps share `resources.tms.fields.*`). */

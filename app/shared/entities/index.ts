@@ -1,4 +1,6 @@
 import type { PlainEntity } from './define'
+import objective from './achievement-objective'
+import track from './achievement-track'
 import agent from './cgs-agent'
 import channelCategory from './channel-category'
 import csmCategory from './csm-category'
@@ -13,7 +15,18 @@ import genre from './tms-genre'
  * import.meta.glob), so this is the one list a new entity is added to; tests/workers/entities.test.ts fails when a
  * file of this folder is missing here.
  */
-export const PLAIN_ENTITIES: PlainEntity[] = [category, skill, genre, metaverseRoom, channelCategory, roomCard, csmCategory, agent] as PlainEntity[]
+export const PLAIN_ENTITIES: PlainEntity[] = [
+  category,
+  skill,
+  genre,
+  metaverseRoom,
+  channelCategory,
+  roomCard,
+  csmCategory,
+  agent,
+  objective,
+  track,
+] as PlainEntity[]
 
 /** The plain entity named `name`, or undefined. */
 export const plainEntity = (name: string) => PLAIN_ENTITIES.find((e) => e.name === name)

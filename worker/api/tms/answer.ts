@@ -35,6 +35,7 @@ import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { andScopes, newId, nowIso } from '../../lib/tms'
+import { recomputeAfterCorrection } from '../../db/achievement'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 const LIST = { all: ['tms_answer_list'] }
@@ -422,6 +423,7 @@ export const answer = new Hono<AppEnv>()
       )
       // Someone else changed the answer's state meanwhile (the student delivered again, another teacher finalized).
       if (!update.meta.changes) throw apiError(409, 'answer_changed', 'answer.error.answer_changed', 'status', a.status)
+      if (body.action === 'finalize') await recomputeAfterCorrection(db, auth.realm, a.id)
       return c.json(await answerDetail(c, auth, (await answerById(db, auth.realm, a.id))!))
     }),
   )

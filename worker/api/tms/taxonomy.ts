@@ -1,4 +1,5 @@
 import type { SkillInput, Skill } from '#shared/entities/tms-assessed-skill'
+import type { UsageKind } from '#shared/entities/define'
 import type { Category, CategoryInput } from '#shared/schemas/tms/category'
 import { categoryHasChildren, categoryNameTaken, findCategoryParent, skillGroupHasSkills, skillType } from '../../db/tms'
 import { usage } from '../../db/tms'
@@ -11,13 +12,19 @@ import type { Ctx } from '../context'
 export const created = (auth: Auth) => ({ id: newId(), realm: auth.realm, created_at: nowIso(), updated_at: nowIso(), updated_by: auth.nick })
 export const updated = (auth: Auth) => ({ updated_at: nowIso(), updated_by: auth.nick })
 
-export async function refuseInUse(c: Ctx, auth: Auth, kind: 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card', id: string) {
+export async function refuseInUse(c: Ctx, auth: Auth, kind: UsageKind, id: string) {
   const n = await usage(c.env.DB, auth.realm, kind, id)
   if (n > 0)
     throw apiError(
       409,
       'in_use',
-      kind === 'channel_category' ? 'channel.category_in_use' : kind === 'room_card' ? 'room.card_in_use' : `tms.${kind}.in_use`,
+      kind === 'channel_category'
+        ? 'channel.category_in_use'
+        : kind === 'objective'
+          ? 'achievement.objective_blocked'
+          : kind === 'room_card'
+            ? 'room.card_in_use'
+            : `tms.${kind}.in_use`,
       'id',
       n,
     )
