@@ -55,7 +55,7 @@ const DAY_SQL: string[] = [
      SUM((SELECT COUNT(*) FROM json_each(s.live_durations))) AS attendance, SUM(s.chat_count) AS chat,
      SUM(s.hand_raise_count) AS hand_raises, SUM(s.attachment_count) AS attachments
    FROM csm_session s LEFT JOIN csm_session_room sr ON sr.session_id = s.id
-   WHERE s.realm = ?1 AND s.started_at >= ?2 AND s.started_at <= ?3 AND s.recorded_in = 'live' GROUP BY 1`,
+   WHERE s.realm = ?1 AND s.started_at >= ?2 AND s.started_at <= ?3 AND s.recorded_in <> 'upload' GROUP BY 1`,
   `SELECT room_id, '' AS dim, COUNT(*) AS views, COUNT(DISTINCT session_id) AS sessions_watched, SUM(seconds) AS watched_seconds, SUM(duration) AS watchable_seconds
    FROM (SELECT w.session_id, COALESCE(sr.room_id, '') AS room_id, r.duration_seconds AS duration,
            SUM(${SLOT_SECONDS(BUCKET, 'r.duration_seconds', 'w.slot')}) AS seconds

@@ -61,6 +61,8 @@ export interface AnalyticsAnswer {
   /** Past days of the range whose rollup is not ready yet (their figures are missing: "data unavailable"). */
   unavailable_days: number
   sections: AnalyticsSection[]
+  /** The filters' choices: rooms and room categories of the realms counted (first 200 by name). */
+  options?: { rooms: { id: string; name: string }[]; categories: { id: string; name: string }[] }
 }
 
 /** Reads above this many base rows ask to narrow the date range (seed 002 §8 "high volume"). */
