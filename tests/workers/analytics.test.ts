@@ -61,10 +61,14 @@ async function dataset() {
     db.prepare('INSERT INTO tms_assessed_skill (id, realm, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').bind(sk1, r, 'Coesão', at, at),
     db.prepare('INSERT INTO tms_model (id, realm, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').bind(model, r, 'M', at, at),
     db
-      .prepare('INSERT INTO tms_task (id, realm, model_id, model_version, title, publish_at, expire_at, categories, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO tms_task (id, realm, model_id, model_version, title, publish_at, expire_at, categories, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)',
+      )
       .bind(t1, r, model, 'T1', `${D1}T10:00:00.000Z`, '2026-04-01T00:00:00.000Z', JSON.stringify([cat1]), at, at),
     db
-      .prepare('INSERT INTO tms_task (id, realm, model_id, model_version, title, publish_at, expire_at, categories, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO tms_task (id, realm, model_id, model_version, title, publish_at, expire_at, categories, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)',
+      )
       .bind(t2, r, model, 'T2', `${D2}T10:00:00.000Z`, '2026-04-01T00:00:00.000Z', '[]', at, at),
     db.prepare('INSERT INTO tms_task_target (task_id, realm, room_id) VALUES (?, ?, ?)').bind(t1, r, roomA),
     db.prepare('INSERT INTO tms_task_target (task_id, realm, room_id) VALUES (?, ?, ?)').bind(t2, r, roomB),
@@ -81,7 +85,12 @@ async function dataset() {
       max_score: 10,
       corrected_at: `${D1}T14:00:00.000Z`,
       skill_grades: { q1: { [sk1]: 8 } },
-      marks: { q1: [{ category: 'orthography', excerpt: 'x' }, { category: 'syntax', excerpt: 'y' }] },
+      marks: {
+        q1: [
+          { category: 'orthography', excerpt: 'x' },
+          { category: 'syntax', excerpt: 'y' },
+        ],
+      },
     }),
     answer(t1, 'u2', roomA, { status: 'submitted', delivered_at: `${D1}T13:30:00.000Z`, delivery: 'delayed' }),
     answer(t2, 'u3', roomB, {
@@ -166,7 +175,15 @@ describe('analytics API', () => {
       expect.objectContaining({ label: 'Sala B', orthography: 1, syntax: 0, total: 1 }),
     ])
     const session = await get(`analytics/session?${range}`)
-    expect(section(session, 'sessions').rows[0]).toEqual({ label: D1, sessions_held: 1, live_minutes: 10, attendance: 2, chat: 5, hand_raises: 2, attachments: 0 })
+    expect(section(session, 'sessions').rows[0]).toEqual({
+      label: D1,
+      sessions_held: 1,
+      live_minutes: 10,
+      attendance: 2,
+      chat: 5,
+      hand_raises: 2,
+      attachments: 0,
+    })
     expect(section(session, 'vod').rows[1]).toEqual({ label: D2, views: 2, sessions_watched: 1, watched_minutes: 1.5, watched_percent: 37.5 })
   })
 
@@ -186,7 +203,9 @@ describe('analytics API', () => {
     const month = await get('analytics/general?period=month&start_at=2026-03-01&end_at=2026-03-31')
     expect(month.unavailable_days).toBe(0)
     // u2's sign-in (23:00 of March 9th there) is in March too: three distinct users in the month.
-    expect(section(month, 'overview').rows).toEqual([{ label: '2026-03', active_users: 3, signins: 4, delivered: 3, sessions_held: 1, views: 2, credits_used: 0 }])
+    expect(section(month, 'overview').rows).toEqual([
+      { label: '2026-03', active_users: 3, signins: 4, delivered: 3, sessions_held: 1, views: 2, credits_used: 0 },
+    ])
   })
 
   it('recomputes a day idempotently and says which past days are not ready', async () => {
@@ -246,7 +265,9 @@ describe('analytics API', () => {
       400,
     )
     expect(student.errors[0].field).toBe('nick')
-    expect((await env.DB.prepare('SELECT COUNT(*) AS n FROM analytics_daily WHERE realm = ? AND day >= ?').bind(realm.code, '2026-01-01').first<{ n: number }>())?.n).toBe(0)
+    expect(
+      (await env.DB.prepare('SELECT COUNT(*) AS n FROM analytics_daily WHERE realm = ? AND day >= ?').bind(realm.code, '2026-01-01').first<{ n: number }>())?.n,
+    ).toBe(0)
   })
 
   it('checks permissions per tab and keeps other realms out', async () => {
@@ -264,6 +285,10 @@ describe('analytics API', () => {
     const own = (await (await api(other.host, `analytics/general?start_at=${D1}&end_at=${D2}`, { token: outsider.token })).json()) as AnalyticsAnswer
     expect(own.realms).toEqual([other.code])
     expect(section(own, 'overview').rows.every((r) => r.delivered === 0 && r.signins === 0)).toBe(true)
-    await expectEnvelope(await api(other.host, `analytics/general?start_at=${D1}&end_at=${D2}&realm=${realm.code}`, { token: outsider.token }), 403, 'forbidden')
+    await expectEnvelope(
+      await api(other.host, `analytics/general?start_at=${D1}&end_at=${D2}&realm=${realm.code}`, { token: outsider.token }),
+      403,
+      'forbidden',
+    )
   })
 })

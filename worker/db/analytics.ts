@@ -50,7 +50,7 @@ const DAY_SQL: string[] = [
    WHERE a.realm = ?1 AND a.corrected_at >= ?2 AND a.corrected_at <= ?3 AND a.status = 'finished' GROUP BY 1, 2`,
   `SELECT COALESCE(a.room_id, '') AS room_id, m.value ->> 'category' AS dim, COUNT(*) AS essay_errors
    FROM tms_answer a, json_each(a.marks) q, json_each(q.value) m
-   WHERE a.realm = ?1 AND a.corrected_at >= ?2 AND a.corrected_at <= ?3 AND a.status = 'finished' GROUP BY 1, 2`,
+   WHERE a.realm = ?1 AND a.corrected_at >= ?2 AND a.corrected_at <= ?3 AND a.status = 'finished' AND m.value ->> 'category' <> 'note' GROUP BY 1, 2`,
   `SELECT COALESCE(sr.room_id, '') AS room_id, '' AS dim, COUNT(*) AS sessions_held, SUM(s.live_seconds) AS live_seconds,
      SUM((SELECT COUNT(*) FROM json_each(s.live_durations))) AS attendance, SUM(s.chat_count) AS chat,
      SUM(s.hand_raise_count) AS hand_raises, SUM(s.attachment_count) AS attachments
@@ -199,7 +199,13 @@ const PER_ROOM = new Set(['essay_errors'])
 const bucketOf = (period: Granularity, day: string) => (period === 'day' ? day : period === 'month' ? day.slice(0, 7) : day.slice(0, 4))
 
 /** The rows of a range: rollups for past days, the base tables for today; summed per (day, metric, dim, room). */
-async function readRange(db: D1Database, scope: AnalyticsScope, first: string, last: string, metrics: string[]): Promise<{ rows: (DayRow & { day: string })[]; unavailable: number }> {
+async function readRange(
+  db: D1Database,
+  scope: AnalyticsScope,
+  first: string,
+  last: string,
+  metrics: string[],
+): Promise<{ rows: (DayRow & { day: string })[]; unavailable: number }> {
   const today = todayIn(scope.timeZone)
   let unavailable = 0
   for (const realm of scope.realms) unavailable += await ensureRollups(db, realm, scope.timeZone, first, last, today)
@@ -239,7 +245,13 @@ async function readRange(db: D1Database, scope: AnalyticsScope, first: string, l
 }
 
 /** Distinct active users per month or year (the job's rows; the current period also counts today's). */
-async function activePerPeriod(db: D1Database, scope: AnalyticsScope, period: Granularity, labels: string[], todayActive: number): Promise<Map<string, number>> {
+async function activePerPeriod(
+  db: D1Database,
+  scope: AnalyticsScope,
+  period: Granularity,
+  labels: string[],
+  todayActive: number,
+): Promise<Map<string, number>> {
   const { results } = await db
     .prepare(
       `SELECT day, SUM(value) AS value FROM analytics_daily
@@ -257,7 +269,18 @@ async function activePerPeriod(db: D1Database, scope: AnalyticsScope, period: Gr
 const METRICS: Record<AnalyticsTab, string[]> = {
   general: ['active_users', 'signins', 'delivered', 'sessions_held', 'views', 'credits_used'],
   activity: ['delivered', 'on_time', 'late', 'published', 'opened', 'corrected', 'scored', 'score_sum', 'graded', 'grade_sum', 'essay_errors'],
-  session: ['sessions_held', 'live_seconds', 'attendance', 'chat', 'hand_raises', 'attachments', 'views', 'sessions_watched', 'watched_seconds', 'watchable_seconds'],
+  session: [
+    'sessions_held',
+    'live_seconds',
+    'attendance',
+    'chat',
+    'hand_raises',
+    'attachments',
+    'views',
+    'sessions_watched',
+    'watched_seconds',
+    'watchable_seconds',
+  ],
 }
 
 const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places
@@ -326,7 +349,13 @@ export async function analyticsTab(
     const realmWide = scope.rooms === null
     const active =
       realmWide && q.period !== 'day'
-        ? await activePerPeriod(db, scope, q.period, periods, rows.filter((r) => r.metric === 'active_users' && r.day === todayIn(scope.timeZone)).reduce((n, r) => n + r.value, 0))
+        ? await activePerPeriod(
+            db,
+            scope,
+            q.period,
+            periods,
+            rows.filter((r) => r.metric === 'active_users' && r.day === todayIn(scope.timeZone)).reduce((n, r) => n + r.value, 0),
+          )
         : null
     const columns = realmWide ? METRICS.general : ['delivered', 'sessions_held', 'views']
     return answer([
@@ -393,8 +422,11 @@ export async function analyticsTab(
   }
 
   return answer([
-    series('sessions', ['sessions_held', 'live_minutes', 'attendance', 'chat', 'hand_raises', 'attachments'], ['sessions_held', 'attendance', 'chat', 'hand_raises'], (label, c) =>
-      c === 'live_minutes' ? round(get(label, 'live_seconds') / 60, 1) : get(label, c),
+    series(
+      'sessions',
+      ['sessions_held', 'live_minutes', 'attendance', 'chat', 'hand_raises', 'attachments'],
+      ['sessions_held', 'attendance', 'chat', 'hand_raises'],
+      (label, c) => (c === 'live_minutes' ? round(get(label, 'live_seconds') / 60, 1) : get(label, c)),
     ),
     series('vod', ['views', 'sessions_watched', 'watched_minutes', 'watched_percent'], ['views', 'watched_minutes'], (label, c) =>
       c === 'watched_minutes'
@@ -497,4 +529,26 @@ export async function sessionReport(
     unavailable_days: 0,
     sections: [{ name: report, kind: 'ranking', columns, chart: s.chart, rows: results.map(s.row) }],
   }
+}
+
+/** True when room `id` belongs to one of `realms`. */
+export async function roomInRealms(db: D1Database, realms: string[], id: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM room WHERE id = ? AND realm IN (SELECT value FROM json_each(?))').bind(id, JSON.stringify(realms)).first()) !== null
+}
+
+/** The rooms of a room category of `realms`, or null when there is no such category there. */
+export async function categoryRooms(db: D1Database, realms: string[], category: string): Promise<string[] | null> {
+  const [found, rooms] = await db.batch<{ id: string }>([
+    db.prepare('SELECT id FROM room_category WHERE id = ? AND realm IN (SELECT value FROM json_each(?))').bind(category, JSON.stringify(realms)),
+    db.prepare('SELECT id FROM room WHERE realm IN (SELECT value FROM json_each(?)) AND category_id = ?').bind(JSON.stringify(realms), category),
+  ])
+  return found.results.length ? rooms.results.map((r) => r.id) : null
+}
+
+/** The filters' choices of a scope (rooms and room categories by name, by the realm-and-name indexes). */
+export async function filterOptions(db: D1Database, realms: string[]): Promise<NonNullable<AnalyticsAnswer['options']>> {
+  const list = (table: string) =>
+    db.prepare(`SELECT id, name FROM ${table} WHERE realm IN (SELECT value FROM json_each(?)) ORDER BY name LIMIT 200`).bind(JSON.stringify(realms))
+  const [rooms, categories] = await db.batch<{ id: string; name: string }>([list('room'), list('room_category')])
+  return { rooms: rooms.results, categories: categories.results }
 }

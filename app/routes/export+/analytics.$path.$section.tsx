@@ -4,7 +4,12 @@ import type { ReportRow } from '#shared/schemas/ledger-report'
 import { getT } from '~/server/i18n.server'
 import { loadAnalytics, type AnalyticsPath } from '../_console+/analytics+/__analytics.server'
 
-const ROUTES: Record<string, string> = { general: 'analytics.general', task: 'analytics.task', session: 'analytics.session', 'session-report': 'reports.session' }
+const ROUTES: Record<string, string> = {
+  general: 'analytics.general',
+  task: 'analytics.task',
+  session: 'analytics.session',
+  'session-report': 'reports.session',
+}
 
 /** CSV of one table of an analytics page or session report: the page's guard, query and columns, exact figures. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -12,7 +17,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!ROUTES[path]) throw new Response('Not found', { status: 404 })
   const [state, t] = await Promise.all([loadAnalytics(request, context, ROUTES[path], path as AnalyticsPath), getT(request)])
   const section = state.answer?.sections.find((s) => s.name === params.section)
-  if (!state.answer || !section) throw Response.json({ errors: [{ field: 'section', cause: state.failure ?? 'invalid', value: params.section ?? null, message: '' }] }, { status: 400 })
+  if (!state.answer || !section)
+    throw Response.json({ errors: [{ field: 'section', cause: state.failure ?? 'invalid', value: params.section ?? null, message: '' }] }, { status: 400 })
   const columns: TableColumn<ReportRow>[] = [
     { id: 'label', label: section.kind === 'series' ? `ledger.report.label.${state.answer.period}` : `analytics.label.${section.name}` },
     ...section.columns.map((c) => ({ id: c, label: `analytics.column.${c}` })),

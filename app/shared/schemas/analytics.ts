@@ -35,8 +35,8 @@ export const SessionReportQuery = v.pipe(
 )
 export type SessionReportQuery = v.InferOutput<typeof SessionReportQuery>
 
-/** The essay error categories the activity tab counts (teachers' marks). */
-export const ERROR_CATEGORIES = MARK_CATEGORIES
+/** The essay error categories the activity tab counts (teachers' marks; a `note` is not an error). */
+export const ERROR_CATEGORIES = MARK_CATEGORIES.filter((c) => c !== 'note')
 
 /**
  * One table of an analytics answer: `series` rows are periods (charted over time), `ranking` rows are things (rooms,

@@ -80,7 +80,10 @@ export function withPeriod<E extends v.ObjectEntries>(entries: E) {
       ['end_at'] as never,
     ),
     v.forward(
-      v.check((q) => periodsOf((q as Q).period, (q as Q).start_at, (q as Q).end_at).length <= PERIOD_LIMIT[(q as Q).period], 'ledger.validation.period_too_long'),
+      v.check(
+        (q) => periodsOf((q as Q).period, (q as Q).start_at, (q as Q).end_at).length <= PERIOD_LIMIT[(q as Q).period],
+        'ledger.validation.period_too_long',
+      ),
       ['end_at'] as never,
     ),
   )

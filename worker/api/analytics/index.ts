@@ -1,7 +1,16 @@
 import { Hono } from 'hono'
-import { AnalyticsQuery, HIGH_VOLUME_ROWS, SessionReportQuery, type AnalyticsAnswer, type AnalyticsTab } from '#shared/schemas/analytics'
+import { AnalyticsQuery, HIGH_VOLUME_ROWS, SessionReportQuery, type AnalyticsTab } from '#shared/schemas/analytics'
 import type { Access } from '#shared/access'
-import { analyticsTab, dayWindow, sessionReport, watchVolumeExceeded, type AnalyticsScope } from '../../db/analytics'
+import {
+  analyticsTab,
+  categoryRooms,
+  dayWindow,
+  filterOptions,
+  roomInRealms,
+  sessionReport,
+  watchVolumeExceeded,
+  type AnalyticsScope,
+} from '../../db/analytics'
 import { liveRealmSubtree, realmInScope, realmTimeZone, realmTreeScope } from '../../db/realms'
 import type { Auth } from '../../db/sessions'
 import { apiError } from '../../lib/errors'
@@ -21,39 +30,22 @@ async function scopeOf(c: Ctx, auth: Auth, q: { realm?: string; children?: strin
   const timeZone = (await realmTimeZone(db, realm)) || 'America/Sao_Paulo'
   let rooms: string[] | null = null
   if (q.room) {
-    const found = await db.prepare('SELECT id FROM room WHERE id = ? AND realm IN (SELECT value FROM json_each(?))').bind(q.room, JSON.stringify(realms)).first()
-    if (!found) throw apiError(404, 'not_found', 'No such room.', 'room', q.room)
+    if (!(await roomInRealms(db, realms, q.room))) throw apiError(404, 'not_found', 'No such room.', 'room', q.room)
     rooms = [q.room]
   }
   if (q.category) {
-    const found = await db
-      .prepare('SELECT id FROM room_category WHERE id = ? AND realm IN (SELECT value FROM json_each(?))')
-      .bind(q.category, JSON.stringify(realms))
-      .first()
-    if (!found) throw apiError(404, 'not_found', 'No such room category.', 'category', q.category)
-    const { results } = await db
-      .prepare('SELECT id FROM room WHERE realm IN (SELECT value FROM json_each(?)) AND category_id = ?')
-      .bind(JSON.stringify(realms), q.category)
-      .all<{ id: string }>()
-    const inCategory = results.map((r) => r.id)
+    const inCategory = await categoryRooms(db, realms, q.category)
+    if (!inCategory) throw apiError(404, 'not_found', 'No such room category.', 'category', q.category)
     rooms = rooms ? rooms.filter((r) => inCategory.includes(r)) : inCategory
   }
   return { realms, rooms, timeZone }
-}
-
-/** The filters' choices of a scope (rooms and room categories by name, by the realm-and-name indexes). */
-async function optionsOf(db: D1Database, realms: string[]): Promise<NonNullable<AnalyticsAnswer['options']>> {
-  const list = (table: string) =>
-    db.prepare(`SELECT id, name FROM ${table} WHERE realm IN (SELECT value FROM json_each(?)) ORDER BY name LIMIT 200`).bind(JSON.stringify(realms))
-  const [rooms, categories] = await db.batch<{ id: string; name: string }>([list('room'), list('room_category')])
-  return { rooms: rooms.results, categories: categories.results }
 }
 
 const tab = (name: AnalyticsTab, access: Access) =>
   guarded(access, async (c, auth) => {
     const q = readQuery(c, AnalyticsQuery)
     const scope = await scopeOf(c, auth, q)
-    return c.json({ ...(await analyticsTab(c.env.DB, scope, name, q)), options: await optionsOf(c.env.DB, scope.realms) })
+    return c.json({ ...(await analyticsTab(c.env.DB, scope, name, q)), options: await filterOptions(c.env.DB, scope.realms) })
   })
 
 /** Analytics (issue 19, seed 002 §2): general, task (activity) and session tabs, and the session reports. */
@@ -69,6 +61,6 @@ export const analytics = new Hono<AppEnv>()
       const w = dayWindow(scope.timeZone, q.start_at, q.end_at)
       if (await watchVolumeExceeded(c.env.DB, scope.realms, w.from, w.to, HIGH_VOLUME_ROWS))
         throw apiError(422, 'narrow_range', 'Too much data in this period: narrow the date range.', 'end_at', q.end_at)
-      return c.json({ ...(await sessionReport(c.env.DB, { ...scope, nick: q.nick }, q.report, q)), options: await optionsOf(c.env.DB, scope.realms) })
+      return c.json({ ...(await sessionReport(c.env.DB, { ...scope, nick: q.nick }, q.report, q)), options: await filterOptions(c.env.DB, scope.realms) })
     }),
   )

@@ -28,7 +28,8 @@ export async function loadAnalytics(request: Request, context: AppLoadContext, r
   const today = realmToday(timeZone)
   const filters = Object.fromEntries(FILTERS.flatMap((f) => (url.searchParams.get(f)?.trim() ? [[f, url.searchParams.get(f)!.trim()]] : [])))
   const asked = url.searchParams.get('report') ?? ''
-  const report: SessionReport | undefined = path === 'session-report' ? ((SESSION_REPORTS as readonly string[]).includes(asked) ? (asked as SessionReport) : 'watched_videos') : undefined
+  const report: SessionReport | undefined =
+    path === 'session-report' ? ((SESSION_REPORTS as readonly string[]).includes(asked) ? (asked as SessionReport) : 'watched_videos') : undefined
   const query = { ...readPeriod(url, await getLocale(request), today), ...filters, ...(report ? { report } : {}) }
   const parsed = path === 'session-report' ? v.safeParse(SessionReportQuery, query) : v.safeParse(AnalyticsQuery, query)
   const state = { path, query, errors: {}, timeZone, today, answer: null, failure: null }

@@ -33,7 +33,8 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
   const options = state.answer?.options
   const answer = state.answer
   const columnLabel = (c: string) => t(`analytics.column.${c}`)
-  const cellText = (c: string, v: string | number) => (c === 'label' && answer && ['published', 'opened', 'delivered', 'corrected'].includes(String(v)) ? t(`analytics.column.${v}`) : undefined)
+  const cellText = (c: string, v: string | number) =>
+    c === 'label' && answer && ['published', 'opened', 'delivered', 'corrected'].includes(String(v)) ? t(`analytics.column.${v}`) : undefined
   return (
     <>
       <div className="page-header">
