@@ -15,11 +15,17 @@ async function tableOf(page: Page, title: string): Promise<string[][]> {
   return region.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')))
 }
 
+/** The page's address with another query. */
+const withQuery = (page: Page, query: string) => `${new URL(page.url()).origin}${new URL(page.url()).pathname}?${query}`
+
 /** The CSV behind a section's export link, fetched with the page's session. */
 async function csvOf(page: Page, title: string): Promise<{ status: number; type: string; text: string }> {
   const href = await page.getByRole('region', { name: title }).getByRole('link', { name: pt['table.export_csv'] }).getAttribute('href')
-  const res = await page.request.get(new URL(href!, page.url()).toString())
-  return { status: res.status(), type: res.headers()['content-type'] ?? '', text: await res.text() }
+  // Fetched by the page itself (its cookie, its host), as the download link would.
+  return page.evaluate(async (target) => {
+    const res = await fetch(target)
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() }
+  }, href!)
 }
 
 describe('analytics and session reports in the browser', () => {
@@ -56,14 +62,14 @@ describe('analytics and session reports in the browser', () => {
     expect(await page.getByRole('region', { name: pt['analytics.section.vod'] }).count()).toBe(1)
 
     // A week long before the realm existed: every section says there is no data.
-    await page.goto(page.url().replace(/\?.*$/, '?period=day&start_at=2020-01-01&end_at=2020-01-07'))
+    await page.goto(withQuery(page, 'period=day&start_at=2020-01-01&end_at=2020-01-07'))
     await page.getByRole('heading', { level: 1, name: pt['pages.analytics.session'] }).waitFor()
     const sessions = page.getByRole('region', { name: pt['analytics.section.sessions'] })
     expect(await sessions.getByRole('status').filter({ hasText: pt['ledger.report.empty'] }).count()).toBe(1)
     expect((await tableOf(page, pt['analytics.section.sessions'])).length).toBe(7)
 
     // Too long a range for days: the form says so and nothing is fetched.
-    await page.goto(page.url().replace(/\?.*$/, '?period=day&start_at=2026-01-01&end_at=2026-03-01'))
+    await page.goto(withQuery(page, 'period=day&start_at=2026-01-01&end_at=2026-03-01'))
     await expect.poll(() => page.locator('.error-summary').textContent()).toContain(pt['ledger.validation.period_too_long'])
     expect(await page.getByRole('status').filter({ hasText: pt['ledger.report.fix_period'] }).count()).toBe(1)
     expect(errors).toEqual([])
@@ -96,14 +102,20 @@ describe('analytics and session reports in the browser', () => {
     expect(csv.status).toBe(200)
     expect(csv.text).toContain(title)
 
-    await reports.getByRole('link', { name: pt['analytics.report.student'] }).click()
+    const studentTab = reports.getByRole('link', { name: pt['analytics.report.student'] })
+    await studentTab.click()
+    await expect.poll(() => studentTab.getAttribute('aria-current')).toBe('page')
+    // Without a student it asks for one, with no error yet.
+    expect(await page.getByRole('status').filter({ hasText: pt['analytics.failure.need_nick'] }).count()).toBe(1)
+    expect(await page.locator('.error-summary').count()).toBe(0)
     await page.getByRole('textbox', { name: pt['analytics.filter.nick'] }).fill('student')
     await page.getByRole('button', { name: pt['ledger.report.apply'] }).click()
     await expect.poll(() => new URL(page.url()).searchParams.get('nick')).toBe('student')
     await expect.poll(async () => (await tableOf(page, pt['analytics.section.student'])).some((r) => r[0] === title)).toBe(true)
+    expect(await page.locator('.error-summary').count()).toBe(0)
     await page.screenshot({ path: '/tmp/analytics-student.png', fullPage: true })
 
-    await page.goto(page.url().replace(/\?.*$/, '?report=user_ranking&period=day&start_at=2020-01-01&end_at=2020-01-02'))
+    await page.goto(withQuery(page, 'report=user_ranking&period=day&start_at=2020-01-01&end_at=2020-01-02'))
     const users = page.getByRole('region', { name: pt['analytics.section.user_ranking'] })
     await users.waitFor()
     expect(await users.getByRole('status').filter({ hasText: pt['ledger.report.empty'] }).count()).toBe(1)

@@ -257,6 +257,8 @@ describe('analytics API', () => {
     await expectEnvelope(await q('period=year&start_at=2024-12-31&end_at=2026-01-01'), 400, 'check')
     const invalid = await expectEnvelope(await q('start_at=2026-02-30&end_at=2026-03-01'), 400)
     expect(invalid.errors[0]).toMatchObject({ field: 'start_at', message: 'ledger.validation.invalid_date' })
+    // The form's "all" choices send empty values: no filter.
+    expect((await q('start_at=2026-01-01&end_at=2026-01-02&room=&category=&children=')).status).toBe(200)
     await expectEnvelope(await q('start_at=2026-01-01&end_at=2026-01-02&room=bad%20id'), 400)
     await expectEnvelope(await q('start_at=2026-01-01&end_at=2026-01-02&room=nope'), 404, 'not_found')
     await expectEnvelope(await q('start_at=2026-01-01&end_at=2026-01-02&children=maybe'), 400, 'picklist')

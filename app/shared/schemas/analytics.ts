@@ -13,12 +13,24 @@ export type AnalyticsTab = (typeof ANALYTICS_TABS)[number]
 export const SESSION_REPORTS = ['watched_videos', 'video_ranking', 'room_ranking', 'user_ranking', 'student'] as const
 export type SessionReport = (typeof SESSION_REPORTS)[number]
 
+/** An optional filter: an empty value (a form's "all" choice) is no filter. */
+const optional = <S extends v.GenericSchema<string, string>>(schema: S) =>
+  v.optional(
+    v.union([
+      v.pipe(
+        v.literal(''),
+        v.transform(() => undefined),
+      ),
+      schema,
+    ]),
+  )
+
 /** The filters of every analytics query and session report: realm (and its children), room, room category. */
 const FILTERS = {
-  realm: v.optional(RealmCode),
-  children: v.optional(v.picklist(['true', 'false'], 'validation.picklist')),
-  room: v.optional(Id),
-  category: v.optional(Id),
+  realm: optional(RealmCode),
+  children: optional(v.picklist(['true', 'false'], 'validation.picklist')),
+  room: optional(Id),
+  category: optional(Id),
 }
 
 /** GET analytics/{tab}: the period (§5 bounds) and the filters. */
@@ -27,7 +39,7 @@ export type AnalyticsQuery = v.InferOutput<typeof AnalyticsQuery>
 
 /** GET analytics/session-report: which report; `student` needs the student's nick. */
 export const SessionReportQuery = v.pipe(
-  withPeriod({ ...FILTERS, report: v.picklist(SESSION_REPORTS, 'validation.picklist'), nick: v.optional(Nick) }),
+  withPeriod({ ...FILTERS, report: v.picklist(SESSION_REPORTS, 'validation.picklist'), nick: optional(Nick) }),
   v.forward(
     v.check((q) => q.report !== 'student' || !!q.nick, 'validation.required'),
     ['nick'],

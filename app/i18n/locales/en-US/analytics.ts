@@ -21,6 +21,7 @@ export default {
   'analytics.filter.nick': 'Student (nick)',
   'analytics.failure.narrow_range': 'There is too much data in this period: narrow the date range.',
   'analytics.failure.not_found': 'The room or category chosen does not exist here.',
+  'analytics.failure.need_nick': "Type a student's nick to see their session report.",
   'analytics.failure.unavailable': 'Data unavailable. Try again later.',
   'analytics.unavailable_one': 'Data unavailable for {{count}} day of this period: it is still being prepared, try again later.',
   'analytics.unavailable_other': 'Data unavailable for {{count}} days of this period: they are still being prepared, try again later.',

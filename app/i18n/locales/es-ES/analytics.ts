@@ -21,6 +21,7 @@ export default {
   'analytics.filter.nick': 'Alumno (apodo)',
   'analytics.failure.narrow_range': 'Hay demasiados datos en este periodo: acota el intervalo de fechas.',
   'analytics.failure.not_found': 'La sala o categoría elegida no existe aquí.',
+  'analytics.failure.need_nick': 'Escribe el apodo de un alumno para ver su informe de sesiones.',
   'analytics.failure.unavailable': 'Datos no disponibles. Inténtalo más tarde.',
   'analytics.unavailable_one': 'Datos no disponibles para {{count}} día de este periodo: aún se está preparando, inténtalo más tarde.',
   'analytics.unavailable_other': 'Datos no disponibles para {{count}} días de este periodo: aún se están preparando, inténtalo más tarde.',

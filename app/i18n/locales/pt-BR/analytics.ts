@@ -21,6 +21,7 @@ export default {
   'analytics.filter.nick': 'Aluno (apelido)',
   'analytics.failure.narrow_range': 'Há dados demais neste período: reduza o intervalo de datas.',
   'analytics.failure.not_found': 'A sala ou categoria escolhida não existe aqui.',
+  'analytics.failure.need_nick': 'Digite o apelido de um aluno para ver o relatório de sessões dele.',
   'analytics.failure.unavailable': 'Dados indisponíveis. Tente mais tarde.',
   'analytics.unavailable_one': 'Dados indisponíveis para {{count}} dia deste período: ainda está sendo preparado, tente mais tarde.',
   'analytics.unavailable_other': 'Dados indisponíveis para {{count}} dias deste período: ainda estão sendo preparados, tente mais tarde.',

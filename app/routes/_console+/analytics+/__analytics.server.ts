@@ -33,6 +33,8 @@ export async function loadAnalytics(request: Request, context: AppLoadContext, r
   const query = { ...readPeriod(url, await getLocale(request), today), ...filters, ...(report ? { report } : {}) }
   const parsed = path === 'session-report' ? v.safeParse(SessionReportQuery, query) : v.safeParse(AnalyticsQuery, query)
   const state = { path, query, errors: {}, timeZone, today, answer: null, failure: null }
+  // The student report opens asking for a student, without calling the empty field an error.
+  if (report === 'student' && !filters.nick) return { ...state, failure: 'need_nick' }
   if (!parsed.success) return { ...state, errors: fieldErrors(parsed.issues) }
   const q = parsed.output as Record<string, string>
   const call =

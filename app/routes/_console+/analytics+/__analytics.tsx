@@ -89,8 +89,8 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
         {reports ? <TextInput name="nick" label={t('analytics.filter.nick')} required={current === 'student'} /> : null}
       </PeriodForm>
       {state.failure ? (
-        <p className="card" role="alert">
-          {t(`analytics.failure.${state.failure === 'narrow_range' || state.failure === 'not_found' ? state.failure : 'unavailable'}`)}
+        <p className="card" role={state.failure === 'need_nick' ? 'status' : 'alert'}>
+          {t(`analytics.failure.${['narrow_range', 'not_found', 'need_nick'].includes(state.failure) ? state.failure : 'unavailable'}`)}
         </p>
       ) : !answer ? (
         <p className="card" role="status">

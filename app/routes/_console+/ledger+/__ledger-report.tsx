@@ -44,7 +44,7 @@ export function PeriodForm({
   const lastResult = errors.length ? { status: 'error' as const, error: Object.fromEntries(errors.map(([k, m]) => [k, [m]])) } : undefined
   return (
     <KitForm
-      key={`${state.query.period}|${state.query.start_at}|${state.query.end_at}`}
+      key={Object.values(state.query).join('|')}
       method="get"
       schema={schema}
       fields={[...periodFields, ...fields]}
