@@ -1,5 +1,5 @@
 import { localFetch as fetch } from '../support/local-fetch'
-import type { BenchContext, Scenario } from './harness'
+import { benchToken, type BenchContext, type Scenario } from './harness'
 import { withCpu } from './cpu'
 
 export const title = 'Analytics (issue 19): general and activity tabs over a year of a 100,000-student realm (rollups + today from base tables)'
@@ -13,13 +13,7 @@ function dayBefore(n: number): string {
 
 export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
   const bench = ctx.base('bench.localhost')
-  const { auth_token: token } = (await (
-    await fetch(`${bench}/api/device`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ realm: 'bench', nick: 'root', password: 'demo1234' }),
-    })
-  ).json()) as { auth_token: string }
+  const token = await benchToken(bench)
   const today = dayBefore(0)
   const ranges: [string, string][] = [
     ['31 days by day', `period=day&start_at=${dayBefore(30)}&end_at=${today}`],

@@ -9,6 +9,7 @@
  */
 import { getPlatformProxy } from 'wrangler'
 import { sha256Hex } from '../../worker/lib/crypto'
+import { DIM_METRICS, TAB_METRICS } from '../../worker/db/analytics'
 
 export const BENCH_ROWS = {
   users: 100_000,
@@ -197,27 +198,7 @@ async function seedBenchAnalytics(db: D1Database) {
   const now = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
   // The realm's calendar is São Paulo's (UTC−3): day k before today.
   const day = (k: string) => `date('now', '-3 hours', '-' || ${k} || ' days')`
-  const realmMetrics = [
-    'signins',
-    'active_users',
-    'delivered',
-    'on_time',
-    'late',
-    'published',
-    'opened',
-    'corrected',
-    'sessions_held',
-    'live_seconds',
-    'attendance',
-    'chat',
-    'hand_raises',
-    'attachments',
-    'views',
-    'sessions_watched',
-    'watched_seconds',
-    'watchable_seconds',
-    'credits_used',
-  ]
+  const realmMetrics = [...new Set(Object.values(TAB_METRICS).flat())].filter((m) => !DIM_METRICS.has(m))
   const roomMetrics = ['delivered', 'on_time', 'late', 'published', 'opened', 'corrected', 'sessions_held', 'views', 'watched_seconds', 'watchable_seconds']
   const values = (names: string[]) => names.map((m) => `('${m}')`).join(', ')
   const value = `(ABS(RANDOM()) % 5000) + 1`

@@ -193,6 +193,9 @@ export interface AnalyticsScope {
   timeZone: string
 }
 
+/** Metrics kept per second key (task category, skill, error category). */
+export const DIM_METRICS = new Set(['scored', 'score_sum', 'graded', 'grade_sum', 'essay_errors'])
+
 /** Metrics the activity tab shows per room. */
 const PER_ROOM = new Set(['essay_errors'])
 
@@ -202,6 +205,7 @@ const bucketOf = (period: Granularity, day: string) => (period === 'day' ? day :
 async function readRange(
   db: D1Database,
   scope: AnalyticsScope,
+  period: Granularity,
   first: string,
   last: string,
   metrics: string[],
@@ -210,27 +214,31 @@ async function readRange(
   let unavailable = 0
   for (const realm of scope.realms) unavailable += await ensureRollups(db, realm, scope.timeZone, first, last, today)
   const rooms = scope.rooms ?? ['*']
+  // Summed per period in SQL (a year by day is 365 rows per metric, by year one); day rows only (not month/year ones).
+  const cut = period === 'day' ? 10 : period === 'month' ? 7 : 4
   const { results } = await db
     .prepare(
-      `SELECT day, room_id, metric, dim, SUM(value) AS value FROM analytics_daily
+      `SELECT substr(day, 1, ?6) AS day, room_id, metric, dim, SUM(value) AS value FROM analytics_daily
        WHERE realm IN (SELECT value FROM json_each(?1)) AND room_id IN (SELECT value FROM json_each(?2)) AND day >= ?3 AND day <= ?4
-         AND metric IN (SELECT value FROM json_each(?5))
-       GROUP BY day, room_id, metric, dim`,
+         AND length(day) = 10 AND metric IN (SELECT value FROM json_each(?5))
+       GROUP BY 1, room_id, metric, dim`,
     )
-    .bind(JSON.stringify(scope.realms), JSON.stringify(rooms), first, last, JSON.stringify(metrics))
+    .bind(JSON.stringify(scope.realms), JSON.stringify(rooms), first, last, JSON.stringify(metrics), cut)
     .all<DayRow & { day: string }>()
-  // Metrics shown per room (essay errors) are read room by room even without a room filter.
+  // Metrics shown per room (essay errors) are read room by room even without a room filter, summed over the range.
   const perRoom = scope.rooms === null ? metrics.filter((m) => PER_ROOM.has(m)) : []
-  const rows = results.filter((r) => r.day.length === 10 && !perRoom.includes(r.metric))
+  const rows = results.filter((r) => !perRoom.includes(r.metric))
   if (perRoom.length) {
     const { results: roomRows } = await db
       .prepare(
-        `SELECT day, room_id, metric, dim, value FROM analytics_daily
-         WHERE realm IN (SELECT value FROM json_each(?1)) AND day >= ?2 AND day <= ?3 AND metric IN (SELECT value FROM json_each(?4)) AND room_id <> '*'`,
+        `SELECT ?2 AS day, room_id, metric, dim, SUM(value) AS value FROM analytics_daily
+         WHERE realm IN (SELECT value FROM json_each(?1)) AND day >= ?2 AND day <= ?3 AND length(day) = 10
+           AND metric IN (SELECT value FROM json_each(?4)) AND room_id <> '*'
+         GROUP BY room_id, metric, dim`,
       )
       .bind(JSON.stringify(scope.realms), first, last, JSON.stringify(perRoom))
       .all<DayRow & { day: string }>()
-    rows.push(...roomRows)
+    for (const r of roomRows) rows.push(r)
   }
   if (first <= today && today <= last) {
     const wanted = new Set(rooms)
@@ -266,7 +274,8 @@ async function activePerPeriod(
   return out
 }
 
-const METRICS: Record<AnalyticsTab, string[]> = {
+/** The metrics each tab reads. */
+export const TAB_METRICS: Record<AnalyticsTab, string[]> = {
   general: ['active_users', 'signins', 'delivered', 'sessions_held', 'views', 'credits_used'],
   activity: ['delivered', 'on_time', 'late', 'published', 'opened', 'corrected', 'scored', 'score_sum', 'graded', 'grade_sum', 'essay_errors'],
   session: [
@@ -303,7 +312,7 @@ export async function analyticsTab(
   tab: AnalyticsTab,
   q: { period: Granularity; start_at: string; end_at: string },
 ): Promise<AnalyticsAnswer> {
-  const { rows, unavailable } = await readRange(db, scope, q.start_at, q.end_at, METRICS[tab])
+  const { rows, unavailable } = await readRange(db, scope, q.period, q.start_at, q.end_at, TAB_METRICS[tab])
   const periods = periodsOf(q.period, q.start_at, q.end_at)
   // Sum of a metric per period (over rooms and dims).
   const perPeriod = new Map<string, Record<string, number>>()
@@ -357,7 +366,7 @@ export async function analyticsTab(
             rows.filter((r) => r.metric === 'active_users' && r.day === todayIn(scope.timeZone)).reduce((n, r) => n + r.value, 0),
           )
         : null
-    const columns = realmWide ? METRICS.general : ['delivered', 'sessions_held', 'views']
+    const columns = realmWide ? TAB_METRICS.general : ['delivered', 'sessions_held', 'views']
     return answer([
       series('overview', columns, realmWide ? ['active_users', 'signins', 'delivered'] : columns, (label, c) =>
         c === 'active_users' && active ? (active.get(label) ?? 0) : get(label, c),

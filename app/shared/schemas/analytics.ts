@@ -16,13 +16,11 @@ export type SessionReport = (typeof SESSION_REPORTS)[number]
 /** An optional filter: an empty value (a form's "all" choice) is no filter. */
 const optional = <S extends v.GenericSchema<string, string>>(schema: S) =>
   v.optional(
-    v.union([
-      v.pipe(
-        v.literal(''),
-        v.transform(() => undefined),
-      ),
-      schema,
-    ]),
+    v.pipe(
+      v.string('validation.required'),
+      v.transform((s) => (s === '' ? undefined : s)),
+      v.optional(schema),
+    ),
   )
 
 /** The filters of every analytics query and session report: realm (and its children), room, room category. */
