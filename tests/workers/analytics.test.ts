@@ -187,6 +187,24 @@ describe('analytics API', () => {
     expect(section(session, 'vod').rows[1]).toEqual({ label: D2, views: 2, sessions_watched: 1, watched_minutes: 1.5, watched_percent: 37.5 })
   })
 
+  it('counts today from the base tables (no rollup of today)', async () => {
+    const { realm, get } = await dataset()
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date())
+    const now = new Date().toISOString()
+    await env.DB.prepare('INSERT INTO session (token_hash, realm, nick, device_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .bind(crypto.randomUUID(), realm.code, 'u1', 'd', now, now, '2030-01-01T00:00:00.000Z')
+      .run()
+    // The staff member's own session (made by the test helper just now) and u1's sign-in.
+    const general = await get(`analytics/general?period=day&start_at=${today}&end_at=${today}`)
+    expect(section(general, 'overview').rows).toEqual([
+      { label: today, active_users: 2, signins: 2, delivered: 0, sessions_held: 0, views: 0, credits_used: 0 },
+    ])
+    const month = await get(`analytics/general?period=month&start_at=${today}&end_at=${today}`)
+    expect(section(month, 'overview').rows[0]).toMatchObject({ label: today.slice(0, 7), active_users: 2, signins: 2 })
+    const rolled = await env.DB.prepare('SELECT COUNT(*) AS n FROM analytics_daily WHERE realm = ? AND day = ?').bind(realm.code, today).first<{ n: number }>()
+    expect(rolled?.n).toBe(0)
+  })
+
   it('filters by room and by room category, and counts distinct active users per month', async () => {
     const { realm, get, roomA, roomB, catRoom } = await dataset()
     const range = `period=day&start_at=${D1}&end_at=${D2}`

@@ -71,16 +71,19 @@ const KEYS = new Set(['room_id', 'dim'])
 export type DayRow = { room_id: string; metric: string; dim: string; value: number }
 
 /** A day's rows of a realm from the base tables (with the realm's totals under room '*'). */
-export async function computeDay(db: D1Database, realm: string, timeZone: string, day: string): Promise<DayRow[]> {
+export async function computeDay(db: D1Database, realm: string, timeZone: string, day: string, wanted?: readonly string[]): Promise<DayRow[]> {
   const w = dayWindow(timeZone, day)
   const offset = tzOffsetMinutes(timeZone, new Date(`${day}T12:00:00Z`))
+  // Only the statements that give a wanted metric (a tab reads a few of them; the rollup job all).
+  const statements = DAY_SQL.filter((sql) => !wanted || [...sql.matchAll(/ AS (\w+)/g)].some((m) => wanted.includes(m[1])))
+  const credits = !wanted || wanted.includes('credits_used')
   const results = await db.batch<Record<string, unknown>>([
-    ...DAY_SQL.map((sql) => db.prepare(sql).bind(realm, w.from, w.to)),
+    ...statements.map((sql) => db.prepare(sql).bind(realm, w.from, w.to)),
     // Credits used: the ledger's "consumed" series (the credits tab's own rule).
-    seriesStatement(db, 'consumed', { realm, from: w.from, to: w.to, offset: `${offset} minutes`, format: '%Y-%m-%d' }),
+    ...(credits ? [seriesStatement(db, 'consumed', { realm, from: w.from, to: w.to, offset: `${offset} minutes`, format: '%Y-%m-%d' })] : []),
   ])
   const rows: DayRow[] = []
-  for (const r of results.slice(0, DAY_SQL.length)) {
+  for (const r of results.slice(0, statements.length)) {
     for (const row of r.results) {
       for (const [metric, value] of Object.entries(row)) {
         if (KEYS.has(metric) || !Number(value)) continue
@@ -88,7 +91,7 @@ export async function computeDay(db: D1Database, realm: string, timeZone: string
       }
     }
   }
-  const used = results[DAY_SQL.length].results.reduce((n, r) => n + Number(r.points ?? 0), 0)
+  const used = credits ? results[statements.length].results.reduce((n, r) => n + Number(r.points ?? 0), 0) : 0
   if (used) rows.push({ room_id: '*', metric: 'credits_used', dim: '', value: used })
   // The realm's totals of metrics counted per room.
   const own = new Set(rows.filter((r) => r.room_id === '*').map((r) => r.metric))
@@ -243,7 +246,7 @@ async function readRange(
   if (first <= today && today <= last) {
     const wanted = new Set(rooms)
     for (const realm of scope.realms) {
-      for (const r of await computeDay(db, realm, scope.timeZone, today)) {
+      for (const r of await computeDay(db, realm, scope.timeZone, today, metrics)) {
         if (!metrics.includes(r.metric)) continue
         if (perRoom.includes(r.metric) ? r.room_id !== '*' : wanted.has(r.room_id)) rows.push({ ...r, day: today })
       }
