@@ -7,6 +7,7 @@ import { NO_SCRIPT_POLICY, applyBaseHeaders, newNonce } from '#shared/security-h
 import { createApi } from './api'
 import type { AppEnv, Ctx, InProcess } from './api/context'
 import { abortAbandonedRecordings } from './db/csm-recording'
+import { rollupRealms } from './db/analytics'
 import { cleanupExpiredFiles, fileHeaders, findServedFile } from './db/files'
 import { redactExpiredChats } from './db/persona-chat'
 import { purgeDeletedRealms } from './db/purge'
@@ -193,6 +194,7 @@ export default {
         await redactExpiredChats(env.DB).catch((err: unknown) => console.error('[scheduled] chat retention failed:', err))
         await abortAbandonedRecordings(env).catch((err: unknown) => console.error('[scheduled] recording cleanup failed:', err))
         await publishDuePeriods(env.DB, new Date().toISOString().slice(0, 10)).catch((err: unknown) => console.error('[scheduled] goal periods failed:', err))
+        await rollupRealms(env.DB).catch((err: unknown) => console.error('[scheduled] analytics rollup failed:', err))
       })(),
     )
   },

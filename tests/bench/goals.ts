@@ -49,6 +49,17 @@ GOALS.push({
     return r ? `p50 ${ms(r.p50)} ms (p99 ${ms(r.p99)})` : 'not run'
   },
 })
+for (const tab of ['general', 'activity']) {
+  GOALS.push({
+    what: `API analytics ${tab} over a year of a 100k-student realm: p50/p99 per query`,
+    goal: 'p99 ≤ 100 ms each (rollups + today from indexes)',
+    show: (find) => {
+      const names = ['31 days by day', '3 months by month', 'a year by year', '31 days, one room', '3 months, one room category (20 rooms)']
+      const found = names.map((n) => [n, find(`API analytics ${tab}, ${n}`)] as const).filter(([, r]) => r)
+      return found.length ? found.map(([n, r]) => `${n}: ${ms(r!.p50)}/${ms(r!.p99)}`).join('; ') + ' ms' : 'not run'
+    },
+  })
+}
 GOALS.push({
   what: 'Ledger transfers from one hot wallet (16 in flight)',
   goal: '≥ 300 per second, invariants intact',

@@ -1,3 +1,5 @@
+import { localFetch } from '../support/local-fetch'
+
 export interface BenchContext {
   /** Origin of the running server for a host name, e.g. base('demo.localhost'). */
   base(host: string): string
@@ -113,4 +115,14 @@ export function printTable(results: Result[]) {
   console.log(line(head))
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
   for (const r of rows) console.log(line(r))
+}
+
+/** An API token of `nick` of the bench realm (POST /api/device), for scenarios that call the API. */
+export async function benchToken(base: string, nick = 'root'): Promise<string> {
+  const res = await localFetch(`${base}/api/device`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ realm: 'bench', nick, password: 'demo1234' }),
+  })
+  return ((await res.json()) as { auth_token: string }).auth_token
 }

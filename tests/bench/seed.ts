@@ -9,8 +9,19 @@
  */
 import { getPlatformProxy } from 'wrangler'
 import { sha256Hex } from '../../worker/lib/crypto'
+import { DIM_METRICS, TAB_METRICS } from '../../worker/db/analytics'
 
-export const BENCH_ROWS = { users: 100_000, movements: 100_000, bank: 100_000, models: 10_000, 'students in bench-class': 500 }
+export const BENCH_ROWS = {
+  users: 100_000,
+  movements: 100_000,
+  bank: 100_000,
+  models: 10_000,
+  'students in bench-class': 500,
+  'analytics rollup days': 365,
+  'answers delivered today': 20_000,
+}
+/** The analytics bench's rooms (bench-room-001 …) and their room categories (bench-cat-01 …, 20 rooms each). */
+export const BENCH_ROOMS = 200
 /** The class of the delivery bench: its room and its students u000001 … u000500. */
 export const BENCH_CLASS = 'bench-class'
 /** The session token of student `i` (1-based) of the bench class: known to the bench, stored hashed as every token. */
@@ -150,6 +161,7 @@ export async function seedBench(db: D1Database): Promise<boolean> {
     ),
   ])
   await seedBenchClass(db)
+  await seedBenchAnalytics(db)
   return true
 }
 
@@ -169,6 +181,87 @@ async function seedBenchClass(db: D1Database) {
       `INSERT INTO session (token_hash, realm, nick, device_id, platform, created_at, last_seen_at, expires_at)
        SELECT column1, 'bench', column2, 'bench-device-' || column2, 'web', ${now}, ${now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+30 days')
        FROM (VALUES ${sessions.join(', ')})`,
+    ),
+  ])
+}
+
+/**
+ * The analytics bench (issue 19): a year of daily rollups of the bench realm's 100,000 students in 200 rooms (10
+ * room categories), as the scheduled job leaves them — realm totals, per-room rows, scores per task category and
+ * skill, essay errors per room — each day marked computed; and today's base rows the current day is counted from:
+ * 50 tasks published today and 20,000 answers delivered and corrected today.
+ */
+async function seedBenchAnalytics(db: D1Database) {
+  const rooms = BENCH_ROOMS
+  const days = BENCH_ROWS['analytics rollup days']
+  const answers = BENCH_ROWS['answers delivered today']
+  const now = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
+  // The realm's calendar is São Paulo's (UTC−3): day k before today.
+  const day = (k: string) => `date('now', '-3 hours', '-' || ${k} || ' days')`
+  const realmMetrics = [...new Set(Object.values(TAB_METRICS).flat())].filter((m) => !DIM_METRICS.has(m))
+  const roomMetrics = ['delivered', 'on_time', 'late', 'published', 'opened', 'corrected', 'sessions_held', 'views', 'watched_seconds', 'watchable_seconds']
+  const values = (names: string[]) => names.map((m) => `('${m}')`).join(', ')
+  const value = `(ABS(RANDOM()) % 5000) + 1`
+  await db.batch([
+    db.prepare(
+      `${counter(rooms)} INSERT INTO room_category (id, realm, name, created_at, updated_at)
+       SELECT printf('bench-cat-%02d', i), 'bench', printf('Série %02d', i), ${now}, ${now} FROM n WHERE i <= ${rooms / 20}`,
+    ),
+    db.prepare(
+      `${counter(rooms)} INSERT INTO room (id, realm, name, category_id, created_at, updated_at)
+       SELECT printf('bench-room-%03d', i), 'bench', printf('Turma %03d', i), printf('bench-cat-%02d', 1 + (i - 1) / 20), ${now}, ${now} FROM n`,
+    ),
+    db.prepare(
+      `WITH RECURSIVE d(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1}), m(name) AS (VALUES ${values(realmMetrics)})
+       INSERT INTO analytics_daily (realm, room_id, day, metric, dim, value) SELECT 'bench', '*', ${day('k')}, name, '', ${value} FROM d, m`,
+    ),
+    db.prepare(
+      `WITH RECURSIVE d(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1}), r(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM r WHERE j < ${rooms}),
+         m(name) AS (VALUES ${values(roomMetrics)})
+       INSERT INTO analytics_daily (realm, room_id, day, metric, dim, value) SELECT 'bench', printf('bench-room-%03d', j), ${day('k')}, name, '', ${value} % 200 FROM d, r, m`,
+    ),
+    // Scores by 20 task categories and grades by 10 skills (realm totals), essay errors by category in every room.
+    db.prepare(
+      `WITH RECURSIVE d(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1}), c(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM c WHERE j < 20),
+         m(name) AS (VALUES ('scored'), ('score_sum'), ('graded'), ('grade_sum'))
+       INSERT INTO analytics_daily (realm, room_id, day, metric, dim, value)
+       SELECT 'bench', '*', ${day('k')}, name, CASE WHEN name IN ('scored', 'score_sum') THEN printf('bench-tc-%02d', j) ELSE printf('bench-sk-%02d', j % 10) END, ${value}
+       FROM d, c, m WHERE name IN ('scored', 'score_sum') OR j <= 10`,
+    ),
+    db.prepare(
+      `WITH RECURSIVE d(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1}), r(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM r WHERE j < ${rooms}),
+         e(cat) AS (VALUES ('orthography'), ('morphology'), ('syntax'), ('semantics'), ('language'), ('others'))
+       INSERT INTO analytics_daily (realm, room_id, day, metric, dim, value) SELECT 'bench', printf('bench-room-%03d', j), ${day('k')}, 'essay_errors', cat, ABS(RANDOM()) % 40 FROM d, r, e`,
+    ),
+    // Distinct active users of each month and year of the range.
+    db.prepare(
+      `WITH RECURSIVE d(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1})
+       INSERT OR REPLACE INTO analytics_daily (realm, room_id, day, metric, dim, value)
+       SELECT 'bench', '*', substr(${day('k')}, 1, 7), 'active_users', '', 60000 FROM d
+       UNION SELECT 'bench', '*', substr(${day('k')}, 1, 4), 'active_users', '', 95000 FROM d`,
+    ),
+    db.prepare(
+      `WITH RECURSIVE d(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1})
+       INSERT INTO analytics_rollup (realm, day, computed_at) SELECT 'bench', ${day('k')}, ${now} FROM d`,
+    ),
+  ])
+  // Today: 50 tasks published to the rooms, 20,000 answers delivered and corrected (with skill grades and marks).
+  await db.batch([
+    db.prepare(
+      `${counter(50)} INSERT INTO tms_task (id, realm, model_id, model_version, title, publish_at, expire_at, categories, created_at, updated_at)
+       SELECT printf('bench-t-%02d', i), 'bench', printf('bench-m-%05d', i), 1, 'Task ' || i, ${now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+7 days'),
+         json_array(printf('bench-tc-%02d', 1 + i % 20)), ${now}, ${now} FROM n`,
+    ),
+    db.prepare(
+      `${counter(50)} INSERT INTO tms_task_target (task_id, realm, room_id) SELECT printf('bench-t-%02d', i), 'bench', printf('bench-room-%03d', 1 + i % ${rooms}) FROM n`,
+    ),
+    db.prepare(
+      `${counter(answers)} INSERT INTO tms_answer (id, realm, task_id, nick, room_id, client_id, status, opened_at, delivered_at, delivery, score, max_score,
+         skill_grades, marks, corrected_at, created_at, updated_at)
+       SELECT printf('bench-a-%06d', i), 'bench', printf('bench-t-%02d', 1 + i % 50), printf('u%06d', i), printf('bench-room-%03d', 1 + i % ${rooms}), 'c' || i,
+         'finished', ${now}, ${now}, CASE WHEN i % 7 = 0 THEN 'delayed' ELSE 'on_time' END, i % 11, 10,
+         json_object('q1', json_object(printf('bench-sk-%02d', i % 10), i % 11)), json_object('q1', json_array(json_object('category', 'orthography', 'excerpt', 'x'))),
+         ${now}, ${now}, ${now} FROM n`,
     ),
   ])
 }

@@ -1,6 +1,6 @@
 import { localFetch as fetch } from '../support/local-fetch'
 import { RARE_WORD } from './seed'
-import type { BenchContext, Scenario } from './harness'
+import { benchToken, type BenchContext, type Scenario } from './harness'
 import { withCpu } from './cpu'
 
 export const title = 'Speed goals (issue 12): SSR pages and API lists in the bench realm (100,000 rows per table)'
@@ -12,13 +12,7 @@ async function expectOk(res: Response) {
 
 export async function scenarios(ctx: BenchContext): Promise<Scenario[]> {
   const bench = ctx.base('bench.localhost')
-  const { auth_token: token } = (await (
-    await fetch(`${bench}/api/device`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ realm: 'bench', nick: 'root', password: 'demo1234' }),
-    })
-  ).json()) as { auth_token: string }
+  const token = await benchToken(bench)
   const form = new FormData()
   form.set('nick', 'root')
   form.set('password', 'demo1234')

@@ -5,6 +5,8 @@ import { ListQuery } from '#shared/schemas/common'
 import { studentTasks } from '../../worker/db/answer'
 import { STUDENT_FILTERS, answerEntity } from '../../worker/lib/answer-schemas'
 import { filterScope, listRows } from '../../worker/lib/entity'
+import { analyticsTab, categoryRooms, filterOptions, rollupDay, roomInRealms, sessionReport, watchVolumeExceeded } from '../../worker/db/analytics'
+import { ANALYTICS_TABS, SESSION_REPORTS } from '#shared/schemas/analytics'
 
 /** A D1 stand-in that keeps the statements listRows sends instead of running them. */
 function capture() {
@@ -25,7 +27,7 @@ async function fullScans(sql: string, params: unknown[]) {
     .bind(...params)
     .all<{ detail: string }>()
   const details = results.map((r) => r.detail)
-  const coroutines = new Set(details.flatMap((d) => /^CO-ROUTINE (\S+)/.exec(d)?.[1] ?? []))
+  const coroutines = new Set(details.flatMap((d) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)/.exec(d)?.[1] ?? []))
   return {
     scans: details.filter(
       (d) => /^SCAN /.test(d) && !coroutines.has(d.split(' ')[1]) && !/USING (COVERING )?INDEX|VIRTUAL TABLE|json_each|subquery|CONSTANT ROW/.test(d),
@@ -68,6 +70,59 @@ describe('the student’s task list reads the realm’s tasks through indexes un
     await studentTasks(db, 'demo', 'someone@demo', filter, 25, 0)
     expect(sent).toHaveLength(2)
     for (const { sql, params } of sent) {
+      const { scans, details } = await fullScans(sql, params)
+      expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
+    }
+  })
+})
+
+/** A D1 stand-in that keeps every statement sent (prepared, batched or run) and answers none found. */
+function recorder() {
+  const sent: { sql: string; params: unknown[] }[] = []
+  const statement = (sql: string, params: unknown[] = []) => ({
+    sql,
+    params,
+    bind: (...p: unknown[]) => statement(sql, p),
+    first: async () => (sent.push({ sql, params }), null),
+    all: async () => (sent.push({ sql, params }), { results: [] }),
+    run: async () => (sent.push({ sql, params }), { results: [] }),
+  })
+  const db = {
+    prepare: (sql: string) => statement(sql),
+    batch: async (stmts: { sql: string; params: unknown[] }[]) => (
+      sent.push(...stmts.map(({ sql, params }) => ({ sql, params }))),
+      stmts.map(() => ({ results: [] }))
+    ),
+  } as unknown as D1Database
+  return { db, sent }
+}
+
+/** Analytics (issue 19): the rollup of a day, every tab (rollups and today's base tables) and every session report read through indexes. */
+describe('analytics queries use an index or a rollup (EXPLAIN QUERY PLAN)', () => {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
+  const period = { period: 'day' as const, start_at: today, end_at: today }
+  const cases: [string, (db: D1Database) => Promise<unknown>][] = [
+    ['rollup of a day', (db) => rollupDay(db, 'demo', 'America/Sao_Paulo', '2026-03-10')],
+    ...ANALYTICS_TABS.flatMap((tab): [string, (db: D1Database) => Promise<unknown>][] => [
+      [`${tab} tab`, (db) => analyticsTab(db, { realms: ['demo'], rooms: null, timeZone: 'America/Sao_Paulo' }, tab, period)],
+      [
+        `${tab} tab by room, by month`,
+        (db) => analyticsTab(db, { realms: ['demo'], rooms: ['r1'], timeZone: 'America/Sao_Paulo' }, tab, { ...period, period: 'month' }),
+      ],
+    ]),
+    ...SESSION_REPORTS.map((r): [string, (db: D1Database) => Promise<unknown>] => [
+      `session report ${r}`,
+      (db) => sessionReport(db, { realms: ['demo'], rooms: r === 'room_ranking' ? ['r1'] : null, timeZone: 'America/Sao_Paulo', nick: 'student' }, r, period),
+    ]),
+    ['high-volume check', (db) => watchVolumeExceeded(db, ['demo'], '2026-01-01', '2026-02-01', 10)],
+    ['filters', (db) => Promise.all([filterOptions(db, ['demo']), categoryRooms(db, ['demo'], 'c1'), roomInRealms(db, ['demo'], 'r1')])],
+  ]
+  it.each(cases)('%s', async (_, run) => {
+    const { db, sent } = recorder()
+    await run(db)
+    expect(sent.length).toBeGreaterThan(0)
+    for (const { sql, params } of sent) {
+      if (/^\s*(INSERT|DELETE)/.test(sql) && !/SELECT/.test(sql)) continue
       const { scans, details } = await fullScans(sql, params)
       expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
     }

@@ -30,6 +30,7 @@ import { device } from './device'
 import { content } from './ledger/content'
 import { packages } from './ledger/package'
 import { report as ledgerReport } from './ledger/report'
+import { analytics } from './analytics'
 import { sandbox } from './ledger/sandbox'
 import { transaction } from './ledger/transaction'
 import { wallet } from './ledger/wallet'
@@ -108,6 +109,7 @@ export function createApi() {
     .route('/ledger/webhook', webhook)
     .route('/ledger/sandbox', sandbox)
     .route('/ledger/report', ledgerReport)
+    .route('/analytics', analytics)
     .route('/mas/realm', realmSettings)
     .route('/mas/config', config)
     .route('/mas/user', user)

@@ -10,7 +10,7 @@ export { progressOf } from '#shared/schemas/csm-watch'
  */
 
 /** A slot's seconds: `bucket`, or what is left of the video for the last one (SQL over `slot`, `?b` and `?d`). */
-const SLOT_SECONDS = (bucket: string, duration: string, slot = 'slot') => `MAX(0, MIN(${bucket}, ${duration} - ${slot} * ${bucket}))`
+export const SLOT_SECONDS = (bucket: string, duration: string, slot = 'slot') => `MAX(0, MIN(${bucket}, ${duration} - ${slot} * ${bucket}))`
 
 /** Who may watch a published session: a member of its room, or a member (not banned) of its channel. */
 const MEMBER_OF = (session: string) => `(
@@ -19,7 +19,7 @@ const MEMBER_OF = (session: string) => `(
   OR EXISTS (SELECT 1 FROM channel_member cm WHERE cm.realm = ?1 AND cm.channel_id = ${session}.channel_id AND cm.nick = ?2 AND cm.permission <> 'banned'))`
 
 /** The session's latest complete recording (its video). */
-const VIDEO_OF = (session: string) =>
+export const VIDEO_OF = (session: string) =>
   `(SELECT id FROM csm_recording WHERE realm = ${session}.realm AND session_id = ${session}.id AND status = 'complete' ORDER BY started_at DESC LIMIT 1)`
 
 export type WatchTarget = {

@@ -28,7 +28,7 @@ const SERIES: Record<string, { kinds: string[]; types: string[]; credited: boole
   sponsored: { kinds: ['user', 'realm'], types: ['sponsor'], credited: false },
 }
 
-interface Window {
+export interface Window {
   realm: string
   from: string
   to: string
@@ -38,7 +38,7 @@ interface Window {
 
 const NOT_REVERSED = 'NOT EXISTS (SELECT 1 FROM ledger_transaction r WHERE r.reverses = t.id)'
 
-function seriesStatement(db: D1Database, name: string, w: Window): D1PreparedStatement {
+export function seriesStatement(db: D1Database, name: string, w: Window): D1PreparedStatement {
   const s = SERIES[name]
   const money =
     name === 'purchased'

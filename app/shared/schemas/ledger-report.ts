@@ -63,23 +63,34 @@ export function periodsOf(period: Granularity, start: string, end: string): stri
   return out
 }
 
+/** The period fields every report and analytics query shares: granularity and two days of the realm's calendar. */
+export const PERIOD_ENTRIES = {
+  period: v.optional(v.picklist(GRANULARITIES, 'validation.picklist'), 'day'),
+  start_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
+  end_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
+}
+
+/** A query object with the period fields, checked by §5's rules: start before end, at most PERIOD_LIMIT periods. */
+export function withPeriod<E extends v.ObjectEntries>(entries: E) {
+  type Q = { period: Granularity; start_at: string; end_at: string }
+  return v.pipe(
+    v.object({ ...entries, ...PERIOD_ENTRIES }),
+    v.forward(
+      v.check((q) => (q as Q).start_at <= (q as Q).end_at, 'ledger.validation.period_order'),
+      ['end_at'] as never,
+    ),
+    v.forward(
+      v.check(
+        (q) => periodsOf((q as Q).period, (q as Q).start_at, (q as Q).end_at).length <= PERIOD_LIMIT[(q as Q).period],
+        'ledger.validation.period_too_long',
+      ),
+      ['end_at'] as never,
+    ),
+  )
+}
+
 /** GET ledger/report: which report, by what period, over which days (the realm's calendar). */
-export const ReportQuery = v.pipe(
-  v.object({
-    report: v.picklist(REPORTS, 'validation.picklist'),
-    period: v.optional(v.picklist(GRANULARITIES, 'validation.picklist'), 'day'),
-    start_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
-    end_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
-  }),
-  v.forward(
-    v.check((q) => q.start_at <= q.end_at, 'ledger.validation.period_order'),
-    ['end_at'],
-  ),
-  v.forward(
-    v.check((q) => periodsOf(q.period, q.start_at, q.end_at).length <= PERIOD_LIMIT[q.period], 'ledger.validation.period_too_long'),
-    ['end_at'],
-  ),
-)
+export const ReportQuery = withPeriod({ report: v.picklist(REPORTS, 'validation.picklist') })
 export type ReportQuery = v.InferOutput<typeof ReportQuery>
 
 /** The default range of a granularity ending today: the longest it allows. */

@@ -13,6 +13,26 @@ export function realmToday(timeZone = 'America/Sao_Paulo'): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
 }
 
+/** What the period form shows: the query (period, days, any filters), its errors and the realm's time zone. */
+export interface PeriodState {
+  query: { period: Granularity; start_at: string; end_at: string; report?: string } & Record<string, string | undefined>
+  errors: Record<string, string>
+  timeZone: string
+}
+
+/** The period of a page's URL: granularity (day by default) and days typed in the page language (the longest range ending today by default). */
+export function readPeriod(url: URL, locale: string, today: string): { period: Granularity; start_at: string; end_at: string } {
+  // The period form's days are typed in the page language's format (or ISO, from links and the CSV export).
+  const day = (name: string) => {
+    const raw = url.searchParams.get(name)?.trim()
+    return raw ? (readDate(raw, locale) ?? raw) : undefined
+  }
+  const wanted = url.searchParams.get('period')
+  const period: Granularity = (GRANULARITIES as readonly string[]).includes(wanted ?? '') ? (wanted as Granularity) : 'day'
+  const range = defaultRange(period, today)
+  return { period, start_at: day('start_at') ?? range.start_at, end_at: day('end_at') ?? range.end_at }
+}
+
 export interface ReportState {
   query: { report: ReportName; period: Granularity; start_at: string; end_at: string }
   answer: ReportAnswer | null
@@ -30,18 +50,10 @@ export async function loadReport(request: Request, context: AppLoadContext, rout
   const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
   const today = realmToday(timeZone)
   const locale = await getLocale(request)
-  // The period form's days are typed in the page language's format (or ISO, from links and the CSV export).
-  const day = (name: string) => {
-    const raw = url.searchParams.get(name)?.trim()
-    return raw ? (readDate(raw, locale) ?? raw) : undefined
-  }
-  const wanted = url.searchParams.get('period')
-  const period: Granularity = (GRANULARITIES as readonly string[]).includes(wanted ?? '') ? (wanted as Granularity) : 'day'
   const askedReport = url.searchParams.get('report')
   const report: ReportName =
     routeId === 'analytics.ledger' ? 'overview' : (REPORTS as readonly string[]).includes(askedReport ?? '') ? (askedReport as ReportName) : fallback
-  const range = defaultRange(period, today)
-  const query = { report, period, start_at: day('start_at') ?? range.start_at, end_at: day('end_at') ?? range.end_at }
+  const query = { report, ...readPeriod(url, locale, today) }
   const parsed = v.safeParse(ReportQuery, query)
   if (!parsed.success) return { query, answer: null, errors: fieldErrors(parsed.issues), today, timeZone }
   return { query, answer: await orErrorResponse(apiData(api.ledger.report.$get({ query: parsed.output }))), errors: {}, today, timeZone }

@@ -1,0 +1,124 @@
+import { Link } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { AnalyticsQuery, SessionReportQuery, SESSION_REPORTS } from '#shared/schemas/analytics'
+import { SelectInput, TextInput } from '~/components/form/kit'
+import type { FieldSpec } from '~/lib/form-fields'
+import { PeriodForm, ReportSection } from '../ledger+/__ledger-report'
+import type { AnalyticsState } from './__analytics.server'
+
+/** The analytics tabs (seed 002 §2): general, activity, session, credits (the ledger analytics). */
+const TABS = [
+  { to: '/analytics/general', label: 'analytics.tab.general' },
+  { to: '/analytics/task', label: 'analytics.tab.activity' },
+  { to: '/analytics/session', label: 'analytics.tab.session' },
+  { to: '/analytics/ledger', label: 'analytics.tab.credits' },
+]
+
+const filterFields: FieldSpec[] = [
+  { name: 'room', label: 'analytics.filter.room', kind: 'select' },
+  { name: 'category', label: 'analytics.filter.category', kind: 'select' },
+  { name: 'children', label: 'analytics.filter.children', kind: 'select' },
+]
+
+/** The query string of a state (for tab links and the CSV export), without empty values. */
+function queryOf(state: AnalyticsState, extra: Record<string, string> = {}): string {
+  const entries = Object.entries({ ...state.query, ...extra }).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')
+  return new URLSearchParams(entries).toString()
+}
+
+/** An analytics page or the session reports: tabs, the period and filters form, then each table with its chart and CSV. */
+export function AnalyticsView({ state, title, current }: { state: AnalyticsState; title: string; current: string }) {
+  const { t } = useTranslation()
+  const reports = state.path === 'session-report'
+  const options = state.answer?.options
+  const answer = state.answer
+  const columnLabel = (c: string) => t(`analytics.column.${c}`)
+  const cellText = (c: string, v: string | number) =>
+    c === 'label' && answer && ['published', 'opened', 'delivered', 'corrected'].includes(String(v)) ? t(`analytics.column.${v}`) : undefined
+  return (
+    <>
+      <div className="page-header">
+        <h1>{title}</h1>
+      </div>
+      <nav aria-label={t(reports ? 'analytics.reports' : 'analytics.tabs')}>
+        <ul className="ledger-tabs">
+          {reports
+            ? SESSION_REPORTS.map((r) => (
+                <li key={r}>
+                  <Link to={`?${queryOf(state, { report: r })}`} aria-current={r === current ? 'page' : undefined} className="ledger-tab">
+                    {t(`analytics.report.${r}`)}
+                  </Link>
+                </li>
+              ))
+            : TABS.map((tab) => (
+                <li key={tab.to}>
+                  <Link to={tab.to} aria-current={tab.to.endsWith(current) ? 'page' : undefined} className="ledger-tab">
+                    {t(tab.label)}
+                  </Link>
+                </li>
+              ))}
+        </ul>
+      </nav>
+      <PeriodForm
+        key={current}
+        state={state}
+        schema={reports ? SessionReportQuery : AnalyticsQuery}
+        fields={reports ? [...filterFields, { name: 'nick', label: 'analytics.filter.nick', kind: 'text' }] : filterFields}
+        hidden={reports ? { report: current } : {}}
+      >
+        <SelectInput
+          name="room"
+          label={t('analytics.filter.room')}
+          placeholder={t('analytics.filter.all_rooms')}
+          options={(options?.rooms ?? []).map((r) => ({ value: r.id, label: r.name }))}
+        />
+        <SelectInput
+          name="category"
+          label={t('analytics.filter.category')}
+          placeholder={t('analytics.filter.all_categories')}
+          options={(options?.categories ?? []).map((r) => ({ value: r.id, label: r.name }))}
+        />
+        <SelectInput
+          name="children"
+          label={t('analytics.filter.children')}
+          options={[
+            { value: 'false', label: t('analytics.filter.children.false') },
+            { value: 'true', label: t('analytics.filter.children.true') },
+          ]}
+        />
+        {reports ? <TextInput name="nick" label={t('analytics.filter.nick')} required={current === 'student'} /> : null}
+      </PeriodForm>
+      {state.failure ? (
+        <p className="card" role={state.failure === 'need_nick' ? 'status' : 'alert'}>
+          {t(`analytics.failure.${['narrow_range', 'not_found', 'need_nick'].includes(state.failure) ? state.failure : 'unavailable'}`)}
+        </p>
+      ) : !answer ? (
+        <p className="card" role="status">
+          {t('ledger.report.fix_period')}
+        </p>
+      ) : (
+        <>
+          {answer.unavailable_days > 0 ? (
+            <p className="card" role="status">
+              {t('analytics.unavailable', { count: answer.unavailable_days })}
+            </p>
+          ) : null}
+          {answer.sections.map((s) => (
+            <ReportSection
+              key={s.name}
+              title={t(`analytics.section.${s.name}`)}
+              labelHeader={t(s.kind === 'series' ? `ledger.report.label.${answer.period}` : `analytics.label.${s.name}`)}
+              columns={s.columns}
+              columnLabel={columnLabel}
+              rows={s.rows}
+              chart={s.chart}
+              ranking={s.kind === 'ranking'}
+              csv={`/export/analytics/${state.path}/${s.name}?${queryOf(state)}`}
+              cellText={cellText}
+            />
+          ))}
+        </>
+      )}
+    </>
+  )
+}
