@@ -5,6 +5,7 @@ import {
   type ContentState,
   type GeneratedKind,
   type GenesisJob,
+  type GenesisJobSummary,
   type GenesisSettings,
   type GenesisSettingsInput,
   type JobState,
@@ -187,6 +188,23 @@ export async function setJobLesson(db: D1Database, realm: string, id: string, le
 /** A job of the realm started by `nick` (another user's job is as absent). */
 export function jobOf(db: D1Database, realm: string, nick: string, id: string): Promise<JobRow | null> {
   return db.prepare('SELECT * FROM genesis_job WHERE realm = ? AND id = ? AND created_by = ?').bind(realm, id, nick).first<JobRow>()
+}
+
+/** How many jobs the generation screen lists as the user's recent ones. */
+export const RECENT_JOBS = 10
+
+/** The user's latest jobs in the realm, newest first, with how many of their contents have ended. */
+export async function recentJobs(db: D1Database, realm: string, nick: string, limit = RECENT_JOBS): Promise<GenesisJobSummary[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT j.id, j.title, j.language, j.status, j.lesson_id, j.created_at, j.updated_at,
+              (SELECT COUNT(*) FROM genesis_job_content c WHERE c.realm = j.realm AND c.job_id = j.id) AS contents,
+              (SELECT COUNT(*) FROM genesis_job_content c WHERE c.realm = j.realm AND c.job_id = j.id AND c.status NOT IN ('pending', 'running')) AS ended
+         FROM genesis_job j WHERE j.realm = ? AND j.created_by = ? ORDER BY j.created_at DESC, j.id DESC LIMIT ?`,
+    )
+    .bind(realm, nick, limit)
+    .all<GenesisJobSummary>()
+  return results
 }
 
 export async function jobContents(db: D1Database, realm: string, jobId: string): Promise<JobContentRow[]> {
