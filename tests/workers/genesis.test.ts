@@ -7,7 +7,7 @@ import { SlideDeck, slideHasContent } from '#shared/schemas/lesson/slide'
 import { Question } from '#shared/schemas/tms/question'
 import { LocalEngine } from '../../worker/ai/local'
 import { generateContent, type GenerationContext } from '../../worker/ai/generate'
-import { plainOf, sectionsOfText } from '../../worker/ai/generate/text'
+import { plainOf, sectionsOfText, unwrapLines } from '../../worker/ai/generate/text'
 import { lessonSections } from '../../worker/ai/generate/sources'
 import { deckPptx } from '~/components/lesson/export.client'
 import { zipSync } from 'fflate'
@@ -600,7 +600,7 @@ describe('generation sources (issue 18, third part)', () => {
 
   it('a PPTX upload is a source (a zip holding ppt/); a presentation without text is “slides missing content”', async () => {
     const ctx = await setup()
-    const upload = async (name: string, bytes: Uint8Array | Blob) => {
+    const upload = async (name: string, bytes: Uint8Array<ArrayBuffer> | Blob) => {
       const form = new FormData()
       form.set('data', new File([bytes], name))
       return api(ctx.realm.host, 'mas/file', { method: 'POST', token: ctx.teacher.token, body: form })
@@ -660,6 +660,30 @@ describe('generation sources (issue 18, third part)', () => {
     const someone = await userWith(ctx.realm.code, ['genesis_lesson_model_generate'])
     expect(((await (await api(ctx.realm.host, 'genesis/job', { token: someone.token })).json()) as { items: unknown[] }).items).toEqual([])
     await expectEnvelope(await api(ctx.realm.host, 'genesis/job', { token: (await userWith(ctx.realm.code, ['genesis_model_generate'])).token }), 403)
+  })
+
+  it('a PDF page’s wrapped lines are joined back into paragraphs; headings stay and cut the sections', () => {
+    const wrapped = (width: number) =>
+      SOURCE.trim()
+        .split('\n')
+        .flatMap((line) =>
+          line.split(' ').reduce<string[]>((out, word) => {
+            const last = out[out.length - 1]
+            if (last !== undefined && last !== '' && `${last} ${word}`.length <= width) out[out.length - 1] = `${last} ${word}`
+            else out.push(word)
+            return out
+          }, []),
+        )
+        .join('\n')
+    const original = sectionsOfText(SOURCE, 'Parte')
+    for (const width of [60, 100]) {
+      const page = wrapped(width)
+      // Without joining, every wrapped line would be a sentence of its own.
+      expect(page.split('\n').length).toBeGreaterThan(SOURCE.trim().split('\n').length * 2)
+      const sections = sectionsOfText(unwrapLines(page), 'Parte')
+      expect(sections.map((x) => x.title)).toEqual(original.map((x) => x.title))
+      expect(sections.map((x) => x.text.replace(/\s+/g, ' '))).toEqual(original.map((x) => x.text.replace(/\s+/g, ' ')))
+    }
   })
 
   it('generated slide boxes are named in the lesson’s language', async () => {

@@ -5,7 +5,7 @@ import { getLesson, getLessonModel } from '../../db/lesson'
 import { apiError } from '../../lib/errors'
 import { ExtractError, extractSections, type Section } from '../extract'
 import { ProcessError, urlSections } from '../knowledge'
-import { plainOf, sectionsOfText, type SourceSection } from './text'
+import { plainOf, sectionsOfText, unwrapLines, type SourceSection } from './text'
 
 /**
  * The sources of a generation read into titled sections (typed text, an uploaded PDF, PPTX or TXT, a web address, an
@@ -51,7 +51,8 @@ export function isPrivateAddress(url: string): boolean {
 const FILE_TYPES: Record<string, 'pdf' | 'txt' | 'pptx'> = { pdf: 'pdf', txt: 'txt', pptx: 'pptx' }
 
 /** Sections of a PDF page or a slide: titled by their first line when it reads as a heading. */
-const titled = (sections: Section[], label: string): SourceSection[] => sections.flatMap((s) => sectionsOfText(s.text, `${label} ${s.at}`))
+const titled = (sections: Section[], label: string, unwrap = false): SourceSection[] =>
+  sections.flatMap((s) => sectionsOfText(unwrap ? unwrapLines(s.text) : s.text, `${label} ${s.at}`))
 
 /** Rich text as lines: one per paragraph, list item or heading (so headings still cut sections). */
 const linesOf = (html: string) =>
@@ -124,7 +125,8 @@ export async function readSources(
       const object = await env.FILES.get(row.key)
       if (!object) throw apiError(404, 'not_found', 'genesis.error.file_not_found', `${field}.file_id`, src.file_id)
       try {
-        out.push(...titled(await extractSections(type, new Uint8Array(await object.arrayBuffer())), labels.page))
+        // A PDF's lines are its layout's, not sentences: joined back into paragraphs.
+        out.push(...titled(await extractSections(type, new Uint8Array(await object.arrayBuffer())), labels.page, type === 'pdf'))
       } catch (err) {
         // A presentation without any text: seed 001 §8 "presentation slides missing content".
         if (err instanceof ExtractError && type === 'pptx' && err.reason === 'empty')
