@@ -686,6 +686,34 @@ describe('generation sources (issue 18, third part)', () => {
     }
   })
 
+  it('a content left running by a request that died is claimed again after 10 minutes, so a resumed job ends', async () => {
+    const ctx = await setup()
+    const res = await start(ctx, [
+      { kind: 'summary', confirm_points: 5 },
+      { kind: 'class_plan', confirm_points: 10 },
+    ])
+    const id = ((await res.json()) as GenesisJob).id
+    const leftRunning = (minutesAgo: number) =>
+      env.DB.prepare(`UPDATE genesis_job_content SET status = 'running', started_at = ? WHERE job_id = ? AND kind = 'summary'`)
+        .bind(new Date(Date.now() - minutesAgo * 60_000).toISOString(), id)
+        .run()
+    const runOnce = async () => (await (await call(ctx, `genesis/job/${id}/run`, { method: 'POST' })).json()) as GenesisJob
+    // Claimed a minute ago: maybe still running elsewhere — the next content runs, the job waits for it.
+    await leftRunning(1)
+    let job = await runOnce()
+    expect(job.contents.map((c) => [c.kind, c.status])).toEqual([
+      ['summary', 'running'],
+      ['class_plan', 'done'],
+    ])
+    expect((await runOnce()).status).toBe('running')
+    // Eleven minutes: taken over, run (debited once), and the job ends.
+    await leftRunning(11)
+    job = await runOnce()
+    expect(job.status).toBe('done')
+    expect(job.contents.map((c) => c.status)).toEqual(['done', 'done'])
+    expect(await debits(ctx)).toBe(2)
+  })
+
   it('generated slide boxes are named in the lesson’s language', async () => {
     const names = async (language: string) => {
       const out = await generateContent(engine, 'slide', ctxOf(opts('slide', {}), language))

@@ -248,17 +248,28 @@ export function insertJobStatements(
   ]
 }
 
-/** Claims the job's next pending content (one caller wins); null when none is left or the job no longer runs. */
+/**
+ * A content still `running` this long after it was claimed was left by a request that died (the page was closed or
+ * reloaded while it ran): it may be claimed again, so a resumed job can end. Longer than any provider call takes.
+ */
+export const STALE_CONTENT_MS = 10 * 60_000
+
+/**
+ * Claims the job's next pending content — or one left running for STALE_CONTENT_MS — (one caller wins); null when
+ * none is left or the job no longer runs.
+ */
 export async function claimNextContent(db: D1Database, realm: string, jobId: string, at: string): Promise<JobContentRow | null> {
+  const stale = new Date(Date.parse(at) - STALE_CONTENT_MS).toISOString()
+  const claimable = `(status = 'pending' OR (status = 'running' AND started_at < ?))`
   return db
     .prepare(
       `UPDATE genesis_job_content SET status = 'running', started_at = ?
-       WHERE realm = ? AND job_id = ? AND status = 'pending'
-         AND position = (SELECT MIN(position) FROM genesis_job_content WHERE realm = ? AND job_id = ? AND status = 'pending')
+       WHERE realm = ? AND job_id = ? AND ${claimable}
+         AND position = (SELECT MIN(position) FROM genesis_job_content WHERE realm = ? AND job_id = ? AND ${claimable})
          AND EXISTS (SELECT 1 FROM genesis_job WHERE id = ? AND realm = ? AND status = 'running')
        RETURNING *`,
     )
-    .bind(at, realm, jobId, realm, jobId, jobId, realm)
+    .bind(at, realm, jobId, stale, realm, jobId, stale, jobId, realm)
     .first<JobContentRow>()
 }
 
