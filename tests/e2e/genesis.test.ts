@@ -67,7 +67,19 @@ describe('genesis/lesson_model/generate', () => {
     await page.getByLabel(pt['genesis.file']).setInputFiles({ name: 'ciclo-da-agua.pdf', mimeType: 'application/pdf', buffer: pdfOf(SOURCE) })
     await expect.poll(() => page.getByText(pt['genesis.file_ready'].replace('{{name}}', 'ciclo-da-agua.pdf')).count(), { timeout: 20_000 }).toBe(1)
     // The lesson picker lists the realm's lesson models (the demo's model at least).
-    await expect.poll(() => page.getByRole('list', { name: pt['genesis.lesson_found'] }).getByRole('listitem').count()).toBeGreaterThan(0)
+    const found = page.getByRole('list', { name: pt['genesis.lesson_found'] })
+    await expect.poll(() => found.getByRole('listitem').count()).toBeGreaterThan(0)
+    // Searching narrows the list; one is chosen (and removed again: this generation reads the PDF alone).
+    await page.getByRole('searchbox', { name: pt['genesis.lesson_search'] }).fill('nenhuma-aula-com-este-título')
+    await page.getByText(pt['genesis.lesson_none']).waitFor()
+    await page.getByRole('searchbox', { name: pt['genesis.lesson_search'] }).fill('')
+    await expect.poll(() => found.getByRole('listitem').count()).toBeGreaterThan(0)
+    const first = (await found.getByRole('listitem').first().locator('span').first().textContent())!.replace(/\s*\(.*\)$/, '').trim()
+    await found.getByRole('button', { name: pt['genesis.lesson_use_named'].replace('{{title}}', first) }).click()
+    await page.getByText(pt['genesis.lesson_chosen'].replace('{{title}}', first)).waitFor()
+    await page.screenshot({ path: '/tmp/genesis-form.png', fullPage: true })
+    await page.getByRole('button', { name: pt['genesis.lesson_remove'] }).click()
+    await found.waitFor()
     // Demo prices: 5 + 10 + 15 + 20 + 25 + 10 + 5.
     expect(await page.getByTestId('genesis-total').textContent()).toBe(pt['genesis.points'].replace('{{count}}', '90'))
     await page.getByRole('button', { name: pt['genesis.generate'] }).click()

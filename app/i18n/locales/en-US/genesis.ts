@@ -224,7 +224,7 @@ export default {
   'genesis.lesson_from': 'Read from',
   'genesis.lesson_from_model': 'Lesson models',
   'genesis.lesson_from_lesson': 'Published lessons',
-  'genesis.lesson_search': 'Search lessons by title',
+  'genesis.lesson_search': 'Search lessons',
   'genesis.lesson_searching': 'Searching lessons…',
   'genesis.lesson_none': 'No lesson found.',
   'genesis.lesson_search_failed': 'The lessons could not be searched.',

@@ -224,7 +224,7 @@ export default {
   'genesis.lesson_from': 'Leer de',
   'genesis.lesson_from_model': 'Modelos de clase',
   'genesis.lesson_from_lesson': 'Clases publicadas',
-  'genesis.lesson_search': 'Buscar clase por título',
+  'genesis.lesson_search': 'Buscar clase',
   'genesis.lesson_searching': 'Buscando clases…',
   'genesis.lesson_none': 'No se encontró ninguna clase.',
   'genesis.lesson_search_failed': 'No fue posible buscar las clases.',

@@ -224,7 +224,7 @@ export default {
   'genesis.lesson_from': 'Ler de',
   'genesis.lesson_from_model': 'Modelos de aula',
   'genesis.lesson_from_lesson': 'Aulas publicadas',
-  'genesis.lesson_search': 'Buscar aula pelo título',
+  'genesis.lesson_search': 'Buscar aula',
   'genesis.lesson_searching': 'Buscando aulas…',
   'genesis.lesson_none': 'Nenhuma aula encontrada.',
   'genesis.lesson_search_failed': 'Não foi possível buscar as aulas.',
