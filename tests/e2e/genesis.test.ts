@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import type { Route } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { expectConsoleErrors, hydrated, open, openPage, realmApi, signedInPage, url } from './browser'
-import { PHONE, studentWithRoom } from './tms-student-helpers'
+import { expectConsoleErrors, hydrated, realmApi, signedInPage } from './browser'
+import { studentLessonOnPhone, studentWithRoom } from './tms-student-helpers'
 
 /**
  * Lesson generation (issue 18) in the console with the local engine: the demo administrator uploads a PDF source,
@@ -194,19 +194,7 @@ describe('genesis/lesson_model/generate', () => {
       expect(SOURCE.replace(/\s+/g, ' ')).toContain(s.replace(/…$/, ''))
     }
     const sentence = sentences[0]
-    const phone = (await openPage(PHONE)).page
-    await open(phone, url('demo.localhost', '/mobile/lesson'))
-    await phone.getByLabel(pt['mobile.feed.nick']).fill(nick)
-    await phone.getByLabel(pt['mobile.feed.password']).fill(password)
-    await phone.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
-    await phone.waitForSelector('.mtms-list')
-    await hydrated(phone)
-    await phone
-      .locator('li', { has: phone.getByRole('heading', { name: title }) })
-      .getByRole('link', { name: pt['mobile.lesson.open'] })
-      .click()
-    await phone.waitForURL((u) => u.pathname === `/mobile/lesson/${lessonId}/apply` || u.pathname.endsWith('/apply'))
-    await hydrated(phone)
+    const phone = await studentLessonOnPhone(nick, password, title)
     expect(await phone.locator('.lesson-apply').textContent()).toContain(sentence)
     const count = phone.locator('.lesson-player-count')
     expect(await count.textContent()).toBe(pt['mobile.lesson.slide_of'].replace('{{n}}', '1').replace('{{total}}', String(generated.slides.length)))

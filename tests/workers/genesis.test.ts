@@ -3,7 +3,8 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { CLASS_PLAN_MINUTES, CONFIG_LENGTHS, NARRATION_WORDS, SUMMARY_DEPTHS, SUMMARY_SHAPE, wordCount } from '#shared/schemas/lesson/content'
 import { OPTIONS_BY_TYPE, type AnyOptions, type GenesisJob, type GenesisJobSummary } from '#shared/schemas/lesson/genesis'
-import { SlideDeck, slideHasContent } from '#shared/schemas/lesson/slide'
+import { SlideDeck, slideHasContent, type SlideObject } from '#shared/schemas/lesson/slide'
+import { createObject, emptySlide } from '~/components/slide-editor/deck'
 import { Question } from '#shared/schemas/tms/question'
 import { LocalEngine } from '../../worker/ai/local'
 import { generateContent, type GenerationContext } from '../../worker/ai/generate'
@@ -81,6 +82,18 @@ const start = (ctx: Ctx, contents: { kind: string; confirm_points: number; confi
 
 // ---------- the local engine and the §9 lengths ----------
 
+/** The fixture's section headings, in order. */
+const SECTION_TITLES = [
+  'O ciclo da água',
+  'Evaporação',
+  'Condensação',
+  'Precipitação',
+  'Infiltração',
+  'Escoamento superficial',
+  'Transpiração das plantas',
+  'Ciclo da água e clima',
+]
+
 const ctxOf = (options: AnyOptions, language = 'pt-BR'): GenerationContext => ({
   title: 'O ciclo da água',
   language,
@@ -148,17 +161,7 @@ describe('the local engine respects seed 001 §9', () => {
   it('slides from sections, question pairs and questions in the task model’s format', async () => {
     const slides = await generateContent(engine, 'slide', ctxOf(opts('slide', { length: 'short' })))
     if (slides.output.kind !== 'slide') throw new Error('kind')
-    expect(slides.output.slides.map((s) => plainOf((s.objects[0] as { html: string }).html))).toEqual([
-      'O ciclo da água',
-      'O ciclo da água',
-      'Evaporação',
-      'Condensação',
-      'Precipitação',
-      'Infiltração',
-      'Escoamento superficial',
-      'Transpiração das plantas',
-      'Ciclo da água e clima',
-    ])
+    expect(slides.output.slides.map((s) => plainOf((s.objects[0] as { html: string }).html))).toEqual(['O ciclo da água', ...SECTION_TITLES])
     const pairs = await generateContent(engine, 'question_pairs', ctxOf(opts('question_pairs', { length: 'long' })))
     if (pairs.output.kind !== 'question_pairs') throw new Error('kind')
     expect(pairs.output.question_pairs.length).toBe(8)
@@ -470,23 +473,7 @@ function lessonFromSource() {
           .join(''),
       )
       .join('')
-  const text = (id: string, y: number, body: string) => ({
-    id,
-    name: '',
-    kind: 'text',
-    x: 200,
-    y,
-    width: 3000,
-    height: 400,
-    rotation: 0,
-    opacity: 1,
-    hidden: false,
-    locked: false,
-    html: body,
-    font_size: 72,
-    color: '#000000',
-    align: 'left',
-  })
+  const text = (id: string, y: number, html: string) => ({ ...createObject({ kind: 'text' }, '', id), y, html }) as SlideObject
   return {
     title: 'Ciclo da água (aula)',
     summary: html(parts.slice(0, 1)),
@@ -495,11 +482,9 @@ function lessonFromSource() {
     slides: parts.slice(4).map((p, i) => {
       const [head, ...body] = p.split('\n')
       return {
-        id: `s${i}`,
-        background: '#ffffff',
+        ...emptySlide(`s${i}`),
         objects: [text(`s${i}_t`, 100, `<p>${head}</p>`), text(`s${i}_b`, 600, `<p>${body.join(' ')}</p>`)],
         narration: `Narração do slide ${head}.`,
-        overlay: 'none',
       }
     }),
   }
@@ -545,16 +530,7 @@ describe('generation sources (issue 18, third part)', () => {
     expect(job.status).toBe('done')
     const titles = job.result!.slides!.map((s) => plainOf((s.objects[0] as { html: string }).html))
     // Cover, then the sections: summary, class plan, handout (two headings), the lesson's five slides.
-    expect(titles.slice(1)).toEqual([
-      'O ciclo da água',
-      'Evaporação',
-      'Condensação',
-      'Precipitação',
-      'Infiltração',
-      'Escoamento superficial',
-      'Transpiração das plantas',
-      'Ciclo da água e clima',
-    ])
+    expect(titles.slice(1)).toEqual(SECTION_TITLES)
 
     // Refused before spending: without the read permission, a lesson of another realm, a published lesson unknown.
     const debitsBefore = await debits(ctx)
@@ -583,16 +559,7 @@ describe('generation sources (issue 18, third part)', () => {
     l.slides[0].objects[1] = { ...l.slides[0].objects[1], hidden: true }
     const sections = lessonSections(l as never, { slide: 'Slide' })
     expect(sections[0]).toEqual({ title: 'O ciclo da água', text: expect.stringContaining('caminho contínuo') })
-    expect(sections.map((s) => s.title)).toEqual([
-      'O ciclo da água',
-      'Evaporação',
-      'Condensação',
-      'Precipitação',
-      'Infiltração',
-      'Escoamento superficial',
-      'Transpiração das plantas',
-      'Ciclo da água e clima',
-    ])
+    expect(sections.map((s) => s.title)).toEqual(SECTION_TITLES)
     // The first slide's body is hidden: only its narration is read; the others give their body, then their narration.
     expect(sections[4].text).toBe('Narração do slide Infiltração.')
     expect(sections[5].text).toMatch(/^A escoamento é uma etapa essencial[\s\S]*Narração do slide Escoamento superficial\.$/)
@@ -619,11 +586,7 @@ describe('generation sources (issue 18, third part)', () => {
     expect(titles).toContain('Ciclo da água e clima')
 
     // Only shapes, no text: §8 "presentation slides missing content", nothing debited.
-    const shapes = deck.map((s) => ({
-      ...s,
-      narration: '',
-      objects: [{ ...s.objects[0], kind: 'shape', shape: 'rect', fill: '#ff0000', stroke: '#000000', stroke_width: 4, html: undefined }],
-    }))
+    const shapes = deck.map((s) => ({ ...s, narration: '', objects: [createObject({ kind: 'shape', shape: 'rect' }, '')] }))
     const empty = await upload('vazio.pptx', await deckPptx(shapes as never, 'Vazio'))
     expect(empty.status, await empty.clone().text()).toBe(201)
     const before = await debits(ctx)
