@@ -341,15 +341,15 @@ export const genesis = new Hono<AppEnv>()
   )
   /**
    * GET /genesis/lessons?from=model|lesson&like=: lesson models or published lessons of the realm the caller may read
-   * (`lesson_model_get`/`_edit`, `lesson_lesson_get`/`_edit`; 403 otherwise), matching `like`, at most 10, to pick as a source.
+   * (`lesson_model_get`/`_edit`, `lesson_lesson_get`/`_edit`; none without), matching `like`, at most 10, to pick as a source.
    */
   .get(
     '/lessons',
     accepts<{ query: { from?: string; like?: string } }>()(
       guarded(EITHER, async (c, auth) => {
         const q = parse(LessonSourceQuery, c.req.query())
-        if (!lessonReadable(auth.permissions)[q.from])
-          throw apiError(403, 'forbidden', 'genesis.error.lesson_forbidden', 'from', q.from === 'model' ? 'lesson_model_get' : 'lesson_lesson_get')
+        // Without the read permission of that kind the caller may read none of them.
+        if (!lessonReadable(auth.permissions)[q.from]) return c.json({ items: [] as LessonSourceOption[] })
         const query = parse(ListQuery, { like: q.like, limit: '10', order: '-updated_at' })
         const page =
           q.from === 'model'
