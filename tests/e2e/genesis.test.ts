@@ -75,7 +75,9 @@ describe('genesis/lesson_model/generate', () => {
     await page.getByRole('searchbox', { name: pt['genesis.lesson_search'] }).fill('')
     await expect.poll(() => found.getByRole('listitem').count()).toBeGreaterThan(0)
     const first = (await found.getByRole('listitem').first().locator('span').first().textContent())!.replace(/\s*\(.*\)$/, '').trim()
-    await found.getByRole('button', { name: pt['genesis.lesson_use_named'].replace('{{title}}', first) }).click()
+    // The button says "Use as a source", its accessible name adds the lesson's title.
+    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    await found.getByRole('button', { name: new RegExp(`^${escape(pt['genesis.lesson_use'])}\\s*:\\s*${escape(first)}$`) }).click()
     await page.getByText(pt['genesis.lesson_chosen'].replace('{{title}}', first)).waitFor()
     await page.screenshot({ path: '/tmp/genesis-form.png', fullPage: true })
     await page.getByRole('button', { name: pt['genesis.lesson_remove'] }).click()

@@ -125,13 +125,9 @@ function LessonSourcePicker({ s, readable }: { s: ReturnType<typeof useGenesisSo
                     <span>
                       {l.title} <span className="muted">({l.language})</span>
                     </span>{' '}
-                    <button
-                      type="button"
-                      className="btn"
-                      aria-label={t('genesis.lesson_use_named', { title: l.title })}
-                      onClick={() => s.setLesson({ id: l.id, title: l.title, from })}
-                    >
+                    <button type="button" className="btn" onClick={() => s.setLesson({ id: l.id, title: l.title, from })}>
                       {t('genesis.lesson_use')}
+                      <span className="visually-hidden">: {l.title}</span>
                     </button>
                   </li>
                 ))}

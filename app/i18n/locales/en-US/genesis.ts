@@ -230,7 +230,6 @@ export default {
   'genesis.lesson_search_failed': 'The lessons could not be searched.',
   'genesis.lesson_found': 'Lessons found',
   'genesis.lesson_use': 'Use as a source',
-  'genesis.lesson_use_named': 'Use “{{title}}” as a source',
   'genesis.lesson_chosen': 'Lesson used as a source: {{title}}',
   'genesis.lesson_remove': 'Remove lesson',
   'genesis.error.lesson_forbidden': 'You are not allowed to read this lesson.',

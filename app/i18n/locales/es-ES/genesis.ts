@@ -230,7 +230,6 @@ export default {
   'genesis.lesson_search_failed': 'No fue posible buscar las clases.',
   'genesis.lesson_found': 'Clases encontradas',
   'genesis.lesson_use': 'Usar como fuente',
-  'genesis.lesson_use_named': 'Usar «{{title}}» como fuente',
   'genesis.lesson_chosen': 'Clase usada como fuente: {{title}}',
   'genesis.lesson_remove': 'Quitar clase',
   'genesis.error.lesson_forbidden': 'No tiene permiso para leer esta clase.',

@@ -230,7 +230,6 @@ export default {
   'genesis.lesson_search_failed': 'Não foi possível buscar as aulas.',
   'genesis.lesson_found': 'Aulas encontradas',
   'genesis.lesson_use': 'Usar como fonte',
-  'genesis.lesson_use_named': 'Usar “{{title}}” como fonte',
   'genesis.lesson_chosen': 'Aula usada como fonte: {{title}}',
   'genesis.lesson_remove': 'Remover aula',
   'genesis.error.lesson_forbidden': 'Você não tem permissão para ler esta aula.',
