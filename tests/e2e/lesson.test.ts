@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import type { Download } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { hydrated, open, openPage, signedInPage, url } from './browser'
-import { PHONE, studentWithRoom } from './tms-student-helpers'
+import { hydrated, open, signedInPage, url } from './browser'
+import { studentLessonOnPhone, studentWithRoom } from './tms-student-helpers'
 
 /**
  * Lessons (issue 18) end to end: a teacher creates a lesson model with a summary and two slides in the console's
@@ -55,20 +55,7 @@ describe('lessons', () => {
     await page.waitForURL((u) => u.pathname === '/lesson/lesson')
     await page.getByRole('cell', { name: title, exact: true }).first().waitFor()
 
-    const phone = (await openPage(PHONE)).page
-    await open(phone, url('demo.localhost', '/mobile/lesson'))
-    await phone.getByLabel(pt['mobile.feed.nick']).fill(nick)
-    await phone.getByLabel(pt['mobile.feed.password']).fill(password)
-    await phone.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
-    await phone.waitForSelector('.mtms-list')
-    await hydrated(phone)
-    await phone.getByRole('heading', { name: title }).waitFor()
-    await phone
-      .locator('li', { has: phone.getByRole('heading', { name: title }) })
-      .getByRole('link', { name: pt['mobile.lesson.open'] })
-      .click()
-    await phone.waitForURL((u) => u.pathname.endsWith('/apply'))
-    await hydrated(phone)
+    const phone = await studentLessonOnPhone(nick, password, title)
     expect(await phone.locator('.lesson-apply').textContent()).toContain('Uma fração representa partes de um todo.')
     const count = phone.locator('.lesson-player-count')
     expect(await count.textContent()).toBe(pt['mobile.lesson.slide_of'].replace('{{n}}', '1').replace('{{total}}', '2'))

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { catalogues } from '~/i18n/catalogues'
-import { hydrated, open, realmApi, url } from './browser'
+import { hydrated, open, openPage, realmApi, url } from './browser'
 
 /** A phone's viewport (the student screens of the mobile web are phone first). */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
@@ -59,4 +59,24 @@ export async function applyScreen(page: Page, taskId: string, nick: string, pass
   await page.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
   await page.waitForSelector('.mtms-questions')
   await hydrated(page)
+}
+
+/** A phone signed in as the student on /mobile/lesson, the lesson titled `title` opened (its apply screen, hydrated). */
+export async function studentLessonOnPhone(nick: string, password: string, title: string): Promise<Page> {
+  const pt = catalogues['pt-BR']
+  const phone = (await openPage(PHONE)).page
+  await open(phone, url('demo.localhost', '/mobile/lesson'))
+  await phone.getByLabel(pt['mobile.feed.nick']).fill(nick)
+  await phone.getByLabel(pt['mobile.feed.password']).fill(password)
+  await phone.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
+  await phone.waitForSelector('.mtms-list')
+  await hydrated(phone)
+  await phone.getByRole('heading', { name: title }).waitFor()
+  await phone
+    .locator('li', { has: phone.getByRole('heading', { name: title }) })
+    .getByRole('link', { name: pt['mobile.lesson.open'] })
+    .click()
+  await phone.waitForURL((u) => u.pathname.endsWith('/apply'))
+  await hydrated(phone)
+  return phone
 }

@@ -2,12 +2,16 @@ import { env } from 'cloudflare:test'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { CLASS_PLAN_MINUTES, CONFIG_LENGTHS, NARRATION_WORDS, SUMMARY_DEPTHS, SUMMARY_SHAPE, wordCount } from '#shared/schemas/lesson/content'
-import { OPTIONS_BY_TYPE, type AnyOptions, type GenesisJob } from '#shared/schemas/lesson/genesis'
-import { SlideDeck, slideHasContent } from '#shared/schemas/lesson/slide'
+import { OPTIONS_BY_TYPE, type AnyOptions, type GenesisJob, type GenesisJobSummary } from '#shared/schemas/lesson/genesis'
+import { SlideDeck, slideHasContent, type SlideObject } from '#shared/schemas/lesson/slide'
+import { createObject, emptySlide } from '~/components/slide-editor/deck'
 import { Question } from '#shared/schemas/tms/question'
 import { LocalEngine } from '../../worker/ai/local'
 import { generateContent, type GenerationContext } from '../../worker/ai/generate'
-import { plainOf, sectionsOfText } from '../../worker/ai/generate/text'
+import { plainOf, sectionsOfText, unwrapLines } from '../../worker/ai/generate/text'
+import { lessonSections } from '../../worker/ai/generate/sources'
+import { deckPptx } from '~/components/lesson/export.client'
+import { zipSync } from 'fflate'
 import { aiRealm, fund } from './factories'
 import { api, expectEnvelope, userWith } from './helpers'
 import SOURCE from '../fixtures/genesis/ciclo-da-agua.txt?raw'
@@ -78,6 +82,18 @@ const start = (ctx: Ctx, contents: { kind: string; confirm_points: number; confi
 
 // ---------- the local engine and the §9 lengths ----------
 
+/** The fixture's section headings, in order. */
+const SECTION_TITLES = [
+  'O ciclo da água',
+  'Evaporação',
+  'Condensação',
+  'Precipitação',
+  'Infiltração',
+  'Escoamento superficial',
+  'Transpiração das plantas',
+  'Ciclo da água e clima',
+]
+
 const ctxOf = (options: AnyOptions, language = 'pt-BR'): GenerationContext => ({
   title: 'O ciclo da água',
   language,
@@ -145,17 +161,7 @@ describe('the local engine respects seed 001 §9', () => {
   it('slides from sections, question pairs and questions in the task model’s format', async () => {
     const slides = await generateContent(engine, 'slide', ctxOf(opts('slide', { length: 'short' })))
     if (slides.output.kind !== 'slide') throw new Error('kind')
-    expect(slides.output.slides.map((s) => plainOf((s.objects[0] as { html: string }).html))).toEqual([
-      'O ciclo da água',
-      'O ciclo da água',
-      'Evaporação',
-      'Condensação',
-      'Precipitação',
-      'Infiltração',
-      'Escoamento superficial',
-      'Transpiração das plantas',
-      'Ciclo da água e clima',
-    ])
+    expect(slides.output.slides.map((s) => plainOf((s.objects[0] as { html: string }).html))).toEqual(['O ciclo da água', ...SECTION_TITLES])
     const pairs = await generateContent(engine, 'question_pairs', ctxOf(opts('question_pairs', { length: 'long' })))
     if (pairs.output.kind !== 'question_pairs') throw new Error('kind')
     expect(pairs.output.question_pairs.length).toBe(8)
@@ -450,5 +456,242 @@ describe('POST /genesis/model', () => {
     const refused = await expectEnvelope(few, 502, 'ai_provider_failed')
     expect(refused.errors[0].value).toMatchObject({ refunded: true })
     expect(await wallet(ctx)).toBe(485)
+  })
+})
+
+// ---------- sources: an existing lesson, a PPTX upload; the recent jobs; slide names ----------
+
+/** The fixture's sections as a lesson: summary and class plan from the first two, the handout the next two, slides the rest. */
+function lessonFromSource() {
+  const parts = SOURCE.trim().split(/\n\n+/)
+  const html = (ps: string[]) =>
+    ps
+      .map((p) =>
+        p
+          .split('\n')
+          .map((l, i) => (i === 0 ? `<h2>${l}</h2>` : `<p>${l}</p>`))
+          .join(''),
+      )
+      .join('')
+  const text = (id: string, y: number, html: string) => ({ ...createObject({ kind: 'text' }, '', id), y, html }) as SlideObject
+  return {
+    title: 'Ciclo da água (aula)',
+    summary: html(parts.slice(0, 1)),
+    class_plan: { html: html(parts.slice(1, 2)), duration: 50 },
+    handout: html(parts.slice(2, 4)),
+    slides: parts.slice(4).map((p, i) => {
+      const [head, ...body] = p.split('\n')
+      return {
+        ...emptySlide(`s${i}`),
+        objects: [text(`s${i}_t`, 100, `<p>${head}</p>`), text(`s${i}_b`, 600, `<p>${body.join(' ')}</p>`)],
+        narration: `Narração do slide ${head}.`,
+      }
+    }),
+  }
+}
+
+describe('generation sources (issue 18, third part)', () => {
+  it('an existing lesson model is a source: its text read, listed for the picker, permission-checked and realm-scoped', async () => {
+    const ctx = await setup()
+    const author = await userWith(ctx.realm.code, [...PERMS, 'lesson_model_create', 'lesson_model_get', 'lesson_model_list'])
+    await fund(ctx.realm.code, 500, author.nick)
+    const created = await api(ctx.realm.host, 'lesson/model', { method: 'POST', token: author.token, json: lessonFromSource() })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const lesson = (await created.json()) as { id: string }
+    const as = (token: string, path: string, init: { method?: string; json?: unknown } = {}) => api(ctx.realm.host, path, { token, ...init })
+
+    // The picker's list: the realm's models matching the search, to a reader of lessons only.
+    const found = await as(author.token, 'genesis/lessons?from=model&like=aula')
+    expect(found.status, await found.clone().text()).toBe(200)
+    expect(((await found.json()) as { items: { id: string; title: string }[] }).items).toEqual([
+      expect.objectContaining({ id: lesson.id, title: 'Ciclo da água (aula)', language: 'pt-BR' }),
+    ])
+    expect(((await (await as(author.token, 'genesis/lessons?from=model&like=nada-assim')).json()) as { items: unknown[] }).items).toEqual([])
+    // Without the read permission of a kind, none of that kind is listed.
+    const none = async (token: string, path: string) => {
+      const res = await as(token, path)
+      expect(res.status).toBe(200)
+      expect(((await res.json()) as { items: unknown[] }).items).toEqual([])
+    }
+    await none(author.token, 'genesis/lessons?from=lesson')
+    await none(ctx.teacher.token, 'genesis/lessons?from=model')
+    const bad = await expectEnvelope(await as(author.token, 'genesis/lessons?from=video'), 400)
+    expect(bad.errors[0].field).toBe('from')
+    const options = (await (await as(author.token, 'genesis/options')).json()) as { lessons: Record<string, boolean> }
+    expect(options.lessons).toEqual({ model: true, lesson: false })
+
+    // Generated from the lesson alone: slides from its summary, class plan, handout and each of its slides.
+    const body = (key: string, from = 'model', id = lesson.id) => ({
+      sources: [{ kind: 'lesson', lesson_id: id, from }],
+      contents: [{ kind: 'slide', confirm_points: 20 }],
+      idempotency_key: key,
+    })
+    const res = await as(author.token, 'genesis/lesson_model/job', { method: 'POST', json: body(crypto.randomUUID()) })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const job = await (async () => {
+      let j = (await res.json()) as GenesisJob
+      while (j.status === 'running') j = (await (await as(author.token, `genesis/job/${j.id}/run`, { method: 'POST' })).json()) as GenesisJob
+      return j
+    })()
+    expect(job.status).toBe('done')
+    const titles = job.result!.slides!.map((s) => plainOf((s.objects[0] as { html: string }).html))
+    // Cover, then the sections: summary, class plan, handout (two headings), the lesson's five slides.
+    expect(titles.slice(1)).toEqual(SECTION_TITLES)
+
+    // Refused before spending: without the read permission, a lesson of another realm, a published lesson unknown.
+    const debitsBefore = await debits(ctx)
+    const noRead = await expectEnvelope(await call(ctx, 'genesis/lesson_model/job', { method: 'POST', json: body(crypto.randomUUID()) }), 403, 'forbidden')
+    expect(noRead.errors[0].field).toBe('sources.0.lesson_id')
+    const elsewhere = await setup()
+    const reader = await userWith(elsewhere.realm.code, [...PERMS, 'lesson_model_get', 'lesson_lesson_get'])
+    await fund(elsewhere.realm.code, 100, reader.nick)
+    const other = await expectEnvelope(
+      await api(elsewhere.realm.host, 'genesis/lesson_model/job', { method: 'POST', token: reader.token, json: body(crypto.randomUUID()) }),
+      404,
+      'not_found',
+    )
+    expect(other.errors[0].field).toBe('sources.0.lesson_id')
+    await expectEnvelope(
+      await api(elsewhere.realm.host, 'genesis/lesson_model/job', { method: 'POST', token: reader.token, json: body(crypto.randomUUID(), 'lesson') }),
+      404,
+      'not_found',
+    )
+    await expectEnvelope(await as(author.token, 'genesis/lesson_model/job', { method: 'POST', json: body(crypto.randomUUID(), 'draft') }), 400)
+    expect(await debits(ctx)).toBe(debitsBefore)
+  })
+
+  it('lessonSections reads summary, class plan, handout, each slide’s visible text and narration', () => {
+    const l = lessonFromSource()
+    l.slides[0].objects[1] = { ...l.slides[0].objects[1], hidden: true }
+    const sections = lessonSections(l as never, { slide: 'Slide' })
+    expect(sections[0]).toEqual({ title: 'O ciclo da água', text: expect.stringContaining('caminho contínuo') })
+    expect(sections.map((s) => s.title)).toEqual(SECTION_TITLES)
+    // The first slide's body is hidden: only its narration is read; the others give their body, then their narration.
+    expect(sections[4].text).toBe('Narração do slide Infiltração.')
+    expect(sections[5].text).toMatch(/^A escoamento é uma etapa essencial[\s\S]*Narração do slide Escoamento superficial\.$/)
+  })
+
+  it('a PPTX upload is a source (a zip holding ppt/); a presentation without text is “slides missing content”', async () => {
+    const ctx = await setup()
+    const upload = async (name: string, bytes: Uint8Array<ArrayBuffer> | Blob) => {
+      const form = new FormData()
+      form.set('data', new File([bytes], name))
+      return api(ctx.realm.host, 'mas/file', { method: 'POST', token: ctx.teacher.token, body: form })
+    }
+    const deck = lessonFromSource().slides
+    const pptx = await deckPptx(deck as never, 'Ciclo da água')
+    const up = await upload('ciclo.pptx', pptx)
+    expect(up.status, await up.clone().text()).toBe(201)
+    const file = (await up.json()) as { id: string; content_type: string; kind: string }
+    expect(file).toMatchObject({ kind: 'document', content_type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' })
+    const res = await start(ctx, [{ kind: 'slide', confirm_points: 20 }], { sources: [{ kind: 'file', file_id: file.id }] })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const job = await runToEnd(ctx, ((await res.json()) as GenesisJob).id)
+    const titles = job.result!.slides!.map((s) => plainOf((s.objects[0] as { html: string }).html))
+    expect(titles).toContain('Escoamento superficial')
+    expect(titles).toContain('Ciclo da água e clima')
+
+    // Only shapes, no text: §8 "presentation slides missing content", nothing debited.
+    const shapes = deck.map((s) => ({ ...s, narration: '', objects: [createObject({ kind: 'shape', shape: 'rect' }, '')] }))
+    const empty = await upload('vazio.pptx', await deckPptx(shapes as never, 'Vazio'))
+    expect(empty.status, await empty.clone().text()).toBe(201)
+    const before = await debits(ctx)
+    const refused = await expectEnvelope(
+      await start(ctx, [{ kind: 'slide', confirm_points: 20 }], { sources: [{ kind: 'file', file_id: ((await empty.json()) as { id: string }).id }] }),
+      422,
+      'slides_missing_content',
+    )
+    expect(refused.errors[0].field).toBe('sources.0.file_id')
+    expect(await debits(ctx)).toBe(before)
+
+    // A PDF or another zip named .pptx is refused at upload (magic bytes), as is an empty one.
+    await expectEnvelope(await upload('falso.pptx', new TextEncoder().encode('%PDF-1.4 not a presentation')), 400, 'content_mismatch')
+    const zip = zipSync({ 'word/document.xml': new TextEncoder().encode('<w:document/>') })
+    await expectEnvelope(await upload('documento.pptx', zip), 400, 'content_mismatch')
+    await expectEnvelope(await upload('nada.pptx', new Uint8Array(0)), 400, 'empty')
+  })
+
+  it('GET /genesis/job lists the caller’s latest jobs (10 at most, newest first) with their progress', async () => {
+    const ctx = await setup('local', 2000)
+    const ids: string[] = []
+    for (let i = 0; i < 11; i++) {
+      const res = await start(ctx, [{ kind: 'summary', confirm_points: 5 }], { title: `Geração ${i}` })
+      ids.push(((await res.json()) as GenesisJob).id)
+    }
+    await runToEnd(ctx, ids[10])
+    const res = await call(ctx, 'genesis/job')
+    expect(res.status).toBe(200)
+    const { items } = (await res.json()) as { items: GenesisJobSummary[] }
+    expect(items.map((j) => j.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Geração ${10 - i}`))
+    expect(items[0]).toMatchObject({ id: ids[10], status: 'done', contents: 1, ended: 1 })
+    expect(items[1]).toMatchObject({ status: 'running', contents: 1, ended: 0 })
+    // Another user of the realm sees only their own.
+    const someone = await userWith(ctx.realm.code, ['genesis_lesson_model_generate'])
+    expect(((await (await api(ctx.realm.host, 'genesis/job', { token: someone.token })).json()) as { items: unknown[] }).items).toEqual([])
+    await expectEnvelope(await api(ctx.realm.host, 'genesis/job', { token: (await userWith(ctx.realm.code, ['genesis_model_generate'])).token }), 403)
+  })
+
+  it('a PDF page’s wrapped lines are joined back into paragraphs; headings stay and cut the sections', () => {
+    const wrapped = (width: number) =>
+      SOURCE.trim()
+        .split('\n')
+        .flatMap((line) =>
+          line.split(' ').reduce<string[]>((out, word) => {
+            const last = out[out.length - 1]
+            if (last !== undefined && last !== '' && `${last} ${word}`.length <= width) out[out.length - 1] = `${last} ${word}`
+            else out.push(word)
+            return out
+          }, []),
+        )
+        .join('\n')
+    const original = sectionsOfText(SOURCE, 'Parte')
+    for (const width of [60, 100]) {
+      const page = wrapped(width)
+      // Without joining, every wrapped line would be a sentence of its own.
+      expect(page.split('\n').length).toBeGreaterThan(SOURCE.trim().split('\n').length * 2)
+      const sections = sectionsOfText(unwrapLines(page), 'Parte')
+      expect(sections.map((x) => x.title)).toEqual(original.map((x) => x.title))
+      expect(sections.map((x) => x.text.replace(/\s+/g, ' '))).toEqual(original.map((x) => x.text.replace(/\s+/g, ' ')))
+    }
+  })
+
+  it('a content left running by a request that died is claimed again after 10 minutes, so a resumed job ends', async () => {
+    const ctx = await setup()
+    const res = await start(ctx, [
+      { kind: 'summary', confirm_points: 5 },
+      { kind: 'class_plan', confirm_points: 10 },
+    ])
+    const id = ((await res.json()) as GenesisJob).id
+    const leftRunning = (minutesAgo: number) =>
+      env.DB.prepare(`UPDATE genesis_job_content SET status = 'running', started_at = ? WHERE job_id = ? AND kind = 'summary'`)
+        .bind(new Date(Date.now() - minutesAgo * 60_000).toISOString(), id)
+        .run()
+    const runOnce = async () => (await (await call(ctx, `genesis/job/${id}/run`, { method: 'POST' })).json()) as GenesisJob
+    // Claimed a minute ago: maybe still running elsewhere — the next content runs, the job waits for it.
+    await leftRunning(1)
+    let job = await runOnce()
+    expect(job.contents.map((c) => [c.kind, c.status])).toEqual([
+      ['summary', 'running'],
+      ['class_plan', 'done'],
+    ])
+    expect((await runOnce()).status).toBe('running')
+    // Eleven minutes: taken over, run (debited once), and the job ends.
+    await leftRunning(11)
+    job = await runOnce()
+    expect(job.status).toBe('done')
+    expect(job.contents.map((c) => c.status)).toEqual(['done', 'done'])
+    expect(await debits(ctx)).toBe(2)
+  })
+
+  it('generated slide boxes are named in the lesson’s language', async () => {
+    const names = async (language: string) => {
+      const out = await generateContent(engine, 'slide', ctxOf(opts('slide', {}), language))
+      if (out.output.kind !== 'slide') throw new Error('kind')
+      return [...new Set(out.output.slides.flatMap((s) => s.objects.map((o) => o.name)))]
+    }
+    expect(await names('pt-BR')).toEqual(['Título', 'Texto'])
+    expect(await names('es-ES')).toEqual(['Título', 'Texto'])
+    expect(await names('en-US')).toEqual(['Title', 'Text'])
+    expect(await names('de-DE')).toEqual(['Title', 'Text'])
   })
 })

@@ -5,6 +5,7 @@ import {
   type ContentState,
   type GeneratedKind,
   type GenesisJob,
+  type GenesisJobSummary,
   type GenesisSettings,
   type GenesisSettingsInput,
   type JobState,
@@ -189,6 +190,23 @@ export function jobOf(db: D1Database, realm: string, nick: string, id: string): 
   return db.prepare('SELECT * FROM genesis_job WHERE realm = ? AND id = ? AND created_by = ?').bind(realm, id, nick).first<JobRow>()
 }
 
+/** How many jobs the generation screen lists as the user's recent ones. */
+export const RECENT_JOBS = 10
+
+/** The user's latest jobs in the realm, newest first, with how many of their contents have ended. */
+export async function recentJobs(db: D1Database, realm: string, nick: string, limit = RECENT_JOBS): Promise<GenesisJobSummary[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT j.id, j.title, j.language, j.status, j.lesson_id, j.created_at, j.updated_at,
+              (SELECT COUNT(*) FROM genesis_job_content c WHERE c.realm = j.realm AND c.job_id = j.id) AS contents,
+              (SELECT COUNT(*) FROM genesis_job_content c WHERE c.realm = j.realm AND c.job_id = j.id AND c.status NOT IN ('pending', 'running')) AS ended
+         FROM genesis_job j WHERE j.realm = ? AND j.created_by = ? ORDER BY j.created_at DESC, j.id DESC LIMIT ?`,
+    )
+    .bind(realm, nick, limit)
+    .all<GenesisJobSummary>()
+  return results
+}
+
 export async function jobContents(db: D1Database, realm: string, jobId: string): Promise<JobContentRow[]> {
   const { results } = await db
     .prepare('SELECT * FROM genesis_job_content WHERE realm = ? AND job_id = ? ORDER BY position')
@@ -230,17 +248,28 @@ export function insertJobStatements(
   ]
 }
 
-/** Claims the job's next pending content (one caller wins); null when none is left or the job no longer runs. */
+/**
+ * A content still `running` this long after it was claimed was left by a request that died (the page was closed or
+ * reloaded while it ran): it may be claimed again, so a resumed job can end. Longer than any provider call takes.
+ */
+export const STALE_CONTENT_MS = 10 * 60_000
+
+/**
+ * Claims the job's next pending content — or one left running for STALE_CONTENT_MS — (one caller wins); null when
+ * none is left or the job no longer runs.
+ */
 export async function claimNextContent(db: D1Database, realm: string, jobId: string, at: string): Promise<JobContentRow | null> {
+  const stale = new Date(Date.parse(at) - STALE_CONTENT_MS).toISOString()
+  const claimable = `(status = 'pending' OR (status = 'running' AND started_at < ?))`
   return db
     .prepare(
       `UPDATE genesis_job_content SET status = 'running', started_at = ?
-       WHERE realm = ? AND job_id = ? AND status = 'pending'
-         AND position = (SELECT MIN(position) FROM genesis_job_content WHERE realm = ? AND job_id = ? AND status = 'pending')
+       WHERE realm = ? AND job_id = ? AND ${claimable}
+         AND position = (SELECT MIN(position) FROM genesis_job_content WHERE realm = ? AND job_id = ? AND ${claimable})
          AND EXISTS (SELECT 1 FROM genesis_job WHERE id = ? AND realm = ? AND status = 'running')
        RETURNING *`,
     )
-    .bind(at, realm, jobId, realm, jobId, jobId, realm)
+    .bind(at, realm, jobId, stale, realm, jobId, stale, jobId, realm)
     .first<JobContentRow>()
 }
 

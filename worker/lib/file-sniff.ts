@@ -32,9 +32,18 @@ export function contentMatches(ext: FileExtension, head: Uint8Array): boolean {
     case 'xlsx':
     case 'zip':
       return bytes(head, 0, [0x50, 0x4b, 0x03, 0x04]) || (ext === 'zip' && bytes(head, 0, [0x50, 0x4b, 0x05, 0x06]))
+    case 'pptx':
+      // A zip whose entries (their names are in the local headers) include the presentation's `ppt/` folder.
+      return bytes(head, 0, [0x50, 0x4b, 0x03, 0x04]) && includesAscii(head, 'ppt/')
     case 'txt':
       return isText(head)
   }
+}
+
+function includesAscii(b: Uint8Array, text: string): boolean {
+  const first = text.charCodeAt(0)
+  for (let i = b.indexOf(first); i >= 0 && i <= b.length - text.length; i = b.indexOf(first, i + 1)) if (ascii(b, i, text)) return true
+  return false
 }
 
 /** Text files: valid UTF-8 without NUL bytes (checked on the sample given). */

@@ -17,6 +17,8 @@ export const FILE_TYPES = {
   pdf: { kind: 'document', type: 'application/pdf' },
   docx: { kind: 'document', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
   xlsx: { kind: 'document', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  /** Presentations: a generation source (issue 18); their magic bytes are a zip holding `ppt/`. */
+  pptx: { kind: 'document', type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' },
   zip: { kind: 'other', type: 'application/zip' },
   txt: { kind: 'other', type: 'text/plain; charset=utf-8' },
 } as const satisfies Record<string, { kind: FileKind; type: string }>

@@ -181,8 +181,12 @@ const box = (id: string, name: string, y: number, height: number, html: string, 
   align,
 })
 
-/** Slides as the slide editor's document: a title box and a bullet list per slide, on the lesson's page size. */
-export function renderSlides(d: SlidesDraft): SlideDeck {
+/**
+ * Slides as the slide editor's document: a title box and a bullet list per slide, on the lesson's page size. The boxes
+ * are named in the lesson's language ("Título"/"Texto", "Title"/"Text"), as the rest of its content is.
+ */
+export function renderSlides(d: SlidesDraft, language: string): SlideDeck {
+  const w = wordsOf(language)
   return d.slides.map((s, i): Slide => {
     const id = `s${i + 1}`
     const cover = i === 0
@@ -191,9 +195,9 @@ export function renderSlides(d: SlidesDraft): SlideDeck {
       id,
       background: '#ffffff',
       objects: [
-        box(`${id}_title`, 'Title', cover ? 700 : 160, cover ? 500 : 360, `<p>${escapeHtml(s.title)}</p>`, cover ? 160 : 120, cover ? 'center' : 'left'),
+        box(`${id}_title`, w.slide_title, cover ? 700 : 160, cover ? 500 : 360, `<p>${escapeHtml(s.title)}</p>`, cover ? 160 : 120, cover ? 'center' : 'left'),
         ...(s.bullets.length
-          ? [box(`${id}_body`, 'Text', cover ? 1300 : 620, cover ? 600 : PAGE_HEIGHT - 820, body, cover ? 80 : 72, cover ? 'center' : 'left')]
+          ? [box(`${id}_body`, w.slide_text, cover ? 1300 : 620, cover ? 600 : PAGE_HEIGHT - 820, body, cover ? 80 : 72, cover ? 'center' : 'left')]
           : []),
       ],
       narration: '',
@@ -377,7 +381,7 @@ export async function generateContent(
         'Write presentation slides: a cover (the lesson title, one subtitle bullet) then one slide per section of the source, each with its title and 3 to 6 short bullets.',
         () => localSlides(ctx),
       )
-      return { output: { kind, slides: renderSlides(out.data) }, engine: out.engine, fitted: false, slidesDraft: out.data }
+      return { output: { kind, slides: renderSlides(out.data, ctx.language) }, engine: out.engine, fitted: false, slidesDraft: out.data }
     }
     case 'narrative': {
       const deck = slides ?? localSlides(ctx)
@@ -397,7 +401,7 @@ export async function generateContent(
         (d) => narrationProblem(d, ctx.options, count),
       )
       const d = out.missed ? fitNarration(out.data, ctx, deck) : out.data
-      const rendered = renderSlides(deck).map((s, i) => ({ ...s, narration: d.narrations[i] ?? '' }))
+      const rendered = renderSlides(deck, ctx.language).map((s, i) => ({ ...s, narration: d.narrations[i] ?? '' }))
       return { output: { kind, slides: rendered }, engine: out.engine, fitted: out.missed }
     }
     case 'question_pairs': {

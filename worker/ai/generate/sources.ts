@@ -1,12 +1,15 @@
 import type { GenesisSource } from '#shared/schemas/lesson/genesis'
+import type { Slide } from '#shared/schemas/lesson/slide'
 import { getFile } from '../../db/files'
+import { getLesson, getLessonModel } from '../../db/lesson'
 import { apiError } from '../../lib/errors'
 import { ExtractError, extractSections, type Section } from '../extract'
 import { ProcessError, urlSections } from '../knowledge'
-import { sectionsOfText, type SourceSection } from './text'
+import { plainOf, sectionsOfText, unwrapLines, type SourceSection } from './text'
 
 /**
- * The sources of a generation read into titled sections (typed text, an uploaded PDF or TXT, a web address). A source
+ * The sources of a generation read into titled sections (typed text, an uploaded PDF, PPTX or TXT, a web address, an
+ * existing lesson model or published lesson of the realm). A source
  * that cannot be read is refused before anything is debited, at its field: `video_source` (seed 001 §8 "video cannot
  * generate a lesson": a video file or a video site), `source_unreadable`, `source_private_address`.
  */
@@ -48,14 +51,48 @@ export function isPrivateAddress(url: string): boolean {
 const FILE_TYPES: Record<string, 'pdf' | 'txt' | 'pptx'> = { pdf: 'pdf', txt: 'txt', pptx: 'pptx' }
 
 /** Sections of a PDF page or a slide: titled by their first line when it reads as a heading. */
-const titled = (sections: Section[], label: string): SourceSection[] => sections.flatMap((s) => sectionsOfText(s.text, `${label} ${s.at}`))
+const titled = (sections: Section[], label: string, unwrap = false): SourceSection[] =>
+  sections.flatMap((s) => sectionsOfText(unwrap ? unwrapLines(s.text) : s.text, `${label} ${s.at}`))
+
+/** Rich text as lines: one per paragraph, list item or heading (so headings still cut sections). */
+const linesOf = (html: string) =>
+  html
+    .split(/<\/(?:p|li|h[1-6]|div|tr)>|<br\s*\/?>/)
+    .map(plainOf)
+    .filter(Boolean)
+    .join('\n')
+
+/** The text of a slide: its visible text boxes (first line first: the title), then its narration. */
+const slideText = (s: Slide) =>
+  [...s.objects.flatMap((o) => (o.kind === 'text' && !o.hidden ? [linesOf(o.html)] : [])), s.narration.trim()].filter(Boolean).join('\n')
+
+/**
+ * A lesson's text as sections: its summary, class plan and handout (cut at their headings, titled by the lesson's
+ * title), then one section per slide (its title line, bullets and narration).
+ */
+export function lessonSections(
+  lesson: { title: string; summary: string; class_plan: { html: string }; handout: string; slides: Slide[] },
+  labels: { slide: string },
+): SourceSection[] {
+  return [
+    ...[lesson.summary, lesson.class_plan.html, lesson.handout].flatMap((html) => sectionsOfText(linesOf(html), lesson.title)),
+    ...lesson.slides.flatMap((s, i) => sectionsOfText(slideText(s), `${labels.slide} ${i + 1}`)),
+  ]
+}
+
+/** Which lessons the caller may read: models with `lesson_model_get`/`_edit`, published lessons with `lesson_lesson_get`/`_edit`. */
+export const lessonReadable = (permissions: ReadonlySet<string>) => ({
+  model: permissions.has('lesson_model_get') || permissions.has('lesson_model_edit'),
+  lesson: permissions.has('lesson_lesson_get') || permissions.has('lesson_lesson_edit'),
+})
 
 /** Reads every source, in order, into sections; `urlAllowed` lets the tests reach their local page server. */
 export async function readSources(
   env: Pick<Env, 'DB' | 'FILES'>,
   realm: string,
   sources: GenesisSource[],
-  labels: { text: string; page: string },
+  labels: { text: string; page: string; slide: string },
+  readable: { model: boolean; lesson: boolean },
   urlAllowed: (url: string) => boolean = (u) => !isPrivateAddress(u),
 ): Promise<SourceSection[]> {
   const out: SourceSection[] = []
@@ -63,6 +100,20 @@ export async function readSources(
     const field = `sources.${i}`
     if (src.kind === 'text') {
       out.push(...sectionsOfText(src.text, labels.text))
+      continue
+    }
+    if (src.kind === 'lesson') {
+      if (!readable[src.from])
+        throw apiError(
+          403,
+          'forbidden',
+          'genesis.error.lesson_forbidden',
+          `${field}.lesson_id`,
+          src.from === 'model' ? 'lesson_model_get' : 'lesson_lesson_get',
+        )
+      const lesson = src.from === 'model' ? await getLessonModel(env.DB, realm, src.lesson_id) : await getLesson(env.DB, realm, src.lesson_id)
+      if (!lesson) throw apiError(404, 'not_found', 'genesis.error.lesson_not_found', `${field}.lesson_id`, src.lesson_id)
+      out.push(...lessonSections(lesson, labels))
       continue
     }
     if (src.kind === 'file') {
@@ -74,8 +125,12 @@ export async function readSources(
       const object = await env.FILES.get(row.key)
       if (!object) throw apiError(404, 'not_found', 'genesis.error.file_not_found', `${field}.file_id`, src.file_id)
       try {
-        out.push(...titled(await extractSections(type, new Uint8Array(await object.arrayBuffer())), labels.page))
+        // A PDF's lines are its layout's, not sentences: joined back into paragraphs.
+        out.push(...titled(await extractSections(type, new Uint8Array(await object.arrayBuffer())), labels.page, type === 'pdf'))
       } catch (err) {
+        // A presentation without any text: seed 001 §8 "presentation slides missing content".
+        if (err instanceof ExtractError && type === 'pptx' && err.reason === 'empty')
+          throw apiError(422, 'slides_missing_content', 'validation.lesson.slides_missing_content', `${field}.file_id`, src.file_id)
         if (err instanceof ExtractError) throw apiError(422, 'source_unreadable', `genesis.error.source_${err.reason}`, `${field}.file_id`, src.file_id)
         throw err
       }

@@ -42,6 +42,26 @@ export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, 
 const isHeading = (line: string) => line.length >= 2 && line.length <= 80 && !/[.!?:;,…]$/.test(line) && wordCount(line) <= 12 && /\p{L}/u.test(line)
 
 /**
+ * A PDF page's lines joined back into paragraphs: a PDF breaks every line at the column's edge, and a line break ends
+ * a sentence for the generator. A line that does not end a sentence is joined to the next one, unless it reads as a
+ * heading (short, no end punctuation, no sentence inside, not itself a joined paragraph) and the next line starts
+ * with a capital: headings stay on their own line, so sections are still cut at them.
+ */
+export function unwrapLines(text: string): string {
+  const out: { text: string; joined: boolean }[] = []
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    const last = out[out.length - 1]
+    const open = last && line && last.text && !/[.!?…:]$/.test(last.text)
+    const heading = last && !last.joined && isHeading(last.text) && !/[.!?…]\s/.test(last.text) && !/^[\p{Ll}\d(]/u.test(line)
+    if (open && !heading) last.text = `${last.text} ${line}`
+    else out.push({ text: line, joined: false })
+    if (open && !heading) last.joined = true
+  }
+  return out.map((l) => l.text).join('\n')
+}
+
+/**
  * A text cut into sections at its headings (short lines without end punctuation). A text with no headings is cut
  * every `perSection` sentences, each titled by its first words.
  */

@@ -30,6 +30,9 @@ const WORDS = {
       group_work: 'Discussão e produção em grupos, com apresentação das conclusões',
     },
     key_terms: 'Termos-chave',
+    /** Names of a generated slide's boxes (the layers panel shows them): in the lesson's language. */
+    slide_title: 'Título',
+    slide_text: 'Texto',
     what_is: (x: string) => `O que é ${x}?`,
     about: (x: string) => `O que o texto diz sobre “${x}”?`,
     complete: 'Complete a frase com as palavras do texto.',
@@ -71,6 +74,9 @@ const WORDS = {
       group_work: 'Discussion and work in groups, presenting the conclusions',
     },
     key_terms: 'Key terms',
+    /** Names of a generated slide's boxes (the layers panel shows them): in the lesson's language. */
+    slide_title: 'Title',
+    slide_text: 'Text',
     what_is: (x: string) => `What is ${x}?`,
     about: (x: string) => `What does the text say about “${x}”?`,
     complete: 'Complete the sentence with the words of the text.',
@@ -112,6 +118,9 @@ const WORDS = {
       group_work: 'Discusión y producción en grupos, con presentación de conclusiones',
     },
     key_terms: 'Términos clave',
+    /** Names of a generated slide's boxes (the layers panel shows them): in the lesson's language. */
+    slide_title: 'Título',
+    slide_text: 'Texto',
     what_is: (x: string) => `¿Qué es ${x}?`,
     about: (x: string) => `¿Qué dice el texto sobre «${x}»?`,
     complete: 'Completa la frase con las palabras del texto.',

@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
-import { LessonJobCreate, ModelGenerate } from '#shared/schemas/lesson/genesis'
+import { LessonJobCreate, LessonSourceQuery, ModelGenerate, type GenesisJob } from '#shared/schemas/lesson/genesis'
 import { issuesToErrors } from '#shared/schemas/error'
 import { apiData, RealmApiError } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -14,12 +14,33 @@ export async function generationOptions(request: Request, context: AppLoadContex
   return apiData(api.genesis.options.$get())
 }
 
+/**
+ * The lesson screen's loader: its options, the user's recent jobs, and the job named by `?job=` (so a reload, or
+ * coming back later, shows the running or ended generation again); a job that is not the user's is `job_missing`.
+ */
+export async function lessonGenerationData(request: Request, context: AppLoadContext) {
+  const { api } = await requireRoute(request, context, 'genesis.lesson_model')
+  const id = new URL(request.url).searchParams.get('job')
+  const [options, recent, job] = await Promise.all([
+    apiData(api.genesis.options.$get()),
+    apiData(api.genesis.job.$get()),
+    id
+      ? apiData(api.genesis.job[':id'].$get({ param: { id } })).catch((err: unknown) => {
+          if (err instanceof RealmApiError && (err.status === 404 || err.status === 400)) return null
+          throw err
+        })
+      : null,
+  ])
+  return { ...options, recent: recent.items, job: job as GenesisJob | null, job_missing: Boolean(id && !job) }
+}
+
 const Intent = v.variant('intent', [
   v.object({ intent: v.literal('start'), body: v.unknown() }),
   v.object({ intent: v.literal('run'), job: v.string() }),
   v.object({ intent: v.literal('cancel'), job: v.string() }),
   v.object({ intent: v.literal('lesson'), job: v.string() }),
   v.object({ intent: v.literal('model'), body: v.unknown() }),
+  v.object({ intent: v.literal('lessons'), query: v.unknown() }),
 ])
 
 const failed = (errors: { field: string; cause: string; value: unknown; message: string }[]) => ({ ok: false as const, errors })
@@ -39,6 +60,11 @@ export async function generationAction(request: Request, context: AppLoadContext
       const body = v.safeParse(ModelGenerate, i.body)
       if (!body.success) return failed(issuesToErrors(body.issues))
       return { ok: true as const, model: await apiData(api.genesis.model.$post({ json: body.output })) }
+    }
+    if (i.intent === 'lessons') {
+      const query = v.safeParse(LessonSourceQuery, i.query)
+      if (!query.success) return failed(issuesToErrors(query.issues))
+      return { ok: true as const, lessons: (await apiData(api.genesis.lessons.$get({ query: query.output }))).items }
     }
     if (i.intent === 'lesson') {
       const opened = await apiData(api.genesis.job[':id'].lesson.$post({ param: { id: i.job } }))

@@ -1,27 +1,31 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { useFetcher, useLoaderData } from '@remix-run/react'
+import { Link, useFetcher, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { QuestionPairList } from '~/components/lesson/question-pairs'
 import { RouteError } from '~/components/shell/route-error'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { GenesisHeader } from '~/components/genesis/header'
-import { GenesisSources, useGenesisSources } from '~/components/genesis/sources'
-import { GENERATED_KINDS, SETTING_OF, type GenesisJob } from '#shared/schemas/lesson/genesis'
+import { GenesisSources, genesisShouldRevalidate, useGenesisSources } from '~/components/genesis/sources'
+import { useClock } from '~/components/ui/clock'
+import { formatTime } from '~/lib/format'
+import { GENERATED_KINDS, SETTING_OF, type GenesisJob, type GenesisJobSummary } from '#shared/schemas/lesson/genesis'
 import type { ErrorItem } from '#shared/schemas/error'
-import { generationAction, generationOptions } from './__genesis.server'
+import { generationAction, lessonGenerationData } from './__genesis.server'
 
 export const handle = { title: 'pages.genesis.lesson_model' }
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => generationOptions(request, context, 'genesis.lesson_model')
+export const loader = ({ request, context }: LoaderFunctionArgs) => lessonGenerationData(request, context)
 export const action = ({ request, context }: ActionFunctionArgs) => generationAction(request, context, 'genesis.lesson_model')
+export const shouldRevalidate = genesisShouldRevalidate
 
 type Answer = { ok: true; job: GenesisJob } | { ok: false; errors: ErrorItem[] }
 
 /**
  * genesis/lesson_model/generate (issue 18): sources, the contents with their configurations and prices, the total
  * confirmed in a dialog, then the job's progress per content (the page asks the job to run its next content until it
- * ends), cancellable; the result shows the generated lesson.
+ * ends), cancellable; the result shows the generated lesson. The job's id is kept in the address (`?job=`): a reload,
+ * or a job picked from the user's recent ones, shows it again and resumes a running one.
  */
 export default function LessonGenerateRoute() {
   const options = useLoaderData<typeof loader>()
@@ -36,9 +40,17 @@ export default function LessonGenerateRoute() {
     ),
   )
   const [confirming, setConfirming] = useState(false)
-  const [key] = useState(() => crypto.randomUUID())
-  const [job, setJob] = useState<GenesisJob | null>(null)
+  const [key, setKey] = useState(() => crypto.randomUUID())
+  const [job, setJob] = useState<GenesisJob | null>(options.job)
   const [errors, setErrors] = useState<ErrorItem[]>([])
+  const [, setSearchParams] = useSearchParams()
+
+  // The job the address names (after a reload, a recent job picked, or "new generation"): shown, and resumed if running.
+  useEffect(() => {
+    setJob(options.job)
+    // Back to the form: the next generation is a new request (its own idempotency key).
+    if (!options.job) setKey(crypto.randomUUID())
+  }, [options.job])
 
   const kinds = activated.filter((k) => chosen[k] && (k !== 'narrative' || chosen.slide))
   const total = kinds.reduce((n, k) => n + options.prices[k], 0)
@@ -50,8 +62,10 @@ export default function LessonGenerateRoute() {
     if (d.ok) {
       setJob(d.job)
       setErrors([])
+      // A new job goes into the address, so a reload comes back to it.
+      if (new URLSearchParams(window.location.search).get('job') !== d.job.id) setSearchParams({ job: d.job.id }, { replace: true, preventScrollReset: true })
     } else setErrors(d.errors)
-  }, [fetcher.data, fetcher.state])
+  }, [fetcher.data, fetcher.state, setSearchParams])
 
   // While the job runs, ask it to run its next content (one request per content: the progress is live).
   useEffect(() => {
@@ -81,6 +95,18 @@ export default function LessonGenerateRoute() {
   return (
     <>
       <GenesisHeader title={t('pages.genesis.lesson_model')} engine={options.engine} errors={errors} />
+      {options.job_missing && (
+        <p role="alert" className="form-errors">
+          {t('genesis.error.job_not_found')}
+        </p>
+      )}
+      {job && (
+        <p>
+          <Link to="." className="btn">
+            {t('genesis.new_generation')}
+          </Link>
+        </p>
+      )}
       {!job && (
         <form
           className="form-grid"
@@ -89,7 +115,7 @@ export default function LessonGenerateRoute() {
             setConfirming(true)
           }}
         >
-          <GenesisSources s={src} />
+          <GenesisSources s={src} lessons={options.lessons} />
           <fieldset>
             <legend>{t('genesis.contents')}</legend>
             <table className="table">
@@ -169,7 +195,34 @@ export default function LessonGenerateRoute() {
           onOpen={() => fetcher.submit({ intent: 'lesson', job: job.id }, { method: 'post', encType: 'application/json' })}
         />
       )}
+      <RecentJobs jobs={options.recent} current={job?.id ?? null} />
     </>
+  )
+}
+
+/** The user's latest generations (at most 10), each a link back to its progress or result. */
+function RecentJobs({ jobs, current }: { jobs: GenesisJobSummary[]; current: string | null }) {
+  const { t } = useTranslation()
+  const clock = useClock()
+  return (
+    <section aria-labelledby="genesis-recent" className="genesis-recent">
+      <h2 id="genesis-recent">{t('genesis.recent')}</h2>
+      {jobs.length === 0 ? (
+        <p className="muted">{t('genesis.recent_none')}</p>
+      ) : (
+        <ul>
+          {jobs.map((j) => (
+            <li key={j.id}>
+              <Link to={`?job=${encodeURIComponent(j.id)}`} aria-current={j.id === current ? 'page' : undefined}>
+                {j.title}
+              </Link>{' '}
+              — {t(`genesis.job.${j.status}`)} ({t('genesis.recent_progress', { ended: j.ended, count: j.contents })}) ·{' '}
+              <time dateTime={j.created_at}>{formatTime(j.created_at, clock)}</time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   )
 }
 

@@ -3,7 +3,7 @@ import { useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { GenesisHeader } from '~/components/genesis/header'
-import { GenesisSources, useGenesisSources } from '~/components/genesis/sources'
+import { GenesisSources, genesisShouldRevalidate, useGenesisSources } from '~/components/genesis/sources'
 import { RouteError } from '~/components/shell/route-error'
 import { formulaLinks } from '~/components/tms/formula-styles'
 import { EMPTY_MODEL, ModelEditor, type ModelEditorProps } from '~/components/tms/model-editor'
@@ -24,6 +24,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api, user } = await requireRoute(request, context, 'genesis.model')
   return { options, refs: await editorRefs(api, user), canSave: user.permissions.tms_model_create === true }
 }
+
+export const shouldRevalidate = genesisShouldRevalidate
 
 /** JSON intents generate (the generation screens' action); the editor's form posts save the model (tms.model.create's guard). */
 export const action = ({ request, context }: ActionFunctionArgs) =>
@@ -109,7 +111,7 @@ export default function ModelGenerateRoute() {
           setConfirming(true)
         }}
       >
-        <GenesisSources s={src} />
+        <GenesisSources s={src} lessons={options.lessons} />
         <fieldset>
           <legend>{t('genesis.model.counts')}</legend>
           {GENERATED_QUESTION_TYPES.map((q) => (

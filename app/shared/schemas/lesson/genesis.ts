@@ -194,7 +194,11 @@ export const AgentInput = v.object({
   target_audience: v.optional(Description(1000), ''),
 })
 
-/** A source of a generation (typed text, an uploaded PDF/PPTX/TXT, a web address). */
+/** Where a lesson source is read from: a lesson model or a published lesson (its own copy of the content). */
+export const LESSON_SOURCE_FROM = ['model', 'lesson'] as const
+export type LessonSourceFrom = (typeof LESSON_SOURCE_FROM)[number]
+
+/** A source of a generation (typed text, an uploaded PDF/PPTX/TXT, a web address, a lesson model or lesson of the realm). */
 export const GenesisSource = v.variant(
   'kind',
   [
@@ -207,6 +211,7 @@ export const GenesisSource = v.variant(
       kind: v.literal('url'),
       url: v.pipe(v.string('validation.required'), v.trim(), v.url('validation.url'), v.maxLength(2000, 'validation.max_length')),
     }),
+    v.object({ kind: v.literal('lesson'), lesson_id: Id, from: v.optional(v.picklist(LESSON_SOURCE_FROM, 'validation.picklist'), 'model') }),
   ],
   'validation.picklist',
 )
@@ -328,6 +333,34 @@ export interface GenesisJobContent {
   started_at: string | null
   finished_at: string | null
 }
+/** A job as the recent-jobs list shows it (GET /genesis/job). */
+export interface GenesisJobSummary {
+  id: string
+  title: string
+  language: string
+  status: JobState
+  lesson_id: string | null
+  created_at: string
+  updated_at: string
+  /** Contents asked for, and how many of them have ended (done, failed or canceled). */
+  contents: number
+  ended: number
+}
+
+/** GET /genesis/lessons: which kind of lesson to list, and the text to match. */
+export const LessonSourceQuery = v.object({
+  from: v.optional(v.picklist(LESSON_SOURCE_FROM, 'validation.picklist'), 'model'),
+  like: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'validation.max_length')), ''),
+})
+
+/** A lesson the generation may read as a source (GET /genesis/lessons). */
+export interface LessonSourceOption {
+  id: string
+  title: string
+  language: string
+  updated_at: string
+}
+
 export interface GenesisJob {
   id: string
   title: string
