@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
+import { MobileSurveyList } from '~/components/survey/mobile-surveys'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
@@ -26,8 +27,8 @@ export const links: LinksFunction = () => [
 ]
 export const handle = { title: 'mobile.tms.title' }
 
-/** The content tabs of seed 001 §2 (tasks, expired, lessons, delivered); lessons are the student's lessons (issue 18). */
-const TABS = ['tasks', 'expired', 'lessons', 'delivered'] as const
+/** The content tabs of seed 001 §2 (tasks, expired, lessons, delivered); lessons are the student's lessons (issue 18), surveys theirs (issue 19). */
+const TABS = ['tasks', 'expired', 'lessons', 'surveys', 'delivered'] as const
 /** The menu filters in the seed's order. */
 const MENU = ['class', 'all', 'group', 'tasks', 'delivered', 'expired', 'pending'] as const satisfies readonly (typeof STUDENT_FILTERS)[number][]
 const PAGE = 25
@@ -60,6 +61,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (q.tab === 'lessons') {
     const lessons = await apiData(api.lesson.student.$get({ query: { limit: '100' } }))
     return data({ ...base, state: 'lessons' as const, me, lessons }, { headers: noStore })
+  }
+  if (q.tab === 'surveys') {
+    const surveys = await apiData(api.survey.student.$get({ query: { limit: '100' } }))
+    return data({ ...base, state: 'surveys' as const, me, surveys }, { headers: noStore })
   }
   // The tasks tab lists under the menu's filter; the expired and delivered tabs are those filters.
   const filter = q.tab === 'tasks' ? q.filter : q.tab
@@ -118,7 +123,13 @@ export default function MobileTmsRoute() {
             delivered={d.state === 'list' ? d.page.items.filter((x) => x.answer_status && DELIVERED.has(x.answer_status)).map((x) => x.id) : []}
           >
             <Tabs />
-            {d.state === 'lessons' ? <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} /> : <TaskList />}
+            {d.state === 'lessons' ? (
+              <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} />
+            ) : d.state === 'surveys' ? (
+              <MobileSurveyList items={d.surveys.items} total={d.surveys.total} query={d.query} timeZone={d.timeZone} />
+            ) : (
+              <TaskList />
+            )}
           </OfflineTabs>
         </>
       ) : null}

@@ -28,9 +28,9 @@ export async function lessonRefs(api: RealmApi, user: SessionUser) {
   }
 }
 
-const invalid = (field: string) => data({ errors: [{ field, cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+export const invalid = (field: string) => data({ errors: [{ field, cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
 
-function jsonField(form: FormData, name: string): unknown {
+export function jsonField(form: FormData, name: string): unknown {
   try {
     return JSON.parse(String(form.get(name) ?? ''))
   } catch {
@@ -65,7 +65,7 @@ export async function lessonPublishAction(request: Request, context: AppLoadCont
   })
 }
 
-const ID = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))
+export const ID = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))
 
 /** The lists' delete action (after the typed confirmation). */
 export async function lessonDeleteAction(request: Request, context: AppLoadContext, kind: 'model' | 'lesson') {
