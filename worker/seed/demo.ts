@@ -4,6 +4,7 @@ import { seedChannels } from './channels'
 import { seedFeed } from './feed'
 import { seedRealmAdmin } from './realm-admin'
 import { seedLessons } from './lesson'
+import { seedSurveys } from './survey'
 import { seedTms } from './tms'
 
 /**
@@ -272,6 +273,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
   statements.push(...(await seedRealmAdmin(db, hash)))
   statements.push(...seedTms(db))
   statements.push(...seedLessons(db))
+  statements.push(...seedSurveys(db))
   statements.push(...seedChannels(db))
   statements.push(...seedFeed(db))
   const results = await db.batch(statements)

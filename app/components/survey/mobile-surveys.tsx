@@ -20,7 +20,7 @@ export function MobileSurveyList({ items, total, query, timeZone }: { items: Stu
   return (
     <section aria-labelledby="msurvey-title">
       <h2 id="msurvey-title" className="mtms-count">
-        {t('mobile.survey.title')} · {t('mobile.lesson.count', { count: total })}
+        {t('mobile.survey.title')} · {t('mobile.survey.count', { count: total })}
       </h2>
       {items.length === 0 ? (
         <p className="card hint" role="status">
