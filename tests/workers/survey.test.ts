@@ -45,7 +45,11 @@ beforeAll(async () => {
 })
 
 async function model(json: Record<string, unknown> = {}): Promise<SurveyModel> {
-  const res = await api(DEMO, 'survey/model', { method: 'POST', token: made.staff.token, json: { title: `Survey ${crypto.randomUUID().slice(0, 6)}`, questions: QUESTIONS, ...json } })
+  const res = await api(DEMO, 'survey/model', {
+    method: 'POST',
+    token: made.staff.token,
+    json: { title: `Survey ${crypto.randomUUID().slice(0, 6)}`, questions: QUESTIONS, ...json },
+  })
   expect(res.status, await res.clone().text()).toBe(201)
   return (await res.json()) as SurveyModel
 }
@@ -58,7 +62,8 @@ async function publish(modelId: string, json: Record<string, unknown> = {}): Pro
   expect(res.status, await res.clone().text()).toBe(201)
   return (await res.json()) as Survey
 }
-const answer = (token: string, id: string, answers: Record<string, unknown>) => api(DEMO, `survey/student/${id}/answer`, { method: 'POST', token, json: { answers } })
+const answer = (token: string, id: string, answers: Record<string, unknown>) =>
+  api(DEMO, `survey/student/${id}/answer`, { method: 'POST', token, json: { answers } })
 
 describe('survey models (/survey/model)', () => {
   it('creates with the defaults, keeps the questions (scale and text without options) and counts them', async () => {
@@ -101,7 +106,10 @@ describe('survey models (/survey/model)', () => {
     const list = (await (await api(ESCOLA, 'survey/model', { token: other.token })).json()) as { items: { id: string }[] }
     expect(list.items.map((x) => x.id)).not.toContain(m.id)
     await expectEnvelope(await api(ESCOLA, `survey/model/${m.id}`, { token: other.token }), 404)
-    await expectEnvelope(await api(ESCOLA, 'survey/survey', { method: 'POST', token: other.token, json: { model_id: m.id, publication_type: 'all', rooms: [made.roomA.id] } }), 404)
+    await expectEnvelope(
+      await api(ESCOLA, 'survey/survey', { method: 'POST', token: other.token, json: { model_id: m.id, publication_type: 'all', rooms: [made.roomA.id] } }),
+      404,
+    )
   })
 })
 
@@ -109,7 +117,11 @@ describe('publication (/survey/survey)', () => {
   it('cannot publish without a question (§5)', async () => {
     const draft = await model({ questions: [] })
     await expectEnvelope(
-      await api(DEMO, 'survey/survey', { method: 'POST', token: made.staff.token, json: { model_id: draft.id, publication_type: 'all', rooms: [made.roomA.id] } }),
+      await api(DEMO, 'survey/survey', {
+        method: 'POST',
+        token: made.staff.token,
+        json: { model_id: draft.id, publication_type: 'all', rooms: [made.roomA.id] },
+      }),
       422,
       'survey_no_questions',
     )
@@ -121,7 +133,10 @@ describe('publication (/survey/survey)', () => {
     const post = (json: Record<string, unknown>) => api(DEMO, 'survey/survey', { method: 'POST', token: made.staff.token, json: { model_id: m.id, ...json } })
     await expectEnvelope(await post({ publication_type: 'all', rooms: [] }), 400)
     await expectEnvelope(await post({ publication_type: 'all', rooms: ['nope'] }), 422)
-    await expectEnvelope(await post({ publication_type: 'all', rooms: [made.roomA.id], publish_at: '2030-01-02T00:00:00Z', expire_at: '2030-01-01T00:00:00Z' }), 422)
+    await expectEnvelope(
+      await post({ publication_type: 'all', rooms: [made.roomA.id], publish_at: '2030-01-02T00:00:00Z', expire_at: '2030-01-01T00:00:00Z' }),
+      422,
+    )
   })
 
   it('a model with published surveys cannot be updated or deleted (§4, §8); once its surveys are deleted it can', async () => {
@@ -199,7 +214,14 @@ describe('answers (/survey/student) and results', () => {
       { label: 'Good', count: 1, percent: 50 },
       { label: 'Bad', count: 1, percent: 50 },
     ])
-    expect(q2).toMatchObject({ answered: 2, options: [{ count: 1, percent: 50 }, { count: 2, percent: 100 }, { count: 0, percent: 0 }] })
+    expect(q2).toMatchObject({
+      answered: 2,
+      options: [
+        { count: 1, percent: 50 },
+        { count: 2, percent: 100 },
+        { count: 0, percent: 0 },
+      ],
+    })
     expect(q3).toMatchObject({ answered: 2, mean: 3.5 })
     expect(q3.options.map((o) => o.count)).toEqual([0, 1, 0, 0, 1])
     expect(q4.texts).toEqual(['ok'])
@@ -228,7 +250,10 @@ describe('answers (/survey/student) and results', () => {
     await expectEnvelope(await api(DEMO, path, { method: 'PUT', token, json: { answers: { q1: 1 } } }), 403)
     const res = await api(DEMO, path, { method: 'PUT', token: made.staff.token, json: { answers: { q1: 1 } } })
     expect(res.status, await res.clone().text()).toBe(200)
-    const body = (await res.json()) as { answer: { answers: Record<string, unknown>; revision_count: number; updated_by: string }; revisions: { revised_by: string; before: unknown; after: unknown }[] }
+    const body = (await res.json()) as {
+      answer: { answers: Record<string, unknown>; revision_count: number; updated_by: string }
+      revisions: { revised_by: string; before: unknown; after: unknown }[]
+    }
     expect(body.answer).toMatchObject({ answers: { q1: 1 }, revision_count: 1, updated_by: made.staff.nick })
     expect(body.revisions).toEqual([expect.objectContaining({ revised_by: made.staff.nick, before: { q1: 0 }, after: { q1: 1 } })])
     await expectEnvelope(await api(DEMO, `survey/survey/${s.id}/answers/nope`, { token: made.staff.token }), 404)

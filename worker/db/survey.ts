@@ -12,6 +12,7 @@ import {
   type SurveyQuestionResult,
   type SurveyValue,
 } from '#shared/schemas/survey/survey'
+import { newId, nowIso } from '../lib/tms'
 import { decodeRow } from './entity-rows'
 import { reachSql } from './answer'
 import { publishedCounts } from './tms'
@@ -134,7 +135,9 @@ export interface SurveyRevisionRow {
 /** An answer's revisions by staff, the newest first. */
 export async function answerRevisions(db: D1Database, realm: string, answerId: string): Promise<SurveyRevisionRow[]> {
   const { results } = await db
-    .prepare('SELECT id, revised_by, revised_at, before, after FROM survey_answer_revision WHERE realm = ? AND answer_id = ? ORDER BY revised_at DESC, id LIMIT 200')
+    .prepare(
+      'SELECT id, revised_by, revised_at, before, after FROM survey_answer_revision WHERE realm = ? AND answer_id = ? ORDER BY revised_at DESC, id LIMIT 200',
+    )
     .bind(realm, answerId)
     .all<Record<string, unknown>>()
   return results.map((r) => ({ ...(r as unknown as SurveyRevisionRow), before: JSON.parse(String(r.before)), after: JSON.parse(String(r.after)) }))
@@ -155,7 +158,12 @@ export async function answerRooms(db: D1Database, realm: string, surveyId: strin
  * The result of a survey (optionally of one room): per question, counts per choice or scale point with percentages
  * of those who answered it, the scale's mean, the latest texts. Counted in SQL over the answers' JSON.
  */
-export async function surveyResult(db: D1Database, realm: string, survey: Survey, room: string | null): Promise<{ respondents: number; questions: SurveyQuestionResult[] }> {
+export async function surveyResult(
+  db: D1Database,
+  realm: string,
+  survey: Survey,
+  room: string | null,
+): Promise<{ respondents: number; questions: SurveyQuestionResult[] }> {
   const scope = `a.realm = ?1 AND a.survey_id = ?2${room ? ' AND a.room_id = ?3' : ''}`
   const params = room ? [realm, survey.id, room] : [realm, survey.id]
   const [total, counts, texts] = await db.batch([
@@ -208,4 +216,38 @@ export async function surveyResult(db: D1Database, realm: string, survey: Survey
     }
   })
   return { respondents, questions }
+}
+
+/**
+ * A student's answer. OR IGNORE: of two sends at once the first is kept (one answer per student per survey); the
+ * caller reads the stored answer back to tell the second it was already answered.
+ */
+export function insertAnswerStatement(
+  db: D1Database,
+  a: { id: string; realm: string; survey_id: string; nick: string; room_id: string | null; answers: Record<string, SurveyValue>; at: string },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      'INSERT OR IGNORE INTO survey_answer (id, realm, survey_id, nick, room_id, answers, created_at, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .bind(a.id, a.realm, a.survey_id, a.nick, a.room_id, JSON.stringify(a.answers), a.at, a.at, a.nick)
+}
+
+/** A staff revision of an answer: the new answers, and the revision row with what it was before and who changed it. */
+export function reviseStatements(
+  db: D1Database,
+  realm: string,
+  actor: string,
+  answer: SurveyAnswerRow,
+  after: Record<string, SurveyValue>,
+): D1PreparedStatement[] {
+  const now = nowIso()
+  return [
+    db
+      .prepare('UPDATE survey_answer SET answers = ?, updated_at = ?, updated_by = ?, revision_count = revision_count + 1 WHERE id = ? AND realm = ?')
+      .bind(JSON.stringify(after), now, actor, answer.id, realm),
+    db
+      .prepare('INSERT INTO survey_answer_revision (id, realm, answer_id, revised_by, revised_at, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .bind(newId(), realm, answer.id, actor, now, JSON.stringify(answer.answers), JSON.stringify(after)),
+  ]
 }

@@ -25,7 +25,16 @@ export function seedSurveys(db: D1Database): D1PreparedStatement[] {
   const stamp = { created_at: at, created_by: by, updated_at: at, updated_by: by }
   return [
     insert(db, 'survey_model', { id: 'sm-demo-term', realm: 'demo', type: 'model', ...content, ...stamp }),
-    insert(db, 'survey_survey', { id: 'ss-demo-term', realm: 'demo', model_id: 'sm-demo-term', publication_type: 'all', publish_at: at, expire_at: null, ...content, ...stamp }),
+    insert(db, 'survey_survey', {
+      id: 'ss-demo-term',
+      realm: 'demo',
+      model_id: 'sm-demo-term',
+      publication_type: 'all',
+      publish_at: at,
+      expire_at: null,
+      ...content,
+      ...stamp,
+    }),
     db.prepare(
       "INSERT INTO survey_survey_target (survey_id, realm, room_id) SELECT 'ss-demo-term', 'demo', 'r-demo-9a' WHERE NOT EXISTS (SELECT 1 FROM survey_survey_target WHERE survey_id = 'ss-demo-term')",
     ),

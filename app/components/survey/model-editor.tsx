@@ -43,7 +43,8 @@ export function SurveyModelEditor({ initial, locked }: { initial: SurveyDraft; l
   }
   const live = useMemo(() => liveErrors(SurveyInput, state), [state])
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'survey.editor.save_failed' })
+    if (fetcher.state === 'idle' && fetcher.data?.errors?.length)
+      toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'survey.editor.save_failed' })
   }, [fetcher.state, fetcher.data, toast, t])
   const err = (field: string) => {
     if (tried && live[field]) return ruleText(t, live[field])
@@ -101,7 +102,12 @@ export function SurveyModelEditor({ initial, locked }: { initial: SurveyDraft; l
                   label={t('survey.editor.type')}
                   value={q.type}
                   options={typeOptions}
-                  onChange={(type) => setQuestion(i, { type: type as SurveyQuestionType, options: type === 'single' || type === 'multi' ? (q.options.length ? q.options : ['', '']) : [] })}
+                  onChange={(type) =>
+                    setQuestion(i, {
+                      type: type as SurveyQuestionType,
+                      options: type === 'single' || type === 'multi' ? (q.options.length ? q.options : ['', '']) : [],
+                    })
+                  }
                 />
                 <TextField
                   label={t('survey.editor.statement')}
@@ -111,7 +117,8 @@ export function SurveyModelEditor({ initial, locked }: { initial: SurveyDraft; l
                   multiline
                 />
                 <label className="switch">
-                  <input type="checkbox" checked={q.required} onChange={(e) => setQuestion(i, { required: e.currentTarget.checked })} /> {t('survey.editor.required')}
+                  <input type="checkbox" checked={q.required} onChange={(e) => setQuestion(i, { required: e.currentTarget.checked })} />{' '}
+                  {t('survey.editor.required')}
                 </label>
                 {q.type === 'scale' ? <p className="hint">{t('survey.editor.scale_hint')}</p> : null}
                 {q.type === 'single' || q.type === 'multi' ? (

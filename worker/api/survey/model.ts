@@ -28,10 +28,13 @@ const stored = (input: SurveyInput) => ({ ...input, question_count: input.questi
 
 /** /survey/model: survey models (seed 001 §3 "Survey"; issue 19). */
 export const surveyModel = new Hono<AppEnv>()
-  /** GET /survey/model: the realm's models (limit, offset, like, order; title, dates, is_required) with publication counts. */
+  /**
+   * GET /survey/model: the realm's models (limit, offset, like, order; title, dates, is_required) with publication
+   * counts. Publishers list them too: publishing starts by choosing a model.
+   */
   .get(
     '/',
-    guarded({ all: ['survey_model_list'] }, async (c, auth) => {
+    guarded({ any: ['survey_model_list', 'survey_survey_publish'] }, async (c, auth) => {
       const q = c.req.query()
       const page = await listRows(c.env.DB, surveyModelEntity, realmScope(surveyModelEntity, auth), parse(ListQuery, q), filterScope(surveyModelEntity, q))
       const counts = await surveyCounts(
@@ -55,10 +58,27 @@ export const surveyModel = new Hono<AppEnv>()
     guardedJson({ all: ['survey_model_create'] }, SurveyInput, async (c, auth, input) => {
       const db = c.env.DB
       const now = nowIso()
-      const row = { ...stored(input), id: newId(), realm: auth.realm, type: 'model', created_at: now, created_by: auth.nick, updated_at: now, updated_by: auth.nick }
+      const row = {
+        ...stored(input),
+        id: newId(),
+        realm: auth.realm,
+        type: 'model',
+        created_at: now,
+        created_by: auth.nick,
+        updated_at: now,
+        updated_by: auth.nick,
+      }
       await runBatch(db, [
         insertStatement(db, surveyModelEntity, row),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'create', entity: 'survey_model', entityId: row.id, after: row, requestId: c.get('requestId') }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'create',
+          entity: 'survey_model',
+          entityId: row.id,
+          after: row,
+          requestId: c.get('requestId'),
+        }),
       ])
       return c.json((await getSurveyModel(db, auth.realm, row.id))!, 201)
     }),
@@ -94,7 +114,15 @@ export const surveyModel = new Hono<AppEnv>()
       await refuseWhenPublished(c, auth, existing, 'delete')
       await runBatch(db, [
         deleteStatement(db, surveyModelEntity, realmScope(surveyModelEntity, auth), existing.id),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'survey_model', entityId: existing.id, before: existing, requestId: c.get('requestId') }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'delete',
+          entity: 'survey_model',
+          entityId: existing.id,
+          before: existing,
+          requestId: c.get('requestId'),
+        }),
       ])
       return c.body(null, 204)
     }),

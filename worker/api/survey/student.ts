@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import * as v from 'valibot'
 import { Id } from '#shared/schemas/tms/common'
 import { SurveyAnswerInput, surveyAnswerProblems } from '#shared/schemas/survey/survey'
-import { getSurvey, studentSurveys, surveyAnswer, surveyReach } from '../../db/survey'
+import { getSurvey, insertAnswerStatement, studentSurveys, surveyAnswer, surveyReach } from '../../db/survey'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
@@ -12,8 +12,20 @@ import { newId, nowIso, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 const Paging = v.object({
-  limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(100, 'validation.max_value')), '25'),
-  offset: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(0, 'validation.min_value'), v.maxValue(100_000, 'validation.max_value')), '0'),
+  limit: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(100, 'validation.max_value')),
+    '25',
+  ),
+  offset: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.integer('validation.integer'),
+      v.minValue(0, 'validation.min_value'),
+      v.maxValue(100_000, 'validation.max_value'),
+    ),
+    '0',
+  ),
 })
 
 /** A published survey reaching the student, with the rooms it reaches them through; otherwise 404 (nothing revealed). */
@@ -75,13 +87,16 @@ export const surveyStudent = new Hono<AppEnv>()
       const now = nowIso()
       const id = newId()
       await runBatch(db, [
-        // OR IGNORE: two sends at once keep the first; the second is told it was already answered below.
-        db
-          .prepare(
-            'INSERT OR IGNORE INTO survey_answer (id, realm, survey_id, nick, room_id, answers, created_at, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          )
-          .bind(id, auth.realm, survey.id, auth.nick, rooms[0], JSON.stringify(stored), now, now, auth.nick),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'answer', entity: 'survey_answer', entityId: id, after: stored, requestId: c.get('requestId') }),
+        insertAnswerStatement(db, { id, realm: auth.realm, survey_id: survey.id, nick: auth.nick, room_id: rooms[0], answers: stored, at: now }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'answer',
+          entity: 'survey_answer',
+          entityId: id,
+          after: stored,
+          requestId: c.get('requestId'),
+        }),
       ])
       const saved = await surveyAnswer(db, auth.realm, survey.id, { nick: auth.nick })
       if (saved?.id !== id) throw apiError(409, 'survey_already_answered', 'validation.survey.already_answered', 'id', survey.id)

@@ -2,8 +2,26 @@ import { Hono } from 'hono'
 import * as v from 'valibot'
 import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
-import { SurveyAnswerInput, SurveyDates, SurveyPublishInput, surveyAnswerProblems, surveyDateProblems, surveyEntity, type Survey } from '#shared/schemas/survey/survey'
-import { answerRevisions, answerRooms, getSurvey, surveyAnswer, surveyAnswers, surveyResult, surveyTable, surveyTargets } from '../../db/survey'
+import {
+  SurveyAnswerInput,
+  SurveyDates,
+  SurveyPublishInput,
+  surveyAnswerProblems,
+  surveyDateProblems,
+  surveyEntity,
+  type Survey,
+} from '#shared/schemas/survey/survey'
+import {
+  answerRevisions,
+  answerRooms,
+  getSurvey,
+  reviseStatements,
+  surveyAnswer,
+  surveyAnswers,
+  surveyResult,
+  surveyTable,
+  surveyTargets,
+} from '../../db/survey'
 import { groupChoices, memberChoices, roomChoices } from '../../db/rooms'
 import { publicationTargets, roomFilter, targetStatements } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
@@ -118,7 +136,16 @@ export const surveySurvey = new Hono<AppEnv>()
       const values = { ...dates, updated_at: nowIso(), updated_by: auth.nick }
       await runBatch(db, [
         updateStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id, values),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'update', entity: 'survey_survey', entityId: existing.id, before: dates, after: values, requestId: c.get('requestId') }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'update',
+          entity: 'survey_survey',
+          entityId: existing.id,
+          before: dates,
+          after: values,
+          requestId: c.get('requestId'),
+        }),
       ])
       return c.json((await getSurvey(db, auth.realm, existing.id))!)
     }),
@@ -131,7 +158,15 @@ export const surveySurvey = new Hono<AppEnv>()
       const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
       await runBatch(db, [
         deleteStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id),
-        auditStatement(db, { realm: auth.realm, actor: auth.nick, action: 'delete', entity: 'survey_survey', entityId: existing.id, before: existing, requestId: c.get('requestId') }),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'delete',
+          entity: 'survey_survey',
+          entityId: existing.id,
+          before: existing,
+          requestId: c.get('requestId'),
+        }),
       ])
       return c.body(null, 204)
     }),
@@ -166,14 +201,8 @@ export const surveySurvey = new Hono<AppEnv>()
       if (!answer) throw apiError(404, 'not_found', `Answer ${answerId} was not found.`, 'answerId', answerId)
       const { problems, stored } = surveyAnswerProblems(s, input.answers)
       refuse(problems.map((p) => ruleError(p.field, p.message, p.value)))
-      const now = nowIso()
       await runBatch(db, [
-        db
-          .prepare('UPDATE survey_answer SET answers = ?, updated_at = ?, updated_by = ?, revision_count = revision_count + 1 WHERE id = ? AND realm = ?')
-          .bind(JSON.stringify(stored), now, auth.nick, answer.id, auth.realm),
-        db
-          .prepare('INSERT INTO survey_answer_revision (id, realm, answer_id, revised_by, revised_at, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .bind(newId(), auth.realm, answer.id, auth.nick, now, JSON.stringify(answer.answers), JSON.stringify(stored)),
+        ...reviseStatements(db, auth.realm, auth.nick, answer, stored),
         auditStatement(db, {
           realm: auth.realm,
           actor: auth.nick,

@@ -28,7 +28,8 @@ export async function lessonRefs(api: RealmApi, user: SessionUser) {
   }
 }
 
-export const invalid = (field: string) => data({ errors: [{ field, cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+export const invalid = (field: string) =>
+  data({ errors: [{ field, cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
 
 export function jsonField(form: FormData, name: string): unknown {
   try {

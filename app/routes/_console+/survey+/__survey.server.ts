@@ -34,7 +34,9 @@ export async function surveyPublishAction(request: Request, context: AppLoadCont
   if (body === undefined) return invalid('publication')
   return apiResult(async () => {
     const survey = await apiData(api.survey.survey.$post({ json: validBody(SurveyPublishInput, body) }))
-    throw redirect(`/survey/survey/detail/${survey.id}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: `survey.publish.done_${survey.status}` }) } })
+    throw redirect(`/survey/survey/detail/${survey.id}`, {
+      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: `survey.publish.done_${survey.status}` }) },
+    })
   })
 }
 
@@ -42,7 +44,8 @@ export async function surveyPublishAction(request: Request, context: AppLoadCont
 export async function surveyDeleteAction(request: Request, context: AppLoadContext, kind: 'model' | 'survey') {
   const { api } = await requireRoute(request, context, kind === 'model' ? 'survey.model.list' : 'survey.survey.list')
   const id = v.safeParse(ID, (await request.formData()).get('id'))
-  if (!id.success) return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
+  if (!id.success)
+    return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
   return apiResult(async () => {
     if (kind === 'model') await api.survey.model[':id'].$delete({ param: { id: id.output } })
     else await api.survey.survey[':id'].$delete({ param: { id: id.output } })
@@ -56,7 +59,11 @@ export async function surveyReviseAction(request: Request, context: AppLoadConte
   const body = jsonField(await request.formData(), 'answers')
   if (body === undefined) return invalid('answers')
   return apiResult(async () => {
-    await apiData(api.survey.survey[':id'].answers[':answerId'].$put({ param: { id: surveyId, answerId }, json: validBody(SurveyAnswerInput, { answers: body }) }))
-    throw redirect(`/survey/survey/${surveyId}/${answerId}/revise`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'survey.revise.saved' }) } })
+    await apiData(
+      api.survey.survey[':id'].answers[':answerId'].$put({ param: { id: surveyId, answerId }, json: validBody(SurveyAnswerInput, { answers: body }) }),
+    )
+    throw redirect(`/survey/survey/${surveyId}/${answerId}/revise`, {
+      headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'survey.revise.saved' }) },
+    })
   })
 }

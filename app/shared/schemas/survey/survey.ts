@@ -18,8 +18,18 @@ export const SURVEY_OPTIONS = { min: 2, max: 20 } as const
 /** Longest free-text answer. */
 export const SURVEY_TEXT_MAX = 2000
 
-const Statement = v.pipe(v.string('validation.required'), v.trim(), v.minLength(3, 'validation.survey.statement_min'), v.maxLength(1000, 'validation.max_length'))
-const OptionText = v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.survey.option_empty'), v.maxLength(200, 'validation.max_length'))
+const Statement = v.pipe(
+  v.string('validation.required'),
+  v.trim(),
+  v.minLength(3, 'validation.survey.statement_min'),
+  v.maxLength(1000, 'validation.max_length'),
+)
+const OptionText = v.pipe(
+  v.string('validation.required'),
+  v.trim(),
+  v.minLength(1, 'validation.survey.option_empty'),
+  v.maxLength(200, 'validation.max_length'),
+)
 
 export const SurveyQuestion = v.pipe(
   v.object({
@@ -65,7 +75,13 @@ export type SurveyDraft = v.InferInput<typeof SurveyInput>
 export const SURVEY_DEFAULTS: SurveyDraft = { title: '', description: '', questions: [], is_required: false, confirmation_message: '' }
 
 /** The fields a published survey copies from its model. */
-export const SURVEY_CONTENT_FIELDS = ['title', 'description', 'questions', 'is_required', 'confirmation_message'] as const satisfies readonly (keyof SurveyInput)[]
+export const SURVEY_CONTENT_FIELDS = [
+  'title',
+  'description',
+  'questions',
+  'is_required',
+  'confirmation_message',
+] as const satisfies readonly (keyof SurveyInput)[]
 
 type Stamps = { id: string; realm: string; created_at: string; created_by: string; updated_at: string; updated_by: string }
 
@@ -148,7 +164,13 @@ export const surveyDateProblems = lessonDateProblems
 export type SurveyValue = number | number[] | string
 export const SurveyAnswerInput = v.object({
   answers: v.pipe(
-    v.record(Id, v.union([v.number('validation.number'), v.pipe(v.array(v.number('validation.number')), v.maxLength(SURVEY_OPTIONS.max)), v.string()], 'validation.survey.invalid_answer')),
+    v.record(
+      Id,
+      v.union(
+        [v.number('validation.number'), v.pipe(v.array(v.number('validation.number')), v.maxLength(SURVEY_OPTIONS.max)), v.string()],
+        'validation.survey.invalid_answer',
+      ),
+    ),
     v.check((r) => Object.keys(r).length <= 100, 'validation.max_items'),
   ),
 })
@@ -176,7 +198,8 @@ export function surveyAnswerProblems(
   const problems: { field: string; message: string; value: unknown }[] = []
   const stored: Record<string, SurveyValue> = {}
   const known = new Set(survey.questions.map((q) => q.id))
-  for (const key of Object.keys(answers)) if (!known.has(key)) problems.push({ field: `answers.${key}`, message: 'validation.survey.unknown_question', value: key })
+  for (const key of Object.keys(answers))
+    if (!known.has(key)) problems.push({ field: `answers.${key}`, message: 'validation.survey.unknown_question', value: key })
   for (const q of survey.questions) {
     const value = answers[q.id]
     const field = `answers.${q.id}`
