@@ -116,15 +116,19 @@ export function SurveyAnswerForm({
                     })}
                   </div>
                 ) : q.type === 'scale' ? (
-                  <div className="survey-scale" role="radiogroup" aria-labelledby={`${id}-q-${q.id}`}>
-                    <span className="hint">{t('survey.answer.scale_low')}</span>
-                    {SCALE_POINTS.map((p) => (
-                      <label key={p} className="survey-scale-point">
-                        <input type="radio" name={name} checked={value === p} onChange={() => set(q.id, p)} />
-                        <span>{p}</span>
-                      </label>
-                    ))}
-                    <span className="hint">{t('survey.answer.scale_high')}</span>
+                  <div className="survey-scale">
+                    <div className="survey-scale-points" role="radiogroup" aria-labelledby={`${id}-q-${q.id}`}>
+                      {SCALE_POINTS.map((p) => (
+                        <label key={p} className="survey-scale-point">
+                          <input type="radio" name={name} checked={value === p} onChange={() => set(q.id, p)} />
+                          <span>{p}</span>
+                        </label>
+                      ))}
+                    </div>
+                    <p className="survey-scale-ends hint">
+                      <span>{t('survey.answer.scale_low')}</span>
+                      <span>{t('survey.answer.scale_high')}</span>
+                    </p>
                   </div>
                 ) : (
                   <textarea

@@ -109,7 +109,7 @@ function QuestionResult({ q, n }: { q: SurveyQuestionResult; n: number }) {
             labels={q.options.map((o) => o.label)}
             series={[{ key: 'count', label: t('survey.result.count') }]}
             values={[q.options.map((o) => o.count)]}
-            format={(x) => String(Math.round(x))}
+            format={(x) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(x)}
           />
           <div className="table-wrap">
             <table className="data">
