@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import * as v from 'valibot'
 import { Id } from '#shared/schemas/tms/common'
 import { SurveyAnswerInput, surveyAnswerProblems } from '#shared/schemas/survey/survey'
 import { getSurvey, insertAnswerStatement, studentSurveys, surveyAnswer, surveyReach } from '../../db/survey'
@@ -10,23 +9,7 @@ import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
 import { newId, nowIso, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
-
-const Paging = v.object({
-  limit: v.optional(
-    v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(100, 'validation.max_value')),
-    '25',
-  ),
-  offset: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform(Number),
-      v.integer('validation.integer'),
-      v.minValue(0, 'validation.min_value'),
-      v.maxValue(100_000, 'validation.max_value'),
-    ),
-    '0',
-  ),
-})
+import { Paging } from '../lesson/student'
 
 /** A published survey reaching the student, with the rooms it reaches them through; otherwise 404 (nothing revealed). */
 async function reachingSurvey(c: Ctx, auth: Auth, raw: string) {

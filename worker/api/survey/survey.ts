@@ -22,7 +22,7 @@ import {
   surveyTable,
   surveyTargets,
 } from '../../db/survey'
-import { groupChoices, memberChoices, roomChoices } from '../../db/rooms'
+import { publicationChoices } from '../../db/rooms'
 import { publicationTargets, roomFilter, targetStatements } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
@@ -53,14 +53,7 @@ export const surveySurvey = new Hono<AppEnv>()
   /** GET /survey/survey/options: what a publication may target (rooms with members, groups). */
   .get(
     '/options',
-    guarded({ all: ['survey_survey_publish'] }, async (c, auth) => {
-      const db = c.env.DB
-      const [rooms, members, groups] = await Promise.all([roomChoices(db, auth.realm), memberChoices(db, auth.realm), groupChoices(db, auth.realm)])
-      return c.json({
-        rooms: rooms.map((r) => ({ ...r, members: members.filter((m) => m.room_id === r.id).map(({ nick, name }) => ({ nick, name })) })),
-        groups: groups.map((g) => ({ ...g, rooms: JSON.parse(g.rooms) as string[] })),
-      })
-    }),
+    guarded({ all: ['survey_survey_publish'] }, async (c, auth) => c.json(await publicationChoices(c.env.DB, auth.realm))),
   )
   /** GET /survey/survey: published surveys with their date status and answer counts (status, model, room, dates). */
   .get(

@@ -3,7 +3,9 @@ import * as v from 'valibot'
 import type { Category } from '#shared/schemas/tms/category'
 import type { ErrorItem } from '#shared/schemas/error'
 import { LessonInput, LessonPublishInput, LessonUpdate } from '#shared/schemas/lesson/lesson'
+import type { ListSpec } from '~/lib/lists'
 import { apiData, type RealmApi, validBody } from '~/server/api.server'
+import { loadList } from '~/server/list.server'
 import { apiResult } from '~/server/api-action.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
@@ -79,4 +81,17 @@ export async function lessonDeleteAction(request: Request, context: AppLoadConte
     else await api.lesson.lesson[':id'].$delete({ param: { id: id.output } })
     return { ok: true, errors: [] as ErrorItem[] }
   })
+}
+
+/**
+ * A list of publications (lessons, surveys) with its room filter's choices: the realm's rooms when the user may list
+ * them (none otherwise: the filter then offers nothing).
+ */
+export async function listWithRooms<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>, route: string) {
+  const { page, query, user } = await loadList(request, context, spec)
+  const { api } = await requireRoute(request, context, route)
+  const rooms = user.permissions.room_room_list
+    ? (await apiData(api.entity<{ id: string; name: string }>('room/room').index.$get({ query: { limit: 1000 } }))).items
+    : []
+  return { page, query, user, rooms: rooms.map((r) => ({ label: r.name, value: r.id })) }
 }

@@ -7,22 +7,18 @@ import { Icon } from '~/components/ui/icon'
 import { withFilterOptions } from '~/lib/list-format'
 import surveyList from '~/lists/survey-survey'
 import type { Survey } from '#shared/schemas/survey/survey'
-import { apiData } from '~/server/api.server'
-import { requireRoute } from '~/server/auth.server'
-import { loadList } from '~/server/list.server'
+import { listWithRooms } from '../lesson+/__lesson.server'
 import { surveyDeleteAction } from './__survey.server'
 
 export const handle = { title: 'pages.survey.survey.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { page, query, user } = await loadList(request, context, surveyList)
-  const { api } = await requireRoute(request, context, 'survey.survey.list')
+  const { page, query, user, rooms } = await listWithRooms(request, context, surveyList, 'survey.survey.list')
   const p = user.permissions
-  const rooms = p.room_room_list ? (await apiData(api.entity<{ id: string; name: string }>('room/room').index.$get({ query: { limit: 1000 } }))).items : []
   return {
     page,
     query,
-    rooms: rooms.map((r) => ({ label: r.name, value: r.id })),
+    rooms,
     can: { publish: p.survey_survey_publish, remove: p.survey_survey_delete, result: p.survey_survey_result },
   }
 }
