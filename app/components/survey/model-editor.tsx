@@ -65,7 +65,7 @@ export function SurveyModelEditor({ initial, locked }: { initial: SurveyDraft; l
       }}
     >
       {locked ? (
-        <p className="alert alert-warning" role="status">
+        <p className="alert alert-info" role="status">
           {t('validation.survey.model_update_blocked')}
         </p>
       ) : null}

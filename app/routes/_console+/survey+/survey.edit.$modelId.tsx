@@ -39,7 +39,7 @@ export default function SurveyPublishRoute() {
         </Link>
       </div>
       {model.questions === 0 ? (
-        <p className="alert alert-warning" role="alert">
+        <p className="alert alert-info" role="alert">
           {t('validation.survey.no_questions')}
         </p>
       ) : null}
