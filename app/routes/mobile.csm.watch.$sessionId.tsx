@@ -1,3 +1,4 @@
+import { BrandMark } from '~/components/tms/mobile-shell'
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
@@ -62,7 +63,7 @@ export default function MobileSessionPlayerRoute() {
   return (
     <div className="mobile">
       <header className="mobile-bar">
-        {d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+        <BrandMark brand={d.brand} />
         <h1>{t('mobile.csm.title')}</h1>
         <span />
       </header>
@@ -156,7 +157,7 @@ function Player({ brand, query, player }: { brand: { name: string; logo_url: str
   return (
     <div className="mobile">
       <header className="mobile-bar">
-        {brand.logo_url ? <img src={brand.logo_url} alt={brand.name} /> : <strong>{brand.name}</strong>}
+        <BrandMark brand={brand} />
         <h1>{player.title}</h1>
         <span />
       </header>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { BrandMark, MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
@@ -54,7 +54,7 @@ export default function MobileLessonRoute() {
   const { t } = useTranslation()
   return (
     <MobileShell
-      start={d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+      start={<BrandMark brand={d.brand} />}
       title={t('mobile.lesson.title')}
       signout={d.state !== 'signin' ? withQuery('/mobile/lesson', d.query, 'intent=signout') : undefined}
     >

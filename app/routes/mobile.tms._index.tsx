@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileAwards } from '~/components/achievement/mobile-awards'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
+import { MobileSurveyList } from '~/components/survey/mobile-surveys'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { BrandMark, MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
 import { OfflineTabs } from '~/components/tms/offline-tasks'
 import { Icon } from '~/components/ui/icon'
@@ -27,8 +28,8 @@ export const links: LinksFunction = () => [
 ]
 export const handle = { title: 'mobile.tms.title' }
 
-/** The content tabs of seed 001 §2 (tasks, expired, lessons, delivered); lessons are the student's lessons (issue 18). */
-const TABS = ['tasks', 'expired', 'lessons', 'delivered'] as const
+/** The content tabs of seed 001 §2 (tasks, expired, lessons, delivered); lessons are the student's lessons (issue 18), surveys theirs (issue 19). */
+const TABS = ['tasks', 'expired', 'lessons', 'surveys', 'delivered'] as const
 /** The menu filters in the seed's order. */
 const MENU = ['class', 'all', 'group', 'tasks', 'delivered', 'expired', 'pending'] as const satisfies readonly (typeof STUDENT_FILTERS)[number][]
 const PAGE = 25
@@ -66,6 +67,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (q.tab === 'lessons') {
     const lessons = await apiData(api.lesson.student.$get({ query: { limit: '100' } }))
     return data({ ...base, state: 'lessons' as const, me, lessons, awards }, { headers: noStore })
+  }
+  if (q.tab === 'surveys') {
+    const surveys = await apiData(api.survey.student.$get({ query: { limit: '100' } }))
+    return data({ ...base, state: 'surveys' as const, me, surveys, awards }, { headers: noStore })
   }
   // The tasks tab lists under the menu's filter; the expired and delivered tabs are those filters.
   const filter = q.tab === 'tasks' ? q.filter : q.tab
@@ -108,7 +113,7 @@ export default function MobileTmsRoute() {
   const { t } = useTranslation()
   return (
     <MobileShell
-      start={d.brand.logo_url ? <img src={d.brand.logo_url} alt={d.brand.name} /> : <strong>{d.brand.name}</strong>}
+      start={<BrandMark brand={d.brand} />}
       title={t('mobile.tms.title')}
       signout={d.state !== 'signin' ? withQuery('/mobile/tms', d.query, 'intent=signout') : undefined}
     >
@@ -124,7 +129,13 @@ export default function MobileTmsRoute() {
             delivered={d.state === 'list' ? d.page.items.filter((x) => x.answer_status && DELIVERED.has(x.answer_status)).map((x) => x.id) : []}
           >
             <Tabs />
-            {d.state === 'lessons' ? <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} /> : <TaskList />}
+            {d.state === 'lessons' ? (
+              <MobileLessonList items={d.lessons.items} total={d.lessons.total} query={d.query} timeZone={d.timeZone} />
+            ) : d.state === 'surveys' ? (
+              <MobileSurveyList items={d.surveys.items} total={d.surveys.total} query={d.query} timeZone={d.timeZone} />
+            ) : (
+              <TaskList />
+            )}
           </OfflineTabs>
           <MobileAwards items={d.awards} />
         </>

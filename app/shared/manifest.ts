@@ -214,6 +214,7 @@ export const ROUTES: RouteEntry[] = [
   route('public.mobile.feed', '/mobile/feed', {}, 'pages.public.mobile.feed', { public: true }),
   route('public.mobile.lesson', '/mobile/lesson', {}, 'pages.public.mobile.lesson', { public: true }),
   route('public.mobile.lesson.apply', '/mobile/lesson/:lessonId/apply', {}, 'pages.public.mobile.lesson.apply', { public: true }),
+  route('public.mobile.survey.apply', '/mobile/survey/:surveyId/apply', {}, 'pages.public.mobile.survey.apply', { public: true }),
   route('public.live', '/live/:channelId', {}, 'pages.public.live', { public: true }),
   route('public.live.room', '/live/room/:roomId', {}, 'pages.room.live', { public: true }),
   route('public.quiz', '/play/quiz/:quizId', {}, 'pages.public.quiz', { public: true }),

@@ -10,7 +10,15 @@ import { LIST_ENTITIES, searchIndexOf } from '../../worker/db/list-schema'
 import { filterScope, listRows } from '../../worker/lib/entity'
 
 /** Lists read from views (their rows are computed; the plan lines of their tables are checked for scans). */
-const VIEWS = new Set(['ledger_account_view', 'ledger_movement', 'ledger_statement', 'tms_task_view', 'tms_token_view', 'lesson_lesson_view'])
+const VIEWS = new Set([
+  'ledger_account_view',
+  'ledger_movement',
+  'ledger_statement',
+  'tms_task_view',
+  'tms_token_view',
+  'lesson_lesson_view',
+  'survey_survey_view',
+])
 
 /**
  * A D1 stand-in that keeps the statements listRows sends instead of running them: the page and its count; for a

@@ -3,6 +3,9 @@ import { lessonLesson } from './lesson/lesson'
 import { lessonModel } from './lesson/model'
 import { lessonMedia } from './lesson/media'
 import { lessonStudent } from './lesson/student'
+import { surveyModel } from './survey/model'
+import { surveyStudent } from './survey/student'
+import { surveySurvey } from './survey/survey'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { guarded } from '../lib/guard'
 import { settings as aiSettings } from './ai/settings'
@@ -132,6 +135,9 @@ export function createApi() {
     .route('/achievement/goal', achievementGoal)
     .route('/achievement/options', achievementOptions)
     .route('/achievement/mine', achievementMine)
+    .route('/survey/model', surveyModel)
+    .route('/survey/survey', surveySurvey)
+    .route('/survey/student', surveyStudent)
     .route('/', entityRoutes())
     // After the entities: `/channel/category` is the channel categories' declared API.
     .route('/channel/live', channelLive)

@@ -13,6 +13,7 @@ import { categoryEntity as roomCategoryEntity } from '#shared/schemas/category'
 import type { EntityDescriptor, FieldDef } from '#shared/schemas/entity'
 import { extraFieldEntity } from '#shared/schemas/extra-field'
 import { lessonEntity, lessonModelEntity } from '#shared/schemas/lesson/lesson'
+import { surveyEntity, surveyModelEntity } from '#shared/schemas/survey/survey'
 import { accountEntity, contentEntity, movementEntity, packageEntity, statementEntity } from '#shared/schemas/ledger-entity'
 import { reportEntity } from '#shared/schemas/report'
 import { roleEntity } from '#shared/schemas/role'
@@ -59,6 +60,8 @@ export const LIST_ENTITIES: EntityDescriptor[] = [
   sessionEntity,
   lessonModelEntity,
   lessonEntity,
+  surveyModelEntity,
+  surveyEntity,
   ...PLAIN_ENTITIES,
 ] as EntityDescriptor[]
 

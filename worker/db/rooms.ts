@@ -228,3 +228,12 @@ export async function firstRoomInCategory(db: D1Database, realm: string, id: str
   const row = await db.prepare('SELECT name FROM room WHERE realm = ? AND category_id = ? LIMIT 1').bind(realm, id).first<{ name: string }>()
   return row?.name ?? null
 }
+
+/** What a publication (a lesson's, a survey's) may target: the realm's rooms with their members, and room groups. */
+export async function publicationChoices(db: D1Database, realm: string) {
+  const [rooms, members, groups] = await Promise.all([roomChoices(db, realm), memberChoices(db, realm), groupChoices(db, realm)])
+  return {
+    rooms: rooms.map((r) => ({ ...r, members: members.filter((m) => m.room_id === r.id).map(({ nick, name }) => ({ nick, name })) })),
+    groups: groups.map((g) => ({ ...g, rooms: JSON.parse(g.rooms) as string[] })),
+  }
+}

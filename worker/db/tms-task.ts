@@ -105,8 +105,8 @@ export function insertTaskStatements(
 /** The target rows of a publication (a task's or a lesson's: the target table and its publication column). */
 export function targetStatements(
   db: D1Database,
-  table: 'tms_task_target' | 'lesson_lesson_target',
-  key: 'task_id' | 'lesson_id',
+  table: 'tms_task_target' | 'lesson_lesson_target' | 'survey_survey_target',
+  key: 'task_id' | 'lesson_id' | 'survey_id',
   realm: string,
   id: string,
   targets: TargetRow[],

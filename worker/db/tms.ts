@@ -143,7 +143,7 @@ export async function publishedCounts(
   db: D1Database,
   realm: string,
   modelIds: string[],
-  table: 'tms_task' | 'lesson_lesson' = 'tms_task',
+  table: 'tms_task' | 'lesson_lesson' | 'survey_survey' = 'tms_task',
 ): Promise<Map<string, number>> {
   if (!modelIds.length) return new Map()
   const { results } = await db

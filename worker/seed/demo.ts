@@ -5,6 +5,7 @@ import { seedFeed } from './feed'
 import { seedRealmAdmin } from './realm-admin'
 import { seedAchievements } from './achievement'
 import { seedLessons } from './lesson'
+import { seedSurveys } from './survey'
 import { seedTms } from './tms'
 
 /**
@@ -274,6 +275,7 @@ export async function seedDemo(db: D1Database, hash: (password: string) => Promi
   statements.push(...seedTms(db))
   statements.push(...seedLessons(db))
   statements.push(...seedAchievements(db))
+  statements.push(...seedSurveys(db))
   statements.push(...seedChannels(db))
   statements.push(...seedFeed(db))
   const results = await db.batch(statements)

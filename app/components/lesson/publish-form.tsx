@@ -20,19 +20,34 @@ export interface LessonPublishOptions {
  * Publication of a lesson model (issue 18, like a task's): to rooms, room members or room groups, from a date (now
  * by default) and until an optional end, in the realm's time zone. Runs the API's schema live.
  */
-export function LessonPublishForm({ modelId, options, timeZone }: { modelId: string; options: LessonPublishOptions; timeZone: string }) {
+export function LessonPublishForm({
+  modelId,
+  options,
+  timeZone,
+  texts = { failed: 'lesson.publish.failed', hint: 'lesson.editor.expire_hint' },
+  resettable = false,
+}: {
+  modelId: string
+  options: LessonPublishOptions
+  timeZone: string
+  /** Translation keys of the failure toast and the end-date hint (surveys publish with this form too, issue 19). */
+  texts?: { failed: string; hint: string }
+  /** Shows "reset to defaults" (seed 001 §4: survey drafts can be reset to defaults). */
+  resettable?: boolean
+}) {
   const { t } = useTranslation()
   const toast = useToast()
   const id = useId()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'lesson-publish' })
-  const [state, setState] = useState(() => ({
+  const defaults = () => ({
     publication_type: 'all' as PublicationType,
     rooms: [] as string[],
     members: [] as { room: string; nick: string }[],
     groups: [] as string[],
     publish_at: isoToZoned(new Date().toISOString(), timeZone),
     expire_at: '',
-  }))
+  })
+  const [state, setState] = useState(defaults)
   const [dirty, setDirty] = useState(false)
   const [tried, setTried] = useState(false)
   const saving = fetcher.state !== 'idle'
@@ -53,8 +68,8 @@ export function LessonPublishForm({ modelId, options, timeZone }: { modelId: str
   const live = useMemo(() => liveErrors(LessonPublishInput, body), [body])
   const server = fetcher.data?.errors ?? []
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: 'lesson.publish.failed' })
-  }, [fetcher.state, fetcher.data, toast, t])
+    if (fetcher.state === 'idle' && fetcher.data?.errors?.length) toast.pushErrors(translatedErrors(t, fetcher.data.errors), { title: texts.failed })
+  }, [fetcher.state, fetcher.data, toast, t, texts.failed])
   const err = (field: string) => {
     if (tried && live[field]) return ruleText(t, live[field])
     const item = server.find((e) => e.field === field)
@@ -146,8 +161,21 @@ export function LessonPublishForm({ modelId, options, timeZone }: { modelId: str
           </div>
         ))}
       </div>
-      <p className="hint">{t('lesson.editor.expire_hint')}</p>
+      <p className="hint">{t(texts.hint)}</p>
       <div className="form-actions">
+        {resettable ? (
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setState(defaults())
+              setDirty(false)
+              setTried(false)
+            }}
+          >
+            <Icon name="restore" /> {t('survey.publish.reset')}
+          </button>
+        ) : null}
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="send" />} {t('lesson.publish.submit')}
         </button>

@@ -3,7 +3,7 @@ import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
 import { LESSON_CONTENT_FIELDS, LessonPublishInput, LessonUpdate, lessonDateProblems, lessonEntity, type Lesson } from '#shared/schemas/lesson/lesson'
 import { getLesson, lessonAuditView, lessonTable, lessonTargets, preparedLesson } from '../../db/lesson'
-import { groupChoices, memberChoices, roomChoices } from '../../db/rooms'
+import { publicationChoices } from '../../db/rooms'
 import { publicationTargets, roomFilter, targetStatements } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
@@ -36,14 +36,7 @@ export const lessonLesson = new Hono<AppEnv>()
   /** GET /lesson/lesson/options: what a publication may target (rooms with members, groups). */
   .get(
     '/options',
-    guarded({ all: ['lesson_lesson_create'] }, async (c, auth) => {
-      const db = c.env.DB
-      const [rooms, members, groups] = await Promise.all([roomChoices(db, auth.realm), memberChoices(db, auth.realm), groupChoices(db, auth.realm)])
-      return c.json({
-        rooms: rooms.map((r) => ({ ...r, members: members.filter((m) => m.room_id === r.id).map(({ nick, name }) => ({ nick, name })) })),
-        groups: groups.map((g) => ({ ...g, rooms: JSON.parse(g.rooms) as string[] })),
-      })
-    }),
+    guarded({ all: ['lesson_lesson_create'] }, async (c, auth) => c.json(await publicationChoices(c.env.DB, auth.realm))),
   )
   /** GET /lesson/lesson: published lessons with their date status (limit, offset, like, order; status, model, room, dates, tag, category). */
   .get(

@@ -8,7 +8,8 @@ import { guarded } from '../../lib/guard'
 import { type AppEnv, parse, pathParam } from '../context'
 import { studentMedia } from './media'
 
-const Paging = v.object({
+/** Paging of the student lists (lessons, surveys): 1–100 rows from an offset. */
+export const Paging = v.object({
   limit: v.optional(
     v.pipe(v.string(), v.transform(Number), v.integer('validation.integer'), v.minValue(1, 'validation.min_value'), v.maxValue(100, 'validation.max_value')),
     '25',

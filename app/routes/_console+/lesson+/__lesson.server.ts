@@ -3,7 +3,9 @@ import * as v from 'valibot'
 import type { Category } from '#shared/schemas/tms/category'
 import type { ErrorItem } from '#shared/schemas/error'
 import { LessonInput, LessonModelUpdate, LessonPublishInput, LessonUpdate } from '#shared/schemas/lesson/lesson'
+import type { ListSpec } from '~/lib/lists'
 import { apiData, type RealmApi, validBody } from '~/server/api.server'
+import { loadList } from '~/server/list.server'
 import { apiResult } from '~/server/api-action.server'
 import { requireRoute, type SessionUser } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
@@ -28,9 +30,10 @@ export async function lessonRefs(api: RealmApi, user: SessionUser) {
   }
 }
 
-const invalid = (field: string) => data({ errors: [{ field, cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
+export const invalid = (field: string) =>
+  data({ errors: [{ field, cause: 'invalid', value: null, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })
 
-function jsonField(form: FormData, name: string): unknown {
+export function jsonField(form: FormData, name: string): unknown {
   try {
     return JSON.parse(String(form.get(name) ?? ''))
   } catch {
@@ -65,7 +68,7 @@ export async function lessonPublishAction(request: Request, context: AppLoadCont
   })
 }
 
-const ID = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))
+export const ID = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/))
 
 /** The lists' delete action (after the typed confirmation). */
 export async function lessonDeleteAction(request: Request, context: AppLoadContext, kind: 'model' | 'lesson') {
@@ -78,4 +81,17 @@ export async function lessonDeleteAction(request: Request, context: AppLoadConte
     else await api.lesson.lesson[':id'].$delete({ param: { id: id.output } })
     return { ok: true, errors: [] as ErrorItem[] }
   })
+}
+
+/**
+ * A list of publications (lessons, surveys) with its room filter's choices: the realm's rooms when the user may list
+ * them (none otherwise: the filter then offers nothing).
+ */
+export async function listWithRooms<Row>(request: Request, context: AppLoadContext, spec: ListSpec<Row>, route: string) {
+  const { page, query, user } = await loadList(request, context, spec)
+  const { api } = await requireRoute(request, context, route)
+  const rooms = user.permissions.room_room_list
+    ? (await apiData(api.entity<{ id: string; name: string }>('room/room').index.$get({ query: { limit: 1000 } }))).items
+    : []
+  return { page, query, user, rooms: rooms.map((r) => ({ label: r.name, value: r.id })) }
 }

@@ -7,22 +7,17 @@ import { Icon } from '~/components/ui/icon'
 import { withFilterOptions } from '~/lib/list-format'
 import lessonList from '~/lists/lesson-lesson'
 import type { Lesson } from '#shared/schemas/lesson/lesson'
-import { apiData } from '~/server/api.server'
-import { requireRoute } from '~/server/auth.server'
-import { loadList } from '~/server/list.server'
-import { lessonDeleteAction } from './__lesson.server'
+import { lessonDeleteAction, listWithRooms } from './__lesson.server'
 
 export const handle = { title: 'pages.lesson.lesson.list' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { page, query, user } = await loadList(request, context, lessonList)
-  const { api } = await requireRoute(request, context, 'lesson.lesson.list')
+  const { page, query, user, rooms } = await listWithRooms(request, context, lessonList, 'lesson.lesson.list')
   const p = user.permissions
-  const rooms = p.room_room_list ? (await apiData(api.entity<{ id: string; name: string }>('room/room').index.$get({ query: { limit: 1000 } }))).items : []
   return {
     page,
     query,
-    rooms: rooms.map((r) => ({ label: r.name, value: r.id })),
+    rooms,
     can: { edit: p.lesson_lesson_edit, get: p.lesson_lesson_get, remove: p.lesson_lesson_delete },
   }
 }

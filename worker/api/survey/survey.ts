@@ -1,0 +1,223 @@
+import { Hono } from 'hono'
+import * as v from 'valibot'
+import { ListQuery } from '#shared/schemas/common'
+import { Id } from '#shared/schemas/tms/common'
+import {
+  SurveyAnswerInput,
+  SurveyDates,
+  SurveyPublishInput,
+  surveyAnswerProblems,
+  surveyDateProblems,
+  surveyEntity,
+  type Survey,
+} from '#shared/schemas/survey/survey'
+import {
+  answerRevisions,
+  answerRooms,
+  getSurvey,
+  reviseStatements,
+  surveyAnswer,
+  surveyAnswers,
+  surveyResult,
+  surveyTable,
+  surveyTargets,
+} from '../../db/survey'
+import { publicationChoices } from '../../db/rooms'
+import { publicationTargets, roomFilter, targetStatements } from '../../db/tms-task'
+import type { Auth } from '../../db/sessions'
+import { auditStatement } from '../../db/audit'
+import { runBatch } from '../../db/batch'
+import { deleteStatement, filterScope, insertStatement, listRows, realmScope, updateStatement } from '../../lib/entity'
+import { apiError } from '../../lib/errors'
+import { guarded, guardedJson } from '../../lib/guard'
+import { andScopes, newId, nowIso, refuse, ruleError } from '../../lib/tms'
+import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+import { requireSurveyModel } from './model'
+
+async function requireSurvey(c: Ctx, auth: Auth, id: string): Promise<Survey> {
+  const found = await getSurvey(c.env.DB, auth.realm, parse(Id, id))
+  if (!found) throw apiError(404, 'survey_not_found', `Survey ${id} was not found.`, 'id', id)
+  return found
+}
+
+/** Surveys reaching a room (the room filter of the list), as tasks do. */
+const surveyRoomFilter = (room: string | undefined) => {
+  const f = roomFilter(room)
+  return f && { ...f, where: f.where.replaceAll('tms_task_target', 'survey_survey_target').replaceAll('x.task_id', 'x.survey_id') }
+}
+
+const ResultQuery = v.object({ room: v.optional(Id) })
+
+/** /survey/survey: surveys published to rooms, room members or room groups; their answers and results (issue 19). */
+export const surveySurvey = new Hono<AppEnv>()
+  /** GET /survey/survey/options: what a publication may target (rooms with members, groups). */
+  .get(
+    '/options',
+    guarded({ all: ['survey_survey_publish'] }, async (c, auth) => c.json(await publicationChoices(c.env.DB, auth.realm))),
+  )
+  /** GET /survey/survey: published surveys with their date status and answer counts (status, model, room, dates). */
+  .get(
+    '/',
+    guarded({ all: ['survey_survey_list'] }, async (c, auth) => {
+      const q = c.req.query()
+      const extra = andScopes(filterScope(surveyEntity, q), surveyRoomFilter(q.room))
+      return c.json(await listRows(c.env.DB, surveyEntity, realmScope(surveyEntity, auth), parse(ListQuery, q), extra))
+    }),
+  )
+  .get(
+    '/:id',
+    guarded({ any: ['survey_survey_list', 'survey_survey_edit', 'survey_survey_result'] }, async (c, auth) => {
+      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      return c.json({ ...s, targets: await surveyTargets(c.env.DB, auth.realm, s.id) })
+    }),
+  )
+  /** POST /survey/survey: publishes a model (a copy of its questions); a model without questions cannot be published. */
+  .post(
+    '/',
+    guardedJson({ all: ['survey_survey_publish'] }, SurveyPublishInput, async (c, auth, input) => {
+      const db = c.env.DB
+      const model = await requireSurveyModel(c, auth, input.model_id)
+      if (!model.questions.length) throw apiError(422, 'survey_no_questions', 'validation.survey.no_questions', 'model_id', model.id)
+      const publish_at = input.publish_at ?? nowIso()
+      refuse(surveyDateProblems({ publish_at, expire_at: input.expire_at }).map((p) => ruleError(p.field, p.message, input.expire_at)))
+      const targets = await publicationTargets(db, auth.realm, input)
+      refuse(targets.problems)
+      const id = newId()
+      const now = nowIso()
+      const row = {
+        id,
+        realm: auth.realm,
+        model_id: model.id,
+        publication_type: input.publication_type,
+        publish_at,
+        expire_at: input.expire_at,
+        title: model.title,
+        description: model.description,
+        questions: model.questions,
+        question_count: model.questions.length,
+        is_required: model.is_required,
+        confirmation_message: model.confirmation_message,
+        created_at: now,
+        created_by: auth.nick,
+        updated_at: now,
+        updated_by: auth.nick,
+      }
+      await runBatch(db, [
+        insertStatement(db, surveyTable, row),
+        ...targetStatements(db, 'survey_survey_target', 'survey_id', auth.realm, id, targets.rows),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'publish',
+          entity: 'survey_survey',
+          entityId: id,
+          after: { ...row, targets: targets.rows },
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json({ ...(await getSurvey(db, auth.realm, id))!, targets: await surveyTargets(db, auth.realm, id) }, 201)
+    }),
+  )
+  /** PUT /survey/survey/{id}: a published survey's dates (its questions and targets stay). */
+  .put(
+    '/:id',
+    guardedJson({ all: ['survey_survey_edit'] }, SurveyDates, async (c, auth, body) => {
+      const db = c.env.DB
+      const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const dates = { publish_at: body.publish_at ?? existing.publish_at, expire_at: body.expire_at === undefined ? existing.expire_at : body.expire_at }
+      refuse(surveyDateProblems(dates).map((p) => ruleError(p.field, p.message, dates.expire_at)))
+      const values = { ...dates, updated_at: nowIso(), updated_by: auth.nick }
+      await runBatch(db, [
+        updateStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id, values),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'update',
+          entity: 'survey_survey',
+          entityId: existing.id,
+          before: dates,
+          after: values,
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.json((await getSurvey(db, auth.realm, existing.id))!)
+    }),
+  )
+  /** DELETE /survey/survey/{id}: deletes a publication with its answers (the model may then change again). */
+  .delete(
+    '/:id',
+    guarded({ all: ['survey_survey_delete'] }, async (c, auth) => {
+      const db = c.env.DB
+      const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
+      await runBatch(db, [
+        deleteStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'delete',
+          entity: 'survey_survey',
+          entityId: existing.id,
+          before: existing,
+          requestId: c.get('requestId'),
+        }),
+      ])
+      return c.body(null, 204)
+    }),
+  )
+  /** GET /survey/survey/{id}/answers: who answered (name, room, when, revisions). */
+  .get(
+    '/:id/answers',
+    guarded({ any: ['survey_survey_list', 'survey_survey_edit'] }, async (c, auth) => {
+      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      return c.json({ survey: s, items: await surveyAnswers(c.env.DB, auth.realm, s.id) })
+    }),
+  )
+  /** GET /survey/survey/{id}/answers/{answerId}: one answer with its revision history. */
+  .get(
+    '/:id/answers/:answerId',
+    guarded({ all: ['survey_survey_edit'] }, async (c, auth) => {
+      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const answerId = parse(Id, pathParam(c, 'answerId'))
+      const answer = await surveyAnswer(c.env.DB, auth.realm, s.id, { id: answerId })
+      if (!answer) throw apiError(404, 'not_found', `Answer ${answerId} was not found.`, 'answerId', answerId)
+      return c.json({ survey: s, answer, revisions: await answerRevisions(c.env.DB, auth.realm, answer.id) })
+    }),
+  )
+  /** PUT /survey/survey/{id}/answers/{answerId}: staff revise an answer (the answer rules apply; the revision is kept). */
+  .put(
+    '/:id/answers/:answerId',
+    guardedJson({ all: ['survey_survey_edit'] }, SurveyAnswerInput, async (c, auth, input) => {
+      const db = c.env.DB
+      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const answerId = parse(Id, pathParam(c, 'answerId'))
+      const answer = await surveyAnswer(db, auth.realm, s.id, { id: answerId })
+      if (!answer) throw apiError(404, 'not_found', `Answer ${answerId} was not found.`, 'answerId', answerId)
+      const { problems, stored } = surveyAnswerProblems(s, input.answers)
+      refuse(problems.map((p) => ruleError(p.field, p.message, p.value)))
+      await runBatch(db, [
+        ...reviseStatements(db, auth.realm, auth.nick, answer, stored),
+        auditStatement(db, {
+          realm: auth.realm,
+          actor: auth.nick,
+          action: 'revise',
+          entity: 'survey_answer',
+          entityId: answer.id,
+          before: answer.answers,
+          after: stored,
+          requestId: c.get('requestId'),
+        }),
+      ])
+      const saved = (await surveyAnswer(db, auth.realm, s.id, { id: answer.id }))!
+      return c.json({ survey: s, answer: saved, revisions: await answerRevisions(db, auth.realm, answer.id) })
+    }),
+  )
+  /** GET /survey/survey/{id}/result?room=: per question counts and percentages (and the rooms with answers). */
+  .get(
+    '/:id/result',
+    guarded({ all: ['survey_survey_result'] }, async (c, auth) => {
+      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const q = parse(ResultQuery, c.req.query())
+      const [result, rooms] = await Promise.all([surveyResult(c.env.DB, auth.realm, s, q.room ?? null), answerRooms(c.env.DB, auth.realm, s.id)])
+      return c.json({ survey: { id: s.id, title: s.title, status: s.status, rooms: s.rooms }, room: q.room ?? null, rooms, ...result })
+    }),
+  )
