@@ -264,9 +264,7 @@ describe('analytics API', () => {
     // The month is read from the monthly row: a marked value there shows in the answer.
     const range = 'period=month&start_at=2026-03-01&end_at=2026-03-31'
     expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 3 })
-    await env.DB.prepare(
-      `UPDATE analytics_monthly SET value = 1000 WHERE realm = ? AND month = '2026-03' AND room_id = '*' AND metric = 'delivered'`,
-    )
+    await env.DB.prepare(`UPDATE analytics_monthly SET value = 1000 WHERE realm = ? AND month = '2026-03' AND room_id = '*' AND metric = 'delivered'`)
       .bind(realm.code)
       .run()
     expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 1000 })
