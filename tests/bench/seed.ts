@@ -240,6 +240,12 @@ async function seedBenchAnalytics(db: D1Database) {
        SELECT 'bench', '*', substr(${day('k')}, 1, 7), 'active_users', '', 60000 FROM d
        UNION SELECT 'bench', '*', substr(${day('k')}, 1, 4), 'active_users', '', 95000 FROM d`,
     ),
+    // The monthly rollups of those days (what rollupDay writes with each day).
+    db.prepare(
+      `INSERT INTO analytics_monthly (realm, room_id, month, metric, dim, value)
+       SELECT realm, room_id, substr(day, 1, 7), metric, dim, SUM(value) FROM analytics_daily WHERE realm = 'bench' AND length(day) = 10
+       GROUP BY room_id, substr(day, 1, 7), metric, dim`,
+    ),
     db.prepare(
       `WITH RECURSIVE d(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1})
        INSERT INTO analytics_rollup (realm, day, computed_at) SELECT 'bench', ${day('k')}, ${now} FROM d`,

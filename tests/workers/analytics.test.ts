@@ -245,6 +245,33 @@ describe('analytics API', () => {
     expect(section(feb, 'overview').rows).toHaveLength(28)
   })
 
+  it('keeps a monthly rollup equal to the sum of its days, idempotently, and reads whole months from it', async () => {
+    const { realm, get } = await dataset()
+    const march = () =>
+      env.DB.batch([
+        env.DB.prepare(
+          `SELECT room_id, metric, dim, SUM(value) AS value FROM analytics_daily WHERE realm = ? AND day LIKE '2026-03-__' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        ).bind(realm.code),
+        env.DB.prepare(`SELECT room_id, metric, dim, value FROM analytics_monthly WHERE realm = ? AND month = '2026-03' ORDER BY 1, 2, 3`).bind(realm.code),
+      ])
+    for (let d = 1; d <= 31; d++) await rollupDay(env.DB, realm.code, TZ, `2026-03-${String(d).padStart(2, '0')}`)
+    const [daily, monthly] = await march()
+    expect(monthly.results.length).toBeGreaterThan(5)
+    expect(monthly.results).toEqual(daily.results)
+    await rollupDay(env.DB, realm.code, TZ, D1)
+    await rollupDay(env.DB, realm.code, TZ, D1)
+    expect((await march())[1].results).toEqual(monthly.results)
+    // The month is read from the monthly row: a marked value there shows in the answer.
+    const range = 'period=month&start_at=2026-03-01&end_at=2026-03-31'
+    expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 3 })
+    await env.DB.prepare(`UPDATE analytics_monthly SET value = 1000 WHERE realm = ? AND month = '2026-03' AND room_id = '*' AND metric = 'delivered'`)
+      .bind(realm.code)
+      .run()
+    expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 1000 })
+    // A range that starts mid-month reads its days from the daily rollup.
+    expect(section(await get('analytics/general?period=month&start_at=2026-03-02&end_at=2026-03-31'), 'overview').rows[0]).toMatchObject({ delivered: 3 })
+  })
+
   it('answers session reports: watched videos, rankings and a student report', async () => {
     const { get, s1 } = await dataset()
     const range = `period=day&start_at=${D1}&end_at=${D2}`

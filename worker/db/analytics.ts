@@ -122,6 +122,7 @@ function enclosing(day: string): { key: string; first: string; last: string }[] 
  */
 export async function rollupDay(db: D1Database, realm: string, timeZone: string, day: string, now = new Date().toISOString()): Promise<void> {
   const rows = await computeDay(db, realm, timeZone, day)
+  const [month] = enclosing(day)
   const periods = enclosing(day).map((p) => ({ key: p.key, ...dayWindow(timeZone, p.first, p.last) }))
   await db.batch([
     db.prepare('DELETE FROM analytics_daily WHERE realm = ? AND day = ?').bind(realm, day),
@@ -139,6 +140,15 @@ export async function rollupDay(db: D1Database, realm: string, timeZone: string,
         )
         .bind(realm, p.key, p.from, p.to),
     ),
+    // The day's month summed again from its day rows (so it always equals the sum of its days).
+    db.prepare('DELETE FROM analytics_monthly WHERE realm = ? AND month = ?').bind(realm, month.key),
+    db
+      .prepare(
+        `INSERT INTO analytics_monthly (realm, room_id, month, metric, dim, value)
+         SELECT ?1, room_id, ?2, metric, dim, SUM(value) FROM analytics_daily
+         WHERE realm = ?1 AND day >= ?3 AND day <= ?4 AND length(day) = 10 GROUP BY room_id, metric, dim`,
+      )
+      .bind(realm, month.key, month.first, month.last),
     db.prepare('INSERT OR REPLACE INTO analytics_rollup (realm, day, computed_at) VALUES (?, ?, ?)').bind(realm, day, now),
   ])
 }
@@ -204,7 +214,73 @@ const PER_ROOM = new Set(['essay_errors'])
 
 const bucketOf = (period: Granularity, day: string) => (period === 'day' ? day : period === 'month' ? day.slice(0, 7) : day.slice(0, 4))
 
-/** The rows of a range: rollups for past days, the base tables for today; summed per (day, metric, dim, room). */
+/**
+ * A range split for reading: the whole months before today's month (the monthly rollup) and the days at its edges
+ * (the daily rollup), each edge an inclusive [first, last] span of days or null.
+ */
+export function splitRange(first: string, last: string, today: string): { months: string[]; head: [string, string] | null; tail: [string, string] | null } {
+  const months: string[] = []
+  for (let m = first.slice(0, 7); m <= last.slice(0, 7); m = addDays(`${m}-28`, 4).slice(0, 7)) {
+    const end = enclosing(`${m}-01`)[0].last
+    if (`${m}-01` >= first && end <= last && end < today) months.push(m)
+  }
+  if (!months.length) return { months, head: [first, last], tail: null }
+  const from = `${months[0]}-01`
+  const to = enclosing(`${months[months.length - 1]}-01`)[0].last
+  return { months, head: first < from ? [first, addDays(from, -1)] : null, tail: to < last ? [addDays(to, 1), last] : null }
+}
+
+/** Rollup rows of a range: day rows at its edges and month rows for whole months, summed per (label, room, metric, dim). */
+const ROLLUP_SQL = (label: string, rooms: string) => {
+  const days = (a: number, b: number) =>
+    `SELECT day, room_id, metric, dim, value FROM analytics_daily
+     WHERE realm IN (SELECT value FROM json_each(?1)) AND ${rooms} AND day >= ?${a} AND day <= ?${b} AND length(day) = 10
+       AND metric IN (SELECT value FROM json_each(?8))`
+  return `SELECT ${label} AS day, room_id, metric, dim, SUM(value) AS value FROM (
+      ${days(3, 4)}
+      UNION ALL ${days(5, 6)}
+      UNION ALL SELECT month, room_id, metric, dim, value FROM analytics_monthly
+        WHERE realm IN (SELECT value FROM json_each(?1)) AND ${rooms} AND month IN (SELECT value FROM json_each(?7))
+          AND metric IN (SELECT value FROM json_each(?8)))
+    GROUP BY 1, room_id, metric, dim`
+}
+
+/** How old the cached "today so far" of a realm may be before a query counts today again from the base tables. */
+export const TODAY_MAX_AGE_MS = 5 * 60_000
+
+/**
+ * Today's rows of a realm (with the realm's totals under room '*'): the cache `analytics_today` when it is of today
+ * and younger than TODAY_MAX_AGE_MS, else counted from the base tables (every metric) and cached in one batch.
+ */
+export async function todayRows(db: D1Database, realm: string, timeZone: string, today: string, metrics: string[], now = new Date()): Promise<DayRow[]> {
+  const [at, cached] = await db.batch<Record<string, unknown>>([
+    db.prepare('SELECT day, computed_at FROM analytics_today_at WHERE realm = ?').bind(realm),
+    db
+      .prepare('SELECT room_id, metric, dim, value FROM analytics_today WHERE realm = ? AND metric IN (SELECT value FROM json_each(?))')
+      .bind(realm, JSON.stringify(metrics)),
+  ])
+  const mark = at.results[0] as { day: string; computed_at: string } | undefined
+  if (mark && mark.day === today && now.getTime() - new Date(mark.computed_at).getTime() < TODAY_MAX_AGE_MS) {
+    return cached.results.map((r) => ({ room_id: String(r.room_id), metric: String(r.metric), dim: String(r.dim), value: Number(r.value) }))
+  }
+  const rows = await computeDay(db, realm, timeZone, today)
+  await db.batch([
+    db.prepare('DELETE FROM analytics_today WHERE realm = ?').bind(realm),
+    db
+      .prepare(
+        `INSERT OR REPLACE INTO analytics_today (realm, room_id, metric, dim, value)
+         SELECT ?1, j.value ->> '$.room_id', j.value ->> '$.metric', j.value ->> '$.dim', j.value ->> '$.value' FROM json_each(?2) j`,
+      )
+      .bind(realm, JSON.stringify(rows)),
+    db.prepare('INSERT OR REPLACE INTO analytics_today_at (realm, day, computed_at) VALUES (?, ?, ?)').bind(realm, today, now.toISOString()),
+  ])
+  return rows
+}
+
+/**
+ * The rows of a range: the monthly rollup for whole past months, the daily one for the other past days, today's
+ * cache for today; summed per (day, metric, dim, room).
+ */
 async function readRange(
   db: D1Database,
   scope: AnalyticsScope,
@@ -217,36 +293,37 @@ async function readRange(
   let unavailable = 0
   for (const realm of scope.realms) unavailable += await ensureRollups(db, realm, scope.timeZone, first, last, today)
   const rooms = scope.rooms ?? ['*']
-  // Summed per period in SQL (a year by day is 365 rows per metric, by year one); day rows only (not month/year ones).
+  // Summed per period in SQL (a year by day is 365 rows per metric, by year one); a series by day reads days only.
   const cut = period === 'day' ? 10 : period === 'month' ? 7 : 4
+  const split = splitRange(first, last, today)
+  const params = (s: ReturnType<typeof splitRange>, rooms: string[] | null, wanted: string[], label: number | string) => [
+    JSON.stringify(scope.realms),
+    JSON.stringify(rooms ?? []),
+    ...(s.head ?? ['1', '0']),
+    ...(s.tail ?? ['1', '0']),
+    JSON.stringify(s.months),
+    JSON.stringify(wanted),
+    label,
+  ]
+  const bySeries = period === 'day' ? { months: [], head: [first, last] as [string, string], tail: null } : split
   const { results } = await db
-    .prepare(
-      `SELECT substr(day, 1, ?6) AS day, room_id, metric, dim, SUM(value) AS value FROM analytics_daily
-       WHERE realm IN (SELECT value FROM json_each(?1)) AND room_id IN (SELECT value FROM json_each(?2)) AND day >= ?3 AND day <= ?4
-         AND length(day) = 10 AND metric IN (SELECT value FROM json_each(?5))
-       GROUP BY 1, room_id, metric, dim`,
-    )
-    .bind(JSON.stringify(scope.realms), JSON.stringify(rooms), first, last, JSON.stringify(metrics), cut)
+    .prepare(ROLLUP_SQL('substr(day, 1, ?9)', 'room_id IN (SELECT value FROM json_each(?2))'))
+    .bind(...params(bySeries, rooms, metrics, cut))
     .all<DayRow & { day: string }>()
   // Metrics shown per room (essay errors) are read room by room even without a room filter, summed over the range.
   const perRoom = scope.rooms === null ? metrics.filter((m) => PER_ROOM.has(m)) : []
   const rows = results.filter((r) => !perRoom.includes(r.metric))
   if (perRoom.length) {
     const { results: roomRows } = await db
-      .prepare(
-        `SELECT ?2 AS day, room_id, metric, dim, SUM(value) AS value FROM analytics_daily
-         WHERE realm IN (SELECT value FROM json_each(?1)) AND day >= ?2 AND day <= ?3 AND length(day) = 10
-           AND metric IN (SELECT value FROM json_each(?4)) AND room_id <> '*'
-         GROUP BY room_id, metric, dim`,
-      )
-      .bind(JSON.stringify(scope.realms), first, last, JSON.stringify(perRoom))
+      .prepare(ROLLUP_SQL('?9', "room_id <> '*'"))
+      .bind(...params(split, null, perRoom, first))
       .all<DayRow & { day: string }>()
     for (const r of roomRows) rows.push(r)
   }
   if (first <= today && today <= last) {
     const wanted = new Set(rooms)
     for (const realm of scope.realms) {
-      for (const r of await computeDay(db, realm, scope.timeZone, today, metrics)) {
+      for (const r of await todayRows(db, realm, scope.timeZone, today, metrics)) {
         if (!metrics.includes(r.metric)) continue
         if (perRoom.includes(r.metric) ? r.room_id !== '*' : wanted.has(r.room_id)) rows.push({ ...r, day: today })
       }
