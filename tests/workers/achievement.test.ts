@@ -322,7 +322,7 @@ describe('progress and awards from corrected answers', () => {
 })
 
 describe('tracks', () => {
-  it('stores ordered items of the realm’s task models and lessons; surveys only where their tables exist', async () => {
+  it('stores ordered items of the realm’s task models, lessons and survey models, and offers the survey models', async () => {
     const author = await userWith('demo', ['achievement_track_create', 'achievement_track_get', 'achievement_track_list', 'tms_model_create'])
     const m = await api(DEMO, 'tms/model', { method: 'POST', token: admin.token, json: { title: 'Leitura 1', questions: [] } })
     const modelId = ((await m.json()) as { id: string }).id
@@ -339,5 +339,25 @@ describe('tracks', () => {
       json: { title: 'Trilha', items: [{ kind: 'survey', id: 'no-such-survey' }] },
     })
     await expectEnvelope(survey, 422, 'unknown_item')
+    const options = (await (await api(DEMO, 'achievement/options', { token: author.token })).json()) as { survey_models: { id: string; title: string }[] }
+    expect(options.survey_models.map((s) => s.id)).toContain('sm-demo-term')
+    const withSurvey = await api(DEMO, 'achievement/track', {
+      method: 'POST',
+      token: author.token,
+      json: {
+        title: 'Trilha com pesquisa',
+        items: [
+          { kind: 'task_model', id: modelId },
+          { kind: 'survey', id: 'sm-demo-term' },
+        ],
+      },
+    })
+    expect(withSurvey.status, await withSurvey.clone().text()).toBe(201)
+    expect(await withSurvey.json()).toMatchObject({
+      items: [
+        { kind: 'task_model', id: modelId },
+        { kind: 'survey', id: 'sm-demo-term' },
+      ],
+    })
   })
 })

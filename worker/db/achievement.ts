@@ -34,11 +34,6 @@ export async function missingIds(db: D1Database, realm: string, table: string, i
   return results.map((r) => r.id)
 }
 
-/** True when the database holds `table` (a neighbour's migration, e.g. survey_model, may not be there). */
-export async function tableExists(db: D1Database, table: string): Promise<boolean> {
-  return (await db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").bind(table).first()) !== null
-}
-
 /** The award kinds a realm allows (its `allowed_award`; none set: every kind of the catalogue). */
 export async function allowedAwardKinds(db: D1Database, realm: string): Promise<readonly string[]> {
   const row = await db.prepare('SELECT allowed_award FROM realm WHERE code = ?').bind(realm).first<{ allowed_award: string }>()
@@ -367,6 +362,6 @@ export function goalStatusStatement(db: D1Database, realm: string, goalId: strin
 }
 
 /** The id and title of a realm's rows of `table` (objectives, task models, lesson models): choices of the forms. */
-export async function titleChoices(db: D1Database, realm: string, table: 'achievement_objective' | 'tms_model' | 'lesson_model') {
+export async function titleChoices(db: D1Database, realm: string, table: 'achievement_objective' | 'tms_model' | 'lesson_model' | 'survey_model') {
   return (await db.prepare(`SELECT id, title FROM ${table} WHERE realm = ? ORDER BY title LIMIT 1000`).bind(realm).all<{ id: string; title: string }>()).results
 }

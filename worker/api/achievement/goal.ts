@@ -200,13 +200,13 @@ export const achievementGoal = new Hono<AppEnv>()
 
 /**
  * GET /achievement/options: what goal and track forms offer — rooms, room groups, task categories, objectives, the
- * realm's award kinds, task models, lessons (models).
+ * realm's award kinds, task models, lessons (models), survey models.
  */
 export const achievementOptions = new Hono<AppEnv>().get(
   '/',
   guarded({ any: ['achievement_goal_create', 'achievement_goal_edit', 'achievement_track_create', 'achievement_track_edit'] }, async (c, auth) => {
     const db = c.env.DB
-    const [rooms, groups, categories, objectives, kinds, models, lessons] = await Promise.all([
+    const [rooms, groups, categories, objectives, kinds, models, lessons, surveys] = await Promise.all([
       roomChoices(db, auth.realm),
       groupChoices(db, auth.realm),
       listCategories(db, auth.realm),
@@ -214,6 +214,7 @@ export const achievementOptions = new Hono<AppEnv>().get(
       allowedAwardKinds(db, auth.realm),
       titleChoices(db, auth.realm, 'tms_model'),
       titleChoices(db, auth.realm, 'lesson_model'),
+      titleChoices(db, auth.realm, 'survey_model'),
     ])
     return c.json({
       rooms,
@@ -223,6 +224,7 @@ export const achievementOptions = new Hono<AppEnv>().get(
       award_kinds: kinds,
       task_models: models,
       lessons,
+      survey_models: surveys,
     })
   }),
 )

@@ -8,9 +8,9 @@ import { prepareTrack } from './__track'
 
 type Choice = { id: string; title: string }
 
-/** A track (issue 19): title, description, tags, public flag and its ordered items (task models and lessons; surveys by id). */
+/** A track (issue 19): title, description, tags, public flag and its ordered items (task models, lessons and survey models). */
 export function TrackForm() {
-  const { track, taskModels, lessons, timeZone } = useLoaderData<Awaited<ReturnType<typeof trackScreen>>>()
+  const { track, taskModels, lessons, surveys, timeZone } = useLoaderData<Awaited<ReturnType<typeof trackScreen>>>()
   const lastResult = useActionData()
   const { t } = useTranslation()
   return (
@@ -41,18 +41,18 @@ export function TrackForm() {
           addLabel={t('achievement.add_item')}
           newItem={{ kind: 'task_model', id: taskModels[0]?.id ?? '' }}
         >
-          {(item) => <TrackItemFields name={item} taskModels={taskModels} lessons={lessons} />}
+          {(item) => <TrackItemFields name={item} choices={{ task_model: taskModels, lesson: lessons, survey: surveys }} />}
         </ListField>
       </KitForm>
     </>
   )
 }
 
-function TrackItemFields({ name, taskModels, lessons }: { name: string; taskModels: Choice[]; lessons: Choice[] }) {
+function TrackItemFields({ name, choices: byKind }: { name: string; choices: Record<string, Choice[]> }) {
   const { t } = useTranslation()
   const [kind] = useField<string>(`${name}.kind`)
   const current = String(kind.value ?? kind.initialValue ?? 'task_model')
-  const choices = current === 'lesson' ? lessons : current === 'task_model' ? taskModels : null
+  const choices = byKind[current] ?? []
   return (
     <div className="form-row">
       <SelectInput
@@ -60,11 +60,7 @@ function TrackItemFields({ name, taskModels, lessons }: { name: string; taskMode
         label={t('achievement.field.item_kind')}
         options={TRACK_ITEM_KINDS.map((k) => ({ value: k, label: t(`achievement.item_kind.${k}`) }))}
       />
-      {choices ? (
-        <SelectInput key={current} name={`${name}.id`} label={t('achievement.field.item')} options={choices.map((c) => ({ value: c.id, label: c.title }))} />
-      ) : (
-        <TextInput key={current} name={`${name}.id`} label={t('achievement.field.item')} />
-      )}
+      <SelectInput key={current} name={`${name}.id`} label={t('achievement.field.item')} options={choices.map((c) => ({ value: c.id, label: c.title }))} />
     </div>
   )
 }

@@ -5,12 +5,18 @@ import { apiAction, DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { prepareTrack } from './__track'
 
-/** A track's screen: the track (edit) and the task models and lessons its items may name. */
+/** A track's screen: the track (edit) and the task models, lessons and survey models its items may name. */
 export async function trackScreen(request: Request, context: AppLoadContext, route: 'track.create' | 'track.edit', trackId?: string) {
   const { api, realm } = await requireRoute(request, context, route)
   const track = trackId ? await orErrorResponse(apiData(api.entity<Track>('achievement/track')[':id'].$get({ param: { id: trackId } }))) : null
   const options = await orErrorResponse(apiData(api.achievement.options.$get()))
-  return { track, taskModels: options.task_models, lessons: options.lessons, timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
+  return {
+    track,
+    taskModels: options.task_models,
+    lessons: options.lessons,
+    surveys: options.survey_models,
+    timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE,
+  }
 }
 
 export function trackAction(request: Request, context: AppLoadContext, route: 'track.create' | 'track.edit', trackId?: string) {
