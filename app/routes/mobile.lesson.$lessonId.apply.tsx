@@ -1,5 +1,5 @@
 import { QuestionPairList } from '~/components/lesson/question-pairs'
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
@@ -10,9 +10,9 @@ import { formulaLinks } from '~/components/tms/formula-styles'
 import { RichText } from '~/components/tms/rich-text'
 import { Icon } from '~/components/ui/icon'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
-import { RealmApiError, apiData } from '~/server/api.server'
+import { apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
-import { mobileSignin, mobileSigninState, mobileSignout, mobileUser } from '~/server/mobile-session.server'
+import { mobileRecordPage, mobileSignin, mobileSignout } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
@@ -42,15 +42,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     lessonId: params.lessonId ?? '',
     timeZone: realm.config.time_zone || DEFAULT_TIME_ZONE,
   }
-  const session = await mobileUser(request, context, realm)
-  if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
-  try {
-    const lesson = await apiData(session.api.lesson.student[':id'].$get({ param: { id: base.lessonId } }))
-    return data({ ...base, state: 'lesson' as const, lesson }, { headers: { 'Cache-Control': 'no-store' } })
-  } catch (err) {
-    if (err instanceof RealmApiError && (err.status === 404 || err.status === 400)) return data({ ...base, state: 'missing' as const }, { status: 404 })
-    throw err
-  }
+  return mobileRecordPage(request, context, realm, base, async (api) => ({
+    state: 'lesson' as const,
+    lesson: await apiData(api.lesson.student[':id'].$get({ param: { id: base.lessonId } })),
+  }))
 }
 
 const Intent = v.picklist(['signin', 'signout'])

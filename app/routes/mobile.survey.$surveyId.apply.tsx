@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
@@ -7,9 +7,9 @@ import { SurveyAnswerForm } from '~/components/survey/answer-form'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
 import { Icon } from '~/components/ui/icon'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
-import { RealmApiError, apiData, validBody } from '~/server/api.server'
+import { apiData, validBody } from '~/server/api.server'
 import { apiResult } from '~/server/api-action.server'
-import { mobileSignin, mobileSigninState, mobileSignout, mobileUser } from '~/server/mobile-session.server'
+import { mobileRecordPage, mobileSignin, mobileSignout, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import { SurveyAnswerInput } from '#shared/schemas/survey/survey'
@@ -33,16 +33,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const realm = await getRealmContext(request, context)
   if (!realm.config) throw new Response(null, { status: 404 })
   const base = { brand: { name: realm.config.name, logo_url: realm.config.logo_url }, query: realmQuery(request), surveyId: params.surveyId ?? '' }
-  const session = await mobileUser(request, context, realm)
-  if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
-  try {
-    const survey = await apiData(session.api.survey.student[':id'].$get({ param: { id: base.surveyId } }))
-    const sent = new URL(request.url).searchParams.get('sent') === '1'
-    return data({ ...base, state: 'survey' as const, survey, sent }, { headers: { 'Cache-Control': 'no-store' } })
-  } catch (err) {
-    if (err instanceof RealmApiError && (err.status === 404 || err.status === 400)) return data({ ...base, state: 'missing' as const }, { status: 404 })
-    throw err
-  }
+  return mobileRecordPage(request, context, realm, base, async (api) => ({
+    state: 'survey' as const,
+    survey: await apiData(api.survey.student[':id'].$get({ param: { id: base.surveyId } })),
+    sent: new URL(request.url).searchParams.get('sent') === '1',
+  }))
 }
 
 const Intent = v.picklist(['signin', 'signout'])

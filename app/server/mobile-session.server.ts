@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import type { MobileSigninAnswer } from '~/components/signin/mobile-signin'
 import { UsernameSignin, fieldErrors, type DeviceSession } from '#shared/schemas/auth'
 import { realmCookie, secureFor } from '#shared/cookies.server'
-import { apiData, orNull, realmApi, type RealmApi } from './api.server'
+import { RealmApiError, apiData, orNull, realmApi, type RealmApi } from './api.server'
 import { getToken, requireUser } from './auth.server'
 import { getRealmContext, type RealmContext } from './realm.server'
 import { signinFailure } from './signin.server'
@@ -61,6 +61,27 @@ export async function mobileUser(
 export async function mobileSigninState<B extends object>(request: Request, base: B, expired: boolean) {
   const noStore = { 'Cache-Control': 'no-store' }
   return data({ ...base, state: 'signin' as const }, { headers: expired ? { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } : noStore })
+}
+
+/**
+ * A public mobile page of one record published to the student (a lesson, a survey): the sign-in state without a
+ * session, "missing" (404, told in words) when the API does not find it for them, else `base` with what `load` read.
+ */
+export async function mobileRecordPage<B extends object, T extends object>(
+  request: Request,
+  context: AppLoadContext,
+  realm: RealmContext,
+  base: B,
+  load: (api: RealmApi) => Promise<T>,
+) {
+  const session = await mobileUser(request, context, realm)
+  if (session.state !== 'user') return mobileSigninState(request, base, session.state === 'expired')
+  try {
+    return data({ ...base, ...(await load(session.api)) }, { headers: { 'Cache-Control': 'no-store' } })
+  } catch (err) {
+    if (err instanceof RealmApiError && (err.status === 404 || err.status === 400)) return data({ ...base, state: 'missing' as const }, { status: 404 })
+    throw err
+  }
 }
 
 /**
