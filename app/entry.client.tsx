@@ -1,4 +1,4 @@
-import { RemixBrowser } from '@remix-run/react'
+import { RemixBrowser, prepareHydration } from '@remix-run/react'
 import i18next from 'i18next'
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
@@ -10,10 +10,7 @@ import { setupServiceWorker } from './lib/service-worker'
 
 /**
  * Resolves once the whole document is parsed, so the loader data Remix streams into it (single fetch) is complete.
- * RemixBrowser suspends hydration on decoding that stream with no Suspense boundary above it; on a busy machine a
- * slow stream kept the hydration suspended past React's expiry of its lane, React then rendered it synchronously and
- * threw error 345 ("Root did not complete"), caught by the browser tests in CI. This module loads async, so it can
- * run while the document is still streaming.
+ * This module loads async, so it can run while the document is still streaming.
  */
 function documentParsed(): Promise<void> {
   if (document.readyState !== 'loading') return Promise.resolve()
@@ -45,6 +42,11 @@ async function hydrate() {
     else setTimeout(later, 200)
   }
   await documentParsed()
+  // RemixBrowser suspends on decoding that stream, with no Suspense boundary above it. A click during a suspended
+  // hydration makes React hydrate synchronously, and a synchronous render that suspends throws error 345 ("Root did
+  // not complete"), caught twice by the browser tests on a busy CI machine. Decoding first (our patch of
+  // @remix-run/react exports the step) leaves nothing to suspend on.
+  await prepareHydration()
   startTransition(() => {
     hydrateRoot(
       document,

@@ -16,8 +16,10 @@ import { adaptKbps, LOSS_CHECK_MS, lossBetween, outboundCounts, type OutboundCou
  * - A peer that comes back (its `joined`, a description with another DTLS fingerprint, a failed connection) gets a
  *   fresh connection; our own reconnection (`resetAll`) starts every connection again.
  * - Signalling can be lost (the party drops a message to a peer whose socket is between two connections): an offer
- *   still unanswered after `RETRY_MS` is taken back and made again, and a negotiated connection that has not started
- *   connecting by then (its candidates lost) restarts ICE; the check repeats until the connection is up.
+ *   still unanswered after `RETRY_MS` is sent again (the same offer, so a late answer to the first still fits), and a negotiated connection that has not started
+ *   connecting by then (its candidates lost) restarts ICE; the check repeats until the connection is up. A connection
+ *   that is up while one of our tracks was never negotiated on it (its offer lost in a glare) offers again. An answer
+ *   to an offer we took back is ignored.
  */
 export type Kind = 'audio' | 'video'
 export interface LocalTracks {
@@ -42,6 +44,8 @@ interface Peer {
   /** Bitrate reduction on loss: the lowered bitrate in force (0: the cap applies) and the last statistics read. */
   lossKbps: number
   counts: OutboundCounts | null
+  /** The bitrate caps in progress: one at a time, each reading the parameters the previous one left. */
+  capping: Promise<void>
 }
 
 /** How long an offer waits for its answer, or a negotiated connection for its candidates, before trying again. */
@@ -170,6 +174,8 @@ export class Mesh {
       peer = this.ensure(msg.from)
     }
     const pc = peer.pc
+    // The answer to an offer we took back (retried, or rolled back for the peer's own offer) has nothing to answer.
+    if (msg.type === 'answer' && pc.signalingState !== 'have-local-offer') return
     const collision = msg.type === 'offer' && (peer.makingOffer || pc.signalingState !== 'stable')
     peer.ignoreOffer = !peer.polite && collision
     if (peer.ignoreOffer) return
@@ -263,6 +269,7 @@ export class Mesh {
       offer,
       lossKbps: 0,
       counts: null,
+      capping: Promise.resolve(),
     }
     this.peers.set(nick, peer)
     pc.onnegotiationneeded = offer
@@ -306,16 +313,17 @@ export class Mesh {
       peer.retry = null
       const pc = peer.pc
       if (this.closed || this.peers.get(nick) !== peer) return
-      if (pc.signalingState === 'have-local-offer' && !peer.makingOffer) {
-        // Even over a connection that is up: a renegotiation left unanswered would block the next one.
-        void pc
-          .setLocalDescription({ type: 'rollback' })
-          .then(() => peer.offer())
-          .catch((err: unknown) => console.warn('offer retry failed', err))
+      if (pc.signalingState === 'have-local-offer' && !peer.makingOffer && pc.localDescription) {
+        // Even over a connection that is up: a renegotiation left unanswered would block the next one. The same offer
+        // goes again (not a new one), so a late answer to the first sending still fits it, and the second is ignored.
+        this.send({ type: 'offer', to: nick, sdp: pc.localDescription.sdp })
+        this.watch(nick, peer)
         return
       }
       if (pc.connectionState === 'connected') {
         peer.checks = 0
+        // Up, yet a track of ours was never negotiated here (the offer carrying it lost in a glare): offer it again.
+        if (pc.signalingState === 'stable' && !peer.makingOffer && this.unnegotiated(peer)) void peer.offer()
         return
       }
       peer.checks++
@@ -349,7 +357,19 @@ export class Mesh {
     await this.capBitrate(peer)
   }
 
-  private async capBitrate(peer: Peer) {
+  /** A track we send on a transceiver the connection has not (yet) negotiated to send. */
+  private unnegotiated(peer: Peer): boolean {
+    return Object.values(peer.tx).some(
+      (tx) => tx?.sender.track && tx.direction === 'sendrecv' && tx.currentDirection !== 'sendrecv' && tx.currentDirection !== 'sendonly',
+    )
+  }
+
+  private capBitrate(peer: Peer): Promise<void> {
+    peer.capping = peer.capping.then(() => this.applyCap(peer)).catch((err: unknown) => console.warn('bitrate cap refused', err))
+    return peer.capping
+  }
+
+  private async applyCap(peer: Peer) {
     for (const tx of Object.values(peer.tx)) {
       const sender = tx?.sender
       if (!sender?.track) continue
