@@ -288,7 +288,7 @@ describe('changing and withdrawing a published survey (PUT, DELETE /survey/surve
     const log = await audits(s.id, 'update')
     expect(log.length).toBe(2)
     expect(log[0].actor).toBe(made.staff.nick)
-    expect(JSON.parse(log[0].changes)).toMatchObject({ before: { expire_at: null }, after: { expire_at: expect.any(String) } })
+    expect(JSON.parse(log[0].changes)).toMatchObject({ expire_at: [null, expect.any(String)] })
   })
 
   it('an answered survey keeps its start; its end can close it, and the student list drops it once ended', async () => {
@@ -339,9 +339,10 @@ describe('changing and withdrawing a published survey (PUT, DELETE /survey/surve
     expect(stored).toBe(2)
     // Unknown rooms and an empty selection are refused too; nothing changed.
     await expectEnvelope(await put(s.id, { publication_type: 'all', rooms: [made.roomB.id, 'nope'] }), 422, 'unknown_room')
-    const audit = (await audits(s.id, 'update')).map((a) => JSON.parse(a.changes) as { after: { targets?: unknown[] } })
+    // Audited with the targets before and after (field → [before, after]).
+    const audit = (await audits(s.id, 'update')).map((a) => JSON.parse(a.changes) as { targets: [unknown[], unknown[]] })
     expect(audit.length).toBe(3)
-    expect(audit[2].after.targets).toHaveLength(2)
+    expect(audit[2].targets.map((x) => x.length)).toEqual([2, 2])
   })
 
   it('withdraw: without answers it leaves the student list and is audited; with answers it is refused', async () => {
