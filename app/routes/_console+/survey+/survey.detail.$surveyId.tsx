@@ -56,7 +56,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export const action = ({ request, context, params }: ActionFunctionArgs) => surveyDetailAction(request, context, params.surveyId ?? '')
 
-/** Withdraw (delete the publication) after typing the word; refused with answers, so the button says why instead. */
+/** Withdraw (delete the publication) after typing the word; refused with answers, so the button is disabled and described by why (`withdraw-{id}`). */
 function WithdrawButton({ id, title, answered }: { id: string; title: string; answered: boolean }) {
   const { t } = useTranslation()
   const toast = useToast()
@@ -78,11 +78,6 @@ function WithdrawButton({ id, title, answered }: { id: string; title: string; an
       >
         <Icon name="trash" /> {t('survey.withdraw.button')}
       </button>
-      {answered ? (
-        <p className="hint" id={`withdraw-${id}`}>
-          {t('validation.survey.withdraw_answered')}
-        </p>
-      ) : null}
       <DeleteConfirm
         item={open ? id : null}
         prefix="survey.withdraw"
@@ -113,13 +108,19 @@ export default function SurveyDetailRoute() {
               <Icon name="chart" /> {t('pages.survey.survey.result')}
             </Link>
           ) : null}
+          {can.withdraw ? <WithdrawButton id={survey.id} title={survey.title} answered={survey.answer_count > 0} /> : null}
           <Link to="/survey/survey" className="btn">
             {t('tms.form.back')}
           </Link>
         </div>
       </div>
+      {can.withdraw && survey.answer_count > 0 ? (
+        <p className="hint" id={`withdraw-${survey.id}`}>
+          {t('validation.survey.withdraw_answered')}
+        </p>
+      ) : null}
       {survey.description ? <p className="card">{survey.description}</p> : null}
-      <section className="card" aria-labelledby="survey-publication">
+      <section aria-labelledby="survey-publication">
         <h2 id="survey-publication">{t('survey.edit.title')}</h2>
         <p className="alert alert-info" role="note">
           {t('survey.edit.questions_fixed')}
@@ -135,16 +136,11 @@ export default function SurveyDetailRoute() {
             notice={t('survey.edit.targets_hint')}
           />
         ) : (
-          <p>
+          <p className="card">
             {t('resources.tms_task.fields.publish_at')}: <Time iso={survey.publish_at} /> · {t('resources.tms_task.fields.expire_at')}:{' '}
             {survey.expire_at ? <Time iso={survey.expire_at} /> : '—'}
           </p>
         )}
-        {can.withdraw ? (
-          <div className="form-actions">
-            <WithdrawButton id={survey.id} title={survey.title} answered={survey.answer_count > 0} />
-          </div>
-        ) : null}
       </section>
       <section className="card" aria-labelledby="survey-answers">
         <h2 id="survey-answers">{t('survey.detail.answers', { count: answers.length })}</h2>
