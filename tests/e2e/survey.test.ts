@@ -11,6 +11,7 @@ import { PHONE, studentWithRoom } from './tms-student-helpers'
  */
 
 const pt = catalogues['pt-BR']
+const en = catalogues['en-US']
 const tag = Date.now().toString(36)
 const shots = process.env.SURVEY_SHOTS
 
@@ -52,7 +53,14 @@ describe('surveys', () => {
     await page.getByText(pt['survey.edit.questions_fixed']).waitFor()
     const end = page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true })
     await end.fill('2099-05-10T18:30')
-    await page.screenshot({ path: `${shots ?? '/tmp'}/survey-edit-form.png`, fullPage: true })
+    // The form as shown (pt-BR): every text of the change is the pt-BR catalogue's, none the en-US one.
+    const shot = await page.screenshot({ path: `${shots ?? '/tmp'}/survey-edit-form.png`, fullPage: true })
+    expect(shot.byteLength).toBeGreaterThan(10_000)
+    const section = (await page.getByRole('region', { name: pt['survey.edit.title'] }).innerText()).replace(/\s+/g, ' ')
+    for (const key of ['survey.edit.targets_hint', 'survey.edit.save', 'survey.edit.undo', 'survey.publish.expire_hint'] as const) {
+      expect(section).toContain(pt[key])
+      expect(section).not.toContain(en[key])
+    }
     await page.getByRole('button', { name: pt['survey.edit.save'] }).click()
     await page.getByText(pt['survey.edit.saved']).waitFor()
     await open(page, page.url())
