@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { hydrated, open, openPage, realmApi, signedInPage, url } from './browser'
-import { PHONE, studentWithRoom } from './tms-student-helpers'
+import { PHONE, axeViolations, studentWithRoom } from './tms-student-helpers'
 
 /**
  * Surveys (issue 19) end to end: a teacher writes a survey model in the console (a single-choice and a scale
@@ -65,6 +65,7 @@ describe('surveys', () => {
     await page.getByText(pt['survey.edit.saved']).waitFor()
     await open(page, page.url())
     expect(await page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true }).inputValue()).toBe('2099-05-10T18:30')
+    expect(await axeViolations(page)).toEqual([])
     // The published model is locked (seed 001 §4): its editor says so and does not save.
     await open(page, url('demo.localhost', `/survey/model/edit/${modelId}`))
     await page.getByText(pt['validation.survey.model_update_blocked']).first().waitFor()
@@ -141,6 +142,7 @@ describe('surveys', () => {
     const confirm = dialog.getByRole('button', { name: pt['survey.withdraw.delete_yes'] })
     expect(await confirm.isDisabled()).toBe(true)
     await dialog.getByLabel(pt['survey.withdraw.delete_type'].replace('{{word}}', pt['lesson.delete_word'])).fill(pt['lesson.delete_word'])
+    expect(await axeViolations(page)).toEqual([])
     await confirm.click()
     await page.waitForURL((u) => u.pathname === '/survey/survey')
     await page.getByText(pt['survey.withdraw.done']).waitFor()
