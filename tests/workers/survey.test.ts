@@ -23,7 +23,7 @@ const made = {} as {
   outsider: { token: string; nick: string }
   roomA: { id: string }
   roomB: { id: string }
-  group: { id: string }
+  group: { id: string; name: string }
 }
 
 /** A student of the web client (no permission), member of the rooms made for them. */
