@@ -87,7 +87,7 @@ export const ROUTES: RouteEntry[] = [
   route('survey.survey.list', '/survey/survey', all('survey_survey_list'), 'pages.survey.survey.list'),
   route('survey.survey.create', '/survey/survey/create', all('survey_survey_publish'), 'pages.survey.survey.create', { unsaved: true }),
   route('survey.survey.edit', '/survey/survey/edit/:modelId', all('survey_survey_publish'), 'pages.survey.survey.edit', { unsaved: true }),
-  route('survey.survey.detail', '/survey/survey/detail/:surveyId', all('survey_survey_list'), 'pages.survey.survey.detail'),
+  route('survey.survey.detail', '/survey/survey/detail/:surveyId', all('survey_survey_list'), 'pages.survey.survey.detail', { unsaved: true }),
   route('survey.survey.revise', '/survey/survey/:surveyId/:answerId/revise', all('survey_survey_edit'), 'pages.survey.survey.revise'),
   route('survey.survey.result', '/survey/survey/:surveyId/result', all('survey_survey_result'), 'pages.survey.survey.result'),
 

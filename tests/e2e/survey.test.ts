@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
-import { hydrated, open, openPage, signedInPage, url } from './browser'
-import { PHONE, studentWithRoom } from './tms-student-helpers'
+import { hydrated, open, openPage, realmApi, signedInPage, url } from './browser'
+import { PHONE, axeViolations, studentWithRoom } from './tms-student-helpers'
 
 /**
  * Surveys (issue 19) end to end: a teacher writes a survey model in the console (a single-choice and a scale
@@ -11,6 +11,7 @@ import { PHONE, studentWithRoom } from './tms-student-helpers'
  */
 
 const pt = catalogues['pt-BR']
+const en = catalogues['en-US']
 const tag = Date.now().toString(36)
 const shots = process.env.SURVEY_SHOTS
 
@@ -47,6 +48,24 @@ describe('surveys', () => {
     await page.waitForURL((u) => u.pathname.startsWith('/survey/survey/detail/'))
     const surveyId = new URL(page.url()).pathname.split('/').pop()!
     await page.getByText(pt['survey.detail.empty']).waitFor()
+    // The publication's end changes on the detail screen (questions fixed, said on screen), and stays after a reload.
+    await hydrated(page)
+    await page.getByText(pt['survey.edit.questions_fixed']).waitFor()
+    const end = page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true })
+    await end.fill('2099-05-10T18:30')
+    // The form as shown (pt-BR): every text of the change is the pt-BR catalogue's, none the en-US one.
+    const shot = await page.screenshot({ path: `${shots ?? '/tmp'}/survey-edit-form.png`, fullPage: true })
+    expect(shot.byteLength).toBeGreaterThan(10_000)
+    const section = (await page.getByRole('region', { name: pt['survey.edit.title'] }).innerText()).replace(/\s+/g, ' ')
+    for (const key of ['survey.edit.targets_hint', 'survey.edit.save', 'survey.edit.undo', 'survey.publish.expire_hint'] as const) {
+      expect(section).toContain(pt[key])
+      expect(section).not.toContain(en[key])
+    }
+    await page.getByRole('button', { name: pt['survey.edit.save'] }).click()
+    await page.getByText(pt['survey.edit.saved']).waitFor()
+    await open(page, page.url())
+    expect(await page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true }).inputValue()).toBe('2099-05-10T18:30')
+    expect(await axeViolations(page)).toEqual([])
     // The published model is locked (seed 001 §4): its editor says so and does not save.
     await open(page, url('demo.localhost', `/survey/model/edit/${modelId}`))
     await page.getByText(pt['validation.survey.model_update_blocked']).first().waitFor()
@@ -102,5 +121,31 @@ describe('surveys', () => {
     const csv = await readFile((await download.path())!, 'utf8')
     expect(csv).toContain('Gostou da aula?')
     expect(csv).toMatch(/Sim.*1.*100/)
+  })
+
+  it("a teacher withdraws a survey nobody answered: typed confirmation, and it leaves the student's list", async () => {
+    const { teacher, nick, password, room } = await studentWithRoom(`${tag}w`, 'retirada')
+    const title = `Retirada ${tag}`
+    const model = await teacher<{ id: string }>('POST', 'survey/model', {
+      title,
+      questions: [{ id: 'q1', type: 'single', statement: 'Tudo bem?', options: ['Sim', 'Não'] }],
+    })
+    const survey = await teacher<{ id: string }>('POST', 'survey/survey', { model_id: model.id, publication_type: 'all', rooms: [room.id] })
+    const student = await realmApi('demo', nick, password)
+    const listed = async () => (await student<{ items: { id: string }[] }>('GET', 'survey/student?limit=100')).items.map((x) => x.id)
+    expect(await listed()).toContain(survey.id)
+
+    const { page } = await signedInPage('teacher@demo', `/survey/survey/detail/${survey.id}`)
+    await hydrated(page)
+    await page.getByRole('button', { name: pt['survey.withdraw.button'] }).click()
+    const dialog = page.getByRole('dialog')
+    const confirm = dialog.getByRole('button', { name: pt['survey.withdraw.delete_yes'] })
+    expect(await confirm.isDisabled()).toBe(true)
+    await dialog.getByLabel(pt['survey.withdraw.delete_type'].replace('{{word}}', pt['lesson.delete_word'])).fill(pt['lesson.delete_word'])
+    expect(await axeViolations(page)).toEqual([])
+    await confirm.click()
+    await page.waitForURL((u) => u.pathname === '/survey/survey')
+    await page.getByText(pt['survey.withdraw.done']).waitFor()
+    expect(await listed()).not.toContain(survey.id)
   })
 })

@@ -23,7 +23,7 @@ const made = {} as {
   outsider: { token: string; nick: string }
   roomA: { id: string }
   roomB: { id: string }
-  group: { id: string }
+  group: { id: string; name: string }
 }
 
 /** A student of the web client (no permission), member of the rooms made for them. */
@@ -257,5 +257,138 @@ describe('answers (/survey/student) and results', () => {
     expect(body.answer).toMatchObject({ answers: { q1: 1 }, revision_count: 1, updated_by: made.staff.nick })
     expect(body.revisions).toEqual([expect.objectContaining({ revised_by: made.staff.nick, before: { q1: 0 }, after: { q1: 1 } })])
     await expectEnvelope(await api(DEMO, `survey/survey/${s.id}/answers/nope`, { token: made.staff.token }), 404)
+  })
+})
+
+describe('changing and withdrawing a published survey (PUT, DELETE /survey/survey/{id})', () => {
+  const put = (id: string, json: unknown, token = made.staff.token) => api(DEMO, `survey/survey/${id}`, { method: 'PUT', token, json })
+  const audits = async (id: string, action: string) =>
+    (
+      await env.DB.prepare("SELECT actor, changes FROM audit_log WHERE entity = 'survey_survey' AND entity_id = ? AND action = ? ORDER BY id")
+        .bind(id, action)
+        .all<{ actor: string; changes: string }>()
+    ).results
+  const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+
+  it('dates: a changed date is not in the past, the end after the start; an open survey keeps its past start', async () => {
+    const m = await model()
+    const s = await publish(m.id, { rooms: [made.roomA.id], publish_at: new Date(Date.now() - 3_600_000).toISOString() })
+    // Only the end moves: the past start stays valid.
+    const end = future(10)
+    const ok = await put(s.id, { expire_at: end })
+    expect(ok.status, await ok.clone().text()).toBe(200)
+    expect(Date.parse(((await ok.json()) as Survey).expire_at!)).toBe(Date.parse(end))
+    await expectEnvelope(await put(s.id, { expire_at: new Date(Date.now() - 60_000).toISOString() }), 422, 'expire_in_past')
+    await expectEnvelope(await put(s.id, { publish_at: '2020-01-01T00:00:00Z' }), 422, 'publish_in_past')
+    await expectEnvelope(await put(s.id, { publish_at: future(20) }), 422, 'expire_before_publish')
+    // The start moves into the future while nobody answered; the end may be cleared (open again without end).
+    expect((await put(s.id, { publish_at: future(1), expire_at: null })).status).toBe(200)
+    const read = (await (await api(DEMO, `survey/survey/${s.id}`, { token: made.staff.token })).json()) as Survey
+    expect(read).toMatchObject({ status: 'scheduled', expire_at: null })
+    const log = await audits(s.id, 'update')
+    expect(log.length).toBe(2)
+    expect(log[0].actor).toBe(made.staff.nick)
+    expect(JSON.parse(log[0].changes)).toMatchObject({ expire_at: [null, expect.any(String)] })
+  })
+
+  it('an answered survey keeps its start; its end can close it, and the student list drops it once ended', async () => {
+    const m = await model()
+    const s = await publish(m.id, { rooms: [made.roomA.id] })
+    expect((await answer(made.a.token, s.id, { q1: 0 })).status).toBe(201)
+    await expectEnvelope(await put(s.id, { publish_at: future(1) }), 422, 'start_answered')
+    const close = future(2)
+    expect((await put(s.id, { expire_at: close })).status).toBe(200)
+    const listed = async () =>
+      ((await (await api(DEMO, 'survey/student?limit=100', { token: made.c.token })).json()) as { items: { id: string }[] }).items.map((x) => x.id)
+    expect(await listed()).toContain(s.id)
+    // The clock passes the end (moved back in the table: the API refuses an end in the past).
+    await env.DB.prepare('UPDATE survey_survey SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), s.id)
+      .run()
+    expect(await listed()).not.toContain(s.id)
+  })
+
+  it('targets: rooms, members and groups can be added; a target that brought answers cannot be removed', async () => {
+    const m = await model()
+    const s = await publish(m.id, { rooms: [made.roomA.id] })
+    // Nobody answered yet: room A may be swapped for a group.
+    const swapped = await put(s.id, { publication_type: 'group', groups: [made.group.id] })
+    expect(swapped.status, await swapped.clone().text()).toBe(200)
+    expect(((await swapped.json()) as { targets: { group_id: string | null }[] }).targets.map((x) => x.group_id)).toEqual([made.group.id])
+    expect((await answer(made.b.token, s.id, { q1: 1 })).status).toBe(201)
+    // Adding room A beside the group is a change of type: the group's answer (b, through room B) must stay reached.
+    const lost = await expectEnvelope(await put(s.id, { publication_type: 'all', rooms: [made.roomA.id] }), 422, 'target_answered')
+    expect(lost.errors[0]).toMatchObject({ field: 'rooms', value: made.group.name })
+    expect((await put(s.id, { publication_type: 'all', rooms: [made.roomA.id, made.roomB.id] })).status).toBe(200)
+    // Member targets: b in room B answered; adding a in room A is fine, removing b is not.
+    const members = await put(s.id, {
+      publication_type: 'members',
+      members: [
+        { room: made.roomB.id, nick: made.b.nick },
+        { room: made.roomA.id, nick: made.a.nick },
+      ],
+    })
+    expect(members.status, await members.clone().text()).toBe(200)
+    const refused = await expectEnvelope(
+      await put(s.id, { publication_type: 'members', members: [{ room: made.roomA.id, nick: made.a.nick }] }),
+      422,
+      'target_answered',
+    )
+    expect(refused.errors[0]).toMatchObject({ field: 'members', value: expect.stringContaining(made.b.nick) })
+    const stored = await env.DB.prepare('SELECT COUNT(*) AS n FROM survey_survey_target WHERE survey_id = ?').bind(s.id).first<number>('n')
+    expect(stored).toBe(2)
+    // Unknown rooms and an empty selection are refused too; nothing changed.
+    await expectEnvelope(await put(s.id, { publication_type: 'all', rooms: [made.roomB.id, 'nope'] }), 422, 'unknown_room')
+    // Audited with the targets before and after (field → [before, after]).
+    const audit = (await audits(s.id, 'update')).map((a) => JSON.parse(a.changes) as { targets: [unknown[], unknown[]] })
+    expect(audit.length).toBe(3)
+    expect(audit[2].targets.map((x) => x.length)).toEqual([2, 2])
+  })
+
+  it('withdraw: without answers it leaves the student list and is audited; with answers it is refused', async () => {
+    const m = await model()
+    const s = await publish(m.id, { rooms: [made.roomA.id] })
+    const ids = async () =>
+      ((await (await api(DEMO, 'survey/student?limit=100', { token: made.a.token })).json()) as { items: { id: string }[] }).items.map((x) => x.id)
+    expect(await ids()).toContain(s.id)
+    expect((await api(DEMO, `survey/survey/${s.id}`, { method: 'DELETE', token: made.staff.token })).status).toBe(204)
+    expect(await ids()).not.toContain(s.id)
+    await expectEnvelope(await api(DEMO, `survey/student/${s.id}`, { token: made.a.token }), 404, 'survey_not_found')
+    expect((await audits(s.id, 'delete')).map((a) => a.actor)).toEqual([made.staff.nick])
+    const answered = await publish(m.id, { rooms: [made.roomA.id] })
+    expect((await answer(made.c.token, answered.id, { q1: 0 })).status).toBe(201)
+    const res = await expectEnvelope(await api(DEMO, `survey/survey/${answered.id}`, { method: 'DELETE', token: made.staff.token }), 409, 'survey_has_answers')
+    expect(res.errors[0].message).toBe('validation.survey.withdraw_answered')
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM survey_survey WHERE id = ?').bind(answered.id).first<number>('n')).toBe(1)
+  })
+
+  it('bad input answers the envelope and changes nothing; permissions 403; another realm 404', async () => {
+    const m = await model()
+    const s = await publish(m.id, { rooms: [made.roomA.id] })
+    const bad = [
+      { expire_at: 'tomorrow' },
+      { publish_at: 12 },
+      { publication_type: 'everyone', rooms: [made.roomA.id] },
+      { publication_type: 'all', rooms: [] },
+      { publication_type: 'group' },
+      { publication_type: 'all', rooms: 'r1' },
+      'nope',
+    ]
+    for (const json of bad) await expectEnvelope(await put(s.id, json), 400)
+    const after = (await (await api(DEMO, `survey/survey/${s.id}`, { token: made.staff.token })).json()) as Survey & { targets: unknown[] }
+    expect(after).toMatchObject({ updated_at: s.updated_at, expire_at: null })
+    expect(after.targets).toHaveLength(1)
+    const lister = await userWith('demo', ['survey_survey_list', 'survey_survey_publish'])
+    await expectEnvelope(await put(s.id, { expire_at: future(3) }, lister.token), 403)
+    await expectEnvelope(await api(DEMO, `survey/survey/${s.id}`, { method: 'DELETE', token: lister.token }), 403)
+    const other = await userWith('escola', [...STAFF, 'dashboard_dashboard_access'])
+    await expectEnvelope(
+      await api(ESCOLA, `survey/survey/${s.id}`, { method: 'PUT', token: other.token, json: { expire_at: future(3) } }),
+      404,
+      'survey_not_found',
+    )
+    await expectEnvelope(await api(ESCOLA, `survey/survey/${s.id}`, { method: 'DELETE', token: other.token }), 404, 'survey_not_found')
+    await expectEnvelope(await put('bad id!', { expire_at: future(3) }), 400)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM survey_survey WHERE id = ?').bind(s.id).first<number>('n')).toBe(1)
   })
 })

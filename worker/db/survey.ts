@@ -16,7 +16,7 @@ import { newId, nowIso } from '../lib/tms'
 import { decodeRow } from './entity-rows'
 import { reachSql } from './answer'
 import { publishedCounts } from './tms'
-import type { TaskTarget } from './tms-task'
+import { targetStatements, type TargetRow, type TaskTarget } from './tms-task'
 
 /** The published surveys' base table (the entity reads its view). */
 export const surveyTable = { ...surveyEntity, table: 'survey_survey' }
@@ -47,6 +47,52 @@ export async function surveyTargets(db: D1Database, realm: string, id: string): 
     .bind(realm, id)
     .all<TaskTarget>()
   return results
+}
+
+const targetKey = (t: TargetRow) => `${t.room_id ?? ''}/${t.nick ?? ''}/${t.group_id ?? ''}`
+
+/**
+ * The current targets a change of targets would remove although they reached an answer (issue 19): each answer
+ * (its student and the room it reached them through) must stay reached by a kept or new target — a room, the member
+ * in that room, or a group holding that room. Empty when nothing answered is lost.
+ */
+export async function answeredTargetsRemoved<T extends TargetRow>(
+  db: D1Database,
+  realm: string,
+  surveyId: string,
+  before: T[],
+  after: TargetRow[],
+): Promise<T[]> {
+  const kept = new Set(after.map(targetKey))
+  const removed = before.filter((t) => !kept.has(targetKey(t)))
+  if (!removed.length) return []
+  const { results: answers } = await db
+    .prepare('SELECT nick, room_id FROM survey_answer WHERE realm = ? AND survey_id = ?')
+    .bind(realm, surveyId)
+    .all<{ nick: string; room_id: string | null }>()
+  if (!answers.length) return []
+  const groupIds = [...new Set([...before, ...after].flatMap((t) => (t.group_id ? [t.group_id] : [])))]
+  const groupRooms = new Map<string, string[]>()
+  for (let i = 0; i < groupIds.length; i += 90) {
+    const chunk = groupIds.slice(i, i + 90)
+    const { results } = await db
+      .prepare(`SELECT id, rooms FROM room_group WHERE realm = ? AND id IN (${chunk.map(() => '?').join(', ')})`)
+      .bind(realm, ...chunk)
+      .all<{ id: string; rooms: string }>()
+    for (const g of results) groupRooms.set(g.id, JSON.parse(g.rooms) as string[])
+  }
+  const reaches = (t: TargetRow, a: { nick: string; room_id: string | null }) =>
+    t.group_id ? (groupRooms.get(t.group_id) ?? []).includes(a.room_id ?? '') : t.room_id === a.room_id && (t.nick === null || t.nick === a.nick)
+  const lost = answers.filter((a) => !after.some((t) => reaches(t, a)))
+  return removed.filter((t) => lost.some((a) => reaches(t, a)))
+}
+
+/** Replaces a survey's targets (the statements to run in the change's batch). */
+export function replaceTargetStatements(db: D1Database, realm: string, surveyId: string, targets: TargetRow[]): D1PreparedStatement[] {
+  return [
+    db.prepare('DELETE FROM survey_survey_target WHERE realm = ? AND survey_id = ?').bind(realm, surveyId),
+    ...targetStatements(db, 'survey_survey_target', 'survey_id', realm, surveyId, targets),
+  ]
 }
 
 /** The rooms through which the survey reaches the student (empty: it does not reach them). */

@@ -11,6 +11,16 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { LessonPublishInput } from '#shared/schemas/lesson/lesson'
 import { PUBLICATION_TYPES, type PublicationType } from '#shared/schemas/tms/constants'
 
+/** A publication being changed (a published survey, issue 19): its targets and dates as stored (ISO instants). */
+export interface PublicationInitial {
+  publication_type: PublicationType
+  rooms: string[]
+  members: { room: string; nick: string }[]
+  groups: string[]
+  publish_at: string
+  expire_at: string | null
+}
+
 export interface LessonPublishOptions {
   rooms: { id: string; name: string; members: { nick: string; name: string }[] }[]
   groups: { id: string; name: string; rooms: string[] }[]
@@ -26,27 +36,47 @@ export function LessonPublishForm({
   timeZone,
   texts = { failed: 'lesson.publish.failed', hint: 'lesson.editor.expire_hint' },
   resettable = false,
+  initial,
+  submit = { label: 'lesson.publish.submit' },
+  notice,
 }: {
   modelId: string
   options: LessonPublishOptions
   timeZone: string
   /** Translation keys of the failure toast and the end-date hint (surveys publish with this form too, issue 19). */
   texts?: { failed: string; hint: string }
-  /** Shows "reset to defaults" (seed 001 §4: survey drafts can be reset to defaults). */
+  /** Shows "reset to defaults" (seed 001 §4: survey drafts can be reset to defaults); with `initial`, "undo changes". */
   resettable?: boolean
+  /**
+   * Changes a publication instead of making one: the form starts from it, and only the dates that were changed are
+   * sent (a stored start with seconds stays as it is).
+   */
+  initial?: PublicationInitial
+  /** The submit button's text key and the form's `intent` (sent beside `publication`). */
+  submit?: { label: string; intent?: string }
+  /** Shown above the targets (e.g. which changes are allowed). */
+  notice?: string
 }) {
   const { t } = useTranslation()
   const toast = useToast()
   const id = useId()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'lesson-publish' })
-  const defaults = () => ({
-    publication_type: 'all' as PublicationType,
-    rooms: [] as string[],
-    members: [] as { room: string; nick: string }[],
-    groups: [] as string[],
-    publish_at: isoToZoned(new Date().toISOString(), timeZone),
-    expire_at: '',
-  })
+  const defaults = () =>
+    initial
+      ? {
+          ...initial,
+          publish_at: isoToZoned(initial.publish_at, timeZone),
+          expire_at: initial.expire_at ? isoToZoned(initial.expire_at, timeZone) : '',
+        }
+      : {
+          publication_type: 'all' as PublicationType,
+          rooms: [] as string[],
+          members: [] as { room: string; nick: string }[],
+          groups: [] as string[],
+          publish_at: isoToZoned(new Date().toISOString(), timeZone),
+          expire_at: '',
+        }
+  const [start] = useState(defaults)
   const [state, setState] = useState(defaults)
   const [dirty, setDirty] = useState(false)
   const [tried, setTried] = useState(false)
@@ -60,10 +90,11 @@ export function LessonPublishForm({
     () => ({
       ...state,
       model_id: modelId,
-      publish_at: zonedToIso(state.publish_at, timeZone) ?? undefined,
-      expire_at: state.expire_at ? zonedToIso(state.expire_at, timeZone) : null,
+      // A change sends only the dates that moved (undefined leaves the JSON).
+      publish_at: initial && state.publish_at === start.publish_at ? undefined : (zonedToIso(state.publish_at, timeZone) ?? undefined),
+      expire_at: initial && state.expire_at === start.expire_at ? undefined : state.expire_at ? zonedToIso(state.expire_at, timeZone) : null,
     }),
-    [state, modelId, timeZone],
+    [state, modelId, timeZone, initial, start],
   )
   const live = useMemo(() => liveErrors(LessonPublishInput, body), [body])
   const server = fetcher.data?.errors ?? []
@@ -85,9 +116,10 @@ export function LessonPublishForm({
         e.preventDefault()
         setTried(true)
         if (Object.keys(live).length) return
-        fetcher.submit({ publication: JSON.stringify(body) }, { method: 'post' })
+        fetcher.submit({ publication: JSON.stringify(body), ...(submit.intent ? { intent: submit.intent } : {}) }, { method: 'post' })
       }}
     >
+      {notice ? <p className="hint">{notice}</p> : null}
       <fieldset className="option-list inline">
         <legend>{t('resources.tms_task.fields.publication_type')}</legend>
         {PUBLICATION_TYPES.map((p) => (
@@ -173,11 +205,11 @@ export function LessonPublishForm({
               setTried(false)
             }}
           >
-            <Icon name="restore" /> {t('survey.publish.reset')}
+            <Icon name="restore" /> {t(initial ? 'survey.edit.undo' : 'survey.publish.reset')}
           </button>
         ) : null}
         <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="send" />} {t('lesson.publish.submit')}
+          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name={initial ? 'check' : 'send'} />} {t(submit.label)}
         </button>
       </div>
       {guard}

@@ -4,17 +4,20 @@ import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
 import {
   SurveyAnswerInput,
-  SurveyDates,
   SurveyPublishInput,
+  SurveyUpdate,
   surveyAnswerProblems,
   surveyDateProblems,
   surveyEntity,
+  surveyUpdateProblems,
   type Survey,
 } from '#shared/schemas/survey/survey'
 import {
+  answeredTargetsRemoved,
   answerRevisions,
   answerRooms,
   getSurvey,
+  replaceTargetStatements,
   reviseStatements,
   surveyAnswer,
   surveyAnswers,
@@ -23,7 +26,7 @@ import {
   surveyTargets,
 } from '../../db/survey'
 import { publicationChoices } from '../../db/rooms'
-import { publicationTargets, roomFilter, targetStatements } from '../../db/tms-task'
+import { publicationTargets, roomFilter, targetStatements, type TargetRow } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
@@ -50,10 +53,10 @@ const ResultQuery = v.object({ room: v.optional(Id) })
 
 /** /survey/survey: surveys published to rooms, room members or room groups; their answers and results (issue 19). */
 export const surveySurvey = new Hono<AppEnv>()
-  /** GET /survey/survey/options: what a publication may target (rooms with members, groups). */
+  /** GET /survey/survey/options: what a publication may target (rooms with members, groups), to publish or to change one. */
   .get(
     '/options',
-    guarded({ all: ['survey_survey_publish'] }, async (c, auth) => c.json(await publicationChoices(c.env.DB, auth.realm))),
+    guarded({ any: ['survey_survey_publish', 'survey_survey_edit'] }, async (c, auth) => c.json(await publicationChoices(c.env.DB, auth.realm))),
   )
   /** GET /survey/survey: published surveys with their date status and answer counts (status, model, room, dates). */
   .get(
@@ -118,37 +121,73 @@ export const surveySurvey = new Hono<AppEnv>()
       return c.json({ ...(await getSurvey(db, auth.realm, id))!, targets: await surveyTargets(db, auth.realm, id) }, 201)
     }),
   )
-  /** PUT /survey/survey/{id}: a published survey's dates (its questions and targets stay). */
+  /**
+   * PUT /survey/survey/{id}: a published survey's dates and, with `publication_type`, its targets (replaced). Its
+   * questions stay. A changed date may not be in the past, the end comes after the start, an answered survey keeps
+   * its start, and a target that reached an answer cannot be removed (422 `target_answered`, per target).
+   */
   .put(
     '/:id',
-    guardedJson({ all: ['survey_survey_edit'] }, SurveyDates, async (c, auth, body) => {
+    guardedJson({ all: ['survey_survey_edit'] }, SurveyUpdate, async (c, auth, body) => {
       const db = c.env.DB
       const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
       const dates = { publish_at: body.publish_at ?? existing.publish_at, expire_at: body.expire_at === undefined ? existing.expire_at : body.expire_at }
-      refuse(surveyDateProblems(dates).map((p) => ruleError(p.field, p.message, dates.expire_at)))
-      const values = { ...dates, updated_at: nowIso(), updated_by: auth.nick }
+      const problems = surveyUpdateProblems(existing, dates, Date.now()).map((p) => ruleError(p.field, p.message, dates[p.field as keyof typeof dates]))
+      const before = await surveyTargets(db, auth.realm, existing.id)
+      let targets: { rows: TargetRow[] } | null = null
+      if (body.publication_type) {
+        const found = await publicationTargets(db, auth.realm, { ...body, publication_type: body.publication_type })
+        problems.push(...found.problems)
+        targets = found
+        const field = { all: 'rooms', members: 'members', group: 'groups' }[body.publication_type]
+        for (const t of await answeredTargetsRemoved(db, auth.realm, existing.id, before, found.rows))
+          problems.push(
+            ruleError(
+              field,
+              'validation.survey.target_answered',
+              t.group_name ?? (t.nick ? `${t.nick} (${t.room_name ?? t.room_id})` : (t.room_name ?? t.room_id)),
+            ),
+          )
+      }
+      refuse(problems)
+      const values = {
+        ...dates,
+        ...(body.publication_type ? { publication_type: body.publication_type } : {}),
+        updated_at: nowIso(),
+        updated_by: auth.nick,
+      }
       await runBatch(db, [
         updateStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id, values),
+        ...(targets ? replaceTargetStatements(db, auth.realm, existing.id, targets.rows) : []),
         auditStatement(db, {
           realm: auth.realm,
           actor: auth.nick,
           action: 'update',
           entity: 'survey_survey',
           entityId: existing.id,
-          before: dates,
-          after: values,
+          before: {
+            publish_at: existing.publish_at,
+            expire_at: existing.expire_at,
+            publication_type: existing.publication_type,
+            ...(targets ? { targets: before.map(({ room_id, nick, group_id }) => ({ room_id, nick, group_id })) } : {}),
+          },
+          after: { ...values, ...(targets ? { targets: targets.rows } : {}) },
           requestId: c.get('requestId'),
         }),
       ])
-      return c.json((await getSurvey(db, auth.realm, existing.id))!)
+      return c.json({ ...(await getSurvey(db, auth.realm, existing.id))!, targets: await surveyTargets(db, auth.realm, existing.id) })
     }),
   )
-  /** DELETE /survey/survey/{id}: deletes a publication with its answers (the model may then change again). */
+  /**
+   * DELETE /survey/survey/{id}: withdraws a publication (it leaves the students' lists; the model may change again
+   * once none is left). A survey with answers is refused (409 `survey_has_answers`): close it with an end date.
+   */
   .delete(
     '/:id',
     guarded({ all: ['survey_survey_delete'] }, async (c, auth) => {
       const db = c.env.DB
       const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
+      if (existing.answer_count > 0) throw apiError(409, 'survey_has_answers', 'validation.survey.withdraw_answered', 'id', existing.id)
       await runBatch(db, [
         deleteStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id),
         auditStatement(db, {
@@ -157,7 +196,7 @@ export const surveySurvey = new Hono<AppEnv>()
           action: 'delete',
           entity: 'survey_survey',
           entityId: existing.id,
-          before: existing,
+          before: { ...existing, targets: await surveyTargets(db, auth.realm, existing.id) },
           requestId: c.get('requestId'),
         }),
       ])

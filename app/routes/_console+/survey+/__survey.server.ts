@@ -1,10 +1,10 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { ErrorItem } from '#shared/schemas/error'
-import { SurveyAnswerInput, SurveyInput, SurveyPublishInput } from '#shared/schemas/survey/survey'
+import { SurveyAnswerInput, SurveyInput, SurveyPublishInput, SurveyUpdate } from '#shared/schemas/survey/survey'
 import { apiData, validBody } from '~/server/api.server'
 import { apiResult } from '~/server/api-action.server'
-import { requireRoute } from '~/server/auth.server'
+import { requireAccess, requireRoute } from '~/server/auth.server'
 import { setFlash } from '~/server/flash.server'
 import { ID, invalid, jsonField } from '../lesson+/__lesson.server'
 
@@ -48,6 +48,7 @@ export async function surveyDeleteAction(request: Request, context: AppLoadConte
     return data({ ok: false, errors: [{ field: 'id', cause: 'invalid', value: null, message: 'validation.id' }] as ErrorItem[] }, { status: 400 })
   return apiResult(async () => {
     if (kind === 'model') await api.survey.model[':id'].$delete({ param: { id: id.output } })
+    // A survey with answers is refused (409 survey_has_answers); the list shows why.
     else await api.survey.survey[':id'].$delete({ param: { id: id.output } })
     return { ok: true, errors: [] as ErrorItem[] }
   })
@@ -65,5 +66,31 @@ export async function surveyReviseAction(request: Request, context: AppLoadConte
     throw redirect(`/survey/survey/${surveyId}/${answerId}/revise`, {
       headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'survey.revise.saved' }) },
     })
+  })
+}
+
+/**
+ * The detail screen's actions (issue 19): `intent=update` changes the dates and targets (`publication` as JSON, the
+ * publish form's shape; the model is not sent), `intent=withdraw` deletes the publication (refused with answers),
+ * back to the list. Each checks its own permission besides the screen's.
+ */
+export async function surveyDetailAction(request: Request, context: AppLoadContext, surveyId: string) {
+  const form = await request.formData()
+  const intent = form.get('intent')
+  if (intent === 'withdraw') {
+    const { api } = await requireAccess(request, context, { all: ['survey_survey_list', 'survey_survey_delete'] })
+    return apiResult(async () => {
+      await apiData(api.survey.survey[':id'].$delete({ param: { id: surveyId } }))
+      throw redirect('/survey/survey', { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'survey.withdraw.done' }) } })
+    })
+  }
+  if (intent !== 'update') return invalid('intent')
+  const { api } = await requireAccess(request, context, { all: ['survey_survey_list', 'survey_survey_edit'] })
+  const body = jsonField(form, 'publication')
+  if (!body || typeof body !== 'object') return invalid('publication')
+  const { model_id: _model, ...update } = body as Record<string, unknown>
+  return apiResult(async () => {
+    await apiData(api.survey.survey[':id'].$put({ param: { id: surveyId }, json: validBody(SurveyUpdate, update) }))
+    throw redirect(`/survey/survey/detail/${surveyId}`, { headers: { 'Set-Cookie': await setFlash({ kind: 'success', message: 'survey.edit.saved' }) } })
   })
 }

@@ -1,7 +1,9 @@
 import * as v from 'valibot'
 import { defineEntity } from '../entity'
-import { Description, Id } from '../tms/common'
-import { LessonPublishInput, LessonUpdate, lessonDateProblems } from '../lesson/lesson'
+import { Description, Id, Instant } from '../tms/common'
+import { PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS } from '../tms/constants'
+import { PublishInput } from '../tms/task'
+import { LessonPublishInput, lessonDateProblems } from '../lesson/lesson'
 
 /**
  * Surveys (seed 001 §3 "Survey", §4, §5 "Surveys"; issue 19): a survey model teachers edit, and surveys published
@@ -156,9 +158,64 @@ export const surveyEntity = defineEntity<Survey>({
  */
 export const SurveyPublishInput = LessonPublishInput
 export type SurveyPublishInput = v.InferOutput<typeof SurveyPublishInput>
-/** A published survey's dates may change (its questions and targets stay). */
-export const SurveyDates = v.object({ publish_at: LessonUpdate.entries.publish_at, expire_at: LessonUpdate.entries.expire_at })
 export const surveyDateProblems = lessonDateProblems
+
+const pubBase = PublishInput.pipe[0].entries
+const SurveyUpdateObject = v.object({
+  publish_at: v.optional(Instant),
+  /** null: no end (the survey stays open). */
+  expire_at: v.optional(v.nullable(Instant)),
+  /** Present: the targets are replaced by `rooms`, `members` or `groups` (absent: they stay). */
+  publication_type: v.optional(v.picklist(PUBLICATION_TYPES, 'validation.picklist')),
+  rooms: pubBase.rooms,
+  members: pubBase.members,
+  groups: pubBase.groups,
+})
+
+/**
+ * Changes to a published survey (issue 19): its dates and its targets. Its questions stay (they come from the model,
+ * which is blocked while published). With `publication_type` the targets' selection is required, as at publication.
+ */
+export const SurveyUpdate = v.pipe(
+  SurveyUpdateObject,
+  v.forward(
+    v.check((p) => p.publication_type !== 'all' || p.rooms.length > 0, 'validation.tms.target_required'),
+    ['rooms'],
+  ),
+  v.forward(
+    v.check((p) => p.publication_type !== 'members' || p.members.length > 0, 'validation.tms.target_required'),
+    ['members'],
+  ),
+  v.forward(
+    v.check((p) => p.publication_type !== 'group' || p.groups.length > 0, 'validation.tms.target_required'),
+    ['groups'],
+  ),
+)
+export type SurveyUpdate = v.InferOutput<typeof SurveyUpdate>
+
+/**
+ * The date rules of a change (seed 001 §5, the task's messages): a changed start or end is not in the past (the
+ * start with the publish form's clock tolerance), the end after the start, and the start of a survey that already has
+ * answers stays (moving it would hide an answered survey until then). Only changed dates are held to "not in the past",
+ * so an open survey keeps its past start.
+ */
+export function surveyUpdateProblems(
+  before: { publish_at: string; expire_at: string | null; answer_count: number },
+  after: { publish_at: string; expire_at: string | null },
+  now: number,
+): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = []
+  const publishChanged = Date.parse(after.publish_at) !== Date.parse(before.publish_at)
+  const expireChanged = (after.expire_at === null ? null : Date.parse(after.expire_at)) !== (before.expire_at === null ? null : Date.parse(before.expire_at))
+  if (publishChanged && before.answer_count > 0) out.push({ field: 'publish_at', message: 'validation.survey.start_answered' })
+  else if (publishChanged && Date.parse(after.publish_at) < now - PUBLISH_CLOCK_TOLERANCE_MS)
+    out.push({ field: 'publish_at', message: 'validation.tms.publish_in_past' })
+  const order = lessonDateProblems(after)
+  if (order.length) out.push(...order)
+  else if (expireChanged && after.expire_at !== null && Date.parse(after.expire_at) <= now)
+    out.push({ field: 'expire_at', message: 'validation.tms.expire_in_past' })
+  return out
+}
 
 /** One answer value: a choice index (single), choice indexes (multi), text, or a scale point. */
 export type SurveyValue = number | number[] | string
