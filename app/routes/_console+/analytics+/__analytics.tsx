@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { AnalyticsQuery, SessionReportQuery, SESSION_REPORTS } from '#shared/schemas/analytics'
-import { SelectInput, TextInput } from '~/components/form/kit'
+import { KitField, SelectInput, TextInput } from '~/components/form/kit'
 import type { FieldSpec } from '~/lib/form-fields'
 import { PeriodForm, ReportSection } from '../ledger+/__ledger-report'
 import type { AnalyticsState } from './__analytics.server'
@@ -17,8 +17,26 @@ const TABS = [
 const filterFields: FieldSpec[] = [
   { name: 'room', label: 'analytics.filter.room', kind: 'select' },
   { name: 'category', label: 'analytics.filter.category', kind: 'select' },
-  { name: 'children', label: 'analytics.filter.children', kind: 'select' },
 ]
+
+/** The realm picker's fields, for those whose realm tree holds more than their realm. */
+const realmFields: FieldSpec[] = [
+  { name: 'realm', label: 'analytics.filter.realm', kind: 'select' },
+  // A checkbox sending `children=true` (read as text: unchecked sends nothing, which is no filter).
+  { name: 'children', label: 'analytics.filter.children', kind: 'text' },
+]
+
+/** Non-breaking spaces before a realm's name in the picker, one pair per level below the list's roots. */
+const indent = (depth: number) => '\u00a0\u00a0'.repeat(depth)
+
+/** "Include child realms": a checkbox of the kit's frame whose value is the API's `true`. */
+function ChildrenCheckbox({ label }: { label: string }) {
+  return (
+    <KitField name="children" label={label} inline>
+      {({ key, defaultValue, ...c }) => <input key={key} {...c} type="checkbox" value="true" defaultChecked={defaultValue === 'true'} />}
+    </KitField>
+  )
+}
 
 /** The query string of a state (for tab links and the CSV export), without empty values. */
 function queryOf(state: AnalyticsState, extra: Record<string, string> = {}): string {
@@ -31,6 +49,13 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
   const { t } = useTranslation()
   const reports = state.path === 'session-report'
   const options = state.answer?.options
+  // The realm the figures are for: the one asked in the URL, else the current one; named, never by its code.
+  const picker = state.realms.realms.length > 1
+  const realmCode = state.query.realm ?? state.realms.current
+  const realmName = state.realms.realms.find((r) => r.code === realmCode)?.name
+  const withChildren = state.query.children === 'true'
+  // Tabs keep the period and the filters (the realm above all); the session report's own fields stay behind.
+  const tabQuery = queryOf(state, { report: '', nick: '' })
   const answer = state.answer
   const columnLabel = (c: string) => t(`analytics.column.${c}`)
   const cellText = (c: string, v: string | number) =>
@@ -40,6 +65,9 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
       <div className="page-header">
         <h1>{title}</h1>
       </div>
+      {realmName && !state.failure?.startsWith('forbidden') ? (
+        <p className="hint analytics-scope">{t(withChildren ? 'analytics.scope.children' : 'analytics.scope', { name: realmName })}</p>
+      ) : null}
       <nav aria-label={t(reports ? 'analytics.reports' : 'analytics.tabs')}>
         <ul className="ledger-tabs">
           {reports
@@ -52,7 +80,11 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
               ))
             : TABS.map((tab) => (
                 <li key={tab.to}>
-                  <Link to={tab.to} aria-current={tab.to.endsWith(current) ? 'page' : undefined} className="ledger-tab">
+                  <Link
+                    to={tab.to.endsWith('/ledger') ? tab.to : `${tab.to}?${tabQuery}`}
+                    aria-current={tab.to.endsWith(current) ? 'page' : undefined}
+                    className="ledger-tab"
+                  >
                     {t(tab.label)}
                   </Link>
                 </li>
@@ -61,11 +93,25 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
       </nav>
       <PeriodForm
         key={current}
-        state={state}
+        state={picker ? { ...state, query: { ...state.query, realm: realmCode } } : state}
         schema={reports ? SessionReportQuery : AnalyticsQuery}
-        fields={reports ? [...filterFields, { name: 'nick', label: 'analytics.filter.nick', kind: 'text' }] : filterFields}
+        fields={[
+          ...(picker ? realmFields : []),
+          ...filterFields,
+          ...(reports ? [{ name: 'nick', label: 'analytics.filter.nick', kind: 'text' } as const] : []),
+        ]}
         hidden={reports ? { report: current } : {}}
       >
+        {picker ? (
+          <>
+            <SelectInput
+              name="realm"
+              label={t('analytics.filter.realm')}
+              options={state.realms.realms.map((r) => ({ value: r.code, label: `${indent(r.depth)}${r.name}` }))}
+            />
+            <ChildrenCheckbox label={t('analytics.filter.children.true')} />
+          </>
+        ) : null}
         <SelectInput
           name="room"
           label={t('analytics.filter.room')}
@@ -78,19 +124,11 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
           placeholder={t('analytics.filter.all_categories')}
           options={(options?.categories ?? []).map((r) => ({ value: r.id, label: r.name }))}
         />
-        <SelectInput
-          name="children"
-          label={t('analytics.filter.children')}
-          options={[
-            { value: 'false', label: t('analytics.filter.children.false') },
-            { value: 'true', label: t('analytics.filter.children.true') },
-          ]}
-        />
         {reports ? <TextInput name="nick" label={t('analytics.filter.nick')} required={current === 'student'} /> : null}
       </PeriodForm>
       {state.failure ? (
         <p className="card" role={state.failure === 'need_nick' ? 'status' : 'alert'}>
-          {t(`analytics.failure.${['narrow_range', 'not_found', 'need_nick'].includes(state.failure) ? state.failure : 'unavailable'}`)}
+          {t(`analytics.failure.${['narrow_range', 'not_found', 'need_nick', 'forbidden_realm'].includes(state.failure) ? state.failure : 'unavailable'}`)}
         </p>
       ) : !answer ? (
         <p className="card" role="status">
