@@ -1,10 +1,11 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { AnalyticsQuery, SessionReportQuery, SESSION_REPORTS } from '#shared/schemas/analytics'
-import { KitField, SelectInput, TextInput } from '~/components/form/kit'
+import { SelectInput, TextInput } from '~/components/form/kit'
 import type { FieldSpec } from '~/lib/form-fields'
 import { PeriodForm, ReportSection } from '../ledger+/__ledger-report'
 import type { AnalyticsState } from './__analytics.server'
+import { hasRealmPicker, RealmPicker, RealmScope, realmFields } from './__realm-picker'
 
 /** The analytics tabs (seed 002 §2): general, activity, session, credits (the ledger analytics). */
 const TABS = [
@@ -19,25 +20,6 @@ const filterFields: FieldSpec[] = [
   { name: 'category', label: 'analytics.filter.category', kind: 'select' },
 ]
 
-/** The realm picker's fields, for those whose realm tree holds more than their realm. */
-const realmFields: FieldSpec[] = [
-  { name: 'realm', label: 'analytics.filter.realm', kind: 'select' },
-  // A checkbox sending `children=true` (read as text: unchecked sends nothing, which is no filter).
-  { name: 'children', label: 'analytics.filter.children', kind: 'text' },
-]
-
-/** Non-breaking spaces before a realm's name in the picker, one pair per level below the list's roots. */
-const indent = (depth: number) => '\u00a0\u00a0'.repeat(depth)
-
-/** "Include child realms": a checkbox of the kit's frame whose value is the API's `true`. */
-function ChildrenCheckbox({ label }: { label: string }) {
-  return (
-    <KitField name="children" label={label} inline>
-      {({ key, defaultValue, ...c }) => <input key={key} {...c} type="checkbox" value="true" defaultChecked={defaultValue === 'true'} />}
-    </KitField>
-  )
-}
-
 /** The query string of a state (for tab links and the CSV export), without empty values. */
 function queryOf(state: AnalyticsState, extra: Record<string, string> = {}): string {
   const entries = Object.entries({ ...state.query, ...extra }).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')
@@ -49,13 +31,15 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
   const { t } = useTranslation()
   const reports = state.path === 'session-report'
   const options = state.answer?.options
-  // The realm the figures are for: the one asked in the URL, else the current one; named, never by its code.
-  const picker = state.realms.realms.length > 1
-  const realmCode = state.query.realm ?? state.realms.current
-  const realmName = state.realms.realms.find((r) => r.code === realmCode)?.name
-  const withChildren = state.query.children === 'true'
-  // Tabs keep the period and the filters (the realm above all); the session report's own fields stay behind.
+  const picker = hasRealmPicker(state.realms)
+  // Tabs keep the period and the filters (the realm above all); the session report's own fields stay behind; the
+  // credits tab (a ledger report) takes the period and the realm.
   const tabQuery = queryOf(state, { report: '', nick: '' })
+  const creditsQuery = new URLSearchParams(
+    Object.entries({ period: state.query.period, start_at: state.query.start_at, end_at: state.query.end_at, realm: state.query.realm ?? '' }).filter(
+      ([, v]) => v,
+    ),
+  ).toString()
   const answer = state.answer
   const columnLabel = (c: string) => t(`analytics.column.${c}`)
   const cellText = (c: string, v: string | number) =>
@@ -65,9 +49,9 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
       <div className="page-header">
         <h1>{title}</h1>
       </div>
-      {realmName && !state.failure?.startsWith('forbidden') ? (
-        <p className="hint analytics-scope">{t(withChildren ? 'analytics.scope.children' : 'analytics.scope', { name: realmName })}</p>
-      ) : null}
+      {state.failure === 'forbidden_realm' ? null : (
+        <RealmScope realms={state.realms} realm={state.query.realm} withChildren={state.query.children === 'true'} />
+      )}
       <nav aria-label={t(reports ? 'analytics.reports' : 'analytics.tabs')}>
         <ul className="ledger-tabs">
           {reports
@@ -81,7 +65,7 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
             : TABS.map((tab) => (
                 <li key={tab.to}>
                   <Link
-                    to={tab.to.endsWith('/ledger') ? tab.to : `${tab.to}?${tabQuery}`}
+                    to={`${tab.to}?${tab.to.endsWith('/ledger') ? creditsQuery : tabQuery}`}
                     aria-current={tab.to.endsWith(current) ? 'page' : undefined}
                     className="ledger-tab"
                   >
@@ -93,25 +77,16 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
       </nav>
       <PeriodForm
         key={current}
-        state={picker ? { ...state, query: { ...state.query, realm: realmCode } } : state}
+        state={picker ? { ...state, query: { ...state.query, realm: state.query.realm ?? state.realms.current } } : state}
         schema={reports ? SessionReportQuery : AnalyticsQuery}
         fields={[
-          ...(picker ? realmFields : []),
+          ...(picker ? realmFields(true) : []),
           ...filterFields,
           ...(reports ? [{ name: 'nick', label: 'analytics.filter.nick', kind: 'text' } as const] : []),
         ]}
         hidden={reports ? { report: current } : {}}
       >
-        {picker ? (
-          <>
-            <SelectInput
-              name="realm"
-              label={t('analytics.filter.realm')}
-              options={state.realms.realms.map((r) => ({ value: r.code, label: `${indent(r.depth)}${r.name}` }))}
-            />
-            <ChildrenCheckbox label={t('analytics.filter.children.true')} />
-          </>
-        ) : null}
+        {picker ? <RealmPicker realms={state.realms} withChildren /> : null}
         <SelectInput
           name="room"
           label={t('analytics.filter.room')}
