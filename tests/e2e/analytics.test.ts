@@ -122,4 +122,65 @@ describe('analytics and session reports in the browser', () => {
     expect(errors).toEqual([])
     await context.close()
   })
+  it('picks a child realm, shows its figures under its name, keeps it on reload and across tabs; a one-realm user has no picker', async () => {
+    const id = crypto.randomUUID().slice(0, 8)
+    const roomName = `Sala do Sul ${id}`
+    const now = new Date().toISOString()
+    // demo-sul (a child of demo): a room of its own and a sign-in today.
+    await d1Execute(
+      `INSERT INTO room (id, realm, name, created_at, updated_at) VALUES ('e2e-an-room-${id}', 'demo-sul', '${roomName}', '${now}', '${now}');
+       INSERT INTO session (token_hash, realm, nick, device_id, created_at, last_seen_at, expires_at)
+         VALUES ('e2e-an-${id}', 'demo-sul', 'admin@demo-sul', 'e2e', '${now}', '${now}', '2030-01-01T00:00:00.000Z');`,
+    )
+    const day = today()
+    const { context, page, errors } = await signedInPage('root', `/analytics/general?period=day&start_at=${day}&end_at=${day}`)
+    await page.getByRole('heading', { level: 1, name: pt['pages.analytics.general'] }).waitFor()
+    const scope = (key: string, name: string) => pt[key].replace('{{name}}', name)
+    const picker = page.getByRole('combobox', { name: pt['analytics.filter.realm'] })
+    const names = (await picker.locator('option').allTextContents()).map((n) => n.replace(/\u00a0/g, '').trim())
+    expect(names).toEqual(expect.arrayContaining(['Demo Academy', 'Demo Academy Sul', 'Demo Academy Norte']))
+    expect(names).not.toContain('Escola Estadual Modelo')
+    expect(await picker.inputValue()).toBe('demo')
+    expect(await page.getByText(scope('analytics.scope', 'Demo Academy'), { exact: true }).count()).toBe(1)
+    const rooms = page.getByRole('combobox', { name: pt['analytics.filter.room'] })
+    expect(await rooms.locator('option').allTextContents()).not.toContain(roomName)
+
+    await picker.selectOption('demo-sul')
+    await page.getByRole('button', { name: pt['ledger.report.apply'] }).click()
+    await expect.poll(() => new URL(page.url()).searchParams.get('realm')).toBe('demo-sul')
+    await page.getByText(scope('analytics.scope', 'Demo Academy Sul'), { exact: true }).waitFor()
+    // demo-sul's figures: its rooms in the room filter, its sign-in of today in the overview.
+    expect(await rooms.locator('option').allTextContents()).toContain(roomName)
+    const [row] = await tableOf(page, pt['analytics.section.overview'])
+    expect(row[0]).toBe(day)
+    expect(Number(row[2])).toBeGreaterThanOrEqual(1)
+    await page.screenshot({ path: '/tmp/analytics-realm-picker.png', fullPage: true })
+
+    // Reload: the choice is in the URL.
+    await page.reload()
+    await page.getByText(scope('analytics.scope', 'Demo Academy Sul'), { exact: true }).waitFor()
+    expect(await page.getByRole('combobox', { name: pt['analytics.filter.realm'] }).inputValue()).toBe('demo-sul')
+
+    // Every tab keeps it, and "include child realms" says so by name.
+    await page.getByRole('navigation', { name: pt['analytics.tabs'] }).getByRole('link', { name: pt['analytics.tab.activity'] }).click()
+    await page.getByRole('heading', { level: 1, name: pt['pages.analytics.task'] }).waitFor()
+    expect(new URL(page.url()).searchParams.get('realm')).toBe('demo-sul')
+    await page.getByText(scope('analytics.scope', 'Demo Academy Sul'), { exact: true }).waitFor()
+    await page.getByRole('combobox', { name: pt['analytics.filter.realm'] }).selectOption('demo')
+    await page.getByRole('checkbox', { name: pt['analytics.filter.children.true'] }).check()
+    await page.getByRole('button', { name: pt['ledger.report.apply'] }).click()
+    await page.getByText(scope('analytics.scope.children', 'Demo Academy'), { exact: true }).waitFor()
+    expect(new URL(page.url()).searchParams.get('children')).toBe('true')
+    expect(errors).toEqual([])
+    await context.close()
+
+    // demo-sul's administrator: their realm has no children, so no picker and no checkbox; the hint names it.
+    const sul = await signedInPage('admin@demo-sul', `/analytics/general?period=day&start_at=${day}&end_at=${day}`, { host: 'demo-sul.localhost' })
+    await sul.page.getByRole('heading', { level: 1, name: pt['pages.analytics.general'] }).waitFor()
+    await sul.page.getByText(scope('analytics.scope', 'Demo Academy Sul'), { exact: true }).waitFor()
+    expect(await sul.page.getByRole('combobox', { name: pt['analytics.filter.realm'] }).count()).toBe(0)
+    expect(await sul.page.getByRole('checkbox', { name: pt['analytics.filter.children.true'] }).count()).toBe(0)
+    expect(sul.errors).toEqual([])
+    await sul.context.close()
+  })
 })

@@ -34,6 +34,7 @@ import { content } from './ledger/content'
 import { packages } from './ledger/package'
 import { report as ledgerReport } from './ledger/report'
 import { analytics } from './analytics'
+import { analyticsRealms } from './analytics/realms'
 import { sandbox } from './ledger/sandbox'
 import { transaction } from './ledger/transaction'
 import { wallet } from './ledger/wallet'
@@ -113,6 +114,7 @@ export function createApi() {
     .route('/ledger/sandbox', sandbox)
     .route('/ledger/report', ledgerReport)
     .route('/analytics', analytics)
+    .route('/analytics/realms', analyticsRealms)
     .route('/mas/realm', realmSettings)
     .route('/mas/config', config)
     .route('/mas/user', user)

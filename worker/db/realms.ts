@@ -245,3 +245,33 @@ export function realmTreeScope(auth: { permissions: ReadonlySet<string>; home_re
     params: [auth.home_realm],
   }
 }
+
+/**
+ * The realms of `scope` (at most `limit`, by name) plus `current`, in tree order: a realm, then its children by name,
+ * with their depth (0 for a realm whose parent is not listed). The analytics realm picker's options.
+ */
+export async function realmTreeList(db: D1Database, scope: Scope, current: string, limit: number): Promise<{ code: string; name: string; depth: number }[]> {
+  type Row = { code: string; name: string; parent_code: string | null }
+  const [tree, own] = await db.batch<Row>([
+    db.prepare(`SELECT code, name, parent_code FROM realm WHERE ${scope.where} ORDER BY name, code LIMIT ?`).bind(...scope.params, limit),
+    db.prepare('SELECT code, name, parent_code FROM realm WHERE code = ?').bind(current),
+  ])
+  const rows = new Map([...tree.results, ...own.results].map((r) => [r.code, r]))
+  const children = new Map<string | null, string[]>()
+  for (const r of [...rows.values()].sort((a, b) => a.name.localeCompare(b.name) || a.code.localeCompare(b.code))) {
+    const parent = r.parent_code && r.parent_code !== r.code && rows.has(r.parent_code) ? r.parent_code : null
+    children.set(parent, [...(children.get(parent) ?? []), r.code])
+  }
+  const out: { code: string; name: string; depth: number }[] = []
+  const seen = new Set<string>()
+  const walk = (parent: string | null, depth: number) => {
+    for (const code of children.get(parent) ?? []) {
+      if (seen.has(code)) continue
+      seen.add(code)
+      out.push({ code, name: rows.get(code)!.name, depth })
+      walk(code, depth + 1)
+    }
+  }
+  walk(null, 0)
+  return out
+}

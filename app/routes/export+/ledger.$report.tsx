@@ -15,6 +15,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     period: url.searchParams.get('period') ?? undefined,
     start_at: url.searchParams.get('start_at') ?? '',
     end_at: url.searchParams.get('end_at') ?? '',
+    realm: url.searchParams.get('realm') ?? undefined,
   })
   if (!parsed.success)
     throw Response.json({ errors: parsed.issues.map((i) => ({ field: '', cause: 'invalid', value: null, message: i.message })) }, { status: 400 })

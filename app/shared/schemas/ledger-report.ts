@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { RealmCode } from './common'
 
 /** Credit reports (seed 002 §2) and the analytics overview; `overview` gives every series per period. */
 export const REPORTS = ['balance_by_realm', 'balance_by_user', 'usage', 'consumed', 'purchased', 'transferred', 'received', 'sponsored', 'overview'] as const
@@ -90,7 +91,17 @@ export function withPeriod<E extends v.ObjectEntries>(entries: E) {
 }
 
 /** GET ledger/report: which report, by what period, over which days (the realm's calendar). */
-export const ReportQuery = withPeriod({ report: v.picklist(REPORTS, 'validation.picklist') })
+export const ReportQuery = withPeriod({
+  report: v.picklist(REPORTS, 'validation.picklist'),
+  /** The realm reported (analytics' credits tab): one of the caller's realm tree; absent or empty = the current realm. */
+  realm: v.optional(
+    v.pipe(
+      v.string('validation.realm_code'),
+      v.transform((s) => (s === '' ? undefined : s)),
+      v.optional(RealmCode),
+    ),
+  ),
+})
 export type ReportQuery = v.InferOutput<typeof ReportQuery>
 
 /** The default range of a granularity ending today: the longest it allows. */

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import { AnalyticsQuery, SESSION_REPORTS, SessionReportQuery, type AnalyticsAnswer, type SessionReport } from '#shared/schemas/analytics'
+import type { AnalyticsRealms } from '#shared/schemas/analytics-realms'
 import { fieldErrors } from '#shared/schemas/auth'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { apiData, orErrorResponse, RealmApiError } from '~/server/api.server'
@@ -16,6 +17,8 @@ export interface AnalyticsState extends PeriodState {
   /** An API refusal shown in the page (narrow the range, unknown room). */
   failure: string | null
   today: string
+  /** The realms the picker offers (the caller's realm tree; one realm = no picker) and the current one. */
+  realms: AnalyticsRealms
 }
 
 const FILTERS = ['room', 'category', 'children', 'realm', 'nick'] as const
@@ -23,6 +26,7 @@ const FILTERS = ['room', 'category', 'children', 'realm', 'nick'] as const
 /** The analytics (or session report) a page's URL asks for, behind the page's guard; invalid periods fetch nothing. */
 export async function loadAnalytics(request: Request, context: AppLoadContext, routeId: string, path: AnalyticsPath): Promise<AnalyticsState> {
   const { api, realm } = await requireRoute(request, context, routeId)
+  const realms = await apiData(api.analytics.realms.$get())
   const url = new URL(request.url)
   const timeZone = realm.config?.time_zone ?? DEFAULT_TIME_ZONE
   const today = realmToday(timeZone)
@@ -32,7 +36,7 @@ export async function loadAnalytics(request: Request, context: AppLoadContext, r
     path === 'session-report' ? ((SESSION_REPORTS as readonly string[]).includes(asked) ? (asked as SessionReport) : 'watched_videos') : undefined
   const query = { ...readPeriod(url, await getLocale(request), today), ...filters, ...(report ? { report } : {}) }
   const parsed = path === 'session-report' ? v.safeParse(SessionReportQuery, query) : v.safeParse(AnalyticsQuery, query)
-  const state = { path, query, errors: {}, timeZone, today, answer: null, failure: null }
+  const state = { path, query, errors: {}, timeZone, today, answer: null, failure: null, realms }
   // The student report opens asking for a student, without calling the empty field an error.
   if (report === 'student' && !filters.nick) return { ...state, failure: 'need_nick' }
   if (!parsed.success) return { ...state, errors: fieldErrors(parsed.issues) }
@@ -53,6 +57,11 @@ export async function loadAnalytics(request: Request, context: AppLoadContext, r
       return { ...state, failure: body.errors[0]?.cause ?? 'unavailable' }
     }
     if (err instanceof RealmApiError && err.status === 404) return { ...state, failure: 'not_found' }
+    // A realm outside the caller's tree (a link from someone else): said in the page, the picker still offers theirs.
+    if (err instanceof Response && err.status === 403) {
+      const body = (await err.clone().json()) as { errors: { field: string }[] }
+      if (body.errors.some((e) => e.field === 'realm')) return { ...state, failure: 'forbidden_realm' }
+    }
     if (err instanceof Response && err.status === 404) return { ...state, failure: 'not_found' }
     throw err
   }

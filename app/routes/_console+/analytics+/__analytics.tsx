@@ -5,6 +5,7 @@ import { SelectInput, TextInput } from '~/components/form/kit'
 import type { FieldSpec } from '~/lib/form-fields'
 import { PeriodForm, ReportSection } from '../ledger+/__ledger-report'
 import type { AnalyticsState } from './__analytics.server'
+import { hasRealmPicker, RealmPicker, RealmScope, realmFields } from './__realm-picker'
 
 /** The analytics tabs (seed 002 §2): general, activity, session, credits (the ledger analytics). */
 const TABS = [
@@ -17,7 +18,6 @@ const TABS = [
 const filterFields: FieldSpec[] = [
   { name: 'room', label: 'analytics.filter.room', kind: 'select' },
   { name: 'category', label: 'analytics.filter.category', kind: 'select' },
-  { name: 'children', label: 'analytics.filter.children', kind: 'select' },
 ]
 
 /** The query string of a state (for tab links and the CSV export), without empty values. */
@@ -31,6 +31,15 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
   const { t } = useTranslation()
   const reports = state.path === 'session-report'
   const options = state.answer?.options
+  const picker = hasRealmPicker(state.realms)
+  // Tabs keep the period and the filters (the realm above all); the session report's own fields stay behind; the
+  // credits tab (a ledger report) takes the period and the realm.
+  const tabQuery = queryOf(state, { report: '', nick: '' })
+  const creditsQuery = new URLSearchParams(
+    Object.entries({ period: state.query.period, start_at: state.query.start_at, end_at: state.query.end_at, realm: state.query.realm ?? '' }).filter(
+      ([, v]) => v,
+    ),
+  ).toString()
   const answer = state.answer
   const columnLabel = (c: string) => t(`analytics.column.${c}`)
   const cellText = (c: string, v: string | number) =>
@@ -40,6 +49,9 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
       <div className="page-header">
         <h1>{title}</h1>
       </div>
+      {state.failure === 'forbidden_realm' ? null : (
+        <RealmScope realms={state.realms} realm={state.query.realm} withChildren={state.query.children === 'true'} />
+      )}
       <nav aria-label={t(reports ? 'analytics.reports' : 'analytics.tabs')}>
         <ul className="ledger-tabs">
           {reports
@@ -52,7 +64,11 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
               ))
             : TABS.map((tab) => (
                 <li key={tab.to}>
-                  <Link to={tab.to} aria-current={tab.to.endsWith(current) ? 'page' : undefined} className="ledger-tab">
+                  <Link
+                    to={`${tab.to}?${tab.to.endsWith('/ledger') ? creditsQuery : tabQuery}`}
+                    aria-current={tab.to.endsWith(current) ? 'page' : undefined}
+                    className="ledger-tab"
+                  >
                     {t(tab.label)}
                   </Link>
                 </li>
@@ -61,11 +77,16 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
       </nav>
       <PeriodForm
         key={current}
-        state={state}
+        state={picker ? { ...state, query: { ...state.query, realm: state.query.realm ?? state.realms.current } } : state}
         schema={reports ? SessionReportQuery : AnalyticsQuery}
-        fields={reports ? [...filterFields, { name: 'nick', label: 'analytics.filter.nick', kind: 'text' }] : filterFields}
+        fields={[
+          ...(picker ? realmFields(true) : []),
+          ...filterFields,
+          ...(reports ? [{ name: 'nick', label: 'analytics.filter.nick', kind: 'text' } as const] : []),
+        ]}
         hidden={reports ? { report: current } : {}}
       >
+        {picker ? <RealmPicker realms={state.realms} withChildren /> : null}
         <SelectInput
           name="room"
           label={t('analytics.filter.room')}
@@ -78,19 +99,11 @@ export function AnalyticsView({ state, title, current }: { state: AnalyticsState
           placeholder={t('analytics.filter.all_categories')}
           options={(options?.categories ?? []).map((r) => ({ value: r.id, label: r.name }))}
         />
-        <SelectInput
-          name="children"
-          label={t('analytics.filter.children')}
-          options={[
-            { value: 'false', label: t('analytics.filter.children.false') },
-            { value: 'true', label: t('analytics.filter.children.true') },
-          ]}
-        />
         {reports ? <TextInput name="nick" label={t('analytics.filter.nick')} required={current === 'student'} /> : null}
       </PeriodForm>
       {state.failure ? (
         <p className="card" role={state.failure === 'need_nick' ? 'status' : 'alert'}>
-          {t(`analytics.failure.${['narrow_range', 'not_found', 'need_nick'].includes(state.failure) ? state.failure : 'unavailable'}`)}
+          {t(`analytics.failure.${['narrow_range', 'not_found', 'need_nick', 'forbidden_realm'].includes(state.failure) ? state.failure : 'unavailable'}`)}
         </p>
       ) : !answer ? (
         <p className="card" role="status">

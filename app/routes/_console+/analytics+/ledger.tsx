@@ -6,6 +6,7 @@ import { abbreviate } from '~/lib/format'
 import { REPORT_COLUMNS } from '#shared/schemas/ledger-report'
 import { loadReport } from '../ledger+/__ledger-report.server'
 import { PeriodForm, ReportView } from '../ledger+/__ledger-report'
+import { hasRealmPicker, RealmPicker, RealmScope, realmFields } from './__realm-picker'
 
 export const handle = { title: 'pages.analytics.ledger' }
 
@@ -23,7 +24,15 @@ export default function LedgerAnalyticsRoute() {
       <div className="page-header">
         <h1>{t('pages.analytics.ledger')}</h1>
       </div>
-      <PeriodForm state={state} />
+      {state.failure === 'forbidden_realm' ? null : <RealmScope realms={state.realms} realm={state.query.realm} withChildren={false} />}
+      {hasRealmPicker(state.realms) ? (
+        // The credits of one realm: no "include child realms" here (the ledger report counts one realm).
+        <PeriodForm state={{ ...state, query: { ...state.query, realm: state.query.realm ?? state.realms.current } }} fields={realmFields(false)}>
+          <RealmPicker realms={state.realms} withChildren={false} />
+        </PeriodForm>
+      ) : (
+        <PeriodForm state={state} />
+      )}
       {state.answer ? (
         <ul className="ledger-kpis" aria-label={t('ledger.report.totals')}>
           {series.map((s) => (

@@ -1,10 +1,11 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
+import type { AnalyticsRealms } from '#shared/schemas/analytics-realms'
 import { fieldErrors } from '#shared/schemas/auth'
 import { defaultRange, GRANULARITIES, REPORTS, ReportQuery, type Granularity, type ReportAnswer, type ReportName } from '#shared/schemas/ledger-report'
 import { readDate } from '~/lib/dates'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
-import { orErrorResponse, apiData } from '~/server/api.server'
+import { orErrorResponse, apiData, RealmApiError } from '~/server/api.server'
 import { getLocale } from '~/server/i18n.server'
 import { requireRoute } from '~/server/auth.server'
 
@@ -34,13 +35,17 @@ export function readPeriod(url: URL, locale: string, today: string): { period: G
 }
 
 export interface ReportState {
-  query: { report: ReportName; period: Granularity; start_at: string; end_at: string }
+  query: { report: ReportName; period: Granularity; start_at: string; end_at: string; realm?: string }
   answer: ReportAnswer | null
   /** Field → message key when the period in the URL breaks the rules (nothing is fetched then). */
   errors: Record<string, string>
   today: string
   /** The realm's time zone (the form kit's). */
   timeZone: string
+  /** The credits tab's realm picker (analytics/ledger only): the caller's realm tree and current realm. */
+  realms?: AnalyticsRealms
+  /** `forbidden_realm` when the URL names a realm outside the caller's tree (nothing is shown then). */
+  failure?: string
 }
 
 /** The report a page's URL asks for (defaults: the longest day range ending today), behind the page's guard. */
@@ -53,8 +58,18 @@ export async function loadReport(request: Request, context: AppLoadContext, rout
   const askedReport = url.searchParams.get('report')
   const report: ReportName =
     routeId === 'analytics.ledger' ? 'overview' : (REPORTS as readonly string[]).includes(askedReport ?? '') ? (askedReport as ReportName) : fallback
-  const query = { report, ...readPeriod(url, locale, today) }
+  // The credits tab of analytics may be of another realm of the caller's tree (its realm picker).
+  const analytics = routeId === 'analytics.ledger'
+  const realms = analytics ? await apiData(api.analytics.realms.$get()) : undefined
+  const asked = analytics ? url.searchParams.get('realm')?.trim() : undefined
+  const query = { report, ...readPeriod(url, locale, today), ...(asked ? { realm: asked } : {}) }
   const parsed = v.safeParse(ReportQuery, query)
-  if (!parsed.success) return { query, answer: null, errors: fieldErrors(parsed.issues), today, timeZone }
-  return { query, answer: await orErrorResponse(apiData(api.ledger.report.$get({ query: parsed.output }))), errors: {}, today, timeZone }
+  const state = { query, answer: null, errors: {}, today, timeZone, ...(realms ? { realms } : {}) }
+  if (!parsed.success) return { ...state, errors: fieldErrors(parsed.issues) }
+  try {
+    return { ...state, answer: await apiData(api.ledger.report.$get({ query: parsed.output })) }
+  } catch (err) {
+    if (err instanceof RealmApiError && err.status === 403 && err.errors.some((e) => e.field === 'realm')) return { ...state, failure: 'forbidden_realm' }
+    return orErrorResponse(Promise.reject(err))
+  }
 }

@@ -82,6 +82,13 @@ function cell(column: string, value: string | number, locale: string): string {
 export function ReportView({ state, title, series }: { state: ReportState; title: string; series?: string[] }) {
   const { t } = useTranslation()
   const answer: ReportAnswer | null = state.answer
+  if (state.failure === 'forbidden_realm') {
+    return (
+      <p className="card" role="alert">
+        {t('analytics.failure.forbidden_realm')}
+      </p>
+    )
+  }
   if (!answer) {
     return (
       <p className="card" role="status">
@@ -99,7 +106,7 @@ export function ReportView({ state, title, series }: { state: ReportState; title
       rows={answer.rows}
       chart={series ?? ['points']}
       ranking={!isSeries}
-      csv={`/export/ledger/${answer.report}?${new URLSearchParams({ period: answer.period, start_at: answer.start_at, end_at: answer.end_at })}`}
+      csv={`/export/ledger/${answer.report}?${new URLSearchParams({ period: answer.period, start_at: answer.start_at, end_at: answer.end_at, ...(state.query.realm ? { realm: state.query.realm } : {}) })}`}
     />
   )
 }
