@@ -275,6 +275,10 @@ describe('progress and awards from corrected answers', () => {
     expect(objectiveProgress(o('tasks', 'all', 'quantity', 1), acts)).toBeCloseTo(0.6667, 3)
     expect(objectiveProgress(o('exam', 'all', 'score', 1), acts)).toBe(0)
     expect(objectiveProgress(o('questions', 'all', 'score', 0.5), acts)).toBe(1)
+    // Finalized, waiting only for the student's opinion on the AI comment: corrected (its score is final).
+    expect(objectiveProgress(o('tasks', 'all', 'quantity', 1), [a('activity', 'pending_agreement', 5), a('activity', 'review', 5)])).toBe(0.5)
+    // Questions in score units: the share of points of the in-category questions (here 3 of 4), not the task's score.
+    expect(objectiveProgress(o('questions', 'at_least_one', 'score', 1), [{ ...a('activity', 'finished', 1), points: 3, points_max: 4 }])).toBe(0.75)
   })
 
   it('grants the award when a teacher’s correction brings the student to it; recomputing grants it once; the student and the room see it', async () => {

@@ -251,9 +251,10 @@ export const bandsHold = (bands: { objective_id: string; min: number; max: numbe
  * The activities of a goal's period for one student, in one statement: ?1 realm, ?2 student, ?3..?4 the period's
  * days, ?5 the rooms (JSON) and ?6 the groups (JSON) the goal reaches the student through, ?7 the goal's activity
  * categories, ?8 its question categories (JSON; a category counts with its subcategories; none: everything counts),
- * ?9 the informative question types (the publication day within ?3..?4 read through the realm's publish_at index). Per activity, `questions` lists the answerable questions of the version the task
- * was published with that are in the question categories: type, score, the student's answer (texts cut to their
+ * ?9 the informative question types. Per activity, `questions` lists the answerable questions of the version the
+ * task was published with that are in the question categories: type, score, the student's answer (texts cut to their
  * first letter: only whether they are filled matters) and the points given (the teacher's, else the automatic ones).
+ * The publication day is compared as a range on `publish_at`, so the realm's (realm, publish_at) index reads it.
  */
 const ACTIVITIES_SQL = `WITH RECURSIVE
   acat(id) AS (SELECT value FROM json_each(?7) UNION SELECT c.id FROM acat CROSS JOIN tms_category c ON c.realm = ?1 AND c.parent_id = acat.id),
