@@ -8,7 +8,7 @@ import { PHONE, axeViolations } from './tms-student-helpers'
  * A goal with an award reached by a student after a teacher's correction (issue 19): a teacher of their own makes an
  * objective and a goal model (API), publishes the goal to their room on the goal's screen, publishes a task there;
  * the student delivers it, the teacher finalizes the correction; the student sees the award under their tasks on a
- * phone, and the published goal's screen lists it under the room.
+ * phone with its current progress, and the published goal's screen lists it under the room with the same progress.
  */
 const pt = catalogues['pt-BR']
 const tag = Date.now().toString(36)
@@ -93,6 +93,9 @@ describe('goals and awards', () => {
     const awards = phone.page.getByRole('region', { name: pt['achievement.mine.title'] })
     await expect.poll(() => awards.textContent()).toContain(`Medalha ${tag}`)
     expect(await awards.textContent()).toContain(pt['achievement.mine.of_goal'].replace('{{goal}}', `Meta da turma ${tag}`))
+    // Its current progress on the objective (the award's band holds: no "kept" note).
+    expect(await awards.textContent()).toContain(pt['achievement.mine.progress'].replace('{{progress}}', `Metade das notas ${tag}: 100%`))
+    expect(await awards.textContent()).not.toContain(pt['achievement.mine.kept'])
     expect(await axeViolations(phone.page)).toEqual([])
     await awards.scrollIntoViewIfNeeded()
     await phone.page.screenshot({ path: '/tmp/goals-mobile-awards.png', fullPage: true })
@@ -103,6 +106,7 @@ describe('goals and awards', () => {
     const row = await grants.getByRole('row', { name: new RegExp(`Aluna Premiada`) }).textContent()
     expect(row).toContain(room.name)
     expect(row).toContain(`Medalha ${tag}`)
+    expect(row).toContain(`Metade das notas ${tag}: 100%`)
     await page.screenshot({ path: '/tmp/goals-goal-screen.png', fullPage: true })
   })
 })

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { periodOf, periodStart, type Goal } from '#shared/schemas/achievement'
 import { objectiveProgress, publishDuePeriods } from '../../worker/db/achievement'
 import { answerId, classroom, deliver, opened, publishedTask, TEACHER } from './answer-helpers'
-import { room, roomGroup } from './factories'
+import { room, roomGroup, taskCategory } from './factories'
 import { DEMO, ESCOLA, api, expectEnvelope, userWith } from './helpers'
 
 const GOALS = ['achievement_goal_list', 'achievement_goal_get', 'achievement_goal_create', 'achievement_goal_edit', 'achievement_goal_delete']
@@ -259,12 +259,13 @@ describe('progress and awards from corrected answers', () => {
     const a = (kind: string, status: string | null, score: number, max = 10) => ({
       id: crypto.randomUUID(),
       kind,
-      categories: '[]',
-      question_count: 4,
       status,
       score,
       max_score: max,
-      answered_count: 4,
+      questions: 4,
+      answered: 4,
+      points: score,
+      points_max: max,
     })
     const acts = [a('essay', 'finished', 8), a('activity', 'finished', 4), a('activity', 'submitted', 10)]
     const o = (entity: string, criteria: string, unit: string, percent: number) => ({ id: 'o', entity, criteria, unit, percent }) as never
@@ -274,6 +275,10 @@ describe('progress and awards from corrected answers', () => {
     expect(objectiveProgress(o('tasks', 'all', 'quantity', 1), acts)).toBeCloseTo(0.6667, 3)
     expect(objectiveProgress(o('exam', 'all', 'score', 1), acts)).toBe(0)
     expect(objectiveProgress(o('questions', 'all', 'score', 0.5), acts)).toBe(1)
+    // Finalized, waiting only for the student's opinion on the AI comment: corrected (its score is final).
+    expect(objectiveProgress(o('tasks', 'all', 'quantity', 1), [a('activity', 'pending_agreement', 5), a('activity', 'review', 5)])).toBe(0.5)
+    // Questions in score units: the share of points of the in-category questions (here 3 of 4), not the task's score.
+    expect(objectiveProgress(o('questions', 'at_least_one', 'score', 1), [{ ...a('activity', 'finished', 1), points: 3, points_max: 4 }])).toBe(0.75)
   })
 
   it('grants the award when a teacher’s correction brings the student to it; recomputing grants it once; the student and the room see it', async () => {
@@ -318,6 +323,135 @@ describe('progress and awards from corrected answers', () => {
     // The room outside the goal's targets: its students' corrections grant nothing.
     const other = await room('demo', { members: [k.c.nick] })
     expect(other.id).not.toBe(k.roomA.id)
+  })
+})
+
+describe('goal categories filter the progress; a lowered progress keeps the award', () => {
+  /** A goal model published to `roomId` from today for a week. */
+  async function publishedGoal(roomId: string, extra: Record<string, unknown> & { objective_ids: string[] }) {
+    const g = await model(extra.objective_ids[0], extra)
+    const res = await publish(g.id, { start_date: today(), end_date: plusDays(7), targets: [{ kind: 'room', id: roomId }] })
+    expect(res.status, await res.clone().text()).toBe(201)
+    return (await res.json()) as Goal
+  }
+  const progressOf = async (goalId: string, objectiveId: string, nick: string) =>
+    (
+      await env.DB.prepare('SELECT progress FROM achievement_progress WHERE goal_id = ? AND objective_id = ? AND nick = ?')
+        .bind(goalId, objectiveId, nick)
+        .first<{ progress: number }>()
+    )?.progress
+  const single = (statement: string, extra: Record<string, unknown> = {}) => ({
+    type: 'single',
+    statement: `<p>${statement}</p>`,
+    score: 1,
+    options: [
+      { statement: '<p>Sim</p>', answer: true },
+      { statement: '<p>Não</p>', answer: false },
+    ],
+    ...extra,
+  })
+  type Stored = { id: string; type: string; options: { id: string; answer: boolean }[] }
+  /** The student opens and delivers the task (`pick(question)` answers each question, undefined leaves it blank); the teacher finalizes it. */
+  async function deliveredAndCorrected(
+    c: { teacher: { token: string }; student: { token: string } },
+    p: { task: { id: string }; model: { questions: unknown[] } },
+    pick: (q: Stored) => unknown,
+    scores: Record<string, number> = {},
+  ) {
+    const o = await opened(c.student.token, p.task.id)
+    const answers = Object.fromEntries((p.model.questions as Stored[]).flatMap((q) => (pick(q) === undefined ? [] : [[q.id, pick(q)]])))
+    const res = await deliver(c.student.token, p.task.id, { answer_id: answerId(), receipt: o.receipt, answers })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const answer = (await res.json()) as { id: string }
+    const done = await api(DEMO, `tms/answer/${answer.id}/correction`, { method: 'PUT', token: c.teacher.token, json: { action: 'finalize', scores } })
+    expect(done.status, await done.clone().text()).toBe(200)
+  }
+  const right = (q: Stored) => ({ option: q.options.find((x) => x.answer)!.id })
+  const wrong = (q: Stored) => ({ option: q.options.find((x) => !x.answer)!.id })
+
+  it('counts only the questions of the goal’s question categories (and their subcategories); none named counts them all', async () => {
+    const c = await classroom()
+    const qParent = await taskCategory('demo')
+    const qa = await taskCategory('demo', { parent: qParent.id })
+    const qb = await taskCategory('demo')
+    const score = await objective({ entity: 'questions', criteria: 'all', unit: 'score', percent: 1 })
+    const quantity = await objective({ entity: 'questions', criteria: 'all', unit: 'quantity', percent: 1 })
+    const goal = (question_categories: string[]) =>
+      publishedGoal(c.roomA.id, {
+        objective_ids: [score.id, quantity.id],
+        question_categories,
+        awards: [{ title: 'Estrela', description: 'Tudo certo', kind: 'product', progress: [{ objective_id: score.id, min: 1, max: 1 }] }],
+      })
+    const [onlyA, underParent, onlyB, all] = [await goal([qa.id]), await goal([qParent.id]), await goal([qb.id]), await goal([])]
+    // One point in qa (answered right), three in qb (the text, given 0) and one more in qb left blank.
+    const p = await publishedTask(c.teacher.token, [c.roomA.id], {
+      questions: [
+        single('Sete é primo?', { categories: [qa.id] }),
+        { type: 'text', statement: '<p>Explique.</p>', score: 3, categories: [qb.id], options: { min_text_count: 1, max_text_count: 500 } },
+        single('Dois é par?', { categories: [qb.id], required: false }),
+      ],
+    })
+    const [q1, text] = p.model.questions as Stored[]
+    await deliveredAndCorrected(
+      { teacher: c.teacher, student: c.a },
+      p,
+      (q) => (q.id === q1.id ? right(q) : q.id === text.id ? { text: 'Porque sim.' } : undefined),
+      {
+        [text.id]: 0,
+      },
+    )
+    // Score: qa 1/1; qb 0/4; everything 1/5. Quantity (answered): qa 1/1; qb 1/2; everything 2/3.
+    expect(await progressOf(onlyA.id, score.id, c.a.nick)).toBe(1)
+    expect(await progressOf(underParent.id, score.id, c.a.nick)).toBe(1)
+    expect(await progressOf(onlyB.id, score.id, c.a.nick)).toBe(0)
+    expect(await progressOf(all.id, score.id, c.a.nick)).toBe(0.2)
+    expect(await progressOf(onlyA.id, quantity.id, c.a.nick)).toBe(1)
+    expect(await progressOf(onlyB.id, quantity.id, c.a.nick)).toBe(0.5)
+    expect(await progressOf(all.id, quantity.id, c.a.nick)).toBe(0.6667)
+    // Only the goals whose questions were all right granted their award.
+    const mine = ((await (await api(DEMO, 'achievement/mine', { token: c.a.token })).json()) as { items: { goal_title: string }[] }).items
+    expect(mine.map((x) => x.goal_title).sort()).toEqual([onlyA.title, underParent.title].sort())
+  })
+
+  it('counts only the tasks of the goal’s activity categories (and their subcategories); none named counts them all', async () => {
+    const c = await classroom()
+    const ca = await taskCategory('demo')
+    const sub = await taskCategory('demo', { parent: ca.id })
+    const [other, cb] = [await taskCategory('demo'), await taskCategory('demo')]
+    const done = await objective({ entity: 'tasks', criteria: 'all', unit: 'quantity', percent: 1 })
+    const goal = (activity_categories: string[]) => publishedGoal(c.roomA.id, { objective_ids: [done.id], activity_categories })
+    const [underA, onlyB, all] = [await goal([ca.id]), await goal([cb.id]), await goal([])]
+    const first = await publishedTask(c.teacher.token, [c.roomA.id], { questions: [single('Sete é primo?')] }, { categories: [sub.id, other.id] })
+    await publishedTask(c.teacher.token, [c.roomA.id], { questions: [single('Dois é par?')] }, { categories: [cb.id] })
+    // The first task corrected, the second not yet: under ca (through its subcategory) 1/1, under cb 0/1, everything 1/2.
+    await deliveredAndCorrected({ teacher: c.teacher, student: c.a }, first, right)
+    expect(await progressOf(underA.id, done.id, c.a.nick)).toBe(1)
+    expect(await progressOf(onlyB.id, done.id, c.a.nick)).toBe(0)
+    expect(await progressOf(all.id, done.id, c.a.nick)).toBe(0.5)
+  })
+
+  it('keeps an award when a later correction lowers the progress; the student and the room show the current progress', async () => {
+    const c = await classroom()
+    const o = await objective({ entity: 'tasks', criteria: 'all', unit: 'score', percent: 1 })
+    const goal = await publishedGoal(c.roomA.id, { objective_ids: [o.id] })
+    type Shown = { progress: { objective_id: string; progress: number; min: number; max: number }[]; held: boolean }
+    const mine = async () => ((await (await api(DEMO, 'achievement/mine', { token: c.a.token })).json()) as { items: (Shown & { goal_title: string })[] }).items
+    const grants = async () =>
+      ((await (await api(DEMO, `achievement/goal/${goal.id}/grants`, { token: admin.token })).json()) as { items: (Shown & { nick: string })[] }).items
+    const first = await publishedTask(c.teacher.token, [c.roomA.id], { questions: [single('Sete é primo?')] })
+    await deliveredAndCorrected({ teacher: c.teacher, student: c.a }, first, right)
+    expect(await progressOf(goal.id, o.id, c.a.nick)).toBe(1)
+    expect(await mine()).toEqual([
+      expect.objectContaining({ goal_title: goal.title, held: true, progress: [expect.objectContaining({ objective_id: o.id, progress: 1 })] }),
+    ])
+    // A second task of the period, answered wrong: the mean score falls to a half, out of the award's band (100%).
+    const second = await publishedTask(c.teacher.token, [c.roomA.id], { questions: [single('Oito é primo?')] })
+    await deliveredAndCorrected({ teacher: c.teacher, student: c.a }, second, wrong)
+    expect(await progressOf(goal.id, o.id, c.a.nick)).toBe(0.5)
+    const kept = [expect.objectContaining({ held: false, progress: [{ objective_id: o.id, objective: expect.any(String), progress: 0.5, min: 1, max: 1 }] })]
+    expect(await mine()).toEqual(kept)
+    expect(await grants()).toEqual(kept)
+    expect((await grants())[0].nick).toBe(c.a.nick)
   })
 })
 

@@ -7,6 +7,7 @@ import { STUDENT_FILTERS, answerEntity } from '../../worker/lib/answer-schemas'
 import { filterScope, listRows } from '../../worker/lib/entity'
 import { analyticsTab, categoryRooms, filterOptions, rollupDay, roomInRealms, sessionReport, watchVolumeExceeded } from '../../worker/db/analytics'
 import { ANALYTICS_TABS, SESSION_REPORTS } from '#shared/schemas/analytics'
+import { goalGrantsByRoom, recomputeStudent, studentAwards } from '../../worker/db/achievement'
 
 /** A D1 stand-in that keeps the statements listRows sends instead of running them. */
 function capture() {
@@ -76,15 +77,15 @@ describe('the student’s task list reads the realm’s tasks through indexes un
   })
 })
 
-/** A D1 stand-in that keeps every statement sent (prepared, batched or run) and answers none found. */
-function recorder() {
+/** A D1 stand-in that keeps every statement sent (prepared, batched or run) and answers the rows `rows` gives (none by default). */
+function recorder(rows: (sql: string) => Record<string, unknown>[] = () => []) {
   const sent: { sql: string; params: unknown[] }[] = []
   const statement = (sql: string, params: unknown[] = []) => ({
     sql,
     params,
     bind: (...p: unknown[]) => statement(sql, p),
-    first: async () => (sent.push({ sql, params }), null),
-    all: async () => (sent.push({ sql, params }), { results: [] }),
+    first: async () => (sent.push({ sql, params }), rows(sql)[0] ?? null),
+    all: async () => (sent.push({ sql, params }), { results: rows(sql) }),
     run: async () => (sent.push({ sql, params }), { results: [] }),
   })
   const db = {
@@ -123,6 +124,43 @@ describe('analytics queries use an index or a rollup (EXPLAIN QUERY PLAN)', () =
     expect(sent.length).toBeGreaterThan(0)
     for (const { sql, params } of sent) {
       if (/^\s*(INSERT|DELETE)/.test(sql) && !/SELECT/.test(sql)) continue
+      const { scans, details } = await fullScans(sql, params)
+      expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
+    }
+  })
+})
+
+/**
+ * Goals (issue 19): a student's recomputation after a correction (the goal's period, the rooms, the one activities
+ * statement with the goal's activity and question categories, objectives, awards) and both award surfaces read
+ * through indexes.
+ */
+describe('goal progress and award queries use an index (EXPLAIN QUERY PLAN)', () => {
+  const period = {
+    id: 'g1',
+    targets: JSON.stringify([
+      { kind: 'room', id: 'r1' },
+      { kind: 'group', id: 'rg1' },
+    ]),
+    activity_categories: '["c1"]',
+    question_categories: '["c2"]',
+    objective_ids: '["o1"]',
+    period_key: 'once',
+    starts_on: '2026-01-01',
+    ends_on: '2026-12-31',
+  }
+  const rows = (sql: string): Record<string, unknown>[] =>
+    /FROM achievement_goal_period/.test(sql) ? [period] : /FROM room_member/.test(sql) ? [{ room_id: 'r1' }] : []
+  const cases: [string, (db: D1Database) => Promise<unknown>][] = [
+    ['recompute after a correction', (db) => recomputeStudent(db, 'demo', 'student', '2026-03-10')],
+    ['the student’s awards', (db) => studentAwards(db, 'demo', 'student')],
+    ['a goal’s grants per room', (db) => goalGrantsByRoom(db, 'demo', 'g1')],
+  ]
+  it.each(cases)('%s', async (_, run) => {
+    const { db, sent } = recorder(rows)
+    await run(db)
+    expect(sent.length).toBeGreaterThan(0)
+    for (const { sql, params } of sent) {
       const { scans, details } = await fullScans(sql, params)
       expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
     }

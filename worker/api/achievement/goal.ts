@@ -219,7 +219,7 @@ export const achievementOptions = new Hono<AppEnv>().get(
     return c.json({
       rooms,
       groups: groups.map(({ id, name }) => ({ id, name })),
-      categories: categories.map(({ id, name }) => ({ id, name })),
+      categories: categories.map(({ id, name, parent_id }) => ({ id, name, parent_id })),
       objectives,
       award_kinds: kinds,
       task_models: models,

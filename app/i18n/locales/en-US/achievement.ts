@@ -114,4 +114,12 @@ export default {
   'achievement.create_goal': 'New goal',
   'achievement.create_track': 'New track',
   'achievement.no_items': 'No items.',
+  'achievement.activity_categories_hint': 'Only tasks in these categories (and their subcategories) count. None checked: all count.',
+  'achievement.question_categories_hint':
+    'Only questions in these categories (and their subcategories) count toward question objectives. None checked: all count.',
+  'achievement.all_categories': 'All',
+  'achievement.current_progress': 'Current progress',
+  'achievement.kept_below': 'out of the band now; award kept',
+  'achievement.mine.progress': 'Current progress: {{progress}}',
+  'achievement.mine.kept': 'Your current progress is outside this award’s band, but the award is still yours.',
 }

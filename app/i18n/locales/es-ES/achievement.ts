@@ -114,4 +114,12 @@ export default {
   'achievement.create_goal': 'Nueva meta',
   'achievement.create_track': 'Nueva ruta',
   'achievement.no_items': 'Ningún elemento.',
+  'achievement.activity_categories_hint': 'Solo cuentan las tareas de estas categorías (y de sus subcategorías). Ninguna marcada: cuentan todas.',
+  'achievement.question_categories_hint':
+    'Solo cuentan, en los objetivos de preguntas, las preguntas de estas categorías (y de sus subcategorías). Ninguna marcada: cuentan todas.',
+  'achievement.all_categories': 'Todas',
+  'achievement.current_progress': 'Progreso actual',
+  'achievement.kept_below': 'fuera del rango ahora; premio conservado',
+  'achievement.mine.progress': 'Progreso actual: {{progress}}',
+  'achievement.mine.kept': 'Tu progreso actual está fuera del rango de este premio, pero el premio sigue siendo tuyo.',
 }

@@ -114,4 +114,12 @@ export default {
   'achievement.create_goal': 'Nova meta',
   'achievement.create_track': 'Nova trilha',
   'achievement.no_items': 'Nenhum item.',
+  'achievement.activity_categories_hint': 'Só contam as tarefas destas categorias (e das subcategorias). Nenhuma marcada: todas contam.',
+  'achievement.question_categories_hint':
+    'Só contam, nos objetivos de questões, as questões destas categorias (e das subcategorias). Nenhuma marcada: todas contam.',
+  'achievement.all_categories': 'Todas',
+  'achievement.current_progress': 'Progresso atual',
+  'achievement.kept_below': 'fora da faixa agora; prêmio mantido',
+  'achievement.mine.progress': 'Progresso atual: {{progress}}',
+  'achievement.mine.kept': 'Seu progresso atual está fora da faixa deste prêmio, mas o prêmio continua seu.',
 }

@@ -2,13 +2,16 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { CheckboxGroup, KitForm, ListField, NumberInput, SelectInput, SpecFields, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
 import { GoalInput, GoalStatusInput, PublishGoalInput, shownPercent } from '#shared/schemas/achievement'
+import { progressText } from '~/components/achievement/mobile-awards'
 import type { goalScreen } from './__goal.server'
 import { periodOptions, prepareGoal, preparePublish, publishFields } from './__goal'
 
 /**
  * A goal's screen (issue 19): the model's form (title, objectives, categories, recurrence, awards with their progress
  * per objective), its publication (rooms or groups, dates, recurrence); a published goal shows its status (disable or
- * enable) and the awards its students reached, per room. A blocked model or a published goal is read only (§4).
+ * enable), its categories, and the awards its students reached per room with their current progress (an award is
+ * kept when the progress later falls out of its band, and the table says so). A blocked model or a published goal is
+ * read only (§4).
  */
 export function GoalScreen() {
   const { goal, options, grants, timeZone } = useLoaderData<Awaited<ReturnType<typeof goalScreen>>>()
@@ -17,7 +20,15 @@ export function GoalScreen() {
   const published = goal?.type === 'goal'
   const blocked = published || (goal?.published_count ?? 0) > 0
   const objectives = options.objectives.map((o) => ({ value: o.id, label: o.title }))
-  const categories = options.categories.map((c) => ({ value: c.id, label: c.name }))
+  // A category is named with its parents ("Bimestre › 1º bimestre"): choosing a parent counts its subcategories.
+  const byId = new Map(options.categories.map((c) => [c.id, c]))
+  const categoryPath = (id: string, seen = new Set<string>()): string => {
+    const c = byId.get(id)
+    if (!c) return id
+    return c.parent_id && byId.has(c.parent_id) && !seen.has(c.parent_id) ? `${categoryPath(c.parent_id, seen.add(id))} › ${c.name}` : c.name
+  }
+  const categories = options.categories.map((c) => ({ value: c.id, label: categoryPath(c.id) })).sort((a, b) => a.label.localeCompare(b.label))
+  const categoryNames = (ids: string[]) => (ids.length ? ids.map((id) => categoryPath(id)).join(', ') : t('achievement.all_categories'))
   const periods = periodOptions.map((p) => ({ ...p, label: t(p.label) }))
   const publish = publishFields(
     [...options.rooms.map((r) => ({ value: `room:${r.id}`, label: r.name })), ...options.groups.map((g) => ({ value: `group:${g.id}`, label: g.name }))],
@@ -64,6 +75,10 @@ export function GoalScreen() {
             <dd>{goal.targets.map((x) => (x.kind === 'room' ? options.rooms : options.groups).find((o) => o.id === x.id)?.name ?? x.id).join(', ')}</dd>
             <dt>{t('achievement.field.objectives')}</dt>
             <dd>{goal.objective_ids.map((id) => options.objectives.find((o) => o.id === id)?.title ?? id).join(', ')}</dd>
+            <dt>{t('achievement.field.activity_categories')}</dt>
+            <dd>{categoryNames(goal.activity_categories)}</dd>
+            <dt>{t('achievement.field.question_categories')}</dt>
+            <dd>{categoryNames(goal.question_categories)}</dd>
           </dl>
         </KitForm>
       ) : (
@@ -85,8 +100,18 @@ export function GoalScreen() {
               options={objectives}
               hint={objectives.length ? undefined : t('achievement.no_options')}
             />
-            <CheckboxGroup name="activity_categories" label={t('achievement.field.activity_categories')} options={categories} />
-            <CheckboxGroup name="question_categories" label={t('achievement.field.question_categories')} options={categories} />
+            <CheckboxGroup
+              name="activity_categories"
+              label={t('achievement.field.activity_categories')}
+              options={categories}
+              hint={categories.length ? t('achievement.activity_categories_hint') : t('achievement.no_options')}
+            />
+            <CheckboxGroup
+              name="question_categories"
+              label={t('achievement.field.question_categories')}
+              options={categories}
+              hint={categories.length ? t('achievement.question_categories_hint') : t('achievement.no_options')}
+            />
             <CheckboxInput name="recurrent" label={t('achievement.field.recurrent')} />
             <SelectInput name="period" label={t('achievement.field.period')} options={periods} />
             <ListField
@@ -177,6 +202,7 @@ export function GoalScreen() {
                     <th scope="col">{t('achievement.award')}</th>
                     <th scope="col">{t('achievement.period_key')}</th>
                     <th scope="col">{t('achievement.granted_at')}</th>
+                    <th scope="col">{t('achievement.current_progress')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -187,6 +213,10 @@ export function GoalScreen() {
                       <td>{g.award_title}</td>
                       <td>{g.period_key === 'once' ? '—' : g.period_key}</td>
                       <td>{g.granted_at.slice(0, 10)}</td>
+                      <td>
+                        {progressText(g.progress)}
+                        {g.held ? null : <span className="hint"> — {t('achievement.kept_below')}</span>}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

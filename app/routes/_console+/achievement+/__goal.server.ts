@@ -12,7 +12,7 @@ import { periodOptions, prepareGoal, preparePublish, publishFields } from './__g
 export interface GoalOptions {
   rooms: { id: string; name: string }[]
   groups: { id: string; name: string }[]
-  categories: { id: string; name: string }[]
+  categories: { id: string; name: string; parent_id: string | null }[]
   objectives: { id: string; title: string }[]
   award_kinds: readonly string[]
 }
