@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { AgnosticDataRouteObject } from '@remix-run/router'
+import type { RouteObject } from 'react-router-dom'
 import { createStaticHandler, createStaticRouter, type StaticHandlerContext } from 'react-router-dom/server'
 import { describe, expect, it } from 'vitest'
 // Not a public entry point: the function RemixServer calls on every render (patches/@remix-run+react+*.patch).
+// @ts-expect-error -- the package declares no types for its internal modules
 import { createServerRoutes } from '../../node_modules/@remix-run/react/dist/esm/routes.js'
 
 const require = createRequire(import.meta.url)
@@ -50,9 +51,8 @@ describe('the server render reuses its route table (patches/@remix-run+react+*.p
   })
 
   it('copies a routes array to data routes once, and again when routes were added to it', async () => {
-    const routes: ServerRoute[] = [{ id: 'root', path: '/', children: [{ id: 'user', path: 'user' }] }]
-    const contextFor = async (path: string) =>
-      (await createStaticHandler(routes as AgnosticDataRouteObject[]).query(new Request(`http://x${path}`))) as StaticHandlerContext
+    const routes: RouteObject[] = [{ id: 'root', path: '/', children: [{ id: 'user', path: 'user' }] }]
+    const contextFor = async (path: string) => (await createStaticHandler(routes).query(new Request(`http://x${path}`))) as StaticHandlerContext
     const context = await contextFor('/user')
     const first = createStaticRouter(routes, context)
     expect(first.state.matches.map((m) => m.route.id)).toEqual(['root', 'user'])
