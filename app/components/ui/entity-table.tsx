@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
-import { cellText, type TableColumn } from '~/lib/table'
+import { cellText } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'
 import { numberFormat, zoneName } from '~/lib/format'
 import { useClock } from './clock'
