@@ -214,4 +214,53 @@ describe('EntityTable column picker and focus return', () => {
     fireEvent.click(await screen.findByRole('link', { name: 'Voltar' }))
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Editar r1' })))
   })
+
+  it('selects rows one by one and the whole page, offering the actions on the selection', () => {
+    const q: ListQuery = { limit: 25, offset: 0, like: '', order: '', after: '', before: '', last: false }
+    const Stub = createRemixStub([
+      {
+        path: '/realm',
+        Component: () => (
+          <EntityTable
+            spec={realmList}
+            page={{ items: rows.slice(0, 3), total: 3, limit: 25, offset: 0 }}
+            query={q}
+            title="Realms"
+            selectable
+            actions={(selected) => <span data-testid="chosen">{selected.join(',')}</span>}
+          />
+        ),
+      },
+    ])
+    render(<Stub initialEntries={['/realm']} />)
+    const all = screen.getByRole('checkbox', { name: 'Selecionar todos desta página' }) as HTMLInputElement
+    const row = (code: string) => screen.getByRole('checkbox', { name: `Selecionar ${code}` }) as HTMLInputElement
+    expect(screen.getByRole('table').querySelector('tbody tr')?.getAttribute('aria-selected')).toBe('false')
+    expect(screen.queryByTestId('chosen')).toBeNull()
+
+    fireEvent.click(row('r1'))
+    expect(row('r1').checked).toBe(true)
+    expect(all.checked).toBe(false)
+    expect(all.indeterminate).toBe(true)
+    expect(screen.getByTestId('chosen').textContent).toBe('r1')
+    expect(screen.getByRole('table').querySelector('tr[data-row-id="r1"]')?.getAttribute('aria-selected')).toBe('true')
+
+    fireEvent.click(all)
+    expect([row('r0'), row('r1'), row('r2')].map((c) => c.checked)).toEqual([true, true, true])
+    expect(all.checked).toBe(true)
+    expect(all.indeterminate).toBe(false)
+    expect(screen.getByTestId('chosen').textContent).toBe('r1,r0,r2')
+
+    fireEvent.click(row('r0'))
+    expect(screen.getByTestId('chosen').textContent).toBe('r1,r2')
+    fireEvent.click(all)
+    expect(all.checked).toBe(true)
+    fireEvent.click(all)
+    expect([row('r0'), row('r1'), row('r2')].map((c) => c.checked)).toEqual([false, false, false])
+    expect(screen.queryByTestId('chosen')).toBeNull()
+
+    fireEvent.click(row('r2'))
+    fireEvent.click(screen.getByRole('button', { name: 'Limpar seleção' }))
+    expect(row('r2').checked).toBe(false)
+  })
 })

@@ -175,6 +175,25 @@ export async function readPageHost(
   }
 }
 
+/**
+ * The permissions of a role as read with the session (its JSON array, read fresh on every request), parsed once per
+ * distinct text for the life of the isolate: a root's ~250 permissions were parsed and added to a set one by one on
+ * every authenticated request. The key is the whole text read, so a changed role is a new key; the answer is shared
+ * (callers copy it).
+ */
+const parsedPermissions = new Map<string, readonly string[]>()
+const MAX_PARSED_PERMISSIONS = 256
+
+function permissionsOf(text: string): readonly string[] {
+  let parsed = parsedPermissions.get(text)
+  if (!parsed) {
+    parsed = JSON.parse(text) as string[]
+    if (parsedPermissions.size >= MAX_PARSED_PERMISSIONS) parsedPermissions.clear()
+    parsedPermissions.set(text, parsed)
+  }
+  return parsed
+}
+
 /** The session of the results of sessionReads (in their order); may end a session that is no longer allowed. */
 export async function sessionFrom(db: D1Database, tokenHash: string, [sessionRes, permRes, treeRes]: D1Result[]): Promise<SessionLookup> {
   const s = sessionRes.results[0] as SessionRow | undefined
@@ -185,11 +204,14 @@ export async function sessionFrom(db: D1Database, tokenHash: string, [sessionRes
     await db.prepare('UPDATE session SET last_seen_at = ? WHERE token_hash = ?').bind(new Date(now).toISOString(), tokenHash).run()
   }
   const roles: string[] = []
-  const permissions = new Set<string>()
+  let permissions: Set<string> | null = null
   for (const row of permRes.results as { role: string; permissions: string }[]) {
     if (!roles.includes(row.role)) roles.push(row.role)
-    for (const permission of JSON.parse(row.permissions) as string[]) permissions.add(permission)
+    const granted = permissionsOf(row.permissions)
+    if (!permissions) permissions = new Set(granted)
+    else for (const permission of granted) permissions.add(permission)
   }
+  permissions ??= new Set<string>()
   // A realm switch lasts only while it would still be allowed (PUT /mas/realm/{realm}/change): mas_realm_list_all,
   // or mas_realm_list with the acting realm in the home realm's tree. Otherwise the session ends for good.
   // A console session of a user whose roles the home realm no longer admits to the console ends for good (the
