@@ -1,8 +1,9 @@
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type VisibilityState } from '@tanstack/react-table'
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ListSpec } from '~/lib/lists'
-import { cellText } from '~/lib/table'
+import { cellText, type TableColumn } from '~/lib/table'
 import { PAGE_SIZES, type ListPage, type ListQuery } from '#shared/schemas/common'
 import { numberFormat, zoneName } from '~/lib/format'
 import { useClock } from './clock'
@@ -47,9 +48,10 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   }, [page])
   const pageSize = useRef<{ keyboard: boolean }>({ keyboard: false })
   const [hidden, setHidden] = useHiddenColumns(spec.name, firstId)
+  const visibility = useMemo<VisibilityState>(() => Object.fromEntries(hidden.map((id) => [id, false])), [hidden])
   const tbodyRef = useRef<HTMLTableSectionElement>(null)
   useFocusReturn(tbodyRef, location.pathname + location.search, page)
-  const [selection, setSelection] = useState<Record<string, boolean>>({})
+  const [selection, setSelection] = useState<RowSelectionState>({})
   const loading = navigation.state === 'loading' && navigation.location?.pathname === location.pathname
 
   // A new page of rows is a new selection.
@@ -71,29 +73,50 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
     return `?${next.toString()}`
   }
 
-  // The table is rendered from the list spec directly (no table library: server-side paging and sorting leave it
-  // nothing to compute, and its per-row and per-cell objects were a tenth of a list page's server render).
-  const columns = spec.columns.filter((c) => !hidden.includes(c.id))
-  const rows = page.items.map((original) => ({ id: spec.rowId(original), original }))
-  const pageSelected = rows.filter((r) => selection[r.id])
-  const allSelected = rows.length > 0 && pageSelected.length === rows.length
-  const someSelected = !allSelected && pageSelected.length > 0
-  const selectAll = (checked: boolean) =>
-    setSelection((old) => {
-      const next = { ...old }
-      for (const r of rows) {
-        if (checked) next[r.id] = true
-        else delete next[r.id]
-      }
-      return next
-    })
-  const selectRow = (id: string, checked: boolean) =>
-    setSelection((old) => {
-      const next = { ...old }
-      if (checked) next[id] = true
-      else delete next[id]
-      return next
-    })
+  const columns = useMemo<ColumnDef<Row>[]>(() => {
+    const data: ColumnDef<Row>[] = spec.columns.map((c) => ({
+      id: c.id,
+      accessorFn: (row: Row) => row[c.id],
+      header: () => <span className="th-label">{t(c.label)}</span>,
+      enableSorting: Boolean(c.sorting),
+      cell: ({ row }) => (c.render ? c.render(row.original, t) : cellText(c, row.original, t, clock)),
+      meta: c,
+    }))
+    if (!selectable) return data
+    return [
+      {
+        id: '__select',
+        header: ({ table }) => (
+          <input
+            type="checkbox"
+            aria-label={t('table.select_all')}
+            checked={table.getIsAllPageRowsSelected()}
+            ref={(el) => {
+              if (el) el.indeterminate = table.getIsSomePageRowsSelected()
+            }}
+            onChange={table.getToggleAllPageRowsSelectedHandler()}
+          />
+        ),
+        cell: ({ row }) => (
+          <input type="checkbox" aria-label={t('table.select_row', { name: row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+        ),
+      },
+      ...data,
+    ]
+  }, [spec, t, selectable, clock])
+
+  const table = useReactTable({
+    data: page.items,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+    enableRowSelection: Boolean(selectable),
+    rowCount: page.total,
+    state: { rowSelection: selection, columnVisibility: visibility },
+    onRowSelectionChange: setSelection,
+    getRowId: (row) => spec.rowId(row),
+  })
 
   const selected = Object.keys(selection).filter((k) => selection[k])
   const sorted = (id: string) => (query.order === id ? 'asc' : query.order === `-${id}` ? 'desc' : false)
@@ -101,7 +124,7 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
   const to = Math.min(page.offset + page.items.length, page.total)
   const exportHref = `/export/${spec.name}${withParams({ limit: null, offset: null, ...NO_CURSOR })}`
   const paging = pagerLinks(page, withParams)
-  const colSpan = columns.length + (selectable ? 1 : 0) + (rowActions ? 1 : 0)
+  const colSpan = columns.length - hidden.length + (rowActions ? 1 : 0)
 
   return (
     <section aria-label={title}>
@@ -152,100 +175,83 @@ export function EntityTable<Row>({ spec, page, query, title, selectable, actions
         <table className="data" ref={tableRef} tabIndex={-1}>
           <caption className="visually-hidden">{title}</caption>
           <thead>
-            <tr>
-              {selectable ? (
-                <th className={stickyClass('__select')} scope="col" style={{ width: '2.5rem' }}>
-                  <input
-                    type="checkbox"
-                    aria-label={t('table.select_all')}
-                    checked={allSelected}
-                    ref={(el) => {
-                      if (el) el.indeterminate = someSelected
-                    }}
-                    onChange={(e) => selectAll(e.target.checked)}
-                  />
-                </th>
-              ) : null}
-              {columns.map((c) => {
-                const direction = sorted(c.id)
-                const nextOrder = direction === 'asc' ? `-${c.id}` : c.id
-                const label = <span className="th-label">{t(c.label)}</span>
-                return (
-                  <th
-                    key={c.id}
-                    className={stickyClass(c.id)}
-                    scope="col"
-                    style={{ textAlign: c.align, width: c.width, minWidth: c.minWidth }}
-                    aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : c.sorting ? 'none' : undefined}
-                  >
-                    {c.sorting ? (
-                      <Link
-                        to={withParams({ order: nextOrder, offset: 0, ...NO_CURSOR })}
-                        preventScrollReset
-                        className="sort-link"
-                        onClick={() => (focusAfterLoad.current = true)}
-                        onKeyDown={(e) => {
-                          // A sortable header is a button to its users: Space sorts too (Enter follows the link).
-                          if (e.key === ' ') {
-                            e.preventDefault()
-                            e.currentTarget.click()
-                          }
-                        }}
-                      >
-                        {label}
-                        <Icon name={direction === 'asc' ? 'sortAsc' : direction === 'desc' ? 'sortDesc' : 'sort'} size={16} />
-                        {direction ? <span className="visually-hidden">, {t(direction === 'asc' ? 'table.sort.asc' : 'table.sort.desc')}</span> : null}
-                      </Link>
-                    ) : (
-                      label
-                    )}
-                    {c.info ? (
-                      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- focusable so keyboard users can reach the hint
-                      <span className="tooltip" tabIndex={0} title={t(c.info)}>
-                        <Icon name="info" size={14} label={t(c.info)} />
-                      </span>
-                    ) : null}
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const c = header.column.columnDef.meta as TableColumn<Row> | undefined
+                  const direction = c ? sorted(c.id) : false
+                  const nextOrder = direction === 'asc' ? `-${header.column.id}` : header.column.id
+                  return (
+                    <th
+                      key={header.id}
+                      className={stickyClass(header.column.id)}
+                      scope="col"
+                      style={{ textAlign: c?.align, width: c?.width ?? (c ? undefined : '2.5rem'), minWidth: c?.minWidth }}
+                      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : c?.sorting ? 'none' : undefined}
+                    >
+                      {c?.sorting ? (
+                        <Link
+                          to={withParams({ order: nextOrder, offset: 0, ...NO_CURSOR })}
+                          preventScrollReset
+                          className="sort-link"
+                          onClick={() => (focusAfterLoad.current = true)}
+                          onKeyDown={(e) => {
+                            // A sortable header is a button to its users: Space sorts too (Enter follows the link).
+                            if (e.key === ' ') {
+                              e.preventDefault()
+                              e.currentTarget.click()
+                            }
+                          }}
+                        >
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                          <Icon name={direction === 'asc' ? 'sortAsc' : direction === 'desc' ? 'sortDesc' : 'sort'} size={16} />
+                          {direction ? <span className="visually-hidden">, {t(direction === 'asc' ? 'table.sort.asc' : 'table.sort.desc')}</span> : null}
+                        </Link>
+                      ) : (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      )}
+                      {c?.info ? (
+                        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- focusable so keyboard users can reach the hint
+                        <span className="tooltip" tabIndex={0} title={t(c.info)}>
+                          <Icon name="info" size={14} label={t(c.info)} />
+                        </span>
+                      ) : null}
+                    </th>
+                  )
+                })}
+                {rowActions ? (
+                  <th scope="col" className="sticky-actions">
+                    <span className="visually-hidden">{t('table.actions')}</span>
                   </th>
-                )
-              })}
-              {rowActions ? (
-                <th scope="col" className="sticky-actions">
-                  <span className="visually-hidden">{t('table.actions')}</span>
-                </th>
-              ) : null}
-            </tr>
+                ) : null}
+              </tr>
+            ))}
           </thead>
           <tbody ref={tbodyRef}>
-            {rows.length === 0 ? (
+            {table.getRowModel().rows.length === 0 ? (
               <tr>
                 <td className="empty" colSpan={colSpan}>
                   {t('table.empty')}
                 </td>
               </tr>
             ) : (
-              rows.map((row) => (
-                <tr key={row.id} data-row-id={row.id} tabIndex={-1} aria-selected={selectable ? selection[row.id] === true : undefined}>
-                  {selectable ? (
-                    <td className={stickyClass('__select')}>
-                      <input
-                        type="checkbox"
-                        aria-label={t('table.select_row', { name: row.id })}
-                        checked={selection[row.id] === true}
-                        onChange={(e) => selectRow(row.id, e.target.checked)}
-                      />
-                    </td>
-                  ) : null}
-                  {columns.map((c) => (
-                    <td
-                      key={c.id}
-                      style={{ textAlign: c.align }}
-                      className={[c.ellipsis ? 'ellipsis' : '', stickyClass(c.id) ?? ''].filter(Boolean).join(' ') || undefined}
-                      // The cell's text again for its tooltip, only where the column has one (the cell renders it too).
-                      title={c.tooltip ? cellText(c, row.original, t, clock) : undefined}
-                    >
-                      {c.render ? c.render(row.original, t) : cellText(c, row.original, t, clock)}
-                    </td>
-                  ))}
+              table.getRowModel().rows.map((row) => (
+                <tr key={row.id} data-row-id={row.id} tabIndex={-1} aria-selected={selectable ? row.getIsSelected() : undefined}>
+                  {row.getVisibleCells().map((cell) => {
+                    const c = cell.column.columnDef.meta as TableColumn<Row> | undefined
+                    // The cell's text again for its tooltip, only where the column has one (the cell renders it too).
+                    const text = c?.tooltip ? cellText(c, row.original, t, clock) : undefined
+                    return (
+                      <td
+                        key={cell.id}
+                        style={{ textAlign: c?.align }}
+                        className={[c?.ellipsis ? 'ellipsis' : '', stickyClass(cell.column.id) ?? ''].filter(Boolean).join(' ') || undefined}
+                        title={text}
+                      >
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    )
+                  })}
                   {rowActions ? <td className="row-actions sticky-actions">{rowActions(row.original)}</td> : null}
                 </tr>
               ))
