@@ -209,7 +209,7 @@ export interface AnalyticsScope {
 /** Metrics kept per second key (task category, skill, error category). */
 export const DIM_METRICS = new Set(['scored', 'score_sum', 'graded', 'grade_sum', 'essay_errors'])
 
-/** Metrics the activity tab shows per room. */
+/** Metrics the activity tab shows per room (counts: read by `signedSplit`'s parts, which subtract). */
 const PER_ROOM = new Set(['essay_errors'])
 
 const bucketOf = (period: Granularity, day: string) => (period === 'day' ? day : period === 'month' ? day.slice(0, 7) : day.slice(0, 4))
@@ -230,18 +230,69 @@ export function splitRange(first: string, last: string, today: string): { months
   return { months, head: first < from ? [first, addDays(from, -1)] : null, tail: to < last ? [addDays(to, 1), last] : null }
 }
 
-/** Rollup rows of a range: day rows at its edges and month rows for whole months, summed per (label, room, metric, dim). */
+/** Days from `first` to `last` inclusive, counted (0 when `first` is after `last`). */
+const dayCount = (first: string, last: string) => (first > last ? 0 : Math.round((Date.parse(last) - Date.parse(first)) / 86_400_000) + 1)
+
+/**
+ * A range as signed parts, for sums of counts (exact in any order): month rows, plus day spans (+1) and minus day
+ * spans (-1). A month partly in the range is read as its days in the range, or as its month row minus its days outside
+ * the range, whichever reads fewer stored days (days before today: today is never a day row); a month wholly in the
+ * range is its month row, the current month too (a month row is the sum of the day rows written so far, in the same
+ * batch). So a range ending today reads the current month as one row instead of a day row per day so far.
+ */
+export function signedSplit(first: string, last: string, today: string): { months: string[]; spans: [string, string, 1 | -1][] } {
+  const months: string[] = []
+  const spans: [string, string, 1 | -1][] = []
+  const yesterday = addDays(today, -1)
+  const stored = (a: string, b: string) => dayCount(a, b < yesterday ? b : yesterday)
+  for (let m = first.slice(0, 7); m <= last.slice(0, 7); m = addDays(`${m}-28`, 4).slice(0, 7)) {
+    const { first: start, last: end } = enclosing(`${m}-01`)[0]
+    const a = first > start ? first : start
+    const b = last < end ? last : end
+    const outside: [string, string][] = [
+      ...(a > start ? [[start, addDays(a, -1)] as [string, string]] : []),
+      ...(b < end ? [[addDays(b, 1), end] as [string, string]] : []),
+    ]
+    if (1 + outside.reduce((n, [x, y]) => n + stored(x, y), 0) < stored(a, b)) {
+      months.push(m)
+      for (const [x, y] of outside) spans.push([x, y, -1])
+    } else spans.push([a, b, 1])
+  }
+  return { months, spans }
+}
+
+/**
+ * The per-room rows of a range (every room but the realm's total '*'), summed per (room, metric, dim) from
+ * `signedSplit`'s parts; ?1 realms, ?2 metrics, ?3 signed spans, ?4 the label, ?5 months. Rooms whose sum is 0
+ * are left out (as a read of the day rows, which are never 0, leaves them out).
+ */
+const PER_ROOM_SQL = `SELECT ?4 AS day, room_id, metric, dim, SUM(value) AS value FROM (
+    SELECT d.room_id, d.metric, d.dim, d.value * (s.value ->> 2) AS value
+    FROM json_each(?3) s CROSS JOIN analytics_daily d
+    WHERE d.realm IN (SELECT value FROM json_each(?1)) AND d.metric IN (SELECT value FROM json_each(?2))
+      AND d.day >= s.value ->> 0 AND d.day <= s.value ->> 1 AND length(d.day) = 10 AND d.room_id <> '*'
+    UNION ALL SELECT room_id, metric, dim, value FROM analytics_monthly
+    WHERE realm IN (SELECT value FROM json_each(?1)) AND metric IN (SELECT value FROM json_each(?2))
+      AND month IN (SELECT value FROM json_each(?5)) AND room_id <> '*')
+  GROUP BY room_id, metric, dim HAVING SUM(value) <> 0`
+
+/**
+ * Rollup rows of a range: day rows at its edges and month rows for whole months, summed per (label, room, metric, dim).
+ * It reads given rooms (the realm's total '*', or a filter's rooms) by the primary key (realm, room_id, day): `+metric`
+ * keeps SQLite off the metric-first indexes, which would visit every room's rows of each metric (the per-room read's
+ * way, `PER_ROOM_SQL`).
+ */
 const ROLLUP_SQL = (label: string, rooms: string) => {
   const days = (a: number, b: number) =>
     `SELECT day, room_id, metric, dim, value FROM analytics_daily
      WHERE realm IN (SELECT value FROM json_each(?1)) AND ${rooms} AND day >= ?${a} AND day <= ?${b} AND length(day) = 10
-       AND metric IN (SELECT value FROM json_each(?8))`
+       AND +metric IN (SELECT value FROM json_each(?8))`
   return `SELECT ${label} AS day, room_id, metric, dim, SUM(value) AS value FROM (
       ${days(3, 4)}
       UNION ALL ${days(5, 6)}
       UNION ALL SELECT month, room_id, metric, dim, value FROM analytics_monthly
         WHERE realm IN (SELECT value FROM json_each(?1)) AND ${rooms} AND month IN (SELECT value FROM json_each(?7))
-          AND metric IN (SELECT value FROM json_each(?8)))
+          AND +metric IN (SELECT value FROM json_each(?8)))
     GROUP BY 1, room_id, metric, dim`
 }
 
@@ -314,9 +365,11 @@ async function readRange(
   const perRoom = scope.rooms === null ? metrics.filter((m) => PER_ROOM.has(m)) : []
   const rows = results.filter((r) => !perRoom.includes(r.metric))
   if (perRoom.length) {
+    // Counts (essay errors), so month rows minus the days outside the range are exact: few rows for any range.
+    const parts = signedSplit(first, last, today)
     const { results: roomRows } = await db
-      .prepare(ROLLUP_SQL('?9', "room_id <> '*'"))
-      .bind(...params(split, null, perRoom, first))
+      .prepare(PER_ROOM_SQL)
+      .bind(JSON.stringify(scope.realms), JSON.stringify(perRoom), JSON.stringify(parts.spans), first, JSON.stringify(parts.months))
       .all<DayRow & { day: string }>()
     for (const r of roomRows) rows.push(r)
   }
