@@ -245,7 +245,7 @@ describe('analytics API', () => {
     expect(section(feb, 'overview').rows).toHaveLength(28)
   })
 
-  it('keeps a monthly rollup equal to the sum of its days, idempotently, and reads whole months from it', async () => {
+  it('keeps monthly and yearly rollups equal to the sum of their days, idempotently, and reads whole months from it', async () => {
     const { realm, get } = await dataset()
     const march = () =>
       env.DB.batch([
@@ -261,6 +261,11 @@ describe('analytics API', () => {
     await rollupDay(env.DB, realm.code, TZ, D1)
     await rollupDay(env.DB, realm.code, TZ, D1)
     expect((await march())[1].results).toEqual(monthly.results)
+    // The year row is the sum of its days too (here: March's).
+    const yearly = await env.DB.prepare(`SELECT room_id, metric, dim, value FROM analytics_yearly WHERE realm = ? AND year = '2026' ORDER BY 1, 2, 3`)
+      .bind(realm.code)
+      .all()
+    expect(yearly.results).toEqual(daily.results)
     // The month is read from the monthly row: a marked value there shows in the answer.
     const range = 'period=month&start_at=2026-03-01&end_at=2026-03-31'
     expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 3 })
@@ -320,7 +325,13 @@ describe('analytics API', () => {
     const zero = Object.fromEntries(ERROR_CATEGORIES.map((c) => [c, 0]))
     // Both edges partial and mostly inside the range: January and April are read as month rows minus their days outside.
     expect(signedSplit('2026-01-05', '2026-04-25', today)).toEqual({
-      months: ['2026-01', '2026-02', '2026-03', '2026-04'],
+      years: [],
+      months: [
+        ['2026-01', 1],
+        ['2026-02', 1],
+        ['2026-03', 1],
+        ['2026-04', 1],
+      ],
       spans: [
         ['2026-01-01', '2026-01-04', -1],
         ['2026-04-26', '2026-04-30', -1],
@@ -347,6 +358,24 @@ describe('analytics API', () => {
     const march = section(await get('analytics/task?period=month&start_at=2026-03-02&end_at=2026-03-30'), 'essay_errors').rows
     expect(march).toEqual(await fromDays('2026-03-02', '2026-03-30'))
     expect(march.map((r) => r.label)).toEqual(['Sala A', 'Sala B'])
+    // From January 1st to December 10th, seen in January 2027: the year row minus December plus its first 10 days.
+    expect(signedSplit('2026-01-01', '2026-12-10', '2027-01-15')).toEqual({
+      years: [['2026', 1]],
+      months: [['2026-12', -1]],
+      spans: [['2026-12-01', '2026-12-10', 1]],
+    })
+    // And a year so far (today's year): the same ranking as the day rows give.
+    const year = today.slice(0, 4)
+    const sofar = section(await get(`analytics/task?period=year&start_at=${year}-01-01&end_at=${today}`), 'essay_errors').rows
+    expect(sofar).toEqual(await fromDays(`${year}-01-01`, today))
+    if (year === '2026') {
+      expect(signedSplit('2026-01-01', today, today).years).toEqual(today >= '2026-02-02' ? [['2026', 1]] : [])
+      expect(sofar.map((r) => [r.label, r.total])).toEqual([
+        ['Sala A', 8],
+        ['Sala B', 4],
+        ['Sala C', 3],
+      ])
+    }
   })
 
   it('answers session reports: watched videos, rankings and a student report', async () => {

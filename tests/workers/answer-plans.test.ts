@@ -113,7 +113,8 @@ describe('analytics rollup reads pick their index', () => {
     }
     const perRoom = await plan('CROSS JOIN analytics_daily')
     expect(perRoom).toMatch(/SEARCH d USING COVERING INDEX analytics_daily_metric \(realm=\? AND metric=\? AND day>\? AND day<\?\)/)
-    expect(perRoom).toMatch(/analytics_monthly USING COVERING INDEX analytics_monthly_metric \(realm=\? AND metric=\? AND month=\?\)/)
+    expect(perRoom).toMatch(/SEARCH m USING COVERING INDEX analytics_monthly_metric \(realm=\? AND metric=\? AND month=\?\)/)
+    expect(perRoom).toMatch(/SEARCH y USING COVERING INDEX analytics_yearly_metric \(realm=\? AND metric=\? AND year=\?\)/)
     const total = await plan('substr(day, 1, ?9)')
     expect(total).toMatch(/analytics_daily USING PRIMARY KEY \(realm=\? AND room_id=\? AND day>\? AND day<\?\)/)
     expect(total).toMatch(/analytics_monthly USING PRIMARY KEY \(realm=\? AND room_id=\? AND month=\?\)/)

@@ -122,7 +122,7 @@ function enclosing(day: string): { key: string; first: string; last: string }[] 
  */
 export async function rollupDay(db: D1Database, realm: string, timeZone: string, day: string, now = new Date().toISOString()): Promise<void> {
   const rows = await computeDay(db, realm, timeZone, day)
-  const [month] = enclosing(day)
+  const [month, year] = enclosing(day)
   const periods = enclosing(day).map((p) => ({ key: p.key, ...dayWindow(timeZone, p.first, p.last) }))
   await db.batch([
     db.prepare('DELETE FROM analytics_daily WHERE realm = ? AND day = ?').bind(realm, day),
@@ -149,6 +149,15 @@ export async function rollupDay(db: D1Database, realm: string, timeZone: string,
          WHERE realm = ?1 AND day >= ?3 AND day <= ?4 AND length(day) = 10 GROUP BY room_id, metric, dim`,
       )
       .bind(realm, month.key, month.first, month.last),
+    // And the day's year from its month rows (so it always equals the sum of its days too).
+    db.prepare('DELETE FROM analytics_yearly WHERE realm = ? AND year = ?').bind(realm, year.key),
+    db
+      .prepare(
+        `INSERT INTO analytics_yearly (realm, room_id, year, metric, dim, value)
+         SELECT ?1, room_id, ?2, metric, dim, SUM(value) FROM analytics_monthly
+         WHERE realm = ?1 AND month >= ?3 AND month <= ?4 GROUP BY room_id, metric, dim`,
+      )
+      .bind(realm, year.key, `${year.key}-01`, `${year.key}-12`),
     db.prepare('INSERT OR REPLACE INTO analytics_rollup (realm, day, computed_at) VALUES (?, ?, ?)').bind(realm, day, now),
   ])
 }
@@ -233,18 +242,24 @@ export function splitRange(first: string, last: string, today: string): { months
 /** Days from `first` to `last` inclusive, counted (0 when `first` is after `last`). */
 const dayCount = (first: string, last: string) => (first > last ? 0 : Math.round((Date.parse(last) - Date.parse(first)) / 86_400_000) + 1)
 
+/** A range's signed parts: year rows, month rows and day spans, each added (+1) or subtracted (-1). */
+export interface SignedParts {
+  years: [string, 1 | -1][]
+  months: [string, 1 | -1][]
+  spans: [string, string, 1 | -1][]
+}
+
+const noParts = (): SignedParts => ({ years: [], months: [], spans: [] })
+
 /**
- * A range as signed parts, for sums of counts (exact in any order): month rows, plus day spans (+1) and minus day
- * spans (-1). A month partly in the range is read as its days in the range, or as its month row minus its days outside
- * the range, whichever reads fewer stored days (days before today: today is never a day row); a month wholly in the
- * range is its month row, the current month too (a month row is the sum of the day rows written so far, in the same
- * batch). So a range ending today reads the current month as one row instead of a day row per day so far.
+ * The months of [first, last] (inside one year) as signed parts, appended to `out` with `sign`; returns how many
+ * stored rows per key they read (a month row 1 if the month has begun, a day 1 if it is before today). A month partly
+ * in the span is read as its days in it, or as its month row minus its days outside it, whichever reads fewer.
  */
-export function signedSplit(first: string, last: string, today: string): { months: string[]; spans: [string, string, 1 | -1][] } {
-  const months: string[] = []
-  const spans: [string, string, 1 | -1][] = []
+function monthParts(first: string, last: string, today: string, sign: 1 | -1, out: SignedParts): number {
   const yesterday = addDays(today, -1)
   const stored = (a: string, b: string) => dayCount(a, b < yesterday ? b : yesterday)
+  let cost = 0
   for (let m = first.slice(0, 7); m <= last.slice(0, 7); m = addDays(`${m}-28`, 4).slice(0, 7)) {
     const { first: start, last: end } = enclosing(`${m}-01`)[0]
     const a = first > start ? first : start
@@ -253,27 +268,64 @@ export function signedSplit(first: string, last: string, today: string): { month
       ...(a > start ? [[start, addDays(a, -1)] as [string, string]] : []),
       ...(b < end ? [[addDays(b, 1), end] as [string, string]] : []),
     ]
-    if (1 + outside.reduce((n, [x, y]) => n + stored(x, y), 0) < stored(a, b)) {
-      months.push(m)
-      for (const [x, y] of outside) spans.push([x, y, -1])
-    } else spans.push([a, b, 1])
+    const whole = (start <= yesterday ? 1 : 0) + outside.reduce((n, [x, y]) => n + stored(x, y), 0)
+    const direct = stored(a, b)
+    if (whole < direct) {
+      out.months.push([m, sign])
+      for (const [x, y] of outside) out.spans.push([x, y, sign === 1 ? -1 : 1])
+    } else out.spans.push([a, b, sign])
+    cost += Math.min(whole, direct)
   }
-  return { months, spans }
+  return cost
+}
+
+/**
+ * A range as signed parts, for sums of counts (exact in any order). Each calendar year is read as its months and days
+ * in the range (`monthParts`), or as its year row minus its months and days outside the range, whichever reads fewer
+ * stored rows; rows of a period are always the sum of its days so far (`rollupDay` writes the day, its month and its
+ * year in one batch), the current month's and year's too, and today is never a day row. So a range ending today
+ * reads the current month (or year) as one row, and a year as a few rows per key instead of a row per day.
+ */
+export function signedSplit(first: string, last: string, today: string): SignedParts {
+  const parts = noParts()
+  for (let y = Number(first.slice(0, 4)); y <= Number(last.slice(0, 4)); y++) {
+    const start = `${y}-01-01`
+    const end = `${y}-12-31`
+    const a = first > start ? first : start
+    const b = last < end ? last : end
+    const direct = noParts()
+    const directCost = monthParts(a, b, today, 1, direct)
+    const whole = noParts()
+    const wholeCost =
+      (start < today ? 1 : 0) +
+      (a > start ? monthParts(start, addDays(a, -1), today, -1, whole) : 0) +
+      (b < end ? monthParts(addDays(b, 1), end, today, -1, whole) : 0)
+    const pick = wholeCost < directCost ? whole : direct
+    if (pick === whole) parts.years.push([String(y), 1])
+    parts.months.push(...pick.months)
+    parts.spans.push(...pick.spans)
+  }
+  return parts
 }
 
 /**
  * The per-room rows of a range (every room but the realm's total '*'), summed per (room, metric, dim) from
- * `signedSplit`'s parts; ?1 realms, ?2 metrics, ?3 signed spans, ?4 the label, ?5 months. Rooms whose sum is 0
- * are left out (as a read of the day rows, which are never 0, leaves them out).
+ * `signedSplit`'s parts; ?1 realms, ?2 metrics, ?3 signed day spans, ?4 the label, ?5 signed months, ?6 signed
+ * years. Rooms whose sum is 0 are left out (as a read of the day rows, which are never 0, leaves them out).
  */
 const PER_ROOM_SQL = `SELECT ?4 AS day, room_id, metric, dim, SUM(value) AS value FROM (
     SELECT d.room_id, d.metric, d.dim, d.value * (s.value ->> 2) AS value
     FROM json_each(?3) s CROSS JOIN analytics_daily d
     WHERE d.realm IN (SELECT value FROM json_each(?1)) AND d.metric IN (SELECT value FROM json_each(?2))
       AND d.day >= s.value ->> 0 AND d.day <= s.value ->> 1 AND length(d.day) = 10 AND d.room_id <> '*'
-    UNION ALL SELECT room_id, metric, dim, value FROM analytics_monthly
-    WHERE realm IN (SELECT value FROM json_each(?1)) AND metric IN (SELECT value FROM json_each(?2))
-      AND month IN (SELECT value FROM json_each(?5)) AND room_id <> '*')
+    UNION ALL SELECT m.room_id, m.metric, m.dim, m.value * (s.value ->> 1)
+    FROM json_each(?5) s CROSS JOIN analytics_monthly m
+    WHERE m.realm IN (SELECT value FROM json_each(?1)) AND m.metric IN (SELECT value FROM json_each(?2))
+      AND m.month = s.value ->> 0 AND m.room_id <> '*'
+    UNION ALL SELECT y.room_id, y.metric, y.dim, y.value * (s.value ->> 1)
+    FROM json_each(?6) s CROSS JOIN analytics_yearly y
+    WHERE y.realm IN (SELECT value FROM json_each(?1)) AND y.metric IN (SELECT value FROM json_each(?2))
+      AND y.year = s.value ->> 0 AND y.room_id <> '*')
   GROUP BY room_id, metric, dim HAVING SUM(value) <> 0`
 
 /**
@@ -365,11 +417,18 @@ async function readRange(
   const perRoom = scope.rooms === null ? metrics.filter((m) => PER_ROOM.has(m)) : []
   const rows = results.filter((r) => !perRoom.includes(r.metric))
   if (perRoom.length) {
-    // Counts (essay errors), so month rows minus the days outside the range are exact: few rows for any range.
+    // Counts (essay errors), so year and month rows minus what lies outside the range are exact: few rows for any range.
     const parts = signedSplit(first, last, today)
     const { results: roomRows } = await db
       .prepare(PER_ROOM_SQL)
-      .bind(JSON.stringify(scope.realms), JSON.stringify(perRoom), JSON.stringify(parts.spans), first, JSON.stringify(parts.months))
+      .bind(
+        JSON.stringify(scope.realms),
+        JSON.stringify(perRoom),
+        JSON.stringify(parts.spans),
+        first,
+        JSON.stringify(parts.months),
+        JSON.stringify(parts.years),
+      )
       .all<DayRow & { day: string }>()
     for (const r of roomRows) rows.push(r)
   }
