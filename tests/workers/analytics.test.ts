@@ -205,6 +205,32 @@ describe('analytics API', () => {
     expect(rolled?.n).toBe(0)
   })
 
+  it("reads today's per-room essay errors from the base tables, then from today's cache, for all rooms or a filter's", async () => {
+    const { realm, get, roomA, roomB, t1, answer } = await dataset()
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date())
+    const now = new Date().toISOString()
+    await answer(t1, 'u9', roomA, {
+      status: 'finished',
+      delivered_at: now,
+      delivery: 'on_time',
+      corrected_at: now,
+      marks: { q1: [{ category: 'orthography' }, { category: 'syntax' }, { category: 'note' }] },
+    }).run()
+    const zero = Object.fromEntries(ERROR_CATEGORIES.map((c) => [c, 0]))
+    const range = `period=day&start_at=${today}&end_at=${today}`
+    const counted = section(await get(`analytics/task?${range}`), 'essay_errors').rows
+    expect(counted).toEqual([{ label: 'Sala A', ...zero, orthography: 1, syntax: 1, total: 2 }])
+    const cached = await env.DB.prepare('SELECT COUNT(*) AS n FROM analytics_today WHERE realm = ? AND metric = ?')
+      .bind(realm.code, 'essay_errors')
+      .first<{ n: number }>()
+    expect(cached?.n).toBeGreaterThan(0)
+    expect(section(await get(`analytics/task?${range}`), 'essay_errors').rows).toEqual(counted)
+    expect(section(await get(`analytics/task?${range}&room=${roomA}`), 'essay_errors').rows).toEqual(counted)
+    expect(section(await get(`analytics/task?${range}&room=${roomB}`), 'essay_errors').rows).toEqual([])
+    expect(section(await get(`analytics/task?${range}&room=${roomB}`), 'funnel').rows.map((r) => r.count)).toEqual([0, 0, 0, 0])
+    expect(section(await get(`analytics/task?${range}`), 'funnel').rows.map((r) => r.count)).toEqual([0, 0, 1, 1])
+  })
+
   it('filters by room and by room category, and counts distinct active users per month', async () => {
     const { realm, get, roomA, roomB, catRoom } = await dataset()
     const range = `period=day&start_at=${D1}&end_at=${D2}`

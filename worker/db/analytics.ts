@@ -353,14 +353,28 @@ export const TODAY_MAX_AGE_MS = 5 * 60_000
 
 /**
  * Today's rows of a realm (with the realm's totals under room '*'): the cache `analytics_today` when it is of today
- * and younger than TODAY_MAX_AGE_MS, else counted from the base tables (every metric) and cached in one batch.
+ * and younger than TODAY_MAX_AGE_MS, else counted from the base tables (every metric) and cached in one batch. The
+ * cache is read for `metrics` only, and for the rooms `rooms` (all when null) plus every room of the `perRoom`
+ * metrics; the rows counted afresh are all of them (the caller keeps what it reads).
  */
-export async function todayRows(db: D1Database, realm: string, timeZone: string, today: string, metrics: string[], now = new Date()): Promise<DayRow[]> {
+export async function todayRows(
+  db: D1Database,
+  realm: string,
+  timeZone: string,
+  today: string,
+  metrics: string[],
+  rooms: string[] | null = null,
+  perRoom: string[] = [],
+  now = new Date(),
+): Promise<DayRow[]> {
   const [at, cached] = await db.batch<Record<string, unknown>>([
     db.prepare('SELECT day, computed_at FROM analytics_today_at WHERE realm = ?').bind(realm),
     db
-      .prepare('SELECT room_id, metric, dim, value FROM analytics_today WHERE realm = ? AND metric IN (SELECT value FROM json_each(?))')
-      .bind(realm, JSON.stringify(metrics)),
+      .prepare(
+        `SELECT room_id, metric, dim, value FROM analytics_today WHERE realm = ?1 AND metric IN (SELECT value FROM json_each(?2))
+           AND (?3 IS NULL OR room_id IN (SELECT value FROM json_each(?3)) OR metric IN (SELECT value FROM json_each(?4)))`,
+      )
+      .bind(realm, JSON.stringify(metrics), rooms ? JSON.stringify(rooms) : null, JSON.stringify(perRoom)),
   ])
   const mark = at.results[0] as { day: string; computed_at: string } | undefined
   if (mark && mark.day === today && now.getTime() - new Date(mark.computed_at).getTime() < TODAY_MAX_AGE_MS) {
@@ -435,7 +449,7 @@ async function readRange(
   if (first <= today && today <= last) {
     const wanted = new Set(rooms)
     for (const realm of scope.realms) {
-      for (const r of await todayRows(db, realm, scope.timeZone, today, metrics)) {
+      for (const r of await todayRows(db, realm, scope.timeZone, today, metrics, rooms, perRoom)) {
         if (!metrics.includes(r.metric)) continue
         if (perRoom.includes(r.metric) ? r.room_id !== '*' : wanted.has(r.room_id)) rows.push({ ...r, day: today })
       }
@@ -487,14 +501,19 @@ export const TAB_METRICS: Record<AnalyticsTab, string[]> = {
 const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places
 const pct = (part: number, whole: number) => (whole > 0 ? round((part * 100) / whole) : 0)
 
-/** Names of the things a ranking's rows are (rooms, task categories, skills), realm-scoped. */
-async function namesOf(db: D1Database, table: 'room' | 'tms_category' | 'tms_assessed_skill', realms: string[], ids: string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map()
-  const { results } = await db
-    .prepare(`SELECT id, name FROM ${table} WHERE realm IN (SELECT value FROM json_each(?1)) AND id IN (SELECT value FROM json_each(?2))`)
-    .bind(JSON.stringify(realms), JSON.stringify(ids.slice(0, 500)))
-    .all<{ id: string; name: string }>()
-  return new Map(results.map((r) => [r.id, r.name]))
+/** Names of the things a ranking's rows are (rooms, task categories, skills), realm-scoped; one batch for all. */
+async function namesOf(db: D1Database, realms: string[], wanted: ['room' | 'tms_category' | 'tms_assessed_skill', string[]][]): Promise<Map<string, string>[]> {
+  const asked = wanted.filter(([, ids]) => ids.length)
+  const results = asked.length
+    ? await db.batch<{ id: string; name: string }>(
+        asked.map(([table, ids]) =>
+          db
+            .prepare(`SELECT id, name FROM ${table} WHERE realm IN (SELECT value FROM json_each(?1)) AND id IN (SELECT value FROM json_each(?2))`)
+            .bind(JSON.stringify(realms), JSON.stringify(ids.slice(0, 500))),
+        ),
+      )
+    : []
+  return wanted.map((w) => new Map((results[asked.indexOf(w)]?.results ?? []).map((r) => [r.id, r.name])))
 }
 
 /** One tab's figures over a range (validated by the caller), in the realm's calendar. */
@@ -567,9 +586,11 @@ export async function analyticsTab(
   }
 
   if (tab === 'activity') {
-    const categoryNames = await namesOf(db, 'tms_category', scope.realms, [...byDim.keys()])
-    const skillNames = await namesOf(db, 'tms_assessed_skill', scope.realms, [...byDim.keys()])
-    const roomNames = await namesOf(db, 'room', scope.realms, [...byRoomDim.keys()])
+    const [categoryNames, skillNames, roomNames] = await namesOf(db, scope.realms, [
+      ['tms_category', [...byDim.keys()]],
+      ['tms_assessed_skill', [...byDim.keys()]],
+      ['room', [...byRoomDim.keys()]],
+    ])
     const dims = [...byDim.entries()]
     return answer([
       series('deliveries', ['delivered', 'on_time', 'late', 'late_percent'], ['on_time', 'late'], (label, c) =>
