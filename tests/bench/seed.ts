@@ -246,6 +246,12 @@ async function seedBenchAnalytics(db: D1Database) {
        SELECT realm, room_id, substr(day, 1, 7), metric, dim, SUM(value) FROM analytics_daily WHERE realm = 'bench' AND length(day) = 10
        GROUP BY room_id, substr(day, 1, 7), metric, dim`,
     ),
+    // And the yearly rollups of those months (rollupDay writes them in the same batch too).
+    db.prepare(
+      `INSERT INTO analytics_yearly (realm, room_id, year, metric, dim, value)
+       SELECT realm, room_id, substr(month, 1, 4), metric, dim, SUM(value) FROM analytics_monthly WHERE realm = 'bench'
+       GROUP BY room_id, substr(month, 1, 4), metric, dim`,
+    ),
     db.prepare(
       `WITH RECURSIVE d(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM d WHERE k < ${days - 1})
        INSERT INTO analytics_rollup (realm, day, computed_at) SELECT 'bench', ${day('k')}, ${now} FROM d`,

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { AnalyticsAnswer } from '#shared/schemas/analytics'
-import { rollupDay, rollupRealms } from '../../worker/db/analytics'
+import { ERROR_CATEGORIES, type AnalyticsAnswer } from '#shared/schemas/analytics'
+import { daysOf, rollupDay, rollupRealms, signedSplit } from '../../worker/db/analytics'
 import { realmWith } from './factories'
 import { api, expectEnvelope, userWith } from './helpers'
 
@@ -136,7 +136,7 @@ async function dataset() {
     expect(res.status, await res.clone().text()).toBe(200)
     return (await res.json()) as AnalyticsAnswer
   }
-  return { realm, get, staff, roomA, roomB, catRoom, s1 }
+  return { realm, get, staff, roomA, roomB, catRoom, s1, t1, answer }
 }
 
 const section = (a: AnalyticsAnswer, name: string) => a.sections.find((s) => s.name === name)!
@@ -205,6 +205,32 @@ describe('analytics API', () => {
     expect(rolled?.n).toBe(0)
   })
 
+  it("reads today's per-room essay errors from the base tables, then from today's cache, for all rooms or a filter's", async () => {
+    const { realm, get, roomA, roomB, t1, answer } = await dataset()
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date())
+    const now = new Date().toISOString()
+    await answer(t1, 'u9', roomA, {
+      status: 'finished',
+      delivered_at: now,
+      delivery: 'on_time',
+      corrected_at: now,
+      marks: { q1: [{ category: 'orthography' }, { category: 'syntax' }, { category: 'note' }] },
+    }).run()
+    const zero = Object.fromEntries(ERROR_CATEGORIES.map((c) => [c, 0]))
+    const range = `period=day&start_at=${today}&end_at=${today}`
+    const counted = section(await get(`analytics/task?${range}`), 'essay_errors').rows
+    expect(counted).toEqual([{ label: 'Sala A', ...zero, orthography: 1, syntax: 1, total: 2 }])
+    const cached = await env.DB.prepare('SELECT COUNT(*) AS n FROM analytics_today WHERE realm = ? AND metric = ?')
+      .bind(realm.code, 'essay_errors')
+      .first<{ n: number }>()
+    expect(cached?.n).toBeGreaterThan(0)
+    expect(section(await get(`analytics/task?${range}`), 'essay_errors').rows).toEqual(counted)
+    expect(section(await get(`analytics/task?${range}&room=${roomA}`), 'essay_errors').rows).toEqual(counted)
+    expect(section(await get(`analytics/task?${range}&room=${roomB}`), 'essay_errors').rows).toEqual([])
+    expect(section(await get(`analytics/task?${range}&room=${roomB}`), 'funnel').rows.map((r) => r.count)).toEqual([0, 0, 0, 0])
+    expect(section(await get(`analytics/task?${range}`), 'funnel').rows.map((r) => r.count)).toEqual([0, 0, 1, 1])
+  })
+
   it('filters by room and by room category, and counts distinct active users per month', async () => {
     const { realm, get, roomA, roomB, catRoom } = await dataset()
     const range = `period=day&start_at=${D1}&end_at=${D2}`
@@ -245,7 +271,7 @@ describe('analytics API', () => {
     expect(section(feb, 'overview').rows).toHaveLength(28)
   })
 
-  it('keeps a monthly rollup equal to the sum of its days, idempotently, and reads whole months from it', async () => {
+  it('keeps monthly and yearly rollups equal to the sum of their days, idempotently, and reads whole months from it', async () => {
     const { realm, get } = await dataset()
     const march = () =>
       env.DB.batch([
@@ -261,6 +287,11 @@ describe('analytics API', () => {
     await rollupDay(env.DB, realm.code, TZ, D1)
     await rollupDay(env.DB, realm.code, TZ, D1)
     expect((await march())[1].results).toEqual(monthly.results)
+    // The year row is the sum of its days too (here: March's).
+    const yearly = await env.DB.prepare(`SELECT room_id, metric, dim, value FROM analytics_yearly WHERE realm = ? AND year = '2026' ORDER BY 1, 2, 3`)
+      .bind(realm.code)
+      .all()
+    expect(yearly.results).toEqual(daily.results)
     // The month is read from the monthly row: a marked value there shows in the answer.
     const range = 'period=month&start_at=2026-03-01&end_at=2026-03-31'
     expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 3 })
@@ -270,6 +301,107 @@ describe('analytics API', () => {
     expect(section(await get(`analytics/general?${range}`), 'overview').rows[0]).toMatchObject({ delivered: 1000 })
     // A range that starts mid-month reads its days from the daily rollup.
     expect(section(await get('analytics/general?period=month&start_at=2026-03-02&end_at=2026-03-31'), 'overview').rows[0]).toMatchObject({ delivered: 3 })
+  })
+
+  it('reads the per-room essay errors of a range from month rows minus the days outside it, as the day rows sum them', async () => {
+    const { realm, get, roomA, roomB, t1, answer } = await dataset()
+    const roomC = `rc${crypto.randomUUID().slice(0, 8)}`
+    const at = '2026-01-01T00:00:00.000Z'
+    const marked = (room: string, day: string, categories: string[], n: number) =>
+      answer(t1, `e${n}`, room, {
+        status: 'finished',
+        delivered_at: `${day}T13:00:00.000Z`,
+        delivery: 'on_time',
+        corrected_at: `${day}T15:00:00.000Z`,
+        marks: { q1: categories.map((category) => ({ category, excerpt: 'x' })) },
+      })
+    // Marks in the edge months inside and outside the ranges below (with D1's and D2's of March); room C only outside.
+    await env.DB.batch([
+      env.DB.prepare('INSERT INTO room (id, realm, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').bind(roomC, realm.code, 'Sala C', at, at),
+      marked(roomC, '2026-01-03', ['orthography', 'orthography'], 1),
+      marked(roomA, '2026-01-03', ['syntax'], 2),
+      marked(roomA, '2026-01-10', ['orthography', 'note'], 3),
+      marked(roomB, '2026-01-25', ['semantics'], 4),
+      marked(roomA, '2026-02-14', ['orthography', 'orthography', 'language'], 5),
+      marked(roomB, '2026-04-05', ['others'], 6),
+      marked(roomA, '2026-04-20', ['morphology'], 7),
+      marked(roomB, '2026-04-28', ['syntax'], 8),
+      marked(roomC, '2026-04-28', ['orthography'], 9),
+    ])
+    for (const day of daysOf('2026-01-01', '2026-04-30')) await rollupDay(env.DB, realm.code, TZ, day)
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date())
+    // The same ranking counted from the day rows.
+    const fromDays = async (first: string, last: string) => {
+      const { results } = await env.DB.prepare(
+        `SELECT r.name AS room, d.dim, SUM(d.value) AS n FROM analytics_daily d JOIN room r ON r.id = d.room_id
+         WHERE d.realm = ? AND d.metric = 'essay_errors' AND d.room_id <> '*' AND d.day >= ? AND d.day <= ? AND length(d.day) = 10 GROUP BY 1, 2`,
+      )
+        .bind(realm.code, first, last)
+        .all<{ room: string; dim: string; n: number }>()
+      const rooms = new Map<string, Record<string, number>>()
+      for (const r of results) rooms.set(r.room, { ...rooms.get(r.room), [r.dim]: r.n })
+      return [...rooms.entries()]
+        .map(([label, k]) => ({
+          label,
+          ...Object.fromEntries(ERROR_CATEGORIES.map((c) => [c, k[c] ?? 0])),
+          total: Object.values(k).reduce((n, x) => n + x, 0),
+        }))
+        .sort((a, b) => b.total - a.total)
+    }
+    const zero = Object.fromEntries(ERROR_CATEGORIES.map((c) => [c, 0]))
+    // Both edges partial and mostly inside the range: January and April are read as month rows minus their days outside.
+    expect(signedSplit('2026-01-05', '2026-04-25', today)).toEqual({
+      years: [],
+      months: [
+        ['2026-01', 1],
+        ['2026-02', 1],
+        ['2026-03', 1],
+        ['2026-04', 1],
+      ],
+      spans: [
+        ['2026-01-01', '2026-01-04', -1],
+        ['2026-04-26', '2026-04-30', -1],
+      ],
+    })
+    const wide = section(await get('analytics/task?period=year&start_at=2026-01-05&end_at=2026-04-25'), 'essay_errors').rows
+    expect(wide).toEqual([
+      { label: 'Sala A', ...zero, orthography: 4, syntax: 1, language: 1, morphology: 1, total: 7 },
+      { label: 'Sala B', ...zero, orthography: 1, semantics: 1, others: 1, total: 3 },
+    ])
+    expect(wide).toEqual(await fromDays('2026-01-05', '2026-04-25'))
+    // Edges mostly outside the range: read by day.
+    expect(signedSplit('2026-01-20', '2026-04-10', today).spans).toEqual([
+      ['2026-01-20', '2026-01-31', 1],
+      ['2026-04-01', '2026-04-10', 1],
+    ])
+    const narrow = section(await get('analytics/task?period=year&start_at=2026-01-20&end_at=2026-04-10'), 'essay_errors').rows
+    expect(narrow).toEqual([
+      { label: 'Sala A', ...zero, orthography: 3, syntax: 1, language: 1, total: 5 },
+      { label: 'Sala B', ...zero, orthography: 1, semantics: 1, others: 1, total: 3 },
+    ])
+    expect(narrow).toEqual(await fromDays('2026-01-20', '2026-04-10'))
+    // One month, both ends inside it; room C's marks are all outside, so it is left out.
+    const march = section(await get('analytics/task?period=month&start_at=2026-03-02&end_at=2026-03-30'), 'essay_errors').rows
+    expect(march).toEqual(await fromDays('2026-03-02', '2026-03-30'))
+    expect(march.map((r) => r.label)).toEqual(['Sala A', 'Sala B'])
+    // From January 1st to December 10th, seen in January 2027: the year row minus December plus its first 10 days.
+    expect(signedSplit('2026-01-01', '2026-12-10', '2027-01-15')).toEqual({
+      years: [['2026', 1]],
+      months: [['2026-12', -1]],
+      spans: [['2026-12-01', '2026-12-10', 1]],
+    })
+    // And a year so far (today's year): the same ranking as the day rows give.
+    const year = today.slice(0, 4)
+    const sofar = section(await get(`analytics/task?period=year&start_at=${year}-01-01&end_at=${today}`), 'essay_errors').rows
+    expect(sofar).toEqual(await fromDays(`${year}-01-01`, today))
+    if (year === '2026') {
+      expect(signedSplit('2026-01-01', today, today).years).toEqual(today >= '2026-02-02' ? [['2026', 1]] : [])
+      expect(sofar.map((r) => [r.label, r.total])).toEqual([
+        ['Sala A', 8],
+        ['Sala B', 4],
+        ['Sala C', 3],
+      ])
+    }
   })
 
   it('answers session reports: watched videos, rankings and a student report', async () => {

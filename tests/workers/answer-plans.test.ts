@@ -98,6 +98,30 @@ function recorder(rows: (sql: string) => Record<string, unknown>[] = () => []) {
   return { db, sent }
 }
 
+/** The rollups' reads go the cheap way: given rooms by the primary key, every room's rows of one metric by the metric-first covering indexes. */
+describe('analytics rollup reads pick their index', () => {
+  it('reads the realm total by room and the per-room essay errors by metric', async () => {
+    const { db, sent } = recorder()
+    await analyticsTab(db, { realms: ['demo'], rooms: null, timeZone: 'America/Sao_Paulo' }, 'activity', {
+      period: 'month',
+      start_at: '2026-01-05',
+      end_at: '2026-03-20',
+    })
+    const plan = async (marker: string) => {
+      const found = sent.filter((s) => s.sql.includes(marker))
+      expect(found).toHaveLength(1)
+      return (await fullScans(found[0].sql, found[0].params)).details.join('\n')
+    }
+    const perRoom = await plan('CROSS JOIN analytics_daily')
+    expect(perRoom).toMatch(/SEARCH d USING COVERING INDEX analytics_daily_metric \(realm=\? AND metric=\? AND day>\? AND day<\?\)/)
+    expect(perRoom).toMatch(/SEARCH m USING COVERING INDEX analytics_monthly_metric \(realm=\? AND metric=\? AND month=\?\)/)
+    expect(perRoom).toMatch(/SEARCH y USING COVERING INDEX analytics_yearly_metric \(realm=\? AND metric=\? AND year=\?\)/)
+    const total = await plan('substr(day, 1, ?9)')
+    expect(total).toMatch(/analytics_daily USING PRIMARY KEY \(realm=\? AND room_id=\? AND day>\? AND day<\?\)/)
+    expect(total).toMatch(/analytics_monthly USING PRIMARY KEY \(realm=\? AND room_id=\? AND month=\?\)/)
+  })
+})
+
 /** Analytics (issue 19): the rollup of a day, every tab (rollups and today's base tables) and every session report read through indexes. */
 describe('analytics queries use an index or a rollup (EXPLAIN QUERY PLAN)', () => {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
@@ -115,6 +139,15 @@ describe('analytics queries use an index or a rollup (EXPLAIN QUERY PLAN)', () =
       `session report ${r}`,
       (db) => sessionReport(db, { realms: ['demo'], rooms: r === 'room_ranking' ? ['r1'] : null, timeZone: 'America/Sao_Paulo', nick: 'student' }, r, period),
     ]),
+    [
+      'activity tab over a year (month rows and edge days)',
+      (db) =>
+        analyticsTab(db, { realms: ['demo'], rooms: null, timeZone: 'America/Sao_Paulo' }, 'activity', {
+          period: 'year',
+          start_at: '2025-11-26',
+          end_at: today,
+        }),
+    ],
     ['high-volume check', (db) => watchVolumeExceeded(db, ['demo'], '2026-01-01', '2026-02-01', 10)],
     ['filters', (db) => Promise.all([filterOptions(db, ['demo']), categoryRooms(db, ['demo'], 'c1'), roomInRealms(db, ['demo'], 'r1')])],
   ]

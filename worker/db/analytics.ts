@@ -122,7 +122,7 @@ function enclosing(day: string): { key: string; first: string; last: string }[] 
  */
 export async function rollupDay(db: D1Database, realm: string, timeZone: string, day: string, now = new Date().toISOString()): Promise<void> {
   const rows = await computeDay(db, realm, timeZone, day)
-  const [month] = enclosing(day)
+  const [month, year] = enclosing(day)
   const periods = enclosing(day).map((p) => ({ key: p.key, ...dayWindow(timeZone, p.first, p.last) }))
   await db.batch([
     db.prepare('DELETE FROM analytics_daily WHERE realm = ? AND day = ?').bind(realm, day),
@@ -149,6 +149,15 @@ export async function rollupDay(db: D1Database, realm: string, timeZone: string,
          WHERE realm = ?1 AND day >= ?3 AND day <= ?4 AND length(day) = 10 GROUP BY room_id, metric, dim`,
       )
       .bind(realm, month.key, month.first, month.last),
+    // And the day's year from its month rows (so it always equals the sum of its days too).
+    db.prepare('DELETE FROM analytics_yearly WHERE realm = ? AND year = ?').bind(realm, year.key),
+    db
+      .prepare(
+        `INSERT INTO analytics_yearly (realm, room_id, year, metric, dim, value)
+         SELECT ?1, room_id, ?2, metric, dim, SUM(value) FROM analytics_monthly
+         WHERE realm = ?1 AND month >= ?3 AND month <= ?4 GROUP BY room_id, metric, dim`,
+      )
+      .bind(realm, year.key, `${year.key}-01`, `${year.key}-12`),
     db.prepare('INSERT OR REPLACE INTO analytics_rollup (realm, day, computed_at) VALUES (?, ?, ?)').bind(realm, day, now),
   ])
 }
@@ -209,7 +218,7 @@ export interface AnalyticsScope {
 /** Metrics kept per second key (task category, skill, error category). */
 export const DIM_METRICS = new Set(['scored', 'score_sum', 'graded', 'grade_sum', 'essay_errors'])
 
-/** Metrics the activity tab shows per room. */
+/** Metrics the activity tab shows per room (counts: read by `signedSplit`'s parts, which subtract). */
 const PER_ROOM = new Set(['essay_errors'])
 
 const bucketOf = (period: Granularity, day: string) => (period === 'day' ? day : period === 'month' ? day.slice(0, 7) : day.slice(0, 4))
@@ -230,18 +239,112 @@ export function splitRange(first: string, last: string, today: string): { months
   return { months, head: first < from ? [first, addDays(from, -1)] : null, tail: to < last ? [addDays(to, 1), last] : null }
 }
 
-/** Rollup rows of a range: day rows at its edges and month rows for whole months, summed per (label, room, metric, dim). */
+/** Days from `first` to `last` inclusive, counted (0 when `first` is after `last`). */
+const dayCount = (first: string, last: string) => (first > last ? 0 : Math.round((Date.parse(last) - Date.parse(first)) / 86_400_000) + 1)
+
+/** A range's signed parts: year rows, month rows and day spans, each added (+1) or subtracted (-1). */
+export interface SignedParts {
+  years: [string, 1 | -1][]
+  months: [string, 1 | -1][]
+  spans: [string, string, 1 | -1][]
+}
+
+const noParts = (): SignedParts => ({ years: [], months: [], spans: [] })
+
+/**
+ * The months of [first, last] (inside one year) as signed parts, appended to `out` with `sign`; returns how many
+ * stored rows per key they read (a month row 1 if the month has begun, a day 1 if it is before today). A month partly
+ * in the span is read as its days in it, or as its month row minus its days outside it, whichever reads fewer.
+ */
+function monthParts(first: string, last: string, today: string, sign: 1 | -1, out: SignedParts): number {
+  const yesterday = addDays(today, -1)
+  const stored = (a: string, b: string) => dayCount(a, b < yesterday ? b : yesterday)
+  let cost = 0
+  for (let m = first.slice(0, 7); m <= last.slice(0, 7); m = addDays(`${m}-28`, 4).slice(0, 7)) {
+    const { first: start, last: end } = enclosing(`${m}-01`)[0]
+    const a = first > start ? first : start
+    const b = last < end ? last : end
+    const outside: [string, string][] = [
+      ...(a > start ? [[start, addDays(a, -1)] as [string, string]] : []),
+      ...(b < end ? [[addDays(b, 1), end] as [string, string]] : []),
+    ]
+    const whole = (start <= yesterday ? 1 : 0) + outside.reduce((n, [x, y]) => n + stored(x, y), 0)
+    const direct = stored(a, b)
+    if (whole < direct) {
+      out.months.push([m, sign])
+      for (const [x, y] of outside) out.spans.push([x, y, sign === 1 ? -1 : 1])
+    } else out.spans.push([a, b, sign])
+    cost += Math.min(whole, direct)
+  }
+  return cost
+}
+
+/**
+ * A range as signed parts, for sums of counts (exact in any order). Each calendar year is read as its months and days
+ * in the range (`monthParts`), or as its year row minus its months and days outside the range, whichever reads fewer
+ * stored rows; rows of a period are always the sum of its days so far (`rollupDay` writes the day, its month and its
+ * year in one batch), the current month's and year's too, and today is never a day row. So a range ending today
+ * reads the current month (or year) as one row, and a year as a few rows per key instead of a row per day.
+ */
+export function signedSplit(first: string, last: string, today: string): SignedParts {
+  const parts = noParts()
+  for (let y = Number(first.slice(0, 4)); y <= Number(last.slice(0, 4)); y++) {
+    const start = `${y}-01-01`
+    const end = `${y}-12-31`
+    const a = first > start ? first : start
+    const b = last < end ? last : end
+    const direct = noParts()
+    const directCost = monthParts(a, b, today, 1, direct)
+    const whole = noParts()
+    const wholeCost =
+      (start < today ? 1 : 0) +
+      (a > start ? monthParts(start, addDays(a, -1), today, -1, whole) : 0) +
+      (b < end ? monthParts(addDays(b, 1), end, today, -1, whole) : 0)
+    const pick = wholeCost < directCost ? whole : direct
+    if (pick === whole) parts.years.push([String(y), 1])
+    parts.months.push(...pick.months)
+    parts.spans.push(...pick.spans)
+  }
+  return parts
+}
+
+/**
+ * The per-room rows of a range (every room but the realm's total '*'), summed per (room, metric, dim) from
+ * `signedSplit`'s parts; ?1 realms, ?2 metrics, ?3 signed day spans, ?4 the label, ?5 signed months, ?6 signed
+ * years. Rooms whose sum is 0 are left out (as a read of the day rows, which are never 0, leaves them out).
+ */
+const PER_ROOM_SQL = `SELECT ?4 AS day, room_id, metric, dim, SUM(value) AS value FROM (
+    SELECT d.room_id, d.metric, d.dim, d.value * (s.value ->> 2) AS value
+    FROM json_each(?3) s CROSS JOIN analytics_daily d
+    WHERE d.realm IN (SELECT value FROM json_each(?1)) AND d.metric IN (SELECT value FROM json_each(?2))
+      AND d.day >= s.value ->> 0 AND d.day <= s.value ->> 1 AND length(d.day) = 10 AND d.room_id <> '*'
+    UNION ALL SELECT m.room_id, m.metric, m.dim, m.value * (s.value ->> 1)
+    FROM json_each(?5) s CROSS JOIN analytics_monthly m
+    WHERE m.realm IN (SELECT value FROM json_each(?1)) AND m.metric IN (SELECT value FROM json_each(?2))
+      AND m.month = s.value ->> 0 AND m.room_id <> '*'
+    UNION ALL SELECT y.room_id, y.metric, y.dim, y.value * (s.value ->> 1)
+    FROM json_each(?6) s CROSS JOIN analytics_yearly y
+    WHERE y.realm IN (SELECT value FROM json_each(?1)) AND y.metric IN (SELECT value FROM json_each(?2))
+      AND y.year = s.value ->> 0 AND y.room_id <> '*')
+  GROUP BY room_id, metric, dim HAVING SUM(value) <> 0`
+
+/**
+ * Rollup rows of a range: day rows at its edges and month rows for whole months, summed per (label, room, metric, dim).
+ * It reads given rooms (the realm's total '*', or a filter's rooms) by the primary key (realm, room_id, day): `+metric`
+ * keeps SQLite off the metric-first indexes, which would visit every room's rows of each metric (the per-room read's
+ * way, `PER_ROOM_SQL`).
+ */
 const ROLLUP_SQL = (label: string, rooms: string) => {
   const days = (a: number, b: number) =>
     `SELECT day, room_id, metric, dim, value FROM analytics_daily
      WHERE realm IN (SELECT value FROM json_each(?1)) AND ${rooms} AND day >= ?${a} AND day <= ?${b} AND length(day) = 10
-       AND metric IN (SELECT value FROM json_each(?8))`
+       AND +metric IN (SELECT value FROM json_each(?8))`
   return `SELECT ${label} AS day, room_id, metric, dim, SUM(value) AS value FROM (
       ${days(3, 4)}
       UNION ALL ${days(5, 6)}
       UNION ALL SELECT month, room_id, metric, dim, value FROM analytics_monthly
         WHERE realm IN (SELECT value FROM json_each(?1)) AND ${rooms} AND month IN (SELECT value FROM json_each(?7))
-          AND metric IN (SELECT value FROM json_each(?8)))
+          AND +metric IN (SELECT value FROM json_each(?8)))
     GROUP BY 1, room_id, metric, dim`
 }
 
@@ -250,14 +353,28 @@ export const TODAY_MAX_AGE_MS = 5 * 60_000
 
 /**
  * Today's rows of a realm (with the realm's totals under room '*'): the cache `analytics_today` when it is of today
- * and younger than TODAY_MAX_AGE_MS, else counted from the base tables (every metric) and cached in one batch.
+ * and younger than TODAY_MAX_AGE_MS, else counted from the base tables (every metric) and cached in one batch. The
+ * cache is read for `metrics` only, and for the rooms `rooms` (all when null) plus every room of the `perRoom`
+ * metrics; the rows counted afresh are all of them (the caller keeps what it reads).
  */
-export async function todayRows(db: D1Database, realm: string, timeZone: string, today: string, metrics: string[], now = new Date()): Promise<DayRow[]> {
+export async function todayRows(
+  db: D1Database,
+  realm: string,
+  timeZone: string,
+  today: string,
+  metrics: string[],
+  rooms: string[] | null = null,
+  perRoom: string[] = [],
+  now = new Date(),
+): Promise<DayRow[]> {
   const [at, cached] = await db.batch<Record<string, unknown>>([
     db.prepare('SELECT day, computed_at FROM analytics_today_at WHERE realm = ?').bind(realm),
     db
-      .prepare('SELECT room_id, metric, dim, value FROM analytics_today WHERE realm = ? AND metric IN (SELECT value FROM json_each(?))')
-      .bind(realm, JSON.stringify(metrics)),
+      .prepare(
+        `SELECT room_id, metric, dim, value FROM analytics_today WHERE realm = ?1 AND metric IN (SELECT value FROM json_each(?2))
+           AND (?3 IS NULL OR room_id IN (SELECT value FROM json_each(?3)) OR metric IN (SELECT value FROM json_each(?4)))`,
+      )
+      .bind(realm, JSON.stringify(metrics), rooms ? JSON.stringify(rooms) : null, JSON.stringify(perRoom)),
   ])
   const mark = at.results[0] as { day: string; computed_at: string } | undefined
   if (mark && mark.day === today && now.getTime() - new Date(mark.computed_at).getTime() < TODAY_MAX_AGE_MS) {
@@ -314,16 +431,25 @@ async function readRange(
   const perRoom = scope.rooms === null ? metrics.filter((m) => PER_ROOM.has(m)) : []
   const rows = results.filter((r) => !perRoom.includes(r.metric))
   if (perRoom.length) {
+    // Counts (essay errors), so year and month rows minus what lies outside the range are exact: few rows for any range.
+    const parts = signedSplit(first, last, today)
     const { results: roomRows } = await db
-      .prepare(ROLLUP_SQL('?9', "room_id <> '*'"))
-      .bind(...params(split, null, perRoom, first))
+      .prepare(PER_ROOM_SQL)
+      .bind(
+        JSON.stringify(scope.realms),
+        JSON.stringify(perRoom),
+        JSON.stringify(parts.spans),
+        first,
+        JSON.stringify(parts.months),
+        JSON.stringify(parts.years),
+      )
       .all<DayRow & { day: string }>()
     for (const r of roomRows) rows.push(r)
   }
   if (first <= today && today <= last) {
     const wanted = new Set(rooms)
     for (const realm of scope.realms) {
-      for (const r of await todayRows(db, realm, scope.timeZone, today, metrics)) {
+      for (const r of await todayRows(db, realm, scope.timeZone, today, metrics, rooms, perRoom)) {
         if (!metrics.includes(r.metric)) continue
         if (perRoom.includes(r.metric) ? r.room_id !== '*' : wanted.has(r.room_id)) rows.push({ ...r, day: today })
       }
@@ -375,14 +501,19 @@ export const TAB_METRICS: Record<AnalyticsTab, string[]> = {
 const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places
 const pct = (part: number, whole: number) => (whole > 0 ? round((part * 100) / whole) : 0)
 
-/** Names of the things a ranking's rows are (rooms, task categories, skills), realm-scoped. */
-async function namesOf(db: D1Database, table: 'room' | 'tms_category' | 'tms_assessed_skill', realms: string[], ids: string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map()
-  const { results } = await db
-    .prepare(`SELECT id, name FROM ${table} WHERE realm IN (SELECT value FROM json_each(?1)) AND id IN (SELECT value FROM json_each(?2))`)
-    .bind(JSON.stringify(realms), JSON.stringify(ids.slice(0, 500)))
-    .all<{ id: string; name: string }>()
-  return new Map(results.map((r) => [r.id, r.name]))
+/** Names of the things a ranking's rows are (rooms, task categories, skills), realm-scoped; one batch for all. */
+async function namesOf(db: D1Database, realms: string[], wanted: ['room' | 'tms_category' | 'tms_assessed_skill', string[]][]): Promise<Map<string, string>[]> {
+  const asked = wanted.filter(([, ids]) => ids.length)
+  const results = asked.length
+    ? await db.batch<{ id: string; name: string }>(
+        asked.map(([table, ids]) =>
+          db
+            .prepare(`SELECT id, name FROM ${table} WHERE realm IN (SELECT value FROM json_each(?1)) AND id IN (SELECT value FROM json_each(?2))`)
+            .bind(JSON.stringify(realms), JSON.stringify(ids.slice(0, 500))),
+        ),
+      )
+    : []
+  return wanted.map((w) => new Map((results[asked.indexOf(w)]?.results ?? []).map((r) => [r.id, r.name])))
 }
 
 /** One tab's figures over a range (validated by the caller), in the realm's calendar. */
@@ -455,9 +586,11 @@ export async function analyticsTab(
   }
 
   if (tab === 'activity') {
-    const categoryNames = await namesOf(db, 'tms_category', scope.realms, [...byDim.keys()])
-    const skillNames = await namesOf(db, 'tms_assessed_skill', scope.realms, [...byDim.keys()])
-    const roomNames = await namesOf(db, 'room', scope.realms, [...byRoomDim.keys()])
+    const [categoryNames, skillNames, roomNames] = await namesOf(db, scope.realms, [
+      ['tms_category', [...byDim.keys()]],
+      ['tms_assessed_skill', [...byDim.keys()]],
+      ['room', [...byRoomDim.keys()]],
+    ])
     const dims = [...byDim.entries()]
     return answer([
       series('deliveries', ['delivered', 'on_time', 'late', 'late_percent'], ['on_time', 'late'], (label, c) =>
