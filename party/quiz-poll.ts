@@ -11,17 +11,7 @@ import {
 } from './quiz-protocol'
 import type { Ticket } from './ticket'
 import { resultPages } from './quiz-results'
-import {
-  type ConnState,
-  ModeratorTally,
-  STATE_TTL_MS,
-  broadcastTo,
-  parseClientMessage,
-  playerCount,
-  readRunState,
-  realmApiCall,
-  writePending,
-} from './quiz-room-kit'
+import * as kit from './quiz-room-kit'
 
 /**
  * The quiz party's poll mode (issue 14): room `poll-<pollId>` runs a poll's questions as votes. The moderator
@@ -124,7 +114,7 @@ export class PollRoom {
   private counts: number[] = []
   private pending: string[] = []
   private ended = false
-  private tally = new ModeratorTally()
+  private tally = new kit.ModeratorTally()
 
   constructor(readonly room: Party.Room) {}
 
@@ -160,7 +150,7 @@ export class PollRoom {
 
   // ---------------------------------------------------------------- joining
 
-  async connect(conn: Party.Connection<ConnState>, ticket: Ticket) {
+  async connect(conn: Party.Connection<kit.ConnState>, ticket: Ticket) {
     if (!this.meta) {
       this.meta = { pollId: ticket.room.replace(/^poll-/, ''), realm: ticket.realm }
       await this.room.storage.put('meta', this.meta)
@@ -217,13 +207,13 @@ export class PollRoom {
   }
 
   private playerCount(): number {
-    return playerCount(this.room)
+    return kit.playerCount(this.room)
   }
 
   // ---------------------------------------------------------------- messages
 
-  async message(raw: string, conn: Party.Connection<ConnState>) {
-    const parsed = parseClientMessage(PollClientMessage, raw)
+  async message(raw: string, conn: Party.Connection<kit.ConnState>) {
+    const parsed = kit.parseClientMessage(PollClientMessage, raw)
     if ('error' in parsed) return this.error(conn, 'invalid_message', undefined, parsed.error)
     const msg = parsed.msg
     const s = conn.state
@@ -244,7 +234,7 @@ export class PollRoom {
   }
 
   /** A player's answers to the requirements: kept for every later vote (and a rejoin). */
-  private async profile(conn: Party.Connection<ConnState>, s: ConnState, profile: PollProfile) {
+  private async profile(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, profile: PollProfile) {
     const voter = this.voters.get(s.nick)
     if (s.role !== 'player' || !voter) return this.error(conn, 'forbidden')
     voter.profile = { ...voter.profile, ...profile }
@@ -255,7 +245,7 @@ export class PollRoom {
   }
 
   /** A vote: stored, then acknowledged; a resend gets the first vote's acknowledgement. */
-  private async vote(conn: Party.Connection<ConnState>, s: ConnState, qid: string, choices: number[]) {
+  private async vote(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, qid: string, choices: number[]) {
     if (s.role !== 'player') return this.error(conn, 'forbidden', qid)
     const cur = this.cur
     if (!cur || cur.question_id !== qid) {
@@ -280,7 +270,7 @@ export class PollRoom {
   }
 
   /** Moderator: opens a pending question; the deadline is this server's now + the question time. */
-  private async publish(conn: Party.Connection<ConnState>, qid: string) {
+  private async publish(conn: Party.Connection<kit.ConnState>, qid: string) {
     const poll = await this.state(true)
     if (!poll || poll === 'missing') return this.error(conn, 'unavailable', qid)
     if (poll.status !== 'active' || this.ended) return this.error(conn, 'not_active', qid)
@@ -304,7 +294,7 @@ export class PollRoom {
   }
 
   /** Moderator: shows the distribution to everyone (votes close if the deadline has not come). */
-  private async showResult(conn: Party.Connection<ConnState>) {
+  private async showResult(conn: Party.Connection<kit.ConnState>) {
     const poll = this.poll
     const cur = this.cur
     const question = this.current()
@@ -317,7 +307,7 @@ export class PollRoom {
   }
 
   /** Moderator: finishes the question; its votes go to D1 (retried until taken). */
-  private async close(conn: Party.Connection<ConnState>) {
+  private async close(conn: Party.Connection<kit.ConnState>) {
     const cur = this.cur
     const question = this.current()
     if (!cur || (cur.phase !== 'result' && cur.phase !== 'open') || !this.poll) return this.error(conn, 'state')
@@ -339,7 +329,7 @@ export class PollRoom {
 
   /** Writes each closed question's votes (with each voter's requirement answers); false (and a retry alarm) when not taken. */
   private writeResults(): Promise<boolean> {
-    return writePending(
+    return kit.writePending(
       this.room,
       this.pending,
       async (qid) => {
@@ -379,8 +369,8 @@ export class PollRoom {
   // ---------------------------------------------------------------- realm API
 
   private async state(fresh = false): Promise<PollState | 'missing' | null> {
-    if (this.poll && !fresh && Date.now() - this.pollAt < STATE_TTL_MS) return this.poll
-    return readRunState(this.room, this.api('GET', 'state'), this.poll, 'poll', (read) => {
+    if (this.poll && !fresh && Date.now() - this.pollAt < kit.STATE_TTL_MS) return this.poll
+    return kit.readRunState(this.room, this.api('GET', 'state'), this.poll, 'poll', (read) => {
       this.poll = read
       this.pollAt = Date.now()
     })
@@ -388,7 +378,7 @@ export class PollRoom {
 
   /** A call to `/api/poll/live/{id}/…` with the party's service ticket (party `poll-api`); null when unreachable. */
   private api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
-    return realmApiCall(this.room, 'poll', this.meta && { id: this.meta.pollId, realm: this.meta.realm }, method, path, body)
+    return kit.realmApiCall(this.room, 'poll', this.meta && { id: this.meta.pollId, realm: this.meta.realm }, method, path, body)
   }
 
   // ---------------------------------------------------------------- sending
@@ -402,6 +392,6 @@ export class PollRoom {
   }
 
   private broadcast(message: PollServerMessage) {
-    broadcastTo(this.room, message)
+    kit.broadcastTo(this.room, message)
   }
 }

@@ -15,17 +15,7 @@ import {
 import { PollRoom } from './quiz-poll'
 import { resultPages } from './quiz-results'
 import { verifyTicket, type Ticket } from './ticket'
-import {
-  type ConnState,
-  ModeratorTally,
-  STATE_TTL_MS,
-  broadcastTo,
-  parseClientMessage,
-  playerCount,
-  readRunState,
-  realmApiCall,
-  writePending,
-} from './quiz-room-kit'
+import * as kit from './quiz-room-kit'
 import { answerClose, knownRoomId } from './socket'
 
 /**
@@ -117,7 +107,7 @@ export default class Quiz implements Party.Server {
   /** Questions closed whose results the realm API has not taken yet. */
   private pending: string[] = []
   private ended = false
-  private tally = new ModeratorTally()
+  private tally = new kit.ModeratorTally()
 
   /** Poll mode (room `poll-<pollId>`, party/quiz-poll.ts): the room runs a poll's votes instead of a quiz. */
   private poll: PollRoom | null = null
@@ -159,7 +149,7 @@ export default class Quiz implements Party.Server {
 
   // ---------------------------------------------------------------- joining
 
-  async onConnect(conn: Party.Connection<ConnState>, ctx: Party.ConnectionContext) {
+  async onConnect(conn: Party.Connection<kit.ConnState>, ctx: Party.ConnectionContext) {
     const ticket = JSON.parse(ctx.request.headers.get('x-ticket') ?? '{}') as Ticket
     if (this.poll) return this.poll.connect(conn, ticket)
     if (!this.meta) {
@@ -233,15 +223,15 @@ export default class Quiz implements Party.Server {
   }
 
   private playerCount(): number {
-    return playerCount(this.room)
+    return kit.playerCount(this.room)
   }
 
   // ---------------------------------------------------------------- messages
 
-  async onMessage(raw: string | ArrayBuffer | ArrayBufferView, conn: Party.Connection<ConnState>) {
+  async onMessage(raw: string | ArrayBuffer | ArrayBufferView, conn: Party.Connection<kit.ConnState>) {
     const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw as ArrayBuffer)
     if (this.poll) return this.poll.message(text, conn)
-    const parsed = parseClientMessage(QuizClientMessage, text)
+    const parsed = kit.parseClientMessage(QuizClientMessage, text)
     if ('error' in parsed) return this.error(conn, 'invalid_message', undefined, parsed.error)
     const msg = parsed.msg
     const s = conn.state
@@ -262,7 +252,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** A player's answer: stored, then acknowledged; a resend gets the first acknowledgement. */
-  private async answer(conn: Party.Connection<ConnState>, s: ConnState, qid: string, option: Option) {
+  private async answer(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, qid: string, option: Option) {
     if (s.role !== 'player') return this.error(conn, 'forbidden', qid)
     const cur = this.cur
     if (!cur || cur.question_id !== qid) {
@@ -286,7 +276,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** A missed player spends an extra life within the timeout after the result. */
-  private async life(conn: Party.Connection<ConnState>, s: ConnState, qid: string) {
+  private async life(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, qid: string) {
     const player = this.players.get(s.nick)
     if (s.role !== 'player' || !player) return this.error(conn, 'forbidden', qid)
     if (!this.cur || this.cur.question_id !== qid || player.life_until === null) return this.error(conn, 'state', qid)
@@ -305,7 +295,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: opens a pending question; the deadline is this server's now + the question time. */
-  private async publish(conn: Party.Connection<ConnState>, qid: string) {
+  private async publish(conn: Party.Connection<kit.ConnState>, qid: string) {
     const quiz = await this.state(true)
     if (!quiz || quiz === 'missing') return this.error(conn, 'unavailable', qid)
     if (quiz.status !== 'active' || this.ended) return this.error(conn, 'not_active', qid)
@@ -338,7 +328,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: shows the result; scores and lives are settled, everyone gets the result and their own standing. */
-  private async showResult(conn: Party.Connection<ConnState>) {
+  private async showResult(conn: Party.Connection<kit.ConnState>) {
     const quiz = this.quiz
     const cur = this.cur
     if (!quiz || !cur || cur.phase !== 'open') return this.error(conn, 'state')
@@ -374,7 +364,7 @@ export default class Quiz implements Party.Server {
       life_until: lifeUntil,
       now,
     })
-    for (const c of this.room.getConnections<ConnState>()) {
+    for (const c of this.room.getConnections<kit.ConnState>()) {
       const p = c.state?.role === 'player' ? this.players.get(c.state.nick) : undefined
       if (p)
         this.send(c, {
@@ -388,7 +378,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: finishes the question showing its result; its results go to D1 (retried until taken). */
-  private async close(conn: Party.Connection<ConnState>) {
+  private async close(conn: Party.Connection<kit.ConnState>) {
     const cur = this.cur
     if (!cur || cur.phase !== 'result' || !this.quiz) return this.error(conn, 'state')
     const question = this.quiz.questions.find((q) => q.id === cur.question_id)
@@ -420,7 +410,7 @@ export default class Quiz implements Party.Server {
 
   /** Writes each pending question's answers and every standing; false (and an alarm to retry) when the API did not take them. */
   private writeResults(): Promise<boolean> {
-    return writePending(
+    return kit.writePending(
       this.room,
       this.pending,
       async (qid) => {
@@ -471,8 +461,8 @@ export default class Quiz implements Party.Server {
 
   /** The quiz from the realm API (cached; `fresh` reads it again); 'missing' when the realm has no such quiz. */
   private async state(fresh = false): Promise<QuizState | 'missing' | null> {
-    if (this.quiz && !fresh && Date.now() - this.quizAt < STATE_TTL_MS) return this.quiz
-    return readRunState(this.room, this.api('GET', 'state'), this.quiz, 'quiz', (read) => {
+    if (this.quiz && !fresh && Date.now() - this.quizAt < kit.STATE_TTL_MS) return this.quiz
+    return kit.readRunState(this.room, this.api('GET', 'state'), this.quiz, 'quiz', (read) => {
       this.quiz = read
       this.quizAt = Date.now()
     })
@@ -480,7 +470,7 @@ export default class Quiz implements Party.Server {
 
   /** A call to `/api/quiz/live/{id}/…` with the party's service ticket; null when the API cannot be reached. */
   private api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
-    return realmApiCall(this.room, 'quiz', this.meta && { id: this.meta.quizId, realm: this.meta.realm }, method, path, body)
+    return kit.realmApiCall(this.room, 'quiz', this.meta && { id: this.meta.quizId, realm: this.meta.realm }, method, path, body)
   }
 
   // ---------------------------------------------------------------- sending
@@ -495,7 +485,7 @@ export default class Quiz implements Party.Server {
 
   /** Serialized once, sent to every connection. */
   private broadcast(message: QuizServerMessage) {
-    broadcastTo(this.room, message)
+    kit.broadcastTo(this.room, message)
   }
 }
 

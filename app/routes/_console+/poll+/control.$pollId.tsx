@@ -3,7 +3,7 @@ import { Fragment, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, ListField, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, LifecycleButton } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions } from '~/components/quiz/control-header'
 import { csvHref } from '~/components/quiz/csv'
 import { PollLiveControl } from '~/components/quiz/poll-control'
 import { POLL_QUESTION_TYPES, POLL_REQUIREMENTS, PollQuestionInput, type PollQuestion } from '#shared/schemas/quiz'
@@ -28,9 +28,6 @@ export default function PollControlRoute() {
   const editable = d.canEdit && (poll.status === 'draft' || poll.status === 'active')
   const here = `/poll/control/${poll.id}`
   const required = POLL_REQUIREMENTS.filter((r) => poll.requires[r])
-  const lifecycle = (name: string, label: string, question?: string) => (
-    <LifecycleButton op={op} here={here} name={name} label={label} extra={question ? { question } : undefined} />
-  )
   const votes = new Map(statistics.map((s) => [s.id, s]))
   const [editing, setEditing] = useState<string | null>(null)
   const closeEdit = useCallback(() => setEditing(null), [])
@@ -97,21 +94,16 @@ export default function PollControlRoute() {
                         <small>{t('resources.poll.voters', { count: s?.votes ?? 0 })}</small>
                       </td>
                       <td>
-                        {active && (q.state === 'pending' || q.state === 'finished') ? lifecycle('hide', t('resources.quiz.hide'), q.id) : null}
-                        {editable && q.state === 'pending' ? (
-                          <button
-                            type="button"
-                            className="btn"
-                            aria-expanded={editing === q.id}
-                            aria-controls={`poll-question-edit-${q.id}`}
-                            onClick={() => setEditing(editing === q.id ? null : q.id)}
-                          >
-                            {t('resources.quiz.edit_question', { position: q.position + 1 })}
-                          </button>
-                        ) : null}
-                        {editable && q.state !== 'published' && q.state !== 'result'
-                          ? lifecycle('delete_question', t('resources.quiz.delete_question'), q.id)
-                          : null}
+                        <QuestionActions
+                          op={op}
+                          here={here}
+                          kind="poll"
+                          question={q}
+                          editable={editable}
+                          hide={active && (q.state === 'pending' || q.state === 'finished') ? 'hide' : null}
+                          editing={editing === q.id}
+                          onEdit={(open) => setEditing(open ? q.id : null)}
+                        />
                       </td>
                     </tr>
                     {editing === q.id && editable && q.state === 'pending' ? (

@@ -3,7 +3,7 @@ import { Fragment, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, SelectInput, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, LifecycleButton } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions } from '~/components/quiz/control-header'
 import { QuizLiveControl } from '~/components/quiz/quiz-control'
 import { csvHref } from '~/components/quiz/csv'
 import { ImportFilePicker } from '~/components/quiz/import-file'
@@ -30,9 +30,6 @@ export default function QuizControlRoute() {
   // Lifecycle posts name the screen itself (the question forms post to `?intent=…`).
   const here = `/quiz/control/${quiz.id}`
   const [editing, setEditing] = useState<string | null>(null)
-  const lifecycle = (name: string, label: string, extra?: Record<string, string>) => (
-    <LifecycleButton op={op} here={here} name={name} label={label} extra={extra} />
-  )
   return (
     <>
       <ControlHeader
@@ -80,21 +77,16 @@ export default function QuizControlRoute() {
                     <td>{q.correct}</td>
                     <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
                     <td>
-                      {quiz.status === 'active' && q.state === 'finished' ? lifecycle('hide_question', t('resources.quiz.hide'), { question: q.id }) : null}
-                      {editable && q.state === 'pending' ? (
-                        <button
-                          type="button"
-                          className="btn"
-                          aria-expanded={editing === q.id}
-                          aria-controls={`quiz-question-edit-${q.id}`}
-                          onClick={() => setEditing(editing === q.id ? null : q.id)}
-                        >
-                          {t('resources.quiz.edit_question', { position: q.position + 1 })}
-                        </button>
-                      ) : null}
-                      {editable && q.state !== 'published' && q.state !== 'result'
-                        ? lifecycle('delete_question', t('resources.quiz.delete_question'), { question: q.id })
-                        : null}
+                      <QuestionActions
+                        op={op}
+                        here={here}
+                        kind="quiz"
+                        question={q}
+                        editable={editable}
+                        hide={quiz.status === 'active' && q.state === 'finished' ? 'hide_question' : null}
+                        editing={editing === q.id}
+                        onEdit={(open) => setEditing(open ? q.id : null)}
+                      />
                     </td>
                   </tr>
                   {editing === q.id && editable && q.state === 'pending' ? (
