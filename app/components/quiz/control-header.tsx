@@ -40,6 +40,52 @@ export function LifecycleButton({
 }
 
 /**
+ * The questions of a control screen: its heading, then a table of `count` rows (`children`) under `#`, the mode's
+ * `columns` and the actions column, or "no questions"; `after` follows (exports, the forms that add questions).
+ */
+export function QuestionsSection({
+  kind,
+  columns,
+  count,
+  children,
+  after,
+}: {
+  kind: 'quiz' | 'poll'
+  columns: string[]
+  count: number
+  children: ReactNode
+  after?: ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <section className="card" aria-labelledby={`${kind}-questions-title`}>
+      <h2 id={`${kind}-questions-title`}>{t('resources.quiz.sections.questions')}</h2>
+      {count ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              {columns.map((c) => (
+                <th scope="col" key={c}>
+                  {c}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">{t('resources.quiz.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      ) : (
+        <p className="hint">{t('resources.quiz.no_questions')}</p>
+      )}
+      {after}
+    </section>
+  )
+}
+
+/**
  * A question's actions in a control screen's table: hide (`hide`: its lifecycle post, when the screen allows it),
  * edit (a pending one: toggles its form `<kind>-question-edit-<id>`), delete (a question neither open nor showing its
  * result). `editable`: the user may edit and the quiz or poll is a draft or running.

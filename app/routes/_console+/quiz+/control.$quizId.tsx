@@ -3,7 +3,7 @@ import { Fragment, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, SelectInput, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, QuestionActions } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions, QuestionsSection } from '~/components/quiz/control-header'
 import { QuizLiveControl } from '~/components/quiz/quiz-control'
 import { csvHref } from '~/components/quiz/csv'
 import { ImportFilePicker } from '~/components/quiz/import-file'
@@ -46,65 +46,49 @@ export default function QuizControlRoute() {
 
       {quiz.status === 'active' ? <QuizLiveControl quizId={quiz.id} onClosed={() => setTimeout(() => revalidator.revalidate(), 500)} /> : null}
 
-      <section className="card" aria-labelledby="quiz-questions-title">
-        <h2 id="quiz-questions-title">{t('resources.quiz.sections.questions')}</h2>
-        {questions.length ? (
-          <table className="table">
-            <thead>
+      <QuestionsSection
+        kind="quiz"
+        columns={[t('resources.quiz.fields.text'), t('resources.quiz.fields.correct'), t('resources.quiz.fields.state')]}
+        count={questions.length}
+        after={editable ? <QuestionForms here={here} timeZone={d.timeZone} bank={d.bank} /> : null}
+      >
+        {questions.map((q) => (
+          <Fragment key={q.id}>
+            <tr>
+              <td>{q.position + 1}</td>
+              <td>
+                {q.text}
+                <br />
+                <small>
+                  A: {q.option_a} · B: {q.option_b} · C: {q.option_c}
+                  {q.lifes_disallowed ? ` · ${f('lifes_disallowed')}` : ''}
+                </small>
+              </td>
+              <td>{q.correct}</td>
+              <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
+              <td>
+                <QuestionActions
+                  op={op}
+                  here={here}
+                  kind="quiz"
+                  question={q}
+                  editable={editable}
+                  hide={quiz.status === 'active' && q.state === 'finished' ? 'hide_question' : null}
+                  editing={editing === q.id}
+                  onEdit={(open) => setEditing(open ? q.id : null)}
+                />
+              </td>
+            </tr>
+            {editing === q.id && editable && q.state === 'pending' ? (
               <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('resources.quiz.fields.text')}</th>
-                <th scope="col">{t('resources.quiz.fields.correct')}</th>
-                <th scope="col">{t('resources.quiz.fields.state')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('resources.quiz.actions')}</span>
-                </th>
+                <td colSpan={5}>
+                  <QuestionEdit here={here} question={q} timeZone={d.timeZone} onDone={() => setEditing(null)} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {questions.map((q) => (
-                <Fragment key={q.id}>
-                  <tr>
-                    <td>{q.position + 1}</td>
-                    <td>
-                      {q.text}
-                      <br />
-                      <small>
-                        A: {q.option_a} · B: {q.option_b} · C: {q.option_c}
-                        {q.lifes_disallowed ? ` · ${f('lifes_disallowed')}` : ''}
-                      </small>
-                    </td>
-                    <td>{q.correct}</td>
-                    <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
-                    <td>
-                      <QuestionActions
-                        op={op}
-                        here={here}
-                        kind="quiz"
-                        question={q}
-                        editable={editable}
-                        hide={quiz.status === 'active' && q.state === 'finished' ? 'hide_question' : null}
-                        editing={editing === q.id}
-                        onEdit={(open) => setEditing(open ? q.id : null)}
-                      />
-                    </td>
-                  </tr>
-                  {editing === q.id && editable && q.state === 'pending' ? (
-                    <tr>
-                      <td colSpan={5}>
-                        <QuestionEdit here={here} question={q} timeZone={d.timeZone} onDone={() => setEditing(null)} />
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p className="hint">{t('resources.quiz.no_questions')}</p>
-        )}
-        {editable ? <QuestionForms here={here} timeZone={d.timeZone} bank={d.bank} /> : null}
-      </section>
+            ) : null}
+          </Fragment>
+        ))}
+      </QuestionsSection>
 
       <section className="card" aria-labelledby="quiz-stats-title">
         <h2 id="quiz-stats-title">{t('resources.quiz.sections.statistics')}</h2>
