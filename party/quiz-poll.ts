@@ -1,5 +1,4 @@
 import type * as Party from 'partykit/server'
-import * as v from 'valibot'
 import {
   PollClientMessage,
   type Phase,
@@ -10,8 +9,9 @@ import {
   type QuizCause,
   type QuizRole,
 } from './quiz-protocol'
-import { signTicket, type Ticket } from './ticket'
+import type { Ticket } from './ticket'
 import { resultPages } from './quiz-results'
+import * as kit from './quiz-room-kit'
 
 /**
  * The quiz party's poll mode (issue 14): room `poll-<pollId>` runs a poll's questions as votes. The moderator
@@ -22,16 +22,6 @@ import { resultPages } from './quiz-results'
  * votes per option as they arrive (throttled), and everyone the distribution at the result; a closed question's votes
  * go to D1 (`poll_vote`, through the realm API), retried by alarm until taken.
  */
-
-const RETRY_MS = 5_000
-const TALLY_MS = 250
-const STATE_TTL_MS = 5_000
-
-interface ConnState {
-  nick: string
-  name: string
-  role: QuizRole
-}
 
 interface Meta {
   pollId: string
@@ -124,7 +114,7 @@ export class PollRoom {
   private counts: number[] = []
   private pending: string[] = []
   private ended = false
-  private tallyTimer: ReturnType<typeof setTimeout> | null = null
+  private tally = new kit.ModeratorTally()
 
   constructor(readonly room: Party.Room) {}
 
@@ -160,7 +150,7 @@ export class PollRoom {
 
   // ---------------------------------------------------------------- joining
 
-  async connect(conn: Party.Connection<ConnState>, ticket: Ticket) {
+  async connect(conn: Party.Connection<kit.ConnState>, ticket: Ticket) {
     if (!this.meta) {
       this.meta = { pollId: ticket.room.replace(/^poll-/, ''), realm: ticket.realm }
       await this.room.storage.put('meta', this.meta)
@@ -217,23 +207,15 @@ export class PollRoom {
   }
 
   private playerCount(): number {
-    const nicks = new Set<string>()
-    for (const c of this.room.getConnections<ConnState>()) if (c.state?.role === 'player') nicks.add(c.state.nick)
-    return nicks.size
+    return kit.playerCount(this.room)
   }
 
   // ---------------------------------------------------------------- messages
 
-  async message(raw: string, conn: Party.Connection<ConnState>) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(raw)
-    } catch {
-      parsed = undefined
-    }
-    const result = v.safeParse(PollClientMessage, parsed)
-    if (!result.success) return this.error(conn, 'invalid_message', undefined, result.issues[0]?.message)
-    const msg = result.output
+  async message(raw: string, conn: Party.Connection<kit.ConnState>) {
+    const parsed = kit.parseClientMessage(PollClientMessage, raw)
+    if ('error' in parsed) return this.error(conn, 'invalid_message', undefined, parsed.error)
+    const msg = parsed.msg
     const s = conn.state
     if (!s) return this.error(conn, 'invalid_message')
     if (msg.type === 'profile') return this.profile(conn, s, msg.profile)
@@ -252,7 +234,7 @@ export class PollRoom {
   }
 
   /** A player's answers to the requirements: kept for every later vote (and a rejoin). */
-  private async profile(conn: Party.Connection<ConnState>, s: ConnState, profile: PollProfile) {
+  private async profile(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, profile: PollProfile) {
     const voter = this.voters.get(s.nick)
     if (s.role !== 'player' || !voter) return this.error(conn, 'forbidden')
     voter.profile = { ...voter.profile, ...profile }
@@ -263,7 +245,7 @@ export class PollRoom {
   }
 
   /** A vote: stored, then acknowledged; a resend gets the first vote's acknowledgement. */
-  private async vote(conn: Party.Connection<ConnState>, s: ConnState, qid: string, choices: number[]) {
+  private async vote(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, qid: string, choices: number[]) {
     if (s.role !== 'player') return this.error(conn, 'forbidden', qid)
     const cur = this.cur
     if (!cur || cur.question_id !== qid) {
@@ -288,7 +270,7 @@ export class PollRoom {
   }
 
   /** Moderator: opens a pending question; the deadline is this server's now + the question time. */
-  private async publish(conn: Party.Connection<ConnState>, qid: string) {
+  private async publish(conn: Party.Connection<kit.ConnState>, qid: string) {
     const poll = await this.state(true)
     if (!poll || poll === 'missing') return this.error(conn, 'unavailable', qid)
     if (poll.status !== 'active' || this.ended) return this.error(conn, 'not_active', qid)
@@ -312,7 +294,7 @@ export class PollRoom {
   }
 
   /** Moderator: shows the distribution to everyone (votes close if the deadline has not come). */
-  private async showResult(conn: Party.Connection<ConnState>) {
+  private async showResult(conn: Party.Connection<kit.ConnState>) {
     const poll = this.poll
     const cur = this.cur
     const question = this.current()
@@ -325,7 +307,7 @@ export class PollRoom {
   }
 
   /** Moderator: finishes the question; its votes go to D1 (retried until taken). */
-  private async close(conn: Party.Connection<ConnState>) {
+  private async close(conn: Party.Connection<kit.ConnState>) {
     const cur = this.cur
     const question = this.current()
     if (!cur || (cur.phase !== 'result' && cur.phase !== 'open') || !this.poll) return this.error(conn, 'state')
@@ -346,26 +328,22 @@ export class PollRoom {
   // ---------------------------------------------------------------- results
 
   /** Writes each closed question's votes (with each voter's requirement answers); false (and a retry alarm) when not taken. */
-  private async writeResults(): Promise<boolean> {
-    while (this.pending.length) {
-      const qid = this.pending[0]
-      const prefix = `v:${qid}:`
-      const votes = [...(await this.room.storage.list<StoredVote>({ prefix }))].map(([key, vote]) => {
-        const nick = key.slice(prefix.length)
-        return { nick, choices: vote.choices, profile: this.voters.get(nick)?.profile ?? {} }
-      })
-      // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
-      for (const page of resultPages(votes, [])) {
-        const res = await this.api('POST', `question/${encodeURIComponent(qid)}/votes`, { votes: page.answers, final: page.final })
-        if (!res?.ok) {
-          await this.room.storage.setAlarm(Date.now() + RETRY_MS)
-          return false
-        }
-      }
-      this.pending.shift()
-      await this.room.storage.put('pending', this.pending)
-    }
-    return true
+  private writeResults(): Promise<boolean> {
+    return kit.writePending(
+      this.room,
+      this.pending,
+      async (qid) => {
+        const prefix = `v:${qid}:`
+        const votes = [...(await this.room.storage.list<StoredVote>({ prefix }))].map(([key, vote]) => {
+          const nick = key.slice(prefix.length)
+          return { nick, choices: vote.choices, profile: this.voters.get(nick)?.profile ?? {} }
+        })
+        // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
+        const bodies = resultPages(votes, []).map((page) => ({ votes: page.answers, final: page.final }))
+        return { path: `question/${encodeURIComponent(qid)}/votes`, bodies }
+      },
+      (path, body) => this.api('POST', path, body),
+    )
   }
 
   async alarm() {
@@ -374,53 +352,33 @@ export class PollRoom {
 
   /** The moderators' live tally, at most every TALLY_MS. */
   private scheduleTally() {
-    if (this.tallyTimer) return
-    this.tallyTimer = setTimeout(() => {
-      this.tallyTimer = null
-      const payload = JSON.stringify({
-        type: 'poll_tally',
-        question_id: this.cur?.question_id ?? '',
-        counts: this.counts,
-        voted: this.votes.size,
-        players: this.playerCount(),
-        now: Date.now(),
-      } satisfies PollServerMessage)
-      for (const c of this.room.getConnections<ConnState>()) if (c.state?.role === 'moderator') c.send(payload)
-    }, TALLY_MS)
+    this.tally.schedule(
+      this.room,
+      () =>
+        ({
+          type: 'poll_tally',
+          question_id: this.cur?.question_id ?? '',
+          counts: this.counts,
+          voted: this.votes.size,
+          players: this.playerCount(),
+          now: Date.now(),
+        }) satisfies PollServerMessage,
+    )
   }
 
   // ---------------------------------------------------------------- realm API
 
   private async state(fresh = false): Promise<PollState | 'missing' | null> {
-    if (this.poll && !fresh && Date.now() - this.pollAt < STATE_TTL_MS) return this.poll
-    const res = await this.api('GET', 'state')
-    if (res?.status === 404) return 'missing'
-    if (!res?.ok) return this.poll
-    const read = (await res.json()) as PollState
-    // The party's own view of questions it has run wins over a read that raced with its writes.
-    const mine = new Map((this.poll?.questions ?? []).map((q) => [q.id, q.state]))
-    for (const q of read.questions) if (mine.get(q.id) && mine.get(q.id) !== 'pending' && q.state === 'pending') q.state = mine.get(q.id)!
-    this.poll = read
-    this.pollAt = Date.now()
-    await this.room.storage.put('poll', read)
-    return read
+    if (this.poll && !fresh && Date.now() - this.pollAt < kit.STATE_TTL_MS) return this.poll
+    return kit.readRunState(this.room, this.api('GET', 'state'), this.poll, 'poll', (read) => {
+      this.poll = read
+      this.pollAt = Date.now()
+    })
   }
 
   /** A call to `/api/poll/live/{id}/…` with the party's service ticket (party `poll-api`); null when unreachable. */
-  private async api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
-    const meta = this.meta
-    const env = this.room.env
-    if (!meta || !env.PARTY_SECRET || !env.REALM_API_URL) return null
-    const ticket = await signTicket(String(env.PARTY_SECRET), { party: 'poll-api', room: meta.pollId, realm: meta.realm, nick: 'party', name: 'quiz party' })
-    try {
-      return await fetch(`${String(env.REALM_API_URL).replace(/\/$/, '')}/api/poll/live/${encodeURIComponent(meta.pollId)}/${path}`, {
-        method,
-        headers: { 'x-party-ticket': ticket, 'x-api-realm': meta.realm, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    } catch {
-      return null
-    }
+  private api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
+    return kit.realmApiCall(this.room, 'poll', this.meta && { id: this.meta.pollId, realm: this.meta.realm }, method, path, body)
   }
 
   // ---------------------------------------------------------------- sending
@@ -434,7 +392,6 @@ export class PollRoom {
   }
 
   private broadcast(message: PollServerMessage) {
-    const payload = JSON.stringify(message)
-    for (const c of this.room.getConnections()) c.send(payload)
+    kit.broadcastTo(this.room, message)
   }
 }

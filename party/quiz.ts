@@ -1,5 +1,4 @@
 import type * as Party from 'partykit/server'
-import * as v from 'valibot'
 import { answerScore } from '../worker/lib/quiz-score'
 import {
   QuizClientMessage,
@@ -15,7 +14,8 @@ import {
 } from './quiz-protocol'
 import { PollRoom } from './quiz-poll'
 import { resultPages } from './quiz-results'
-import { signTicket, verifyTicket, type Ticket } from './ticket'
+import { verifyTicket, type Ticket } from './ticket'
+import * as kit from './quiz-room-kit'
 import { answerClose, knownRoomId } from './socket'
 
 /**
@@ -33,16 +33,6 @@ import { answerClose, knownRoomId } from './socket'
  * Built for crowds: a question and a result are serialized once for everyone; the leaderboard is the top TOP_N plus
  * each player's own rank (one small message each, after the result); the moderators' live tally is throttled.
  */
-
-const RETRY_MS = 5_000
-const TALLY_MS = 250
-const STATE_TTL_MS = 5_000
-
-interface ConnState {
-  nick: string
-  name: string
-  role: QuizRole
-}
 
 interface Meta {
   quizId: string
@@ -117,7 +107,7 @@ export default class Quiz implements Party.Server {
   /** Questions closed whose results the realm API has not taken yet. */
   private pending: string[] = []
   private ended = false
-  private tallyTimer: ReturnType<typeof setTimeout> | null = null
+  private tally = new kit.ModeratorTally()
 
   /** Poll mode (room `poll-<pollId>`, party/quiz-poll.ts): the room runs a poll's votes instead of a quiz. */
   private poll: PollRoom | null = null
@@ -159,7 +149,7 @@ export default class Quiz implements Party.Server {
 
   // ---------------------------------------------------------------- joining
 
-  async onConnect(conn: Party.Connection<ConnState>, ctx: Party.ConnectionContext) {
+  async onConnect(conn: Party.Connection<kit.ConnState>, ctx: Party.ConnectionContext) {
     const ticket = JSON.parse(ctx.request.headers.get('x-ticket') ?? '{}') as Ticket
     if (this.poll) return this.poll.connect(conn, ticket)
     if (!this.meta) {
@@ -233,25 +223,17 @@ export default class Quiz implements Party.Server {
   }
 
   private playerCount(): number {
-    const nicks = new Set<string>()
-    for (const c of this.room.getConnections<ConnState>()) if (c.state?.role === 'player') nicks.add(c.state.nick)
-    return nicks.size
+    return kit.playerCount(this.room)
   }
 
   // ---------------------------------------------------------------- messages
 
-  async onMessage(raw: string | ArrayBuffer | ArrayBufferView, conn: Party.Connection<ConnState>) {
+  async onMessage(raw: string | ArrayBuffer | ArrayBufferView, conn: Party.Connection<kit.ConnState>) {
     const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw as ArrayBuffer)
     if (this.poll) return this.poll.message(text, conn)
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    const result = v.safeParse(QuizClientMessage, parsed)
-    if (!result.success) return this.error(conn, 'invalid_message', undefined, result.issues[0]?.message)
-    const msg = result.output
+    const parsed = kit.parseClientMessage(QuizClientMessage, text)
+    if ('error' in parsed) return this.error(conn, 'invalid_message', undefined, parsed.error)
+    const msg = parsed.msg
     const s = conn.state
     if (!s) return this.error(conn, 'invalid_message')
     if (msg.type === 'answer') return this.answer(conn, s, msg.question_id, msg.option)
@@ -270,7 +252,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** A player's answer: stored, then acknowledged; a resend gets the first acknowledgement. */
-  private async answer(conn: Party.Connection<ConnState>, s: ConnState, qid: string, option: Option) {
+  private async answer(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, qid: string, option: Option) {
     if (s.role !== 'player') return this.error(conn, 'forbidden', qid)
     const cur = this.cur
     if (!cur || cur.question_id !== qid) {
@@ -294,7 +276,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** A missed player spends an extra life within the timeout after the result. */
-  private async life(conn: Party.Connection<ConnState>, s: ConnState, qid: string) {
+  private async life(conn: Party.Connection<kit.ConnState>, s: kit.ConnState, qid: string) {
     const player = this.players.get(s.nick)
     if (s.role !== 'player' || !player) return this.error(conn, 'forbidden', qid)
     if (!this.cur || this.cur.question_id !== qid || player.life_until === null) return this.error(conn, 'state', qid)
@@ -313,7 +295,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: opens a pending question; the deadline is this server's now + the question time. */
-  private async publish(conn: Party.Connection<ConnState>, qid: string) {
+  private async publish(conn: Party.Connection<kit.ConnState>, qid: string) {
     const quiz = await this.state(true)
     if (!quiz || quiz === 'missing') return this.error(conn, 'unavailable', qid)
     if (quiz.status !== 'active' || this.ended) return this.error(conn, 'not_active', qid)
@@ -346,7 +328,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: shows the result; scores and lives are settled, everyone gets the result and their own standing. */
-  private async showResult(conn: Party.Connection<ConnState>) {
+  private async showResult(conn: Party.Connection<kit.ConnState>) {
     const quiz = this.quiz
     const cur = this.cur
     if (!quiz || !cur || cur.phase !== 'open') return this.error(conn, 'state')
@@ -382,7 +364,7 @@ export default class Quiz implements Party.Server {
       life_until: lifeUntil,
       now,
     })
-    for (const c of this.room.getConnections<ConnState>()) {
+    for (const c of this.room.getConnections<kit.ConnState>()) {
       const p = c.state?.role === 'player' ? this.players.get(c.state.nick) : undefined
       if (p)
         this.send(c, {
@@ -396,7 +378,7 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: finishes the question showing its result; its results go to D1 (retried until taken). */
-  private async close(conn: Party.Connection<ConnState>) {
+  private async close(conn: Party.Connection<kit.ConnState>) {
     const cur = this.cur
     if (!cur || cur.phase !== 'result' || !this.quiz) return this.error(conn, 'state')
     const question = this.quiz.questions.find((q) => q.id === cur.question_id)
@@ -427,24 +409,19 @@ export default class Quiz implements Party.Server {
   // ---------------------------------------------------------------- results
 
   /** Writes each pending question's answers and every standing; false (and an alarm to retry) when the API did not take them. */
-  private async writeResults(): Promise<boolean> {
-    while (this.pending.length) {
-      const qid = this.pending[0]
-      const answers = qid
-        ? [...(await this.room.storage.list<StoredAnswer>({ prefix: `a:${qid}:` }))].map(([key, a]) => ({ nick: key.slice(`a:${qid}:`.length), ...a }))
-        : []
-      // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
-      for (const page of resultPages(answers, [...this.players.values()])) {
-        const res = await this.api('POST', qid ? `question/${encodeURIComponent(qid)}/results` : 'standings', page)
-        if (!res?.ok) {
-          await this.room.storage.setAlarm(Date.now() + RETRY_MS)
-          return false
-        }
-      }
-      this.pending.shift()
-      await this.room.storage.put('pending', this.pending)
-    }
-    return true
+  private writeResults(): Promise<boolean> {
+    return kit.writePending(
+      this.room,
+      this.pending,
+      async (qid) => {
+        const answers = qid
+          ? [...(await this.room.storage.list<StoredAnswer>({ prefix: `a:${qid}:` }))].map(([key, a]) => ({ nick: key.slice(`a:${qid}:`.length), ...a }))
+          : []
+        // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
+        return { path: qid ? `question/${encodeURIComponent(qid)}/results` : 'standings', bodies: resultPages(answers, [...this.players.values()]) }
+      },
+      (path, body) => this.api('POST', path, body),
+    )
   }
 
   async onAlarm() {
@@ -466,54 +443,34 @@ export default class Quiz implements Party.Server {
 
   /** The moderators' live tally, at most every TALLY_MS. */
   private scheduleTally() {
-    if (this.tallyTimer) return
-    this.tallyTimer = setTimeout(() => {
-      this.tallyTimer = null
-      const payload = JSON.stringify({
-        type: 'tally',
-        question_id: this.cur?.question_id ?? '',
-        counts: this.counts,
-        answered: this.answers.size,
-        players: this.playerCount(),
-        now: Date.now(),
-      } satisfies QuizServerMessage)
-      for (const c of this.room.getConnections<ConnState>()) if (c.state?.role === 'moderator') c.send(payload)
-    }, TALLY_MS)
+    this.tally.schedule(
+      this.room,
+      () =>
+        ({
+          type: 'tally',
+          question_id: this.cur?.question_id ?? '',
+          counts: this.counts,
+          answered: this.answers.size,
+          players: this.playerCount(),
+          now: Date.now(),
+        }) satisfies QuizServerMessage,
+    )
   }
 
   // ---------------------------------------------------------------- realm API
 
   /** The quiz from the realm API (cached; `fresh` reads it again); 'missing' when the realm has no such quiz. */
   private async state(fresh = false): Promise<QuizState | 'missing' | null> {
-    if (this.quiz && !fresh && Date.now() - this.quizAt < STATE_TTL_MS) return this.quiz
-    const res = await this.api('GET', 'state')
-    if (res?.status === 404) return 'missing'
-    if (!res?.ok) return this.quiz
-    const read = (await res.json()) as QuizState
-    // The party's own view of questions it has run wins over a read that raced with its writes.
-    const mine = new Map((this.quiz?.questions ?? []).map((q) => [q.id, q.state]))
-    for (const q of read.questions) if (mine.get(q.id) && mine.get(q.id) !== 'pending' && q.state === 'pending') q.state = mine.get(q.id)!
-    this.quiz = read
-    this.quizAt = Date.now()
-    await this.room.storage.put('quiz', read)
-    return read
+    if (this.quiz && !fresh && Date.now() - this.quizAt < kit.STATE_TTL_MS) return this.quiz
+    return kit.readRunState(this.room, this.api('GET', 'state'), this.quiz, 'quiz', (read) => {
+      this.quiz = read
+      this.quizAt = Date.now()
+    })
   }
 
   /** A call to `/api/quiz/live/{id}/…` with the party's service ticket; null when the API cannot be reached. */
-  private async api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
-    const meta = this.meta
-    const env = this.room.env
-    if (!meta || !env.PARTY_SECRET || !env.REALM_API_URL) return null
-    const ticket = await signTicket(String(env.PARTY_SECRET), { party: 'quiz-api', room: meta.quizId, realm: meta.realm, nick: 'party', name: 'quiz party' })
-    try {
-      return await fetch(`${String(env.REALM_API_URL).replace(/\/$/, '')}/api/quiz/live/${encodeURIComponent(meta.quizId)}/${path}`, {
-        method,
-        headers: { 'x-party-ticket': ticket, 'x-api-realm': meta.realm, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    } catch {
-      return null
-    }
+  private api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
+    return kit.realmApiCall(this.room, 'quiz', this.meta && { id: this.meta.quizId, realm: this.meta.realm }, method, path, body)
   }
 
   // ---------------------------------------------------------------- sending
@@ -528,8 +485,7 @@ export default class Quiz implements Party.Server {
 
   /** Serialized once, sent to every connection. */
   private broadcast(message: QuizServerMessage) {
-    const payload = JSON.stringify(message)
-    for (const c of this.room.getConnections()) c.send(payload)
+    kit.broadcastTo(this.room, message)
   }
 }
 

@@ -40,6 +40,93 @@ export function LifecycleButton({
 }
 
 /**
+ * The questions of a control screen: its heading, then a table of `count` rows (`children`) under `#`, the mode's
+ * `columns` and the actions column, or "no questions"; `after` follows (exports, the forms that add questions).
+ */
+export function QuestionsSection({
+  kind,
+  columns,
+  count,
+  children,
+  after,
+}: {
+  kind: 'quiz' | 'poll'
+  columns: string[]
+  count: number
+  children: ReactNode
+  after?: ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <section className="card" aria-labelledby={`${kind}-questions-title`}>
+      <h2 id={`${kind}-questions-title`}>{t('resources.quiz.sections.questions')}</h2>
+      {count ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              {columns.map((c) => (
+                <th scope="col" key={c}>
+                  {c}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">{t('resources.quiz.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      ) : (
+        <p className="hint">{t('resources.quiz.no_questions')}</p>
+      )}
+      {after}
+    </section>
+  )
+}
+
+/**
+ * A question's actions in a control screen's table: hide (`hide`: its lifecycle post, when the screen allows it),
+ * edit (a pending one: toggles its form `<kind>-question-edit-<id>`), delete (a question neither open nor showing its
+ * result). `editable`: the user may edit and the quiz or poll is a draft or running.
+ */
+export function QuestionActions({
+  op,
+  here,
+  kind,
+  question,
+  editable,
+  hide,
+  editing,
+  onEdit,
+}: {
+  op: LifecycleFetcher
+  here: string
+  kind: 'quiz' | 'poll'
+  question: { id: string; position: number; state: string }
+  editable: boolean
+  hide: string | null
+  editing: boolean
+  onEdit: (open: boolean) => void
+}) {
+  const { t } = useTranslation()
+  const q = question
+  return (
+    <>
+      {hide ? <LifecycleButton op={op} here={here} name={hide} label={t('resources.quiz.hide')} extra={{ question: q.id }} /> : null}
+      {editable && q.state === 'pending' ? (
+        <button type="button" className="btn" aria-expanded={editing} aria-controls={`${kind}-question-edit-${q.id}`} onClick={() => onEdit(!editing)}>
+          {t('resources.quiz.edit_question', { position: q.position + 1 })}
+        </button>
+      ) : null}
+      {editable && q.state !== 'published' && q.state !== 'result' ? (
+        <LifecycleButton op={op} here={here} name="delete_question" label={t('resources.quiz.delete_question')} extra={{ question: q.id }} />
+      ) : null}
+    </>
+  )
+}
+
+/**
  * The head of the quiz's and the poll's control screens (issue 14): title with the name and status, back to the
  * list, the lifecycle actions (start and the settings' edit while draft, finish while active, cancel, clone), the refusals the last action
  * got (the seed's §8 messages) and the link to a new clone. `kind` picks the list and the control URL; the labels

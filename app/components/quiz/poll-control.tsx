@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
-import { secondsLeft, useTick } from './use-quiz-live'
+import { LiveControlFrame } from './live-control-frame'
 import { usePollLive } from './use-poll-live'
 
 /**
@@ -13,42 +12,25 @@ import { usePollLive } from './use-poll-live'
 export function PollLiveControl({ pollId, onChanged }: { pollId: string; onChanged: () => void }) {
   const { t } = useTranslation()
   const { state, send } = usePollLive(pollId, null)
-  const open = state.phase === 'open'
-  const now = useTick(open)
-  const left = secondsLeft(state.deadline, state.offset, now)
-  const blocker = useUnsavedChanges(open)
   const seen = useRef<string | null>(null)
   useEffect(() => {
     if (state.status !== 'open') return
     if (seen.current !== null && seen.current !== state.phase) onChanged()
     seen.current = state.phase
   }, [state.status, state.phase, onChanged])
-  if (state.status === 'refused')
-    return <p role="alert">{t('poll.live.refused', { cause: t(`quiz.cause.${state.cause}`, { defaultValue: state.cause ?? '' }) })}</p>
-  if (state.status === 'connecting') return <p aria-busy="true">{t('quiz.live.connecting')}</p>
   const counts = state.counts ?? []
   const total = counts.reduce((n, c) => n + c, 0)
-  const pending = state.questions.filter((q) => q.state === 'pending')
   return (
-    <section className="card quiz-live" aria-labelledby="poll-live-title">
-      {blocker}
-      <h2 id="poll-live-title">{t('poll.live.title')}</h2>
-      <p>
-        <strong>{t('quiz.live.players', { count: state.players })}</strong>
-        {state.status === 'reconnecting' ? <span className="badge"> {t('quiz.live.reconnecting')}</span> : null}
-      </p>
-      {state.question && state.phase !== 'idle' && state.phase !== 'ended' ? (
-        <div className="quiz-current">
-          <h3>
-            {state.question.position + 1}. {state.question.text}
-          </h3>
-          {open ? (
-            <p aria-live="polite" className="quiz-timer">
-              {t('quiz.live.time_left', { seconds: left })}
-            </p>
-          ) : null}
+    <LiveControlFrame
+      id="poll-live-title"
+      title={t('poll.live.title')}
+      refused={() => t('poll.live.refused', { cause: t(`quiz.cause.${state.cause}`, { defaultValue: state.cause ?? '' }) })}
+      state={state}
+      showQuestion={state.phase !== 'idle' && state.phase !== 'ended'}
+      counts={() => (
+        <>
           <ul className="quiz-counts" aria-label={t('resources.poll.distribution')}>
-            {state.question.labels.map((label, i) => (
+            {state.question!.labels.map((label, i) => (
               <li key={i}>
                 {label} — <strong>{counts[i] ?? 0}</strong>
                 <span className="quiz-bar" style={{ width: `${total ? Math.round(((counts[i] ?? 0) / total) * 100) : 0}%` }} aria-hidden="true" />
@@ -56,30 +38,19 @@ export function PollLiveControl({ pollId, onChanged }: { pollId: string; onChang
             ))}
           </ul>
           <p>{t('poll.live.voted', { count: state.voted, players: state.players })}</p>
-        </div>
-      ) : (
-        <p>{t('quiz.live.no_question')}</p>
+        </>
       )}
-      {state.notice ? <p role="alert">{t(`quiz.cause.${state.notice}`)}</p> : null}
-      <div className="actions">
-        {open ? (
-          <button type="button" className="btn primary" onClick={() => send({ type: 'result' })}>
-            {t('resources.poll.show_result')}
-          </button>
-        ) : null}
-        {open || state.phase === 'result' ? (
+      showResult={t('resources.poll.show_result')}
+      publishLabel={(n) => t('poll.live.publish', { n })}
+      onResult={() => send({ type: 'result' })}
+      onPublish={(id) => send({ type: 'publish', question_id: id })}
+      actions={
+        state.phase === 'open' || state.phase === 'result' ? (
           <button type="button" className="btn" onClick={() => send({ type: 'close' })}>
             {t('resources.poll.finish_question')}
           </button>
-        ) : null}
-        {state.phase === 'idle'
-          ? pending.map((q) => (
-              <button key={q.id} type="button" className="btn" onClick={() => send({ type: 'publish', question_id: q.id })}>
-                {t('poll.live.publish', { n: q.position + 1 })}
-              </button>
-            ))
-          : null}
-      </div>
-    </section>
+        ) : null
+      }
+    />
   )
 }

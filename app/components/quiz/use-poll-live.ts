@@ -1,7 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
-import type PartySocket from 'partysocket'
 import type { Phase, PollClientMessage, PollLiveQuestion, PollProfile, PollRequirement, PollServerMessage } from '../../../party/quiz-protocol'
-import { openQuizParty, type QuizLiveStatus } from './use-quiz-live'
+import { type QuizLiveStatus, type RunMode, useQuizPartyRun } from './use-quiz-live'
 
 /**
  * The browser side of a poll's room of the quiz party (party/quiz-poll.ts), for the poll's control screen and the
@@ -55,104 +53,75 @@ const initial: PollLiveState = {
 
 const withState = (questions: PollLiveState['questions'], id: string, state: string) => questions.map((q) => (q.id === id ? { ...q, state } : q))
 
+const POLL_RUN: RunMode<PollLiveState, PollServerMessage, PollClientMessage, { question_id: string; choices: number[] }> = {
+  party: 'poll',
+  initial,
+  pendingOf: (m) => (m.type === 'vote' ? { question_id: m.question_id, choices: m.choices } : null),
+  errorState: (s, msg) => (msg.type === 'error' ? { missing: msg.missing ?? s.missing } : {}),
+  onMessage: (msg, { ws, offset, setState, sending }) => {
+    switch (msg.type) {
+      case 'poll_welcome': {
+        setState((s) => ({
+          ...s,
+          status: 'open',
+          cause: null,
+          role: msg.you.role,
+          poll: msg.poll,
+          phase: msg.phase,
+          question: msg.question,
+          deadline: msg.deadline,
+          offset: offset ?? s.offset,
+          vote: msg.vote,
+          profile: msg.profile,
+          players: msg.players,
+          counts: msg.counts,
+          voted: msg.voted,
+          questions: msg.questions ?? s.questions,
+        }))
+        // A vote sent but never acknowledged goes again (a resend counts once).
+        const p = sending.current
+        if (p && (!msg.vote || msg.vote.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'vote', ...p } satisfies PollClientMessage))
+        return
+      }
+      case 'poll_question':
+        sending.current = null
+        return setState((s) => ({
+          ...s,
+          phase: 'open',
+          question: msg.question,
+          deadline: msg.deadline,
+          offset: offset ?? s.offset,
+          vote: null,
+          sending: null,
+          counts: s.role === 'moderator' ? msg.question.labels.map(() => 0) : null,
+          voted: 0,
+          notice: null,
+          questions: withState(s.questions, msg.question.id, 'published'),
+        }))
+      case 'profile_ok':
+        return setState((s) => ({ ...s, profile: msg.profile, missing: [], notice: null }))
+      case 'voted':
+        if (sending.current?.question_id === msg.question_id) sending.current = null
+        return setState((s) => ({ ...s, vote: { question_id: msg.question_id, choices: msg.choices }, sending: sending.current, notice: null }))
+      case 'poll_tally':
+        return setState((s) => ({ ...s, counts: msg.counts, voted: msg.voted, players: msg.players }))
+      case 'poll_result':
+        return setState((s) => ({
+          ...s,
+          phase: 'result',
+          counts: msg.counts,
+          voted: msg.voted,
+          questions: withState(s.questions, msg.question_id, 'result'),
+        }))
+      case 'closed':
+        return setState((s) => ({ ...s, phase: 'idle', questions: withState(s.questions, msg.question_id, 'finished') }))
+      case 'ended':
+        return setState((s) => ({ ...s, phase: 'ended' }))
+    }
+  },
+}
+
 /** `guest`: the nickname a guest votes with; null votes as the signed-in user (or moderates, with poll_poll_control). */
 export function usePollLive(pollId: string, guest: string | null, enabled = true) {
-  const [state, setState] = useState<PollLiveState>(initial)
-  const socket = useRef<{ socket: PartySocket | null } | null>(null)
-  const sending = useRef<{ question_id: string; choices: number[] } | null>(null)
-
-  useEffect(() => {
-    if (!enabled) return
-    setState(initial)
-    const party = openQuizParty<PollServerMessage>('poll', pollId, guest, {
-      onRefused: (status, cause) => setState((s) => ({ ...s, status, cause: status === 'refused' ? cause : s.cause })),
-      onDrop: () => setState((s) => ({ ...s, status: s.status === 'connecting' ? 'connecting' : 'reconnecting' })),
-      onMessage: (msg, ws) => {
-        const offset = 'now' in msg ? msg.now - Date.now() : undefined
-        switch (msg.type) {
-          case 'poll_welcome': {
-            setState((s) => ({
-              ...s,
-              status: 'open',
-              cause: null,
-              role: msg.you.role,
-              poll: msg.poll,
-              phase: msg.phase,
-              question: msg.question,
-              deadline: msg.deadline,
-              offset: offset ?? s.offset,
-              vote: msg.vote,
-              profile: msg.profile,
-              players: msg.players,
-              counts: msg.counts,
-              voted: msg.voted,
-              questions: msg.questions ?? s.questions,
-            }))
-            // A vote sent but never acknowledged goes again (a resend counts once).
-            const p = sending.current
-            if (p && (!msg.vote || msg.vote.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'vote', ...p } satisfies PollClientMessage))
-            return
-          }
-          case 'poll_question':
-            sending.current = null
-            return setState((s) => ({
-              ...s,
-              phase: 'open',
-              question: msg.question,
-              deadline: msg.deadline,
-              offset: offset ?? s.offset,
-              vote: null,
-              sending: null,
-              counts: s.role === 'moderator' ? msg.question.labels.map(() => 0) : null,
-              voted: 0,
-              notice: null,
-              questions: withState(s.questions, msg.question.id, 'published'),
-            }))
-          case 'profile_ok':
-            return setState((s) => ({ ...s, profile: msg.profile, missing: [], notice: null }))
-          case 'voted':
-            if (sending.current?.question_id === msg.question_id) sending.current = null
-            return setState((s) => ({ ...s, vote: { question_id: msg.question_id, choices: msg.choices }, sending: sending.current, notice: null }))
-          case 'poll_tally':
-            return setState((s) => ({ ...s, counts: msg.counts, voted: msg.voted, players: msg.players }))
-          case 'poll_result':
-            return setState((s) => ({
-              ...s,
-              phase: 'result',
-              counts: msg.counts,
-              voted: msg.voted,
-              questions: withState(s.questions, msg.question_id, 'result'),
-            }))
-          case 'closed':
-            return setState((s) => ({ ...s, phase: 'idle', questions: withState(s.questions, msg.question_id, 'finished') }))
-          case 'ended':
-            return setState((s) => ({ ...s, phase: 'ended' }))
-          case 'error':
-            if (msg.question_id && sending.current?.question_id === msg.question_id) sending.current = null
-            return setState((s) => {
-              if (s.status === 'connecting' || s.status === 'reconnecting') {
-                party.stop()
-                return { ...s, status: 'refused', cause: msg.cause }
-              }
-              return { ...s, sending: sending.current, notice: msg.cause, missing: msg.missing ?? s.missing }
-            })
-        }
-      },
-    })
-    socket.current = party
-    return () => {
-      party.stop()
-      socket.current = null
-    }
-  }, [pollId, guest, enabled])
-
-  const send = useCallback((message: PollClientMessage) => {
-    if (message.type === 'vote') {
-      sending.current = { question_id: message.question_id, choices: message.choices }
-      setState((s) => ({ ...s, sending: sending.current }))
-    }
-    socket.current?.socket?.send(JSON.stringify(message))
-  }, [])
-
-  return { state, send }
+  return useQuizPartyRun(POLL_RUN, pollId, guest, enabled)
 }

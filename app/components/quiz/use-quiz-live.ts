@@ -1,5 +1,5 @@
 import PartySocket from 'partysocket'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { type Dispatch, type MutableRefObject, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react'
 import type { LeaderRow, LiveQuestion, Option, Phase, QuizCause, QuizClientMessage, QuizServerMessage, Standing } from '../../../party/quiz-protocol'
 
 /**
@@ -157,104 +157,68 @@ export function openQuizParty<M>(party: 'quiz' | 'poll', id: string, guest: stri
   return holder
 }
 
-/** `guest`: the nickname a guest plays with; null plays as the signed-in user (or moderates, with quiz_quiz_control). */
-export function useQuizLive(quizId: string, guest: string | null, enabled = true) {
-  const [state, setState] = useState<QuizLiveState>(initial)
+/** What the state of every run (a quiz's or a poll's) has; `P` is a sent answer or vote not yet acknowledged. */
+interface RunState<P> {
+  status: QuizLiveStatus
+  cause: string | null
+  sending: P | null
+  notice: string | null
+}
+
+/** What a mode's message handler may use: the socket, the server's clock offset, the state and the pending send. */
+export interface RunContext<S, P> {
+  ws: PartySocket
+  /** Server clock minus this clock (ms), when the message says the server's time. */
+  offset: number | undefined
+  setState: Dispatch<SetStateAction<S>>
+  sending: MutableRefObject<P | null>
+}
+
+/** A mode of the quiz party as the browser runs it (a module constant: the hook restarts when it changes). */
+export interface RunMode<S, M, C, P> {
+  party: 'quiz' | 'poll'
+  initial: S
+  /** Every message but `error` into the state. */
+  onMessage: (message: M, run: RunContext<S, P>) => void
+  /** The mode's own fields of an `error` notice. */
+  errorState?: (state: S, message: M) => Partial<S>
+  /** What a sent message leaves pending until acknowledged (an answer, a vote), or null. */
+  pendingOf: (message: C) => P | null
+}
+
+/**
+ * A quiz's or poll's room as React state (`initial` on every start): the ticket's refusal, a dropped connection,
+ * the mode's messages; an `error` while (re)connecting is the party's refusal, else a notice (and the pending send
+ * it names is pending no more). `send` keeps what `pendingOf` says until the party acknowledges it.
+ */
+export function useQuizPartyRun<S extends RunState<P>, M extends { type: string }, C, P extends { question_id: string }>(
+  mode: RunMode<S, M, C, P>,
+  id: string,
+  guest: string | null,
+  enabled: boolean,
+) {
+  const [state, setState] = useState<S>(mode.initial)
   const socket = useRef<{ socket: PartySocket | null } | null>(null)
-  const sending = useRef<{ question_id: string; option: Option } | null>(null)
+  const sending = useRef<P | null>(null)
 
   useEffect(() => {
     if (!enabled) return
-    setState(initial)
-    const party = openQuizParty<QuizServerMessage>('quiz', quizId, guest, {
+    setState(mode.initial)
+    const party = openQuizParty<M>(mode.party, id, guest, {
       onRefused: (status, cause) => setState((s) => ({ ...s, status, cause: status === 'refused' ? cause : s.cause })),
       onDrop: () => setState((s) => ({ ...s, status: s.status === 'connecting' ? 'connecting' : 'reconnecting' })),
       onMessage: (msg, ws) => {
-        const offset = 'now' in msg ? msg.now - Date.now() : undefined
-        switch (msg.type) {
-          case 'welcome': {
-            setState((s) => ({
-              ...s,
-              status: 'open',
-              cause: null,
-              role: msg.you.role,
-              quiz: msg.quiz,
-              phase: msg.phase,
-              question: msg.question,
-              deadline: msg.deadline,
-              offset: offset ?? s.offset,
-              correct: msg.correct,
-              answer: msg.answer,
-              standing: msg.standing,
-              rank: msg.rank,
-              leaderboard: msg.leaderboard,
-              players: msg.players,
-              questions: msg.questions ?? s.questions,
-              counts: msg.counts ?? s.counts,
-              lifeUntil: msg.standing?.life_until ?? null,
-            }))
-            // An answer sent but never acknowledged goes again (a resend counts once).
-            const p = sending.current
-            if (p && (!msg.answer || msg.answer.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'answer', ...p } satisfies QuizClientMessage))
-            return
+        const now = (msg as { now?: unknown }).now
+        if (msg.type !== 'error') return mode.onMessage(msg, { ws, offset: typeof now === 'number' ? now - Date.now() : undefined, setState, sending })
+        const error = msg as unknown as { cause: string; question_id?: string }
+        if (error.question_id && sending.current?.question_id === error.question_id) sending.current = null
+        setState((s) => {
+          if (s.status === 'connecting' || s.status === 'reconnecting') {
+            party.stop()
+            return { ...s, status: 'refused', cause: error.cause }
           }
-          case 'question':
-            sending.current = null
-            return setState((s) => ({
-              ...s,
-              phase: 'open',
-              question: msg.question,
-              deadline: msg.deadline,
-              offset: offset ?? s.offset,
-              correct: null,
-              answer: null,
-              sending: null,
-              lastCorrect: null,
-              counts: { A: 0, B: 0, C: 0 },
-              answered: 0,
-              notice: null,
-              lifeUntil: null,
-              questions: s.questions.map((q) => (q.id === msg.question.id ? { ...q, state: 'published' } : q)),
-            }))
-          case 'ack':
-            if (sending.current?.question_id === msg.question_id) sending.current = null
-            return setState((s) => ({ ...s, answer: { question_id: msg.question_id, option: msg.option, ms: msg.ms }, sending: sending.current }))
-          case 'tally':
-            return setState((s) => ({ ...s, counts: msg.counts, answered: msg.answered, players: msg.players }))
-          case 'result':
-            return setState((s) => ({
-              ...s,
-              phase: 'result',
-              correct: msg.correct,
-              counts: msg.counts,
-              leaderboard: msg.leaderboard,
-              lifeUntil: null,
-              questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'result' } : q)),
-            }))
-          case 'standing':
-            return setState((s) => ({ ...s, standing: msg.standing, rank: msg.rank, lastCorrect: msg.correct, lifeUntil: msg.standing.life_until }))
-          case 'life':
-            return setState((s) => ({ ...s, standing: msg.standing, lifeUntil: null }))
-          case 'closed':
-            return setState((s) => ({
-              ...s,
-              phase: 'idle',
-              questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'finished' } : q)),
-            }))
-          case 'ended':
-            return setState((s) => ({ ...s, phase: 'ended', leaderboard: msg.leaderboard }))
-          case 'presence':
-            return setState((s) => ({ ...s, players: msg.players }))
-          case 'error':
-            if (msg.question_id && sending.current?.question_id === msg.question_id) sending.current = null
-            return setState((s) => {
-              if (s.status === 'connecting' || s.status === 'reconnecting') {
-                party.stop()
-                return { ...s, status: 'refused', cause: msg.cause }
-              }
-              return { ...s, sending: sending.current, notice: msg.cause }
-            })
-        }
+          return { ...s, sending: sending.current, notice: error.cause, ...mode.errorState?.(s, msg) }
+        })
       },
     })
     socket.current = party
@@ -262,17 +226,109 @@ export function useQuizLive(quizId: string, guest: string | null, enabled = true
       party.stop()
       socket.current = null
     }
-  }, [quizId, guest, enabled])
+  }, [mode, id, guest, enabled])
 
-  const send = useCallback((message: QuizClientMessage) => {
-    if (message.type === 'answer') {
-      sending.current = { question_id: message.question_id, option: message.option }
-      setState((s) => ({ ...s, sending: sending.current }))
-    }
-    socket.current?.socket?.send(JSON.stringify(message))
-  }, [])
+  const send = useCallback(
+    (message: C) => {
+      const pending = mode.pendingOf(message)
+      if (pending) {
+        sending.current = pending
+        setState((s) => ({ ...s, sending: sending.current }))
+      }
+      socket.current?.socket?.send(JSON.stringify(message))
+    },
+    [mode],
+  )
 
   return { state, send }
+}
+
+const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessage, { question_id: string; option: Option }> = {
+  party: 'quiz',
+  initial,
+  pendingOf: (m) => (m.type === 'answer' ? { question_id: m.question_id, option: m.option } : null),
+  onMessage: (msg, { ws, offset, setState, sending }) => {
+    switch (msg.type) {
+      case 'welcome': {
+        setState((s) => ({
+          ...s,
+          status: 'open',
+          cause: null,
+          role: msg.you.role,
+          quiz: msg.quiz,
+          phase: msg.phase,
+          question: msg.question,
+          deadline: msg.deadline,
+          offset: offset ?? s.offset,
+          correct: msg.correct,
+          answer: msg.answer,
+          standing: msg.standing,
+          rank: msg.rank,
+          leaderboard: msg.leaderboard,
+          players: msg.players,
+          questions: msg.questions ?? s.questions,
+          counts: msg.counts ?? s.counts,
+          lifeUntil: msg.standing?.life_until ?? null,
+        }))
+        // An answer sent but never acknowledged goes again (a resend counts once).
+        const p = sending.current
+        if (p && (!msg.answer || msg.answer.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'answer', ...p } satisfies QuizClientMessage))
+        return
+      }
+      case 'question':
+        sending.current = null
+        return setState((s) => ({
+          ...s,
+          phase: 'open',
+          question: msg.question,
+          deadline: msg.deadline,
+          offset: offset ?? s.offset,
+          correct: null,
+          answer: null,
+          sending: null,
+          lastCorrect: null,
+          counts: { A: 0, B: 0, C: 0 },
+          answered: 0,
+          notice: null,
+          lifeUntil: null,
+          questions: s.questions.map((q) => (q.id === msg.question.id ? { ...q, state: 'published' } : q)),
+        }))
+      case 'ack':
+        if (sending.current?.question_id === msg.question_id) sending.current = null
+        return setState((s) => ({ ...s, answer: { question_id: msg.question_id, option: msg.option, ms: msg.ms }, sending: sending.current }))
+      case 'tally':
+        return setState((s) => ({ ...s, counts: msg.counts, answered: msg.answered, players: msg.players }))
+      case 'result':
+        return setState((s) => ({
+          ...s,
+          phase: 'result',
+          correct: msg.correct,
+          counts: msg.counts,
+          leaderboard: msg.leaderboard,
+          lifeUntil: null,
+          questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'result' } : q)),
+        }))
+      case 'standing':
+        return setState((s) => ({ ...s, standing: msg.standing, rank: msg.rank, lastCorrect: msg.correct, lifeUntil: msg.standing.life_until }))
+      case 'life':
+        return setState((s) => ({ ...s, standing: msg.standing, lifeUntil: null }))
+      case 'closed':
+        return setState((s) => ({
+          ...s,
+          phase: 'idle',
+          questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'finished' } : q)),
+        }))
+      case 'ended':
+        return setState((s) => ({ ...s, phase: 'ended', leaderboard: msg.leaderboard }))
+      case 'presence':
+        return setState((s) => ({ ...s, players: msg.players }))
+    }
+  },
+}
+
+/** `guest`: the nickname a guest plays with; null plays as the signed-in user (or moderates, with quiz_quiz_control). */
+export function useQuizLive(quizId: string, guest: string | null, enabled = true) {
+  return useQuizPartyRun(QUIZ_RUN, quizId, guest, enabled)
 }
 
 /** Whole seconds left until `deadline` on the server's clock (0 when past or none). */

@@ -1,20 +1,19 @@
 import { Hono } from 'hono'
-import * as v from 'valibot'
-import { ChatBatch, GuestJoin, LiveMemberChange, LivePresence, LiveSessionEnd, LiveTxUsage } from '#shared/schemas/channel-live'
-import { signTicket, verifyTicket } from '../../../party/ticket'
+import { GuestJoin, LiveMemberChange, LiveSessionEnd } from '#shared/schemas/channel-live'
+import { signTicket } from '../../../party/ticket'
 import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
-import { insertChatStatements, insertLiveSessionStatement, listChatMessages, listLiveSessions, liveChannelState } from '../../db/channel-live'
+import { insertLiveSessionStatement, listChatMessages, listLiveSessions, liveChannelState } from '../../db/channel-live'
 import { liveSessionHandOverStatements } from '../../db/csm-recording'
-import { recordTxUsage } from '../../db/live-tx'
 import { findChannel, insertMemberStatement, memberPermission, resolveNicks, updateMemberStatement } from '../../db/channels'
 import { checkWordFilter } from '../../db/word-filter'
 import { randomToken } from '../../lib/crypto'
 import { apiError } from '../../lib/errors'
 import { liveIceServers } from '../../lib/live-ice'
 import { guarded, guardedJson } from '../../lib/guard'
-import { admitLive, leaveLive, renewLive } from '../../lib/live-capacity'
-import { type AppEnv, type Ctx, parse, pathParam, requestRealm } from '../context'
+import { admitLive } from '../../lib/live-capacity'
+import { type AppEnv, parse, pathParam, requestRealm } from '../context'
+import { HistoryQuery, modeOn, partyCaller, partyChatRoutes, partySecret as secret } from '../live-party'
 
 /**
  * /channel/live: the channel party's side of the realm API (issue 13 "Live: the channel party").
@@ -34,12 +33,8 @@ export const PARTY_API = 'channel-api'
 const CHANNEL_PARTY = 'channel'
 const READ = { any: ['sns_channel_get', 'sns_channel_edit'] }
 
-/** The party's service ticket for this channel, or 401: the realm comes from the ticket, never from the caller. */
-async function partyCaller(c: Ctx): Promise<{ realm: string; channelId: string }> {
-  const channelId = pathParam(c, 'id')
-  const ticket = await verifyTicket(c.env.PARTY_SECRET ?? '', c.req.header('x-party-ticket') ?? null, PARTY_API, channelId)
-  if (!ticket) throw apiError(401, 'unauthorized', 'A valid party ticket is required.', 'x-party-ticket')
-  return { realm: ticket.realm, channelId }
+async function requireChannel(db: D1Database, realm: string, id: string) {
+  if (!(await findChannel(db, realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
 }
 
 async function requireLiveChannel(db: D1Database, realm: string, id: string) {
@@ -47,19 +42,6 @@ async function requireLiveChannel(db: D1Database, realm: string, id: string) {
   if (!state) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
   return state
 }
-
-function secret(c: Ctx): string {
-  const s = c.env.PARTY_SECRET
-  if (!s) throw apiError(503, 'unavailable', 'live.unavailable', '', null)
-  return s
-}
-
-const modeOn = (modes: Record<string, unknown>, name: string) => modes[name] === true
-
-const HistoryQuery = v.object({
-  after: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'validation.integer'), v.transform(Number))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'validation.integer'), v.transform(Number), v.minValue(1), v.maxValue(1000)), '200'),
-})
 
 export const live = new Hono<AppEnv>()
   /** POST /channel/live/{id}/ticket: a 60 s ticket to join the channel's party, with the caller's role in it. */
@@ -125,7 +107,7 @@ export const live = new Hono<AppEnv>()
     '/:id/session',
     guarded(READ, async (c, auth) => {
       const id = pathParam(c, 'id')
-      if (!(await findChannel(c.env.DB, auth.realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+      await requireChannel(c.env.DB, auth.realm, id)
       const items = await listLiveSessions(c.env.DB, auth.realm, id)
       return c.json({ items, total: items.length })
     }),
@@ -135,7 +117,7 @@ export const live = new Hono<AppEnv>()
     '/:id/history',
     guarded(READ, async (c, auth) => {
       const id = pathParam(c, 'id')
-      if (!(await findChannel(c.env.DB, auth.realm, id))) throw apiError(404, 'not_found', 'channel.not_found', 'id', id)
+      await requireChannel(c.env.DB, auth.realm, id)
       const q = parse(HistoryQuery, c.req.query())
       const items = await listChatMessages(c.env.DB, auth.realm, id, q.after ?? null, q.limit)
       return c.json({ items })
@@ -145,36 +127,15 @@ export const live = new Hono<AppEnv>()
   .get(
     '/:id/state',
     guarded('public', async (c) => {
-      const { realm, channelId } = await partyCaller(c)
+      const { realm, id: channelId } = await partyCaller(c, PARTY_API)
       return c.json(await requireLiveChannel(c.env.DB, realm, channelId))
-    }),
-  )
-  /** POST /channel/live/{id}/messages (party): a batch of chat messages; (channel, seq) already stored counts once. */
-  .post(
-    '/:id/messages',
-    guardedJson('public', ChatBatch, async (c, _auth, body) => {
-      const { realm, channelId } = await partyCaller(c)
-      if (!(await findChannel(c.env.DB, realm, channelId))) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
-      const results = await runBatch(c.env.DB, insertChatStatements(c.env.DB, realm, channelId, body.messages))
-      const stored = results.reduce((n, r) => n + (r.meta.changes ?? 0), 0)
-      return c.json({ stored, received: body.messages.length })
-    }),
-  )
-  /** GET /channel/live/{id}/messages?after=&limit= (party): the history after a sequence, or the last `limit`. */
-  .get(
-    '/:id/messages',
-    guarded('public', async (c) => {
-      const { realm, channelId } = await partyCaller(c)
-      const q = parse(HistoryQuery, c.req.query())
-      const items = await listChatMessages(c.env.DB, realm, channelId, q.after ?? null, q.limit)
-      return c.json({ items })
     }),
   )
   /** PUT /channel/live/{id}/member/{nick} (party): a moderator's ban or promotion to operator, audited as theirs. */
   .put(
     '/:id/member/:nick',
     guardedJson('public', LiveMemberChange, async (c, _auth, body) => {
-      const { realm, channelId } = await partyCaller(c)
+      const { realm, id: channelId } = await partyCaller(c, PARTY_API)
       const db = c.env.DB
       const channel = await findChannel(db, realm, channelId)
       if (!channel) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
@@ -202,42 +163,13 @@ export const live = new Hono<AppEnv>()
     }),
   )
   /**
-   * POST /channel/live/{id}/presence (party): `present` renews the leases of who is in the room (every 60 s), `left`
-   * frees the places of who left; only in the ticket's realm and channel.
-   */
-  .post(
-    '/:id/presence',
-    guardedJson('public', LivePresence, async (c, _auth, body) => {
-      const { realm, channelId } = await partyCaller(c)
-      const db = c.env.DB
-      if (!(await findChannel(db, realm, channelId))) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
-      const room = { party: CHANNEL_PARTY, room: channelId }
-      if (body.left?.length) await leaveLive(db, realm, { ...room, nick: body.left })
-      if (body.present) await renewLive(db, realm, { ...room, present: body.present })
-      return c.json({ present: body.present?.length ?? 0, left: body.left?.length ?? 0 })
-    }),
-  )
-  /**
-   * POST /channel/live/{id}/tx (party): the transmission seconds each nick has transmitted in this channel during the
-   * renewal period (absolute counts, the highest kept); answers each nick's seconds here and elsewhere in the realm.
-   */
-  .post(
-    '/:id/tx',
-    guardedJson('public', LiveTxUsage, async (c, _auth, body) => {
-      const { realm, channelId } = await partyCaller(c)
-      if (!(await findChannel(c.env.DB, realm, channelId))) throw apiError(404, 'not_found', 'channel.not_found', 'id', channelId)
-      const at = { party: CHANNEL_PARTY, room: channelId, period: body.period_start, now: new Date().toISOString() }
-      return c.json(await recordTxUsage(c.env.DB, realm, at, body.usage))
-    }),
-  )
-  /**
    * POST /channel/live/{id}/session (party): an ended live session with its metrics; the same id counts once. When the
    * channel recorded during it, each recording's session receives the metrics instead of a new row.
    */
   .post(
     '/:id/session',
     guardedJson('public', LiveSessionEnd, async (c, _auth, body) => {
-      const { realm, channelId } = await partyCaller(c)
+      const { realm, id: channelId } = await partyCaller(c, PARTY_API)
       const state = await requireLiveChannel(c.env.DB, realm, channelId)
       // The channel's recordings made during the session take its metrics first (issue 20 recording); else it is stored as it is.
       const results = await runBatch(c.env.DB, [
@@ -248,3 +180,5 @@ export const live = new Hono<AppEnv>()
       return c.json({ id: body.id, stored: recorded + (results[2].meta.changes ?? 0) > 0 }, 201)
     }),
   )
+  /** POST|GET /channel/live/{id}/messages, POST …/presence and …/tx (party): the chat, presence and transmission calls. */
+  .route('/', partyChatRoutes({ party: CHANNEL_PARTY, api: PARTY_API, target: 'channel', requireTarget: requireChannel }))

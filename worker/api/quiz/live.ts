@@ -20,6 +20,7 @@ import { guarded, guardedJson } from '../../lib/guard'
 import { answerScore } from '../../lib/quiz-score'
 import type { Auth } from '../../db/sessions'
 import { type AppEnv, type Ctx, pathParam, requestRealm } from '../context'
+import { modeOn, partyCaller, partySecret as secret } from '../live-party'
 
 /**
  * /quiz/live: the quiz party's side of the realm API (issue 14), as the channel party's (README "Live channel
@@ -35,34 +36,21 @@ const PARTY_API = 'quiz-api'
 const GUEST_RESUME = 'quiz-guest'
 const RESUME_TTL_SECONDS = 6 * 3600
 
-/** The party's own call (its service ticket: party `quiz-api` or `poll-api`, room = the quiz's or poll's id). */
-export async function partyCaller(c: Ctx, party = PARTY_API): Promise<{ realm: string; quizId: string }> {
-  const quizId = pathParam(c, 'id')
-  const ticket = await verifyTicket(c.env.PARTY_SECRET ?? '', c.req.header('x-party-ticket') ?? null, party, quizId)
-  if (!ticket) throw apiError(401, 'unauthorized', 'A valid party ticket is required.', 'x-party-ticket')
-  return { realm: ticket.realm, quizId }
+/** A quiz or poll of the realm, or 404 `<kind>.error.not_found`. */
+export async function requireLive(db: D1Database, kind: LiveKind, realm: string, id: string) {
+  const head = await findLive(db, kind, realm, id)
+  if (!head) throw apiError(404, 'not_found', `${kind}.error.not_found`, 'id', id)
+  return head
 }
 
-function secret(c: Ctx): string {
-  const s = c.env.PARTY_SECRET
-  if (!s) throw apiError(503, 'unavailable', 'live.unavailable', '', null)
-  return s
-}
-
-async function requireQuiz(db: D1Database, realm: string, id: string) {
-  const quiz = await findLive(db, 'quiz', realm, id)
-  if (!quiz) throw apiError(404, 'not_found', 'quiz.error.not_found', 'id', id)
-  return quiz
-}
-
-const modeOn = (modes: Record<string, unknown>, name: string) => modes[name] === true
+const requireQuiz = (db: D1Database, realm: string, id: string) => requireLive(db, 'quiz', realm, id)
 
 /**
  * A quiz's or poll's ticket for a signed-in user: `moderator` when `moderator` (the control permission), else
  * `player` — only while it is active, and as its channel admits them (banned members and non-members of
  * private/invite-only channels are refused like the channel's). Room `quiz-<id>` or `poll-<id>` of the quiz party.
  */
-export async function liveTicket(c: Ctx, auth: Auth, kind: LiveKind, head: LiveHead, moderator: boolean) {
+async function liveTicket(c: Ctx, auth: Auth, kind: LiveKind, head: LiveHead, moderator: boolean) {
   if (!moderator) {
     if (head.status !== 'active') throw apiError(409, 'not_active', `${kind}.error.not_active`, 'status', head.status)
     const state = await liveChannelState(c.env.DB, auth.realm, head.channel_id)
@@ -79,7 +67,7 @@ export async function liveTicket(c: Ctx, auth: Auth, kind: LiveKind, head: LiveH
 }
 
 /** A guest's player ticket with a nickname (public channels only), and the resume token a dropped guest rejoins with. */
-export async function liveGuestTicket(c: Ctx, kind: LiveKind, body: QuizGuestJoin) {
+async function liveGuestTicket(c: Ctx, kind: LiveKind, body: QuizGuestJoin) {
   const realm = requestRealm(c)
   const id = pathParam(c, 'id')
   const notFound = `${kind}.error.not_found`
@@ -103,25 +91,65 @@ export async function liveGuestTicket(c: Ctx, kind: LiveKind, body: QuizGuestJoi
   return { ticket, host: c.env.PARTYKIT_HOST, party: QUIZ_PARTY, room, role: 'player' as const, nick, resume }
 }
 
-export const live = new Hono<AppEnv>()
-  /** POST /quiz/live/{id}/ticket: a 60 s ticket to the quiz's room; `moderator` with quiz_quiz_control, else `player`. */
-  .post(
-    '/:id/ticket',
-    guarded({}, async (c, auth) => {
-      const quiz = await requireQuiz(c.env.DB, auth.realm, pathParam(c, 'id'))
-      return c.json(await liveTicket(c, auth, 'quiz', quiz, auth.permissions.has('quiz_quiz_control')))
-    }),
+/**
+ * The calls a quiz and a poll share (`kind`, its control permission `control`): the console's and a player's
+ * ticket (`moderator` with `control`, else `player`), a guest's ticket, and the party's publish and result of a
+ * question (with its service ticket, party `<kind>-api`).
+ */
+export function liveRunRoutes(kind: LiveKind, control: string) {
+  const api = `${kind}-api`
+  return (
+    new Hono<AppEnv>()
+      /** POST /<kind>/live/{id}/ticket: a 60 s ticket to the room; `moderator` with the control permission, else `player`. */
+      .post(
+        '/:id/ticket',
+        guarded({}, async (c, auth) => {
+          const head = await requireLive(c.env.DB, kind, auth.realm, pathParam(c, 'id'))
+          return c.json(await liveTicket(c, auth, kind, head, auth.permissions.has(control)))
+        }),
+      )
+      /** POST /<kind>/live/{id}/guest: a guest's player ticket with a nickname, when the channel is public. */
+      .post(
+        '/:id/guest',
+        guardedJson('public', QuizGuestJoin, async (c, _auth, body) => c.json(await liveGuestTicket(c, kind, body))),
+      )
+      /** POST /<kind>/live/{id}/question/{qid}/publish (party): the question opens, with the party's publish time and deadline. */
+      .post(
+        '/:id/question/:qid/publish',
+        guardedJson('public', PartyPublish, async (c, _auth, body) => {
+          const { realm, id } = await partyCaller(c, api)
+          const db = c.env.DB
+          const qid = pathParam(c, 'qid')
+          try {
+            const [r] = await runBatch(db, [questionStateStatement(db, kind, realm, id, qid, ['pending'], 'published', body)])
+            if (!r.meta.changes) throw apiError(409, 'state', 'quiz.error.question_publish', 'qid', qid)
+          } catch (err) {
+            if (String(err).includes('UNIQUE')) throw apiError(409, 'another_published', 'quiz.error.question_publish', 'qid', qid)
+            throw err
+          }
+          return c.json({ id: qid, state: 'published' as const })
+        }),
+      )
+      /** POST /<kind>/live/{id}/question/{qid}/result (party): the question shows its result. */
+      .post(
+        '/:id/question/:qid/result',
+        guarded('public', async (c) => {
+          const { realm, id } = await partyCaller(c, api)
+          const db = c.env.DB
+          const qid = pathParam(c, 'qid')
+          const [r] = await runBatch(db, [questionStateStatement(db, kind, realm, id, qid, ['published'], 'result')])
+          return c.json({ id: qid, state: 'result' as const, changed: (r.meta.changes ?? 0) > 0 })
+        }),
+      )
   )
-  /** POST /quiz/live/{id}/guest: a guest's player ticket with a nickname, when the quiz's channel is public. */
-  .post(
-    '/:id/guest',
-    guardedJson('public', QuizGuestJoin, async (c, _auth, body) => c.json(await liveGuestTicket(c, 'quiz', body))),
-  )
+}
+
+export const live = liveRunRoutes('quiz', 'quiz_quiz_control')
   /** GET /quiz/live/{id}/state (party): the quiz's settings and its questions with their correct option and state. */
   .get(
     '/:id/state',
     guarded('public', async (c) => {
-      const { realm, quizId } = await partyCaller(c)
+      const { realm, id: quizId } = await partyCaller(c, PARTY_API)
       const db = c.env.DB
       const head = await requireQuiz(db, realm, quizId)
       const [questions, full] = await Promise.all([quizQuestions(db, realm, quizId), quizLiveSettings(db, realm, quizId)])
@@ -142,34 +170,6 @@ export const live = new Hono<AppEnv>()
       })
     }),
   )
-  /** POST /quiz/live/{id}/question/{qid}/publish (party): the question opens, with the party's publish time and deadline. */
-  .post(
-    '/:id/question/:qid/publish',
-    guardedJson('public', PartyPublish, async (c, _auth, body) => {
-      const { realm, quizId } = await partyCaller(c)
-      const db = c.env.DB
-      const qid = pathParam(c, 'qid')
-      try {
-        const [r] = await runBatch(db, [questionStateStatement(db, 'quiz', realm, quizId, qid, ['pending'], 'published', body)])
-        if (!r.meta.changes) throw apiError(409, 'state', 'quiz.error.question_publish', 'qid', qid)
-      } catch (err) {
-        if (String(err).includes('UNIQUE')) throw apiError(409, 'another_published', 'quiz.error.question_publish', 'qid', qid)
-        throw err
-      }
-      return c.json({ id: qid, state: 'published' as const })
-    }),
-  )
-  /** POST /quiz/live/{id}/question/{qid}/result (party): the question shows its result. */
-  .post(
-    '/:id/question/:qid/result',
-    guarded('public', async (c) => {
-      const { realm, quizId } = await partyCaller(c)
-      const db = c.env.DB
-      const qid = pathParam(c, 'qid')
-      const [r] = await runBatch(db, [questionStateStatement(db, 'quiz', realm, quizId, qid, ['published'], 'result')])
-      return c.json({ id: qid, state: 'result' as const, changed: (r.meta.changes ?? 0) > 0 })
-    }),
-  )
   /**
    * POST /quiz/live/{id}/question/{qid}/results (party): a closed question's answers (scored here with the same
    * formula; each player's first counts) and every standing, in pages (party/quiz-results.ts); the `final` page
@@ -178,7 +178,7 @@ export const live = new Hono<AppEnv>()
   .post(
     '/:id/question/:qid/results',
     guardedJson('public', PartyResults, async (c, _auth, body) => {
-      const { realm, quizId } = await partyCaller(c)
+      const { realm, id: quizId } = await partyCaller(c, PARTY_API)
       const db = c.env.DB
       const qid = pathParam(c, 'qid')
       const settings = await quizLiveSettings(db, realm, quizId)
@@ -200,7 +200,7 @@ export const live = new Hono<AppEnv>()
   .post(
     '/:id/standings',
     guardedJson('public', PartyResults, async (c, _auth, body) => {
-      const { realm, quizId } = await partyCaller(c)
+      const { realm, id: quizId } = await partyCaller(c, PARTY_API)
       await requireQuiz(c.env.DB, realm, quizId)
       await runBatch(c.env.DB, playerStatements(c.env.DB, realm, quizId, body.players))
       return c.json({ players: body.players.length })

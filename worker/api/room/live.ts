@@ -1,18 +1,16 @@
 import { Hono } from 'hono'
-import * as v from 'valibot'
-import { ChatBatch, LivePresence, LiveSessionEnd, LiveTxUsage } from '#shared/schemas/channel-live'
-import { signTicket, verifyTicket } from '../../../party/ticket'
+import { LiveSessionEnd } from '#shared/schemas/channel-live'
+import { signTicket } from '../../../party/ticket'
 import { runBatch } from '../../db/batch'
-import { insertChatStatements, listChatMessages } from '../../db/channel-live'
 import { liveSessionHandOverStatements } from '../../db/csm-recording'
-import { recordTxUsage } from '../../db/live-tx'
 import { findRoom } from '../../db/rooms'
 import { insertRoomSessionStatements, listRoomSessions, liveRoomState } from '../../db/room-live'
 import { apiError } from '../../lib/errors'
 import { liveIceServers } from '../../lib/live-ice'
 import { guarded, guardedJson } from '../../lib/guard'
-import { admitRoomJoin, leaveLive, renewLive } from '../../lib/live-capacity'
-import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+import { admitRoomJoin } from '../../lib/live-capacity'
+import { type AppEnv, pathParam } from '../context'
+import { partyCaller, partyChatRoutes, partySecret } from '../live-party'
 
 /**
  * /room/live: the room party's side of the realm API (issue 13 "rooms go live"), the channel live API's twin for
@@ -31,13 +29,6 @@ export const ROOM_PARTY_API = 'room-api'
 const ROOM_PARTY = 'room'
 const READ = { any: ['room_room_get', 'room_room_edit'] }
 
-async function partyCaller(c: Ctx): Promise<{ realm: string; roomId: string }> {
-  const roomId = pathParam(c, 'id')
-  const ticket = await verifyTicket(c.env.PARTY_SECRET ?? '', c.req.header('x-party-ticket') ?? null, ROOM_PARTY_API, roomId)
-  if (!ticket) throw apiError(401, 'unauthorized', 'A valid party ticket is required.', 'x-party-ticket')
-  return { realm: ticket.realm, roomId }
-}
-
 async function requireLiveRoom(db: D1Database, realm: string, id: string) {
   const state = await liveRoomState(db, realm, id)
   if (!state) throw apiError(404, 'not_found', `Room ${id} was not found.`, 'id', id)
@@ -49,11 +40,6 @@ async function requireRoom(db: D1Database, realm: string, id: string) {
   if (!room) throw apiError(404, 'not_found', `Room ${id} was not found.`, 'id', id)
   return room
 }
-
-const HistoryQuery = v.object({
-  after: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'validation.integer'), v.transform(Number))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'validation.integer'), v.transform(Number), v.minValue(1), v.maxValue(1000)), '200'),
-})
 
 export const roomLive = new Hono<AppEnv>()
   /** POST /room/live/{id}/ticket: a 60 s ticket to join the room's party, with the caller's role in it. */
@@ -68,9 +54,7 @@ export const roomLive = new Hono<AppEnv>()
       if (!admin && !member && !auth.permissions.has('room_room_get')) throw apiError(403, 'members_only', 'live.cause.members_only', 'id', id)
       const role = admin ? 'admin' : 'participant'
       await admitRoomJoin(db, auth.realm, id, auth.nick, new Date(), admin)
-      const secret = c.env.PARTY_SECRET
-      if (!secret) throw apiError(503, 'unavailable', 'live.unavailable', '', null)
-      const ticket = await signTicket(secret, { party: ROOM_PARTY, room: id, realm: auth.realm, nick: auth.nick, name: auth.name, role })
+      const ticket = await signTicket(partySecret(c), { party: ROOM_PARTY, room: id, realm: auth.realm, nick: auth.nick, name: auth.name, role })
       return c.json({ ticket, host: c.env.PARTYKIT_HOST, party: ROOM_PARTY, room: id, role, ice_servers: await liveIceServers(c.env.DB, auth.realm) })
     }),
   )
@@ -87,52 +71,8 @@ export const roomLive = new Hono<AppEnv>()
   .get(
     '/:id/state',
     guarded('public', async (c) => {
-      const { realm, roomId } = await partyCaller(c)
+      const { realm, id: roomId } = await partyCaller(c, ROOM_PARTY_API)
       return c.json(await requireLiveRoom(c.env.DB, realm, roomId))
-    }),
-  )
-  /** POST /room/live/{id}/messages (party): a batch of chat messages; (room, seq) already stored counts once. */
-  .post(
-    '/:id/messages',
-    guardedJson('public', ChatBatch, async (c, _auth, body) => {
-      const { realm, roomId } = await partyCaller(c)
-      await requireRoom(c.env.DB, realm, roomId)
-      const results = await runBatch(c.env.DB, insertChatStatements(c.env.DB, realm, roomId, body.messages, 'room'))
-      const stored = results.reduce((n, r) => n + (r.meta.changes ?? 0), 0)
-      return c.json({ stored, received: body.messages.length })
-    }),
-  )
-  /** GET /room/live/{id}/messages?after=&limit= (party): the history after a sequence, or the last `limit`. */
-  .get(
-    '/:id/messages',
-    guarded('public', async (c) => {
-      const { realm, roomId } = await partyCaller(c)
-      const q = parse(HistoryQuery, c.req.query())
-      const items = await listChatMessages(c.env.DB, realm, roomId, q.after ?? null, q.limit, 'room')
-      return c.json({ items })
-    }),
-  )
-  /** POST /room/live/{id}/presence (party): `present` renews the leases of who is in the room, `left` frees places. */
-  .post(
-    '/:id/presence',
-    guardedJson('public', LivePresence, async (c, _auth, body) => {
-      const { realm, roomId } = await partyCaller(c)
-      const db = c.env.DB
-      await requireRoom(db, realm, roomId)
-      const room = { party: ROOM_PARTY, room: roomId }
-      if (body.left?.length) await leaveLive(db, realm, { ...room, nick: body.left })
-      if (body.present) await renewLive(db, realm, { ...room, present: body.present })
-      return c.json({ present: body.present?.length ?? 0, left: body.left?.length ?? 0 })
-    }),
-  )
-  /** POST /room/live/{id}/tx (party): the room's transmission counts for the period, as the channel API's `tx`. */
-  .post(
-    '/:id/tx',
-    guardedJson('public', LiveTxUsage, async (c, _auth, body) => {
-      const { realm, roomId } = await partyCaller(c)
-      await requireRoom(c.env.DB, realm, roomId)
-      const at = { party: ROOM_PARTY, room: roomId, period: body.period_start, now: new Date().toISOString() }
-      return c.json(await recordTxUsage(c.env.DB, realm, at, body.usage))
     }),
   )
   /**
@@ -142,7 +82,7 @@ export const roomLive = new Hono<AppEnv>()
   .post(
     '/:id/session',
     guardedJson('public', LiveSessionEnd, async (c, _auth, body) => {
-      const { realm, roomId } = await partyCaller(c)
+      const { realm, id: roomId } = await partyCaller(c, ROOM_PARTY_API)
       const state = await requireLiveRoom(c.env.DB, realm, roomId)
       // The room's recordings made during the session take its metrics first (issue 20 recording).
       const handOver = liveSessionHandOverStatements(c.env.DB, realm, 'room', roomId, body)
@@ -156,3 +96,5 @@ export const roomLive = new Hono<AppEnv>()
       return c.json({ id: body.id, stored: recordings + (results[2].meta.changes ?? 0) > 0, recorded: true }, 201)
     }),
   )
+  /** POST|GET /room/live/{id}/messages, POST …/presence and …/tx (party): as the channel API's, on `room_message`. */
+  .route('/', partyChatRoutes({ party: ROOM_PARTY, api: ROOM_PARTY_API, target: 'room', requireTarget: requireRoom }))

@@ -3,7 +3,7 @@ import { Fragment, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, ListField, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, LifecycleButton } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions, QuestionsSection } from '~/components/quiz/control-header'
 import { csvHref } from '~/components/quiz/csv'
 import { PollLiveControl } from '~/components/quiz/poll-control'
 import { POLL_QUESTION_TYPES, POLL_REQUIREMENTS, PollQuestionInput, type PollQuestion } from '#shared/schemas/quiz'
@@ -28,9 +28,6 @@ export default function PollControlRoute() {
   const editable = d.canEdit && (poll.status === 'draft' || poll.status === 'active')
   const here = `/poll/control/${poll.id}`
   const required = POLL_REQUIREMENTS.filter((r) => poll.requires[r])
-  const lifecycle = (name: string, label: string, question?: string) => (
-    <LifecycleButton op={op} here={here} name={name} label={label} extra={question ? { question } : undefined} />
-  )
   const votes = new Map(statistics.map((s) => [s.id, s]))
   const [editing, setEditing] = useState<string | null>(null)
   const closeEdit = useCallback(() => setEditing(null), [])
@@ -55,96 +52,84 @@ export default function PollControlRoute() {
 
       {poll.status === 'active' ? <PollLiveControl pollId={poll.id} onChanged={reload} /> : null}
 
-      <section className="card" aria-labelledby="poll-questions-title">
-        <h2 id="poll-questions-title">{t('resources.quiz.sections.questions')}</h2>
-        {questions.length ? (
-          <table className="table">
-            <thead>
+      <QuestionsSection
+        kind="poll"
+        columns={[t('resources.poll.fields.text'), t('resources.poll.fields.question_type'), t('resources.quiz.fields.state'), t('resources.poll.votes')]}
+        count={questions.length}
+        after={
+          <>
+            {statistics.length ? (
+              <a
+                className="btn"
+                download={`poll-${poll.id}-results.csv`}
+                href={csvHref([
+                  ['position', 'text', 'voters', 'choice', 'votes'],
+                  ...questions.flatMap((q) =>
+                    choiceLabels(q).map((label, i) => [
+                      q.position + 1,
+                      q.text,
+                      votes.get(q.id)?.votes ?? 0,
+                      label,
+                      votes.get(q.id)?.distribution[String(i)] ?? 0,
+                    ]),
+                  ),
+                ])}
+              >
+                {t('resources.poll.export_results')}
+              </a>
+            ) : null}
+            {editable ? <PollQuestionForm here={here} timeZone={d.timeZone} /> : null}
+          </>
+        }
+      >
+        {questions.map((q) => {
+          const s = votes.get(q.id)
+          const active = poll.status === 'active'
+          return (
+            <Fragment key={q.id}>
               <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('resources.poll.fields.text')}</th>
-                <th scope="col">{t('resources.poll.fields.question_type')}</th>
-                <th scope="col">{t('resources.quiz.fields.state')}</th>
-                <th scope="col">{t('resources.poll.votes')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('resources.quiz.actions')}</span>
-                </th>
+                <td>{q.position + 1}</td>
+                <td>
+                  {q.text}
+                  <br />
+                  <small>{choiceLabels(q).join(' · ')}</small>
+                </td>
+                <td>{t(`resources.poll.question_type.${q.type}`)}</td>
+                <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
+                <td>
+                  <ul className="plain-list" aria-label={t('resources.poll.distribution')}>
+                    {choiceLabels(q).map((label, i) => (
+                      <li key={i}>
+                        {label}: {s?.distribution[String(i)] ?? 0}
+                      </li>
+                    ))}
+                  </ul>
+                  <small>{t('resources.poll.voters', { count: s?.votes ?? 0 })}</small>
+                </td>
+                <td>
+                  <QuestionActions
+                    op={op}
+                    here={here}
+                    kind="poll"
+                    question={q}
+                    editable={editable}
+                    hide={active && (q.state === 'pending' || q.state === 'finished') ? 'hide' : null}
+                    editing={editing === q.id}
+                    onEdit={(open) => setEditing(open ? q.id : null)}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {questions.map((q) => {
-                const s = votes.get(q.id)
-                const active = poll.status === 'active'
-                return (
-                  <Fragment key={q.id}>
-                    <tr>
-                      <td>{q.position + 1}</td>
-                      <td>
-                        {q.text}
-                        <br />
-                        <small>{choiceLabels(q).join(' · ')}</small>
-                      </td>
-                      <td>{t(`resources.poll.question_type.${q.type}`)}</td>
-                      <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
-                      <td>
-                        <ul className="plain-list" aria-label={t('resources.poll.distribution')}>
-                          {choiceLabels(q).map((label, i) => (
-                            <li key={i}>
-                              {label}: {s?.distribution[String(i)] ?? 0}
-                            </li>
-                          ))}
-                        </ul>
-                        <small>{t('resources.poll.voters', { count: s?.votes ?? 0 })}</small>
-                      </td>
-                      <td>
-                        {active && (q.state === 'pending' || q.state === 'finished') ? lifecycle('hide', t('resources.quiz.hide'), q.id) : null}
-                        {editable && q.state === 'pending' ? (
-                          <button
-                            type="button"
-                            className="btn"
-                            aria-expanded={editing === q.id}
-                            aria-controls={`poll-question-edit-${q.id}`}
-                            onClick={() => setEditing(editing === q.id ? null : q.id)}
-                          >
-                            {t('resources.quiz.edit_question', { position: q.position + 1 })}
-                          </button>
-                        ) : null}
-                        {editable && q.state !== 'published' && q.state !== 'result'
-                          ? lifecycle('delete_question', t('resources.quiz.delete_question'), q.id)
-                          : null}
-                      </td>
-                    </tr>
-                    {editing === q.id && editable && q.state === 'pending' ? (
-                      <tr>
-                        <td colSpan={6}>
-                          <PollQuestionForm here={here} timeZone={d.timeZone} question={q} onDone={closeEdit} />
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                )
-              })}
-            </tbody>
-          </table>
-        ) : (
-          <p className="hint">{t('resources.quiz.no_questions')}</p>
-        )}
-        {statistics.length ? (
-          <a
-            className="btn"
-            download={`poll-${poll.id}-results.csv`}
-            href={csvHref([
-              ['position', 'text', 'voters', 'choice', 'votes'],
-              ...questions.flatMap((q) =>
-                choiceLabels(q).map((label, i) => [q.position + 1, q.text, votes.get(q.id)?.votes ?? 0, label, votes.get(q.id)?.distribution[String(i)] ?? 0]),
-              ),
-            ])}
-          >
-            {t('resources.poll.export_results')}
-          </a>
-        ) : null}
-        {editable ? <PollQuestionForm here={here} timeZone={d.timeZone} /> : null}
-      </section>
+              {editing === q.id && editable && q.state === 'pending' ? (
+                <tr>
+                  <td colSpan={6}>
+                    <PollQuestionForm here={here} timeZone={d.timeZone} question={q} onDone={closeEdit} />
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
+          )
+        })}
+      </QuestionsSection>
     </>
   )
 }

@@ -3,7 +3,7 @@ import { Fragment, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, SelectInput, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, LifecycleButton } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions, QuestionsSection } from '~/components/quiz/control-header'
 import { QuizLiveControl } from '~/components/quiz/quiz-control'
 import { csvHref } from '~/components/quiz/csv'
 import { ImportFilePicker } from '~/components/quiz/import-file'
@@ -30,9 +30,6 @@ export default function QuizControlRoute() {
   // Lifecycle posts name the screen itself (the question forms post to `?intent=…`).
   const here = `/quiz/control/${quiz.id}`
   const [editing, setEditing] = useState<string | null>(null)
-  const lifecycle = (name: string, label: string, extra?: Record<string, string>) => (
-    <LifecycleButton op={op} here={here} name={name} label={label} extra={extra} />
-  )
   return (
     <>
       <ControlHeader
@@ -49,70 +46,49 @@ export default function QuizControlRoute() {
 
       {quiz.status === 'active' ? <QuizLiveControl quizId={quiz.id} onClosed={() => setTimeout(() => revalidator.revalidate(), 500)} /> : null}
 
-      <section className="card" aria-labelledby="quiz-questions-title">
-        <h2 id="quiz-questions-title">{t('resources.quiz.sections.questions')}</h2>
-        {questions.length ? (
-          <table className="table">
-            <thead>
+      <QuestionsSection
+        kind="quiz"
+        columns={[t('resources.quiz.fields.text'), t('resources.quiz.fields.correct'), t('resources.quiz.fields.state')]}
+        count={questions.length}
+        after={editable ? <QuestionForms here={here} timeZone={d.timeZone} bank={d.bank} /> : null}
+      >
+        {questions.map((q) => (
+          <Fragment key={q.id}>
+            <tr>
+              <td>{q.position + 1}</td>
+              <td>
+                {q.text}
+                <br />
+                <small>
+                  A: {q.option_a} · B: {q.option_b} · C: {q.option_c}
+                  {q.lifes_disallowed ? ` · ${f('lifes_disallowed')}` : ''}
+                </small>
+              </td>
+              <td>{q.correct}</td>
+              <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
+              <td>
+                <QuestionActions
+                  op={op}
+                  here={here}
+                  kind="quiz"
+                  question={q}
+                  editable={editable}
+                  hide={quiz.status === 'active' && q.state === 'finished' ? 'hide_question' : null}
+                  editing={editing === q.id}
+                  onEdit={(open) => setEditing(open ? q.id : null)}
+                />
+              </td>
+            </tr>
+            {editing === q.id && editable && q.state === 'pending' ? (
               <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('resources.quiz.fields.text')}</th>
-                <th scope="col">{t('resources.quiz.fields.correct')}</th>
-                <th scope="col">{t('resources.quiz.fields.state')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('resources.quiz.actions')}</span>
-                </th>
+                <td colSpan={5}>
+                  <QuestionEdit here={here} question={q} timeZone={d.timeZone} onDone={() => setEditing(null)} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {questions.map((q) => (
-                <Fragment key={q.id}>
-                  <tr>
-                    <td>{q.position + 1}</td>
-                    <td>
-                      {q.text}
-                      <br />
-                      <small>
-                        A: {q.option_a} · B: {q.option_b} · C: {q.option_c}
-                        {q.lifes_disallowed ? ` · ${f('lifes_disallowed')}` : ''}
-                      </small>
-                    </td>
-                    <td>{q.correct}</td>
-                    <td>{t(`resources.quiz.question_state.${q.state}`)}</td>
-                    <td>
-                      {quiz.status === 'active' && q.state === 'finished' ? lifecycle('hide_question', t('resources.quiz.hide'), { question: q.id }) : null}
-                      {editable && q.state === 'pending' ? (
-                        <button
-                          type="button"
-                          className="btn"
-                          aria-expanded={editing === q.id}
-                          aria-controls={`quiz-question-edit-${q.id}`}
-                          onClick={() => setEditing(editing === q.id ? null : q.id)}
-                        >
-                          {t('resources.quiz.edit_question', { position: q.position + 1 })}
-                        </button>
-                      ) : null}
-                      {editable && q.state !== 'published' && q.state !== 'result'
-                        ? lifecycle('delete_question', t('resources.quiz.delete_question'), { question: q.id })
-                        : null}
-                    </td>
-                  </tr>
-                  {editing === q.id && editable && q.state === 'pending' ? (
-                    <tr>
-                      <td colSpan={5}>
-                        <QuestionEdit here={here} question={q} timeZone={d.timeZone} onDone={() => setEditing(null)} />
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p className="hint">{t('resources.quiz.no_questions')}</p>
-        )}
-        {editable ? <QuestionForms here={here} timeZone={d.timeZone} bank={d.bank} /> : null}
-      </section>
+            ) : null}
+          </Fragment>
+        ))}
+      </QuestionsSection>
 
       <section className="card" aria-labelledby="quiz-stats-title">
         <h2 id="quiz-stats-title">{t('resources.quiz.sections.statistics')}</h2>

@@ -1,44 +1,29 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { SettingsPage } from '~/components/quiz/settings-page'
 import { RouteError } from '~/components/shell/route-error'
 import { QuizInput } from '#shared/schemas/quiz'
 import { apiData } from '~/server/api.server'
-import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
-import { requireRoute } from '~/server/auth.server'
+import { saveSettings, settingsFormData } from './__quiz.server'
 import { QuizForm } from './__quiz-form'
-import { channelOptions } from './__quiz.server'
 
 export const handle = { title: 'pages.quiz.create' }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { api, realm, user } = await requireRoute(request, context, 'quiz.create')
-  return { channels: await channelOptions(api, user), timeZone: realm.config?.time_zone ?? DEFAULT_TIME_ZONE }
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => settingsFormData(request, context, 'quiz.create')
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  apiAction(request, context, {
-    route: 'quiz.create',
-    schema: QuizInput,
-    call: (api, json) => apiData(api.quiz.$post({ json })),
-    redirect: (saved) => `/quiz/control/${saved.id}`,
-    flash: (saved) => ({ kind: 'success', message: 'resources.quiz.saved', values: { name: saved.name } }),
-  })
+  saveSettings(request, context, 'quiz', { route: 'quiz.create', schema: QuizInput, call: (api, json) => apiData(api.quiz.$post({ json })) })
 
+/** A new quiz's settings (seed 002 §3 "Quiz", §5); its questions are added on the control screen. */
 export default function QuizCreateRoute() {
   const d = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation()
   return (
-    <>
-      <div className="page-header">
-        <h1>{t('pages.quiz.create')}</h1>
-        <Link to="/quiz" className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+    <SettingsPage title={t('pages.quiz.create')} back="/quiz">
       <QuizForm channels={d.channels} timeZone={d.timeZone} lastResult={lastResult} />
-    </>
+    </SettingsPage>
   )
 }
 
