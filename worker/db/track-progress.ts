@@ -11,6 +11,10 @@ import { nowIso } from '../lib/tms'
  * come, targeting the room itself (or, for the student, the student as a member of it) or a room group that lists
  * it. "Completed": a task delivered (an answer in a delivered state), a lesson opened (`lesson_open`), a survey
  * answered. Only the room's current members count.
+ *
+ * Each part is MATERIALIZED once, CROSS JOIN puts the items first, and the unary `+` keeps the planner off the realm-wide `(realm, publish_at)` and
+ * `(realm, status)` ranges: publications are found by model (`tms_task(model_id)`, `lesson_lesson(realm, model_id)`,
+ * `survey_survey(realm, model_id)`), completions by publication (tests/workers/answer-plans.test.ts).
  */
 
 const inList = (xs: readonly string[]) => xs.map((s) => `'${s}'`).join(', ')
@@ -22,27 +26,27 @@ const reaches = (targets: string, key: string, p: string) =>
 
 /** The shared part after `items(room_id, pos, kind, model_id)`: groups, publications, completions, the rows. */
 const PROGRESS_TAIL = `
-groups AS (
+groups AS MATERIALIZED (
   SELECT g.id AS id, j.value AS room_id FROM room_group g, json_each(g.rooms) j
    WHERE g.realm = ?1 AND j.value IN (SELECT room_id FROM items)
 ),
-pubs AS (
+pubs AS MATERIALIZED (
   SELECT i.room_id, i.pos, i.kind, t.id AS pub_id, t.publish_at,
          (t.scheduling_enabled = 1 AND t.expire_at > ?3) AS live
-    FROM items i JOIN tms_task t ON t.model_id = i.model_id AND t.realm = ?1
-   WHERE i.kind = 'task_model' AND t.publish_at <= ?3 AND ${reaches('tms_task_target', 'task_id', 't')}
+    FROM items i CROSS JOIN tms_task t ON t.model_id = i.model_id AND +t.realm = ?1
+   WHERE i.kind = 'task_model' AND +t.publish_at <= ?3 AND ${reaches('tms_task_target', 'task_id', 't')}
   UNION ALL
   SELECT i.room_id, i.pos, i.kind, l.id, l.publish_at, (l.expire_at IS NULL OR l.expire_at > ?3)
-    FROM items i JOIN lesson_lesson l ON l.realm = ?1 AND l.model_id = i.model_id
-   WHERE i.kind = 'lesson' AND l.publish_at <= ?3 AND ${reaches('lesson_lesson_target', 'lesson_id', 'l')}
+    FROM items i CROSS JOIN lesson_lesson l ON l.realm = ?1 AND l.model_id = i.model_id
+   WHERE i.kind = 'lesson' AND +l.publish_at <= ?3 AND ${reaches('lesson_lesson_target', 'lesson_id', 'l')}
   UNION ALL
   SELECT i.room_id, i.pos, i.kind, s.id, s.publish_at, (s.expire_at IS NULL OR s.expire_at > ?3)
-    FROM items i JOIN survey_survey s ON s.realm = ?1 AND s.model_id = i.model_id
-   WHERE i.kind = 'survey' AND s.publish_at <= ?3 AND ${reaches('survey_survey_target', 'survey_id', 's')}
+    FROM items i CROSS JOIN survey_survey s ON s.realm = ?1 AND s.model_id = i.model_id
+   WHERE i.kind = 'survey' AND +s.publish_at <= ?3 AND ${reaches('survey_survey_target', 'survey_id', 's')}
 ),
-done AS (
+done AS MATERIALIZED (
   SELECT p.room_id, p.pos, a.nick FROM pubs p JOIN tms_answer a ON a.realm = ?1 AND a.task_id = p.pub_id
-   WHERE p.kind = 'task_model' AND a.status IN (${inList(DELIVERED_STATES)})
+   WHERE p.kind = 'task_model' AND +a.status IN (${inList(DELIVERED_STATES)})
   UNION
   SELECT p.room_id, p.pos, o.nick FROM pubs p JOIN lesson_open o ON o.realm = ?1 AND o.lesson_id = p.pub_id WHERE p.kind = 'lesson'
   UNION
