@@ -56,13 +56,13 @@ export function TrackRooms({ data, can }: { data: TrackProgressData; can: Record
       {data.rooms.length === 0 ? (
         <p className="hint">{t('achievement.track.no_rooms')}</p>
       ) : (
-        <Form method="get" className="form-row" aria-label={t('achievement.track.choose_room')}>
+        <Form method="get" className="form-row">
           <label htmlFor="track-room">{t('achievement.track.choose_room')}</label>
           <select id="track-room" name="room" className="input" defaultValue={data.room ?? ''} key={data.room ?? ''}>
             <option value="">—</option>
             {data.rooms.map((r) => (
               <option key={r.id} value={r.id}>
-                {t('achievement.track.room_option', { name: r.name, count: r.member_count })}
+                {t('achievement.track.room_option', { name: r.name, n: r.member_count })}
               </option>
             ))}
           </select>
@@ -92,7 +92,7 @@ export function TrackRooms({ data, can }: { data: TrackProgressData; can: Record
                   <td>{i.title ?? t('achievement.track.removed_item')}</td>
                   <td>
                     {i.published > 0 ? (
-                      t('achievement.track.published_yes', { count: i.published })
+                      t('achievement.track.published_yes', { n: i.published })
                     ) : (
                       <>
                         {t('achievement.track.published_no')}{' '}
@@ -104,7 +104,7 @@ export function TrackRooms({ data, can }: { data: TrackProgressData; can: Record
                       </>
                     )}
                   </td>
-                  <td>{t('achievement.track.completed_of', { done: i.completed, count: chosen.member_count })}</td>
+                  <td>{t('achievement.track.completed_of', { done: i.completed, n: chosen.member_count })}</td>
                 </tr>
               ))}
             </tbody>
