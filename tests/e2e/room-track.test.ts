@@ -78,7 +78,7 @@ describe('a room follows a track', () => {
     await expect.poll(() => section.textContent()).toContain(track.title)
     const items = section.locator('li')
     expect(await items.nth(0).getAttribute('data-state')).toBe('available')
-    const link = items.nth(0).getByRole('link', { name: pt['achievement.mine.track_open'].replace('{{kind}}', pt['achievement.item_kind.task_model']) })
+    const link = items.nth(0).getByRole('link', { name: pt['achievement.mine.track_open.task_model'] })
     expect(await link.getAttribute('href')).toContain(`/mobile/tms/task/${published.id}/apply`)
     expect(await items.nth(1).textContent()).toContain(pt['achievement.mine.track_state.later'])
     // One column on a phone: the section is no wider than the viewport.

@@ -150,7 +150,7 @@ export function MobileTrack({ items, query }: { items: StudentTrack[] | null; qu
                     <span>{i.title ?? t('achievement.track.removed_item')}</span> <span className="badge">{t(`achievement.mine.track_state.${state}`)}</span>{' '}
                     {state === 'available' && i.open_id ? (
                       <Link className="btn btn-primary" to={withQuery(applyPath(i.kind, i.open_id), query)}>
-                        {t('achievement.mine.track_open', { kind: t(`achievement.item_kind.${i.kind}`) })}
+                        {t(`achievement.mine.track_open.${i.kind}`)}
                       </Link>
                     ) : null}
                   </li>

@@ -127,7 +127,7 @@ export default {
   'achievement.track.rooms': 'Rooms following this track',
   'achievement.track.no_rooms': 'No room follows this track. Choose the track in a room’s form.',
   'achievement.track.choose_room': 'See the room’s progress',
-  'achievement.track.room_option': '{{name}} ({{n}} members)',
+  'achievement.track.room_option': '{{name}} · members: {{n}}',
   'achievement.track.show': 'Show',
   'achievement.track.progress_of': 'Progress of room {{name}}',
   'achievement.track.published': 'Published to the room',
@@ -144,5 +144,7 @@ export default {
   'achievement.mine.track_state.done': 'Done',
   'achievement.mine.track_state.available': 'Available',
   'achievement.mine.track_state.later': 'Not yet available',
-  'achievement.mine.track_open': 'Open ({{kind}})',
+  'achievement.mine.track_open.task_model': 'Open the task',
+  'achievement.mine.track_open.lesson': 'Open the lesson',
+  'achievement.mine.track_open.survey': 'Answer the survey',
 }

@@ -127,7 +127,7 @@ export default {
   'achievement.track.rooms': 'Salas que siguen esta ruta',
   'achievement.track.no_rooms': 'Ninguna sala sigue esta ruta. Elija la ruta en el formulario de una sala.',
   'achievement.track.choose_room': 'Ver el avance de la sala',
-  'achievement.track.room_option': '{{name}} ({{n}} miembros)',
+  'achievement.track.room_option': '{{name}} · miembros: {{n}}',
   'achievement.track.show': 'Mostrar',
   'achievement.track.progress_of': 'Avance de la sala {{name}}',
   'achievement.track.published': 'Publicado en la sala',
@@ -144,5 +144,7 @@ export default {
   'achievement.mine.track_state.done': 'Completado',
   'achievement.mine.track_state.available': 'Disponible',
   'achievement.mine.track_state.later': 'Todavía no disponible',
-  'achievement.mine.track_open': 'Abrir ({{kind}})',
+  'achievement.mine.track_open.task_model': 'Abrir la tarea',
+  'achievement.mine.track_open.lesson': 'Abrir la clase',
+  'achievement.mine.track_open.survey': 'Responder la encuesta',
 }

@@ -127,7 +127,7 @@ export default {
   'achievement.track.rooms': 'Salas que seguem esta trilha',
   'achievement.track.no_rooms': 'Nenhuma sala segue esta trilha. Escolha a trilha no formulário de uma sala.',
   'achievement.track.choose_room': 'Ver o andamento da sala',
-  'achievement.track.room_option': '{{name}} ({{n}} membros)',
+  'achievement.track.room_option': '{{name}} · membros: {{n}}',
   'achievement.track.show': 'Mostrar',
   'achievement.track.progress_of': 'Andamento da sala {{name}}',
   'achievement.track.published': 'Publicado na sala',
@@ -144,5 +144,7 @@ export default {
   'achievement.mine.track_state.done': 'Concluído',
   'achievement.mine.track_state.available': 'Disponível',
   'achievement.mine.track_state.later': 'Ainda não disponível',
-  'achievement.mine.track_open': 'Abrir ({{kind}})',
+  'achievement.mine.track_open.task_model': 'Abrir a tarefa',
+  'achievement.mine.track_open.lesson': 'Abrir a aula',
+  'achievement.mine.track_open.survey': 'Responder a pesquisa',
 }
