@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { MobileAwards } from '~/components/achievement/mobile-awards'
+import { MobileTrack } from '~/components/achievement/track-progress'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
 import { MobileSurveyList } from '~/components/survey/mobile-surveys'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
@@ -60,22 +61,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return data({ ...base, state: 'signin' as const }, { headers: { ...noStore, 'Set-Cookie': await clearMobileCookie(request) } })
   const { api, me } = session
   // The student's awards (issue 19): a failure shows the section's error, never fails the page.
-  const awards = await apiData(api.achievement.mine.$get()).then(
-    (r) => r.items,
-    () => null,
-  )
+  // The student's tracks (issue 19): the same, a failure shows the section's error.
+  const [awards, tracks] = await Promise.all([
+    apiData(api.achievement.mine.$get()).then(
+      (r) => r.items,
+      () => null,
+    ),
+    apiData(api.achievement.track.mine.$get()).then(
+      (r) => r.items,
+      () => null,
+    ),
+  ])
   if (q.tab === 'lessons') {
     const lessons = await apiData(api.lesson.student.$get({ query: { limit: '100' } }))
-    return data({ ...base, state: 'lessons' as const, me, lessons, awards }, { headers: noStore })
+    return data({ ...base, state: 'lessons' as const, me, lessons, awards, tracks }, { headers: noStore })
   }
   if (q.tab === 'surveys') {
     const surveys = await apiData(api.survey.student.$get({ query: { limit: '100' } }))
-    return data({ ...base, state: 'surveys' as const, me, surveys, awards }, { headers: noStore })
+    return data({ ...base, state: 'surveys' as const, me, surveys, awards, tracks }, { headers: noStore })
   }
   // The tasks tab lists under the menu's filter; the expired and delivered tabs are those filters.
   const filter = q.tab === 'tasks' ? q.filter : q.tab
   const page = await apiData(api.tms['answer-student'].$get({ query: { filter, limit: String(PAGE), offset: String(q.offset) } }))
-  return data({ ...base, state: 'list' as const, me, page, offset: q.offset, awards }, { headers: noStore })
+  return data({ ...base, state: 'list' as const, me, page, offset: q.offset, awards, tracks }, { headers: noStore })
 }
 
 const Intent = v.picklist(['signin', 'signout', 'open'])
@@ -137,6 +145,7 @@ export default function MobileTmsRoute() {
               <TaskList />
             )}
           </OfflineTabs>
+          <MobileTrack items={d.tracks} query={d.query} />
           <MobileAwards items={d.awards} />
         </>
       ) : null}

@@ -8,6 +8,8 @@ import { filterScope, listRows } from '../../worker/lib/entity'
 import { analyticsTab, categoryRooms, filterOptions, rollupDay, roomInRealms, sessionReport, watchVolumeExceeded } from '../../worker/db/analytics'
 import { ANALYTICS_TABS, SESSION_REPORTS } from '#shared/schemas/analytics'
 import { goalGrantsByRoom, recomputeStudent, studentAwards } from '../../worker/db/achievement'
+import { studentTracks, trackExists, trackRoomsProgress } from '../../worker/db/track-progress'
+import { usage } from '../../worker/db/tms'
 
 /** A D1 stand-in that keeps the statements listRows sends instead of running them. */
 function capture() {
@@ -196,6 +198,30 @@ describe('goal progress and award queries use an index (EXPLAIN QUERY PLAN)', ()
     for (const { sql, params } of sent) {
       const { scans, details } = await fullScans(sql, params)
       expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
+    }
+  })
+})
+
+describe('a room’s track progress reads through indexes (issue 19)', () => {
+  const cases: [string, (db: D1Database) => Promise<unknown>][] = [
+    ['the rooms following a track and one room’s progress', (db) => trackRoomsProgress(db, 'demo', 'tr-demo-reading', 'r1')],
+    ['the student’s tracks', (db) => studentTracks(db, 'demo', 'student')],
+    ['a track exists', (db) => trackExists(db, 'demo', 'tr-demo-reading')],
+    // The stand-in answers no count row: only the statement sent matters here.
+    ['the rooms following a track (in use)', (db) => usage(db, 'demo', 'track', 'tr-demo-reading').catch(() => 0)],
+  ]
+  it.each(cases)('%s', async (_, run) => {
+    const { db, sent } = recorder()
+    await run(db)
+    expect(sent.length).toBeGreaterThan(0)
+    for (const { sql, params } of sent) {
+      const { scans, details } = await fullScans(sql, params)
+      expect(scans, `${sql}\n${details.join('\n')}`).toEqual([])
+      // Publications by model and completions by publication: never a realm-wide range of dates or states.
+      expect(
+        details.filter((d) => /\(realm=\? AND (publish_at|status)\b|(tms_task|lesson_lesson|survey_survey)\w* \(realm=\?\)/.test(d)),
+        details.join('\n'),
+      ).toEqual([])
     }
   })
 })

@@ -1,4 +1,5 @@
 import { achievementGoal, achievementMine, achievementOptions } from './achievement/goal'
+import { achievementTrack } from './achievement/track'
 import { lessonLesson } from './lesson/lesson'
 import { lessonModel } from './lesson/model'
 import { lessonMedia } from './lesson/media'
@@ -137,6 +138,7 @@ export function createApi() {
     .route('/achievement/goal', achievementGoal)
     .route('/achievement/options', achievementOptions)
     .route('/achievement/mine', achievementMine)
+    .route('/achievement/track', achievementTrack)
     .route('/survey/model', surveyModel)
     .route('/survey/survey', surveySurvey)
     .route('/survey/student', surveyStudent)

@@ -107,6 +107,7 @@ export async function usage(db: D1Database, realm: string, kind: UsageKind, id: 
     channel_category: ['SELECT COUNT(*) AS n FROM channel WHERE realm = ?1 AND category_id = ?2'],
     room_card: ['SELECT COUNT(*) AS n FROM room r, json_each(r.cards) j WHERE r.realm = ?1 AND j.value = ?2'],
     objective: ['SELECT COUNT(*) AS n FROM achievement_goal_objective WHERE realm = ?1 AND objective_id = ?2'],
+    track: ['SELECT COUNT(*) AS n FROM room WHERE realm = ?1 AND track_id = ?2'],
   }
   const results = await db.batch(queries[kind].map((sql) => db.prepare(sql).bind(realm, id)))
   return results.reduce((n, r) => n + Number((r.results[0] as { n: number }).n), 0)

@@ -19,6 +19,8 @@ export const trackEntity = definePlainEntity<Track>({
   screens: ['list'],
   labelField: 'title',
   saved: 'tms.saved',
+  // A track followed by a room is not deleted (issue 19; the room's track_id).
+  inUse: 'track',
   fields: {
     title: { type: 'text', search: true, sort: true, list: true, filter: 'like', searchBar: true, column: {}, form: { kind: 'text', required: true } },
     type: { type: 'text', list: true },

@@ -10,7 +10,7 @@ import type * as v from 'valibot'
 import { STAMP_FIELDS, type EntityDescriptor, type FieldDef } from '../schemas/entity'
 
 /** What worker/db/tms usage() counts the references of. */
-export type UsageKind = 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card' | 'objective'
+export type UsageKind = 'category' | 'genre' | 'skill' | 'channel_category' | 'room_card' | 'objective' | 'track'
 
 /** How a field shows in the console's list (its presence makes it a column). */
 export interface ColumnDecl {

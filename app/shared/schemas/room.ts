@@ -31,6 +31,11 @@ export const RoomInput = v.pipe(
     recording: v.optional(v.boolean('validation.boolean'), false),
     /** A room category of the realm (the tree of `room/category`), or none. */
     category_id: v.optional(v.nullable(Id), null),
+    /**
+     * The track (`achievement/track`) the room follows, or null (issue 19: at most one). Left out, an update keeps
+     * the room's track (a form that does not show it never clears it); a create stores null.
+     */
+    track_id: v.optional(v.nullable(Id)),
     /** The room's cards (ids of `room/card`), in the order shown; at most 50, no repeats. */
     cards: v.optional(
       v.pipe(
@@ -51,8 +56,10 @@ export const RoomInput = v.pipe(
   }),
 )
 export type RoomInput = v.InferOutput<typeof RoomInput>
-export type Room = RoomInput & {
+export type Room = Omit<RoomInput, 'track_id'> & {
   id: string
+  /** The track the room follows, or null. */
+  track_id: string | null
   realm: string
   /** The parent room of a breakout; null for a top-level room. */
   parent_id: string | null
@@ -82,6 +89,7 @@ export const roomEntity = defineEntity<Omit<Room, 'category_name'>>({
     disable_at: { type: 'text', sort: true, list: true, nullable: true },
     recording: { type: 'bool', list: true },
     category_id: { type: 'text', list: true, filter: 'eq', nullable: true },
+    track_id: { type: 'text', list: true, nullable: true },
     parent_id: { type: 'text', list: true, filter: 'eq', nullable: true },
     closed_at: { type: 'text', list: true, nullable: true },
     cards: { type: 'json', list: true },

@@ -5,6 +5,7 @@ import { LESSON_CONTENT_FIELDS } from '#shared/schemas/lesson/lesson'
 import { getLesson, lessonReaches, lessonStudentTasks, studentLessons } from '../../db/lesson'
 import { apiError } from '../../lib/errors'
 import { guarded } from '../../lib/guard'
+import { lessonOpenStatement } from '../../db/track-progress'
 import { type AppEnv, parse, pathParam } from '../context'
 import { studentMedia } from './media'
 
@@ -48,6 +49,8 @@ export const lessonStudent = new Hono<AppEnv>()
       // Others' lessons and those not yet (or no longer) published are not revealed.
       if (!lesson || lesson.status !== 'published' || !(await lessonReaches(db, auth.realm, id, auth.nick)))
         throw apiError(404, 'lesson_not_found', `Lesson ${id} was not found.`, 'id', id)
+      // A track counts the lesson as done once the student opened it (issue 19; the first time is kept).
+      await lessonOpenStatement(db, auth.realm, id, auth.nick).run()
       const body = Object.fromEntries(LESSON_CONTENT_FIELDS.map((f) => [f, lesson[f]])) as Pick<typeof lesson, (typeof LESSON_CONTENT_FIELDS)[number]>
       return c.json({
         id: lesson.id,

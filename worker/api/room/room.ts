@@ -20,6 +20,7 @@ import {
   roomNameTaken,
   taskTargetsOf,
 } from '../../db/rooms'
+import { trackExists } from '../../db/track-progress'
 import { findNickWithSuffix } from '../../db/users'
 import { Id } from '#shared/schemas/tms/common'
 import { BreakoutInput, RoomInput, RoomMemberInput, roomEntity, type Room } from '#shared/schemas/room'
@@ -67,6 +68,13 @@ async function checkLinks(c: Ctx, auth: Auth, body: RoomInput) {
   const found = await existingCards(c.env.DB, auth.realm, body.cards)
   const i = body.cards.findIndex((id) => !found.has(id))
   if (i >= 0) throw apiError(422, 'not_found', 'validation.room.unknown_card', `cards.${i}`, body.cards[i])
+  if (body.track_id && !(await trackExists(c.env.DB, auth.realm, body.track_id)))
+    throw apiError(422, 'not_found', 'validation.room.unknown_track', 'track_id', body.track_id)
+}
+
+/** The stored values of a room body: a track left out keeps the room's (update) or is none (create). */
+function withTrack<T extends RoomInput>(body: T, existing?: Room): Omit<T, 'track_id'> & { track_id: string | null } {
+  return { ...body, track_id: body.track_id === undefined ? (existing?.track_id ?? null) : body.track_id }
 }
 
 const roomCrud = crud(roomEntity, {
@@ -86,13 +94,13 @@ const roomCrud = crud(roomEntity, {
     await checkLinks(c, auth, body)
     await roomLimit(c, auth)
     await requireExtraFields(c, auth, body.extra)
-    return { ...body, ...born(auth), parent_id: null, closed_at: null, member_count: 0 }
+    return { ...withTrack(body), ...born(auth), parent_id: null, closed_at: null, member_count: 0 }
   },
   beforeUpdate: async (c, auth, body, existing: Room) => {
     await uniqueName(c, auth, 'room', body.name, existing.id)
     await checkLinks(c, auth, body)
     await requireExtraFields(c, auth, body.extra)
-    return { ...body, ...stamp(auth) }
+    return { ...withTrack(body, existing), ...stamp(auth) }
   },
   beforeDelete: async (c, auth, existing) => {
     inUse(await taskTargetsOf(c.env.DB, auth.realm, 'room_id', existing.id), 'room.in_use.task')
@@ -159,6 +167,8 @@ export const room = new Hono<AppEnv>()
         disable_at: parent.disable_at,
         extra: parent.extra,
         cards: [],
+        // A breakout is a short-lived part of its parent's class: it follows no track of its own.
+        track_id: null,
         parent_id: parent.id,
         closed_at: null,
         member_count: 0,

@@ -24,7 +24,9 @@ export async function refuseInUse(c: Ctx, auth: Auth, kind: UsageKind, id: strin
           ? 'achievement.objective_blocked'
           : kind === 'room_card'
             ? 'room.card_in_use'
-            : `tms.${kind}.in_use`,
+            : kind === 'track'
+              ? 'achievement.track_in_use'
+              : `tms.${kind}.in_use`,
       'id',
       n,
     )

@@ -89,4 +89,7 @@ export default {
   'errors.nesting': 'Cannot be nested further.',
   'errors.room_required': 'Needs a room.',
   'errors.not_active': 'Outside its activity window.',
+  'resources.room.fields.track_id': 'Track',
+  'room.track_hint': 'The track the room follows: students see its items on their phone. Create tracks under Tracks.',
+  'validation.room.unknown_track': 'This track does not exist in the realm.',
 }

@@ -89,4 +89,7 @@ export default {
   'errors.nesting': 'No se puede anidar más.',
   'errors.room_required': 'Necesita una sala.',
   'errors.not_active': 'Fuera de su ventana de actividad.',
+  'resources.room.fields.track_id': 'Ruta',
+  'room.track_hint': 'La ruta que sigue la sala: los alumnos ven sus elementos en el móvil. Créelas en Rutas.',
+  'validation.room.unknown_track': 'Esta ruta no existe en el dominio.',
 }

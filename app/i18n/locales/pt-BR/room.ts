@@ -89,4 +89,7 @@ export default {
   'errors.nesting': 'Não pode ser aninhada mais.',
   'errors.room_required': 'Precisa de uma sala.',
   'errors.not_active': 'Fora da janela de atividade.',
+  'resources.room.fields.track_id': 'Trilha',
+  'room.track_hint': 'A trilha que a sala segue: os alunos veem os itens dela no celular. Crie-as em Trilhas.',
+  'validation.room.unknown_track': 'Esta trilha não existe no domínio.',
 }

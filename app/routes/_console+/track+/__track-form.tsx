@@ -1,6 +1,7 @@
 import { useField } from '@conform-to/react'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { TrackRooms } from '~/components/achievement/track-progress'
 import { CheckboxInput, KitForm, ListField, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { TRACK_ITEM_KINDS, TrackInput } from '#shared/schemas/achievement'
 import type { trackScreen } from './__track.server'
@@ -10,7 +11,7 @@ type Choice = { id: string; title: string }
 
 /** A track (issue 19): title, description, tags, public flag and its ordered items (task models, lessons and survey models). */
 export function TrackForm() {
-  const { track, taskModels, lessons, surveys, timeZone } = useLoaderData<Awaited<ReturnType<typeof trackScreen>>>()
+  const { track, taskModels, lessons, surveys, timeZone, progress, can } = useLoaderData<Awaited<ReturnType<typeof trackScreen>>>()
   const lastResult = useActionData()
   const { t } = useTranslation()
   return (
@@ -44,6 +45,7 @@ export function TrackForm() {
           {(item) => <TrackItemFields name={item} choices={{ task_model: taskModels, lesson: lessons, survey: surveys }} />}
         </ListField>
       </KitForm>
+      {progress ? <TrackRooms data={progress} can={can} /> : null}
     </>
   )
 }
