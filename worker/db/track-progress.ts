@@ -1,3 +1,4 @@
+import type { FollowingRoom, StudentTrack, TrackProgressItem } from '#shared/schemas/achievement'
 import { DELIVERED_STATES } from '../lib/answer-state'
 import { nowIso } from '../lib/tms'
 
@@ -78,35 +79,12 @@ export const STUDENT_PROGRESS_SQL = `WITH items AS (
    WHERE rm.realm = ?1 AND rm.nick = ?2 AND r.closed_at IS NULL
 ),${PROGRESS_TAIL}`
 
-export type TrackItemKind = 'task_model' | 'lesson' | 'survey'
-
-export interface TrackProgressItem {
-  pos: number
-  kind: TrackItemKind
-  model_id: string
-  /** The model's title; null when the model was removed after the track named it. */
-  title: string | null
-  /** Publications from the model that reach the room (publish time come). */
-  published: number
-  /** The newest of them open now (not expired, not paused), or null. */
-  open_id: string | null
-  /** Members of the room who completed one of them (the student's view: 1 when the student did). */
-  completed: number
-}
-
 type Row = TrackProgressItem & { room_id: string }
 const item = ({ room_id: _room, ...r }: Row): TrackProgressItem => ({ ...r, published: Number(r.published), completed: Number(r.completed) })
 
 /** True when the realm has this track. */
 export async function trackExists(db: D1Database, realm: string, id: string): Promise<boolean> {
   return (await db.prepare('SELECT 1 FROM achievement_track WHERE id = ? AND realm = ?').bind(id, realm).first()) !== null
-}
-
-export interface FollowingRoom {
-  id: string
-  name: string
-  member_count: number
-  closed_at: string | null
 }
 
 /** The rooms following a track (by name, at most 500) and, when `roomId` is one of them, its progress: one batch. */
@@ -125,14 +103,6 @@ export async function trackRoomsProgress(
   const list = rooms.results as unknown as FollowingRoom[]
   const followed = roomId !== null && list.some((r) => r.id === roomId)
   return { rooms: list, items: followed ? (progress.results as unknown as Row[]).map(item) : null }
-}
-
-export interface StudentTrack {
-  room_id: string
-  room_name: string
-  track_id: string
-  track_title: string
-  items: TrackProgressItem[]
 }
 
 /** The tracks of the student's own open rooms with the student's progress on each item (one statement). */

@@ -1,17 +1,7 @@
 import { Form, Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { withQuery } from '~/lib/mobile-query'
-
-/** One item of a track with, for a room, its publications reaching the room and who completed one (issue 19). */
-export interface TrackProgressItem {
-  pos: number
-  kind: 'task_model' | 'lesson' | 'survey'
-  model_id: string
-  title: string | null
-  published: number
-  open_id: string | null
-  completed: number
-}
+import type { StudentTrack, TrackProgressItem } from '#shared/schemas/achievement'
 
 export interface TrackProgressData {
   rooms: { id: string; name: string; member_count: number; closed_at: string | null }[]
@@ -114,14 +104,6 @@ export function TrackRooms({ data, can }: { data: TrackProgressData; can: Record
       ) : null}
     </section>
   )
-}
-
-export interface StudentTrack {
-  room_id: string
-  room_name: string
-  track_id: string
-  track_title: string
-  items: TrackProgressItem[]
 }
 
 /**

@@ -234,3 +234,35 @@ export function periodOf(
   const ends = next.toISOString().slice(0, 10)
   return { key: starts, starts_on: starts, ends_on: ends < goal.end_date ? ends : goal.end_date }
 }
+
+/** A track's progress (issue 19): what the Worker answers and the console and the phone show. */
+export type TrackItemKind = 'task_model' | 'lesson' | 'survey'
+
+export interface TrackProgressItem {
+  pos: number
+  kind: TrackItemKind
+  model_id: string
+  /** The model's title; null when the model was removed after the track named it. */
+  title: string | null
+  /** Publications from the model that reach the room (publish time come). */
+  published: number
+  /** The newest of them open now (not expired, not paused), or null. */
+  open_id: string | null
+  /** Members of the room who completed one of them (the student's view: 1 when the student did). */
+  completed: number
+}
+
+export interface FollowingRoom {
+  id: string
+  name: string
+  member_count: number
+  closed_at: string | null
+}
+
+export interface StudentTrack {
+  room_id: string
+  room_name: string
+  track_id: string
+  track_title: string
+  items: TrackProgressItem[]
+}
