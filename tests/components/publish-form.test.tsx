@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ToastProvider } from '~/components/ui/toast'
 import { PublishForm, type PublishOptions } from '~/components/tms/publish-form'
 import { catalogues } from '~/i18n/catalogues'
+import { readDateTime } from '~/lib/dates'
 
 const pt = catalogues['pt-BR']
 
@@ -40,13 +41,20 @@ function renderForm(opts = options()) {
   render(<Stub initialEntries={['/tms/task/edit/m1']} />)
 }
 
+/** A date field's value as the page shows it (pt-BR `dd/mm/aaaa hh:mm`), read back to `YYYY-MM-DDTHH:mm`. */
+const typed = (field: 'publish_at' | 'expire_at') => {
+  const shown = (screen.getByLabelText(pt[`resources.tms_task.fields.${field}`]) as HTMLInputElement).value
+  expect(shown).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)
+  return readDateTime(shown, 'pt-BR')!
+}
+
 const submit = () => act(async () => fireEvent.click(screen.getByRole('button', { name: pt['tms.publish.submit'] })))
 
 describe('the publication form', () => {
   it('starts with the default deadline (3 days) and publication to whole rooms', () => {
     renderForm()
-    const publish = (screen.getByLabelText(pt['resources.tms_task.fields.publish_at']) as HTMLInputElement).value
-    const expire = (screen.getByLabelText(pt['resources.tms_task.fields.expire_at']) as HTMLInputElement).value
+    const publish = typed('publish_at')
+    const expire = typed('expire_at')
     expect(Date.parse(`${expire}:00Z`) - Date.parse(`${publish}:00Z`)).toBe(3 * 86_400_000)
     expect((screen.getByLabelText(pt['tms.publication.all']) as HTMLInputElement).checked).toBe(true)
   })
@@ -54,8 +62,8 @@ describe('the publication form', () => {
   it('adds the realm’s task expire offset to the default deadline', () => {
     const opts = options()
     renderForm({ ...opts, limits: { ...opts.limits, expireOffsetDays: 2 } })
-    const publish = (screen.getByLabelText(pt['resources.tms_task.fields.publish_at']) as HTMLInputElement).value
-    const expire = (screen.getByLabelText(pt['resources.tms_task.fields.expire_at']) as HTMLInputElement).value
+    const publish = typed('publish_at')
+    const expire = typed('expire_at')
     expect(Date.parse(`${expire}:00Z`) - Date.parse(`${publish}:00Z`)).toBe(5 * 86_400_000)
   })
 

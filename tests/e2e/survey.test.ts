@@ -52,7 +52,8 @@ describe('surveys', () => {
     await hydrated(page)
     await page.getByText(pt['survey.edit.questions_fixed']).waitFor()
     const end = page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true })
-    await end.fill('2099-05-10T18:30')
+    // Typed in the page language's format (a text field: the browser's date-time input would follow the browser's).
+    await end.fill('10/05/2099 18:30')
     // The form as shown (pt-BR): every text of the change is the pt-BR catalogue's, none the en-US one.
     const shot = await page.screenshot({ path: `${shots ?? '/tmp'}/survey-edit-form.png`, fullPage: true })
     expect(shot.byteLength).toBeGreaterThan(10_000)
@@ -64,7 +65,7 @@ describe('surveys', () => {
     await page.getByRole('button', { name: pt['survey.edit.save'] }).click()
     await page.getByText(pt['survey.edit.saved']).waitFor()
     await open(page, page.url())
-    expect(await page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true }).inputValue()).toBe('2099-05-10T18:30')
+    expect(await page.getByLabel(pt['resources.tms_task.fields.expire_at'], { exact: true }).inputValue()).toBe('10/05/2099 18:30')
     expect(await axeViolations(page)).toEqual([])
     // The published model is locked (seed 001 §4): its editor says so and does not save.
     await open(page, url('demo.localhost', `/survey/model/edit/${modelId}`))

@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LocalDateTimeInput } from '~/components/form/local-date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
@@ -335,15 +336,12 @@ export function LessonEditor({
             {(['publish_at', 'expire_at'] as const).map((k) => (
               <div key={k} className="field">
                 <label htmlFor={`${id}-${k}`}>{t(`resources.tms_task.fields.${k}`)}</label>
-                <input
+                <LocalDateTimeInput
                   id={`${id}-${k}`}
-                  className="input"
-                  type="datetime-local"
                   value={when[k]}
                   required={k === 'publish_at'}
-                  onChange={(e) => {
+                  onChange={(value) => {
                     setDirty(true)
-                    const value = e.currentTarget.value
                     setWhen((w) => w && { ...w, [k]: value })
                   }}
                 />

@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LocalDateTimeInput } from '~/components/form/local-date-time'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
@@ -188,7 +189,7 @@ export function LessonPublishForm({
         {(['publish_at', 'expire_at'] as const).map((k) => (
           <div key={k} className="field">
             <label htmlFor={`${id}-${k}`}>{t(`resources.tms_task.fields.${k}`)}</label>
-            <input id={`${id}-${k}`} className="input" type="datetime-local" value={state[k]} onChange={(e) => set({ [k]: e.currentTarget.value })} />
+            <LocalDateTimeInput id={`${id}-${k}`} value={state[k]} onChange={(value) => set({ [k]: value })} />
             {err(k) ? <p className="error">{err(k)}</p> : null}
           </div>
         ))}

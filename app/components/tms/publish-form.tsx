@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LocalDateTimeInput } from '~/components/form/local-date-time'
 import * as v from 'valibot'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
@@ -196,12 +197,10 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
           {(['publish_at', 'expire_at', 'display_answer_at', 'correct_at'] as const).map((f) => (
             <div key={f} className="field">
               <label htmlFor={`publish-${f}`}>{t(`resources.tms_task.fields.${f}`)}</label>
-              <input
+              <LocalDateTimeInput
                 id={`publish-${f}`}
-                className="input"
-                type="datetime-local"
                 value={state[f]}
-                onChange={(e) => set({ [f]: e.currentTarget.value })}
+                onChange={(value) => set({ [f]: value })}
                 aria-invalid={err(f) ? true : undefined}
                 aria-describedby={err(f) ? `publish-${f}-error` : undefined}
               />
