@@ -92,6 +92,21 @@ describe('the publication form', () => {
     expect(posted).toMatchObject({ model_id: 'm1', publication_type: 'all', rooms: ['r1'], categories: ['c-math'], scheduling_enabled: true })
   })
 
+  it('reads a date typed in the page language, and names one it cannot read', async () => {
+    renderForm()
+    fireEvent.click(screen.getByLabelText(/9º A/))
+    fireEvent.click(screen.getByLabelText('Matemática'))
+    const expire = screen.getByLabelText(pt['resources.tms_task.fields.expire_at'])
+    fireEvent.change(expire, { target: { value: '31/12/2030 18:30' } })
+    expect(typed('expire_at')).toBe('2030-12-31T18:30')
+    // 31 February cannot be read: said under the field, not as "expires before it is published", and nothing is sent.
+    fireEvent.change(expire, { target: { value: '31/02/2030 18:30' } })
+    await submit()
+    expect(posted).toBeNull()
+    expect(screen.getByText(pt['validation.date'])).toBeTruthy()
+    expect(screen.queryByText(pt['validation.tms.expire_before_publish'])).toBeNull()
+  })
+
   it('does not offer member publication for a token-enabled model', () => {
     renderForm(options({ token: true }))
     expect((screen.getByLabelText(pt['tms.publication.members']) as HTMLInputElement).disabled).toBe(true)

@@ -141,8 +141,8 @@ export function LessonEditor({
     const at =
       when && dates
         ? {
-            publish_at: zonedToIso(when.publish_at, dates.timeZone) ?? undefined,
-            expire_at: when.expire_at ? zonedToIso(when.expire_at, dates.timeZone) : null,
+            publish_at: when.publish_at ? (zonedToIso(when.publish_at, dates.timeZone) ?? when.publish_at) : undefined,
+            expire_at: when.expire_at ? (zonedToIso(when.expire_at, dates.timeZone) ?? when.expire_at) : null,
           }
         : {}
     fetcher.submit({ intent: 'save', lesson: JSON.stringify({ ...draft, ...at, ...(discardMedia ? { discard_media: true } : {}) }) }, { method: 'post' })

@@ -92,8 +92,14 @@ export function LessonPublishForm({
       ...state,
       model_id: modelId,
       // A change sends only the dates that moved (undefined leaves the JSON).
-      publish_at: initial && state.publish_at === start.publish_at ? undefined : (zonedToIso(state.publish_at, timeZone) ?? undefined),
-      expire_at: initial && state.expire_at === start.expire_at ? undefined : state.expire_at ? zonedToIso(state.expire_at, timeZone) : null,
+      publish_at:
+        initial && state.publish_at === start.publish_at
+          ? undefined
+          : state.publish_at
+            ? (zonedToIso(state.publish_at, timeZone) ?? state.publish_at)
+            : undefined,
+      expire_at:
+        initial && state.expire_at === start.expire_at ? undefined : state.expire_at ? (zonedToIso(state.expire_at, timeZone) ?? state.expire_at) : null,
     }),
     [state, modelId, timeZone, initial, start],
   )

@@ -62,7 +62,7 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
   }
 
   const body = useMemo(() => {
-    const at = (s: string) => (s ? zonedToIso(s, timeZone) : null)
+    const at = (s: string) => (s ? (zonedToIso(s, timeZone) ?? s) : null)
     return {
       ...state,
       model_id: model.id,

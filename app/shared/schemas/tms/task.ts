@@ -120,19 +120,28 @@ export interface Publication {
  * the maximum schedule date, at least one question, no members publication of token models, required categories,
  * and room for the minimum execution time. Field → message key; the form and the API run the same function.
  */
+const DATE_FIELDS = ['publish_at', 'expire_at', 'display_answer_at', 'correct_at'] as const
+
 export function publicationProblems(p: Publication, ctx: PublicationContext): { field: string; message: string; value?: unknown }[] {
   const out: { field: string; message: string; value?: unknown }[] = []
   const at = (s: string | null) => (s ? Date.parse(s) : NaN)
   const changed = (f: string) => !ctx.changed || ctx.changed.has(f)
+  // A date that is not an instant (typed text the form could not read) is named as such; the rules comparing dates
+  // would otherwise misname it ("expires before it is published").
+  const unreadable = new Set(DATE_FIELDS.filter((f) => p[f] && !v.is(Instant, p[f])))
+  for (const f of unreadable) out.push({ field: f, message: 'validation.date' })
   const publish = at(p.publish_at)
   const expire = at(p.expire_at)
-  if (changed('publish_at') && publish < ctx.now - PUBLISH_CLOCK_TOLERANCE_MS) out.push({ field: 'publish_at', message: 'validation.tms.publish_in_past' })
-  if (changed('publish_at') && publish > ctx.now + ctx.maxScheduleDays * 86_400_000)
-    out.push({ field: 'publish_at', message: 'validation.tms.beyond_max_schedule', value: ctx.maxScheduleDays })
-  if (!(expire > publish)) out.push({ field: 'expire_at', message: 'validation.tms.expire_before_publish' })
-  else if (changed('expire_at') && expire <= ctx.now) out.push({ field: 'expire_at', message: 'validation.tms.expire_in_past' })
+  if (!unreadable.has('publish_at')) {
+    if (changed('publish_at') && publish < ctx.now - PUBLISH_CLOCK_TOLERANCE_MS) out.push({ field: 'publish_at', message: 'validation.tms.publish_in_past' })
+    if (changed('publish_at') && publish > ctx.now + ctx.maxScheduleDays * 86_400_000)
+      out.push({ field: 'publish_at', message: 'validation.tms.beyond_max_schedule', value: ctx.maxScheduleDays })
+  }
+  const bothRead = !unreadable.has('publish_at') && !unreadable.has('expire_at')
+  if (bothRead && !(expire > publish)) out.push({ field: 'expire_at', message: 'validation.tms.expire_before_publish' })
+  else if (bothRead && changed('expire_at') && expire <= ctx.now) out.push({ field: 'expire_at', message: 'validation.tms.expire_in_past' })
   for (const f of ['display_answer_at', 'correct_at'] as const) {
-    if (p[f] !== null && changed(f) && !(at(p[f]) > Math.max(publish, ctx.now - PUBLISH_CLOCK_TOLERANCE_MS)))
+    if (p[f] !== null && !unreadable.has(f) && changed(f) && !(at(p[f]) > Math.max(publish, ctx.now - PUBLISH_CLOCK_TOLERANCE_MS)))
       out.push({ field: f, message: `validation.tms.${f}_after_publish` })
   }
   const content = changed('model_version')
