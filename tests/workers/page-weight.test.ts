@@ -113,11 +113,12 @@ function scriptBytes(html: string): { total: number; files: Record<string, numbe
  * Budgets of the scripts a first visit loads (gzip). Issue 12's goals are 100 KB for the sign-in page and 150 KB for
  * a list page. React DOM with Remix, React and i18next alone weigh more than the first, so the sign-in page is not
  * hydrated: its one module (forms' behaviour, captcha, Google popup) was 4.9 KB when it came (121.0 KB before, with
- * React). The list budget sits just above today's weight (/user 146.0 KB); both fail a change adding weight. The
- * bench prints the figures.
+ * React). The list budget sits just above today's weight (/user 147.0 KB: 146.0 before the router patches that keep
+ * the server's route table, the hydration step and the publication dates' rules); both fail a change adding weight.
+ * The bench prints the figures.
  */
 const SIGNIN_JS_BUDGET = 6 * 1024
-const LIST_JS_BUDGET = 147 * 1024
+const LIST_JS_BUDGET = 148 * 1024
 
 describe('script weight of a first visit', () => {
   it('the sign-in page stays within its budget', async () => {
