@@ -11,6 +11,7 @@ import { translatedErrors } from '~/lib/error-text'
 import { formatTime } from '~/lib/format'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
 import { isoToZoned } from '~/lib/zoned-time'
+import { LOCALE_FIELD, dateTimePattern, showDateTime } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -61,7 +62,7 @@ export default function TaskDetailRoute() {
   const result = useActionData<{ ok: boolean; intent?: string; errors: ErrorItem[] }>()
   const navigation = useNavigation()
   const submit = useSubmit()
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const clock = useClock()
   const toast = useToast()
   const [removing, setRemoving] = useState(false)
@@ -141,7 +142,20 @@ export default function TaskDetailRoute() {
             <Form method="post" className="inline-form">
               <input type="hidden" name="intent" value="expire" />
               <label htmlFor="new-expiry">{t('tms.task.new_expiry')}</label>
-              <input id="new-expiry" className="input" type="datetime-local" name="expire_at" defaultValue={isoToZoned(task.expire_at, timeZone)} required />
+              {/* Typed in the page language's format (the browser's own date-time input follows the browser's language); the
+                  form works without script: the action reads the text in the language posted beside it. */}
+              <input type="hidden" name={LOCALE_FIELD} value={i18n.language} />
+              <input
+                id="new-expiry"
+                className="input"
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                name="expire_at"
+                placeholder={dateTimePattern(i18n.language)}
+                defaultValue={showDateTime(isoToZoned(task.expire_at, timeZone), i18n.language)}
+                required
+              />
               <button className="btn" disabled={busy}>
                 {t('tms.form.save')}
               </button>
