@@ -3,6 +3,7 @@ import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
+import { DataTable } from '~/components/ui/data-table'
 import { DeleteConfirm } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
@@ -63,57 +64,52 @@ export default function DialogListRoute() {
           {t('persona.editor.dialogs.problems', { count: problems })}
         </p>
       ) : null}
-      {d.dialogs.length === 0 ? (
-        <p className="empty card">{t('persona.dialog.empty')}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="data" aria-label={t('pages.persona.dialog.list')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('persona.dialog.fields.name')}</th>
-                <th scope="col">{t('persona.dialog.fields.type')}</th>
-                <th scope="col">{t('persona.dialog.fields.questions')}</th>
-                <th scope="col">{t('persona.editor.knowledge.stage')}</th>
-                <th scope="col">{t('persona.dialog.problems')}</th>
-                <th scope="col">{t('persona.editor.knowledge.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.dialogs.map((x) => (
-                <tr key={x.id} className={x.problems.length ? 'row-invalid' : undefined}>
-                  <td>{x.name || '—'}</td>
-                  <td>{t(`persona.dialog.type.${x.type}`)}</td>
-                  <td>{x.questions.join(' · ') || '—'}</td>
-                  <td>{t(`persona.stage.${x.stage}`)}</td>
-                  <td>
-                    {x.problems.length ? (
-                      <ul className="error plain-list">
-                        {x.problems.map((e, i) => (
-                          <li key={i}>{errorText(t, e)}</li>
-                        ))}
-                      </ul>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    {d.canEdit && x.stage !== 'to_delete' ? (
-                      <Link to={`${base}/edit/${encodeURIComponent(x.id)}`} className="btn btn-small">
-                        <Icon name="edit" /> {t('persona.dialog.edit')}
-                      </Link>
-                    ) : null}{' '}
-                    {d.canDelete && x.stage !== 'to_delete' ? (
-                      <button type="button" className="btn btn-small" onClick={() => setRemoving(x)}>
-                        <Icon name="trash" /> {t('persona.editor.knowledge.remove_short')}
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={d.dialogs}
+        empty={t('persona.dialog.empty')}
+        emptyClass="empty card"
+        label={t('pages.persona.dialog.list')}
+        columns={[
+          t('persona.dialog.fields.name'),
+          t('persona.dialog.fields.type'),
+          t('persona.dialog.fields.questions'),
+          t('persona.editor.knowledge.stage'),
+          t('persona.dialog.problems'),
+          t('persona.editor.knowledge.actions'),
+        ]}
+      >
+        {(x) => (
+          <tr key={x.id} className={x.problems.length ? 'row-invalid' : undefined}>
+            <td>{x.name || '—'}</td>
+            <td>{t(`persona.dialog.type.${x.type}`)}</td>
+            <td>{x.questions.join(' · ') || '—'}</td>
+            <td>{t(`persona.stage.${x.stage}`)}</td>
+            <td>
+              {x.problems.length ? (
+                <ul className="error plain-list">
+                  {x.problems.map((e, i) => (
+                    <li key={i}>{errorText(t, e)}</li>
+                  ))}
+                </ul>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td>
+              {d.canEdit && x.stage !== 'to_delete' ? (
+                <Link to={`${base}/edit/${encodeURIComponent(x.id)}`} className="btn btn-small">
+                  <Icon name="edit" /> {t('persona.dialog.edit')}
+                </Link>
+              ) : null}{' '}
+              {d.canDelete && x.stage !== 'to_delete' ? (
+                <button type="button" className="btn btn-small" onClick={() => setRemoving(x)}>
+                  <Icon name="trash" /> {t('persona.editor.knowledge.remove_short')}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <p className="hint">{t('persona.dialog.save_hint')}</p>
       <DeleteConfirm
         item={removing}
