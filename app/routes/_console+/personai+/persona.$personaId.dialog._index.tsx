@@ -13,6 +13,7 @@ import type { PersonaDialog } from '#shared/schemas/persona'
 import { deleteRow } from '~/server/entity-form.server'
 import { requireRoute } from '~/server/auth.server'
 import { personaDialogs } from './__dialog.server'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.dialog.list' }
 
@@ -46,19 +47,16 @@ export default function DialogListRoute() {
   const problems = d.dialogs.reduce((n, x) => n + x.problems.length, 0)
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.persona.dialog.list')}: {d.persona.name}
-        </h1>
+      <PageHeader
+        title={`${t('pages.persona.dialog.list')}: ${d.persona.name}`}
+        back={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-dialogs`}
+      >
         {d.canCreate ? (
           <Link to={`${base}/create`} className="btn btn-primary">
             <Icon name="plus" /> {t('pages.persona.dialog.create')}
           </Link>
-        ) : null}{' '}
-        <Link to={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-dialogs`} className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+        ) : null}
+      </PageHeader>
       {problems ? (
         <p className="error" role="alert">
           {t('persona.editor.dialogs.problems', { count: problems })}

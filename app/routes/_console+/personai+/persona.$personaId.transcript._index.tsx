@@ -8,6 +8,7 @@ import { apiData, orErrorResponse } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { TRANSCRIPT_PAGE, transcriptQuery, visitorLabel, whenLabel } from './__transcript'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.transcript.list' }
 
@@ -44,14 +45,10 @@ export default function TranscriptListRoute() {
   const older = d.next ? `${base}?${new URLSearchParams({ ...(d.helper ? { helper: '1' } : {}), cursor: d.next }).toString()}` : null
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.persona.transcript.list')}: {d.persona.name}
-        </h1>
-        <Link to={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-transcripts`} className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader
+        title={`${t('pages.persona.transcript.list')}: ${d.persona.name}`}
+        back={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-transcripts`}
+      />
       <nav className="link-tabs" aria-label={t('persona.transcript.filter')}>
         <Link to={base} className="link-tab" aria-current={d.helper ? undefined : 'page'}>
           {t('persona.transcript.all')}
