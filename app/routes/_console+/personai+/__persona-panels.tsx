@@ -184,13 +184,7 @@ export function KnowledgePanel({ knowledge }: { knowledge: { items: KnowledgeIte
         rows={knowledge.items}
         empty={t('persona.editor.knowledge.empty')}
         label={t('persona.editor.step.knowledge')}
-        columns={[
-          t('persona.editor.knowledge.title'),
-          t('persona.editor.knowledge.type'),
-          t('persona.editor.knowledge.status'),
-          t('persona.editor.knowledge.stage'),
-          t('persona.editor.knowledge.actions'),
-        ]}
+        columns={['title', 'type', 'status', 'stage', 'actions'].map((c) => t(`persona.editor.knowledge.${c}`))}
       >
         {(item) => (
           <tr key={item.id} data-status={item.status}>

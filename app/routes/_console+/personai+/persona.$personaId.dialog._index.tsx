@@ -68,9 +68,7 @@ export default function DialogListRoute() {
         emptyClass="empty card"
         label={t('pages.persona.dialog.list')}
         columns={[
-          t('persona.dialog.fields.name'),
-          t('persona.dialog.fields.type'),
-          t('persona.dialog.fields.questions'),
+          ...['name', 'type', 'questions'].map((c) => t(`persona.dialog.fields.${c}`)),
           t('persona.editor.knowledge.stage'),
           t('persona.dialog.problems'),
           t('persona.editor.knowledge.actions'),

@@ -69,12 +69,7 @@ export default function TranscriptListRoute() {
           emptyClass="empty card"
           label={t('pages.persona.transcript.list')}
           columns={[
-            t('persona.transcript.started_at'),
-            t('persona.transcript.last_at'),
-            t('persona.transcript.visitor'),
-            t('persona.transcript.language'),
-            t('persona.transcript.messages'),
-            t('persona.transcript.helper'),
+            ...['started_at', 'last_at', 'visitor', 'language', 'messages', 'helper'].map((c) => t(`persona.transcript.${c}`)),
             t('persona.editor.knowledge.actions'),
           ]}
         >
