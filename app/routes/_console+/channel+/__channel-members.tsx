@@ -15,9 +15,7 @@ import { ChangeMember, MemberRef, OwnerRef, type MemberIntent } from './__channe
  */
 export function ChannelMembers({ members, q, owner, timeZone }: { members: ChannelMember[]; q: string; owner: string; timeZone: string }) {
   const { t } = useTranslation()
-  const toast = useToast()
   const permissions = MEMBER_PERMISSIONS.map((p) => ({ value: p, label: t(`resources.channel.permissions.${p}`) }))
-  const saved = () => toast.push({ kind: 'success', message: 'resources.channel.member_saved' })
   return (
     <section className="card" id="channel-member-list" aria-labelledby="channel-member-list-title">
       <h2 id="channel-member-list-title">{t('resources.channel.members_title', { count: members.length })}</h2>
@@ -45,7 +43,7 @@ export function ChannelMembers({ members, q, owner, timeZone }: { members: Chann
           </thead>
           <tbody>
             {members.map((m) => (
-              <MemberRow key={`${m.nick}:${m.permission}`} member={m} permissions={permissions} timeZone={timeZone} onDone={saved} />
+              <MemberRow key={`${m.nick}:${m.permission}`} member={m} permissions={permissions} timeZone={timeZone} />
             ))}
           </tbody>
         </table>
@@ -61,7 +59,6 @@ export function ChannelMembers({ members, q, owner, timeZone }: { members: Chann
           label={t('resources.channel.add_member')}
           submitIcon="plus"
           labels={{ nick: t('resources.channel.fields.nick'), permission: t('resources.channel.fields.permission') }}
-          onSaved={saved}
         >
           <TextInput name="nick" label={t('resources.channel.fields.nick')} required autoComplete="off" />
           <SelectInput name="permission" label={t('resources.channel.fields.permission')} options={permissions.filter((p) => p.value !== 'owner')} />
@@ -76,7 +73,6 @@ export function ChannelMembers({ members, q, owner, timeZone }: { members: Chann
           label={t('resources.channel.transfer')}
           submitIcon="swap"
           labels={{ nick: t('resources.channel.fields.new_owner'), previous: t('resources.channel.fields.previous_owner') }}
-          onSaved={saved}
         >
           <TextInput name="nick" label={t('resources.channel.fields.new_owner')} required autoComplete="off" />
           <SelectInput
@@ -90,17 +86,7 @@ export function ChannelMembers({ members, q, owner, timeZone }: { members: Chann
   )
 }
 
-function MemberRow({
-  member,
-  permissions,
-  timeZone,
-  onDone,
-}: {
-  member: ChannelMember
-  permissions: { value: string; label: string }[]
-  timeZone: string
-  onDone: () => void
-}) {
+function MemberRow({ member, permissions, timeZone }: { member: ChannelMember; permissions: { value: string; label: string }[]; timeZone: string }) {
   const { t } = useTranslation()
   const isOwner = member.permission === 'owner'
   return (
@@ -121,7 +107,6 @@ function MemberRow({
             label={t('resources.channel.change_permission', { nick: member.nick })}
             submitLabel={t('resources.channel.change')}
             labels={{ permission: t('resources.channel.fields.permission') }}
-            onSaved={onDone}
           >
             <input type="hidden" name="nick" value={member.nick} />
             <SelectInput
@@ -143,7 +128,6 @@ function MemberRow({
             label={t('resources.channel.remove_member', { nick: member.nick })}
             submitLabel={t('resources.channel.remove')}
             submitIcon="trash"
-            onSaved={onDone}
           >
             <input type="hidden" name="nick" value={member.nick} />
           </MemberForm>
@@ -155,7 +139,8 @@ function MemberRow({
 
 /**
  * One of the member list's kit forms, posting `?intent=<intent>` to the edit route's action with its own fetcher
- * (keyed `channel-<id>`: the page stays); `label` names the form and, unless `submitLabel` says otherwise, its button.
+ * (keyed `channel-<id>`: the page stays; a success is toasted); `label` names the form and, unless `submitLabel`
+ * says otherwise, its button.
  */
 function MemberForm({
   intent,
@@ -173,9 +158,19 @@ function MemberForm({
   submitLabel?: string
   submitIcon?: IconName
   labels?: Record<string, string>
-  onSaved: () => void
   children: ReactNode
 }) {
+  const toast = useToast()
   const fetcher = useFetcher({ key: `channel-${form.id}` })
-  return <KitForm {...form} fetcher={fetcher as never} lastResult={fetcher.data} action={`?intent=${intent}`} aria-label={label} submitLabel={submitLabel} />
+  return (
+    <KitForm
+      {...form}
+      fetcher={fetcher as never}
+      lastResult={fetcher.data}
+      action={`?intent=${intent}`}
+      aria-label={label}
+      submitLabel={submitLabel}
+      onSaved={() => toast.push({ kind: 'success', message: 'resources.channel.member_saved' })}
+    />
+  )
 }
