@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
 import { Fragment, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { DataTable } from '~/components/ui/data-table'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
@@ -232,62 +233,57 @@ function Deliveries({
         <p className="alert alert-error" role="alert">
           {t('correct.deliveries.error')}
         </p>
-      ) : page.items.length === 0 ? (
-        <p className="empty">{t('correct.deliveries.empty')}</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="data">
-              <caption className="sr-only">{t('correct.deliveries.caption', { count: page.total })}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('resources.tms_answer.fields.student')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.room')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.status')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.delivered_at')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.delivery')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.score')}</th>
-                  <th scope="col">{t('table.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((row) => (
-                  <tr key={row.id}>
-                    <td>
-                      {row.student_name || row.nick} <span className="hint">{row.nick}</span>
-                    </td>
-                    <td>{row.room_name}</td>
-                    <td>
-                      <AnswerStatus status={row.status} />
-                    </td>
-                    <td>{formatTime(row.delivered_at, clock) || '—'}</td>
-                    <td>
-                      <DeliveryBadge delivery={row.delivery} />
-                    </td>
-                    <td>
-                      {row.score === null ? '—' : t('correct.score_of', { score: points(row.score, i18n.language), max: points(row.max_score, i18n.language) })}
-                    </td>
-                    <td>
-                      {can.correct && CORRECTABLE.includes(row.status) ? (
-                        <Link className="btn" to={`/tms/task/${taskId}/${row.id}/correct`}>
-                          <Icon name="edit" /> {t('correct.correct_student', { name: row.student_name || row.nick })}
-                        </Link>
-                      ) : null}
-                      {can.correct && row.status === 'draft' ? (
-                        <Form method="post">
-                          <input type="hidden" name="nick" value={row.nick} />
-                          <button className="btn" name="intent" value="restore_timer" disabled={busy}>
-                            {t('correct.restore_timer_of', { name: row.student_name || row.nick })}
-                          </button>
-                        </Form>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
+          <DataTable
+            rows={page.items}
+            empty={t('correct.deliveries.empty')}
+            caption={t('correct.deliveries.caption', { count: page.total })}
+            columns={[
+              t('resources.tms_answer.fields.student'),
+              t('resources.tms_answer.fields.room'),
+              t('resources.tms_answer.fields.status'),
+              t('resources.tms_answer.fields.delivered_at'),
+              t('resources.tms_answer.fields.delivery'),
+              t('resources.tms_answer.fields.score'),
+              t('table.actions'),
+            ]}
+          >
+            {(row) => (
+              <tr key={row.id}>
+                <td>
+                  {row.student_name || row.nick} <span className="hint">{row.nick}</span>
+                </td>
+                <td>{row.room_name}</td>
+                <td>
+                  <AnswerStatus status={row.status} />
+                </td>
+                <td>{formatTime(row.delivered_at, clock) || '—'}</td>
+                <td>
+                  <DeliveryBadge delivery={row.delivery} />
+                </td>
+                <td>
+                  {row.score === null ? '—' : t('correct.score_of', { score: points(row.score, i18n.language), max: points(row.max_score, i18n.language) })}
+                </td>
+                <td>
+                  {can.correct && CORRECTABLE.includes(row.status) ? (
+                    <Link className="btn" to={`/tms/task/${taskId}/${row.id}/correct`}>
+                      <Icon name="edit" /> {t('correct.correct_student', { name: row.student_name || row.nick })}
+                    </Link>
+                  ) : null}
+                  {can.correct && row.status === 'draft' ? (
+                    <Form method="post">
+                      <input type="hidden" name="nick" value={row.nick} />
+                      <button className="btn" name="intent" value="restore_timer" disabled={busy}>
+                        {t('correct.restore_timer_of', { name: row.student_name || row.nick })}
+                      </button>
+                    </Form>
+                  ) : null}
+                </td>
+              </tr>
+            )}
+          </DataTable>
+          {page.items.length ? <ZoneCaption label={(zone) => t('table.time_zone', { zone })} /> : null}
         </>
       )}
       {can.answers ? (
