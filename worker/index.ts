@@ -13,7 +13,7 @@ import { redactExpiredChats } from './db/persona-chat'
 import { purgeDeletedRealms } from './db/purge'
 import { resolveHost } from './db/realms'
 import { readHostAndSession, readPageHost } from './db/sessions'
-import { sha256Hex } from './lib/crypto'
+import { tokenHash as hashOf } from './lib/crypto'
 import { RememberingRouter } from './lib/remembering-router'
 import { publishDuePeriods } from './db/achievement'
 
@@ -90,14 +90,14 @@ async function hostAndSession(c: Ctx, url: URL) {
   if (url.pathname.startsWith('/files/')) return resolveHost(c.env.DB, url.hostname)
   if (!url.pathname.startsWith('/api/')) {
     const token = await sessionToken(c.req.raw)
-    const tokenHash = token ? await sha256Hex(token) : null
+    const tokenHash = token ? await hashOf(token) : null
     const { host, realmRow, session, wallet } = await readPageHost(c.env.DB, url.hostname, tokenHash)
     pagePrefetch.set(c.req.raw, { realmRow, session: token && tokenHash && session ? { token, tokenHash, results: session } : null, wallet })
     return host
   }
   const token = c.req.header('x-api-key')
   if (!token) return resolveHost(c.env.DB, url.hostname)
-  const tokenHash = await sha256Hex(token)
+  const tokenHash = await hashOf(token)
   const { host, session } = await readHostAndSession(c.env.DB, url.hostname, tokenHash)
   c.set('sessionPrefetch', { token, tokenHash, results: session })
   return host

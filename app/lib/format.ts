@@ -72,14 +72,17 @@ export function formatTime(iso: unknown, clock: Clock = DEFAULT_CLOCK, precision
   if (typeof iso !== 'string' || !iso) return ''
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  return dateTimeFormat(clock.locale, {
-    timeZone: clock.timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    ...(precision === 'day' ? {} : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const }),
-    ...(precision === 'second' ? { second: '2-digit' as const } : {}),
-  }).format(d)
+  // Keyed by what varies (no options object and JSON text per cell: a list formats an instant in every row).
+  return made(`t ${clock.locale} ${clock.timeZone} ${precision}`, () =>
+    dateTimeFormat(clock.locale, {
+      timeZone: clock.timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      ...(precision === 'day' ? {} : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const }),
+      ...(precision === 'second' ? { second: '2-digit' as const } : {}),
+    }),
+  ).format(d)
 }
 
 /** The zone times are shown in, named for people: "Horário Padrão de Brasília (America/Sao_Paulo)". */

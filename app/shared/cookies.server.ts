@@ -45,8 +45,35 @@ export const sessionCookie = cookiePair((secure) =>
   }),
 )
 
-/** The auth token of the session cookie, or null. */
+/** Session tokens read by sessionToken, by cookie name and Cookie header; all are dropped when this many are held. */
+export const MAX_SESSION_HEADERS = 256
+/** Longer Cookie headers are read afresh each time (the memory stays small). */
+const MAX_REMEMBERED_HEADER = 4096
+const tokensByHeader = new Map<string, string | null>()
+
+/**
+ * The auth token of the session cookie, or null. Every console page reads it twice (the Worker entry, the session
+ * loader), and Remix decodes a cookie's value character by character; the answer depends on the cookie's name and the
+ * Cookie header alone (the cookie is not signed), so the isolate remembers it per exact header text (at most
+ * MAX_SESSION_HEADERS headers of up to 4 KB): a browser sends the same header with each request until a cookie changes.
+ */
 export async function sessionToken(request: Request): Promise<string | null> {
-  const value = (await sessionCookie(request).parse(request.headers.get('cookie'))) as unknown
-  return typeof value === 'string' && value.length > 0 ? value : null
+  const cookie = sessionCookie(request)
+  const header = request.headers.get('cookie')
+  if (!header) return null
+  const key = header.length <= MAX_REMEMBERED_HEADER ? `${cookie.name}\u0000${header}` : null
+  if (key !== null) {
+    const known = tokensByHeader.get(key)
+    if (known !== undefined) return known
+  }
+  const value = (await cookie.parse(header)) as unknown
+  const token = typeof value === 'string' && value.length > 0 ? value : null
+  if (key !== null) {
+    if (tokensByHeader.size >= MAX_SESSION_HEADERS) tokensByHeader.clear()
+    tokensByHeader.set(key, token)
+  }
+  return token
 }
+
+/** How many Cookie headers sessionToken holds (tests check the bound). */
+export const rememberedSessionHeaders = () => tokensByHeader.size

@@ -89,6 +89,14 @@ describe('PUT /mas/realm/{realm}/change', () => {
     // From the child realm the home tree is still the one the user may switch within.
     const list = await api('localhost', 'mas/realm?limit=1000', { token: body.auth_token, headers: { 'x-api-realm': 'demo-oeste' } })
     expect(((await list.json()) as { items: { code: string }[] }).items.map((r) => r.code).sort()).toEqual(['demo', 'demo-norte', 'demo-oeste', 'demo-sul'])
+    // A grandchild of the home realm is inside the tree too.
+    await env.DB.prepare("UPDATE realm SET parent_code = 'demo-norte' WHERE code = 'demo-oeste'").run()
+    expect((await api('localhost', 'mas/session', { token: body.auth_token, headers: { 'x-api-realm': 'demo-oeste' } })).status).toBe(200)
+    // Once the realm leaves the home realm's tree, the switched session ends for good.
+    await env.DB.prepare("UPDATE realm SET parent_code = NULL WHERE code = 'demo-oeste'").run()
+    await expectEnvelope(await api('localhost', 'mas/session', { token: body.auth_token, headers: { 'x-api-realm': 'demo-oeste' } }), 401)
+    await env.DB.prepare("UPDATE realm SET parent_code = 'demo' WHERE code = 'demo-oeste'").run()
+    await expectEnvelope(await api('localhost', 'mas/session', { token: body.auth_token, headers: { 'x-api-realm': 'demo-oeste' } }), 401)
   })
 
   it('refuses users without realm listing, unknown targets and a path realm other than the session’s', async () => {

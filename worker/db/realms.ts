@@ -72,11 +72,11 @@ export function consoleOrigin(host: string, requestUrl: string): string {
 }
 
 /**
- * The read of the live realm row bound to `host` (getRealmRow's row, found by host), for the Worker entry's batch of a
- * console page: the page's realm configuration then needs no round trip of its own.
+ * The realm row bound to a host, deleted or not (`deleted_at` says), in one read: the host's realm and its
+ * configuration for a console page's entry (readPageHost), which once read them as two statements.
  */
-export function hostRealmRowRead(db: D1Database, host: string): D1PreparedStatement {
-  return db.prepare('SELECT r.* FROM realm_host h JOIN realm r ON r.code = h.realm AND r.deleted_at IS NULL WHERE h.host = ?').bind(host.toLowerCase())
+export function hostRealmRead(db: D1Database, host: string): D1PreparedStatement {
+  return db.prepare('SELECT r.* FROM realm_host h JOIN realm r ON r.code = h.realm WHERE h.host = ?').bind(host.toLowerCase())
 }
 
 /** A live realm's stored row; null for an unknown or deleted realm (a deleted realm signs nobody in and serves nothing). */

@@ -1,7 +1,7 @@
 import type { RealmFlag } from '#shared/access'
 import { randomToken, sha256Hex } from '../lib/crypto'
 import { ownWalletRead, type WalletBalance } from './ledger-catalog'
-import { hostFrom, hostRealmRowRead, resolveHostRead, type RealmRow } from './realms'
+import { hostFrom, hostRealmRead, resolveHostRead, type RealmRow } from './realms'
 
 /** The signed-in caller as every guarded API handler sees it. */
 export interface Auth {
@@ -53,6 +53,8 @@ type SessionRow = {
   persona_enabled: number
   platform: string
   allowed_roles: string
+  /** 1 when the acting realm of a switched session lies in the tree of the home realm. */
+  inside: number
 }
 
 /** The permission that opens the console (the console signs out a session without it). */
@@ -111,7 +113,11 @@ export function sessionReads(db: D1Database, tokenHash: string): D1PreparedState
         `SELECT s.realm AS home_realm, COALESCE(s.active_realm, s.realm) AS realm, s.nick, s.device_id, s.created_at, s.last_seen_at,
                 s.expires_at, s.revoked_at, u.name, u.avatar_url, u.origin_realm, u.disabled,
                 r.session_idle_minutes AS idle_minutes, r.session_lifetime_minutes AS lifetime_minutes,
-                r.ledger_enabled, r.persona_enabled, s.platform, home.allowed_roles
+                r.ledger_enabled, r.persona_enabled, s.platform, home.allowed_roles,
+                -- A switched session's acting realm, when it still lies in the tree of the user's home realm.
+                CASE WHEN s.active_realm IS NULL THEN 0 ELSE EXISTS (
+                  WITH RECURSIVE tree(code) AS (SELECT s.realm UNION SELECT t2.code FROM realm t2 JOIN tree t ON t2.parent_code = t.code)
+                  SELECT 1 FROM tree WHERE tree.code = s.active_realm) END AS inside
          FROM session s
          JOIN user u ON u.realm = s.realm AND u.nick = s.nick
          JOIN realm r ON r.code = COALESCE(s.active_realm, s.realm) AND r.deleted_at IS NULL
@@ -129,15 +135,6 @@ export function sessionReads(db: D1Database, tokenHash: string): D1PreparedState
          WHERE s.token_hash = ? ORDER BY ur.position, ur.role`,
       )
       .bind(tokenHash),
-    // A switched session's acting realm, when it still lies in the tree of the user's home realm.
-    db
-      .prepare(
-        `WITH RECURSIVE tree(code) AS (
-           SELECT s.realm FROM session s WHERE s.token_hash = ? AND s.active_realm IS NOT NULL
-           UNION SELECT r.code FROM realm r JOIN tree t ON r.parent_code = t.code)
-         SELECT 1 AS inside FROM session s WHERE s.token_hash = ? AND s.active_realm IN (SELECT code FROM tree)`,
-      )
-      .bind(tokenHash, tokenHash),
   ]
 }
 
@@ -165,11 +162,12 @@ export async function readPageHost(
   host: string,
   tokenHash: string | null,
 ): Promise<{ host: { realm: string; deleted: boolean } | null; realmRow: RealmRow | null; session: D1Result[] | null; wallet: WalletBalance | null }> {
-  const reads = [resolveHostRead(db, host), hostRealmRowRead(db, host), ...(tokenHash ? [ownWalletRead(db, tokenHash), ...sessionReads(db, tokenHash)] : [])]
-  const [found, realmRes, walletRes, ...session] = await db.batch(reads)
+  const reads = [hostRealmRead(db, host), ...(tokenHash ? [ownWalletRead(db, tokenHash), ...sessionReads(db, tokenHash)] : [])]
+  const [realmRes, walletRes, ...session] = await db.batch(reads)
+  const row = realmRes.results[0] as RealmRow | undefined
   return {
-    host: hostFrom(found),
-    realmRow: (realmRes.results[0] as RealmRow | undefined) ?? null,
+    host: row ? { realm: row.code, deleted: row.deleted_at !== null } : null,
+    realmRow: row && row.deleted_at === null ? row : null,
     session: tokenHash ? session : null,
     wallet: tokenHash ? ((walletRes.results[0] as WalletBalance | undefined) ?? null) : null,
   }
@@ -195,7 +193,7 @@ function permissionsOf(text: string): readonly string[] {
 }
 
 /** The session of the results of sessionReads (in their order); may end a session that is no longer allowed. */
-export async function sessionFrom(db: D1Database, tokenHash: string, [sessionRes, permRes, treeRes]: D1Result[]): Promise<SessionLookup> {
+export async function sessionFrom(db: D1Database, tokenHash: string, [sessionRes, permRes]: D1Result[]): Promise<SessionLookup> {
   const s = sessionRes.results[0] as SessionRow | undefined
   if (!s || s.revoked_at || s.disabled) return { status: 'unknown' }
   const now = Date.now()
@@ -226,7 +224,7 @@ export async function sessionFrom(db: D1Database, tokenHash: string, [sessionRes
     permissions.delete(CONSOLE_PERMISSION)
   }
   if (s.realm !== s.home_realm) {
-    const allowed = permissions.has('mas_realm_list_all') || (permissions.has('mas_realm_list') && treeRes.results.length > 0)
+    const allowed = permissions.has('mas_realm_list_all') || (permissions.has('mas_realm_list') && s.inside === 1)
     if (!allowed) {
       await revokeSession(db, tokenHash)
       return { status: 'unknown' }

@@ -29,6 +29,29 @@ export async function sha256Hex(text: string): Promise<string> {
   return hex
 }
 
+/** Token hashes remembered by tokenHash; all are dropped when this many are held. */
+export const MAX_TOKEN_HASHES = 512
+const tokenHashes = new Map<string, string>()
+
+/**
+ * The SHA-256 (hex) of an auth token, as the session table keys it: every request hashes its token (the API's
+ * x-api-key, the console's session cookie), and a WebCrypto digest per request was about a fifteenth of an API list
+ * call's CPU. The hash depends on the token alone, so each isolate remembers the answer for the tokens it sees (at most
+ * MAX_TOKEN_HASHES); the session itself is still read on every request.
+ */
+export async function tokenHash(token: string): Promise<string> {
+  let hash = tokenHashes.get(token)
+  if (hash === undefined) {
+    hash = await sha256Hex(token)
+    if (tokenHashes.size >= MAX_TOKEN_HASHES) tokenHashes.clear()
+    tokenHashes.set(token, hash)
+  }
+  return hash
+}
+
+/** How many token hashes this isolate holds (tests check the bound). */
+export const rememberedTokenHashes = () => tokenHashes.size
+
 /** Constant-time comparison of two byte strings of any length. */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length
