@@ -5,6 +5,7 @@ import { UsernameSignin, fieldErrors, type DeviceSession } from '#shared/schemas
 import { realmCookie, secureFor } from '#shared/cookies.server'
 import { RealmApiError, apiData, orNull, realmApi, type RealmApi } from './api.server'
 import { getToken, requireUser } from './auth.server'
+import { requirePublicRoute } from './public-route.server'
 import { getRealmContext, type RealmContext } from './realm.server'
 import { signinFailure } from './signin.server'
 
@@ -118,6 +119,22 @@ export async function mobileSignout(request: Request, context: AppLoadContext, r
   const token = await mobileToken(request)
   if (token) await orNull(apiData(mobileApi(request, context, realm, token).device.$delete()), [401])
   throw redirect(home, { headers: { 'Set-Cookie': await clearMobileCookie(request) } })
+}
+
+const SigninIntent = v.picklist(['signin', 'signout'])
+
+/**
+ * The action of a public mobile page that only signs in and out (`?intent=signin` or `signout`; another intent is 400,
+ * a host without a realm 404): the sign-in returns to `home`, the sign-out goes to `signedOut` (default `home`).
+ */
+export async function mobileSessionAction(request: Request, context: AppLoadContext, home: string, signedOut = home) {
+  await requirePublicRoute(request, context)
+  const realm = await getRealmContext(request, context)
+  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
+  const intent = v.safeParse(SigninIntent, new URL(request.url).searchParams.get('intent'))
+  if (!intent.success) throw new Response(null, { status: 400 })
+  if (intent.output === 'signout') return mobileSignout(request, context, realm, signedOut)
+  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Form, isRouteErrorResponse, useLocation, useNavigation, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
+import { withQuery } from '~/lib/mobile-query'
 
 /** A mobile-web page's error state: its message (or "not found" for a 404) and a retry of the same address. */
 export function MobileRouteError({ message }: { message: string }) {
@@ -59,5 +61,34 @@ export function MobileShell({ start, title, signout, children }: { start: ReactN
         {children}
       </main>
     </div>
+  )
+}
+
+/**
+ * A mobile-web page at `path` with the realm's brand and its own sign-in: signed out, the sign-in form (posting
+ * `?intent=signin` to the page, titled `signinTitle`); signed in, `children` and the sign-out (`?intent=signout`).
+ */
+export function MobileSessionShell({
+  path,
+  query,
+  brand,
+  signedIn,
+  title,
+  signinTitle,
+  children,
+}: {
+  path: string
+  query: string
+  brand: { name: string; logo_url?: string | null }
+  signedIn: boolean
+  title: string
+  signinTitle: string
+  children: ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <MobileShell start={<BrandMark brand={brand} />} title={t(title)} signout={signedIn ? withQuery(path, query, 'intent=signout') : undefined}>
+      {signedIn ? children : <MobileSigninForm action={withQuery(path, query, 'intent=signin')} title={t(signinTitle)} />}
+    </MobileShell>
   )
 }
