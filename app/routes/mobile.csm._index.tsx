@@ -82,14 +82,7 @@ export default function MobileSessionsRoute() {
     void sendUnsent(nick, (id) => withQuery(`/mobile/csm/report/${id}`, d.query)).then((taken) => taken && revalidate())
   }, [nick, d.query, revalidate])
   return (
-    <MobileSessionShell
-      path="/mobile/csm"
-      query={d.query}
-      brand={d.brand}
-      signedIn={d.state !== 'signin'}
-      title="mobile.csm.title"
-      signinTitle="mobile.csm.signin_title"
-    >
+    <MobileSessionShell area="csm" page={d}>
       {d.state === 'list' ? (
         <>
           <p>{t('mobile.csm.hello', { name: d.me.name || d.me.nick })}</p>

@@ -85,14 +85,7 @@ export default function MobileFeedRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
-    <MobileSessionShell
-      path="/mobile/feed"
-      query={d.query}
-      brand={d.brand}
-      signedIn={d.state !== 'signin'}
-      title="mobile.feed.title"
-      signinTitle="mobile.feed.signin_title"
-    >
+    <MobileSessionShell area="feed" page={d}>
       {d.state === 'disabled' ? (
         <p className="card" role="status">
           {t('feed.error.disabled')}

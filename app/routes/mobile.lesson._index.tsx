@@ -38,14 +38,7 @@ export const action = ({ request, context }: ActionFunctionArgs) => mobileSessio
 export default function MobileLessonRoute() {
   const d = useLoaderData<typeof loader>()
   return (
-    <MobileSessionShell
-      path="/mobile/lesson"
-      query={d.query}
-      brand={d.brand}
-      signedIn={d.state !== 'signin'}
-      title="mobile.lesson.title"
-      signinTitle="mobile.lesson.signin_title"
-    >
+    <MobileSessionShell area="lesson" page={d}>
       {d.state !== 'signin' ? <MobileLessonList items={d.page.items} total={d.page.total} query={d.query} timeZone={d.timeZone} /> : null}
     </MobileSessionShell>
   )

@@ -119,14 +119,7 @@ export default function MobileTmsRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
-    <MobileSessionShell
-      path="/mobile/tms"
-      query={d.query}
-      brand={d.brand}
-      signedIn={d.state !== 'signin'}
-      title="mobile.tms.title"
-      signinTitle="mobile.tms.signin_title"
-    >
+    <MobileSessionShell area="tms" page={d}>
       {d.state !== 'signin' ? (
         <>
           <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>

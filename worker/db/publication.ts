@@ -8,7 +8,7 @@ import type { ErrorItem } from '#shared/schemas/error'
 import type { EntityDescriptor } from '#shared/schemas/entity'
 import type { PublicationTargetsInput } from '#shared/schemas/publication'
 import { decodeRow } from './entity-rows'
-import { existingIds } from './ids'
+import { existingIds, rowsWhereIn } from './ids'
 import { ruleError } from '../lib/tms'
 
 /** A published kind's tables: the base table written, the view read (status, room names), the target table and its key. */
@@ -86,15 +86,8 @@ export async function publicationTargets(db: D1Database, realm: string, p: Publi
     return { rows: p.rooms.map((room_id) => ({ room_id, nick: null, group_id: null })), problems }
   }
   const rooms = [...new Set(p.members.map((m) => m.room))]
-  const members = new Set<string>()
-  for (let i = 0; i < rooms.length; i += 90) {
-    const chunk = rooms.slice(i, i + 90)
-    const { results } = await db
-      .prepare(`SELECT room_id, nick FROM room_member WHERE realm = ? AND room_id IN (${chunk.map(() => '?').join(', ')})`)
-      .bind(realm, ...chunk)
-      .all<{ room_id: string; nick: string }>()
-    for (const r of results) members.add(`${r.room_id}/${r.nick}`)
-  }
+  const rows = await rowsWhereIn<{ room_id: string; nick: string }>(db, 'SELECT room_id, nick FROM room_member', 'room_id', realm, rooms)
+  const members = new Set(rows.map((r) => `${r.room_id}/${r.nick}`))
   for (const m of p.members) if (!members.has(`${m.room}/${m.nick}`)) problems.push(ruleError('members', 'validation.tms.not_member', `${m.room}/${m.nick}`))
   return { rows: p.members.map((m) => ({ room_id: m.room, nick: m.nick, group_id: null })), problems }
 }

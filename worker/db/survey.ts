@@ -15,6 +15,7 @@ import {
 import { newId, nowIso } from '../lib/tms'
 import { decodeRow } from './entity-rows'
 import { reachSql } from './answer'
+import { rowsWhereIn } from './ids'
 import { publishedCounts } from './tms'
 import { SURVEY_TABLES, getPublished, publishedTargets, type TargetRow, type TaskTarget } from './publication'
 
@@ -59,15 +60,8 @@ export async function answeredTargetsRemoved<T extends TargetRow>(
     .all<{ nick: string; room_id: string | null }>()
   if (!answers.length) return []
   const groupIds = [...new Set([...before, ...after].flatMap((t) => (t.group_id ? [t.group_id] : [])))]
-  const groupRooms = new Map<string, string[]>()
-  for (let i = 0; i < groupIds.length; i += 90) {
-    const chunk = groupIds.slice(i, i + 90)
-    const { results } = await db
-      .prepare(`SELECT id, rooms FROM room_group WHERE realm = ? AND id IN (${chunk.map(() => '?').join(', ')})`)
-      .bind(realm, ...chunk)
-      .all<{ id: string; rooms: string }>()
-    for (const g of results) groupRooms.set(g.id, JSON.parse(g.rooms) as string[])
-  }
+  const groups = await rowsWhereIn<{ id: string; rooms: string }>(db, 'SELECT id, rooms FROM room_group', 'id', realm, groupIds)
+  const groupRooms = new Map(groups.map((g) => [g.id, JSON.parse(g.rooms) as string[]]))
   const reaches = (t: TargetRow, a: { nick: string; room_id: string | null }) =>
     t.group_id ? (groupRooms.get(t.group_id) ?? []).includes(a.room_id ?? '') : t.room_id === a.room_id && (t.nick === null || t.nick === a.nick)
   const lost = answers.filter((a) => !after.some((t) => reaches(t, a)))

@@ -65,30 +65,29 @@ export function MobileShell({ start, title, signout, children }: { start: ReactN
 }
 
 /**
- * A mobile-web page at `path` with the realm's brand and its own sign-in: signed out, the sign-in form (posting
- * `?intent=signin` to the page, titled `signinTitle`); signed in, `children` and the sign-out (`?intent=signout`).
+ * The mobile-web page `/mobile/{area}` with the realm's brand and its own sign-in: signed out (`page.state` is
+ * 'signin'), the sign-in form (posting `?intent=signin` to the page, titled `mobile.{area}.signin_title`); signed in,
+ * `children` and the sign-out (`?intent=signout`). Its title is `mobile.{area}.title`.
  */
 export function MobileSessionShell({
-  path,
-  query,
-  brand,
-  signedIn,
-  title,
-  signinTitle,
+  area,
+  page,
   children,
 }: {
-  path: string
-  query: string
-  brand: { name: string; logo_url?: string | null }
-  signedIn: boolean
-  title: string
-  signinTitle: string
+  area: 'lesson' | 'csm' | 'feed' | 'tms'
+  page: { query: string; brand: { name: string; logo_url?: string | null }; state: string }
   children: ReactNode
 }) {
   const { t } = useTranslation()
+  const path = `/mobile/${area}`
+  const signedIn = page.state !== 'signin'
   return (
-    <MobileShell start={<BrandMark brand={brand} />} title={t(title)} signout={signedIn ? withQuery(path, query, 'intent=signout') : undefined}>
-      {signedIn ? children : <MobileSigninForm action={withQuery(path, query, 'intent=signin')} title={t(signinTitle)} />}
+    <MobileShell
+      start={<BrandMark brand={page.brand} />}
+      title={t(`mobile.${area}.title`)}
+      signout={signedIn ? withQuery(path, page.query, 'intent=signout') : undefined}
+    >
+      {signedIn ? children : <MobileSigninForm action={withQuery(path, page.query, 'intent=signin')} title={t(`mobile.${area}.signin_title`)} />}
     </MobileShell>
   )
 }
