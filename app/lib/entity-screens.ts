@@ -3,7 +3,7 @@ import { createElement, type ReactNode } from 'react'
 import { Icon, type IconName } from '~/components/ui/icon'
 import type { FieldSpec } from '~/lib/form-fields'
 import type { ListSpec } from '~/lib/lists'
-import { when } from '~/lib/list-format'
+import { YES_NO, when } from '~/lib/list-format'
 import type { TableColumn } from '~/lib/table'
 import { fieldLabel, pageTitle, type PlainEntity, type PlainField } from '#shared/entities/define'
 import { PLAIN_ENTITIES } from '#shared/entities/index'
@@ -32,10 +32,7 @@ const iconCell =
   (row: Record<string, unknown>, t: TFunction): ReactNode =>
     createElement('span', { className: 'icon-cell' }, createElement(Icon, { name: String(row[name]) as IconName }), ' ', label(row[name] as never, row, t))
 
-export const YES_NO = [
-  { value: 'true', label: 'form.yes' },
-  { value: 'false', label: 'form.no' },
-]
+export { YES_NO }
 
 /** The console list of an entity (its rows typed as the declaration's). */
 export function listSpecOf<Row extends Record<string, unknown>>(declared: PlainEntity<Row>): ListSpec<Row> {

@@ -36,3 +36,15 @@ export const calendarDay = (v: unknown, _row?: unknown, _t?: unknown, clock?: Cl
       ? new Intl.DateTimeFormat(clock.locale, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(`${v}T00:00:00Z`))
       : v
     : ''
+
+/** A flag's column: yes or no. */
+export const yesNo = (v: unknown, _row: unknown, t: (key: string) => string) => t(v ? 'form.yes' : 'form.no')
+
+/** A flag's select filter: yes or no. */
+export const YES_NO = [
+  { value: 'true', label: 'form.yes' },
+  { value: 'false', label: 'form.no' },
+]
+
+/** A select filter's options: each value labelled by the key `<prefix>.<value>`. */
+export const optionsOf = (values: readonly string[], prefix: string) => values.map((value) => ({ value, label: `${prefix}.${value}` }))

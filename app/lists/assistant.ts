@@ -1,6 +1,6 @@
 import type { ListSpec } from '~/lib/lists'
-import { when } from '~/lib/list-format'
-import type { Assistant } from '#shared/schemas/assistant'
+import { YES_NO, optionsOf, when, yesNo } from '~/lib/list-format'
+import { HELPER_IDS, type Assistant } from '#shared/schemas/assistant'
 
 /** Assistants (`personai/assistant`): the list and its CSV export. */
 export const assistantList: ListSpec<Assistant> = {
@@ -12,30 +12,13 @@ export const assistantList: ListSpec<Assistant> = {
     { id: 'name', label: 'resources.assistant.fields.name', sorting: true },
     { id: 'persona_name', label: 'resources.assistant.fields.persona_name', width: 200, ellipsis: true },
     { id: 'helper', label: 'resources.assistant.fields.helper', width: 130, format: (v, _r, t) => (v ? t(`assistant.helper.${String(v)}`) : '') },
-    { id: 'standard', label: 'resources.assistant.fields.standard', width: 150, format: (v, _r, t) => t(v ? 'form.yes' : 'form.no') },
+    { id: 'standard', label: 'resources.assistant.fields.standard', width: 150, format: yesNo },
     { id: 'updated_at', label: 'resources.assistant.fields.updated_at', sorting: true, width: 150, format: when, time: true },
   ],
   search: [
     { field: 'name', type: 'text', label: 'resources.assistant.fields.name' },
-    {
-      field: 'helper',
-      type: 'select',
-      label: 'resources.assistant.fields.helper',
-      options: [
-        { value: 'tutor', label: 'assistant.helper.tutor' },
-        { value: 'support', label: 'assistant.helper.support' },
-        { value: 'guide', label: 'assistant.helper.guide' },
-      ],
-    },
-    {
-      field: 'standard',
-      type: 'select',
-      label: 'resources.assistant.fields.standard',
-      options: [
-        { value: 'true', label: 'form.yes' },
-        { value: 'false', label: 'form.no' },
-      ],
-    },
+    { field: 'helper', type: 'select', label: 'resources.assistant.fields.helper', options: optionsOf(HELPER_IDS, 'assistant.helper') },
+    { field: 'standard', type: 'select', label: 'resources.assistant.fields.standard', options: YES_NO },
   ],
 }
 export default assistantList

@@ -1,13 +1,12 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
 import { PersonaChat } from '~/components/persona-chat/persona-chat'
 import { LanguageMenu } from '~/components/shell/language-menu'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
 import { RealmApiError, apiData } from '~/server/api.server'
-import { clearMobileCookie, mobileSignin, mobileSignout, mobileUser } from '~/server/mobile-session.server'
+import { clearMobileCookie, mobileSessionAction, mobileUser } from '~/server/mobile-session.server'
 import { visitorApi } from '~/server/persona-chat.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
@@ -57,19 +56,8 @@ function loadFace(api: Awaited<ReturnType<typeof visitorApi>>['api'], personaId:
   return apiData(api.personai.chat[':personaId'].$get({ param: { personaId } }))
 }
 
-const Intent = v.picklist(['signin', 'signout'])
-
 /** `?intent=signin`: the mobile-web sign-in (a private persona's visitor); `?intent=signout` ends that session. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requirePublicRoute(request, context)
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
-  const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
-  if (!intent.success) throw new Response(null, { status: 400 })
-  const home = new URL(request.url).pathname
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
-  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
-}
+export const action = (args: ActionFunctionArgs) => mobileSessionAction(args)
 
 export default function PersonaChatRoute() {
   const d = useLoaderData<typeof loader>()

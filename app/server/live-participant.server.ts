@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { Id } from '#shared/schemas/tms/common'
 import { apiData, orNull } from '~/server/api.server'
 import { apiFor, getToken } from '~/server/auth.server'
-import { clearMobileCookie, mobileSignin, mobileSignout, mobileUser } from '~/server/mobile-session.server'
+import { clearMobileCookie, mobileSessionAction, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 
@@ -53,16 +53,5 @@ export async function liveParticipantLoader({ request, context }: LoaderFunction
 
 export type LiveParticipantData = Awaited<ReturnType<typeof liveParticipantLoader>>['data']
 
-const Intent = v.picklist(['signin', 'signout'])
-
 /** `?intent=signin`: the mobile-web sign-in (username and password); `?intent=signout` ends that session. */
-export async function liveParticipantAction({ request, context }: ActionFunctionArgs) {
-  await requirePublicRoute(request, context)
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
-  const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
-  if (!intent.success) throw new Response(null, { status: 400 })
-  const home = new URL(request.url).pathname
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
-  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
-}
+export const liveParticipantAction = (args: ActionFunctionArgs) => mobileSessionAction(args)

@@ -1,4 +1,4 @@
-import { createCookie, data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import { createCookie, data, redirect, type ActionFunctionArgs, type AppLoadContext } from '@remix-run/cloudflare'
 import * as v from 'valibot'
 import type { MobileSigninAnswer } from '~/components/signin/mobile-signin'
 import { UsernameSignin, fieldErrors, type DeviceSession } from '#shared/schemas/auth'
@@ -112,6 +112,23 @@ export async function mobileSignin(request: Request, context: AppLoadContext, re
   headers.append('Set-Cookie', await mobileCookie(request).serialize(session.auth_token, { maxAge: seconds }))
   if (realm.multirealm) headers.append('Set-Cookie', await realmCookie(request).serialize(realm.code))
   throw redirect(home, { headers })
+}
+
+const SessionIntent = v.picklist(['signin', 'signout'])
+
+/**
+ * The action of a public page with the mobile-web sign-in: `?intent=signin` signs in (username and password),
+ * `?intent=signout` ends that session; either leads to `home` (default: the page itself). 404 outside a realm, 400
+ * for another intent.
+ */
+export async function mobileSessionAction({ request, context }: ActionFunctionArgs, home = new URL(request.url).pathname) {
+  await requirePublicRoute(request, context)
+  const realm = await getRealmContext(request, context)
+  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
+  const intent = v.safeParse(SessionIntent, new URL(request.url).searchParams.get('intent'))
+  if (!intent.success) throw new Response(null, { status: 400 })
+  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
+  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
 }
 
 /** Ends the mobile-web session (API and cookie) and redirects to `home`. */

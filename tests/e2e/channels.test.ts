@@ -73,6 +73,8 @@ describe('channel screens', () => {
     await add.getByLabel(pt['resources.channel.fields.nick']).fill('manager')
     await add.getByRole('button', { name: pt['resources.channel.add_member'] }).click()
     await expect.poll(() => rows.count()).toBe(3)
+    // Each member form says its save happened.
+    await expect.poll(() => page.getByText(pt['resources.channel.member_saved']).count()).toBeGreaterThan(0)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -84,6 +84,27 @@ describe('tms/answer and the task’s deliveries', () => {
     const refused = await post(`/tms/task/detail/${p.task.id}`, { intent: 'restore_timer', nick: k.a.nick })
     expect(refused.status).toBe(409)
   })
+
+  it('changes the expiry typed in the page language’s format, read in the realm’s zone; refuses 31/02 and changes nothing', async () => {
+    const html = await page(`/tms/task/detail/${p.task.id}`)
+    // A text field in the language's format, not the browser's date-time input (which follows the browser's language).
+    expect(html).toMatch(/id="new-expiry"[^>]*type="text"|type="text"[^>]*id="new-expiry"/)
+    expect(html).toContain('placeholder="dd/mm/aaaa hh:mm"')
+    const zone = (await env.DB.prepare("SELECT time_zone FROM realm WHERE code = 'demo'").first<{ time_zone: string }>())!.time_zone
+    const shown = (iso: string) => new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: zone }).format(new Date(iso))
+    const expiry = async () => ((await (await api(DEMO, `tms/task/${p.task.id}`, { token: k.teacher.token })).json()) as { expire_at: string }).expire_at
+    const saved = await post(`/tms/task/detail/${p.task.id}`, { intent: 'expire', expire_at: '10/05/2099 18:30', _locale: 'pt-BR' })
+    expect(saved.status, await saved.clone().text()).toBe(200)
+    expect(shown(await expiry())).toBe('10/05/2099, 18:30')
+    // en-US pages type the month first.
+    expect((await post(`/tms/task/detail/${p.task.id}`, { intent: 'expire', expire_at: '05/11/2099 08:15', _locale: 'en-US' })).status).toBe(200)
+    expect(shown(await expiry())).toBe('11/05/2099, 08:15')
+    const refused = await post(`/tms/task/detail/${p.task.id}`, { intent: 'expire', expire_at: '31/02/2099 10:00', _locale: 'pt-BR' })
+    expect(refused.status).toBe(400)
+    // The action's answer (in the page's data; the screen shows it in a toast) names the date rule.
+    expect(await refused.text()).toContain('validation.date')
+    expect(shown(await expiry())).toBe('11/05/2099, 08:15')
+  })
 })
 
 describe('tms/task/{taskId}/{answerId}/correct', () => {

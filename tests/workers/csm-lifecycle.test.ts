@@ -268,6 +268,9 @@ describe('editing a session (PUT /api/csm/session/{id})', () => {
       { title: 'x'.repeat(201) },
       { title: 5 },
       { reference_date: '2026-02-30' },
+      // Not a date at all (once a 500: the calendar check read it as a date and threw).
+      { reference_date: 'abc' },
+      { reference_date: '10/03/2026' },
       { category_ids: ['a b'] },
       { extra: { 'Bad Key': 'x' } },
     ]) {

@@ -184,6 +184,11 @@ describe('publication (/tms/task)', () => {
     expect(expired.items.map((x) => x.id)).toEqual([t.id])
     // Changing an expired task's dates checks them against now again.
     await expectEnvelope(await api(DEMO, `tms/task/${t.id}`, { method: 'PUT', token, json: { expire_at: iso(Date.now() - 60_000) } }), 422, 'expire_in_past')
+    // A text that is no instant is named once (not once per rule it breaks).
+    for (const bad of ['31/02/2099 10:00', '2099-02-31T10:00:00Z', 'tomorrow']) {
+      const body = await expectEnvelope(await api(DEMO, `tms/task/${t.id}`, { method: 'PUT', token, json: { expire_at: bad } }), 400)
+      expect(body.errors.map((e) => [e.field, e.message])).toEqual([['expire_at', 'validation.date']])
+    }
   })
 
   it('filters by category and dates, and deletes a publication with its audit record', async () => {

@@ -1,5 +1,6 @@
 import PartySocket from 'partysocket'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { TicketError, ticketQuery } from './party-ticket'
 import {
   SFU_PULL_REF,
   type ChannelClientMessage,
@@ -62,16 +63,6 @@ const initial: LiveState = {
 }
 
 type TicketAnswer = { ticket: string; host: string; room: string; ice_servers?: RTCIceServer[] }
-
-class TicketError extends Error {
-  constructor(
-    readonly status: number,
-    readonly cause: string,
-    readonly detail = '',
-  ) {
-    super(`ticket ${status} ${cause}`)
-  }
-}
 
 /** The live parties the views join: a channel (party/channel.ts) or a console room or breakout (party/room.ts). */
 export type LiveParty = 'channel' | 'room'
@@ -145,26 +136,18 @@ export function useChannelLive(channelId: string, guest: string | null, enabled 
       .then((first) => {
         if (stopped) return
         if (first.ice_servers?.length) setState((s) => ({ ...s, iceServers: first.ice_servers ?? [] }))
-        let ready: string | null = first.ticket
         ws = new PartySocket({
           host: first.host,
           party,
           room: first.room,
           maxRetries: 20,
           // Each (re)connection presents a valid ticket and the last sequence seen.
-          query: async () => {
-            let ticket = ready
-            ready = null
-            if (!ticket) {
-              try {
-                ticket = (await fetchTicket(party, channelId, guest)).ticket
-              } catch (err) {
-                onTicketError(err)
-                throw err
-              }
-            }
-            return lastSeq.current >= 0 ? { ticket, since: String(lastSeq.current) } : { ticket }
-          },
+          query: ticketQuery(
+            first.ticket,
+            async () => (await fetchTicket(party, channelId, guest)).ticket,
+            onTicketError,
+            () => (lastSeq.current >= 0 ? lastSeq.current : null),
+          ),
         })
         socket.current = ws
         ws.addEventListener('close', () => {

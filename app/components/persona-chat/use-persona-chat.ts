@@ -1,5 +1,6 @@
 import PartySocket from 'partysocket'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { TicketError, ticketQuery } from '~/components/live/party-ticket'
 import type { PersonaChatMessage, PersonaFace } from '#shared/schemas/persona-chat'
 import {
   PERSONA_CHAT_PARTY,
@@ -48,15 +49,6 @@ function keepSession(personaId: string, id: string) {
   } catch (err) {
     // Seed 002 §8: a failed local storage write only logs a warning (the session then lasts as long as the page).
     console.warn('persona chat: session storage unavailable', err)
-  }
-}
-
-class TicketError extends Error {
-  constructor(
-    readonly status: number,
-    readonly cause: string,
-  ) {
-    super(`ticket ${status} ${cause}`)
   }
 }
 
@@ -116,25 +108,17 @@ export function usePersonaChat(personaId: string, language: string, onAnswer: (m
     fetchTicket(personaId, language)
       .then((first) => {
         if (stopped) return
-        let ready: string | null = first.ticket
         ws = new PartySocket({
           host: first.host,
           party: PERSONA_CHAT_PARTY,
           room: first.room,
           maxRetries: 20,
-          query: async () => {
-            let ticket = ready
-            ready = null
-            if (!ticket) {
-              try {
-                ticket = (await fetchTicket(personaId, language)).ticket
-              } catch (err) {
-                onTicketError(err)
-                throw err
-              }
-            }
-            return lastSeq.current > 0 ? { ticket, since: String(lastSeq.current) } : { ticket }
-          },
+          query: ticketQuery(
+            first.ticket,
+            async () => (await fetchTicket(personaId, language)).ticket,
+            onTicketError,
+            () => (lastSeq.current > 0 ? lastSeq.current : null),
+          ),
         })
         socket.current = ws
         ws.addEventListener('close', () => {

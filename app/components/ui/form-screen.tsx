@@ -1,8 +1,8 @@
-import { Link, useActionData } from '@remix-run/react'
+import { useActionData } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
 import type * as v from 'valibot'
 import { KitForm, SpecFields } from '~/components/form/kit'
+import { PageHeader } from '~/components/ui/page-header'
 import type { FieldSpec } from '~/lib/form-fields'
 
 /**
@@ -19,16 +19,10 @@ export function FormScreen(props: {
   protect?: boolean
   children?: ReactNode
 }) {
-  const { t } = useTranslation()
   const lastResult = useActionData()
   return (
     <>
-      <div className="page-header">
-        <h1>{props.title}</h1>
-        <Link to={props.back} className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader title={props.title} back={props.back} />
       <KitForm
         schema={props.schema}
         fields={props.fields}

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { defineEntity, type Stamped } from './entity'
-import { WebUrl } from './common'
+import { CalendarDay, WebUrl } from './common'
 import { Description, Flag, Id, Name, Tags, fieldPath } from './tms/common'
 
 /**
@@ -39,11 +39,7 @@ export type ObjectiveInput = v.InferOutput<typeof ObjectiveInput>
 export type Objective = ObjectiveInput & Stamped
 
 /** A day, `YYYY-MM-DD`. */
-export const Day = v.pipe(
-  v.string('validation.date'),
-  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.date'),
-  v.check((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'validation.date'),
-)
+export const Day = CalendarDay()
 
 export const GoalTarget = v.object({ kind: v.picklist(['room', 'group'], 'validation.picklist'), id: Id })
 export type GoalTarget = v.InferOutput<typeof GoalTarget>

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { RealmCode } from './common'
+import { RealmCode, isCalendarDay } from './common'
 
 /** Credit reports (seed 002 §2) and the analytics overview; `overview` gives every series per period. */
 export const REPORTS = ['balance_by_realm', 'balance_by_user', 'usage', 'consumed', 'purchased', 'transferred', 'received', 'sponsored', 'overview'] as const
@@ -44,9 +44,6 @@ export interface ReportAnswer {
   rows: ReportRow[]
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-const isDay = (s: string) => DAY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
-
 /** The periods from start to end (inclusive): `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
 export function periodsOf(period: Granularity, start: string, end: string): string[] {
   const out: string[] = []
@@ -67,8 +64,8 @@ export function periodsOf(period: Granularity, start: string, end: string): stri
 /** The period fields every report and analytics query shares: granularity and two days of the realm's calendar. */
 export const PERIOD_ENTRIES = {
   period: v.optional(v.picklist(GRANULARITIES, 'validation.picklist'), 'day'),
-  start_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
-  end_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isDay, 'ledger.validation.invalid_date')),
+  start_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isCalendarDay, 'ledger.validation.invalid_date')),
+  end_at: v.pipe(v.string('ledger.validation.invalid_date'), v.check(isCalendarDay, 'ledger.validation.invalid_date')),
 }
 
 /** A query object with the period fields, checked by §5's rules: start before end, at most PERIOD_LIMIT periods. */

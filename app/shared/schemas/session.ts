@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { CalendarDay } from './common'
 import { defineEntity } from './entity'
 import { RECORDING_MAX_MB, UPLOAD_MIME_TYPES } from './csm-recording'
 import { ExtraValues } from './user'
@@ -100,12 +101,7 @@ const CategoryIds = v.pipe(
   v.maxLength(20, 'validation.max_items'),
   v.check((ids) => new Set(ids).size === ids.length, 'validation.duplicate'),
 )
-const ReferenceDate = v.pipe(
-  v.string('validation.required'),
-  v.isoDate('validation.date'),
-  // A day of the calendar (isoDate takes 2026-02-30).
-  v.check((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'validation.date'),
-)
+const ReferenceDate = CalendarDay('validation.required')
 
 /**
  * `POST /api/csm/recording/upload` (session/create, issue 15): a session made by hand around a recording uploaded to

@@ -1,9 +1,12 @@
 import { Form, useFetcher } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import type * as v from 'valibot'
 import { KitForm, SelectInput, TextInput } from '~/components/form/kit'
+import type { IconName } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { ChannelMemberInput, MEMBER_PERMISSIONS, type ChannelMember } from '#shared/schemas/channel'
-import { ChangeMember, MemberRef, OwnerRef } from './__channel'
+import { ChangeMember, MemberRef, OwnerRef, type MemberIntent } from './__channel'
 
 /**
  * The channel's member list (seed 002 "member list"): search by nick or name, add a user with a permission, change
@@ -12,10 +15,7 @@ import { ChangeMember, MemberRef, OwnerRef } from './__channel'
  */
 export function ChannelMembers({ members, q, owner, timeZone }: { members: ChannelMember[]; q: string; owner: string; timeZone: string }) {
   const { t } = useTranslation()
-  const toast = useToast()
   const permissions = MEMBER_PERMISSIONS.map((p) => ({ value: p, label: t(`resources.channel.permissions.${p}`) }))
-  const add = useFetcher({ key: 'channel-member-add' })
-  const transfer = useFetcher({ key: 'channel-owner' })
   return (
     <section className="card" id="channel-member-list" aria-labelledby="channel-member-list-title">
       <h2 id="channel-member-list-title">{t('resources.channel.members_title', { count: members.length })}</h2>
@@ -43,50 +43,36 @@ export function ChannelMembers({ members, q, owner, timeZone }: { members: Chann
           </thead>
           <tbody>
             {members.map((m) => (
-              <MemberRow
-                key={`${m.nick}:${m.permission}`}
-                member={m}
-                permissions={permissions}
-                timeZone={timeZone}
-                onDone={() => toast.push({ kind: 'success', message: 'resources.channel.member_saved' })}
-              />
+              <MemberRow key={`${m.nick}:${m.permission}`} member={m} permissions={permissions} timeZone={timeZone} />
             ))}
           </tbody>
         </table>
       )}
       <div className="field-grid">
-        <KitForm
+        <MemberForm
           id="channel-member-add"
           schema={ChannelMemberInput}
-          fetcher={add as never}
-          lastResult={add.data}
-          action="?intent=add_member"
+          intent="add_member"
           defaultValue={{ nick: '', permission: 'operator' }}
           timeZone={timeZone}
           className="card simple-form"
-          aria-label={t('resources.channel.add_member')}
-          submitLabel={t('resources.channel.add_member')}
+          label={t('resources.channel.add_member')}
           submitIcon="plus"
           labels={{ nick: t('resources.channel.fields.nick'), permission: t('resources.channel.fields.permission') }}
-          onSaved={() => toast.push({ kind: 'success', message: 'resources.channel.member_saved' })}
         >
           <TextInput name="nick" label={t('resources.channel.fields.nick')} required autoComplete="off" />
           <SelectInput name="permission" label={t('resources.channel.fields.permission')} options={permissions.filter((p) => p.value !== 'owner')} />
-        </KitForm>
-        <KitForm
+        </MemberForm>
+        <MemberForm
           id="channel-owner"
           schema={OwnerRef}
-          fetcher={transfer as never}
-          lastResult={transfer.data}
-          action="?intent=owner"
+          intent="owner"
           defaultValue={{ nick: '', previous: 'admin' }}
           timeZone={timeZone}
           className="card simple-form"
-          aria-label={t('resources.channel.transfer')}
-          submitLabel={t('resources.channel.transfer')}
+          label={t('resources.channel.transfer')}
           submitIcon="swap"
           labels={{ nick: t('resources.channel.fields.new_owner'), previous: t('resources.channel.fields.previous_owner') }}
-          onSaved={() => toast.push({ kind: 'success', message: 'resources.channel.member_saved' })}
         >
           <TextInput name="nick" label={t('resources.channel.fields.new_owner')} required autoComplete="off" />
           <SelectInput
@@ -94,26 +80,14 @@ export function ChannelMembers({ members, q, owner, timeZone }: { members: Chann
             label={t('resources.channel.fields.previous_owner')}
             options={permissions.filter((p) => p.value !== 'owner' && p.value !== 'banned')}
           />
-        </KitForm>
+        </MemberForm>
       </div>
     </section>
   )
 }
 
-function MemberRow({
-  member,
-  permissions,
-  timeZone,
-  onDone,
-}: {
-  member: ChannelMember
-  permissions: { value: string; label: string }[]
-  timeZone: string
-  onDone: () => void
-}) {
+function MemberRow({ member, permissions, timeZone }: { member: ChannelMember; permissions: { value: string; label: string }[]; timeZone: string }) {
   const { t } = useTranslation()
-  const change = useFetcher({ key: `channel-member-${member.nick}` })
-  const remove = useFetcher({ key: `channel-member-remove-${member.nick}` })
   const isOwner = member.permission === 'owner'
   return (
     <tr>
@@ -123,19 +97,16 @@ function MemberRow({
         {isOwner ? (
           <strong>{t('resources.channel.permissions.owner')}</strong>
         ) : (
-          <KitForm
+          <MemberForm
             id={`member-${member.nick}`}
             schema={ChangeMember}
-            fetcher={change as never}
-            lastResult={change.data}
-            action="?intent=change_member"
+            intent="change_member"
             defaultValue={{ nick: member.nick, permission: member.permission }}
             timeZone={timeZone}
             className="inline-form"
-            aria-label={t('resources.channel.change_permission', { nick: member.nick })}
+            label={t('resources.channel.change_permission', { nick: member.nick })}
             submitLabel={t('resources.channel.change')}
             labels={{ permission: t('resources.channel.fields.permission') }}
-            onSaved={onDone}
           >
             <input type="hidden" name="nick" value={member.nick} />
             <SelectInput
@@ -143,28 +114,63 @@ function MemberRow({
               label={t('resources.channel.permission_of', { nick: member.nick })}
               options={permissions.filter((p) => p.value !== 'owner')}
             />
-          </KitForm>
+          </MemberForm>
         )}
       </td>
       <td>
         {isOwner ? null : (
-          <KitForm
+          <MemberForm
             id={`member-remove-${member.nick}`}
             schema={MemberRef}
-            fetcher={remove as never}
-            lastResult={remove.data}
-            action="?intent=remove_member"
+            intent="remove_member"
             timeZone={timeZone}
             className="inline-form"
-            aria-label={t('resources.channel.remove_member', { nick: member.nick })}
+            label={t('resources.channel.remove_member', { nick: member.nick })}
             submitLabel={t('resources.channel.remove')}
             submitIcon="trash"
-            onSaved={onDone}
           >
             <input type="hidden" name="nick" value={member.nick} />
-          </KitForm>
+          </MemberForm>
         )}
       </td>
     </tr>
+  )
+}
+
+/**
+ * One of the member list's kit forms, posting `?intent=<intent>` to the edit route's action with its own fetcher
+ * (keyed `channel-<id>`: the page stays; a success is toasted); `label` names the form and, unless `submitLabel`
+ * says otherwise, its button.
+ */
+function MemberForm({
+  intent,
+  label,
+  submitLabel = label,
+  ...form
+}: {
+  id: string
+  schema: v.GenericSchema
+  intent: MemberIntent
+  defaultValue?: Record<string, unknown>
+  timeZone: string
+  className: string
+  label: string
+  submitLabel?: string
+  submitIcon?: IconName
+  labels?: Record<string, string>
+  children: ReactNode
+}) {
+  const toast = useToast()
+  const fetcher = useFetcher({ key: `channel-${form.id}` })
+  return (
+    <KitForm
+      {...form}
+      fetcher={fetcher as never}
+      lastResult={fetcher.data}
+      action={`?intent=${intent}`}
+      aria-label={label}
+      submitLabel={submitLabel}
+      onSaved={() => toast.push({ kind: 'success', message: 'resources.channel.member_saved' })}
+    />
   )
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { ChannelCreate } from '#shared/schemas/channel'
@@ -9,6 +9,7 @@ import { requireRoute } from '~/server/auth.server'
 import { prepareChannel } from './__channel'
 import { ChannelForm } from './__channel-form'
 import { categoryOptions } from './__channel.server'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.channel.create' }
 
@@ -33,12 +34,7 @@ export default function ChannelCreateRoute() {
   const { t } = useTranslation()
   return (
     <>
-      <div className="page-header">
-        <h1>{t('pages.channel.create')}</h1>
-        <Link to="/channel" className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader title={t('pages.channel.create')} back="/channel" />
       <ChannelForm mode="create" channel={null} categories={d.categories} me={d.me} timeZone={d.timeZone} lastResult={lastResult} />
     </>
   )

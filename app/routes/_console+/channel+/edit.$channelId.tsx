@@ -11,6 +11,7 @@ import { ChangeMember, MEMBER_INTENTS, MemberRef, OwnerRef, prepareChannel, type
 import { ChannelForm } from './__channel-form'
 import { ChannelMembers } from './__channel-members'
 import { categoryOptions } from './__channel.server'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.channel.edit' }
 
@@ -82,17 +83,11 @@ export default function ChannelEditRoute() {
   const { t } = useTranslation()
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.channel.edit')}: {d.channel.name}
-        </h1>
+      <PageHeader title={`${t('pages.channel.edit')}: ${d.channel.name}`} back="/channel">
         <Link to={`/channel/live/${encodeURIComponent(d.channel.id)}`} className="btn">
           {t('pages.channel.live')}
-        </Link>{' '}
-        <Link to="/channel" className="btn">
-          {t('tms.form.back')}
         </Link>
-      </div>
+      </PageHeader>
       <SharedLink channelId={d.channel.id} />
       <ChannelForm
         key={`${d.channel.id}:${d.channel.updated_at}`}

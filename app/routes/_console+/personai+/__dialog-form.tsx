@@ -1,10 +1,38 @@
 import { useField, useFormMetadata } from '@conform-to/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, KitField, ListField, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { ConfirmDialog } from '~/components/ui/dialog'
+import { PageHeader } from '~/components/ui/page-header'
 import { ANSWER_TYPES, DIALOG_TYPES, URL_ANSWER_TYPES, type PersonaDialog, type SpeechType } from '#shared/schemas/persona'
-import { dialogSchema, dialogStart, prepareDialog } from './__dialog'
+import { dialogLabel, dialogSchema, dialogStart, prepareDialog } from './__dialog'
+import type { DialogScreenRoute, dialogScreenLoader, saveDialog } from './__dialog.server'
+
+/**
+ * The dialog create or edit screen (`dialogScreenLoader`, `saveDialog`): the persona named in the title, the way back
+ * to its dialogs, the edited dialog's stage, and the form.
+ */
+export function DialogScreen({ route }: { route: DialogScreenRoute }) {
+  const d = useLoaderData<typeof dialogScreenLoader>()
+  const lastResult = useActionData<typeof saveDialog>()
+  const { t } = useTranslation()
+  const others = d.dialogs.map((x) => ({ id: x.id, label: dialogLabel(x, t(`persona.dialog.type.${x.type}`)) }))
+  return (
+    <>
+      <PageHeader title={`${t(`pages.${route}`)}: ${d.persona.name}`} back={`/personai/persona/${encodeURIComponent(d.persona.id)}/dialog`} />
+      {d.dialog ? <p className="hint">{t(`persona.stage.${d.dialog.stage}`)}</p> : null}
+      <DialogForm
+        key={d.dialog ? `${d.dialog.id}:${d.dialog.updated_at}` : 'new'}
+        dialog={d.dialog}
+        others={others}
+        speechType={d.persona.speech_type}
+        lastResult={lastResult}
+        timeZone={d.timeZone}
+      />
+    </>
+  )
+}
 
 const isUrlType = (type: string) => (URL_ANSWER_TYPES as readonly string[]).includes(type)
 

@@ -1,8 +1,10 @@
 import { Link, useFetcher, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import type * as v from 'valibot'
 import { CheckboxInput, KitForm, TextInput } from '~/components/form/kit'
-import { Icon } from '~/components/ui/icon'
+import { DataTable } from '~/components/ui/data-table'
+import { Icon, type IconName } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText } from '~/lib/error-text'
 import { ANIMATION_KINDS } from '#shared/schemas/ai'
@@ -25,6 +27,27 @@ export const KNOWLEDGE_POLL_MS = 2000
 
 /** A panel form's last answer when it was refused (a remounted form starts empty after a success). */
 const refused = (d: unknown) => (d && typeof d === 'object' && (d as { status?: string }).status === 'error' ? d : undefined)
+
+/**
+ * A one-line panel form posting `?intent=<intent>` with its fetcher (the editor stays); it shows only a refusal: the
+ * caller remounts it (`key`) after a success, so it starts empty again.
+ */
+function PanelForm({
+  intent,
+  fetcher,
+  ...form
+}: {
+  id: string
+  schema: v.GenericSchema
+  intent: string
+  fetcher: { data: unknown }
+  submitLabel: string
+  submitIcon: IconName
+  labels: Record<string, string>
+  children: ReactNode
+}) {
+  return <KitForm {...form} action={`?intent=${intent}`} fetcher={fetcher as never} lastResult={refused(fetcher.data)} timeZone="UTC" className="inline-form" />
+}
 
 type Outcome = { ok: boolean; errors?: ErrorItem[]; warnings?: ErrorItem[] }
 
@@ -130,30 +153,24 @@ export function KnowledgePanel({ knowledge }: { knowledge: { items: KnowledgeIte
           <Icon name="upload" /> {t('persona.editor.knowledge.upload')}
         </button>
       </upload.Form>
-      <KitForm
+      <PanelForm
         key={knowledge.items.length}
         id="knowledge-url-form"
         schema={KnowledgeUrlInput}
-        action="?intent=knowledge_url"
-        fetcher={url as never}
-        lastResult={refused(url.data)}
-        timeZone="UTC"
-        className="inline-form"
+        intent="knowledge_url"
+        fetcher={url}
         submitLabel={t('persona.editor.knowledge.add_url')}
         submitIcon="link"
         labels={{ url: t('persona.editor.knowledge.url') }}
       >
         <TextInput name="url" type="url" label={t('persona.editor.knowledge.url')} hint={t('persona.editor.knowledge.url_hint')} />
-      </KitForm>
-      <KitForm
+      </PanelForm>
+      <PanelForm
         key={`lesson-${knowledge.items.length}`}
         id="knowledge-lesson-form"
         schema={KnowledgeLessonInput}
-        action="?intent=knowledge_lesson"
-        fetcher={lesson as never}
-        lastResult={refused(lesson.data)}
-        timeZone="UTC"
-        className="inline-form"
+        intent="knowledge_lesson"
+        fetcher={lesson}
         submitLabel={t('persona.editor.knowledge.add_lesson')}
         submitIcon="lesson"
         labels={{ lesson_id: t('persona.editor.knowledge.lesson_id'), title: t('persona.editor.knowledge.lesson_title') }}
@@ -162,64 +179,52 @@ export function KnowledgePanel({ knowledge }: { knowledge: { items: KnowledgeIte
           <TextInput name="lesson_id" label={t('persona.editor.knowledge.lesson_id')} hint={t('persona.editor.knowledge.lesson_hint')} />
           <TextInput name="title" label={t('persona.editor.knowledge.lesson_title')} />
         </div>
-      </KitForm>
-      {knowledge.items.length === 0 ? (
-        <p className="empty">{t('persona.editor.knowledge.empty')}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="data" aria-label={t('persona.editor.step.knowledge')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('persona.editor.knowledge.title')}</th>
-                <th scope="col">{t('persona.editor.knowledge.type')}</th>
-                <th scope="col">{t('persona.editor.knowledge.status')}</th>
-                <th scope="col">{t('persona.editor.knowledge.stage')}</th>
-                <th scope="col">{t('persona.editor.knowledge.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {knowledge.items.map((item) => (
-                <tr key={item.id} data-status={item.status}>
-                  <td>{item.title}</td>
-                  <td>{item.type.toUpperCase()}</td>
-                  <td>
-                    <span className={`badge badge-${item.status}`}>{t(`persona.knowledge.status.${item.status}`)}</span>
-                    {item.status === 'processed' && item.type !== 'lesson' ? ` (${t('persona.editor.knowledge.chunks', { count: item.chunk_count })})` : null}
-                    {item.status === 'failed' && item.reason ? (
-                      <span className="error"> {t(`persona.knowledge.reason.${item.reason}`, { defaultValue: item.reason })}</span>
-                    ) : null}
-                  </td>
-                  <td>{t(stageLabel(item.stage))}</td>
-                  <td>
-                    {item.status === 'failed' ? (
-                      <row.Form method="post" action="?intent=knowledge_retry" className="inline">
-                        <input type="hidden" name="id" value={item.id} />
-                        <button type="submit" className="btn btn-small">
-                          <Icon name="refresh" /> {t('persona.editor.knowledge.retry')}
-                        </button>
-                      </row.Form>
-                    ) : null}
-                    {item.stage !== 'to_delete' ? (
-                      <row.Form method="post" action="?intent=knowledge_delete" className="inline">
-                        <input type="hidden" name="id" value={item.id} />
-                        <button
-                          type="submit"
-                          className="btn btn-small"
-                          disabled={item.status === 'pending'}
-                          title={item.status === 'pending' ? t('validation.persona.knowledge_pending') : undefined}
-                          aria-label={t('persona.editor.knowledge.remove', { title: item.title })}
-                        >
-                          <Icon name="trash" /> {t('persona.editor.knowledge.remove_short')}
-                        </button>
-                      </row.Form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      </PanelForm>
+      <DataTable
+        rows={knowledge.items}
+        empty={t('persona.editor.knowledge.empty')}
+        label={t('persona.editor.step.knowledge')}
+        columns={['title', 'type', 'status', 'stage', 'actions'].map((c) => t(`persona.editor.knowledge.${c}`))}
+      >
+        {(item) => (
+          <tr key={item.id} data-status={item.status}>
+            <td>{item.title}</td>
+            <td>{item.type.toUpperCase()}</td>
+            <td>
+              <span className={`badge badge-${item.status}`}>{t(`persona.knowledge.status.${item.status}`)}</span>
+              {item.status === 'processed' && item.type !== 'lesson' ? ` (${t('persona.editor.knowledge.chunks', { count: item.chunk_count })})` : null}
+              {item.status === 'failed' && item.reason ? (
+                <span className="error"> {t(`persona.knowledge.reason.${item.reason}`, { defaultValue: item.reason })}</span>
+              ) : null}
+            </td>
+            <td>{t(stageLabel(item.stage))}</td>
+            <td>
+              {item.status === 'failed' ? (
+                <row.Form method="post" action="?intent=knowledge_retry" className="inline">
+                  <input type="hidden" name="id" value={item.id} />
+                  <button type="submit" className="btn btn-small">
+                    <Icon name="refresh" /> {t('persona.editor.knowledge.retry')}
+                  </button>
+                </row.Form>
+              ) : null}
+              {item.stage !== 'to_delete' ? (
+                <row.Form method="post" action="?intent=knowledge_delete" className="inline">
+                  <input type="hidden" name="id" value={item.id} />
+                  <button
+                    type="submit"
+                    className="btn btn-small"
+                    disabled={item.status === 'pending'}
+                    title={item.status === 'pending' ? t('validation.persona.knowledge_pending') : undefined}
+                    aria-label={t('persona.editor.knowledge.remove', { title: item.title })}
+                  >
+                    <Icon name="trash" /> {t('persona.editor.knowledge.remove_short')}
+                  </button>
+                </row.Form>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {pending ? (
         <p className="hint" aria-live="polite">
           {t('persona.editor.knowledge.processing')}
@@ -328,21 +333,18 @@ export function ChatTest({ personaId, termsAccepted }: { personaId: string; term
           </li>
         ))}
       </ol>
-      <KitForm
+      <PanelForm
         key={log.length}
         id="persona-ask-form"
         schema={PersonaAsk}
-        action="?intent=ask"
-        fetcher={fetcher as never}
-        lastResult={refused(fetcher.data)}
-        timeZone="UTC"
-        className="inline-form"
+        intent="ask"
+        fetcher={fetcher}
         submitLabel={t('persona.editor.chat.send')}
         submitIcon="send"
         labels={{ question: t('persona.editor.chat.question') }}
       >
         <TextInput name="question" label={t('persona.editor.chat.question')} disabled={!termsAccepted} />
-      </KitForm>
+      </PanelForm>
     </section>
   )
 }

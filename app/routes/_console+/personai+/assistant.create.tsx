@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { apiData } from '~/server/api.server'
@@ -8,6 +8,7 @@ import { requireRoute } from '~/server/auth.server'
 import { assistantSchema, prepareAssistant } from './__assistant'
 import { AssistantForm } from './__assistant-form'
 import { assistantDefaults, personaOptions } from './__assistant.server'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.assistant.create' }
 
@@ -34,12 +35,7 @@ export default function AssistantCreateRoute() {
   const { t } = useTranslation()
   return (
     <>
-      <div className="page-header">
-        <h1>{t('pages.assistant.create')}</h1>
-        <Link to="/personai/assistant" className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader title={t('pages.assistant.create')} back="/personai/assistant" />
       <AssistantForm
         mode="create"
         assistant={null}

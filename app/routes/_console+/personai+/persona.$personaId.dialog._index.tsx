@@ -3,6 +3,7 @@ import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
+import { DataTable } from '~/components/ui/data-table'
 import { DeleteConfirm } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
@@ -12,6 +13,7 @@ import type { PersonaDialog } from '#shared/schemas/persona'
 import { deleteRow } from '~/server/entity-form.server'
 import { requireRoute } from '~/server/auth.server'
 import { personaDialogs } from './__dialog.server'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.dialog.list' }
 
@@ -45,75 +47,65 @@ export default function DialogListRoute() {
   const problems = d.dialogs.reduce((n, x) => n + x.problems.length, 0)
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.persona.dialog.list')}: {d.persona.name}
-        </h1>
+      <PageHeader
+        title={`${t('pages.persona.dialog.list')}: ${d.persona.name}`}
+        back={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-dialogs`}
+      >
         {d.canCreate ? (
           <Link to={`${base}/create`} className="btn btn-primary">
             <Icon name="plus" /> {t('pages.persona.dialog.create')}
           </Link>
-        ) : null}{' '}
-        <Link to={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-dialogs`} className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+        ) : null}
+      </PageHeader>
       {problems ? (
         <p className="error" role="alert">
           {t('persona.editor.dialogs.problems', { count: problems })}
         </p>
       ) : null}
-      {d.dialogs.length === 0 ? (
-        <p className="empty card">{t('persona.dialog.empty')}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="data" aria-label={t('pages.persona.dialog.list')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('persona.dialog.fields.name')}</th>
-                <th scope="col">{t('persona.dialog.fields.type')}</th>
-                <th scope="col">{t('persona.dialog.fields.questions')}</th>
-                <th scope="col">{t('persona.editor.knowledge.stage')}</th>
-                <th scope="col">{t('persona.dialog.problems')}</th>
-                <th scope="col">{t('persona.editor.knowledge.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.dialogs.map((x) => (
-                <tr key={x.id} className={x.problems.length ? 'row-invalid' : undefined}>
-                  <td>{x.name || '—'}</td>
-                  <td>{t(`persona.dialog.type.${x.type}`)}</td>
-                  <td>{x.questions.join(' · ') || '—'}</td>
-                  <td>{t(`persona.stage.${x.stage}`)}</td>
-                  <td>
-                    {x.problems.length ? (
-                      <ul className="error plain-list">
-                        {x.problems.map((e, i) => (
-                          <li key={i}>{errorText(t, e)}</li>
-                        ))}
-                      </ul>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    {d.canEdit && x.stage !== 'to_delete' ? (
-                      <Link to={`${base}/edit/${encodeURIComponent(x.id)}`} className="btn btn-small">
-                        <Icon name="edit" /> {t('persona.dialog.edit')}
-                      </Link>
-                    ) : null}{' '}
-                    {d.canDelete && x.stage !== 'to_delete' ? (
-                      <button type="button" className="btn btn-small" onClick={() => setRemoving(x)}>
-                        <Icon name="trash" /> {t('persona.editor.knowledge.remove_short')}
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={d.dialogs}
+        empty={t('persona.dialog.empty')}
+        emptyClass="empty card"
+        label={t('pages.persona.dialog.list')}
+        columns={[
+          ...['name', 'type', 'questions'].map((c) => t(`persona.dialog.fields.${c}`)),
+          t('persona.editor.knowledge.stage'),
+          t('persona.dialog.problems'),
+          t('persona.editor.knowledge.actions'),
+        ]}
+      >
+        {(x) => (
+          <tr key={x.id} className={x.problems.length ? 'row-invalid' : undefined}>
+            <td>{x.name || '—'}</td>
+            <td>{t(`persona.dialog.type.${x.type}`)}</td>
+            <td>{x.questions.join(' · ') || '—'}</td>
+            <td>{t(`persona.stage.${x.stage}`)}</td>
+            <td>
+              {x.problems.length ? (
+                <ul className="error plain-list">
+                  {x.problems.map((e, i) => (
+                    <li key={i}>{errorText(t, e)}</li>
+                  ))}
+                </ul>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td>
+              {d.canEdit && x.stage !== 'to_delete' ? (
+                <Link to={`${base}/edit/${encodeURIComponent(x.id)}`} className="btn btn-small">
+                  <Icon name="edit" /> {t('persona.dialog.edit')}
+                </Link>
+              ) : null}{' '}
+              {d.canDelete && x.stage !== 'to_delete' ? (
+                <button type="button" className="btn btn-small" onClick={() => setRemoving(x)}>
+                  <Icon name="trash" /> {t('persona.editor.knowledge.remove_short')}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <p className="hint">{t('persona.dialog.save_hint')}</p>
       <DeleteConfirm
         item={removing}

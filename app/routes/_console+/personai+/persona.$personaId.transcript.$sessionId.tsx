@@ -7,6 +7,7 @@ import { apiData, orErrorResponse, orNull } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { visitorLabel, whenLabel } from './__transcript'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.transcript.detail' }
 
@@ -47,14 +48,7 @@ export default function TranscriptRoute() {
   const list = `/personai/persona/${encodeURIComponent(d.persona.id)}/transcript${d.helperFilter ? '?helper=1' : ''}`
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.persona.transcript.detail')}: {d.persona.name}
-        </h1>
-        <Link to={list} className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader title={`${t('pages.persona.transcript.detail')}: ${d.persona.name}`} back={list} />
       <section className="card" aria-labelledby="transcript-session-title">
         <h2 id="transcript-session-title">{t('persona.transcript.session')}</h2>
         <dl className="facts">

@@ -2,11 +2,13 @@ import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
+import { DataTable } from '~/components/ui/data-table'
 import { Icon } from '~/components/ui/icon'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { TRANSCRIPT_PAGE, transcriptQuery, visitorLabel, whenLabel } from './__transcript'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.transcript.list' }
 
@@ -43,14 +45,10 @@ export default function TranscriptListRoute() {
   const older = d.next ? `${base}?${new URLSearchParams({ ...(d.helper ? { helper: '1' } : {}), cursor: d.next }).toString()}` : null
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.persona.transcript.list')}: {d.persona.name}
-        </h1>
-        <Link to={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-transcripts`} className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader
+        title={`${t('pages.persona.transcript.list')}: ${d.persona.name}`}
+        back={`/personai/persona/edit/${encodeURIComponent(d.persona.id)}#persona-transcripts`}
+      />
       <nav className="link-tabs" aria-label={t('persona.transcript.filter')}>
         <Link to={base} className="link-tab" aria-current={d.helper ? undefined : 'page'}>
           {t('persona.transcript.all')}
@@ -65,52 +63,40 @@ export default function TranscriptListRoute() {
             {t('persona.transcript.loading')}
           </p>
         ) : null}
-        {d.sessions.length === 0 ? (
-          <p className="empty card">
-            {t(d.helper ? 'persona.transcript.empty_helper' : d.paged ? 'persona.transcript.empty_more' : 'persona.transcript.empty')}
-          </p>
-        ) : (
-          <div className="table-wrap">
-            <table className="data" aria-label={t('pages.persona.transcript.list')}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('persona.transcript.started_at')}</th>
-                  <th scope="col">{t('persona.transcript.last_at')}</th>
-                  <th scope="col">{t('persona.transcript.visitor')}</th>
-                  <th scope="col">{t('persona.transcript.language')}</th>
-                  <th scope="col">{t('persona.transcript.messages')}</th>
-                  <th scope="col">{t('persona.transcript.helper')}</th>
-                  <th scope="col">{t('persona.editor.knowledge.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.sessions.map((s) => (
-                  <tr key={s.id} data-session={s.id}>
-                    <td>{whenLabel(s.started_at, i18n.language, d.timeZone)}</td>
-                    <td>{whenLabel(s.last_at, i18n.language, d.timeZone)}</td>
-                    <td>{visitorLabel(t, s)}</td>
-                    <td>{t(`persona.editor.language.${s.language}`, { defaultValue: s.language })}</td>
-                    <td>{s.message_count.toLocaleString(i18n.language)}</td>
-                    <td>
-                      {s.helper_requested_at ? (
-                        <span className="badge badge-warning">
-                          {t('persona.transcript.helper_at', { at: whenLabel(s.helper_requested_at, i18n.language, d.timeZone) })}
-                        </span>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td>
-                      <Link to={`${base}/${encodeURIComponent(s.id)}${filter}`} className="btn btn-small">
-                        <Icon name="eye" /> {t('persona.transcript.open')}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={d.sessions}
+          empty={t(d.helper ? 'persona.transcript.empty_helper' : d.paged ? 'persona.transcript.empty_more' : 'persona.transcript.empty')}
+          emptyClass="empty card"
+          label={t('pages.persona.transcript.list')}
+          columns={[
+            ...['started_at', 'last_at', 'visitor', 'language', 'messages', 'helper'].map((c) => t(`persona.transcript.${c}`)),
+            t('persona.editor.knowledge.actions'),
+          ]}
+        >
+          {(s) => (
+            <tr key={s.id} data-session={s.id}>
+              <td>{whenLabel(s.started_at, i18n.language, d.timeZone)}</td>
+              <td>{whenLabel(s.last_at, i18n.language, d.timeZone)}</td>
+              <td>{visitorLabel(t, s)}</td>
+              <td>{t(`persona.editor.language.${s.language}`, { defaultValue: s.language })}</td>
+              <td>{s.message_count.toLocaleString(i18n.language)}</td>
+              <td>
+                {s.helper_requested_at ? (
+                  <span className="badge badge-warning">
+                    {t('persona.transcript.helper_at', { at: whenLabel(s.helper_requested_at, i18n.language, d.timeZone) })}
+                  </span>
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td>
+                <Link to={`${base}/${encodeURIComponent(s.id)}${filter}`} className="btn btn-small">
+                  <Icon name="eye" /> {t('persona.transcript.open')}
+                </Link>
+              </td>
+            </tr>
+          )}
+        </DataTable>
         <nav className="pager" aria-label={t('persona.transcript.pages')}>
           {d.paged ? (
             <Link to={`${base}${filter}`} className="btn">

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { RouteError } from '~/components/shell/route-error'
 import { apiData, orNull } from '~/server/api.server'
@@ -7,6 +7,7 @@ import { DEFAULT_TIME_ZONE, apiAction } from '~/server/api-action.server'
 import { requireRoute } from '~/server/auth.server'
 import { personaSchema, preparePersona } from './__persona'
 import { PersonaForm } from './__persona-form'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.create' }
 
@@ -33,12 +34,7 @@ export default function PersonaCreateRoute() {
   const { t } = useTranslation()
   return (
     <>
-      <div className="page-header">
-        <h1>{t('pages.persona.create')}</h1>
-        <Link to="/personai/persona" className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader title={t('pages.persona.create')} back="/personai/persona" />
       <p className="hint">{t('persona.editor.create_hint')}</p>
       <PersonaForm persona={null} lastResult={lastResult} timeZone={d.timeZone} voiceCloneReady={d.voiceCloneReady} />
     </>

@@ -11,6 +11,7 @@ import { requireAccess, requireRoute } from '~/server/auth.server'
 import { personaSchema, preparePersona } from './__persona'
 import { PersonaForm } from './__persona-form'
 import { AnimationsPanel, ChatTest, DialogsPanel, KnowledgePanel, SavePanel, TermsPanel, TranscriptsPanel, prepareTerms } from './__persona-panels'
+import { PageHeader } from '~/components/ui/page-header'
 
 export const handle = { title: 'pages.persona.edit' }
 
@@ -156,14 +157,7 @@ export default function PersonaEditRoute() {
   const steps = ['identification', 'voice', 'animations', 'knowledge', 'dialogs', 'assistant', 'chat', 'terms', 'transcripts'] as const
   return (
     <>
-      <div className="page-header">
-        <h1>
-          {t('pages.persona.edit')}: {p.name}
-        </h1>
-        <Link to="/personai/persona" className="btn">
-          {t('tms.form.back')}
-        </Link>
-      </div>
+      <PageHeader title={`${t('pages.persona.edit')}: ${p.name}`} back="/personai/persona" />
       <nav className="link-tabs" aria-label={t('persona.editor.steps')}>
         {steps.map((s) => (
           <a key={s} href={`#persona-${s}`} className="link-tab">

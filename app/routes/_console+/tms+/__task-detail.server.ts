@@ -5,6 +5,7 @@ import { requireRoute } from '~/server/auth.server'
 import { DEFAULT_TIME_ZONE } from '~/server/entity-form.server'
 import { setFlash } from '~/server/flash.server'
 import { zonedToIso } from '~/lib/zoned-time'
+import { LOCALE_FIELD, readDateTime } from '~/lib/form-kit'
 
 /**
  * The task detail's actions (behind the detail route's guard; the API checks tms_task_edit or tms_task_delete):
@@ -31,9 +32,13 @@ export async function taskDetailAction(request: Request, context: AppLoadContext
         pause: () => ({ scheduling_enabled: false }),
         resume: () => ({ scheduling_enabled: true }),
         update_version: () => ({ update_version: true }),
-        expire: () => ({
-          expire_at: zonedToIso(String(form.get('expire_at') ?? ''), realm.config?.time_zone ?? DEFAULT_TIME_ZONE) ?? String(form.get('expire_at') ?? ''),
-        }),
+        // Typed in the page language's format and read in the realm's zone; an unreadable text goes on as typed, and the
+        // API's date rule names it ('validation.date').
+        expire: () => {
+          const typed = String(form.get('expire_at') ?? '')
+          const local = readDateTime(typed, String(form.get(LOCALE_FIELD) ?? 'pt-BR'))
+          return { expire_at: (local && zonedToIso(local, realm.config?.time_zone ?? DEFAULT_TIME_ZONE)) ?? typed }
+        },
       }
       if (!bodies[intent])
         return data({ ok: false, errors: [{ field: 'intent', cause: 'invalid', value: intent, message: 'errors.invalid' }] as ErrorItem[] }, { status: 400 })

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudfla
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
 import { Fragment, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { DataTable } from '~/components/ui/data-table'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Icon } from '~/components/ui/icon'
 import { RouteError } from '~/components/shell/route-error'
@@ -11,6 +12,7 @@ import { translatedErrors } from '~/lib/error-text'
 import { formatTime } from '~/lib/format'
 import { useClock, ZoneCaption } from '~/components/ui/clock'
 import { isoToZoned } from '~/lib/zoned-time'
+import { LOCALE_FIELD, dateTimePattern, showDateTime } from '~/lib/form-kit'
 import type { ErrorItem } from '#shared/schemas/error'
 import { apiData, orErrorResponse } from '~/server/api.server'
 import { requireRoute } from '~/server/auth.server'
@@ -61,7 +63,7 @@ export default function TaskDetailRoute() {
   const result = useActionData<{ ok: boolean; intent?: string; errors: ErrorItem[] }>()
   const navigation = useNavigation()
   const submit = useSubmit()
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const clock = useClock()
   const toast = useToast()
   const [removing, setRemoving] = useState(false)
@@ -141,7 +143,20 @@ export default function TaskDetailRoute() {
             <Form method="post" className="inline-form">
               <input type="hidden" name="intent" value="expire" />
               <label htmlFor="new-expiry">{t('tms.task.new_expiry')}</label>
-              <input id="new-expiry" className="input" type="datetime-local" name="expire_at" defaultValue={isoToZoned(task.expire_at, timeZone)} required />
+              {/* Typed in the page language's format (the browser's own date-time input follows the browser's language); the
+                  form works without script: the action reads the text in the language posted beside it. */}
+              <input type="hidden" name={LOCALE_FIELD} value={i18n.language} />
+              <input
+                id="new-expiry"
+                className="input"
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                name="expire_at"
+                placeholder={dateTimePattern(i18n.language)}
+                defaultValue={showDateTime(isoToZoned(task.expire_at, timeZone), i18n.language)}
+                required
+              />
               <button className="btn" disabled={busy}>
                 {t('tms.form.save')}
               </button>
@@ -218,62 +233,57 @@ function Deliveries({
         <p className="alert alert-error" role="alert">
           {t('correct.deliveries.error')}
         </p>
-      ) : page.items.length === 0 ? (
-        <p className="empty">{t('correct.deliveries.empty')}</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="data">
-              <caption className="sr-only">{t('correct.deliveries.caption', { count: page.total })}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('resources.tms_answer.fields.student')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.room')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.status')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.delivered_at')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.delivery')}</th>
-                  <th scope="col">{t('resources.tms_answer.fields.score')}</th>
-                  <th scope="col">{t('table.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((row) => (
-                  <tr key={row.id}>
-                    <td>
-                      {row.student_name || row.nick} <span className="hint">{row.nick}</span>
-                    </td>
-                    <td>{row.room_name}</td>
-                    <td>
-                      <AnswerStatus status={row.status} />
-                    </td>
-                    <td>{formatTime(row.delivered_at, clock) || '—'}</td>
-                    <td>
-                      <DeliveryBadge delivery={row.delivery} />
-                    </td>
-                    <td>
-                      {row.score === null ? '—' : t('correct.score_of', { score: points(row.score, i18n.language), max: points(row.max_score, i18n.language) })}
-                    </td>
-                    <td>
-                      {can.correct && CORRECTABLE.includes(row.status) ? (
-                        <Link className="btn" to={`/tms/task/${taskId}/${row.id}/correct`}>
-                          <Icon name="edit" /> {t('correct.correct_student', { name: row.student_name || row.nick })}
-                        </Link>
-                      ) : null}
-                      {can.correct && row.status === 'draft' ? (
-                        <Form method="post">
-                          <input type="hidden" name="nick" value={row.nick} />
-                          <button className="btn" name="intent" value="restore_timer" disabled={busy}>
-                            {t('correct.restore_timer_of', { name: row.student_name || row.nick })}
-                          </button>
-                        </Form>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <ZoneCaption label={(zone) => t('table.time_zone', { zone })} />
+          <DataTable
+            rows={page.items}
+            empty={t('correct.deliveries.empty')}
+            caption={t('correct.deliveries.caption', { count: page.total })}
+            columns={[
+              t('resources.tms_answer.fields.student'),
+              t('resources.tms_answer.fields.room'),
+              t('resources.tms_answer.fields.status'),
+              t('resources.tms_answer.fields.delivered_at'),
+              t('resources.tms_answer.fields.delivery'),
+              t('resources.tms_answer.fields.score'),
+              t('table.actions'),
+            ]}
+          >
+            {(row) => (
+              <tr key={row.id}>
+                <td>
+                  {row.student_name || row.nick} <span className="hint">{row.nick}</span>
+                </td>
+                <td>{row.room_name}</td>
+                <td>
+                  <AnswerStatus status={row.status} />
+                </td>
+                <td>{formatTime(row.delivered_at, clock) || '—'}</td>
+                <td>
+                  <DeliveryBadge delivery={row.delivery} />
+                </td>
+                <td>
+                  {row.score === null ? '—' : t('correct.score_of', { score: points(row.score, i18n.language), max: points(row.max_score, i18n.language) })}
+                </td>
+                <td>
+                  {can.correct && CORRECTABLE.includes(row.status) ? (
+                    <Link className="btn" to={`/tms/task/${taskId}/${row.id}/correct`}>
+                      <Icon name="edit" /> {t('correct.correct_student', { name: row.student_name || row.nick })}
+                    </Link>
+                  ) : null}
+                  {can.correct && row.status === 'draft' ? (
+                    <Form method="post">
+                      <input type="hidden" name="nick" value={row.nick} />
+                      <button className="btn" name="intent" value="restore_timer" disabled={busy}>
+                        {t('correct.restore_timer_of', { name: row.student_name || row.nick })}
+                      </button>
+                    </Form>
+                  ) : null}
+                </td>
+              </tr>
+            )}
+          </DataTable>
+          {page.items.length ? <ZoneCaption label={(zone) => t('table.time_zone', { zone })} /> : null}
         </>
       )}
       {can.answers ? (

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { isCalendarDay } from '../common'
 
 /** Shared field schemas of the task-authoring area. */
 export const Id = v.pipe(v.string('validation.required'), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'validation.id'))
@@ -31,8 +32,12 @@ export const CategoryLinks = v.optional(
 /** An instant as ISO-8601 (a time zone or `Z` required), answered in UTC. */
 export const Instant = v.pipe(
   v.string('validation.date'),
-  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, 'validation.date'),
-  v.check((s) => !Number.isNaN(Date.parse(s)), 'validation.date'),
+  // One issue for any text that is not an instant (a regex and a separate check would name the same text twice).
+  // Its day must be one of the calendar: the engine's own parser takes 2099-02-31 as 3 March.
+  v.check(
+    (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && isCalendarDay(s.slice(0, 10)) && !Number.isNaN(Date.parse(s)),
+    'validation.date',
+  ),
   v.transform((s) => new Date(s).toISOString()),
 )
 
