@@ -52,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ ...base, state: 'list' as const, me: session.me, ...list }, { headers: noStore })
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) => mobileSessionAction(request, context, withQuery('/mobile/csm', realmQuery(request)))
+export const action = (args: ActionFunctionArgs) => mobileSessionAction(args, withQuery('/mobile/csm', realmQuery(args.request)))
 
 /** The sessions in groups: each room's, each channel's, then the rest, in the list's order (newest first). */
 function groups(items: WatchableSession[], t: (k: string, o?: Record<string, unknown>) => string) {

@@ -48,12 +48,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 /** Signs in back to the lesson; signing out returns to the lesson list. */
-export const action = ({ request, context, params }: ActionFunctionArgs) =>
+export const action = (args: ActionFunctionArgs) =>
   mobileSessionAction(
-    request,
-    context,
-    withQuery(`/mobile/lesson/${encodeURIComponent(params.lessonId ?? '')}/apply`, realmQuery(request)),
-    withQuery('/mobile/lesson', realmQuery(request)),
+    args,
+    withQuery(`/mobile/lesson/${encodeURIComponent(args.params.lessonId ?? '')}/apply`, realmQuery(args.request)),
+    withQuery('/mobile/lesson', realmQuery(args.request)),
   )
 
 export default function MobileLessonApplyRoute() {

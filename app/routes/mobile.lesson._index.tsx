@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ ...base, state: 'list' as const, me: session.me, page }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) => mobileSessionAction(request, context, withQuery('/mobile/lesson', realmQuery(request)))
+export const action = (args: ActionFunctionArgs) => mobileSessionAction(args, withQuery('/mobile/lesson', realmQuery(args.request)))
 
 export default function MobileLessonRoute() {
   const d = useLoaderData<typeof loader>()

@@ -118,16 +118,16 @@ const SessionIntent = v.picklist(['signin', 'signout'])
 
 /**
  * The action of a public page with the mobile-web sign-in: `?intent=signin` signs in (username and password),
- * `?intent=signout` ends that session; either leads to `home` (default: the page itself). 404 outside a realm, 400
- * for another intent.
+ * `?intent=signout` ends that session; either leads to `home` (default: the page itself), the sign-out to `signedOut`
+ * when given. 404 outside a realm, 400 for another intent.
  */
-export async function mobileSessionAction({ request, context }: ActionFunctionArgs, home = new URL(request.url).pathname) {
+export async function mobileSessionAction({ request, context }: ActionFunctionArgs, home = new URL(request.url).pathname, signedOut = home) {
   await requirePublicRoute(request, context)
   const realm = await getRealmContext(request, context)
   if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
   const intent = v.safeParse(SessionIntent, new URL(request.url).searchParams.get('intent'))
   if (!intent.success) throw new Response(null, { status: 400 })
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
+  if (intent.output === 'signout') return mobileSignout(request, context, realm, signedOut)
   return mobileSignin(request, context, { ...realm, code: realm.code }, home)
 }
 
@@ -136,22 +136,6 @@ export async function mobileSignout(request: Request, context: AppLoadContext, r
   const token = await mobileToken(request)
   if (token) await orNull(apiData(mobileApi(request, context, realm, token).device.$delete()), [401])
   throw redirect(home, { headers: { 'Set-Cookie': await clearMobileCookie(request) } })
-}
-
-const SigninIntent = v.picklist(['signin', 'signout'])
-
-/**
- * The action of a public mobile page that only signs in and out (`?intent=signin` or `signout`; another intent is 400,
- * a host without a realm 404): the sign-in returns to `home`, the sign-out goes to `signedOut` (default `home`).
- */
-export async function mobileSessionAction(request: Request, context: AppLoadContext, home: string, signedOut = home) {
-  await requirePublicRoute(request, context)
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
-  const intent = v.safeParse(SigninIntent, new URL(request.url).searchParams.get('intent'))
-  if (!intent.success) throw new Response(null, { status: 400 })
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, signedOut)
-  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
 }
 
 /**
