@@ -43,3 +43,19 @@ export function useFormDirty() {
   const onChange = useCallback((_e: FormEvent<HTMLFormElement>) => setDirty(true), [])
   return { dirty, setDirty, formProps: { onChange, onInput: onChange } }
 }
+
+/**
+ * An editor's draft (the model editors and publish forms): its state, `set(patch)` that marks it changed, whether a
+ * save was tried (live errors show from then), and the unsaved-changes dialog, armed while changed and not `saving`.
+ */
+export function useDraft<S extends object>(init: S | (() => S), saving: boolean) {
+  const [state, setState] = useState(init)
+  const [dirty, setDirty] = useState(false)
+  const [tried, setTried] = useState(false)
+  const guard = useUnsavedChanges(dirty && !saving)
+  const set = (patch: Partial<S>) => {
+    setDirty(true)
+    setState((s) => ({ ...s, ...patch }))
+  }
+  return { state, setState, set, dirty, setDirty, tried, setTried, guard }
+}

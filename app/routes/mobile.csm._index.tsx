@@ -5,14 +5,13 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import type { WatchableSession } from '#shared/schemas/csm-watch'
 import { MobileCsmError, realmQuery, withQuery } from '~/components/session/mobile-csm'
-import { BrandMark, MobileShell } from '~/components/tms/mobile-shell'
-import { MobileSigninForm } from '~/components/signin/mobile-signin'
+import { MobileSessionShell } from '~/components/tms/mobile-shell'
 import { Icon } from '~/components/ui/icon'
 import { clockDuration } from '~/lib/format'
 import { calendarDay } from '~/lib/list-format'
 import { sendUnsent } from '~/lib/watch-outbox'
 import { apiData } from '~/server/api.server'
-import { clearMobileCookie, mobileSignin, mobileSignout, mobileUser } from '~/server/mobile-session.server'
+import { clearMobileCookie, mobileSessionAction, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
@@ -53,18 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ ...base, state: 'list' as const, me: session.me, ...list }, { headers: noStore })
 }
 
-const Intent = v.picklist(['signin', 'signout'])
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requirePublicRoute(request, context)
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
-  const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
-  if (!intent.success) throw new Response(null, { status: 400 })
-  const home = withQuery('/mobile/csm', realmQuery(request))
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
-  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
-}
+export const action = (args: ActionFunctionArgs) => mobileSessionAction(args, withQuery('/mobile/csm', realmQuery(args.request)))
 
 /** The sessions in groups: each room's, each channel's, then the rest, in the list's order (newest first). */
 function groups(items: WatchableSession[], t: (k: string, o?: Record<string, unknown>) => string) {
@@ -94,12 +82,7 @@ export default function MobileSessionsRoute() {
     void sendUnsent(nick, (id) => withQuery(`/mobile/csm/report/${id}`, d.query)).then((taken) => taken && revalidate())
   }, [nick, d.query, revalidate])
   return (
-    <MobileShell
-      start={<BrandMark brand={d.brand} />}
-      title={t('mobile.csm.title')}
-      signout={d.state !== 'signin' ? withQuery('/mobile/csm', d.query, 'intent=signout') : undefined}
-    >
-      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/csm', d.query, 'intent=signin')} title={t('mobile.csm.signin_title')} /> : null}
+    <MobileSessionShell area="csm" page={d}>
       {d.state === 'list' ? (
         <>
           <p>{t('mobile.csm.hello', { name: d.me.name || d.me.nick })}</p>
@@ -162,7 +145,7 @@ export default function MobileSessionsRoute() {
           )}
         </>
       ) : null}
-    </MobileShell>
+    </MobileSessionShell>
   )
 }
 

@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { FeedPostView } from '~/components/feed/feed-post'
 import { KitForm, SelectInput, TextArea, TextInput } from '~/components/form/kit'
-import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { BrandMark, MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { MobileRouteError, MobileSessionShell } from '~/components/tms/mobile-shell'
 import { FEED_MEDIA_TYPES, FeedPostInput, FeedQuery } from '#shared/schemas/feed'
 import { apiData, orNull } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE, publicApiAction } from '~/server/api-action.server'
@@ -86,19 +85,14 @@ export default function MobileFeedRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
-    <MobileShell
-      start={<BrandMark brand={d.brand} />}
-      title={t('mobile.feed.title')}
-      signout={d.state !== 'signin' ? withQuery('/mobile/feed', d.query, 'intent=signout') : undefined}
-    >
-      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/feed', d.query, 'intent=signin')} title={t('mobile.feed.signin_title')} /> : null}
+    <MobileSessionShell area="feed" page={d}>
       {d.state === 'disabled' ? (
         <p className="card" role="status">
           {t('feed.error.disabled')}
         </p>
       ) : null}
       {d.state === 'feed' ? <Feed /> : null}
-    </MobileShell>
+    </MobileSessionShell>
   )
 }
 

@@ -2,7 +2,6 @@ import { QuestionPairList } from '~/components/lesson/question-pairs'
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
 import { SlidePlayer } from '~/components/lesson/slide-player'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
@@ -12,7 +11,7 @@ import { Icon } from '~/components/ui/icon'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
-import { mobileRecordPage, mobileSignin, mobileSignout } from '~/server/mobile-session.server'
+import { mobileRecordPage, mobileSessionAction } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
@@ -48,18 +47,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }))
 }
 
-const Intent = v.picklist(['signin', 'signout'])
-
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  await requirePublicRoute(request, context)
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
-  const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
-  if (!intent.success) throw new Response(null, { status: 400 })
-  const query = realmQuery(request)
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, withQuery('/mobile/lesson', query))
-  return mobileSignin(request, context, { ...realm, code: realm.code }, withQuery(`/mobile/lesson/${encodeURIComponent(params.lessonId ?? '')}/apply`, query))
-}
+/** Signs in back to the lesson; signing out returns to the lesson list. */
+export const action = (args: ActionFunctionArgs) =>
+  mobileSessionAction(
+    args,
+    withQuery(`/mobile/lesson/${encodeURIComponent(args.params.lessonId ?? '')}/apply`, realmQuery(args.request)),
+    withQuery('/mobile/lesson', realmQuery(args.request)),
+  )
 
 export default function MobileLessonApplyRoute() {
   const d = useLoaderData<typeof loader>()

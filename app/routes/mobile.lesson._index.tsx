@@ -1,14 +1,11 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
-import * as v from 'valibot'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
-import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { BrandMark, MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { MobileRouteError, MobileSessionShell } from '~/components/tms/mobile-shell'
 import { realmQuery, withQuery } from '~/lib/mobile-query'
 import { apiData } from '~/server/api.server'
 import { DEFAULT_TIME_ZONE } from '~/server/api-action.server'
-import { mobileSignin, mobileSigninState, mobileSignout, mobileUser } from '~/server/mobile-session.server'
+import { mobileSessionAction, mobileSigninState, mobileUser } from '~/server/mobile-session.server'
 import { requirePublicRoute } from '~/server/public-route.server'
 import { getRealmContext } from '~/server/realm.server'
 import feedStyles from '~/styles/feed.css?url'
@@ -36,34 +33,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ ...base, state: 'list' as const, me: session.me, page }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
-const Intent = v.picklist(['signin', 'signout'])
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requirePublicRoute(request, context)
-  const realm = await getRealmContext(request, context)
-  if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
-  const intent = v.safeParse(Intent, new URL(request.url).searchParams.get('intent'))
-  if (!intent.success) throw new Response(null, { status: 400 })
-  const home = withQuery('/mobile/lesson', realmQuery(request))
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
-  return mobileSignin(request, context, { ...realm, code: realm.code }, home)
-}
+export const action = (args: ActionFunctionArgs) => mobileSessionAction(args, withQuery('/mobile/lesson', realmQuery(args.request)))
 
 export default function MobileLessonRoute() {
   const d = useLoaderData<typeof loader>()
-  const { t } = useTranslation()
   return (
-    <MobileShell
-      start={<BrandMark brand={d.brand} />}
-      title={t('mobile.lesson.title')}
-      signout={d.state !== 'signin' ? withQuery('/mobile/lesson', d.query, 'intent=signout') : undefined}
-    >
-      {d.state === 'signin' ? (
-        <MobileSigninForm action={withQuery('/mobile/lesson', d.query, 'intent=signin')} title={t('mobile.lesson.signin_title')} />
-      ) : (
-        <MobileLessonList items={d.page.items} total={d.page.total} query={d.query} timeZone={d.timeZone} />
-      )}
-    </MobileShell>
+    <MobileSessionShell area="lesson" page={d}>
+      {d.state !== 'signin' ? <MobileLessonList items={d.page.items} total={d.page.total} query={d.query} timeZone={d.timeZone} /> : null}
+    </MobileSessionShell>
   )
 }
 

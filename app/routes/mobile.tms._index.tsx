@@ -6,8 +6,7 @@ import { MobileAwards } from '~/components/achievement/mobile-awards'
 import { MobileTrack } from '~/components/achievement/track-progress'
 import { MobileLessonList } from '~/components/lesson/mobile-lessons'
 import { MobileSurveyList } from '~/components/survey/mobile-surveys'
-import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { BrandMark, MobileRouteError, MobileShell } from '~/components/tms/mobile-shell'
+import { MobileRouteError, MobileSessionShell } from '~/components/tms/mobile-shell'
 import { TokenEntry, TokenForm } from '~/components/tms/token-entry'
 import { OfflineTabs } from '~/components/tms/offline-tasks'
 import { Icon } from '~/components/ui/icon'
@@ -120,12 +119,7 @@ export default function MobileTmsRoute() {
   const d = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   return (
-    <MobileShell
-      start={<BrandMark brand={d.brand} />}
-      title={t('mobile.tms.title')}
-      signout={d.state !== 'signin' ? withQuery('/mobile/tms', d.query, 'intent=signout') : undefined}
-    >
-      {d.state === 'signin' ? <MobileSigninForm action={withQuery('/mobile/tms', d.query, 'intent=signin')} title={t('mobile.tms.signin_title')} /> : null}
+    <MobileSessionShell area="tms" page={d}>
       {d.state !== 'signin' ? (
         <>
           <p>{t('mobile.feed.hello', { name: d.me.name || d.me.nick })}</p>
@@ -149,7 +143,7 @@ export default function MobileTmsRoute() {
           <MobileAwards items={d.awards} />
         </>
       ) : null}
-    </MobileShell>
+    </MobileSessionShell>
   )
 }
 

@@ -118,16 +118,16 @@ const SessionIntent = v.picklist(['signin', 'signout'])
 
 /**
  * The action of a public page with the mobile-web sign-in: `?intent=signin` signs in (username and password),
- * `?intent=signout` ends that session; either leads to `home` (default: the page itself). 404 outside a realm, 400
- * for another intent.
+ * `?intent=signout` ends that session; either leads to `home` (default: the page itself), the sign-out to `signedOut`
+ * when given. 404 outside a realm, 400 for another intent.
  */
-export async function mobileSessionAction({ request, context }: ActionFunctionArgs, home = new URL(request.url).pathname) {
+export async function mobileSessionAction({ request, context }: ActionFunctionArgs, home = new URL(request.url).pathname, signedOut = home) {
   await requirePublicRoute(request, context)
   const realm = await getRealmContext(request, context)
   if (!realm.config || !realm.code) throw new Response(null, { status: 404 })
   const intent = v.safeParse(SessionIntent, new URL(request.url).searchParams.get('intent'))
   if (!intent.success) throw new Response(null, { status: 400 })
-  if (intent.output === 'signout') return mobileSignout(request, context, realm, home)
+  if (intent.output === 'signout') return mobileSignout(request, context, realm, signedOut)
   return mobileSignin(request, context, { ...realm, code: realm.code }, home)
 }
 

@@ -6,16 +6,19 @@ export async function existingIds(
   ids: string[],
 ): Promise<Set<string>> {
   if (!ids.length) return new Set()
-  const unique = [...new Set(ids)]
-  const found = new Set<string>()
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < unique.length; i += 90) {
-    const chunk = unique.slice(i, i + 90)
+  return new Set((await rowsWhereIn<{ id: string }>(db, `SELECT id FROM ${table}`, 'id', realm, [...new Set(ids)])).map((r) => r.id))
+}
+
+/** The rows `select` answers for the realm's rows whose `column` is one of `ids` (in chunks: D1 binds at most 100 parameters per statement). */
+export async function rowsWhereIn<T>(db: D1Database, select: string, column: string, realm: string, ids: string[]): Promise<T[]> {
+  const out: T[] = []
+  for (let i = 0; i < ids.length; i += 90) {
+    const chunk = ids.slice(i, i + 90)
     const { results } = await db
-      .prepare(`SELECT id FROM ${table} WHERE realm = ? AND id IN (${chunk.map(() => '?').join(', ')})`)
+      .prepare(`${select} WHERE realm = ? AND ${column} IN (${chunk.map(() => '?').join(', ')})`)
       .bind(realm, ...chunk)
-      .all<{ id: string }>()
-    for (const r of results) found.add(r.id)
+      .all<T>()
+    out.push(...results)
   }
-  return found
+  return out
 }

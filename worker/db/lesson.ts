@@ -15,22 +15,19 @@ import { runBatch } from './batch'
 import { reachSql } from './answer'
 import { existingIds } from './ids'
 import { publishedCounts } from './tms'
-import type { TaskTarget } from './tms-task'
+import { LESSON_TABLES, getPublished, publishedTargets, type TaskTarget } from './publication'
 
 /** The published lessons' base table (the entity reads its view). */
 export const lessonTable = { ...lessonEntity, table: 'lesson_lesson' }
 
-const REACH = reachSql('lesson_lesson_target', 'lesson_id')
+const REACH = reachSql(LESSON_TABLES.targets, LESSON_TABLES.key)
 
 export async function getLessonModel(db: D1Database, realm: string, id: string): Promise<LessonModel | null> {
   const row = await db.prepare('SELECT * FROM lesson_model WHERE id = ? AND realm = ?').bind(id, realm).first<Record<string, unknown>>()
   return row ? decodeRow(lessonModelEntity, row) : null
 }
 
-export async function getLesson(db: D1Database, realm: string, id: string): Promise<Lesson | null> {
-  const row = await db.prepare('SELECT * FROM lesson_lesson_view WHERE id = ? AND realm = ?').bind(id, realm).first<Record<string, unknown>>()
-  return row ? decodeRow(lessonEntity, row) : null
-}
+export const getLesson = (db: D1Database, realm: string, id: string): Promise<Lesson | null> => getPublished(db, LESSON_TABLES, lessonEntity, realm, id)
 
 /** How many lessons were published from each model. */
 export const lessonCounts = (db: D1Database, realm: string, ids: string[]) => publishedCounts(db, realm, ids, 'lesson_lesson')
@@ -177,14 +174,4 @@ export async function lessonStudentTasks(db: D1Database, realm: string, nick: st
 }
 
 /** A lesson's targets with room and group names (as a task's). */
-export async function lessonTargets(db: D1Database, realm: string, id: string): Promise<TaskTarget[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT x.room_id, x.nick, x.group_id, r.name AS room_name, g.name AS group_name FROM lesson_lesson_target x
-       LEFT JOIN room r ON r.id = x.room_id LEFT JOIN room_group g ON g.id = x.group_id
-       WHERE x.realm = ? AND x.lesson_id = ? ORDER BY room_name, x.nick, group_name`,
-    )
-    .bind(realm, id)
-    .all<TaskTarget>()
-  return results
-}
+export const lessonTargets = (db: D1Database, realm: string, id: string): Promise<TaskTarget[]> => publishedTargets(db, LESSON_TABLES, realm, id)

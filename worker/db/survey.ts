@@ -1,6 +1,6 @@
 /**
  * Surveys (issue 19): SQL of survey models, published surveys, students' answers and their revisions, and the result
- * figures. Publication targets and the student reach are the tasks' (`targetStatements`, `reachSql`).
+ * figures. Publication targets and the student reach are every publication's (`./publication`, `reachSql`).
  */
 import {
   SCALE_POINTS,
@@ -15,39 +15,27 @@ import {
 import { newId, nowIso } from '../lib/tms'
 import { decodeRow } from './entity-rows'
 import { reachSql } from './answer'
+import { rowsWhereIn } from './ids'
 import { publishedCounts } from './tms'
-import { targetStatements, type TargetRow, type TaskTarget } from './tms-task'
+import { SURVEY_TABLES, getPublished, publishedTargets, type TargetRow, type TaskTarget } from './publication'
 
 /** The published surveys' base table (the entity reads its view). */
 export const surveyTable = { ...surveyEntity, table: 'survey_survey' }
 
-const REACH = reachSql('survey_survey_target', 'survey_id')
+const REACH = reachSql(SURVEY_TABLES.targets, SURVEY_TABLES.key)
 
 export async function getSurveyModel(db: D1Database, realm: string, id: string): Promise<SurveyModel | null> {
   const row = await db.prepare('SELECT * FROM survey_model WHERE id = ? AND realm = ?').bind(id, realm).first<Record<string, unknown>>()
   return row ? decodeRow(surveyModelEntity, row) : null
 }
 
-export async function getSurvey(db: D1Database, realm: string, id: string): Promise<Survey | null> {
-  const row = await db.prepare('SELECT * FROM survey_survey_view WHERE id = ? AND realm = ?').bind(id, realm).first<Record<string, unknown>>()
-  return row ? decodeRow(surveyEntity, row) : null
-}
+export const getSurvey = (db: D1Database, realm: string, id: string): Promise<Survey | null> => getPublished(db, SURVEY_TABLES, surveyEntity, realm, id)
 
 /** How many surveys were published from each model. */
 export const surveyCounts = (db: D1Database, realm: string, ids: string[]) => publishedCounts(db, realm, ids, 'survey_survey')
 
 /** A survey's targets with room and group names (as a task's). */
-export async function surveyTargets(db: D1Database, realm: string, id: string): Promise<TaskTarget[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT x.room_id, x.nick, x.group_id, r.name AS room_name, g.name AS group_name FROM survey_survey_target x
-       LEFT JOIN room r ON r.id = x.room_id LEFT JOIN room_group g ON g.id = x.group_id
-       WHERE x.realm = ? AND x.survey_id = ? ORDER BY room_name, x.nick, group_name`,
-    )
-    .bind(realm, id)
-    .all<TaskTarget>()
-  return results
-}
+export const surveyTargets = (db: D1Database, realm: string, id: string): Promise<TaskTarget[]> => publishedTargets(db, SURVEY_TABLES, realm, id)
 
 const targetKey = (t: TargetRow) => `${t.room_id ?? ''}/${t.nick ?? ''}/${t.group_id ?? ''}`
 
@@ -72,27 +60,12 @@ export async function answeredTargetsRemoved<T extends TargetRow>(
     .all<{ nick: string; room_id: string | null }>()
   if (!answers.length) return []
   const groupIds = [...new Set([...before, ...after].flatMap((t) => (t.group_id ? [t.group_id] : [])))]
-  const groupRooms = new Map<string, string[]>()
-  for (let i = 0; i < groupIds.length; i += 90) {
-    const chunk = groupIds.slice(i, i + 90)
-    const { results } = await db
-      .prepare(`SELECT id, rooms FROM room_group WHERE realm = ? AND id IN (${chunk.map(() => '?').join(', ')})`)
-      .bind(realm, ...chunk)
-      .all<{ id: string; rooms: string }>()
-    for (const g of results) groupRooms.set(g.id, JSON.parse(g.rooms) as string[])
-  }
+  const groups = await rowsWhereIn<{ id: string; rooms: string }>(db, 'SELECT id, rooms FROM room_group', 'id', realm, groupIds)
+  const groupRooms = new Map(groups.map((g) => [g.id, JSON.parse(g.rooms) as string[]]))
   const reaches = (t: TargetRow, a: { nick: string; room_id: string | null }) =>
     t.group_id ? (groupRooms.get(t.group_id) ?? []).includes(a.room_id ?? '') : t.room_id === a.room_id && (t.nick === null || t.nick === a.nick)
   const lost = answers.filter((a) => !after.some((t) => reaches(t, a)))
   return removed.filter((t) => lost.some((a) => reaches(t, a)))
-}
-
-/** Replaces a survey's targets (the statements to run in the change's batch). */
-export function replaceTargetStatements(db: D1Database, realm: string, surveyId: string, targets: TargetRow[]): D1PreparedStatement[] {
-  return [
-    db.prepare('DELETE FROM survey_survey_target WHERE realm = ? AND survey_id = ?').bind(realm, surveyId),
-    ...targetStatements(db, 'survey_survey_target', 'survey_id', realm, surveyId, targets),
-  ]
 }
 
 /** The rooms through which the survey reaches the student (empty: it does not reach them). */

@@ -3,7 +3,10 @@ import type { ErrorItem } from '#shared/schemas/error'
 import { TMS_DEFAULT_DEADLINE_DAYS, TMS_MAX_SCHEDULE_DAYS } from '#shared/schemas/tms/constants'
 import type { Question } from '#shared/schemas/tms/question'
 import { origin, type Ctx } from '../api/context'
+import { auditStatement } from '../db/audit'
 import { getRealmRow, realmConfig } from '../db/realms'
+import type { Auth } from '../db/sessions'
+import type { AuditEntry } from './audit'
 import { randomToken } from './crypto'
 import type { Scope } from './entity'
 import { ApiError } from './errors'
@@ -79,4 +82,12 @@ export function andScopes(...scopes: (Scope | undefined)[]): Scope | undefined {
 export function jsonListHas(column: string, value: string | undefined): Scope | undefined {
   if (!value?.trim()) return undefined
   return { where: `EXISTS (SELECT 1 FROM json_each(${column}) j WHERE lower(j.value) = lower(?))`, params: [value.trim()] }
+}
+
+/** The created and updated stamps of a new row. */
+export const createdStamps = (nick: string, now: string) => ({ created_at: now, created_by: nick, updated_at: now, updated_by: nick })
+
+/** The audit record of the caller's change (realm, actor and request from the call), to run in the change's batch. */
+export function auditBy(c: Ctx, auth: Auth, e: Pick<AuditEntry, 'action' | 'entity' | 'entityId' | 'before' | 'after'>): D1PreparedStatement {
+  return auditStatement(c.env.DB, { realm: auth.realm, actor: auth.nick, ...e, requestId: c.get('requestId') })
 }

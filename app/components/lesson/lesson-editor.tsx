@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type Key
 import { useTranslation } from 'react-i18next'
 import { LocalDateTimeInput } from '~/components/form/local-date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
+import { BusyButton } from '~/components/ui/busy-button'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { RichTextEditor } from '~/components/tms/rich-text-editor'
@@ -380,9 +381,9 @@ export function LessonEditor({
         </section>
       ))}
       <div className="form-actions sticky-actions">
-        <button type="button" className="btn btn-primary" onClick={save} disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('tms.editor.save')}
-        </button>
+        <BusyButton busy={saving} icon="check" onClick={save}>
+          {t('tms.editor.save')}
+        </BusyButton>
       </div>
       <ConfirmDialog
         open={personaSwitch !== null}

@@ -2,11 +2,12 @@ import { useFetcher } from '@remix-run/react'
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LocalDateTimeInput } from '~/components/form/local-date-time'
+import { BusyButton } from '~/components/ui/busy-button'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
-import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { useDraft } from '~/lib/use-unsaved-changes'
 import { isoToZoned, zonedToIso } from '~/lib/zoned-time'
 import type { ErrorItem } from '#shared/schemas/error'
 import { LessonPublishInput } from '#shared/schemas/lesson/lesson'
@@ -78,15 +79,8 @@ export function LessonPublishForm({
           expire_at: '',
         }
   const [start] = useState(defaults)
-  const [state, setState] = useState(defaults)
-  const [dirty, setDirty] = useState(false)
-  const [tried, setTried] = useState(false)
   const saving = fetcher.state !== 'idle'
-  const guard = useUnsavedChanges(dirty && !saving)
-  const set = (patch: Partial<typeof state>) => {
-    setDirty(true)
-    setState((s) => ({ ...s, ...patch }))
-  }
+  const { state, setState, set, setDirty, tried, setTried, guard } = useDraft(defaults, saving)
   const body = useMemo(
     () => ({
       ...state,
@@ -215,9 +209,9 @@ export function LessonPublishForm({
             <Icon name="restore" /> {t(initial ? 'survey.edit.undo' : 'survey.publish.reset')}
           </button>
         ) : null}
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name={initial ? 'check' : 'send'} />} {t(submit.label)}
-        </button>
+        <BusyButton busy={saving} icon={initial ? 'check' : 'send'}>
+          {t(submit.label)}
+        </BusyButton>
       </div>
       {guard}
     </form>

@@ -1,12 +1,13 @@
 import { useFetcher } from '@remix-run/react'
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useId, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SelectField, TextField } from '~/components/tms/question-options'
+import { BusyButton } from '~/components/ui/busy-button'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
-import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { useDraft } from '~/lib/use-unsaved-changes'
 import type { ErrorItem } from '#shared/schemas/error'
 import { SURVEY_DEFAULTS, SURVEY_QUESTION_TYPES, SurveyInput, type SurveyDraft, type SurveyQuestionType } from '#shared/schemas/survey/survey'
 
@@ -25,15 +26,11 @@ export function SurveyModelEditor({ initial, locked }: { initial: SurveyDraft; l
   const toast = useToast()
   const id = useId()
   const fetcher = useFetcher<{ errors: ErrorItem[] }>({ key: 'survey-model' })
-  const [state, setState] = useState(() => ({ ...SURVEY_DEFAULTS, ...initial, questions: (initial.questions ?? []) as QuestionDraft[] }))
-  const [dirty, setDirty] = useState(false)
-  const [tried, setTried] = useState(false)
   const saving = fetcher.state !== 'idle'
-  const guard = useUnsavedChanges(dirty && !saving)
-  const set = (patch: Partial<typeof state>) => {
-    setDirty(true)
-    setState((s) => ({ ...s, ...patch }))
-  }
+  const { state, setState, set, setDirty, tried, setTried, guard } = useDraft(
+    () => ({ ...SURVEY_DEFAULTS, ...initial, questions: (initial.questions ?? []) as QuestionDraft[] }),
+    saving,
+  )
   const setQuestion = (i: number, patch: Partial<QuestionDraft>) => set({ questions: state.questions.map((q, j) => (j === i ? { ...q, ...patch } : q)) })
   const move = (i: number, by: number) => {
     const qs = [...state.questions]
@@ -178,9 +175,9 @@ export function SurveyModelEditor({ initial, locked }: { initial: SurveyDraft; l
         >
           {t('survey.editor.reset')}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={saving || locked}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('survey.editor.save')}
-        </button>
+        <BusyButton busy={saving} icon="check" disabled={locked}>
+          {t('survey.editor.save')}
+        </BusyButton>
       </div>
       {guard}
     </form>

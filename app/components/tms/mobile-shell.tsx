@@ -1,7 +1,9 @@
 import { Form, isRouteErrorResponse, useLocation, useNavigation, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { MobileSigninForm } from '~/components/signin/mobile-signin'
 import { Icon } from '~/components/ui/icon'
+import { withQuery } from '~/lib/mobile-query'
 
 /** A mobile-web page's error state: its message (or "not found" for a 404) and a retry of the same address. */
 export function MobileRouteError({ message }: { message: string }) {
@@ -59,5 +61,33 @@ export function MobileShell({ start, title, signout, children }: { start: ReactN
         {children}
       </main>
     </div>
+  )
+}
+
+/**
+ * The mobile-web page `/mobile/{area}` with the realm's brand and its own sign-in: signed out (`page.state` is
+ * 'signin'), the sign-in form (posting `?intent=signin` to the page, titled `mobile.{area}.signin_title`); signed in,
+ * `children` and the sign-out (`?intent=signout`). Its title is `mobile.{area}.title`.
+ */
+export function MobileSessionShell({
+  area,
+  page,
+  children,
+}: {
+  area: 'lesson' | 'csm' | 'feed' | 'tms'
+  page: { query: string; brand: { name: string; logo_url?: string | null }; state: string }
+  children: ReactNode
+}) {
+  const { t } = useTranslation()
+  const path = `/mobile/${area}`
+  const signedIn = page.state !== 'signin'
+  return (
+    <MobileShell
+      start={<BrandMark brand={page.brand} />}
+      title={t(`mobile.${area}.title`)}
+      signout={signedIn ? withQuery(path, page.query, 'intent=signout') : undefined}
+    >
+      {signedIn ? children : <MobileSigninForm action={withQuery(path, page.query, 'intent=signin')} title={t(`mobile.${area}.signin_title`)} />}
+    </MobileShell>
   )
 }

@@ -2,6 +2,7 @@ import { useFetcher } from '@remix-run/react'
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '~/components/ui/dialog'
+import { BusyButton } from '~/components/ui/busy-button'
 import { Icon } from '~/components/ui/icon'
 import { useToast } from '~/components/ui/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
@@ -204,9 +205,9 @@ export function ModelEditor({ initial, categories, refs, canUseBank }: ModelEdit
         </div>
       </section>
       <div className="form-actions sticky-actions">
-        <button type="button" className="btn btn-primary" onClick={save} disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" />} {t('tms.editor.save')}
-        </button>
+        <BusyButton busy={saving} icon="check" onClick={save}>
+          {t('tms.editor.save')}
+        </BusyButton>
       </div>
       <ConfirmDialog
         open={pendingType !== null}

@@ -3,11 +3,11 @@ import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LocalDateTimeInput } from '~/components/form/local-date-time'
 import * as v from 'valibot'
-import { Icon } from '~/components/ui/icon'
+import { BusyButton } from '~/components/ui/busy-button'
 import { useToast } from '~/components/ui/toast'
 import { errorText, ruleText, translatedErrors } from '~/lib/error-text'
 import { liveErrors } from '~/lib/form-fields'
-import { useUnsavedChanges } from '~/lib/use-unsaved-changes'
+import { useDraft } from '~/lib/use-unsaved-changes'
 import { isoToZoned, zonedToIso } from '~/lib/zoned-time'
 import type { ErrorItem } from '#shared/schemas/error'
 import { categoryChoiceProblems } from '#shared/schemas/tms/category'
@@ -37,29 +37,25 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
   const { model, limits } = options
   const extraFields = useMemo(() => options.extra ?? [], [options.extra])
   const [opened] = useState(() => Date.now())
-  const [state, setState] = useState(() => ({
-    publication_type: 'all' as PublicationType,
-    rooms: [] as string[],
-    members: [] as { room: string; nick: string }[],
-    groups: [] as string[],
-    publish_at: isoToZoned(new Date(opened).toISOString(), timeZone),
-    // Default deadline for digital materials (3 days unless the realm says otherwise) plus the realm's expire offset.
-    expire_at: isoToZoned(new Date(opened + (limits.defaultDeadlineDays + limits.expireOffsetDays) * DAY).toISOString(), timeZone),
-    display_answer_at: '',
-    correct_at: '',
-    show_timer: false,
-    scheduling_enabled: true,
-    categories: model.categories,
-    extra: Object.fromEntries(extraFields.map((f) => [f.key, ''])) as Record<string, string>,
-  }))
-  const [dirty, setDirty] = useState(false)
-  const [tried, setTried] = useState(false)
   const saving = fetcher.state !== 'idle'
-  const guard = useUnsavedChanges(dirty && !saving)
-  const set = (patch: Partial<typeof state>) => {
-    setDirty(true)
-    setState((s) => ({ ...s, ...patch }))
-  }
+  const { state, set, dirty, tried, setTried, guard } = useDraft(
+    () => ({
+      publication_type: 'all' as PublicationType,
+      rooms: [] as string[],
+      members: [] as { room: string; nick: string }[],
+      groups: [] as string[],
+      publish_at: isoToZoned(new Date(opened).toISOString(), timeZone),
+      // Default deadline for digital materials (3 days unless the realm says otherwise) plus the realm's expire offset.
+      expire_at: isoToZoned(new Date(opened + (limits.defaultDeadlineDays + limits.expireOffsetDays) * DAY).toISOString(), timeZone),
+      display_answer_at: '',
+      correct_at: '',
+      show_timer: false,
+      scheduling_enabled: true,
+      categories: model.categories,
+      extra: Object.fromEntries(extraFields.map((f) => [f.key, ''])) as Record<string, string>,
+    }),
+    saving,
+  )
 
   const body = useMemo(() => {
     const at = (s: string) => (s ? (zonedToIso(s, timeZone) ?? s) : null)
@@ -285,9 +281,9 @@ export function PublishForm({ options, timeZone }: { options: PublishOptions; ti
         </p>
       ) : null}
       <div className="form-actions">
-        <button type="button" className="btn btn-primary" onClick={submit} disabled={saving}>
-          {saving ? <span className="spinner" aria-hidden="true" /> : <Icon name="send" />} {t('tms.publish.submit')}
-        </button>
+        <BusyButton busy={saving} icon="send" onClick={submit}>
+          {t('tms.publish.submit')}
+        </BusyButton>
       </div>
       {guard}
     </div>

@@ -1,17 +1,17 @@
 import { Hono } from 'hono'
 import { ListQuery } from '#shared/schemas/common'
 import { Id } from '#shared/schemas/tms/common'
-import { LessonInput, LessonModelUpdate, lessonModelEntity, type LessonModel } from '#shared/schemas/lesson/lesson'
+import type { EntityDescriptor } from '#shared/schemas/entity'
+import { LessonInput, LessonModelUpdate, lessonModelEntity, type Lesson, type LessonModel } from '#shared/schemas/lesson/lesson'
 import { createLessonModel, getLessonModel, lessonAuditView, lessonCounts, preparedLesson } from '../../db/lesson'
 import type { Auth } from '../../db/sessions'
 import { deleteLessonMediaStatement, listLessonMedia } from '../../db/lesson-media'
 import { personaSwitch, removeUnusedFiles } from './media'
-import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { deleteStatement, filterScope, listRows, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
-import { andScopes, jsonListHas, nowIso, richTextPolicy } from '../../lib/tms'
+import { andScopes, auditBy, jsonListHas, nowIso, richTextPolicy } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 export async function requireLessonModel(c: Ctx, auth: Auth, id: string): Promise<LessonModel> {
@@ -27,6 +27,55 @@ export async function requireLessonModel(c: Ctx, auth: Auth, id: string): Promis
 export function refusePersonaChange(existing: { video: string | null; persona_id: string | null }, next: { persona_id: string | null; video: string | null }) {
   if (existing.video && next.video && existing.persona_id !== next.persona_id)
     throw apiError(409, 'persona_fixed', 'validation.lesson.persona_fixed', 'persona_id', next.persona_id)
+}
+
+/**
+ * Saves a lesson's content into a model or a published lesson (`table`, whose name is the audit entity), with
+ * `extra` columns (a lesson's dates): the persona rule, the lesson rules (`preparedLesson`), the media a persona
+ * switch drops, the update and its audit record in one batch.
+ */
+export async function saveLessonContent(
+  c: Ctx,
+  auth: Auth,
+  table: EntityDescriptor,
+  existing: LessonModel | Lesson,
+  input: LessonInput,
+  discard_media: boolean,
+  extra: Record<string, unknown> = {},
+) {
+  const db = c.env.DB
+  refusePersonaChange(existing, input)
+  const values = {
+    ...(await preparedLesson(db, auth.realm, input, await richTextPolicy(c, auth.realm))),
+    ...extra,
+    updated_at: nowIso(),
+    updated_by: auth.nick,
+  }
+  const media = await personaSwitch(c.env, auth.realm, existing, { persona_id: input.persona_id, discard_media })
+  await runBatch(db, [
+    ...media.statements,
+    updateStatement(db, table, realmScope(table, auth), existing.id, values),
+    auditBy(c, auth, {
+      action: 'update',
+      entity: table.name,
+      entityId: existing.id,
+      before: lessonAuditView(existing),
+      after: lessonAuditView({ ...existing, ...values }),
+    }),
+  ])
+  await media.cleanup()
+}
+
+/** Deletes a model or a published lesson (`table`) with its generated media; files no other row uses are removed after. */
+export async function deleteLessonRow(c: Ctx, auth: Auth, table: EntityDescriptor, existing: LessonModel | Lesson) {
+  const db = c.env.DB
+  const media = await listLessonMedia(db, auth.realm, existing.id)
+  await runBatch(db, [
+    deleteLessonMediaStatement(db, auth.realm, existing.id),
+    deleteStatement(db, table, realmScope(table, auth), existing.id),
+    auditBy(c, auth, { action: 'delete', entity: table.name, entityId: existing.id, before: lessonAuditView(existing) }),
+  ])
+  await removeUnusedFiles(c.env, auth.realm, media)
 }
 
 /** /lesson/model: lesson models (seed 001 §3 "Lesson and lesson content"; issue 18). */
@@ -71,50 +120,16 @@ export const lessonModel = new Hono<AppEnv>()
   .put(
     '/:id',
     guardedJson({ all: ['lesson_model_edit'] }, LessonModelUpdate, async (c, auth, { discard_media, ...input }) => {
-      const db = c.env.DB
       const existing = await requireLessonModel(c, auth, pathParam(c, 'id'))
-      refusePersonaChange(existing, input)
-      const values = { ...(await preparedLesson(db, auth.realm, input, await richTextPolicy(c, auth.realm))), updated_at: nowIso(), updated_by: auth.nick }
-      const media = await personaSwitch(c.env, auth.realm, existing, { persona_id: input.persona_id, discard_media })
-      await runBatch(db, [
-        ...media.statements,
-        updateStatement(db, lessonModelEntity, realmScope(lessonModelEntity, auth), existing.id, values),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
-          action: 'update',
-          entity: 'lesson_model',
-          entityId: existing.id,
-          before: lessonAuditView(existing),
-          after: lessonAuditView({ ...existing, ...values }),
-          requestId: c.get('requestId'),
-        }),
-      ])
-      await media.cleanup()
-      return c.json((await getLessonModel(db, auth.realm, existing.id))!)
+      await saveLessonContent(c, auth, lessonModelEntity, existing, input, discard_media)
+      return c.json((await getLessonModel(c.env.DB, auth.realm, existing.id))!)
     }),
   )
   /** DELETE /lesson/model/{id}: published lessons are copies and stay. */
   .delete(
     '/:id',
     guarded({ all: ['lesson_model_delete'] }, async (c, auth) => {
-      const db = c.env.DB
-      const existing = await requireLessonModel(c, auth, pathParam(c, 'id'))
-      const media = await listLessonMedia(db, auth.realm, existing.id)
-      await runBatch(db, [
-        deleteLessonMediaStatement(db, auth.realm, existing.id),
-        deleteStatement(db, lessonModelEntity, realmScope(lessonModelEntity, auth), existing.id),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
-          action: 'delete',
-          entity: 'lesson_model',
-          entityId: existing.id,
-          before: lessonAuditView(existing),
-          requestId: c.get('requestId'),
-        }),
-      ])
-      await removeUnusedFiles(c.env, auth.realm, media)
+      await deleteLessonRow(c, auth, lessonModelEntity, await requireLessonModel(c, auth, pathParam(c, 'id')))
       return c.body(null, 204)
     }),
   )

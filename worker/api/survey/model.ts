@@ -4,12 +4,11 @@ import { Id } from '#shared/schemas/tms/common'
 import { SurveyInput, surveyModelEntity, type SurveyModel } from '#shared/schemas/survey/survey'
 import { getSurveyModel, surveyCounts } from '../../db/survey'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { deleteStatement, filterScope, insertStatement, listRows, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
-import { newId, nowIso } from '../../lib/tms'
+import { auditBy, createdStamps, newId, nowIso } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
 
 export async function requireSurveyModel(c: Ctx, auth: Auth, id: string): Promise<SurveyModel> {
@@ -57,27 +56,20 @@ export const surveyModel = new Hono<AppEnv>()
     '/',
     guardedJson({ all: ['survey_model_create'] }, SurveyInput, async (c, auth, input) => {
       const db = c.env.DB
-      const now = nowIso()
       const row = {
         ...stored(input),
         id: newId(),
         realm: auth.realm,
         type: 'model',
-        created_at: now,
-        created_by: auth.nick,
-        updated_at: now,
-        updated_by: auth.nick,
+        ...createdStamps(auth.nick, nowIso()),
       }
       await runBatch(db, [
         insertStatement(db, surveyModelEntity, row),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'create',
           entity: 'survey_model',
           entityId: row.id,
           after: row,
-          requestId: c.get('requestId'),
         }),
       ])
       return c.json((await getSurveyModel(db, auth.realm, row.id))!, 201)
@@ -92,15 +84,12 @@ export const surveyModel = new Hono<AppEnv>()
       const values = { ...stored(input), updated_at: nowIso(), updated_by: auth.nick }
       await runBatch(db, [
         updateStatement(db, surveyModelEntity, realmScope(surveyModelEntity, auth), existing.id, values),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'update',
           entity: 'survey_model',
           entityId: existing.id,
           before: existing,
           after: { ...existing, ...values },
-          requestId: c.get('requestId'),
         }),
       ])
       return c.json((await getSurveyModel(db, auth.realm, existing.id))!)
@@ -114,14 +103,11 @@ export const surveyModel = new Hono<AppEnv>()
       await refuseWhenPublished(c, auth, existing, 'delete')
       await runBatch(db, [
         deleteStatement(db, surveyModelEntity, realmScope(surveyModelEntity, auth), existing.id),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'delete',
           entity: 'survey_model',
           entityId: existing.id,
           before: existing,
-          requestId: c.get('requestId'),
         }),
       ])
       return c.body(null, 204)

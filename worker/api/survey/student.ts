@@ -3,13 +3,12 @@ import { Id } from '#shared/schemas/tms/common'
 import { SurveyAnswerInput, surveyAnswerProblems } from '#shared/schemas/survey/survey'
 import { getSurvey, insertAnswerStatement, studentSurveys, surveyAnswer, surveyReach } from '../../db/survey'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
-import { newId, nowIso, refuse, ruleError } from '../../lib/tms'
+import { auditBy, newId, nowIso, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
-import { Paging } from '../lesson/student'
+import { studentList } from '../publication'
 
 /** A published survey reaching the student, with the rooms it reaches them through; otherwise 404 (nothing revealed). */
 async function reachingSurvey(c: Ctx, auth: Auth, raw: string) {
@@ -40,14 +39,7 @@ const studentView = (s: Awaited<ReturnType<typeof reachingSurvey>>['survey']) =>
  * list, one survey with their answer, and sending the answer (once; staff revise it afterwards).
  */
 export const surveyStudent = new Hono<AppEnv>()
-  .get(
-    '/',
-    guarded({}, async (c, auth) => {
-      const q = parse(Paging, c.req.query())
-      const { rows, total } = await studentSurveys(c.env.DB, auth.realm, auth.nick, q.limit, q.offset)
-      return c.json({ items: rows, total, limit: q.limit, offset: q.offset })
-    }),
-  )
+  .get('/', studentList(studentSurveys))
   .get(
     '/:id',
     guarded({}, async (c, auth) => {
@@ -71,14 +63,11 @@ export const surveyStudent = new Hono<AppEnv>()
       const id = newId()
       await runBatch(db, [
         insertAnswerStatement(db, { id, realm: auth.realm, survey_id: survey.id, nick: auth.nick, room_id: rooms[0], answers: stored, at: now }),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'answer',
           entity: 'survey_answer',
           entityId: id,
           after: stored,
-          requestId: c.get('requestId'),
         }),
       ])
       const saved = await surveyAnswer(db, auth.realm, survey.id, { nick: auth.nick })

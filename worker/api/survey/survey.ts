@@ -7,7 +7,6 @@ import {
   SurveyPublishInput,
   SurveyUpdate,
   surveyAnswerProblems,
-  surveyDateProblems,
   surveyEntity,
   surveyUpdateProblems,
   type Survey,
@@ -17,7 +16,6 @@ import {
   answerRevisions,
   answerRooms,
   getSurvey,
-  replaceTargetStatements,
   reviseStatements,
   surveyAnswer,
   surveyAnswers,
@@ -25,29 +23,26 @@ import {
   surveyTable,
   surveyTargets,
 } from '../../db/survey'
+import { SURVEY_TABLES, publicationTargets, replaceTargetStatements, roomFilter, type TargetRow } from '../../db/publication'
 import { publicationChoices } from '../../db/rooms'
-import { publicationTargets, roomFilter, targetStatements, type TargetRow } from '../../db/tms-task'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../db/audit'
 import { runBatch } from '../../db/batch'
 import { deleteStatement, filterScope, insertStatement, listRows, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
 import { guarded, guardedJson } from '../../lib/guard'
-import { andScopes, newId, nowIso, refuse, ruleError } from '../../lib/tms'
+import { andScopes, auditBy, nowIso, refuse, ruleError } from '../../lib/tms'
 import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+import { checkedTargets, newPublication, publishBatch, refuseDates, requirePublication, withTargets, type PublishedKind } from '../publication'
 import { requireSurveyModel } from './model'
 
-async function requireSurvey(c: Ctx, auth: Auth, id: string): Promise<Survey> {
-  const found = await getSurvey(c.env.DB, auth.realm, parse(Id, id))
-  if (!found) throw apiError(404, 'survey_not_found', `Survey ${id} was not found.`, 'id', id)
-  return found
+/** Published surveys as the publication steps see them (`../publication`). */
+const SURVEY: PublishedKind<Survey> = {
+  tables: SURVEY_TABLES,
+  entity: 'survey_survey',
+  read: getSurvey,
+  notFound: { cause: 'survey_not_found', noun: 'Survey' },
 }
-
-/** Surveys reaching a room (the room filter of the list), as tasks do. */
-const surveyRoomFilter = (room: string | undefined) => {
-  const f = roomFilter(room)
-  return f && { ...f, where: f.where.replaceAll('tms_task_target', 'survey_survey_target').replaceAll('x.task_id', 'x.survey_id') }
-}
+const requireSurvey = (c: Ctx, auth: Auth) => requirePublication(c, auth, SURVEY)
 
 const ResultQuery = v.object({ room: v.optional(Id) })
 
@@ -63,14 +58,14 @@ export const surveySurvey = new Hono<AppEnv>()
     '/',
     guarded({ all: ['survey_survey_list'] }, async (c, auth) => {
       const q = c.req.query()
-      const extra = andScopes(filterScope(surveyEntity, q), surveyRoomFilter(q.room))
+      const extra = andScopes(filterScope(surveyEntity, q), roomFilter(SURVEY_TABLES, q.room))
       return c.json(await listRows(c.env.DB, surveyEntity, realmScope(surveyEntity, auth), parse(ListQuery, q), extra))
     }),
   )
   .get(
     '/:id',
     guarded({ any: ['survey_survey_list', 'survey_survey_edit', 'survey_survey_result'] }, async (c, auth) => {
-      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const s = await requireSurvey(c, auth)
       return c.json({ ...s, targets: await surveyTargets(c.env.DB, auth.realm, s.id) })
     }),
   )
@@ -82,14 +77,12 @@ export const surveySurvey = new Hono<AppEnv>()
       const model = await requireSurveyModel(c, auth, input.model_id)
       if (!model.questions.length) throw apiError(422, 'survey_no_questions', 'validation.survey.no_questions', 'model_id', model.id)
       const publish_at = input.publish_at ?? nowIso()
-      refuse(surveyDateProblems({ publish_at, expire_at: input.expire_at }).map((p) => ruleError(p.field, p.message, input.expire_at)))
-      const targets = await publicationTargets(db, auth.realm, input)
-      refuse(targets.problems)
-      const id = newId()
-      const now = nowIso()
+      refuseDates({ publish_at, expire_at: input.expire_at })
+      const targets = await checkedTargets(c, auth, input)
+      const { id, realm, stamps } = newPublication(auth)
       const row = {
         id,
-        realm: auth.realm,
+        realm,
         model_id: model.id,
         publication_type: input.publication_type,
         publish_at,
@@ -100,25 +93,9 @@ export const surveySurvey = new Hono<AppEnv>()
         question_count: model.questions.length,
         is_required: model.is_required,
         confirmation_message: model.confirmation_message,
-        created_at: now,
-        created_by: auth.nick,
-        updated_at: now,
-        updated_by: auth.nick,
+        ...stamps,
       }
-      await runBatch(db, [
-        insertStatement(db, surveyTable, row),
-        ...targetStatements(db, 'survey_survey_target', 'survey_id', auth.realm, id, targets.rows),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
-          action: 'publish',
-          entity: 'survey_survey',
-          entityId: id,
-          after: { ...row, targets: targets.rows },
-          requestId: c.get('requestId'),
-        }),
-      ])
-      return c.json({ ...(await getSurvey(db, auth.realm, id))!, targets: await surveyTargets(db, auth.realm, id) }, 201)
+      return c.json(await publishBatch(c, auth, SURVEY, { id, insert: insertStatement(db, surveyTable, row), targets, audit: row }), 201)
     }),
   )
   /**
@@ -130,7 +107,7 @@ export const surveySurvey = new Hono<AppEnv>()
     '/:id',
     guardedJson({ all: ['survey_survey_edit'] }, SurveyUpdate, async (c, auth, body) => {
       const db = c.env.DB
-      const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const existing = await requireSurvey(c, auth)
       const dates = { publish_at: body.publish_at ?? existing.publish_at, expire_at: body.expire_at === undefined ? existing.expire_at : body.expire_at }
       const problems = surveyUpdateProblems(existing, dates, Date.now()).map((p) => ruleError(p.field, p.message, dates[p.field as keyof typeof dates]))
       const before = await surveyTargets(db, auth.realm, existing.id)
@@ -158,10 +135,8 @@ export const surveySurvey = new Hono<AppEnv>()
       }
       await runBatch(db, [
         updateStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id, values),
-        ...(targets ? replaceTargetStatements(db, auth.realm, existing.id, targets.rows) : []),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        ...(targets ? replaceTargetStatements(db, SURVEY_TABLES, auth.realm, existing.id, targets.rows) : []),
+        auditBy(c, auth, {
           action: 'update',
           entity: 'survey_survey',
           entityId: existing.id,
@@ -172,10 +147,9 @@ export const surveySurvey = new Hono<AppEnv>()
             ...(targets ? { targets: before.map(({ room_id, nick, group_id }) => ({ room_id, nick, group_id })) } : {}),
           },
           after: { ...values, ...(targets ? { targets: targets.rows } : {}) },
-          requestId: c.get('requestId'),
         }),
       ])
-      return c.json({ ...(await getSurvey(db, auth.realm, existing.id))!, targets: await surveyTargets(db, auth.realm, existing.id) })
+      return c.json(await withTargets(c, auth, SURVEY, existing.id))
     }),
   )
   /**
@@ -186,18 +160,15 @@ export const surveySurvey = new Hono<AppEnv>()
     '/:id',
     guarded({ all: ['survey_survey_delete'] }, async (c, auth) => {
       const db = c.env.DB
-      const existing = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const existing = await requireSurvey(c, auth)
       if (existing.answer_count > 0) throw apiError(409, 'survey_has_answers', 'validation.survey.withdraw_answered', 'id', existing.id)
       await runBatch(db, [
         deleteStatement(db, surveyTable, realmScope(surveyTable, auth), existing.id),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'delete',
           entity: 'survey_survey',
           entityId: existing.id,
           before: { ...existing, targets: await surveyTargets(db, auth.realm, existing.id) },
-          requestId: c.get('requestId'),
         }),
       ])
       return c.body(null, 204)
@@ -207,7 +178,7 @@ export const surveySurvey = new Hono<AppEnv>()
   .get(
     '/:id/answers',
     guarded({ any: ['survey_survey_list', 'survey_survey_edit'] }, async (c, auth) => {
-      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const s = await requireSurvey(c, auth)
       return c.json({ survey: s, items: await surveyAnswers(c.env.DB, auth.realm, s.id) })
     }),
   )
@@ -215,7 +186,7 @@ export const surveySurvey = new Hono<AppEnv>()
   .get(
     '/:id/answers/:answerId',
     guarded({ all: ['survey_survey_edit'] }, async (c, auth) => {
-      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const s = await requireSurvey(c, auth)
       const answerId = parse(Id, pathParam(c, 'answerId'))
       const answer = await surveyAnswer(c.env.DB, auth.realm, s.id, { id: answerId })
       if (!answer) throw apiError(404, 'not_found', `Answer ${answerId} was not found.`, 'answerId', answerId)
@@ -227,7 +198,7 @@ export const surveySurvey = new Hono<AppEnv>()
     '/:id/answers/:answerId',
     guardedJson({ all: ['survey_survey_edit'] }, SurveyAnswerInput, async (c, auth, input) => {
       const db = c.env.DB
-      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const s = await requireSurvey(c, auth)
       const answerId = parse(Id, pathParam(c, 'answerId'))
       const answer = await surveyAnswer(db, auth.realm, s.id, { id: answerId })
       if (!answer) throw apiError(404, 'not_found', `Answer ${answerId} was not found.`, 'answerId', answerId)
@@ -235,15 +206,12 @@ export const surveySurvey = new Hono<AppEnv>()
       refuse(problems.map((p) => ruleError(p.field, p.message, p.value)))
       await runBatch(db, [
         ...reviseStatements(db, auth.realm, auth.nick, answer, stored),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'revise',
           entity: 'survey_answer',
           entityId: answer.id,
           before: answer.answers,
           after: stored,
-          requestId: c.get('requestId'),
         }),
       ])
       const saved = (await surveyAnswer(db, auth.realm, s.id, { id: answer.id }))!
@@ -254,7 +222,7 @@ export const surveySurvey = new Hono<AppEnv>()
   .get(
     '/:id/result',
     guarded({ all: ['survey_survey_result'] }, async (c, auth) => {
-      const s = await requireSurvey(c, auth, pathParam(c, 'id'))
+      const s = await requireSurvey(c, auth)
       const q = parse(ResultQuery, c.req.query())
       const [result, rooms] = await Promise.all([surveyResult(c.env.DB, auth.realm, s, q.room ?? null), answerRooms(c.env.DB, auth.realm, s.id)])
       return c.json({ survey: { id: s.id, title: s.title, status: s.status, rooms: s.rooms }, room: q.room ?? null, rooms, ...result })

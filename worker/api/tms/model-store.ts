@@ -6,10 +6,9 @@ import { modelEntity, type Model, type ModelInput } from '#shared/schemas/tms/mo
 import type { Question } from '#shared/schemas/tms/question'
 import { getModel, referenceProblems } from '../../db/tms'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../db/audit'
 import { insertStatement, realmScope, updateStatement } from '../../lib/entity'
 import { apiError } from '../../lib/errors'
-import { newId, nowIso, refuse, richTextPolicy, storedQuestion } from '../../lib/tms'
+import { auditBy, createdStamps, newId, nowIso, refuse, richTextPolicy, storedQuestion } from '../../lib/tms'
 import { type Ctx, parse } from '../context'
 
 /** Writing task models: shared by the CRUD endpoints and the duplicate, import and category actions. */
@@ -45,28 +44,21 @@ export async function preparedModel(c: Ctx, auth: Auth, input: ModelInput) {
 export async function insertModel(c: Ctx, auth: Auth, values: Record<string, unknown>, action: string, parentId: string | null = null): Promise<Model> {
   const db = c.env.DB
   const id = newId()
-  const now = nowIso()
   const row = {
     ...values,
     id,
     realm: auth.realm,
     parent_id: parentId,
     version: 1,
-    created_at: now,
-    created_by: auth.nick,
-    updated_at: now,
-    updated_by: auth.nick,
+    ...createdStamps(auth.nick, nowIso()),
   }
   await runBatch(db, [
     insertStatement(db, modelEntity, row),
-    auditStatement(db, {
-      realm: auth.realm,
-      actor: auth.nick,
+    auditBy(c, auth, {
       action,
       entity: modelEntity.name,
       entityId: id,
       after: auditView(row),
-      requestId: c.get('requestId'),
     }),
   ])
   return (await getModel(db, auth.realm, id))!
@@ -82,15 +74,12 @@ export async function saveModel(c: Ctx, auth: Auth, existing: Model, values: Rec
   const after = { ...values, version: published ? existing.version + 1 : existing.version, updated_at: nowIso(), updated_by: auth.nick }
   await runBatch(db, [
     updateStatement(db, modelEntity, realmScope(modelEntity, auth), existing.id, after),
-    auditStatement(db, {
-      realm: auth.realm,
-      actor: auth.nick,
+    auditBy(c, auth, {
       action: 'update',
       entity: modelEntity.name,
       entityId: existing.id,
       before: auditView(existing),
       after: auditView({ ...existing, ...after }),
-      requestId: c.get('requestId'),
     }),
   ])
   return (await getModel(db, auth.realm, existing.id))!

@@ -1,29 +1,20 @@
 import { Hono } from 'hono'
 import { runBatch } from '../../db/batch'
 import { ListQuery } from '#shared/schemas/common'
-import { Id } from '#shared/schemas/tms/common'
 import { PublishInput, TaskUpdate, publicationProblems, taskEntity, type Publication, type PublicationContext, type Task } from '#shared/schemas/tms/task'
 import { categoryChoiceProblems } from '#shared/schemas/tms/category'
 import type { Model } from '#shared/schemas/tms/model'
 import { getModel, listCategories, modelVersionContent, snapshotStatement } from '../../db/tms'
-import {
-  deleteTaskStatement,
-  getTask,
-  insertTaskStatements,
-  publicationTargets,
-  roomFilter,
-  taskTargets,
-  updateTaskStatement,
-  visibleTasksScope,
-} from '../../db/tms-task'
+import { deleteTaskStatement, getTask, insertTaskStatement, taskTargets, updateTaskStatement, visibleTasksScope } from '../../db/tms-task'
+import { TASK_TABLES, roomFilter } from '../../db/publication'
 import type { Auth } from '../../db/sessions'
-import { auditStatement } from '../../db/audit'
 import { filterScope, listRows, type Scope } from '../../lib/entity'
 import { ApiError, apiError } from '../../lib/errors'
 import { checkExtraFields } from '../../lib/extra-fields'
 import { guarded, guardedJson } from '../../lib/guard'
-import { andScopes, jsonListHas, newId, nowIso, realmTmsLimits, refuse, ruleError } from '../../lib/tms'
-import { type AppEnv, type Ctx, parse, pathParam } from '../context'
+import { andScopes, auditBy, jsonListHas, nowIso, realmTmsLimits, refuse, ruleError } from '../../lib/tms'
+import { checkedTargets, newPublication, publishBatch, requirePublication, withTargets, type PublishedKind } from '../publication'
+import { type AppEnv, type Ctx, parse } from '../context'
 import { publishOptions } from './task-options'
 
 const LIST = ['tms_task_list_by_target', 'tms_task_list_others']
@@ -36,11 +27,8 @@ function listScope(auth: Auth): Scope {
   return visibleTasksScope(auth.realm, auth.permissions.has('tms_task_list_others') ? null : auth.nick)
 }
 
-async function requireTask(c: Ctx, auth: Auth, id: string): Promise<Task> {
-  const found = await getTask(c.env.DB, auth.realm, parse(Id, id))
-  if (!found) throw apiError(404, 'not_found', `Task ${id} was not found.`, 'id', id)
-  return found
-}
+/** Tasks as the publication steps see them (`../publication`). */
+const TASK: PublishedKind<Task> = { tables: TASK_TABLES, entity: 'tms_task', read: getTask, notFound: { cause: 'not_found', noun: 'Task' } }
 
 /** The publication rules' context: the clock, the realm's limits, the model's questions, the realm's categories. */
 async function ruleContext(
@@ -85,7 +73,7 @@ export const task = new Hono<AppEnv>()
     '/',
     guarded({ any: LIST }, async (c, auth) => {
       const q = c.req.query()
-      const extra = andScopes(filterScope(taskEntity, q), roomFilter(q.room), jsonListHas('categories', q.category))
+      const extra = andScopes(filterScope(taskEntity, q), roomFilter(TASK_TABLES, q.room), jsonListHas('categories', q.category))
       return c.json(await listRows(c.env.DB, taskEntity, listScope(auth), parse(ListQuery, q), extra))
     }),
   )
@@ -93,7 +81,7 @@ export const task = new Hono<AppEnv>()
   .get(
     '/:id',
     guarded({ all: ['tms_task_get'] }, async (c, auth) => {
-      const t = await requireTask(c, auth, pathParam(c, 'id'))
+      const t = await requirePublication(c, auth, TASK)
       const [targets, content] = await Promise.all([
         taskTargets(c.env.DB, auth.realm, t.id),
         modelVersionContent(c.env.DB, auth.realm, t.model_id, t.model_version),
@@ -117,13 +105,11 @@ export const task = new Hono<AppEnv>()
       const p: Publication = { ...input, publish_at, expire_at, categories: input.categories.length ? input.categories : model.categories }
       checkPublication(p, await ruleContext(c, auth, model))
       await requireExtraFields(c, auth, input.extra)
-      const targets = await publicationTargets(db, auth.realm, input)
-      refuse(targets.problems)
-      const id = newId()
-      const now = nowIso()
+      const targets = await checkedTargets(c, auth, input)
+      const { id, realm, stamps } = newPublication(auth)
       const row = {
         id,
-        realm: auth.realm,
+        realm,
         model_id: model.id,
         model_version: model.version,
         title: model.title,
@@ -138,25 +124,16 @@ export const task = new Hono<AppEnv>()
         token: model.token ? 1 : 0,
         categories: JSON.stringify(p.categories),
         extra: JSON.stringify(input.extra),
-        created_at: now,
-        created_by: auth.nick,
-        updated_at: now,
-        updated_by: auth.nick,
+        ...stamps,
       }
-      await runBatch(db, [
-        snapshotStatement(db, model, auth.nick),
-        ...insertTaskStatements(db, auth.realm, row, targets.rows),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
-          action: 'publish',
-          entity: 'tms_task',
-          entityId: id,
-          after: { ...row, categories: p.categories, targets: targets.rows },
-          requestId: c.get('requestId'),
-        }),
-      ])
-      return c.json({ ...(await getTask(db, auth.realm, id))!, targets: await taskTargets(db, auth.realm, id) }, 201)
+      const task = await publishBatch(c, auth, TASK, {
+        id,
+        before: [snapshotStatement(db, model, auth.nick)],
+        insert: insertTaskStatement(db, row),
+        targets,
+        audit: { ...row, categories: p.categories },
+      })
+      return c.json(task, 201)
     }),
   )
   /** PUT /tms/task/{id}: dates, timer, scheduling (off pauses the task), categories, or the newest model version. */
@@ -164,7 +141,7 @@ export const task = new Hono<AppEnv>()
     '/:id',
     guardedJson({ all: ['tms_task_edit'] }, TaskUpdate, async (c, auth, body) => {
       const db = c.env.DB
-      const existing = await requireTask(c, auth, pathParam(c, 'id'))
+      const existing = await requirePublication(c, auth, TASK)
       const model = (await getModel(db, auth.realm, existing.model_id))!
       const { update_version, ...fields } = body
       const changed = new Set(
@@ -195,20 +172,17 @@ export const task = new Hono<AppEnv>()
         const before = Object.fromEntries(cols.map((k) => [k, existing[k as keyof Task] ?? null]))
         statements.push(
           updateTaskStatement(db, auth.realm, existing.id, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, column(v)]))),
-          auditStatement(db, {
-            realm: auth.realm,
-            actor: auth.nick,
+          auditBy(c, auth, {
             action: moving ? 'update_version' : 'update',
             entity: 'tms_task',
             entityId: existing.id,
             before,
             after: values,
-            requestId: c.get('requestId'),
           }),
         )
         await runBatch(db, statements)
       }
-      return c.json({ ...(await getTask(db, auth.realm, existing.id))!, targets: await taskTargets(db, auth.realm, existing.id) })
+      return c.json(await withTargets(c, auth, TASK, existing.id))
     }),
   )
   /** DELETE /tms/task/{id}: deletes a publication (its targets and tokens go with it). */
@@ -216,18 +190,15 @@ export const task = new Hono<AppEnv>()
     '/:id',
     guarded({ all: ['tms_task_delete'] }, async (c, auth) => {
       const db = c.env.DB
-      const existing = await requireTask(c, auth, pathParam(c, 'id'))
+      const existing = await requirePublication(c, auth, TASK)
       const targets = await taskTargets(db, auth.realm, existing.id)
       await runBatch(db, [
         deleteTaskStatement(db, auth.realm, existing.id),
-        auditStatement(db, {
-          realm: auth.realm,
-          actor: auth.nick,
+        auditBy(c, auth, {
           action: 'delete',
           entity: 'tms_task',
           entityId: existing.id,
           before: { ...existing, targets },
-          requestId: c.get('requestId'),
         }),
       ])
       return c.body(null, 204)

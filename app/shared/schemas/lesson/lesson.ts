@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { defineEntity } from '../entity'
 import { CategoryLinks, Description, Id, Instant, Tags } from '../tms/common'
-import { PublishInput, publicationTargetCheck } from '../tms/task'
+import { PUBLICATION_STATUSES, PUBLISHED_FIELDS, PublicationInput, STAMPS_FIELDS, publicationDateProblems, type Published, type Stamps } from '../publication'
 import { CLASS_PLAN_MINUTES, LESSON_LANGUAGES } from './content'
 import { SlideDeck, slideHasContent, type Slide } from './slide'
 
@@ -95,15 +95,6 @@ export function lessonProblems(l: LessonInput): { field: string; message: string
   return out
 }
 
-type Stamps = {
-  id: string
-  realm: string
-  created_at: string
-  created_by: string
-  updated_at: string
-  updated_by: string
-}
-
 /** A lesson model as the API answers it. */
 export type LessonModel = LessonInput &
   Stamps & {
@@ -129,10 +120,7 @@ const contentFields = {
   persona_id: { type: 'text' },
   question_pairs: { type: 'json' },
   slide_count: { type: 'int', sort: true, list: true },
-  created_at: { type: 'text', sort: true, list: true, filter: 'date' },
-  created_by: { type: 'text', list: true, filter: 'eq' },
-  updated_at: { type: 'text', sort: true, list: true, filter: 'date' },
-  updated_by: { type: 'text', list: true },
+  ...STAMPS_FIELDS,
 } as const
 
 export const lessonModelEntity = defineEntity<LessonModel>({
@@ -151,57 +139,23 @@ export const lessonModelEntity = defineEntity<LessonModel>({
 })
 
 /** Date status of a published lesson: scheduled before its publication, expired after its end (when it has one). */
-export const LESSON_STATUSES = ['scheduled', 'published', 'expired'] as const
+export const LESSON_STATUSES = PUBLICATION_STATUSES
 export type LessonStatus = (typeof LESSON_STATUSES)[number]
 
 /** A published lesson: a copy of the model's content at publication, with its targets and dates. */
-export type Lesson = LessonInput &
-  Stamps & {
-    model_id: string
-    publication_type: 'all' | 'members' | 'group'
-    publish_at: string
-    expire_at: string | null
-    status: LessonStatus
-    rooms: string
-    slide_count: number
-  }
+export type Lesson = LessonInput & Published & { slide_count: number }
 
 export const lessonEntity = defineEntity<Lesson>({
   name: 'lesson_lesson',
   table: 'lesson_lesson_view',
   key: 'id',
   realmColumn: 'realm',
-  fields: {
-    id: { type: 'text', list: true },
-    realm: { type: 'text' },
-    model_id: { type: 'text', list: true, filter: 'eq' },
-    publication_type: { type: 'text', list: true, filter: 'eq' },
-    publish_at: { type: 'text', sort: true, list: true, filter: 'date' },
-    expire_at: { type: 'text', sort: true, list: true, filter: 'date', nullable: true },
-    status: { type: 'text', sort: true, list: true, filter: 'eq' },
-    rooms: { type: 'text', search: true, list: true },
-    ...contentFields,
-  },
+  fields: { ...PUBLISHED_FIELDS, ...contentFields },
   defaultOrder: '-publish_at',
 })
 
-const pubBase = PublishInput.pipe[0].entries
-
 /** Publication of a lesson model (like a task's, seed 001 §3 "Publication"): to rooms, room members or room groups. */
-export const LessonPublishInput = v.pipe(
-  v.object({
-    model_id: Id,
-    publication_type: pubBase.publication_type,
-    rooms: pubBase.rooms,
-    members: pubBase.members,
-    groups: pubBase.groups,
-    /** Absent: now. */
-    publish_at: v.optional(Instant),
-    /** Absent or null: the lesson stays available. */
-    expire_at: v.optional(v.nullable(Instant), null),
-  }),
-  publicationTargetCheck(),
-)
+export const LessonPublishInput = PublicationInput
 export type LessonPublishInput = v.InferOutput<typeof LessonPublishInput>
 
 /**
@@ -224,6 +178,4 @@ export const LessonUpdate = v.object({
 export type LessonUpdate = v.InferOutput<typeof LessonUpdate>
 
 /** Dates of a publication: the end after the start. */
-export function lessonDateProblems(p: { publish_at: string; expire_at: string | null }): { field: string; message: string }[] {
-  return p.expire_at && Date.parse(p.expire_at) <= Date.parse(p.publish_at) ? [{ field: 'expire_at', message: 'validation.tms.expire_before_publish' }] : []
-}
+export const lessonDateProblems = publicationDateProblems

@@ -2,8 +2,16 @@ import * as v from 'valibot'
 import { defineEntity } from '../entity'
 import { Description, Id, Instant } from '../tms/common'
 import { PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS } from '../tms/constants'
-import { PublishInput } from '../tms/task'
-import { LessonPublishInput, lessonDateProblems } from '../lesson/lesson'
+import {
+  PUBLICATION_STATUSES,
+  PUBLICATION_TARGETS,
+  PUBLISHED_FIELDS,
+  PublicationInput,
+  STAMPS_FIELDS,
+  publicationDateProblems,
+  type Published,
+  type Stamps,
+} from '../publication'
 
 /**
  * Surveys (seed 001 §3 "Survey", §4, §5 "Surveys"; issue 19): a survey model teachers edit, and surveys published
@@ -85,8 +93,6 @@ export const SURVEY_CONTENT_FIELDS = [
   'confirmation_message',
 ] as const satisfies readonly (keyof SurveyInput)[]
 
-type Stamps = { id: string; realm: string; created_at: string; created_by: string; updated_at: string; updated_by: string }
-
 export type SurveyModel = SurveyInput &
   Stamps & {
     type: 'model'
@@ -102,10 +108,7 @@ const contentFields = {
   question_count: { type: 'int', sort: true, list: true },
   is_required: { type: 'bool', list: true, filter: 'eq' },
   confirmation_message: { type: 'text' },
-  created_at: { type: 'text', sort: true, list: true, filter: 'date' },
-  created_by: { type: 'text', list: true, filter: 'eq' },
-  updated_at: { type: 'text', sort: true, list: true, filter: 'date' },
-  updated_by: { type: 'text', list: true },
+  ...STAMPS_FIELDS,
 } as const
 
 export const surveyModelEntity = defineEntity<SurveyModel>({
@@ -117,38 +120,17 @@ export const surveyModelEntity = defineEntity<SurveyModel>({
   defaultOrder: '-updated_at',
 })
 
-export const SURVEY_STATUSES = ['scheduled', 'published', 'expired'] as const
+export const SURVEY_STATUSES = PUBLICATION_STATUSES
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number]
 
-export type Survey = SurveyInput &
-  Stamps & {
-    model_id: string
-    publication_type: 'all' | 'members' | 'group'
-    publish_at: string
-    expire_at: string | null
-    status: SurveyStatus
-    rooms: string
-    question_count: number
-    answer_count: number
-  }
+export type Survey = SurveyInput & Published & { question_count: number; answer_count: number }
 
 export const surveyEntity = defineEntity<Survey>({
   name: 'survey_survey',
   table: 'survey_survey_view',
   key: 'id',
   realmColumn: 'realm',
-  fields: {
-    id: { type: 'text', list: true },
-    realm: { type: 'text' },
-    model_id: { type: 'text', list: true, filter: 'eq' },
-    publication_type: { type: 'text', list: true, filter: 'eq' },
-    publish_at: { type: 'text', sort: true, list: true, filter: 'date' },
-    expire_at: { type: 'text', sort: true, list: true, filter: 'date', nullable: true },
-    status: { type: 'text', sort: true, list: true, filter: 'eq' },
-    rooms: { type: 'text', search: true, list: true },
-    answer_count: { type: 'int', sort: true, list: true },
-    ...contentFields,
-  },
+  fields: { ...PUBLISHED_FIELDS, answer_count: { type: 'int', sort: true, list: true }, ...contentFields },
   defaultOrder: '-publish_at',
 })
 
@@ -156,20 +138,19 @@ export const surveyEntity = defineEntity<Survey>({
  * Publication of a survey model: exactly a lesson's (rooms, room members or room groups, a start defaulting to now,
  * an optional end), so the same schema and the same publish form serve both.
  */
-export const SurveyPublishInput = LessonPublishInput
+export const SurveyPublishInput = PublicationInput
 export type SurveyPublishInput = v.InferOutput<typeof SurveyPublishInput>
-export const surveyDateProblems = lessonDateProblems
+export const surveyDateProblems = publicationDateProblems
 
-const pubBase = PublishInput.pipe[0].entries
 const SurveyUpdateObject = v.object({
   publish_at: v.optional(Instant),
   /** null: no end (the survey stays open). */
   expire_at: v.optional(v.nullable(Instant)),
   /** Present: the targets are replaced by `rooms`, `members` or `groups` (absent: they stay). */
   publication_type: v.optional(v.picklist(PUBLICATION_TYPES, 'validation.picklist')),
-  rooms: pubBase.rooms,
-  members: pubBase.members,
-  groups: pubBase.groups,
+  rooms: PUBLICATION_TARGETS.rooms,
+  members: PUBLICATION_TARGETS.members,
+  groups: PUBLICATION_TARGETS.groups,
 })
 
 /**
@@ -210,7 +191,7 @@ export function surveyUpdateProblems(
   if (publishChanged && before.answer_count > 0) out.push({ field: 'publish_at', message: 'validation.survey.start_answered' })
   else if (publishChanged && Date.parse(after.publish_at) < now - PUBLISH_CLOCK_TOLERANCE_MS)
     out.push({ field: 'publish_at', message: 'validation.tms.publish_in_past' })
-  const order = lessonDateProblems(after)
+  const order = publicationDateProblems(after)
   if (order.length) out.push(...order)
   else if (expireChanged && after.expire_at !== null && Date.parse(after.expire_at) <= now)
     out.push({ field: 'expire_at', message: 'validation.tms.expire_in_past' })

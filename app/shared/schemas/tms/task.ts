@@ -1,67 +1,16 @@
 import * as v from 'valibot'
 import { defineEntity } from '../entity'
 import { ExtraValues } from '../user'
-import { CategoryLinks, Id, Instant, fieldPath } from './common'
-import { PUBLICATION_TYPES, PUBLISH_CLOCK_TOLERANCE_MS, type PublicationType, type TaskStatus } from './constants'
+import { CategoryLinks, Id, Instant } from './common'
+import { PUBLISH_CLOCK_TOLERANCE_MS, type PublicationType, type TaskStatus } from './constants'
+import { PUBLICATION_TARGETS, publicationTargetCheck } from '../publication'
 import { INFORMATIVE_TYPES, type QuestionType } from './question-types'
-
-const Member = v.object({
-  room: Id,
-  nick: v.pipe(v.string('validation.required'), v.trim(), v.minLength(1, 'validation.required'), v.maxLength(120, 'validation.max_length')),
-})
-const unique =
-  <T>(key: (x: T) => string) =>
-  (xs: T[]) =>
-    new Set(xs.map(key)).size === xs.length
-
-/** The targets of the chosen publication type must not be empty (tasks and lessons, issue 18). */
-export const publicationTargetCheck = <T extends { publication_type: PublicationType; rooms: string[]; members: unknown[]; groups: string[] }>() =>
-  v.rawCheck<T>(({ dataset, addIssue }) => {
-    if (!dataset.typed) return
-    const p = dataset.value
-    const field = { all: 'rooms', members: 'members', group: 'groups' }[p.publication_type]
-    const targets = { all: p.rooms, members: p.members, group: p.groups }[p.publication_type]
-    if (!targets.length) addIssue({ message: 'validation.tms.target_required', path: fieldPath(p, field) })
-  })
 
 /** Publication of a model as a task (seed 001 §3 "Publication", §5 "Task and model"): what the publish form sends. */
 export const PublishInput = v.pipe(
   v.object({
     model_id: Id,
-    publication_type: v.optional(v.picklist(PUBLICATION_TYPES, 'validation.picklist'), 'all'),
-    rooms: v.optional(
-      v.pipe(
-        v.array(Id),
-        v.maxLength(200, 'validation.max_items'),
-        v.check(
-          unique((x) => x),
-          'validation.tms.target_duplicate',
-        ),
-      ),
-      [],
-    ),
-    members: v.optional(
-      v.pipe(
-        v.array(Member),
-        v.maxLength(2000, 'validation.max_items'),
-        v.check(
-          unique((m) => `${m.room}/${m.nick}`),
-          'validation.tms.target_duplicate',
-        ),
-      ),
-      [],
-    ),
-    groups: v.optional(
-      v.pipe(
-        v.array(Id),
-        v.maxLength(100, 'validation.max_items'),
-        v.check(
-          unique((x) => x),
-          'validation.tms.target_duplicate',
-        ),
-      ),
-      [],
-    ),
+    ...PUBLICATION_TARGETS,
     /** Absent: now. */
     publish_at: v.optional(Instant),
     /** Absent: publication plus the realm's default deadline and expire offset. */
