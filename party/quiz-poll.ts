@@ -259,14 +259,7 @@ export class PollRoom extends kit.RunRoom<'poll', PollState, Current, PollServer
     return { path: `question/${encodeURIComponent(qid)}/votes`, bodies }
   }
 
-  protected tallyMessage(): PollServerMessage {
-    return {
-      type: 'poll_tally',
-      question_id: this.cur?.question_id ?? '',
-      counts: this.counts,
-      voted: this.votes.size,
-      players: this.playerCount(),
-      now: Date.now(),
-    }
+  protected tallied(): Pick<Extract<PollServerMessage, { type: 'poll_tally' }>, 'type' | 'counts' | 'voted'> {
+    return { type: 'poll_tally', counts: this.counts, voted: this.votes.size }
   }
 }

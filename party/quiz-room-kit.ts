@@ -335,12 +335,15 @@ export abstract class RunRoom<
     await this.writeResults()
   }
 
-  /** The moderators' live tally message. */
-  protected abstract tallyMessage(): M
+  /** The mode's tally message type and counts (the current question, player count and server time are added). */
+  protected abstract tallied(): { type: string; counts: unknown } & Record<string, unknown>
 
   /** The moderators' live tally, at most every TALLY_MS. */
   protected scheduleTally() {
-    this.tally.schedule(this.room, () => this.tallyMessage())
+    this.tally.schedule(this.room, () => {
+      const { type, ...counts } = this.tallied()
+      return { type, question_id: this.cur?.question_id ?? '', ...counts, players: this.playerCount(), now: Date.now() }
+    })
   }
 
   // ---------------------------------------------------------------- realm API

@@ -365,15 +365,8 @@ export default class Quiz extends kit.RunRoom<'quiz', QuizState, Current, QuizSe
     for (let i = 0; i < players.length; i += 128) await this.room.storage.put(Object.fromEntries(players.slice(i, i + 128).map((p) => [pkey(p.nick), p])))
   }
 
-  protected tallyMessage(): QuizServerMessage {
-    return {
-      type: 'tally',
-      question_id: this.cur?.question_id ?? '',
-      counts: this.counts,
-      answered: this.answers.size,
-      players: this.playerCount(),
-      now: Date.now(),
-    }
+  protected tallied(): Pick<Extract<QuizServerMessage, { type: 'tally' }>, 'type' | 'counts' | 'answered'> {
+    return { type: 'tally', counts: this.counts, answered: this.answers.size }
   }
 }
 
