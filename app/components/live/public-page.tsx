@@ -9,23 +9,36 @@ import type { LiveParticipantData } from '~/server/live-participant.server'
  * header with the realm's name, the page's title and, for a mobile-web session, who is signed in and the sign-out.
  */
 export function LivePublicHeader({ d, title }: { d: LiveParticipantData; title: string }) {
-  const { t } = useTranslation()
   return (
     <header className="live-public-header">
       <div>
         {d.realm ? <p className="live-realm">{d.realm}</p> : null}
         <h1>{title}</h1>
       </div>
-      {d.session === 'mobile' && d.me ? (
-        <Form method="post" action={`${d.here}?intent=signout`} className="live-account">
-          <span>{t('live.signed_in_as', { name: d.me.name || d.me.nick })}</span>
-          <button type="submit" className="btn">
-            <Icon name="logout" /> {t('mobile.feed.signout')}
-          </button>
-        </Form>
-      ) : null}
+      <MobileSignout d={d} className="live-account" signedIn="live.signed_in_as" />
     </header>
   )
+}
+
+/** A public page's mobile-web session: who is signed in (`signedIn`: its text's key) and the sign-out posted to the page. */
+export function MobileSignout({
+  d,
+  className,
+  signedIn,
+}: {
+  d: { session: 'console' | 'mobile' | null; me: { name: string; nick: string } | null; here: string }
+  className: string
+  signedIn: 'live.signed_in_as' | 'persona.chat.signed_in_as'
+}) {
+  const { t } = useTranslation()
+  return d.session === 'mobile' && d.me ? (
+    <Form method="post" action={`${d.here}?intent=signout`} className={className}>
+      <span>{t(signedIn, { name: d.me.name || d.me.nick })}</span>
+      <button type="submit" className="btn">
+        <Icon name="logout" /> {t('mobile.feed.signout')}
+      </button>
+    </Form>
+  ) : null
 }
 
 /**
