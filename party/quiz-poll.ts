@@ -1,14 +1,5 @@
 import type * as Party from 'partykit/server'
-import {
-  PollClientMessage,
-  type Phase,
-  type PollLiveQuestion,
-  type PollProfile,
-  type PollRequirement,
-  type PollServerMessage,
-  type QuizCause,
-  type QuizRole,
-} from './quiz-protocol'
+import { PollClientMessage, type PollLiveQuestion, type PollProfile, type PollRequirement, type PollServerMessage, type QuizCause } from './quiz-protocol'
 import type { Ticket } from './ticket'
 import { resultPages } from './quiz-results'
 import * as kit from './quiz-room-kit'
@@ -22,11 +13,6 @@ import * as kit from './quiz-room-kit'
  * votes per option as they arrive (throttled), and everyone the distribution at the result; a closed question's votes
  * go to D1 (`poll_vote`, through the realm API), retried by alarm until taken.
  */
-
-interface Meta {
-  pollId: string
-  realm: string
-}
 
 interface StateQuestion {
   id: string
@@ -49,11 +35,7 @@ interface PollState {
   questions: StateQuestion[]
 }
 
-interface Current {
-  question_id: string
-  phase: Phase
-  deadline: number
-}
+type Current = kit.RunCurrent
 
 interface Voter {
   nick: string
@@ -104,28 +86,18 @@ function choiceProblem(q: StateQuestion, choices: number[]): boolean {
   return max > 0 && choices.length > max
 }
 
-export class PollRoom {
-  private meta: Meta | null = null
-  private poll: PollState | null = null
-  private pollAt = 0
-  private cur: Current | null = null
+export class PollRoom extends kit.RunRoom<'poll', PollState, Current, PollServerMessage, 'requirements' | 'invalid_choice'> {
   private voters = new Map<string, Voter>()
   private votes = new Map<string, StoredVote>()
   private counts: number[] = []
-  private pending: string[] = []
-  private ended = false
-  private tally = new kit.ModeratorTally()
 
-  constructor(readonly room: Party.Room) {}
+  constructor(room: Party.Room) {
+    super(room, 'poll', CAUSE_TEXT)
+  }
 
   async start() {
     const s = this.room.storage
-    const got = await s.get<unknown>(['meta', 'poll', 'cur', 'pending', 'ended'])
-    this.meta = (got.get('meta') as Meta | undefined) ?? null
-    this.poll = (got.get('poll') as PollState | undefined) ?? null
-    this.cur = (got.get('cur') as Current | undefined) ?? null
-    this.pending = (got.get('pending') as string[] | undefined) ?? []
-    this.ended = (got.get('ended') as boolean | undefined) ?? false
+    await this.loadRun()
     for (const p of (await s.list<Voter>({ prefix: 'p:' })).values()) this.voters.set(p.nick, p)
     const q = this.current()
     this.counts = q ? pollLabels(q).map(() => 0) : []
@@ -138,29 +110,17 @@ export class PollRoom {
     }
   }
 
-  private current(): StateQuestion | undefined {
-    const cur = this.cur
-    return cur ? this.poll?.questions.find((q) => q.id === cur.question_id) : undefined
-  }
-
   private missing(voter: Voter | undefined): PollRequirement[] {
-    const requires = this.poll?.requires ?? {}
+    const requires = this.run?.requires ?? {}
     return REQUIREMENTS.filter((r) => requires[r] && (voter?.profile?.[r] === undefined || voter.profile[r] === ''))
   }
 
   // ---------------------------------------------------------------- joining
 
   async connect(conn: Party.Connection<kit.ConnState>, ticket: Ticket) {
-    if (!this.meta) {
-      this.meta = { pollId: ticket.room.replace(/^poll-/, ''), realm: ticket.realm }
-      await this.room.storage.put('meta', this.meta)
-    }
-    if (this.meta.realm !== ticket.realm) return this.refuse(conn, 'not_found')
-    const poll = await this.state()
-    if (poll === 'missing') return this.refuse(conn, 'not_found')
-    if (!poll) return this.refuse(conn, 'unavailable')
-    const role: QuizRole = ticket.role === 'moderator' ? 'moderator' : 'player'
-    conn.setState({ nick: ticket.nick, name: ticket.name, role })
+    const admitted = await this.admit(conn, ticket)
+    if (!admitted) return
+    const { run: poll, role } = admitted
     let voter = this.voters.get(ticket.nick)
     if (role === 'player' && !voter) {
       voter = { nick: ticket.nick, profile: null }
@@ -201,36 +161,15 @@ export class PollRoom {
     this.scheduleTally()
   }
 
-  private refuse(conn: Party.Connection, cause: QuizCause) {
-    this.send(conn, { type: 'error', cause, message: CAUSE_TEXT[cause] })
-    conn.close(4003, cause)
-  }
-
-  private playerCount(): number {
-    return kit.playerCount(this.room)
-  }
-
   // ---------------------------------------------------------------- messages
 
   async message(raw: string, conn: Party.Connection<kit.ConnState>) {
-    const parsed = kit.parseClientMessage(PollClientMessage, raw)
-    if ('error' in parsed) return this.error(conn, 'invalid_message', undefined, parsed.error)
-    const msg = parsed.msg
-    const s = conn.state
-    if (!s) return this.error(conn, 'invalid_message')
+    const received = this.receive(PollClientMessage, raw, conn)
+    if (!received) return
+    const { msg, s } = received
     if (msg.type === 'profile') return this.profile(conn, s, msg.profile)
     if (msg.type === 'vote') return this.vote(conn, s, msg.question_id, msg.choices)
-    if (s.role !== 'moderator') return this.error(conn, 'forbidden')
-    switch (msg.type) {
-      case 'publish':
-        return this.publish(conn, msg.question_id)
-      case 'result':
-        return this.showResult(conn)
-      case 'close':
-        return this.close(conn)
-      case 'end':
-        return this.end()
-    }
+    return this.moderate(conn, s, msg)
   }
 
   /** A player's answers to the requirements: kept for every later vote (and a rejoin). */
@@ -270,21 +209,10 @@ export class PollRoom {
   }
 
   /** Moderator: opens a pending question; the deadline is this server's now + the question time. */
-  private async publish(conn: Party.Connection<kit.ConnState>, qid: string) {
-    const poll = await this.state(true)
-    if (!poll || poll === 'missing') return this.error(conn, 'unavailable', qid)
-    if (poll.status !== 'active' || this.ended) return this.error(conn, 'not_active', qid)
-    if (this.cur && this.cur.phase !== 'idle') return this.error(conn, 'state', qid)
-    const question = poll.questions.find((q) => q.id === qid)
-    if (!question) return this.error(conn, 'wrong_question', qid)
-    if (question.state !== 'pending') return this.error(conn, 'state', qid)
-    const now = Date.now()
-    const deadline = now + poll.question_duration * 1000
-    const res = await this.api('POST', `question/${encodeURIComponent(qid)}/publish`, {
-      published_at: new Date(now).toISOString(),
-      deadline: new Date(deadline).toISOString(),
-    })
-    if (!res?.ok) return this.error(conn, res && res.status < 500 ? 'state' : 'unavailable', qid)
+  protected async publish(conn: Party.Connection, qid: string) {
+    const published = await this.publishQuestion(conn, qid)
+    if (!published) return
+    const { run: poll, question, now, deadline } = published
     question.state = 'published'
     this.cur = { question_id: qid, phase: 'open', deadline }
     this.votes.clear()
@@ -294,8 +222,8 @@ export class PollRoom {
   }
 
   /** Moderator: shows the distribution to everyone (votes close if the deadline has not come). */
-  private async showResult(conn: Party.Connection<kit.ConnState>) {
-    const poll = this.poll
+  protected async showResult(conn: Party.Connection) {
+    const poll = this.run
     const cur = this.cur
     const question = this.current()
     if (!poll || !cur || cur.phase !== 'open' || !question) return this.error(conn, 'state')
@@ -306,20 +234,12 @@ export class PollRoom {
     this.broadcast({ type: 'poll_result', question_id: cur.question_id, counts: this.counts, voted: this.votes.size })
   }
 
-  /** Moderator: finishes the question; its votes go to D1 (retried until taken). */
-  private async close(conn: Party.Connection<kit.ConnState>) {
-    const cur = this.cur
-    const question = this.current()
-    if (!cur || (cur.phase !== 'result' && cur.phase !== 'open') || !this.poll) return this.error(conn, 'state')
-    if (question) question.state = 'finished'
-    this.cur = { ...cur, phase: 'idle' }
-    if (!this.pending.includes(cur.question_id)) this.pending.push(cur.question_id)
-    await this.room.storage.put({ cur: this.cur, pending: this.pending, poll: this.poll })
-    const written = await this.writeResults()
-    this.broadcast({ type: 'closed', question_id: cur.question_id, written })
+  /** Moderator: finishes the question, open or showing its result (a poll may close without showing it); its votes go to D1. */
+  protected close(conn: Party.Connection) {
+    return this.closeQuestion(conn, ['result', 'open'])
   }
 
-  private async end() {
+  protected async end() {
     this.ended = true
     await this.room.storage.put('ended', true)
     this.broadcast({ type: 'ended' })
@@ -327,71 +247,19 @@ export class PollRoom {
 
   // ---------------------------------------------------------------- results
 
-  /** Writes each closed question's votes (with each voter's requirement answers); false (and a retry alarm) when not taken. */
-  private writeResults(): Promise<boolean> {
-    return kit.writePending(
-      this.room,
-      this.pending,
-      async (qid) => {
-        const prefix = `v:${qid}:`
-        const votes = [...(await this.room.storage.list<StoredVote>({ prefix }))].map(([key, vote]) => {
-          const nick = key.slice(prefix.length)
-          return { nick, choices: vote.choices, profile: this.voters.get(nick)?.profile ?? {} }
-        })
-        // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
-        const bodies = resultPages(votes, []).map((page) => ({ votes: page.answers, final: page.final }))
-        return { path: `question/${encodeURIComponent(qid)}/votes`, bodies }
-      },
-      (path, body) => this.api('POST', path, body),
-    )
-  }
-
-  async alarm() {
-    await this.writeResults()
-  }
-
-  /** The moderators' live tally, at most every TALLY_MS. */
-  private scheduleTally() {
-    this.tally.schedule(
-      this.room,
-      () =>
-        ({
-          type: 'poll_tally',
-          question_id: this.cur?.question_id ?? '',
-          counts: this.counts,
-          voted: this.votes.size,
-          players: this.playerCount(),
-          now: Date.now(),
-        }) satisfies PollServerMessage,
-    )
-  }
-
-  // ---------------------------------------------------------------- realm API
-
-  private async state(fresh = false): Promise<PollState | 'missing' | null> {
-    if (this.poll && !fresh && Date.now() - this.pollAt < kit.STATE_TTL_MS) return this.poll
-    return kit.readRunState(this.room, this.api('GET', 'state'), this.poll, 'poll', (read) => {
-      this.poll = read
-      this.pollAt = Date.now()
+  /** A closed question's votes (with each voter's requirement answers). */
+  protected async resultPages(qid: string) {
+    const prefix = `v:${qid}:`
+    const votes = [...(await this.room.storage.list<StoredVote>({ prefix }))].map(([key, vote]) => {
+      const nick = key.slice(prefix.length)
+      return { nick, choices: vote.choices, profile: this.voters.get(nick)?.profile ?? {} }
     })
+    // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
+    const bodies = resultPages(votes, []).map((page) => ({ votes: page.answers, final: page.final }))
+    return { path: `question/${encodeURIComponent(qid)}/votes`, bodies }
   }
 
-  /** A call to `/api/poll/live/{id}/…` with the party's service ticket (party `poll-api`); null when unreachable. */
-  private api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
-    return kit.realmApiCall(this.room, 'poll', this.meta && { id: this.meta.pollId, realm: this.meta.realm }, method, path, body)
-  }
-
-  // ---------------------------------------------------------------- sending
-
-  private send(conn: Party.Connection, message: PollServerMessage) {
-    conn.send(JSON.stringify(message))
-  }
-
-  private error(conn: Party.Connection, cause: QuizCause | 'invalid_choice', questionId?: string, message?: string) {
-    this.send(conn, { type: 'error', cause, message: message ?? CAUSE_TEXT[cause], ...(questionId ? { question_id: questionId } : {}) })
-  }
-
-  private broadcast(message: PollServerMessage) {
-    kit.broadcastTo(this.room, message)
+  protected tallied(): Pick<Extract<PollServerMessage, { type: 'poll_tally' }>, 'type' | 'counts' | 'voted'> {
+    return { type: 'poll_tally', counts: this.counts, voted: this.votes.size }
   }
 }

@@ -6,9 +6,7 @@ import {
   type LeaderRow,
   type LiveQuestion,
   type Option,
-  type Phase,
   type QuizCause,
-  type QuizRole,
   type QuizServerMessage,
   type Standing,
 } from './quiz-protocol'
@@ -34,11 +32,6 @@ import { answerClose, knownRoomId } from './socket'
  * each player's own rank (one small message each, after the result); the moderators' live tally is throttled.
  */
 
-interface Meta {
-  quizId: string
-  realm: string
-}
-
 /** The quiz as the realm API answers it to the party (questions with their correct option and state). */
 interface QuizState {
   id: string
@@ -50,11 +43,8 @@ interface QuizState {
   questions: (LiveQuestion & { correct: Option; state: string })[]
 }
 
-interface Current {
-  question_id: string
-  phase: Phase
+interface Current extends kit.RunCurrent {
   published_at: number
-  deadline: number
   life_until: number
 }
 
@@ -92,27 +82,20 @@ const CAUSE_TEXT: Record<QuizCause, string> = {
 const byRank = (a: Player, b: Player) =>
   Number(a.eliminated) - Number(b.eliminated) || b.score - a.score || a.total_ms - b.total_ms || (a.nick < b.nick ? -1 : a.nick > b.nick ? 1 : 0)
 
-export default class Quiz implements Party.Server {
+export default class Quiz extends kit.RunRoom<'quiz', QuizState, Current, QuizServerMessage> implements Party.Server {
   readonly options: Party.ServerOptions = { hibernate: true }
 
-  private meta: Meta | null = null
-  private quiz: QuizState | null = null
-  private quizAt = 0
-  private cur: Current | null = null
   private players = new Map<string, Player>()
   private answers = new Map<string, StoredAnswer>()
   private counts: Record<Option, number> = { A: 0, B: 0, C: 0 }
   private leaderboard: LeaderRow[] = []
   private ranks = new Map<string, number>()
-  /** Questions closed whose results the realm API has not taken yet. */
-  private pending: string[] = []
-  private ended = false
-  private tally = new kit.ModeratorTally()
 
   /** Poll mode (room `poll-<pollId>`, party/quiz-poll.ts): the room runs a poll's votes instead of a quiz. */
   private poll: PollRoom | null = null
 
-  constructor(readonly room: Party.Room) {
+  constructor(room: Party.Room) {
+    super(room, 'quiz', CAUSE_TEXT)
     const id = knownRoomId(room)
     if (id?.startsWith('poll-')) this.poll = new PollRoom(room)
   }
@@ -130,12 +113,7 @@ export default class Quiz implements Party.Server {
       this.poll = new PollRoom(this.room)
     if (this.poll) return this.poll.start()
     const s = this.room.storage
-    const got = await s.get<unknown>(['meta', 'quiz', 'cur', 'pending', 'ended'])
-    this.meta = (got.get('meta') as Meta | undefined) ?? null
-    this.quiz = (got.get('quiz') as QuizState | undefined) ?? null
-    this.cur = (got.get('cur') as Current | undefined) ?? null
-    this.pending = (got.get('pending') as string[] | undefined) ?? []
-    this.ended = (got.get('ended') as boolean | undefined) ?? false
+    await this.loadRun()
     for (const p of (await s.list<Player>({ prefix: 'p:' })).values()) this.players.set(p.nick, p)
     if (this.cur) {
       const prefix = `a:${this.cur.question_id}:`
@@ -152,16 +130,9 @@ export default class Quiz implements Party.Server {
   async onConnect(conn: Party.Connection<kit.ConnState>, ctx: Party.ConnectionContext) {
     const ticket = JSON.parse(ctx.request.headers.get('x-ticket') ?? '{}') as Ticket
     if (this.poll) return this.poll.connect(conn, ticket)
-    if (!this.meta) {
-      this.meta = { quizId: ticket.room.replace(/^quiz-/, ''), realm: ticket.realm }
-      await this.room.storage.put('meta', this.meta)
-    }
-    if (this.meta.realm !== ticket.realm) return this.refuse(conn, 'not_found')
-    const quiz = await this.state()
-    if (quiz === 'missing') return this.refuse(conn, 'not_found')
-    if (!quiz) return this.refuse(conn, 'unavailable')
-    const role: QuizRole = ticket.role === 'moderator' ? 'moderator' : 'player'
-    conn.setState({ nick: ticket.nick, name: ticket.name, role })
+    const admitted = await this.admit(conn, ticket)
+    if (!admitted) return
+    const { run: quiz, role } = admitted
     let player = this.players.get(ticket.nick) ?? null
     if (role === 'player' && !player) {
       // A late joiner enters at the current question with a clean standing.
@@ -181,7 +152,7 @@ export default class Quiz implements Party.Server {
       await this.room.storage.put(pkey(player.nick), player)
     }
     const cur = this.cur
-    const question = cur ? quiz.questions.find((q) => q.id === cur.question_id) : undefined
+    const question = this.current()
     const answer = player && cur ? this.answers.get(player.nick) : undefined
     const welcome: QuizServerMessage = {
       type: 'welcome',
@@ -217,38 +188,17 @@ export default class Quiz implements Party.Server {
     this.scheduleTally()
   }
 
-  private refuse(conn: Party.Connection, cause: QuizCause) {
-    this.send(conn, { type: 'error', cause, message: CAUSE_TEXT[cause] })
-    conn.close(4003, cause)
-  }
-
-  private playerCount(): number {
-    return kit.playerCount(this.room)
-  }
-
   // ---------------------------------------------------------------- messages
 
   async onMessage(raw: string | ArrayBuffer | ArrayBufferView, conn: Party.Connection<kit.ConnState>) {
     const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw as ArrayBuffer)
     if (this.poll) return this.poll.message(text, conn)
-    const parsed = kit.parseClientMessage(QuizClientMessage, text)
-    if ('error' in parsed) return this.error(conn, 'invalid_message', undefined, parsed.error)
-    const msg = parsed.msg
-    const s = conn.state
-    if (!s) return this.error(conn, 'invalid_message')
+    const received = this.receive(QuizClientMessage, text, conn)
+    if (!received) return
+    const { msg, s } = received
     if (msg.type === 'answer') return this.answer(conn, s, msg.question_id, msg.option)
     if (msg.type === 'life') return this.life(conn, s, msg.question_id)
-    if (s.role !== 'moderator') return this.error(conn, 'forbidden')
-    switch (msg.type) {
-      case 'publish':
-        return this.publish(conn, msg.question_id)
-      case 'result':
-        return this.showResult(conn)
-      case 'close':
-        return this.close(conn)
-      case 'end':
-        return this.end()
-    }
+    return this.moderate(conn, s, msg)
   }
 
   /** A player's answer: stored, then acknowledged; a resend gets the first acknowledgement. */
@@ -295,21 +245,10 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: opens a pending question; the deadline is this server's now + the question time. */
-  private async publish(conn: Party.Connection<kit.ConnState>, qid: string) {
-    const quiz = await this.state(true)
-    if (!quiz || quiz === 'missing') return this.error(conn, 'unavailable', qid)
-    if (quiz.status !== 'active' || this.ended) return this.error(conn, 'not_active', qid)
-    if (this.cur && this.cur.phase !== 'idle') return this.error(conn, 'state', qid)
-    const question = quiz.questions.find((q) => q.id === qid)
-    if (!question) return this.error(conn, 'wrong_question', qid)
-    if (question.state !== 'pending') return this.error(conn, 'state', qid)
-    const now = Date.now()
-    const deadline = now + quiz.question_duration * 1000
-    const res = await this.api('POST', `question/${encodeURIComponent(qid)}/publish`, {
-      published_at: new Date(now).toISOString(),
-      deadline: new Date(deadline).toISOString(),
-    })
-    if (!res?.ok) return this.error(conn, res && res.status < 500 ? 'state' : 'unavailable', qid)
+  protected async publish(conn: Party.Connection, qid: string) {
+    const published = await this.publishQuestion(conn, qid)
+    if (!published) return
+    const { run: quiz, question, now, deadline } = published
     // Publishing the next question ends every open extra-life window: who did not use a life is out.
     const changed: Player[] = []
     for (const p of this.players.values())
@@ -328,8 +267,8 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: shows the result; scores and lives are settled, everyone gets the result and their own standing. */
-  private async showResult(conn: Party.Connection<kit.ConnState>) {
-    const quiz = this.quiz
+  protected async showResult(conn: Party.Connection) {
+    const quiz = this.run
     const cur = this.cur
     if (!quiz || !cur || cur.phase !== 'open') return this.error(conn, 'state')
     const question = quiz.questions.find((q) => q.id === cur.question_id)!
@@ -378,20 +317,12 @@ export default class Quiz implements Party.Server {
   }
 
   /** Moderator: finishes the question showing its result; its results go to D1 (retried until taken). */
-  private async close(conn: Party.Connection<kit.ConnState>) {
-    const cur = this.cur
-    if (!cur || cur.phase !== 'result' || !this.quiz) return this.error(conn, 'state')
-    const question = this.quiz.questions.find((q) => q.id === cur.question_id)
-    if (question) question.state = 'finished'
-    this.cur = { ...cur, phase: 'idle' }
-    if (!this.pending.includes(cur.question_id)) this.pending.push(cur.question_id)
-    await this.room.storage.put({ cur: this.cur, pending: this.pending, quiz: this.quiz })
-    const written = await this.writeResults()
-    this.broadcast({ type: 'closed', question_id: cur.question_id, written })
+  protected close(conn: Party.Connection) {
+    return this.closeQuestion(conn, ['result'])
   }
 
   /** Moderator: the quiz ended in the console; open life windows close and everyone gets the final leaderboard. */
-  private async end() {
+  protected async end() {
     const changed = [...this.players.values()].filter((p) => p.life_until !== null)
     for (const p of changed) {
       p.life_until = null
@@ -408,25 +339,18 @@ export default class Quiz implements Party.Server {
 
   // ---------------------------------------------------------------- results
 
-  /** Writes each pending question's answers and every standing; false (and an alarm to retry) when the API did not take them. */
-  private writeResults(): Promise<boolean> {
-    return kit.writePending(
-      this.room,
-      this.pending,
-      async (qid) => {
-        const answers = qid
-          ? [...(await this.room.storage.list<StoredAnswer>({ prefix: `a:${qid}:` }))].map(([key, a]) => ({ nick: key.slice(`a:${qid}:`.length), ...a }))
-          : []
-        // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
-        return { path: qid ? `question/${encodeURIComponent(qid)}/results` : 'standings', bodies: resultPages(answers, [...this.players.values()]) }
-      },
-      (path, body) => this.api('POST', path, body),
-    )
+  /** A pending question's answers and every standing ('': the standings alone). */
+  protected async resultPages(qid: string) {
+    const answers = qid
+      ? [...(await this.room.storage.list<StoredAnswer>({ prefix: `a:${qid}:` }))].map(([key, a]) => ({ nick: key.slice(`a:${qid}:`.length), ...a }))
+      : []
+    // In pages under the API's body limit, the last one finishing the question (see quiz-results.ts).
+    return { path: qid ? `question/${encodeURIComponent(qid)}/results` : 'standings', bodies: resultPages(answers, [...this.players.values()]) }
   }
 
   async onAlarm() {
     if (this.poll) return this.poll.alarm()
-    await this.writeResults()
+    await this.alarm()
   }
 
   private rank() {
@@ -441,51 +365,8 @@ export default class Quiz implements Party.Server {
     for (let i = 0; i < players.length; i += 128) await this.room.storage.put(Object.fromEntries(players.slice(i, i + 128).map((p) => [pkey(p.nick), p])))
   }
 
-  /** The moderators' live tally, at most every TALLY_MS. */
-  private scheduleTally() {
-    this.tally.schedule(
-      this.room,
-      () =>
-        ({
-          type: 'tally',
-          question_id: this.cur?.question_id ?? '',
-          counts: this.counts,
-          answered: this.answers.size,
-          players: this.playerCount(),
-          now: Date.now(),
-        }) satisfies QuizServerMessage,
-    )
-  }
-
-  // ---------------------------------------------------------------- realm API
-
-  /** The quiz from the realm API (cached; `fresh` reads it again); 'missing' when the realm has no such quiz. */
-  private async state(fresh = false): Promise<QuizState | 'missing' | null> {
-    if (this.quiz && !fresh && Date.now() - this.quizAt < kit.STATE_TTL_MS) return this.quiz
-    return kit.readRunState(this.room, this.api('GET', 'state'), this.quiz, 'quiz', (read) => {
-      this.quiz = read
-      this.quizAt = Date.now()
-    })
-  }
-
-  /** A call to `/api/quiz/live/{id}/…` with the party's service ticket; null when the API cannot be reached. */
-  private api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response | null> {
-    return kit.realmApiCall(this.room, 'quiz', this.meta && { id: this.meta.quizId, realm: this.meta.realm }, method, path, body)
-  }
-
-  // ---------------------------------------------------------------- sending
-
-  private send(conn: Party.Connection, message: QuizServerMessage) {
-    conn.send(JSON.stringify(message))
-  }
-
-  private error(conn: Party.Connection, cause: QuizCause, questionId?: string, message?: string) {
-    this.send(conn, { type: 'error', cause, message: message ?? CAUSE_TEXT[cause], ...(questionId ? { question_id: questionId } : {}) })
-  }
-
-  /** Serialized once, sent to every connection. */
-  private broadcast(message: QuizServerMessage) {
-    kit.broadcastTo(this.room, message)
+  protected tallied(): Pick<Extract<QuizServerMessage, { type: 'tally' }>, 'type' | 'counts' | 'answered'> {
+    return { type: 'tally', counts: this.counts, answered: this.answers.size }
   }
 }
 

@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { MobileSignout } from '~/components/live/public-page'
 import { PersonaChat } from '~/components/persona-chat/persona-chat'
 import { LanguageMenu } from '~/components/shell/language-menu'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { Icon } from '~/components/ui/icon'
 import { RealmApiError, apiData } from '~/server/api.server'
 import { clearMobileCookie, mobileSessionAction, mobileUser } from '~/server/mobile-session.server'
 import { visitorApi } from '~/server/persona-chat.server'
@@ -77,14 +77,7 @@ export default function PersonaChatRoute() {
       <div className="pchat-bar">
         {d.realm ? <span className="pchat-realm">{d.realm}</span> : <span />}
         <LanguageMenu locale={i18n.language} />
-        {d.session === 'mobile' && d.me ? (
-          <Form method="post" action={`${d.here}?intent=signout`} className="pchat-account">
-            <span>{t('persona.chat.signed_in_as', { name: d.me.name || d.me.nick })}</span>
-            <button type="submit" className="btn">
-              <Icon name="logout" /> {t('mobile.feed.signout')}
-            </button>
-          </Form>
-        ) : null}
+        <MobileSignout d={d} className="pchat-account" signedIn="persona.chat.signed_in_as" />
       </div>
       {d.face ? (
         <PersonaChat personaId={d.personaId} initial={d.face} signinSlot={signin} />

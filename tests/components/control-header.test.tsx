@@ -18,17 +18,7 @@ function renderHeader(kind: 'quiz' | 'poll', status: QuizStatus, answer: Control
   function Screen() {
     const op = useFetcher<ControlAnswer>()
     return (
-      <ControlHeader
-        kind={kind}
-        id="q1"
-        name="Feira de ciências"
-        status={status}
-        op={op}
-        canClone={canClone}
-        canEdit={canEdit}
-        finishLabel={pt[`resources.${kind}.finish`]}
-        cancelLabel={pt[`resources.${kind}.cancel`]}
-      >
+      <ControlHeader kind={kind} run={{ id: 'q1', name: 'Feira de ciências', status }} op={op} can={{ canClone, canEdit }}>
         <p>resumo</p>
       </ControlHeader>
     )

@@ -10,20 +10,21 @@ import { hydrated, open, realmApi, signedInPage, url } from './browser'
 
 const tag = Date.now().toString(36)
 
+type RealmApi = Awaited<ReturnType<typeof realmApi>>
+
+/** A channel root owns. */
+const ownedChannel = (root: RealmApi, name: string) => root<{ id: string }>('POST', 'channel', { name, members: [{ nick: 'root', permission: 'owner' }] })
+
+/** A draft quiz on `channelId` paid by the realm (no reward unless `reward` says), 20 s a question and 15 s for an extra life. */
+const draftQuiz = (root: RealmApi, name: string, channelId: string, reward = { reward_value: 0, reward_per_player: 0 }) =>
+  root<{ id: string }>('POST', 'quiz', { name, channel_id: channelId, reward_type: 'realm', ...reward, question_duration: 20, lifes_timeout: 15 })
+
 describe('quiz and poll settings, import from a file', () => {
   it('changes a draft quiz’s settings, imports its questions from files, and keeps a started quiz’s settings', async () => {
     const root = await realmApi('demo', 'root')
-    const first = await root<{ id: string }>('POST', 'channel', { name: `Quiz editar A ${tag}`, members: [{ nick: 'root', permission: 'owner' }] })
-    const second = await root<{ id: string }>('POST', 'channel', { name: `Quiz editar B ${tag}`, members: [{ nick: 'root', permission: 'owner' }] })
-    const quiz = await root<{ id: string }>('POST', 'quiz', {
-      name: `Quiz rascunho ${tag}`,
-      channel_id: first.id,
-      reward_type: 'realm',
-      reward_value: 10,
-      reward_per_player: 5,
-      question_duration: 20,
-      lifes_timeout: 15,
-    })
+    const first = await ownedChannel(root, `Quiz editar A ${tag}`)
+    const second = await ownedChannel(root, `Quiz editar B ${tag}`)
+    const quiz = await draftQuiz(root, `Quiz rascunho ${tag}`, first.id, { reward_value: 10, reward_per_player: 5 })
 
     // The control screen's header offers the draft's settings; a time of 5 s is refused on the form.
     const { page } = await signedInPage('root', '/quiz')
@@ -89,16 +90,8 @@ describe('quiz and poll settings, import from a file', () => {
 
   it('edits a pending question on the control screen: an empty statement refused, the right one saved', async () => {
     const root = await realmApi('demo', 'root')
-    const channel = await root<{ id: string }>('POST', 'channel', { name: `Quiz pergunta ${tag}`, members: [{ nick: 'root', permission: 'owner' }] })
-    const quiz = await root<{ id: string }>('POST', 'quiz', {
-      name: `Quiz perguntas ${tag}`,
-      channel_id: channel.id,
-      reward_type: 'realm',
-      reward_value: 0,
-      reward_per_player: 0,
-      question_duration: 20,
-      lifes_timeout: 15,
-    })
+    const channel = await ownedChannel(root, `Quiz pergunta ${tag}`)
+    const quiz = await draftQuiz(root, `Quiz perguntas ${tag}`, channel.id)
     await root('POST', `quiz/${quiz.id}/question`, { text: 'Capital do Brasil?', option_a: 'Rio', option_b: 'Brasília', option_c: 'Salvador', correct: 'A' })
     await root('POST', `quiz/${quiz.id}/question`, { text: 'Cor do céu?', option_a: 'Azul', option_b: 'Verde', option_c: 'Roxo', correct: 'A' })
 
@@ -131,16 +124,8 @@ describe('quiz and poll settings, import from a file', () => {
 
   it('imports questions from the task question bank: a search, a choice, what was imported and what was skipped and why', async () => {
     const root = await realmApi('demo', 'root')
-    const channel = await root<{ id: string }>('POST', 'channel', { name: `Quiz banco ${tag}`, members: [{ nick: 'root', permission: 'owner' }] })
-    const quiz = await root<{ id: string }>('POST', 'quiz', {
-      name: `Quiz do banco ${tag}`,
-      channel_id: channel.id,
-      reward_type: 'realm',
-      reward_value: 0,
-      reward_per_player: 0,
-      question_duration: 20,
-      lifes_timeout: 15,
-    })
+    const channel = await ownedChannel(root, `Quiz banco ${tag}`)
+    const quiz = await draftQuiz(root, `Quiz do banco ${tag}`, channel.id)
     const choice = (answers: boolean[]) => answers.map((answer, i) => ({ statement: `<p>Opção ${'ABC'[i]}</p>`, answer }))
     const bank = (statement: string, answers: boolean[]) =>
       root<{ id: string }>('POST', 'tms/question_bank', { type: 'single', statement: `<p>${statement}</p>`, score: 1, options: choice(answers) })
@@ -195,7 +180,7 @@ describe('quiz and poll settings, import from a file', () => {
 
   it('edits a pending poll question on the control screen: an empty statement refused, the right one saved', async () => {
     const root = await realmApi('demo', 'root')
-    const channel = await root<{ id: string }>('POST', 'channel', { name: `Enquete pergunta ${tag}`, members: [{ nick: 'root', permission: 'owner' }] })
+    const channel = await ownedChannel(root, `Enquete pergunta ${tag}`)
     const poll = await root<{ id: string }>('POST', 'poll', { type: 'open', name: `Enquete perguntas ${tag}`, channel_id: channel.id, question_duration: 30 })
     await root('POST', `poll/${poll.id}/question`, { text: 'Gostou da aula?', type: 'single', options: ['Sim', 'Não'], params: {} })
     await root('POST', `poll/${poll.id}/question`, { text: 'Nota da aula', type: 'rating', options: [], params: { scale: 5 } })
@@ -240,7 +225,7 @@ describe('quiz and poll settings, import from a file', () => {
 
   it('changes a draft poll’s settings from its control screen', async () => {
     const root = await realmApi('demo', 'root')
-    const channel = await root<{ id: string }>('POST', 'channel', { name: `Enquete editar ${tag}`, members: [{ nick: 'root', permission: 'owner' }] })
+    const channel = await ownedChannel(root, `Enquete editar ${tag}`)
     const poll = await root<{ id: string }>('POST', 'poll', { type: 'open', name: `Enquete rascunho ${tag}`, channel_id: channel.id, question_duration: 30 })
 
     const { page } = await signedInPage('root', '/poll')

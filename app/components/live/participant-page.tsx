@@ -1,11 +1,10 @@
-import { Form } from '@remix-run/react'
 import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MobileSigninForm } from '~/components/signin/mobile-signin'
-import { Icon } from '~/components/ui/icon'
 import type { LiveParticipantData } from '~/server/live-participant.server'
 import { LiveLinks } from './live-links'
 import { LiveRoom } from './live-room'
+import { GuestNameForm, LivePublicHeader } from './public-page'
 import type { LiveParty } from './use-channel-live'
 
 /**
@@ -16,7 +15,6 @@ import type { LiveParty } from './use-channel-live'
 export function LiveParticipantPage({ d, party }: { d: LiveParticipantData; party: LiveParty }) {
   const { t } = useTranslation()
   const [guest, setGuest] = useState<string | null>(null)
-  const [name, setName] = useState('')
   const [asGuest, setAsGuest] = useState(false)
   const [title, setTitle] = useState<string | null>(null)
   /**
@@ -31,20 +29,7 @@ export function LiveParticipantPage({ d, party }: { d: LiveParticipantData; part
   }, [])
   return (
     <main className="live-public" id="main">
-      <header className="live-public-header">
-        <div>
-          {d.realm ? <p className="live-realm">{d.realm}</p> : null}
-          <h1>{title ?? t(party === 'room' ? 'pages.room.live' : 'pages.public.live')}</h1>
-        </div>
-        {d.session === 'mobile' && d.me ? (
-          <Form method="post" action={`${d.here}?intent=signout`} className="live-account">
-            <span>{t('live.signed_in_as', { name: d.me.name || d.me.nick })}</span>
-            <button type="submit" className="btn">
-              <Icon name="logout" /> {t('mobile.feed.signout')}
-            </button>
-          </Form>
-        ) : null}
-      </header>
+      <LivePublicHeader d={d} title={title ?? t(party === 'room' ? 'pages.room.live' : 'pages.public.live')} />
       <LiveLinks live={d.live} />
       {moved ? (
         <p className="alert alert-info" role="status" data-live-moved={moved.reason}>
@@ -69,32 +54,14 @@ export function LiveParticipantPage({ d, party }: { d: LiveParticipantData; part
           <section className="card live-join-other" aria-labelledby="live-join-title">
             <h2 id="live-join-title">{t('live.other_ways')}</h2>
             {asGuest ? (
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault()
-                  if (name.trim().length >= 2) setGuest(name.trim())
-                }}
-              >
-                <div className="field">
-                  <label htmlFor="live-guest-name">{t('live.guest_name')}</label>
-                  <input
-                    id="live-guest-name"
-                    value={name}
-                    minLength={2}
-                    maxLength={40}
-                    required
-                    autoComplete="nickname"
-                    onChange={(e) => setName(e.target.value)}
-                    aria-describedby="live-guest-hint"
-                  />
-                  <p id="live-guest-hint" className="field-hint">
-                    {t('live.guest_hint')}
-                  </p>
-                </div>
-                <button type="submit" className="btn btn-primary">
-                  {t('live.join')}
-                </button>
-              </form>
+              <GuestNameForm
+                id="live-guest-name"
+                label={t('live.guest_name')}
+                hint={t('live.guest_hint')}
+                join={t('live.join')}
+                buttonClass="btn btn-primary"
+                onJoin={setGuest}
+              />
             ) : (
               <div className="live-join-choices">
                 {party === 'channel' ? (

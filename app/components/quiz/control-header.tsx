@@ -1,5 +1,5 @@
-import { Link, type FetcherWithComponents } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { Link, useFetcher, type FetcherWithComponents } from '@remix-run/react'
+import { type ReactNode, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorText } from '~/lib/error-text'
 import type { ErrorItem } from '#shared/schemas/error'
@@ -85,10 +85,67 @@ export function QuestionsSection({
   )
 }
 
+/** Which question of a control screen has its edit form open (one at a most): its id, or null. */
+export interface QuestionEditing {
+  id: string | null
+  set: (id: string | null) => void
+  close: () => void
+}
+
+export function useQuestionEditing(): QuestionEditing {
+  const [id, set] = useState<string | null>(null)
+  const close = useCallback(() => set(null), [])
+  return { id, set, close }
+}
+
+/**
+ * The form props of a control screen's question form, adding one question or, given a pending `question`, changing
+ * it (`<kind>-question-add` posting `?intent=question`, or `<kind>-question-edit-<id>` posting
+ * `?intent=edit_question&question=<id>`, which calls `onDone` once saved): its id, fetcher, answer, action and labels.
+ */
+export function useQuestionForm(kind: 'quiz' | 'poll', here: string, question: { id: string; position: number } | undefined, onDone?: () => void) {
+  const { t } = useTranslation()
+  const fetcher = useFetcher<{ status?: string }>()
+  const saved = question !== undefined && fetcher.state === 'idle' && fetcher.data?.status === 'success'
+  useEffect(() => {
+    if (saved) onDone?.()
+  }, [saved, onDone])
+  return {
+    id: question ? `${kind}-question-edit-${question.id}` : `${kind}-question-add`,
+    fetcher: fetcher as never,
+    lastResult: fetcher.data as never,
+    action: question ? `${here}?intent=edit_question&question=${encodeURIComponent(question.id)}` : `${here}?intent=question`,
+    'aria-label': question ? t('resources.quiz.edit_question', { position: question.position + 1 }) : t('resources.quiz.add_question'),
+    submitLabel: question ? t('resources.quiz.save_question') : t('resources.quiz.add_question'),
+    submitIcon: question ? ('check' as const) : ('plus' as const),
+  }
+}
+
+/** The row under a pending question that holds its edit form (`children`), while `edit` has it open and it is `editable`. */
+export function QuestionEditRow({
+  edit,
+  question,
+  editable,
+  colSpan,
+  children,
+}: {
+  edit: QuestionEditing
+  question: { id: string; state: string }
+  editable: boolean
+  colSpan: number
+  children: ReactNode
+}) {
+  return edit.id === question.id && editable && question.state === 'pending' ? (
+    <tr>
+      <td colSpan={colSpan}>{children}</td>
+    </tr>
+  ) : null
+}
+
 /**
  * A question's actions in a control screen's table: hide (`hide`: its lifecycle post, when the screen allows it),
- * edit (a pending one: toggles its form `<kind>-question-edit-<id>`), delete (a question neither open nor showing its
- * result). `editable`: the user may edit and the quiz or poll is a draft or running.
+ * edit (a pending one: toggles its form `<kind>-question-edit-<id>` in `edit`), delete (a question neither open nor
+ * showing its result). `editable`: the user may edit and the quiz or poll is a draft or running.
  */
 export function QuestionActions({
   op,
@@ -97,8 +154,7 @@ export function QuestionActions({
   question,
   editable,
   hide,
-  editing,
-  onEdit,
+  edit,
 }: {
   op: LifecycleFetcher
   here: string
@@ -106,11 +162,12 @@ export function QuestionActions({
   question: { id: string; position: number; state: string }
   editable: boolean
   hide: string | null
-  editing: boolean
-  onEdit: (open: boolean) => void
+  edit: QuestionEditing
 }) {
   const { t } = useTranslation()
   const q = question
+  const editing = edit.id === q.id
+  const onEdit = (open: boolean) => edit.set(open ? q.id : null)
   return (
     <>
       {hide ? <LifecycleButton op={op} here={here} name={hide} label={t('resources.quiz.hide')} extra={{ question: q.id }} /> : null}
@@ -129,35 +186,27 @@ export function QuestionActions({
 /**
  * The head of the quiz's and the poll's control screens (issue 14): title with the name and status, back to the
  * list, the lifecycle actions (start and the settings' edit while draft, finish while active, cancel, clone), the refusals the last action
- * got (the seed's §8 messages) and the link to a new clone. `kind` picks the list and the control URL; the labels
- * of finish and cancel are the kind's own.
+ * got (the seed's §8 messages) and the link to a new clone. `kind` picks the list, the control URL and the
+ * labels of finish and cancel (`resources.<kind>.finish`, `….cancel`).
  */
 export function ControlHeader({
   kind,
-  id,
-  name,
-  status,
+  run,
   op,
-  canClone,
-  canEdit,
-  finishLabel,
-  cancelLabel,
+  can,
   children,
 }: {
   kind: 'quiz' | 'poll'
-  /** The quiz's or poll's id: lifecycle posts go to its control screen. */
-  id: string
-  name: string
-  status: QuizStatus
+  /** The quiz or poll (lifecycle posts go to its control screen). */
+  run: { id: string; name: string; status: QuizStatus }
   op: LifecycleFetcher & { data?: ControlAnswer }
-  canClone: boolean
-  /** Whether the user may change the settings (offered while a draft: `/{kind}/edit/{id}`). */
-  canEdit: boolean
-  finishLabel: string
-  cancelLabel: string
+  /** Whether the user may clone, and change the settings (offered while a draft: `/{kind}/edit/{id}`). */
+  can: { canClone: boolean; canEdit: boolean }
   children?: ReactNode
 }) {
   const { t } = useTranslation()
+  const { id, name, status } = run
+  const { canClone, canEdit } = can
   const here = `/${kind}/control/${id}`
   const refused = op.data?.errors ?? []
   const button = (opName: string, label: string) => <LifecycleButton op={op} here={here} name={opName} label={label} />
@@ -180,8 +229,8 @@ export function ControlHeader({
             {t('resources.quiz.edit_settings')}
           </Link>
         ) : null}
-        {status === 'active' ? button('finish', finishLabel) : null}
-        {status === 'draft' || status === 'active' ? button('cancel', cancelLabel) : null}
+        {status === 'active' ? button('finish', t(`resources.${kind}.finish`)) : null}
+        {status === 'draft' || status === 'active' ? button('cancel', t(`resources.${kind}.cancel`)) : null}
         {canClone ? button('clone', t('resources.quiz.clone')) : null}
       </div>
       {refused.length ? (

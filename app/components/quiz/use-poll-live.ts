@@ -53,15 +53,16 @@ const initial: PollLiveState = {
 
 const withState = (questions: PollLiveState['questions'], id: string, state: string) => questions.map((q) => (q.id === id ? { ...q, state } : q))
 
-const POLL_RUN: RunMode<PollLiveState, PollServerMessage, PollClientMessage, { question_id: string; choices: number[] }> = {
+export const POLL_RUN: RunMode<PollLiveState, PollServerMessage, PollClientMessage, { question_id: string; choices: number[] }> = {
   party: 'poll',
   initial,
   pendingOf: (m) => (m.type === 'vote' ? { question_id: m.question_id, choices: m.choices } : null),
   errorState: (s, msg) => (msg.type === 'error' ? { missing: msg.missing ?? s.missing } : {}),
-  onMessage: (msg, { ws, offset, setState, sending }) => {
+  welcome: { type: 'poll_welcome', acked: (m) => (m.type === 'poll_welcome' ? m.vote : null), resend: (p) => ({ type: 'vote', ...p }) },
+  onMessage: (msg, { offset, setState, sending }) => {
     switch (msg.type) {
-      case 'poll_welcome': {
-        setState((s) => ({
+      case 'poll_welcome':
+        return setState((s) => ({
           ...s,
           status: 'open',
           cause: null,
@@ -78,11 +79,6 @@ const POLL_RUN: RunMode<PollLiveState, PollServerMessage, PollClientMessage, { q
           voted: msg.voted,
           questions: msg.questions ?? s.questions,
         }))
-        // A vote sent but never acknowledged goes again (a resend counts once).
-        const p = sending.current
-        if (p && (!msg.vote || msg.vote.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'vote', ...p } satisfies PollClientMessage))
-        return
-      }
       case 'poll_question':
         sending.current = null
         return setState((s) => ({

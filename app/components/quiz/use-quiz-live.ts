@@ -165,9 +165,8 @@ interface RunState<P> {
   notice: string | null
 }
 
-/** What a mode's message handler may use: the socket, the server's clock offset, the state and the pending send. */
+/** What a mode's message handler may use: the server's clock offset, the state and the pending send. */
 export interface RunContext<S, P> {
-  ws: PartySocket
   /** Server clock minus this clock (ms), when the message says the server's time. */
   offset: number | undefined
   setState: Dispatch<SetStateAction<S>>
@@ -184,6 +183,21 @@ export interface RunMode<S, M, C, P> {
   errorState?: (state: S, message: M) => Partial<S>
   /** What a sent message leaves pending until acknowledged (an answer, a vote), or null. */
   pendingOf: (message: C) => P | null
+  /**
+   * The welcome (`type`) and what it says was acknowledged (`acked`): a pending send it does not acknowledge goes
+   * again as `resend` makes it (the party answers a resend with the first acknowledgement, so it counts once).
+   */
+  welcome: { type: string; acked: (message: M) => { question_id: string } | null | undefined; resend: (pending: P) => C }
+}
+
+/** What goes again after `message` when it is the mode's welcome and does not acknowledge the `pending` send, else null. */
+export function welcomeResend<M extends { type: string }, C, P extends { question_id: string }>(
+  mode: Pick<RunMode<unknown, M, C, P>, 'welcome'>,
+  message: M,
+  pending: P | null,
+): C | null {
+  if (message.type !== mode.welcome.type || !pending || mode.welcome.acked(message)?.question_id === pending.question_id) return null
+  return mode.welcome.resend(pending)
 }
 
 /**
@@ -209,7 +223,12 @@ export function useQuizPartyRun<S extends RunState<P>, M extends { type: string 
       onDrop: () => setState((s) => ({ ...s, status: s.status === 'connecting' ? 'connecting' : 'reconnecting' })),
       onMessage: (msg, ws) => {
         const now = (msg as { now?: unknown }).now
-        if (msg.type !== 'error') return mode.onMessage(msg, { ws, offset: typeof now === 'number' ? now - Date.now() : undefined, setState, sending })
+        if (msg.type !== 'error') {
+          mode.onMessage(msg, { offset: typeof now === 'number' ? now - Date.now() : undefined, setState, sending })
+          const again = welcomeResend(mode, msg, sending.current)
+          if (again) ws.send(JSON.stringify(again))
+          return
+        }
         const error = msg as unknown as { cause: string; question_id?: string }
         if (error.question_id && sending.current?.question_id === error.question_id) sending.current = null
         setState((s) => {
@@ -243,14 +262,15 @@ export function useQuizPartyRun<S extends RunState<P>, M extends { type: string 
   return { state, send }
 }
 
-const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessage, { question_id: string; option: Option }> = {
+export const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessage, { question_id: string; option: Option }> = {
   party: 'quiz',
   initial,
   pendingOf: (m) => (m.type === 'answer' ? { question_id: m.question_id, option: m.option } : null),
-  onMessage: (msg, { ws, offset, setState, sending }) => {
+  welcome: { type: 'welcome', acked: (m) => (m.type === 'welcome' ? m.answer : null), resend: (p) => ({ type: 'answer', ...p }) },
+  onMessage: (msg, { offset, setState, sending }) => {
     switch (msg.type) {
-      case 'welcome': {
-        setState((s) => ({
+      case 'welcome':
+        return setState((s) => ({
           ...s,
           status: 'open',
           cause: null,
@@ -270,11 +290,6 @@ const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessage, { q
           counts: msg.counts ?? s.counts,
           lifeUntil: msg.standing?.life_until ?? null,
         }))
-        // An answer sent but never acknowledged goes again (a resend counts once).
-        const p = sending.current
-        if (p && (!msg.answer || msg.answer.question_id !== p.question_id)) ws.send(JSON.stringify({ type: 'answer', ...p } satisfies QuizClientMessage))
-        return
-      }
       case 'question':
         sending.current = null
         return setState((s) => ({

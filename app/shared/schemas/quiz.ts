@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { defineEntity } from './entity'
+import { defineEntity, type FieldDef } from './entity'
 import { Id } from './tms/common'
 
 /**
@@ -104,6 +104,38 @@ export const QuizBankImportInput = v.object({
   ids: v.pipe(v.array(Id), v.minLength(1, 'validation.quiz.import_empty'), v.maxLength(MAX_QUESTIONS, 'validation.max_items')),
 })
 
+/** What a quiz and a poll record alike: their lifecycle, question count and stamps (last in their entity's fields). */
+type RunRecord = {
+  status: QuizStatus
+  question_count: number
+  started_at: string | null
+  finished_at: string | null
+  created_at: string
+  created_by: string
+  updated_at: string
+  updated_by: string
+}
+
+const RUN_FIELDS = {
+  status: { type: 'text', list: true, filter: 'eq', sort: true },
+  question_count: { type: 'int', list: true },
+  started_at: { type: 'text', list: true, nullable: true },
+  finished_at: { type: 'text', list: true, nullable: true },
+  created_at: { type: 'text', sort: true, list: true },
+  created_by: { type: 'text' },
+  updated_at: { type: 'text', sort: true, list: true },
+  updated_by: { type: 'text', list: true },
+} as const satisfies Record<keyof RunRecord, FieldDef>
+
+/** A quiz's or poll's question's place and state in its run. */
+type RunQuestion = {
+  id: string
+  position: number
+  state: QuestionState
+  published_at: string | null
+  deadline: string | null
+}
+
 export type Quiz = {
   id: string
   realm: string
@@ -118,24 +150,9 @@ export type Quiz = {
   question_duration: number
   lifes_timeout: number
   lives: number
-  status: QuizStatus
-  question_count: number
-  started_at: string | null
-  finished_at: string | null
-  created_at: string
-  created_by: string
-  updated_at: string
-  updated_by: string
-}
+} & RunRecord
 
-export type QuizQuestion = QuizQuestionInput & {
-  id: string
-  quiz_id: string
-  position: number
-  state: QuestionState
-  published_at: string | null
-  deadline: string | null
-}
+export type QuizQuestion = QuizQuestionInput & RunQuestion & { quiz_id: string }
 
 export const quizEntity = defineEntity<Omit<Quiz, 'channel_name'>>({
   name: 'quiz',
@@ -155,14 +172,7 @@ export const quizEntity = defineEntity<Omit<Quiz, 'channel_name'>>({
     question_duration: { type: 'int', list: true },
     lifes_timeout: { type: 'int' },
     lives: { type: 'int' },
-    status: { type: 'text', list: true, filter: 'eq', sort: true },
-    question_count: { type: 'int', list: true },
-    started_at: { type: 'text', list: true, nullable: true },
-    finished_at: { type: 'text', list: true, nullable: true },
-    created_at: { type: 'text', sort: true, list: true },
-    created_by: { type: 'text' },
-    updated_at: { type: 'text', sort: true, list: true },
-    updated_by: { type: 'text', list: true },
+    ...RUN_FIELDS,
   },
   defaultOrder: '-created_at',
 })
@@ -232,24 +242,9 @@ export type Poll = {
   channel_name?: string
   question_duration: number
   requires: v.InferOutput<typeof PollRequires>
-  status: QuizStatus
-  question_count: number
-  started_at: string | null
-  finished_at: string | null
-  created_at: string
-  created_by: string
-  updated_at: string
-  updated_by: string
-}
+} & RunRecord
 
-export type PollQuestion = PollQuestionInput & {
-  id: string
-  poll_id: string
-  position: number
-  state: QuestionState
-  published_at: string | null
-  deadline: string | null
-}
+export type PollQuestion = PollQuestionInput & RunQuestion & { poll_id: string }
 
 export const pollEntity = defineEntity<Omit<Poll, 'channel_name'>>({
   name: 'poll',
@@ -264,14 +259,7 @@ export const pollEntity = defineEntity<Omit<Poll, 'channel_name'>>({
     channel_id: { type: 'text', list: true, filter: 'eq' },
     question_duration: { type: 'int', list: true },
     requires: { type: 'json' },
-    status: { type: 'text', list: true, filter: 'eq', sort: true },
-    question_count: { type: 'int', list: true },
-    started_at: { type: 'text', list: true, nullable: true },
-    finished_at: { type: 'text', list: true, nullable: true },
-    created_at: { type: 'text', sort: true, list: true },
-    created_by: { type: 'text' },
-    updated_at: { type: 'text', sort: true, list: true },
-    updated_by: { type: 'text', list: true },
+    ...RUN_FIELDS,
   },
   defaultOrder: '-created_at',
 })

@@ -2,7 +2,7 @@ import { PartyVotes } from '#shared/schemas/quiz'
 import { runBatch } from '../../db/batch'
 import { pollLiveSettings, pollQuestions, pollResultStatements } from '../../db/quiz'
 import { apiError } from '../../lib/errors'
-import { guarded, guardedJson } from '../../lib/guard'
+import { guardedJson } from '../../lib/guard'
 import { pathParam } from '../context'
 import { partyCaller } from '../live-party'
 import { liveRunRoutes, requireLive } from '../quiz/live'
@@ -18,27 +18,19 @@ const PARTY_API = 'poll-api'
 
 const requirePoll = (db: D1Database, realm: string, id: string) => requireLive(db, 'poll', realm, id)
 
-/** POST /poll/live/{id}/ticket and …/guest, the party's …/question/{qid}/publish and …/result: as the quiz's. */
-export const live = liveRunRoutes('poll', 'poll_poll_control')
-  /** GET /poll/live/{id}/state (party): the poll's settings and its questions with their state. */
-  .get(
-    '/:id/state',
-    guarded('public', async (c) => {
-      const { realm, id: pollId } = await partyCaller(c, PARTY_API)
-      const db = c.env.DB
-      const head = await requirePoll(db, realm, pollId)
-      const [questions, settings] = await Promise.all([pollQuestions(db, realm, pollId), pollLiveSettings(db, realm, pollId)])
-      return c.json({
-        id: head.id,
-        name: head.name,
-        status: head.status,
-        type: settings?.type ?? 'open',
-        question_duration: settings?.question_duration ?? 0,
-        requires: settings?.requires ?? {},
-        questions: questions.map((q) => ({ id: q.id, position: q.position, text: q.text, type: q.type, options: q.options, params: q.params, state: q.state })),
-      })
-    }),
-  )
+/** GET /poll/live/{id}/state (party): the poll's settings and its questions with their state. */
+async function pollState(db: D1Database, realm: string, pollId: string) {
+  const [questions, settings] = await Promise.all([pollQuestions(db, realm, pollId), pollLiveSettings(db, realm, pollId)])
+  return {
+    type: settings?.type ?? 'open',
+    question_duration: settings?.question_duration ?? 0,
+    requires: settings?.requires ?? {},
+    questions: questions.map((q) => ({ id: q.id, position: q.position, text: q.text, type: q.type, options: q.options, params: q.params, state: q.state })),
+  }
+}
+
+/** POST /poll/live/{id}/ticket and …/guest, the party's …/state, …/question/{qid}/publish and …/result: as the quiz's. */
+export const live = liveRunRoutes('poll', 'poll_poll_control', pollState)
   /** POST /poll/live/{id}/question/{qid}/votes (party): a closed question's votes (each player's first counts), in pages; the `final` one finishes the question. */
   .post(
     '/:id/question/:qid/votes',

@@ -93,10 +93,11 @@ async function liveGuestTicket(c: Ctx, kind: LiveKind, body: QuizGuestJoin) {
 
 /**
  * The calls a quiz and a poll share (`kind`, its control permission `control`): the console's and a player's
- * ticket (`moderator` with `control`, else `player`), a guest's ticket, and the party's publish and result of a
- * question (with its service ticket, party `<kind>-api`).
+ * ticket (`moderator` with `control`, else `player`), a guest's ticket, and the party's state of the run (`state`:
+ * the kind's own fields after its id, name and status), publish and result of a question (with its service ticket,
+ * party `<kind>-api`).
  */
-export function liveRunRoutes(kind: LiveKind, control: string) {
+export function liveRunRoutes(kind: LiveKind, control: string, state: (db: D1Database, realm: string, id: string) => Promise<object>) {
   const api = `${kind}-api`
   return (
     new Hono<AppEnv>()
@@ -112,6 +113,16 @@ export function liveRunRoutes(kind: LiveKind, control: string) {
       .post(
         '/:id/guest',
         guardedJson('public', QuizGuestJoin, async (c, _auth, body) => c.json(await liveGuestTicket(c, kind, body))),
+      )
+      /** GET /<kind>/live/{id}/state (party): the run's settings and its questions with their state. */
+      .get(
+        '/:id/state',
+        guarded('public', async (c) => {
+          const { realm, id } = await partyCaller(c, api)
+          const db = c.env.DB
+          const head = await requireLive(db, kind, realm, id)
+          return c.json({ id: head.id, name: head.name, status: head.status, ...(await state(db, realm, id)) })
+        }),
       )
       /** POST /<kind>/live/{id}/question/{qid}/publish (party): the question opens, with the party's publish time and deadline. */
       .post(
@@ -144,32 +155,24 @@ export function liveRunRoutes(kind: LiveKind, control: string) {
   )
 }
 
-export const live = liveRunRoutes('quiz', 'quiz_quiz_control')
-  /** GET /quiz/live/{id}/state (party): the quiz's settings and its questions with their correct option and state. */
-  .get(
-    '/:id/state',
-    guarded('public', async (c) => {
-      const { realm, id: quizId } = await partyCaller(c, PARTY_API)
-      const db = c.env.DB
-      const head = await requireQuiz(db, realm, quizId)
-      const [questions, full] = await Promise.all([quizQuestions(db, realm, quizId), quizLiveSettings(db, realm, quizId)])
-      return c.json({
-        id: head.id,
-        name: head.name,
-        status: head.status,
-        ...full,
-        questions: questions.map((q) => ({
-          id: q.id,
-          position: q.position,
-          text: q.text,
-          options: { A: q.option_a, B: q.option_b, C: q.option_c } satisfies Record<QuizOption, string>,
-          lifes_disallowed: q.lifes_disallowed,
-          correct: q.correct,
-          state: q.state,
-        })),
-      })
-    }),
-  )
+/** GET /quiz/live/{id}/state (party): the quiz's settings and its questions with their correct option and state. */
+async function quizState(db: D1Database, realm: string, quizId: string) {
+  const [questions, full] = await Promise.all([quizQuestions(db, realm, quizId), quizLiveSettings(db, realm, quizId)])
+  return {
+    ...full,
+    questions: questions.map((q) => ({
+      id: q.id,
+      position: q.position,
+      text: q.text,
+      options: { A: q.option_a, B: q.option_b, C: q.option_c } satisfies Record<QuizOption, string>,
+      lifes_disallowed: q.lifes_disallowed,
+      correct: q.correct,
+      state: q.state,
+    })),
+  }
+}
+
+export const live = liveRunRoutes('quiz', 'quiz_quiz_control', quizState)
   /**
    * POST /quiz/live/{id}/question/{qid}/results (party): a closed question's answers (scored here with the same
    * formula; each player's first counts) and every standing, in pages (party/quiz-results.ts); the `final` page

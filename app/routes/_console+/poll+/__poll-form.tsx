@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import type { SettingsFormProps } from '~/components/quiz/settings-page'
 import { CheckboxInput, KitForm, NumberInput, SelectInput, TextInput } from '~/components/form/kit'
 import { POLL_REQUIREMENTS, POLL_TYPES, PollInput, type Poll } from '#shared/schemas/quiz'
 
@@ -14,18 +15,7 @@ export const pollValues = (p: Poll) => ({
 })
 
 /** A poll's settings (seed 002 §3 "Poll", §5): one schema with the API's; create and the draft's edit. */
-export function PollForm({
-  channels,
-  timeZone,
-  lastResult,
-  poll,
-}: {
-  channels: { value: string; label: string }[]
-  timeZone: string
-  lastResult: unknown
-  /** The draft being changed; none for a new poll. */
-  poll?: Poll
-}) {
+export function PollForm({ channels, timeZone, lastResult, draft: poll }: SettingsFormProps<Poll>) {
   const { t } = useTranslation()
   const f = (n: string) => t(`resources.poll.fields.${n}`)
   const req = (n: string) => t(`resources.poll.requires.${n}`)

@@ -1,9 +1,9 @@
 import { useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
-import { Fragment, useCallback, useEffect, useState } from 'react'
+import { Fragment, useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, ListField, NumberInput, SelectInput, TextArea, TextInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, QuestionActions, QuestionsSection } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions, QuestionEditRow, QuestionsSection, useQuestionEditing, useQuestionForm } from '~/components/quiz/control-header'
 import { csvHref } from '~/components/quiz/csv'
 import { PollLiveControl } from '~/components/quiz/poll-control'
 import { POLL_QUESTION_TYPES, POLL_REQUIREMENTS, PollQuestionInput, type PollQuestion } from '#shared/schemas/quiz'
@@ -29,21 +29,10 @@ export default function PollControlRoute() {
   const here = `/poll/control/${poll.id}`
   const required = POLL_REQUIREMENTS.filter((r) => poll.requires[r])
   const votes = new Map(statistics.map((s) => [s.id, s]))
-  const [editing, setEditing] = useState<string | null>(null)
-  const closeEdit = useCallback(() => setEditing(null), [])
+  const edit = useQuestionEditing()
   return (
     <>
-      <ControlHeader
-        kind="poll"
-        id={poll.id}
-        name={poll.name}
-        status={poll.status}
-        op={op}
-        canClone={d.canClone}
-        canEdit={d.canEdit}
-        finishLabel={t('resources.poll.finish')}
-        cancelLabel={t('resources.poll.cancel')}
-      >
+      <ControlHeader kind="poll" run={poll} op={op} can={d}>
         <p>
           {t(`resources.poll.type.${poll.type}`)} · {t('resources.poll.fields.question_duration')}: {poll.question_duration} s ·{' '}
           {t('resources.poll.sections.requires')}: {required.length ? required.map((r) => t(`resources.poll.requires.${r}`)).join(', ') : '—'}
@@ -114,18 +103,13 @@ export default function PollControlRoute() {
                     question={q}
                     editable={editable}
                     hide={active && (q.state === 'pending' || q.state === 'finished') ? 'hide' : null}
-                    editing={editing === q.id}
-                    onEdit={(open) => setEditing(open ? q.id : null)}
+                    edit={edit}
                   />
                 </td>
               </tr>
-              {editing === q.id && editable && q.state === 'pending' ? (
-                <tr>
-                  <td colSpan={6}>
-                    <PollQuestionForm here={here} timeZone={d.timeZone} question={q} onDone={closeEdit} />
-                  </td>
-                </tr>
-              ) : null}
+              <QuestionEditRow edit={edit} question={q} editable={editable} colSpan={6}>
+                <PollQuestionForm here={here} timeZone={d.timeZone} question={q} onDone={edit.close} />
+              </QuestionEditRow>
             </Fragment>
           )
         })}
@@ -140,20 +124,12 @@ export default function PollControlRoute() {
  */
 function PollQuestionForm({ here, timeZone, question, onDone }: { here: string; timeZone: string; question?: PollQuestion; onDone?: () => void }) {
   const { t } = useTranslation()
-  const add = useFetcher<{ status?: string }>()
+  const form = useQuestionForm('poll', here, question, onDone)
   const f = (n: string) => t(`resources.poll.fields.${n}`)
-  const saved = question && add.state === 'idle' && add.data?.status === 'success'
-  useEffect(() => {
-    if (saved) onDone?.()
-  }, [saved, onDone])
-  const label = question ? t('resources.quiz.edit_question', { position: question.position + 1 }) : t('resources.quiz.add_question')
   return (
     <KitForm
-      id={question ? `poll-question-edit-${question.id}` : 'poll-question-add'}
+      {...form}
       schema={PollQuestionInput}
-      fetcher={add as never}
-      lastResult={add.data as never}
-      action={question ? `${here}?intent=edit_question&question=${encodeURIComponent(question.id)}` : `${here}?intent=question`}
       defaultValue={
         question
           ? {
@@ -166,9 +142,6 @@ function PollQuestionForm({ here, timeZone, question, onDone }: { here: string; 
       }
       timeZone={timeZone}
       className="card simple-form"
-      aria-label={label}
-      submitLabel={question ? t('resources.quiz.save_question') : t('resources.quiz.add_question')}
-      submitIcon={question ? 'check' : 'plus'}
       labels={{
         text: f('text'),
         type: f('question_type'),

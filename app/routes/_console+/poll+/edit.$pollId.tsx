@@ -30,7 +30,7 @@ export default function PollEditRoute() {
   return (
     <SettingsPage title={`${t('pages.poll.edit')}: ${d.poll.name}`} back={`/poll/control/${d.poll.id}`}>
       {d.poll.status === 'draft' ? (
-        <PollForm key={d.poll.updated_at} poll={d.poll} channels={d.channels} timeZone={d.timeZone} lastResult={lastResult} />
+        <PollForm key={d.poll.updated_at} draft={d.poll} channels={d.channels} timeZone={d.timeZone} lastResult={lastResult} />
       ) : (
         <p role="status" className="hint">
           {t('poll.error.not_editable')}

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import type { SettingsFormProps } from '~/components/quiz/settings-page'
 import { KitForm, NumberInput, SelectInput, TextInput } from '~/components/form/kit'
 import { MAX_LIVES, QuizInput, REWARD_CURRENCIES, REWARD_TYPES, type Quiz } from '#shared/schemas/quiz'
 
@@ -20,18 +21,7 @@ export const quizValues = (q: Quiz) => ({
 })
 
 /** The quiz's settings form (seed 002 §3 "Quiz", §5): one schema with the API's; create and the draft's edit. */
-export function QuizForm({
-  channels,
-  timeZone,
-  lastResult,
-  quiz,
-}: {
-  channels: { value: string; label: string }[]
-  timeZone: string
-  lastResult: unknown
-  /** The draft being changed; none for a new quiz. */
-  quiz?: Quiz
-}) {
+export function QuizForm({ channels, timeZone, lastResult, draft: quiz }: SettingsFormProps<Quiz>) {
   const { t } = useTranslation()
   const f = (name: string) => t(`resources.quiz.fields.${name}`)
   const names = [

@@ -1,9 +1,9 @@
 import { Form, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react'
-import { Fragment, useEffect, useState } from 'react'
+import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import { KitForm, SelectInput, TextArea, TextInput, CheckboxInput } from '~/components/form/kit'
 import { RouteError } from '~/components/shell/route-error'
-import { ControlHeader, QuestionActions, QuestionsSection } from '~/components/quiz/control-header'
+import { ControlHeader, QuestionActions, QuestionEditRow, QuestionsSection, useQuestionEditing, useQuestionForm } from '~/components/quiz/control-header'
 import { QuizLiveControl } from '~/components/quiz/quiz-control'
 import { csvHref } from '~/components/quiz/csv'
 import { ImportFilePicker } from '~/components/quiz/import-file'
@@ -29,20 +29,10 @@ export default function QuizControlRoute() {
   const f = (n: string) => t(`resources.quiz.fields.${n}`)
   // Lifecycle posts name the screen itself (the question forms post to `?intent=…`).
   const here = `/quiz/control/${quiz.id}`
-  const [editing, setEditing] = useState<string | null>(null)
+  const edit = useQuestionEditing()
   return (
     <>
-      <ControlHeader
-        kind="quiz"
-        id={quiz.id}
-        name={quiz.name}
-        status={quiz.status}
-        op={op}
-        canClone={d.canClone}
-        canEdit={d.canEdit}
-        finishLabel={t('resources.quiz.finish')}
-        cancelLabel={t('resources.quiz.cancel')}
-      />
+      <ControlHeader kind="quiz" run={quiz} op={op} can={d} />
 
       {quiz.status === 'active' ? <QuizLiveControl quizId={quiz.id} onClosed={() => setTimeout(() => revalidator.revalidate(), 500)} /> : null}
 
@@ -74,18 +64,13 @@ export default function QuizControlRoute() {
                   question={q}
                   editable={editable}
                   hide={quiz.status === 'active' && q.state === 'finished' ? 'hide_question' : null}
-                  editing={editing === q.id}
-                  onEdit={(open) => setEditing(open ? q.id : null)}
+                  edit={edit}
                 />
               </td>
             </tr>
-            {editing === q.id && editable && q.state === 'pending' ? (
-              <tr>
-                <td colSpan={5}>
-                  <QuestionEdit here={here} question={q} timeZone={d.timeZone} onDone={() => setEditing(null)} />
-                </td>
-              </tr>
-            ) : null}
+            <QuestionEditRow edit={edit} question={q} editable={editable} colSpan={5}>
+              <QuizQuestionForm here={here} question={q} timeZone={d.timeZone} onDone={edit.close} />
+            </QuestionEditRow>
           </Fragment>
         ))}
       </QuestionsSection>
@@ -232,34 +217,32 @@ export default function QuizControlRoute() {
 
 type QuestionRow = ReturnType<typeof useLoaderData<typeof loader>>['questions'][number]
 
-/** A pending question's own form (the add form's fields and schema), saved through `PUT /quiz/{id}/question/{qid}`. */
-function QuestionEdit({ here, question, timeZone, onDone }: { here: string; question: QuestionRow; timeZone: string; onDone: () => void }) {
+/**
+ * Add one question, or, given a pending `question`, change it: the same fields and schema with its saved values,
+ * through `PUT /quiz/{id}/question/{qid}`; `onDone` on success.
+ */
+function QuizQuestionForm({ here, question, timeZone, onDone }: { here: string; question?: QuestionRow; timeZone: string; onDone?: () => void }) {
   const { t } = useTranslation()
-  const edit = useFetcher<{ status?: string }>()
+  const form = useQuestionForm('quiz', here, question, onDone)
   const f = (n: string) => t(`resources.quiz.fields.${n}`)
-  const saved = edit.state === 'idle' && edit.data?.status === 'success'
-  useEffect(() => {
-    if (saved) onDone()
-  }, [saved, onDone])
   return (
     <KitForm
-      id={`quiz-question-edit-${question.id}`}
+      {...form}
       schema={QuizQuestionInput}
-      fetcher={edit as never}
-      lastResult={edit.data as never}
-      action={`${here}?intent=edit_question&question=${encodeURIComponent(question.id)}`}
-      defaultValue={{
-        text: question.text,
-        option_a: question.option_a,
-        option_b: question.option_b,
-        option_c: question.option_c,
-        correct: question.correct,
-        lifes_disallowed: question.lifes_disallowed,
-      }}
+      defaultValue={
+        question
+          ? {
+              text: question.text,
+              option_a: question.option_a,
+              option_b: question.option_b,
+              option_c: question.option_c,
+              correct: question.correct,
+              lifes_disallowed: question.lifes_disallowed,
+            }
+          : { text: '', option_a: '', option_b: '', option_c: '', correct: '', lifes_disallowed: false }
+      }
       timeZone={timeZone}
-      className="simple-form"
-      aria-label={t('resources.quiz.edit_question', { position: question.position + 1 })}
-      submitLabel={t('resources.quiz.save_question')}
+      className={question ? 'simple-form' : 'card simple-form'}
       labels={Object.fromEntries(['text', 'option_a', 'option_b', 'option_c', 'correct', 'lifes_disallowed'].map((n) => [n, f(n)]))}
     >
       <TextArea name="text" label={f('text')} required />
@@ -275,32 +258,11 @@ function QuestionEdit({ here, question, timeZone, onDone }: { here: string; ques
 /** Add one question, or import a CSV/JSON file's questions (errors by line), or items of the task question bank. */
 function QuestionForms({ here, timeZone, bank }: { here: string; timeZone: string; bank: BankOffer | null }) {
   const { t } = useTranslation()
-  const add = useFetcher()
   const imp = useFetcher()
   const f = (n: string) => t(`resources.quiz.fields.${n}`)
   return (
     <div className="field-grid">
-      <KitForm
-        id="quiz-question-add"
-        schema={QuizQuestionInput}
-        fetcher={add as never}
-        lastResult={add.data}
-        action={`${here}?intent=question`}
-        defaultValue={{ text: '', option_a: '', option_b: '', option_c: '', correct: '', lifes_disallowed: false }}
-        timeZone={timeZone}
-        className="card simple-form"
-        aria-label={t('resources.quiz.add_question')}
-        submitLabel={t('resources.quiz.add_question')}
-        submitIcon="plus"
-        labels={Object.fromEntries(['text', 'option_a', 'option_b', 'option_c', 'correct', 'lifes_disallowed'].map((n) => [n, f(n)]))}
-      >
-        <TextArea name="text" label={f('text')} required />
-        <TextInput name="option_a" label={f('option_a')} required />
-        <TextInput name="option_b" label={f('option_b')} required />
-        <TextInput name="option_c" label={f('option_c')} required />
-        <SelectInput name="correct" label={f('correct')} options={QUIZ_OPTIONS.map((o) => ({ value: o, label: o }))} placeholder="—" required />
-        <CheckboxInput name="lifes_disallowed" label={f('lifes_disallowed')} />
-      </KitForm>
+      <QuizQuestionForm here={here} timeZone={timeZone} />
       <KitForm
         id="quiz-question-import"
         schema={QuizImportInput}

@@ -30,7 +30,7 @@ export default function QuizEditRoute() {
   return (
     <SettingsPage title={`${t('pages.quiz.edit')}: ${d.quiz.name}`} back={`/quiz/control/${d.quiz.id}`}>
       {d.quiz.status === 'draft' ? (
-        <QuizForm key={d.quiz.updated_at} quiz={d.quiz} channels={d.channels} timeZone={d.timeZone} lastResult={lastResult} />
+        <QuizForm key={d.quiz.updated_at} draft={d.quiz} channels={d.channels} timeZone={d.timeZone} lastResult={lastResult} />
       ) : (
         <p role="status" className="hint">
           {t('quiz.error.not_editable')}
