@@ -17,6 +17,8 @@ import { sha256Hex } from './lib/crypto'
 import { RememberingRouter } from './lib/remembering-router'
 import { publishDuePeriods } from './db/achievement'
 
+export { LedgerPayer } from './api/ledger/payer'
+
 const handleRemix = createRequestHandler(build)
 const api = createApi()
 
