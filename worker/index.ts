@@ -17,6 +17,8 @@ import { tokenHash as hashOf } from './lib/crypto'
 import { RememberingRouter } from './lib/remembering-router'
 import { publishDuePeriods } from './db/achievement'
 
+export { LedgerPayer } from './api/ledger/payer'
+
 const handleRemix = createRequestHandler(build)
 const api = createApi()
 

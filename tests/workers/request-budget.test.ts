@@ -6,6 +6,7 @@ import worker, { consoleLoadContext } from '../../worker/index'
 import { readPageHost, sessionFrom, sessionReads } from '../../worker/db/sessions'
 import { sha256Hex } from '../../worker/lib/crypto'
 import { countingD1, type D1Log } from './d1-counter'
+import type { RawStatement } from '../../worker/db/ledger-group'
 import { DEMO, consoleSignIn, signIn } from './helpers'
 import { balance, expectInvariants, funded, key, recipient } from './ledger-helpers'
 
@@ -205,7 +206,21 @@ describe('what a ledger transfer asks of D1', () => {
     const payer = await funded(10)
     const a = await recipient()
     const log: D1Log = { trips: [] }
-    const counted = { ...env, DB: countingD1(env.DB, log) } as Env
+    // The movement's batch is run by the paying wallet's object (LedgerPayer): its call is counted as the batch's trip.
+    const payers = env.LEDGER_PAYER
+    const countedPayers = {
+      idFromName: (name: string) => payers.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = payers.get(id)
+        return {
+          post: (statements: RawStatement[]) => {
+            log.trips.push(`payer batch: ${statements.map((st) => st.sql).join(' | ')}`)
+            return stub.post(statements)
+          },
+        }
+      },
+    }
+    const counted = { ...env, DB: countingD1(env.DB, log), LEDGER_PAYER: countedPayers } as unknown as Env
     const send = async (body: string) => {
       const ctx = createExecutionContext()
       const res = await worker.fetch(
@@ -225,11 +240,13 @@ describe('what a ledger transfer asks of D1', () => {
     expect((await send(first)).status).toBe(201)
     // The host with the session (one batch), the reads (key, recipients, word filter: one batch), the movement (one batch).
     expect(log.trips.length, log.trips.join('\n')).toBe(3)
-    expect(log.trips.filter((t) => t.startsWith('batch:'))).toHaveLength(3)
+    expect(log.trips.filter((t) => t.startsWith('batch:'))).toHaveLength(2)
+    expect(log.trips[2]).toMatch(/^payer batch: /)
     log.trips.length = 0
     // The same recipients again: the reads are checked inside the movement's own batch (host and session, movement).
     expect((await send(body(2))).status).toBe(201)
     expect(log.trips.length, log.trips.join('\n')).toBe(2)
+    expect(log.trips[1]).toMatch(/^payer batch: /)
     expect(log.trips[1]).toContain('INSERT INTO ledger_idempotency')
     expect(log.trips[1]).toContain('INSERT INTO ledger_entry')
     log.trips.length = 0

@@ -36,9 +36,9 @@ export async function payingRealm(c: Ctx, auth: Auth, fromRealm: string): Promis
   return fromRealm
 }
 
-/** The audit record of a movement, for the movement's own batch. */
-export function movementAudit(c: Ctx, auth: Auth, p: Posting): D1PreparedStatement {
-  return auditStatement(c.env.DB, {
+/** The audit record of a movement, for the movement's own batch (prepared on `db`, the Worker's D1 unless given). */
+export function movementAudit(c: Ctx, auth: Auth, p: Posting, db: D1Database = c.env.DB): D1PreparedStatement {
+  return auditStatement(db, {
     realm: p.realm,
     actor: auth.nick,
     actorRealm: auth.realm,

@@ -14,6 +14,7 @@ import {
   postingStatements,
   type Posting,
   accountLabel,
+  accountId,
   balanceOf,
   consumptionAccount,
   insufficientCredits,
@@ -45,6 +46,8 @@ import {
   type TransferReads,
 } from '../../db/ledger-transfer'
 import { guarded, guardedJson } from '../../lib/guard'
+import { recordStatements } from '../../db/ledger-group'
+import { takeOverStatement } from '../../db/ledger-idempotency'
 
 const posting = (
   auth: { realm: string; nick: string },
@@ -216,8 +219,18 @@ export const transaction = new Hono<AppEnv>()
         return { p, total, answer }
       }
       type TransferAnswer = ReturnType<typeof decide>['answer']
-      const write = (first: D1PreparedStatement[], m: ReturnType<typeof decide>) =>
-        runMovement(db, [...first, ...postingStatements(db, m.p), movementAudit(c, auth, m.p)], () => insufficientCredits(db, source, m.total))
+      /**
+       * The movement's one batch — `first` (the stored answer), the posting, its audit record — committed by the paying
+       * wallet's object (worker/api/ledger/payer.ts), which groups the movements that wait for it into one commit.
+       * Its refusals are the batch's own errors, as when the batch runs alone.
+       */
+      const write = async (first: (db: D1Database) => D1PreparedStatement[], m: ReturnType<typeof decide>) => {
+        const statements = recordStatements((rec) => [...first(rec), ...postingStatements(rec, m.p), movementAudit(c, auth, m.p, rec)])
+        const failure = await c.env.LEDGER_PAYER.get(c.env.LEDGER_PAYER.idFromName(accountId(source))).post(statements)
+        if (failure === null) return
+        if (failure.includes('wallet_not_negative')) throw await insufficientCredits(db, source, m.total)
+        throw new Error(failure)
+      }
 
       // The hot path: the reads of an earlier transfer with the same recipients, checked inside the ONE write batch
       // (transferStoreIf). Anything else — a refusal, a key already used, reads found stale — takes the path below,
@@ -232,7 +245,7 @@ export const transaction = new Hono<AppEnv>()
         }
         if (m) {
           try {
-            await write([transferStoreIf(db, auth.realm, key, hash, { status: 201, answer: m.answer }, realm, body.targets, known)], m)
+            await write((rec) => [transferStoreIf(rec, auth.realm, key, hash, { status: 201, answer: m.answer }, realm, body.targets, known)], m)
             return c.json(m.answer, 201)
           } catch (err) {
             if (isStaleReads(err)) forgetTransferReads(realm, body.targets)
@@ -250,7 +263,14 @@ export const transaction = new Hono<AppEnv>()
       const m = decide(transferReadsFrom(realm, body.targets, readRes))
       // One write batch: the stored answer first (a concurrent call with this key fails here), the movement, its audit.
       try {
-        await write([...(found ? [found.takeOver] : []), idempotencyStore(db, auth.realm, key, hash, { status: 201, answer: m.answer })], m)
+        const stale = found ? (keyRes.results[0] as { created_at: string }).created_at : null
+        await write(
+          (rec) => [
+            ...(stale !== null ? [takeOverStatement(rec, auth.realm, key, stale)] : []),
+            idempotencyStore(rec, auth.realm, key, hash, { status: 201, answer: m.answer }),
+          ],
+          m,
+        )
       } catch (err) {
         if (isKeyConflict(err)) return afterConflict<TransferAnswer>(c, auth.realm, key, hash)
         throw err
