@@ -1,6 +1,7 @@
 import PartySocket from 'partysocket'
 import { type Dispatch, type MutableRefObject, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react'
 import type { LeaderRow, LiveQuestion, Option, Phase, QuizCause, QuizClientMessage, QuizServerMessage, Standing } from '../../../party/quiz-protocol'
+import { TicketError, ticketQuery } from '../live/party-ticket'
 
 /**
  * The browser side of the quiz party (party/quiz.ts), for the console's control screen and the player page: a fresh
@@ -60,15 +61,6 @@ const initial: QuizLiveState = {
   lifeUntil: null,
 }
 
-class TicketError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-  ) {
-    super(`ticket ${status} ${code}`)
-  }
-}
-
 async function fetchTicket(
   party: 'quiz' | 'poll',
   id: string,
@@ -112,7 +104,7 @@ export function openQuizParty<M>(party: 'quiz' | 'poll', id: string, guest: stri
     stopped = true
     ws?.close()
     if (err instanceof TicketError && err.status === 401) on.onRefused('signin', 'signin')
-    else on.onRefused('refused', err instanceof TicketError ? err.code : 'unavailable')
+    else on.onRefused('refused', err instanceof TicketError ? err.cause : 'unavailable')
   }
   const holder: { socket: PartySocket | null; stop: () => void } = {
     socket: null,
@@ -124,25 +116,18 @@ export function openQuizParty<M>(party: 'quiz' | 'poll', id: string, guest: stri
   ticketFor()
     .then((first) => {
       if (stopped) return
-      let ready: string | null = first.ticket
       ws = new PartySocket({
         host: first.host,
         party: 'quiz',
         room: first.room,
         maxRetries: 50,
-        query: async () => {
-          let ticket = ready
-          ready = null
-          if (!ticket) {
-            try {
-              ticket = (await ticketFor()).ticket
-            } catch (err) {
-              refuse(err)
-              throw err
-            }
-          }
-          return { ticket }
-        },
+        // A fresh ticket on each reconnection; quizzes and polls send no `since`.
+        query: ticketQuery(
+          first.ticket,
+          async () => (await ticketFor()).ticket,
+          refuse,
+          () => null,
+        ),
       })
       holder.socket = ws
       const socket = ws
