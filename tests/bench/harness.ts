@@ -19,6 +19,11 @@ export interface Scenario {
   requests: number
   /** One request; throws on an unexpected answer. */
   run(i: number): Promise<void>
+  /**
+   * Requests sent first and left out of every figure (JIT, caches and objects warm, as on a server that has been up):
+   * `run(requests + k)` for k below this number, with the scenario's concurrency. None by default.
+   */
+  warmup?: number
   /** Optional step just before the timed run (e.g. reading the server's CPU time). */
   before?(): Promise<void>
   /** Optional steps around each request, outside its timing (scenarios run one at a time read the server's CPU). */
@@ -53,6 +58,12 @@ export async function runScenario(s: Scenario): Promise<Result> {
   const latencies: number[] = []
   let failures = 0
   let next = 0
+  let warm = 0
+  await Promise.all(
+    Array.from({ length: s.concurrency }, async () => {
+      while (warm < (s.warmup ?? 0)) await s.run(s.requests + warm++)
+    }),
+  )
   await s.before?.()
   const started = performance.now()
   await Promise.all(
