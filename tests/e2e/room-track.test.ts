@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { publishModel } from './answer-helpers'
-import { expectConsoleErrors, hydrated, open, openPage, realmApi, signedInPage, url } from './browser'
-import { PHONE, axeViolations } from './tms-student-helpers'
+import { expectConsoleErrors, hydrated, open, openPage, signedInPage, url } from './browser'
+import { PHONE, axeViolations, studentWithRoom } from './tms-student-helpers'
 
 /**
  * A room follows a track (issue 19): root sets a room's track in the room's form, publishes the first item's task
@@ -14,12 +14,7 @@ const tag = Date.now().toString(36)
 
 describe('a room follows a track', () => {
   it('is set in the room form, shows its items per room on the track screen and on the student’s phone', async () => {
-    const root = await realmApi('demo', 'root')
-    const studentNick = `aluno-trilha-${tag}`
-    const password = 'senha-da-trilha-1'
-    await root('POST', 'mas/user', { nick: studentNick, name: 'Aluno Trilheiro', password, roles: [] })
-    const room = await root<{ id: string; name: string }>('POST', 'room/room', { name: `Turma trilha ${tag}` })
-    await root('POST', `room/room/${room.id}/member`, { nick: studentNick })
+    const { root, nick: studentNick, password, room } = await studentWithRoom(tag, 'percurso')
     const question = {
       type: 'single',
       statement: '<p>Quanto é 1/2 + 1/2?</p>',
