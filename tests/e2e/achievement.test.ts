@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { publishModel, studentApi } from './answer-helpers'
-import { expectConsoleErrors, hydrated, open, openPage, realmApi, signedInPage, url } from './browser'
-import { PHONE, axeViolations } from './tms-student-helpers'
+import { expectConsoleErrors, hydrated, openPage, realmApi, signedInPage, url } from './browser'
+import { PHONE, axeViolations, mobileSignIn } from './tms-student-helpers'
 
 /**
  * A goal with an award reached by a student after a teacher's correction (issue 19): a teacher of their own makes an
@@ -86,10 +86,7 @@ describe('goals and awards', () => {
     // The student, on a phone, sees the award under their tasks.
     const phone = await openPage(PHONE)
     expectConsoleErrors(phone.page)
-    await open(phone.page, url('demo.localhost', '/mobile/tms'))
-    await phone.page.getByLabel(pt['mobile.feed.nick']).fill(studentNick)
-    await phone.page.getByLabel(pt['mobile.feed.password']).fill(password)
-    await phone.page.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
+    await mobileSignIn(phone.page, '/mobile/tms', studentNick, password)
     const awards = phone.page.getByRole('region', { name: pt['achievement.mine.title'] })
     await expect.poll(() => awards.textContent()).toContain(`Medalha ${tag}`)
     expect(await awards.textContent()).toContain(pt['achievement.mine.of_goal'].replace('{{goal}}', `Meta da turma ${tag}`))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { catalogues } from '~/i18n/catalogues'
 import { publishModel } from './answer-helpers'
 import { expectConsoleErrors, hydrated, open, openPage, signedInPage, url } from './browser'
-import { PHONE, axeViolations, studentWithRoom } from './tms-student-helpers'
+import { PHONE, axeViolations, mobileSignIn, studentWithRoom } from './tms-student-helpers'
 
 /**
  * A room follows a track (issue 19): root sets a room's track in the room's form, publishes the first item's task
@@ -65,10 +65,7 @@ describe('a room follows a track', () => {
     // The student's phone: the "Trilha" section, the first item available (its apply page), the second not yet.
     const phone = await openPage(PHONE)
     expectConsoleErrors(phone.page)
-    await open(phone.page, url('demo.localhost', '/mobile/tms'))
-    await phone.page.getByLabel(pt['mobile.feed.nick']).fill(studentNick)
-    await phone.page.getByLabel(pt['mobile.feed.password']).fill(password)
-    await phone.page.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
+    await mobileSignIn(phone.page, '/mobile/tms', studentNick, password)
     const section = phone.page.getByRole('region', { name: pt['achievement.mine.track'] })
     await expect.poll(() => section.textContent()).toContain(track.title)
     const items = section.locator('li')

@@ -50,13 +50,18 @@ export async function axeViolations(page: Page): Promise<string[]> {
   })
 }
 
-/** Opens a task's apply screen on `page` and signs in there with the mobile-web form, until the questions show. */
-export async function applyScreen(page: Page, taskId: string, nick: string, password: string): Promise<void> {
+/** Opens a mobile-web page of the demo realm (`path`) on `page` and signs in with its form as the student. */
+export async function mobileSignIn(page: Page, path: string, nick: string, password: string): Promise<void> {
   const pt = catalogues['pt-BR']
-  await open(page, url('demo.localhost', `/mobile/tms/task/${taskId}/apply`))
+  await open(page, url('demo.localhost', path))
   await page.getByLabel(pt['mobile.feed.nick']).fill(nick)
   await page.getByLabel(pt['mobile.feed.password']).fill(password)
   await page.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
+}
+
+/** Opens a task's apply screen on `page` and signs in there with the mobile-web form, until the questions show. */
+export async function applyScreen(page: Page, taskId: string, nick: string, password: string): Promise<void> {
+  await mobileSignIn(page, `/mobile/tms/task/${taskId}/apply`, nick, password)
   await page.waitForSelector('.mtms-questions')
   await hydrated(page)
 }
@@ -65,10 +70,7 @@ export async function applyScreen(page: Page, taskId: string, nick: string, pass
 export async function studentLessonOnPhone(nick: string, password: string, title: string): Promise<Page> {
   const pt = catalogues['pt-BR']
   const phone = (await openPage(PHONE)).page
-  await open(phone, url('demo.localhost', '/mobile/lesson'))
-  await phone.getByLabel(pt['mobile.feed.nick']).fill(nick)
-  await phone.getByLabel(pt['mobile.feed.password']).fill(password)
-  await phone.getByRole('button', { name: pt['mobile.feed.signin'] }).click()
+  await mobileSignIn(phone, '/mobile/lesson', nick, password)
   await phone.waitForSelector('.mtms-list')
   await hydrated(phone)
   await phone.getByRole('heading', { name: title }).waitFor()

@@ -1,5 +1,5 @@
 import type { Phase, PollClientMessage, PollLiveQuestion, PollProfile, PollRequirement, PollServerMessage } from '../../../party/quiz-protocol'
-import { type QuizLiveStatus, type RunMode, useQuizPartyRun } from './use-quiz-live'
+import { type QuizLiveStatus, type RunMode, useQuizPartyRun, withState } from './use-quiz-live'
 
 /**
  * The browser side of a poll's room of the quiz party (party/quiz-poll.ts), for the poll's control screen and the
@@ -50,8 +50,6 @@ const initial: PollLiveState = {
   questions: [],
   notice: null,
 }
-
-const withState = (questions: PollLiveState['questions'], id: string, state: string) => questions.map((q) => (q.id === id ? { ...q, state } : q))
 
 export const POLL_RUN: RunMode<PollLiveState, PollServerMessage, PollClientMessage, { question_id: string; choices: number[] }> = {
   party: 'poll',

@@ -142,6 +142,10 @@ export function openQuizParty<M>(party: 'quiz' | 'poll', id: string, guest: stri
   return holder
 }
 
+/** A run's questions with one question's state changed (published, result, finished), quiz and poll alike. */
+export const withState = <Q extends { id: string; state: string }>(questions: Q[], id: string, state: string): Q[] =>
+  questions.map((q) => (q.id === id ? { ...q, state } : q))
+
 /** What the state of every run (a quiz's or a poll's) has; `P` is a sent answer or vote not yet acknowledged. */
 interface RunState<P> {
   status: QuizLiveStatus
@@ -291,7 +295,7 @@ export const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessa
           answered: 0,
           notice: null,
           lifeUntil: null,
-          questions: s.questions.map((q) => (q.id === msg.question.id ? { ...q, state: 'published' } : q)),
+          questions: withState(s.questions, msg.question.id, 'published'),
         }))
       case 'ack':
         if (sending.current?.question_id === msg.question_id) sending.current = null
@@ -306,7 +310,7 @@ export const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessa
           counts: msg.counts,
           leaderboard: msg.leaderboard,
           lifeUntil: null,
-          questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'result' } : q)),
+          questions: withState(s.questions, msg.question_id, 'result'),
         }))
       case 'standing':
         return setState((s) => ({ ...s, standing: msg.standing, rank: msg.rank, lastCorrect: msg.correct, lifeUntil: msg.standing.life_until }))
@@ -316,7 +320,7 @@ export const QUIZ_RUN: RunMode<QuizLiveState, QuizServerMessage, QuizClientMessa
         return setState((s) => ({
           ...s,
           phase: 'idle',
-          questions: s.questions.map((q) => (q.id === msg.question_id ? { ...q, state: 'finished' } : q)),
+          questions: withState(s.questions, msg.question_id, 'finished'),
         }))
       case 'ended':
         return setState((s) => ({ ...s, phase: 'ended', leaderboard: msg.leaderboard }))
