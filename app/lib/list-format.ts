@@ -1,4 +1,4 @@
-import { formatTime, type Clock } from '~/lib/format'
+import { dateTimeFormat, formatTime, type Clock } from '~/lib/format'
 
 /**
  * A time column's cell: on screen (with the clock) in the realm's zone and the page language (formatTime); in CSV
@@ -33,7 +33,7 @@ export function withFilterOptions<S extends { search?: { field: string; options?
 export const calendarDay = (v: unknown, _row?: unknown, _t?: unknown, clock?: Clock) =>
   typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)
     ? clock
-      ? new Intl.DateTimeFormat(clock.locale, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(`${v}T00:00:00Z`))
+      ? dateTimeFormat(clock.locale, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(`${v}T00:00:00Z`))
       : v
     : ''
 

@@ -32,7 +32,9 @@ try {
       .map(([k, n]) => `${n.toLocaleString('en')} ${k}`)
       .join(', ')}): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
-  const server = await startServer({ state })
+  // At `npm start`'s log level: at `log`, wrangler prints a line per request, sent to its process by the dev proxy
+  // (a third of a core at 300 transfers a second, none of it the Worker's).
+  const server = await startServer({ state, logLevel: 'warn' })
   const ctx: BenchContext = { base: (host: string) => `http://${host}:${server.port}`, serverPid: server.pid, partyPort: server.partyPort, state }
   const all: Result[] = []
   try {

@@ -34,6 +34,11 @@ export interface StartOptions {
   state?: string
   env?: Record<string, string>
   timeoutMs?: number
+  /**
+   * wrangler's log level: `log` by default, which the reload notice (below) needs; `warn` is `npm start`'s, which does
+   * not print a line per request (the bench: that line is a request from the dev proxy to wrangler's process).
+   */
+  logLevel?: 'log' | 'warn'
 }
 
 /** wrangler's lines (at log level `log`) that tell the Worker was reloaded, and why when it says. */
@@ -52,7 +57,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       PARTY_PORT: String(partyPort),
       STATE_DIR: state,
       START_SKIP_BUILD: '1',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'log',
+      LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'log',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
