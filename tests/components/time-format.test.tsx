@@ -6,6 +6,7 @@ import { ClockProvider } from '~/components/ui/clock'
 import { EntityTable } from '~/components/ui/entity-table'
 import { catalogues } from '~/i18n/catalogues'
 import { dateTimeFormat, formatTime, money, numberFormat, zoneName } from '~/lib/format'
+import { calendarDay } from '~/lib/list-format'
 import { toCsv } from '~/lib/table'
 import ledgerContentList from '~/lists/ledger-content'
 import type { LedgerContent } from '#shared/schemas/ledger-entity'
@@ -21,6 +22,16 @@ describe('one time formatter', () => {
     expect(formatTime(at, SP, 'second')).toBe('23/11/2026, 05:29:00')
     expect(formatTime(at, SP, 'day')).toBe('23/11/2026')
     expect(formatTime('', SP)).toBe('')
+  })
+
+  it('shows a calendar day (no instant) in the page language, the same day in every zone; CSV keeps it as stored', () => {
+    // A day like a session's reference date: 10 March in São Paulo and in Tokyo alike, never the 9th.
+    expect(calendarDay('2026-03-10', {}, undefined, SP)).toBe('10/03/2026')
+    expect(calendarDay('2026-03-10', {}, undefined, { locale: 'en-US', timeZone: 'Asia/Tokyo' })).toBe('03/10/2026')
+    expect(calendarDay('2026-03-10', {}, undefined, { locale: 'es-ES', timeZone: 'Pacific/Honolulu' })).toBe('10/03/2026')
+    expect(calendarDay('2026-03-10')).toBe('2026-03-10')
+    expect(calendarDay('2026-03-10T10:00:00Z', {}, undefined, SP)).toBe('')
+    expect(calendarDay(null, {}, undefined, SP)).toBe('')
   })
 
   it('names the zone for people, with its identifier', () => {
