@@ -18,8 +18,8 @@ export const RealmCode = v.pipe(
 export const isCalendarDay = (s: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
 
-/** A day of the calendar as a schema: one issue ('validation.date') for any text that is not one. */
-export const CalendarDay = (notString = 'validation.date') => v.pipe(v.string(notString), v.check(isCalendarDay, 'validation.date'))
+/** A day of the calendar as a schema: one issue ('validation.day': a date, no time) for any text that is not one. */
+export const CalendarDay = (notString = 'validation.day') => v.pipe(v.string(notString), v.check(isCalendarDay, 'validation.day'))
 
 /** Default page size and allowed page sizes of every list (seed 000 §9). */
 export const PAGE_SIZES = [25, 50, 100] as const

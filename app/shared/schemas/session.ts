@@ -74,7 +74,7 @@ export const sessionEntity = defineEntity<Session>({
 })
 
 const Id = v.pipe(v.string(), v.trim(), v.maxLength(64, 'validation.max_length'))
-const Day = v.union([v.literal(''), v.pipe(v.string(), v.isoDate('validation.date'))], 'validation.date')
+const Day = v.union([v.literal(''), v.pipe(v.string(), v.isoDate('validation.day'))], 'validation.day')
 
 /** The sessions list's filters beyond the descriptor's: room, a category among the session's, reference dates. */
 export const SessionListFilter = v.object({

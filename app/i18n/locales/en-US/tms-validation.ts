@@ -2,6 +2,7 @@
 export default {
   'validation.id': 'Invalid identifier.',
   'validation.date': 'Invalid date and time.',
+  'validation.day': 'Invalid date.',
   'validation.extra_field_key': 'Invalid extra field key.',
   'validation.question.text': 'Enter a text.',
   'validation.question.type': 'Unknown question type.',

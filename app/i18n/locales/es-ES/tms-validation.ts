@@ -2,6 +2,7 @@
 export default {
   'validation.id': 'Identificador no válido.',
   'validation.date': 'Fecha y hora no válidas.',
+  'validation.day': 'Fecha no válida.',
   'validation.extra_field_key': 'Clave de campo extra no válida.',
   'validation.question.text': 'Introduce un texto.',
   'validation.question.type': 'Tipo de pregunta desconocido.',

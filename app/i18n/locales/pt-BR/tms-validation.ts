@@ -2,6 +2,7 @@
 export default {
   'validation.id': 'Identificador inválido.',
   'validation.date': 'Data e hora inválidas.',
+  'validation.day': 'Data inválida.',
   'validation.extra_field_key': 'Chave de campo extra inválida.',
   'validation.question.text': 'Informe um texto.',
   'validation.question.type': 'Tipo de questão desconhecido.',
